@@ -1,0 +1,98 @@
+/*
+ * ccg_defs.h - the global definitions of a trace.
+ *
+ * Collects every global definition record the reader delivers (see
+ * ccg_read.h), keeps them in file order for definitions.tsv, and after
+ * ccg_defs_finish resolves references to names: a region id to its name, a
+ * communicator id to its name, and so on.  Read-only (and so safe to share
+ * between threads) after ccg_defs_finish.
+ *
+ * Simple API: create, add (as the ccg_read_def_fn sink), finish, then the
+ * lookups.  Advanced: record iteration for definitions.tsv.
+ */
+#ifndef CCG_DEFS_H
+#define CCG_DEFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ccg_buf.h"
+#include "ccg_error.h"
+#include "ccg_schema.h"
+
+typedef struct ccg_defs ccg_defs;
+
+/* What a location definition says. */
+typedef struct ccg_def_location {
+	uint64_t id;
+	const char *name;       /* never NULL */
+	uint64_t type;          /* OTF2_LocationType */
+	uint64_t declared_events; /* as the definition says; may be wrong */
+	uint64_t group;         /* location group id */
+} ccg_def_location;
+
+/* What a location group definition says. */
+typedef struct ccg_def_lgroup {
+	uint64_t id;
+	const char *name;       /* never NULL */
+	uint64_t type;          /* OTF2_LocationGroupType */
+	uint64_t parent;        /* system tree node */
+} ccg_def_lgroup;
+
+/* What a region definition says. */
+typedef struct ccg_def_region {
+	uint64_t id;
+	const char *name;       /* never NULL */
+	const char *canonical;  /* never NULL */
+	const char *file;       /* never NULL, "" when unknown */
+	uint64_t role, paradigm, flags;
+	uint64_t begin_line, end_line;
+} ccg_def_region;
+
+typedef struct ccg_clock {
+	uint64_t resolution;    /* ticks per second; 0 when undefined */
+	uint64_t offset;        /* global offset */
+	uint64_t length;        /* trace length in ticks */
+	int defined;
+} ccg_clock;
+
+/* Creates an empty store.  Ownership: caller frees with ccg_defs_free. */
+ccg_err ccg_defs_create(ccg_defs **out);
+void ccg_defs_free(ccg_defs *d);
+
+/* The ccg_read_def_fn sink: copies one record.  ctx is the ccg_defs. */
+int ccg_defs_add(void *ctx, ccg_kind kind, uint64_t id,
+		 const unsigned char *fields, size_t len);
+
+/* Builds the lookup tables; call once after the last add. */
+ccg_err ccg_defs_finish(ccg_defs *d);
+
+/* Name of `id` in reference space `reftype` (a CCG_FT_REF_* type), or NULL
+ * when the trace does not define it.  The string lives as long as d. */
+const char *ccg_defs_name(const ccg_defs *d, unsigned reftype, uint64_t id);
+
+/* Region of a calling context (for CALLING_CONTEXT_ENTER/LEAVE), or
+ * UINT64_MAX when unknown. */
+uint64_t ccg_defs_cctx_region(const ccg_defs *d, uint64_t cctx);
+
+const ccg_clock *ccg_defs_clock(const ccg_defs *d);
+
+/* Locations, location groups and regions in definition order. */
+size_t ccg_defs_location_count(const ccg_defs *d);
+const ccg_def_location *ccg_defs_location(const ccg_defs *d, size_t i);
+size_t ccg_defs_lgroup_count(const ccg_defs *d);
+const ccg_def_lgroup *ccg_defs_lgroup(const ccg_defs *d, size_t i);
+size_t ccg_defs_region_count(const ccg_defs *d);
+const ccg_def_region *ccg_defs_region(const ccg_defs *d, size_t i);
+/* Index of region `id` in definition order, or SIZE_MAX. */
+size_t ccg_defs_region_index(const ccg_defs *d, uint64_t id);
+/* Index of location group `id`, or SIZE_MAX. */
+size_t ccg_defs_lgroup_index(const ccg_defs *d, uint64_t id);
+
+/* ---- advanced: the raw records, in file order ---- */
+size_t ccg_defs_record_count(const ccg_defs *d);
+/* Record i: its kind, id and encoded fields (valid as long as d). */
+void ccg_defs_record(const ccg_defs *d, size_t i, ccg_kind *kind,
+		     uint64_t *id, const unsigned char **fields, size_t *len);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * ccg_error.h - the one error type of the ccgfs library.
+ *
+ * Every fallible function in lib/ returns a ccg_err.  CCG_OK is zero, so
+ * `if (err)` reads naturally.  ccg_err_name() gives a stable short name for
+ * logs and `info` files; the translation to an errno lives in fs/ alone.
+ */
+#ifndef CCG_ERROR_H
+#define CCG_ERROR_H
+
+typedef enum ccg_err {
+	CCG_OK = 0,
+	CCG_ENOMEM,      /* an allocation failed */
+	CCG_EINVAL,      /* a caller passed an argument outside the contract */
+	CCG_ENOENT,      /* no such entry (directory lookup, id out of range) */
+	CCG_ENOTDIR,     /* a directory operation on a file */
+	CCG_EISDIR,      /* a file operation on a directory */
+	CCG_EIO,         /* reading the trace (or an index) failed */
+	CCG_EFORMAT,     /* the trace or index is malformed */
+	CCG_ERANGE,      /* a number or offset out of range */
+	CCG_ENOTSUP,     /* something the library does not support */
+	CCG__COUNT
+} ccg_err;
+
+/* Stable name of an error ("CCG_ENOMEM", ...); never NULL. */
+const char *ccg_err_name(ccg_err err);
+
+/* One-line human description of an error; never NULL. */
+const char *ccg_err_text(ccg_err err);
+
+#endif

@@ -1,0 +1,307 @@
+#include "ccg_render.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ccg_codec.h"
+#include "ccg_fields.h"
+#include "ccg_read.h"
+
+/* OTF2_Type values (OTF2_GeneralDefinitions.h). */
+enum {
+	T_NONE = 0, T_U8 = 1, T_U16, T_U32, T_U64, T_I8, T_I16, T_I32, T_I64,
+	T_FLOAT = 9, T_DOUBLE = 10, T_STRING = 11, T_ATTRIBUTE, T_LOCATION,
+	T_REGION, T_GROUP, T_METRIC, T_COMM, T_PARAMETER, T_RMA_WIN,
+	T_SCL, T_CCTX, T_INTGEN, T_IO_FILE, T_IO_HANDLE, T_LGROUP
+};
+
+void ccg_render_escape(ccg_buf *b, const char *s)
+{
+	const char *run = s;
+	for (; *s; s++) {
+		char e;
+		switch (*s) {
+		case '\t': e = 't'; break;
+		case '\n': e = 'n'; break;
+		case '\r': e = 'r'; break;
+		case '\\': e = '\\'; break;
+		default: continue;
+		}
+		ccg_buf_add(b, run, (size_t)(s - run));
+		ccg_buf_addc(b, '\\');
+		ccg_buf_addc(b, e);
+		run = s + 1;
+	}
+	ccg_buf_add(b, run, (size_t)(s - run));
+}
+
+static void put_double(ccg_buf *b, double v)
+{
+	char tmp[40];
+	snprintf(tmp, sizeof tmp, "%.15g", v);
+	double back;
+	if (sscanf(tmp, "%lf", &back) != 1 || back != v)
+		snprintf(tmp, sizeof tmp, "%.17g", v);
+	ccg_buf_adds(b, tmp);
+}
+
+static void put_ref(ccg_buf *b, const ccg_defs *d, unsigned reftype,
+		    uint64_t id)
+{
+	const char *name = ccg_defs_name(d, reftype, id);
+	if (name) {
+		ccg_render_escape(b, name);
+	} else if (id == UINT32_MAX || id == UINT64_MAX) {
+		ccg_buf_adds(b, "undefined");
+	} else {
+		ccg_buf_addc(b, '?');
+		ccg_buf_addu(b, id, 0);
+	}
+}
+
+static unsigned typed_ref(uint8_t t)
+{
+	switch (t) {
+	case T_STRING: return CCG_FT_REF_STRING;
+	case T_ATTRIBUTE: return CCG_FT_REF_ATTR;
+	case T_REGION: return CCG_FT_REF_REGION;
+	case T_GROUP: return CCG_FT_REF_GROUP;
+	case T_METRIC: return CCG_FT_REF_METRIC;
+	case T_COMM: return CCG_FT_REF_COMM;
+	case T_PARAMETER: return CCG_FT_REF_PARAM;
+	case T_RMA_WIN: return CCG_FT_REF_RMAWIN;
+	case T_SCL: return CCG_FT_REF_SCL;
+	case T_CCTX: return CCG_FT_REF_CCTX;
+	case T_INTGEN: return CCG_FT_REF_INTGEN;
+	case T_IO_FILE: return CCG_FT_REF_IOFILE;
+	case T_IO_HANDLE: return CCG_FT_REF_IOHANDLE;
+	case T_LGROUP: return CCG_FT_REF_LGROUP;
+	default: return CCG_FT_NONE;
+	}
+}
+
+static int put_typed(ccg_buf *b, const ccg_defs *d, const unsigned char **p,
+		     const unsigned char *end)
+{
+	uint8_t t;
+	uint64_t raw;
+	if (ccg_get_typed(p, end, &t, &raw))
+		return -1;
+	if (t >= T_I8 && t <= T_I64) {
+		ccg_buf_addi(b, (int64_t)raw);
+	} else if (t == T_FLOAT || t == T_DOUBLE) {
+		double v;
+		memcpy(&v, &raw, sizeof v);
+		put_double(b, v);
+	} else if (typed_ref(t) != CCG_FT_NONE) {
+		put_ref(b, d, typed_ref(t), raw);
+	} else {
+		ccg_buf_addu(b, raw, 0);
+	}
+	return 0;
+}
+
+/* Renders the value of one field of type t at *p. */
+static int put_value(ccg_buf *b, const ccg_defs *d, unsigned t,
+		     const unsigned char **p, const unsigned char *end)
+{
+	uint64_t v, n;
+	double f;
+	switch (t) {
+	case CCG_FT_F:
+		if (ccg_f64_get(p, end, &f))
+			return -1;
+		put_double(b, f);
+		return 0;
+	case CCG_FT_I:
+		if (ccg_varint_get(p, end, &v))
+			return -1;
+		ccg_buf_addi(b, ccg_unzigzag(v));
+		return 0;
+	case CCG_FT_TYPED:
+		return put_typed(b, d, p, end);
+	case CCG_FT_METRICS:
+		if (ccg_varint_get(p, end, &n))
+			return -1;
+		for (uint64_t i = 0; i < n; i++) {
+			if (i)
+				ccg_buf_addc(b, ',');
+			if (put_typed(b, d, p, end))
+				return -1;
+		}
+		return 0;
+	case CCG_FT_IOPROPS:
+		if (ccg_varint_get(p, end, &n))
+			return -1;
+		for (uint64_t i = 0; i < n; i++) {
+			if (i)
+				ccg_buf_addc(b, ',');
+			if (ccg_varint_get(p, end, &v))
+				return -1;
+			ccg_buf_addu(b, v, 0);
+			ccg_buf_addc(b, ':');
+			if (put_typed(b, d, p, end))
+				return -1;
+		}
+		return 0;
+	case CCG_FT_ARR_U:
+	case CCG_FT_ARR_STRING:
+	case CCG_FT_ARR_MEMBER:
+	case CCG_FT_ARR_CARTDIM: {
+		unsigned rt = t == CCG_FT_ARR_STRING   ? CCG_FT_REF_STRING
+			      : t == CCG_FT_ARR_MEMBER ? CCG_FT_REF_MEMBER
+			      : t == CCG_FT_ARR_CARTDIM ? CCG_FT_REF_CARTDIM
+							: CCG_FT_NONE;
+		if (ccg_varint_get(p, end, &n))
+			return -1;
+		for (uint64_t i = 0; i < n; i++) {
+			if (ccg_varint_get(p, end, &v))
+				return -1;
+			if (i)
+				ccg_buf_addc(b, ',');
+			if (rt)
+				put_ref(b, d, rt, v);
+			else
+				ccg_buf_addu(b, v, 0);
+		}
+		return 0;
+	}
+	case CCG_FT_NONE:
+		return -1;
+	default:
+		if (ccg_varint_get(p, end, &v))
+			return -1;
+		if (CCG_FT_IS_REF(t))
+			put_ref(b, d, t, v);
+		else
+			ccg_buf_addu(b, v, 0);
+		return 0;
+	}
+}
+
+/* Renders NAME and the key=value fields; `first` is the first field index
+ * to consider (definitions skip their id field). */
+static int put_fields(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
+		      unsigned first, const unsigned char **p,
+		      const unsigned char *end)
+{
+	const ccg_kind_info *ki = &ccg_schema[kind];
+	/* The name column first: find the object field without consuming. */
+	const unsigned char *q = *p;
+	int ok = 0;
+	if (ki->obj >= 0) {
+		for (int i = 0; i < ki->obj; i++)
+			if (ccg_field_skip(&q, end, ki->f[i].type))
+				return -1;
+		ok = put_value(b, d, ki->f[ki->obj].type, &q, end);
+	} else {
+		ccg_buf_addc(b, '-');
+	}
+	if (ok)
+		return -1;
+	for (unsigned i = 0; i < ki->nfields; i++) {
+		if ((int)i == ki->obj || i < first) {
+			if (ccg_field_skip(p, end, ki->f[i].type))
+				return -1;
+			continue;
+		}
+		ccg_buf_addc(b, '\t');
+		ccg_buf_adds(b, ki->f[i].key);
+		ccg_buf_addc(b, '=');
+		if (put_value(b, d, ki->f[i].type, p, end))
+			return -1;
+	}
+	return 0;
+}
+
+static int put_attributes(ccg_buf *b, const ccg_defs *d,
+			  const unsigned char **p, const unsigned char *end)
+{
+	uint64_t n, a;
+	if (*p == end)
+		return 0;
+	if (ccg_varint_get(p, end, &n))
+		return -1;
+	for (uint64_t i = 0; i < n; i++) {
+		if (ccg_varint_get(p, end, &a))
+			return -1;
+		ccg_buf_adds(b, "\tattr.");
+		put_ref(b, d, CCG_FT_REF_ATTR, a);
+		ccg_buf_addc(b, '=');
+		if (put_typed(b, d, p, end))
+			return -1;
+	}
+	return *p == end ? 0 : -1;
+}
+
+int ccg_render_event(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
+		     uint64_t time, unsigned time_width, const char *loc,
+		     uint64_t depth, unsigned depth_width,
+		     const unsigned char *fields, size_t len)
+{
+	const unsigned char *p = fields, *end = fields + len;
+	int bad = 0;
+	if (!CCG_KIND_IS_EVENT(kind))
+		kind = CCG_EV_UNKNOWN, bad = 1;
+	ccg_buf_addu(b, time, time_width);
+	ccg_buf_addc(b, '\t');
+	ccg_buf_adds(b, ccg_schema[kind].name);
+	ccg_buf_addc(b, '\t');
+	ccg_buf_adds(b, loc);
+	ccg_buf_addc(b, '\t');
+	ccg_buf_addu(b, depth, depth_width);
+	ccg_buf_addc(b, '\t');
+	if (!bad)
+		bad = put_fields(b, d, kind, 0, &p, end) ||
+		      put_attributes(b, d, &p, end);
+	if (bad)
+		ccg_buf_adds(b, "\tmalformed=1");
+	ccg_buf_addc(b, '\n');
+	return bad ? -1 : 0;
+}
+
+int ccg_render_def(ccg_buf *b, const ccg_defs *d, size_t record)
+{
+	ccg_kind kind;
+	uint64_t id;
+	const unsigned char *fields;
+	size_t len;
+	ccg_defs_record(d, record, &kind, &id, &fields, &len);
+	const ccg_kind_info *ki = &ccg_schema[kind];
+	ccg_buf_adds(b, ki->name);
+	ccg_buf_addc(b, '\t');
+	if (kind == CCG_DEF_CLOCK_PROPERTIES)
+		ccg_buf_addc(b, '-');
+	else
+		ccg_buf_addu(b, id, 0);
+	ccg_buf_addc(b, '\t');
+	int bad = 0;
+	if (kind == CCG_DEF_STRING) {
+		ccg_render_escape(b, (const char *)fields);
+	} else {
+		const unsigned char *p = fields, *end = fields + len;
+		unsigned first = kind == CCG_DEF_CLOCK_PROPERTIES ? 0 : 1;
+		/* Defs with a derived name print it in the name column. */
+		if (ki->obj < 0 && CCG_FT_IS_REF(ki->defines)) {
+			const char *n = ccg_defs_name(d, ki->defines, id);
+			ccg_render_escape(b, n ? n : "-");
+			/* put_fields prints "-" for obj < 0; undo it. */
+			size_t mark = b->len;
+			bad = put_fields(b, d, kind, first, &p, end);
+			if (!bad && b->len > mark && b->data[mark] == '-') {
+				memmove(b->data + mark, b->data + mark + 1,
+					b->len - mark - 1);
+				b->len--;
+				b->data[b->len] = '\0';
+			}
+		} else {
+			bad = put_fields(b, d, kind, first, &p, end);
+		}
+		if (!bad && p != end)
+			bad = 1;
+	}
+	if (bad)
+		ccg_buf_adds(b, "\tmalformed=1");
+	ccg_buf_addc(b, '\n');
+	return bad ? -1 : 0;
+}

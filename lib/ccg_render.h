@@ -1,0 +1,46 @@
+/*
+ * ccg_render.h - records as TSV text.
+ *
+ * One event becomes one events.tsv line:
+ *   TIME \t KIND \t LOCATION \t DEPTH \t NAME [\t key=value]... \n
+ * TIME and DEPTH are zero-padded to the given widths; NAME is the record's
+ * object (region, communicator, ...) or "-"; OTF2 attribute-list entries
+ * follow as attr.NAME=value.  Strings are escaped so that a line never holds
+ * a raw tab, newline, carriage return or backslash: \t \n \r \\.
+ *
+ * A line's length minus the digits of TIME, DEPTH and LOCATION is a
+ * property of the record alone; the stores rely on that to know file sizes
+ * without rendering.
+ */
+#ifndef CCG_RENDER_H
+#define CCG_RENDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ccg_buf.h"
+#include "ccg_defs.h"
+#include "ccg_schema.h"
+
+/* The header line of events.tsv (with its newline). */
+#define CCG_EVENTS_HEADER "time\tkind\tlocation\tdepth\tname\tattributes\n"
+
+/* Appends s with \t \n \r \\ escaped. */
+void ccg_render_escape(ccg_buf *b, const char *s);
+
+/* Appends one events.tsv line.  `loc` is the location column text.
+ * Returns 0, or -1 when the record is malformed (a line is still written,
+ * with what could be decoded and a final field `malformed=1`). */
+int ccg_render_event(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
+		     uint64_t time, unsigned time_width, const char *loc,
+		     uint64_t depth, unsigned depth_width,
+		     const unsigned char *fields, size_t len);
+
+/* Appends one definitions.tsv line: KIND \t ID \t NAME [\t key=value]...
+ * Returns 0 or -1 as above. */
+int ccg_render_def(ccg_buf *b, const ccg_defs *d, size_t record);
+
+/* The header line of definitions.tsv. */
+#define CCG_DEFS_HEADER "definition\tid\tname\tattributes\n"
+
+#endif

@@ -1,0 +1,1337 @@
+/*
+ * ccg_trace.c - opening a trace and serving it as directories and files.
+ *
+ * Id layout: id = node << CCG_VIEW_BITS | view.  Node 0 is the root, nodes
+ * 1..G the location groups, then each location's tree nodes follow at that
+ * location's base (tree node 0 is the location's own directory).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "ccg_trace.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ccg_defs.h"
+#include "ccg_evstore.h"
+#include "ccg_name.h"
+#include "ccg_read.h"
+#include "ccg_render.h"
+#include "ccg_tree.h"
+
+/* Bits of an id that select the view. */
+#define CCG_VIEW_BITS 4
+/* Longest safe region part of a call directory name; leaves room for two
+ * 20-digit times, '-', '.', and a "#N" duplicate suffix within 255. */
+#define CCG_REGION_NAME_MAX 200
+/* Longest group or location directory name before its "#id" suffix. */
+#define CCG_DIR_NAME_MAX 230
+/* Events between two progress lines. */
+#define CCG_PROGRESS_EVERY (1u << 20)
+
+_Static_assert(sizeof(ccg_id) == 8, "ids are 64-bit");
+
+enum view {
+	V_DIR = 0,
+	V_INFO,
+	V_EVENTS,
+	V_README,
+	V_REGIONS,
+	V_LOCATIONS,
+	V_DEFINITIONS,
+	V__COUNT
+};
+_Static_assert(V__COUNT <= (1 << CCG_VIEW_BITS), "views fit their bits");
+
+static const char *const view_name[V__COUNT] = {
+	[V_INFO] = "info",
+	[V_EVENTS] = "events.tsv",
+	[V_README] = "README",
+	[V_REGIONS] = "regions.tsv",
+	[V_LOCATIONS] = "locations.tsv",
+	[V_DEFINITIONS] = "definitions.tsv",
+};
+
+/* The files of each kind of directory, in listing order. */
+static const enum view root_files[] = {V_README, V_INFO, V_REGIONS,
+				       V_LOCATIONS, V_DEFINITIONS};
+static const enum view group_files[] = {V_INFO};
+static const enum view node_files[] = {V_INFO, V_EVENTS};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+typedef struct loc {
+	const ccg_def_location *def;
+	uint32_t group;         /* index into trace.groups */
+	char *dirname;
+	char idstr[24];         /* location column of events.tsv */
+	ccg_evstore *ev;
+	ccg_tree *tree;
+	uint64_t base;          /* node id of tree node 0 */
+	uint64_t first, last;   /* timestamps; first > last when empty */
+	ccg_err err;
+	char *errmsg;           /* NULL when the location read cleanly */
+} loc;
+
+typedef struct group {
+	const char *name;
+	uint64_t id;            /* definition id, UINT64_MAX for "ungrouped" */
+	uint64_t type;
+	char *dirname;
+	uint32_t *locs;
+	uint32_t nlocs;
+} group;
+
+struct ccg_trace {
+	char *anchor;
+	ccg_options opt;
+	ccg_defs *defs;
+	loc *locs;
+	size_t nlocs;
+	group *groups;
+	size_t ngroups;
+	char **region_safe;     /* per region index */
+	uint32_t *region_class; /* per region index: first equal safe name */
+	uint64_t zero;          /* names count ticks from here */
+	unsigned w_time;        /* width of times in events.tsv */
+	unsigned w_rel;         /* width of times in directory names */
+	unsigned w_depth;       /* width of the depth column */
+	uint64_t events;        /* all locations */
+	uint64_t nodes;         /* first id past the last node */
+	uint64_t first, last;   /* over all locations */
+	uint32_t max_depth;
+	double build_seconds;
+	ccg_buf readme, info, regions, locations, definitions;
+};
+
+/* ------------------------------------------------------------------ */
+/* Small helpers                                                        */
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static const char *location_type_name(uint64_t t)
+{
+	static const char *const n[] = {"unknown", "cpu_thread",
+					"accelerator_stream", "metric"};
+	return t < NELEM(n) ? n[t] : "unknown";
+}
+
+static const char *lgroup_type_name(uint64_t t)
+{
+	static const char *const n[] = {"unknown", "process", "accelerator"};
+	return t < NELEM(n) ? n[t] : "unknown";
+}
+
+static const char *region_role_name(uint64_t r)
+{
+	static const char *const n[] = {
+		"unknown", "function", "wrapper", "loop", "code", "parallel",
+		"sections", "section", "workshare", "single", "single_sblock",
+		"master", "critical", "critical_sblock", "atomic", "barrier",
+		"implicit_barrier", "flush", "ordered", "ordered_sblock",
+		"task", "task_create", "task_wait", "coll_one2all",
+		"coll_all2one", "coll_all2all", "coll_other", "file_io",
+		"point2point", "rma", "data_transfer", "artificial",
+		"thread_create", "thread_wait", "task_untied", "allocate",
+		"deallocate", "reallocate", "file_io_metadata"};
+	return r < NELEM(n) ? n[r] : "unknown";
+}
+
+static const char *paradigm_name(const ccg_defs *d, uint64_t p)
+{
+	static const char *const n[] = {
+		"unknown", "user", "compiler", "openmp", "mpi", "cuda",
+		"measurement_system", "pthread", "hmpp", "ompss", "hardware",
+		"gaspi", "upc", "shmem", "winthread", "qtthread", "acethread",
+		"tbbthread", "openacc", "opencl", "mtapi", "sampling", "none",
+		"hip", "kokkos"};
+	const char *s = ccg_defs_name(d, CCG_FT_REF_PARADIGM, p);
+	if (s && *s)
+		return s;
+	return p < NELEM(n) ? n[p] : "unknown";
+}
+
+static ccg_id mkid(uint64_t node, enum view v)
+{
+	return node << CCG_VIEW_BITS | (uint64_t)v;
+}
+
+static uint64_t id_node(ccg_id id)
+{
+	return id >> CCG_VIEW_BITS;
+}
+
+static enum view id_view(ccg_id id)
+{
+	return (enum view)(id & ((1u << CCG_VIEW_BITS) - 1));
+}
+
+/* What a node id is. */
+typedef struct where {
+	enum { W_ROOT, W_GROUP, W_TREE } kind;
+	size_t index;           /* group or location index */
+	uint32_t tnode;         /* tree node */
+} where;
+
+static int locate(const ccg_trace *t, uint64_t node, where *w)
+{
+	if (node == 0) {
+		w->kind = W_ROOT;
+		return 0;
+	}
+	if (node <= t->ngroups) {
+		w->kind = W_GROUP;
+		w->index = (size_t)(node - 1);
+		return 0;
+	}
+	if (node >= t->nodes || t->nlocs == 0)
+		return -1;
+	size_t lo = 0, hi = t->nlocs - 1;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo + 1) / 2;
+		if (t->locs[m].base <= node)
+			lo = m;
+		else
+			hi = m - 1;
+	}
+	const loc *l = &t->locs[lo];
+	if (node < l->base || node - l->base >= ccg_tree_count(l->tree))
+		return -1;
+	w->kind = W_TREE;
+	w->index = lo;
+	w->tnode = (uint32_t)(node - l->base);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Building                                                             */
+
+typedef struct build {
+	ccg_trace *t;
+	loc *l;
+	ccg_buf line;
+	uint64_t first, last;
+	int have;
+	ccg_err err;
+	double started;
+	uint64_t done;          /* events of earlier locations */
+	uint64_t total;         /* declared events, for progress */
+} build;
+
+static void progress(build *b, int final)
+{
+	if (!b->t->opt.progress)
+		return;
+	uint64_t n = b->done + ccg_evstore_count(b->l->ev);
+	double dt = now() - b->started;
+	double rate = dt > 0 ? n / dt : 0;
+	uint64_t total = b->total > n ? b->total : n;
+	double left = rate > 0 ? (total - n) / rate : 0;
+	fprintf(stderr, "\rccgfs: %llu of %llu events, %.1f M/s, %.0f s left ",
+		(unsigned long long)n, (unsigned long long)total, rate / 1e6,
+		left);
+	if (final)
+		fputc('\n', stderr);
+}
+
+static int on_event(void *ctx, ccg_kind kind, uint64_t time, uint64_t call,
+		    const unsigned char *fields, size_t len)
+{
+	build *b = ctx;
+	loc *l = b->l;
+	uint64_t idx = ccg_evstore_count(l->ev);
+	uint32_t depth = 0;
+	ccg_err err = CCG_OK;
+	uint64_t region = call;
+
+	if (kind == CCG_EV_CALLING_CONTEXT_ENTER ||
+	    kind == CCG_EV_CALLING_CONTEXT_LEAVE) {
+		region = ccg_defs_cctx_region(b->t->defs, call);
+		if (region == UINT64_MAX)
+			ccg_tree_repairs_mut(l->tree)->unknown_context++;
+	}
+	switch (kind) {
+	case CCG_EV_ENTER:
+	case CCG_EV_CALLING_CONTEXT_ENTER:
+		err = ccg_tree_enter(l->tree, idx, time, region, &depth);
+		break;
+	case CCG_EV_LEAVE:
+	case CCG_EV_CALLING_CONTEXT_LEAVE:
+		err = ccg_tree_leave(l->tree, idx, time, region, &depth);
+		break;
+	default:
+		depth = ccg_tree_depth(l->tree);
+		break;
+	}
+	if (err)
+		goto fail;
+	/* The line's length without the digits of time, depth and location. */
+	ccg_buf_reset(&b->line);
+	ccg_render_event(&b->line, b->t->defs, kind, time, 0, "", depth, 0,
+			 fields, len);
+	if (ccg_buf_status(&b->line)) {
+		err = CCG_ENOMEM;
+		goto fail;
+	}
+	size_t textlen = b->line.len - ccg_digits_u64(time) -
+			 ccg_digits_u64(depth);
+	if (textlen > UINT32_MAX) {
+		err = CCG_ERANGE;
+		goto fail;
+	}
+	err = ccg_evstore_append(l->ev, kind, time, depth, (uint32_t)textlen,
+				 fields, len);
+	if (err)
+		goto fail;
+	if (!b->have) {
+		b->first = b->last = time;
+		b->have = 1;
+	}
+	if (time > b->last)
+		b->last = time;
+	if (((idx + 1) & (CCG_PROGRESS_EVERY - 1)) == 0)
+		progress(b, 0);
+	return 0;
+fail:
+	b->err = err;
+	return -1;
+}
+
+static ccg_err set_errmsg(loc *l, ccg_err err, const char *text)
+{
+	l->err = err;
+	free(l->errmsg);
+	l->errmsg = strdup(text && *text ? text : ccg_err_text(err));
+	return l->errmsg ? CCG_OK : CCG_ENOMEM;
+}
+
+static ccg_err read_location(ccg_trace *t, ccg_read *r, loc *l, build *b)
+{
+	ccg_buf msg = CCG_BUF_INIT;
+	ccg_err err;
+	if ((err = ccg_evstore_create(&l->ev)) ||
+	    (err = ccg_tree_create(t->opt.fanout, &l->tree)))
+		return err;
+	b->l = l;
+	b->have = 0;
+	b->err = CCG_OK;
+	err = ccg_read_location(r, l->def->id, on_event, b, &msg);
+	if (b->err == CCG_ENOMEM)
+		return CCG_ENOMEM;
+	if (err || b->err) {
+		err = set_errmsg(l, err ? err : b->err, msg.data);
+		if (err)
+			goto out;
+	}
+	ccg_evstore_trim(l->ev);
+	l->first = b->have ? b->first : 1;
+	l->last = b->have ? b->last : 0;
+	err = ccg_tree_finish(l->tree, ccg_evstore_count(l->ev),
+			      b->have ? b->first : 0, b->have ? b->last : 0);
+	b->done += ccg_evstore_count(l->ev);
+out:
+	ccg_buf_free(&msg);
+	return err;
+}
+
+typedef struct named {
+	const char *name;
+	uint32_t idx;
+} named;
+
+static int cmp_named(const void *a, const void *b)
+{
+	const named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->idx < y->idx ? -1 : x->idx > y->idx);
+}
+
+/* Safe region names and their equivalence classes. */
+static ccg_err make_region_names(ccg_trace *t)
+{
+	size_t n = ccg_defs_region_count(t->defs);
+	t->region_safe = calloc(n ? n : 1, sizeof *t->region_safe);
+	t->region_class = calloc(n ? n : 1, sizeof *t->region_class);
+	named *order = calloc(n ? n : 1, sizeof *order);
+	ccg_err err = CCG_ENOMEM;
+	if (!t->region_safe || !t->region_class || !order)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		ccg_buf b = CCG_BUF_INIT;
+		if (ccg_name_safe(&b, ccg_defs_region(t->defs, i)->name,
+				  CCG_REGION_NAME_MAX)) {
+			ccg_buf_free(&b);
+			goto out;
+		}
+		t->region_safe[i] = b.data;
+		order[i] = (named){b.data, (uint32_t)i};
+	}
+	qsort(order, n, sizeof *order, cmp_named);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t k = order[i].idx;
+		if (i && !strcmp(order[i - 1].name, order[i].name))
+			t->region_class[k] = t->region_class[order[i - 1].idx];
+		else
+			t->region_class[k] = k;
+	}
+	err = CCG_OK;
+out:
+	free(order);
+	return err;
+}
+
+/* Gives each of `n` directory names a unique form by appending "#id". */
+static ccg_err uniquify(char **names, const uint64_t *ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < i; j++) {
+			if (strcmp(names[i], names[j]))
+				continue;
+			ccg_buf b = CCG_BUF_INIT;
+			ccg_buf_addf(&b, "%s#%llu", names[i],
+				     (unsigned long long)ids[i]);
+			if (ccg_buf_status(&b))
+				return CCG_ENOMEM;
+			free(names[i]);
+			names[i] = b.data;
+			break;
+		}
+	}
+	return CCG_OK;
+}
+
+static char *safe_dup(const char *name)
+{
+	ccg_buf b = CCG_BUF_INIT;
+	if (ccg_name_safe(&b, name, CCG_DIR_NAME_MAX)) {
+		ccg_buf_free(&b);
+		return NULL;
+	}
+	return b.data;
+}
+
+static ccg_err make_groups(ccg_trace *t)
+{
+	size_t ng = ccg_defs_lgroup_count(t->defs);
+	int need_ungrouped = 0;
+	for (size_t i = 0; i < t->nlocs; i++)
+		if (ccg_defs_lgroup_index(t->defs, t->locs[i].def->group) ==
+		    SIZE_MAX)
+			need_ungrouped = 1;
+	t->ngroups = ng + (size_t)need_ungrouped;
+	t->groups = calloc(t->ngroups ? t->ngroups : 1, sizeof *t->groups);
+	char **names = calloc(t->ngroups ? t->ngroups : 1, sizeof *names);
+	uint64_t *ids = calloc(t->ngroups ? t->ngroups : 1, sizeof *ids);
+	ccg_err err = CCG_ENOMEM;
+	if (!t->groups || !names || !ids)
+		goto out;
+	for (size_t i = 0; i < t->ngroups; i++) {
+		group *g = &t->groups[i];
+		if (i < ng) {
+			const ccg_def_lgroup *d = ccg_defs_lgroup(t->defs, i);
+			g->name = d->name;
+			g->id = d->id;
+			g->type = d->type;
+		} else {
+			g->name = "ungrouped";
+			g->id = UINT64_MAX;
+		}
+		names[i] = safe_dup(g->name);
+		ids[i] = g->id;
+		if (!names[i])
+			goto out;
+	}
+	if (uniquify(names, ids, t->ngroups))
+		goto out;
+	for (size_t i = 0; i < t->ngroups; i++) {
+		t->groups[i].dirname = names[i];
+		names[i] = NULL;
+	}
+	/* Members, in location definition order. */
+	for (size_t i = 0; i < t->nlocs; i++) {
+		size_t gi = ccg_defs_lgroup_index(t->defs, t->locs[i].def->group);
+		if (gi == SIZE_MAX)
+			gi = ng;
+		t->locs[i].group = (uint32_t)gi;
+		t->groups[gi].nlocs++;
+	}
+	for (size_t i = 0; i < t->ngroups; i++) {
+		group *g = &t->groups[i];
+		g->locs = calloc(g->nlocs ? g->nlocs : 1, sizeof *g->locs);
+		if (!g->locs)
+			goto out;
+		g->nlocs = 0;
+	}
+	for (size_t i = 0; i < t->nlocs; i++) {
+		group *g = &t->groups[t->locs[i].group];
+		g->locs[g->nlocs++] = (uint32_t)i;
+	}
+	/* Location directory names, unique within their group. */
+	for (size_t i = 0; i < t->ngroups; i++) {
+		group *g = &t->groups[i];
+		char **ln = calloc(g->nlocs ? g->nlocs : 1, sizeof *ln);
+		uint64_t *li = calloc(g->nlocs ? g->nlocs : 1, sizeof *li);
+		int bad = !ln || !li;
+		for (uint32_t k = 0; !bad && k < g->nlocs; k++) {
+			loc *l = &t->locs[g->locs[k]];
+			ln[k] = safe_dup(l->def->name);
+			li[k] = l->def->id;
+			bad = !ln[k];
+		}
+		if (!bad)
+			bad = uniquify(ln, li, g->nlocs) != CCG_OK;
+		for (uint32_t k = 0; k < g->nlocs; k++) {
+			if (!bad)
+				t->locs[g->locs[k]].dirname = ln[k];
+			else
+				free(ln[k]);
+		}
+		free(ln);
+		free(li);
+		if (bad)
+			goto out;
+	}
+	err = CCG_OK;
+out:
+	if (names)
+		for (size_t i = 0; i < t->ngroups; i++)
+			free(names[i]);
+	free(names);
+	free(ids);
+	return err;
+}
+
+static ccg_err render_static(ccg_trace *t);
+
+void ccg_options_init(ccg_options *opt)
+{
+	opt->fanout = CCG_TREE_FANOUT_DEFAULT;
+	opt->progress = 0;
+}
+
+ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
+		       ccg_trace **out, ccg_buf *msg)
+{
+	ccg_read *r = NULL;
+	build b = {0};
+	ccg_err err = CCG_ENOMEM;
+	ccg_trace *t = calloc(1, sizeof *t);
+	if (!t)
+		return CCG_ENOMEM;
+	if (opt)
+		t->opt = *opt;
+	else
+		ccg_options_init(&t->opt);
+	if (t->opt.fanout < CCG_TREE_FANOUT_MIN) {
+		if (msg)
+			ccg_buf_addf(msg, "fan-out must be at least %d",
+				     CCG_TREE_FANOUT_MIN);
+		err = CCG_EINVAL;
+		goto fail;
+	}
+	double t0 = now();
+	if (!(t->anchor = strdup(anchor)))
+		goto fail;
+	if ((err = ccg_read_open(anchor, &r, msg)))
+		goto fail;
+	if ((err = ccg_defs_create(&t->defs)) ||
+	    (err = ccg_read_defs(r, ccg_defs_add, t->defs, msg)) ||
+	    (err = ccg_defs_finish(t->defs)))
+		goto fail;
+	t->nlocs = ccg_defs_location_count(t->defs);
+	t->locs = calloc(t->nlocs ? t->nlocs : 1, sizeof *t->locs);
+	if (!t->locs) {
+		err = CCG_ENOMEM;
+		goto fail;
+	}
+	b.t = t;
+	b.started = t0;
+	for (size_t i = 0; i < t->nlocs; i++) {
+		t->locs[i].def = ccg_defs_location(t->defs, i);
+		snprintf(t->locs[i].idstr, sizeof t->locs[i].idstr, "%llu",
+			 (unsigned long long)t->locs[i].def->id);
+		uint64_t d = t->locs[i].def->declared_events;
+		if (d != UINT64_MAX)
+			b.total += d;
+	}
+	for (size_t i = 0; i < t->nlocs; i++)
+		if ((err = read_location(t, r, &t->locs[i], &b)))
+			goto fail;
+	if (t->nlocs) {
+		b.l = &t->locs[t->nlocs - 1];
+		progress(&b, 1);
+	}
+	ccg_read_close(r);
+	r = NULL;
+
+	/* Trace-wide figures. */
+	const ccg_clock *ck = ccg_defs_clock(t->defs);
+	int have = 0;
+	uint64_t nodes = 1 + t->ngroups;
+	if ((err = make_groups(t)) || (err = make_region_names(t)))
+		goto fail;
+	nodes = 1 + t->ngroups;
+	for (size_t i = 0; i < t->nlocs; i++) {
+		loc *l = &t->locs[i];
+		l->base = nodes;
+		nodes += ccg_tree_count(l->tree);
+		t->events += ccg_evstore_count(l->ev);
+		if (ccg_tree_max_depth(l->tree) > t->max_depth)
+			t->max_depth = ccg_tree_max_depth(l->tree);
+		if (l->first > l->last)
+			continue;
+		if (!have || l->first < t->first)
+			t->first = l->first;
+		if (!have || l->last > t->last)
+			t->last = l->last;
+		have = 1;
+	}
+	if (nodes > (UINT64_MAX >> CCG_VIEW_BITS)) {
+		err = CCG_ERANGE;
+		goto fail;
+	}
+	t->nodes = nodes;
+	t->zero = ck->defined ? ck->offset : t->first;
+	if (have && t->first < t->zero)
+		t->zero = t->first;
+	t->w_time = ccg_digits_u64(t->last);
+	t->w_rel = ccg_digits_u64(t->last - t->zero);
+	t->w_depth = ccg_digits_u64(t->max_depth);
+	t->build_seconds = now() - t0;
+	if ((err = render_static(t)))
+		goto fail;
+	*out = t;
+	return CCG_OK;
+fail:
+	if (msg && err == CCG_ENOMEM && !msg->len)
+		ccg_buf_adds(msg, "out of memory while building");
+	ccg_buf_free(&b.line);
+	ccg_read_close(r);
+	ccg_trace_close(t);
+	return err;
+}
+
+void ccg_trace_close(ccg_trace *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nlocs; i++) {
+		loc *l = &t->locs[i];
+		ccg_evstore_free(l->ev);
+		ccg_tree_free(l->tree);
+		free(l->dirname);
+		free(l->errmsg);
+	}
+	free(t->locs);
+	for (size_t i = 0; i < t->ngroups; i++) {
+		free(t->groups[i].dirname);
+		free(t->groups[i].locs);
+	}
+	free(t->groups);
+	if (t->region_safe)
+		for (size_t i = 0; i < ccg_defs_region_count(t->defs); i++)
+			free(t->region_safe[i]);
+	free(t->region_safe);
+	free(t->region_class);
+	ccg_buf_free(&t->readme);
+	ccg_buf_free(&t->info);
+	ccg_buf_free(&t->regions);
+	ccg_buf_free(&t->locations);
+	ccg_buf_free(&t->definitions);
+	ccg_defs_free(t->defs);
+	free(t->anchor);
+	free(t);
+}
+
+/* ------------------------------------------------------------------ */
+/* Names of call-tree directories                                       */
+
+static size_t region_index(const ccg_trace *t, uint64_t region)
+{
+	return ccg_defs_region_index(t->defs, region);
+}
+
+/* Two sibling nodes get the same base name exactly when this agrees. */
+static int same_base(const ccg_trace *t, const ccg_tnode *a,
+		     const ccg_tnode *b)
+{
+	if (a->start != b->start || a->end != b->end ||
+	    a->is_group != b->is_group)
+		return 0;
+	if (a->is_group)
+		return 1;
+	size_t x = region_index(t, a->region), y = region_index(t, b->region);
+	if (x == SIZE_MAX || y == SIZE_MAX)
+		return a->region == b->region;
+	return t->region_class[x] == t->region_class[y];
+}
+
+static void node_base_name(const ccg_trace *t, const ccg_tnode *n,
+			   ccg_buf *out)
+{
+	ccg_buf_addu(out, n->start - t->zero, t->w_rel);
+	ccg_buf_addc(out, '-');
+	ccg_buf_addu(out, n->end - t->zero, t->w_rel);
+	if (n->is_group)
+		return;
+	ccg_buf_addc(out, '.');
+	size_t ri = region_index(t, n->region);
+	if (ri != SIZE_MAX) {
+		ccg_buf_adds(out, t->region_safe[ri]);
+	} else {
+		ccg_buf_adds(out, "%3F");
+		ccg_buf_addu(out, n->region, 0);
+	}
+}
+
+/* Name of child k of node `parent` in location l. */
+static void child_name(const ccg_trace *t, const loc *l,
+		       const ccg_tnode *parent, uint32_t k, ccg_buf *out)
+{
+	const ccg_tnode *n = ccg_tree_node(l->tree, ccg_tree_kid(l->tree,
+								  parent, k));
+	unsigned dup = 0;
+	for (uint32_t j = k; j > 0; j--) {
+		const ccg_tnode *s = ccg_tree_node(
+			l->tree, ccg_tree_kid(l->tree, parent, j - 1));
+		if (s->start != n->start)
+			break;
+		dup += (unsigned)same_base(t, s, n);
+	}
+	node_base_name(t, n, out);
+	if (dup) {
+		ccg_buf_addc(out, '#');
+		ccg_buf_addu(out, dup + 1, 0);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* File contents                                                        */
+
+static uint64_t fixed_len(const ccg_trace *t, const loc *l)
+{
+	return t->w_time + t->w_depth + strlen(l->idstr);
+}
+
+static uint64_t text_at(const ccg_trace *t, const loc *l, uint64_t ev)
+{
+	return ccg_evstore_text_at(l->ev, ev) + ev * fixed_len(t, l);
+}
+
+static uint64_t events_size(const ccg_trace *t, const loc *l,
+			    const ccg_tnode *n)
+{
+	return strlen(CCG_EVENTS_HEADER) + text_at(t, l, n->ev_end) -
+	       text_at(t, l, n->ev_begin);
+}
+
+static ccg_err read_events(const ccg_trace *t, const loc *l,
+			   const ccg_tnode *n, uint64_t off, size_t len,
+			   ccg_buf *out)
+{
+	const size_t hlen = strlen(CCG_EVENTS_HEADER);
+	size_t want_end = out->len + len;
+	if (off < hlen) {
+		size_t k = hlen - (size_t)off < len ? hlen - (size_t)off : len;
+		ccg_buf_add(out, CCG_EVENTS_HEADER + off, k);
+		off = hlen;
+	}
+	if (out->len >= want_end || n->ev_begin >= n->ev_end)
+		return ccg_buf_status(out);
+	uint64_t fixed = fixed_len(t, l);
+	uint64_t target = text_at(t, l, n->ev_begin) + (off - hlen);
+	ccg_evcursor c;
+	uint64_t skip = 0;
+	ccg_err err = ccg_evstore_seek_text(l->ev, target, fixed, n->ev_begin,
+					    n->ev_end, &c, &skip);
+	if (err)
+		return err;
+	ccg_buf line = CCG_BUF_INIT;
+	ccg_event ev;
+	while (out->len < want_end && c.index < n->ev_end) {
+		int rc = ccg_evstore_next(&c, &ev);
+		if (rc) {
+			err = rc < 0 ? CCG_EFORMAT : CCG_OK;
+			break;
+		}
+		ccg_buf_reset(&line);
+		ccg_render_event(&line, t->defs, ev.kind, ev.time, t->w_time,
+				 l->idstr, ev.depth, t->w_depth, ev.fields,
+				 ev.len);
+		if (ccg_buf_status(&line)) {
+			err = CCG_ENOMEM;
+			break;
+		}
+		if (skip >= line.len) {
+			skip -= line.len;
+			continue;
+		}
+		size_t k = line.len - (size_t)skip;
+		if (k > want_end - out->len)
+			k = want_end - out->len;
+		ccg_buf_add(out, line.data + skip, k);
+		skip = 0;
+	}
+	ccg_buf_free(&line);
+	return err ? err : ccg_buf_status(out);
+}
+
+static void add_kv(ccg_buf *b, const char *key, const char *val)
+{
+	ccg_buf_adds(b, key);
+	ccg_buf_adds(b, ": ");
+	ccg_render_escape(b, val);
+	ccg_buf_addc(b, '\n');
+}
+
+static void add_ku(ccg_buf *b, const char *key, uint64_t v)
+{
+	ccg_buf_adds(b, key);
+	ccg_buf_adds(b, ": ");
+	ccg_buf_addu(b, v, 0);
+	ccg_buf_addc(b, '\n');
+}
+
+static void add_repairs(ccg_buf *b, const ccg_repairs *r)
+{
+	uint64_t total = r->frames_closed + r->leave_empty_stack +
+			 r->leave_not_open + r->never_left +
+			 r->end_before_start + r->unknown_context;
+	add_ku(b, "repairs", total);
+	add_ku(b, "repair.leave_below_top", r->leave_below_top);
+	add_ku(b, "repair.frames_closed_by_leave", r->frames_closed);
+	add_ku(b, "repair.leave_with_empty_stack", r->leave_empty_stack);
+	add_ku(b, "repair.leave_of_region_not_open", r->leave_not_open);
+	add_ku(b, "repair.never_left", r->never_left);
+	add_ku(b, "repair.end_before_start", r->end_before_start);
+	add_ku(b, "repair.unknown_calling_context", r->unknown_context);
+}
+
+static void render_node_info(const ccg_trace *t, const loc *l, uint32_t ti,
+			     ccg_buf *b)
+{
+	const ccg_tnode *n = ccg_tree_node(l->tree, ti);
+	const char *kind = ti == 0 ? "location" : n->is_group ? "group" : "call";
+	add_kv(b, "kind", kind);
+	if (ti == 0) {
+		const ccg_def_location *d = l->def;
+		add_ku(b, "location", d->id);
+		add_kv(b, "name", d->name);
+		add_kv(b, "group", t->groups[l->group].name);
+		add_kv(b, "type", location_type_name(d->type));
+		add_ku(b, "declared_events", d->declared_events);
+		add_kv(b, "status", l->errmsg ? "error" : "ok");
+		if (l->errmsg)
+			add_kv(b, "error", l->errmsg);
+		add_repairs(b, ccg_tree_repairs(l->tree));
+		add_ku(b, "max_depth", ccg_tree_max_depth(l->tree));
+		add_ku(b, "tree_nodes", ccg_tree_count(l->tree));
+		add_ku(b, "memory_bytes", ccg_evstore_bytes(l->ev) +
+						  ccg_tree_bytes(l->tree));
+	} else if (!n->is_group) {
+		size_t ri = region_index(t, n->region);
+		const ccg_def_region *r =
+			ri == SIZE_MAX ? NULL : ccg_defs_region(t->defs, ri);
+		add_kv(b, "region", r ? r->name : "undefined");
+		add_ku(b, "region_id", n->region);
+		add_ku(b, "depth", n->depth);
+	}
+	add_ku(b, "start", n->start);
+	add_ku(b, "end", n->end);
+	add_ku(b, "duration", n->end - n->start);
+	add_ku(b, "start_since_zero", n->start - t->zero);
+	add_ku(b, "end_since_zero", n->end - t->zero);
+	add_ku(b, "events", n->ev_end - n->ev_begin);
+	add_ku(b, "children", n->nkids);
+}
+
+static void render_group_info(const ccg_trace *t, const group *g, ccg_buf *b)
+{
+	add_kv(b, "kind", "location_group");
+	if (g->id != UINT64_MAX)
+		add_ku(b, "id", g->id);
+	add_kv(b, "name", g->name);
+	add_kv(b, "type", lgroup_type_name(g->type));
+	add_ku(b, "locations", g->nlocs);
+	uint64_t ev = 0;
+	for (uint32_t i = 0; i < g->nlocs; i++)
+		ev += ccg_evstore_count(t->locs[g->locs[i]].ev);
+	add_ku(b, "events", ev);
+}
+
+static void location_path(const ccg_trace *t, const loc *l, ccg_buf *b)
+{
+	ccg_buf_adds(b, t->groups[l->group].dirname);
+	ccg_buf_addc(b, '/');
+	ccg_buf_adds(b, l->dirname);
+}
+
+ccg_err ccg_trace_summary(const ccg_trace *t, ccg_buf *b)
+{
+	const ccg_clock *ck = ccg_defs_clock(t->defs);
+	uint64_t bad = 0, repaired = 0, mem = 0, tree_nodes = 0;
+	for (size_t i = 0; i < t->nlocs; i++) {
+		const loc *l = &t->locs[i];
+		const ccg_repairs *r = ccg_tree_repairs(l->tree);
+		bad += l->errmsg != NULL;
+		repaired += (r->frames_closed + r->leave_empty_stack +
+			     r->leave_not_open + r->never_left +
+			     r->end_before_start + r->unknown_context) != 0;
+		mem += ccg_evstore_bytes(l->ev) + ccg_tree_bytes(l->tree);
+		tree_nodes += ccg_tree_count(l->tree);
+	}
+	add_kv(b, "trace", t->anchor);
+	add_ku(b, "clock.resolution", ck->resolution);
+	add_ku(b, "clock.offset", ck->offset);
+	add_ku(b, "clock.length", ck->length);
+	add_ku(b, "zero", t->zero);
+	add_ku(b, "first", t->first);
+	add_ku(b, "last", t->last);
+	if (ck->resolution)
+		ccg_buf_addf(b, "duration_seconds: %.9f\n",
+			     (double)(t->last - t->first) / ck->resolution);
+	add_ku(b, "location_groups", t->ngroups);
+	add_ku(b, "locations", t->nlocs);
+	add_ku(b, "locations_with_errors", bad);
+	add_ku(b, "locations_repaired", repaired);
+	add_ku(b, "regions", ccg_defs_region_count(t->defs));
+	add_ku(b, "definitions", ccg_defs_record_count(t->defs));
+	add_ku(b, "events", t->events);
+	add_ku(b, "tree_nodes", tree_nodes);
+	add_ku(b, "max_depth", t->max_depth);
+	add_ku(b, "fanout", t->opt.fanout);
+	add_ku(b, "memory_bytes", mem);
+	ccg_buf_addf(b, "build_seconds: %.3f\n", t->build_seconds);
+	ccg_buf_addf(b, "build_events_per_second: %.0f\n",
+		     t->build_seconds > 0 ? t->events / t->build_seconds : 0);
+	for (size_t i = 0; i < t->nlocs; i++) {
+		const loc *l = &t->locs[i];
+		if (!l->errmsg)
+			continue;
+		ccg_buf_adds(b, "error: location ");
+		ccg_buf_addu(b, l->def->id, 0);
+		ccg_buf_adds(b, ": ");
+		ccg_render_escape(b, l->errmsg);
+		ccg_buf_addc(b, '\n');
+	}
+	return ccg_buf_status(b);
+}
+
+static void render_regions(const ccg_trace *t, ccg_buf *b)
+{
+	ccg_buf_adds(b, "id\tname\tcanonical\tparadigm\trole\tfile\tline\n");
+	for (size_t i = 0; i < ccg_defs_region_count(t->defs); i++) {
+		const ccg_def_region *r = ccg_defs_region(t->defs, i);
+		ccg_buf_addu(b, r->id, 0);
+		ccg_buf_addc(b, '\t');
+		ccg_render_escape(b, r->name);
+		ccg_buf_addc(b, '\t');
+		ccg_render_escape(b, r->canonical);
+		ccg_buf_addc(b, '\t');
+		ccg_render_escape(b, paradigm_name(t->defs, r->paradigm));
+		ccg_buf_addc(b, '\t');
+		ccg_buf_adds(b, region_role_name(r->role));
+		ccg_buf_addc(b, '\t');
+		ccg_render_escape(b, r->file);
+		ccg_buf_addc(b, '\t');
+		ccg_buf_addu(b, r->begin_line, 0);
+		ccg_buf_addc(b, '\n');
+	}
+}
+
+static void render_locations(const ccg_trace *t, ccg_buf *b)
+{
+	ccg_buf_adds(b, "id\tname\tgroup\ttype\tevents\tfirst\tlast\tpath\t"
+			"declared_events\trepairs\tstatus\n");
+	for (size_t i = 0; i < t->nlocs; i++) {
+		const loc *l = &t->locs[i];
+		const ccg_repairs *r = ccg_tree_repairs(l->tree);
+		int empty = l->first > l->last;
+		ccg_buf_addu(b, l->def->id, 0);
+		ccg_buf_addc(b, '\t');
+		ccg_render_escape(b, l->def->name);
+		ccg_buf_addc(b, '\t');
+		ccg_render_escape(b, t->groups[l->group].name);
+		ccg_buf_addc(b, '\t');
+		ccg_buf_adds(b, location_type_name(l->def->type));
+		ccg_buf_addc(b, '\t');
+		ccg_buf_addu(b, ccg_evstore_count(l->ev), 0);
+		ccg_buf_addc(b, '\t');
+		if (empty)
+			ccg_buf_adds(b, "-\t-");
+		else
+			ccg_buf_addf(b, "%llu\t%llu",
+				     (unsigned long long)l->first,
+				     (unsigned long long)l->last);
+		ccg_buf_addc(b, '\t');
+		location_path(t, l, b);
+		ccg_buf_addc(b, '\t');
+		ccg_buf_addu(b, l->def->declared_events, 0);
+		ccg_buf_addc(b, '\t');
+		ccg_buf_addu(b, r->frames_closed + r->leave_empty_stack +
+					r->leave_not_open + r->never_left +
+					r->end_before_start +
+					r->unknown_context,
+			     0);
+		ccg_buf_addc(b, '\t');
+		if (l->errmsg) {
+			ccg_buf_adds(b, "error: ");
+			ccg_render_escape(b, l->errmsg);
+		} else {
+			ccg_buf_adds(b, "ok");
+		}
+		ccg_buf_addc(b, '\n');
+	}
+}
+
+static void render_readme(const ccg_trace *t, ccg_buf *b)
+{
+	ccg_buf_addf(b,
+		"This directory is the OTF2 trace\n  %s\nmounted by ccgfs "
+		"(read-only).\n\n", t->anchor);
+	ccg_buf_addf(b,
+		"It has %zu location groups, %zu locations and %llu events.\n"
+		"Each location's complete call history is a tree of "
+		"directories:\n\n"
+		"  info             facts about the trace (clock, counts, "
+		"errors)\n"
+		"  regions.tsv      every region: id, name, paradigm, role, "
+		"source\n"
+		"  locations.tsv    every location: events, first/last time, "
+		"path here\n"
+		"  definitions.tsv  every global definition of the trace\n"
+		"  GROUP/LOCATION/  one directory per location (see "
+		"locations.tsv)\n"
+		"    info           the location: events, read status, "
+		"repairs\n"
+		"    events.tsv     every event of the location\n"
+		"    START-END.REGION/  one call; its directories are its "
+		"callees\n"
+		"    START-END/         a group of consecutive calls (at most "
+		"%u entries\n"
+		"                       per directory)\n\n",
+		t->ngroups, t->nlocs, (unsigned long long)t->events,
+		t->opt.fanout);
+	ccg_buf_addf(b,
+		"START and END in directory names are clock ticks since "
+		"%llu (the trace's\nclock offset), zero-padded so that `ls` "
+		"order is time order; the clock has\n%llu ticks per second. "
+		"events.tsv columns: time (ticks as in the trace),\n"
+		"kind (as otf2-print names it), location, depth, name, then "
+		"key=value\nattributes.  A call's events.tsv holds exactly the "
+		"events from its ENTER\nto its LEAVE.  Names are made path-safe "
+		"(/ %% # and control bytes as %%XX,\nspaces as _); the original "
+		"names are in the TSV files and info.\n",
+		(unsigned long long)t->zero,
+		(unsigned long long)ccg_defs_clock(t->defs)->resolution);
+}
+
+static ccg_err render_static(ccg_trace *t)
+{
+	render_readme(t, &t->readme);
+	ccg_trace_summary(t, &t->info);
+	render_regions(t, &t->regions);
+	render_locations(t, &t->locations);
+	ccg_buf_adds(&t->definitions, CCG_DEFS_HEADER);
+	for (size_t i = 0; i < ccg_defs_record_count(t->defs); i++)
+		ccg_render_def(&t->definitions, t->defs, i);
+	if (ccg_buf_status(&t->readme) || ccg_buf_status(&t->info) ||
+	    ccg_buf_status(&t->regions) || ccg_buf_status(&t->locations) ||
+	    ccg_buf_status(&t->definitions))
+		return CCG_ENOMEM;
+	return CCG_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* The directory tree                                                   */
+
+/* Files and subdirectory count of a directory. */
+static int dir_shape(const ccg_trace *t, const where *w,
+		     const enum view **files, size_t *nfiles, uint64_t *ndirs)
+{
+	switch (w->kind) {
+	case W_ROOT:
+		*files = root_files;
+		*nfiles = NELEM(root_files);
+		*ndirs = t->ngroups;
+		return 0;
+	case W_GROUP:
+		*files = group_files;
+		*nfiles = NELEM(group_files);
+		*ndirs = t->groups[w->index].nlocs;
+		return 0;
+	case W_TREE:
+		*files = node_files;
+		*nfiles = NELEM(node_files);
+		*ndirs = ccg_tree_node(t->locs[w->index].tree, w->tnode)->nkids;
+		return 0;
+	}
+	return -1;
+}
+
+static int has_view(const enum view *files, size_t n, enum view v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (files[i] == v)
+			return 1;
+	return 0;
+}
+
+/* Node id of subdirectory k of a directory. */
+static uint64_t subdir(const ccg_trace *t, const where *w, uint64_t k)
+{
+	switch (w->kind) {
+	case W_ROOT:
+		return 1 + k;
+	case W_GROUP:
+		return t->locs[t->groups[w->index].locs[k]].base;
+	case W_TREE: {
+		const loc *l = &t->locs[w->index];
+		const ccg_tnode *n = ccg_tree_node(l->tree, w->tnode);
+		return l->base + ccg_tree_kid(l->tree, n, (uint32_t)k);
+	}
+	}
+	return 0;
+}
+
+static void subdir_name(const ccg_trace *t, const where *w, uint64_t k,
+			ccg_buf *out)
+{
+	switch (w->kind) {
+	case W_ROOT:
+		ccg_buf_adds(out, t->groups[k].dirname);
+		break;
+	case W_GROUP:
+		ccg_buf_adds(out, t->locs[t->groups[w->index].locs[k]].dirname);
+		break;
+	case W_TREE: {
+		const loc *l = &t->locs[w->index];
+		child_name(t, l, ccg_tree_node(l->tree, w->tnode),
+			   (uint32_t)k, out);
+		break;
+	}
+	}
+}
+
+ccg_err ccg_trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st)
+{
+	where w;
+	const enum view *files;
+	size_t nfiles;
+	uint64_t ndirs;
+	enum view v = id_view(id);
+	if (locate(t, id_node(id), &w) ||
+	    dir_shape(t, &w, &files, &nfiles, &ndirs))
+		return CCG_ENOENT;
+	memset(st, 0, sizeof *st);
+	if (v == V_DIR) {
+		st->is_dir = 1;
+		st->nlink = 2 + ndirs;
+		return CCG_OK;
+	}
+	if (!has_view(files, nfiles, v))
+		return CCG_ENOENT;
+	st->nlink = 1;
+	if (w.kind == W_TREE && v == V_EVENTS) {
+		const loc *l = &t->locs[w.index];
+		st->size = events_size(t, l, ccg_tree_node(l->tree, w.tnode));
+		return CCG_OK;
+	}
+	ccg_buf b = CCG_BUF_INIT;
+	ccg_err err = ccg_trace_read(t, id, 0, SIZE_MAX / 2, &b);
+	st->size = b.len;
+	ccg_buf_free(&b);
+	return err;
+}
+
+/* Binary search for the first child whose start is >= `start`. */
+static uint32_t first_child_at(const loc *l, const ccg_tnode *n,
+			       uint64_t start)
+{
+	uint32_t lo = 0, hi = n->nkids;
+	while (lo < hi) {
+		uint32_t m = lo + (hi - lo) / 2;
+		const ccg_tnode *c =
+			ccg_tree_node(l->tree, ccg_tree_kid(l->tree, n, m));
+		if (c->start < start)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
+static ccg_err lookup_tree(const ccg_trace *t, const where *w,
+			   const char *name, ccg_id *out)
+{
+	const loc *l = &t->locs[w->index];
+	const ccg_tnode *n = ccg_tree_node(l->tree, w->tnode);
+	uint64_t rel = 0;
+	const char *p = name;
+	if (*p < '0' || *p > '9')
+		return CCG_ENOENT;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (rel > (UINT64_MAX - 9) / 10)
+			return CCG_ENOENT;
+		rel = rel * 10 + (uint64_t)(*p - '0');
+	}
+	if (rel > UINT64_MAX - t->zero)
+		return CCG_ENOENT;
+	uint64_t start = rel + t->zero;
+	ccg_buf b = CCG_BUF_INIT;
+	ccg_err err = CCG_ENOENT;
+	for (uint32_t k = first_child_at(l, n, start); k < n->nkids; k++) {
+		const ccg_tnode *c =
+			ccg_tree_node(l->tree, ccg_tree_kid(l->tree, n, k));
+		if (c->start != start)
+			break;
+		ccg_buf_reset(&b);
+		child_name(t, l, n, k, &b);
+		if (ccg_buf_status(&b)) {
+			err = CCG_ENOMEM;
+			break;
+		}
+		if (!strcmp(b.data, name)) {
+			*out = mkid(l->base + ccg_tree_kid(l->tree, n, k),
+				    V_DIR);
+			err = CCG_OK;
+			break;
+		}
+	}
+	ccg_buf_free(&b);
+	return err;
+}
+
+ccg_err ccg_trace_lookup(const ccg_trace *t, ccg_id dir, const char *name,
+			 ccg_id *out)
+{
+	where w;
+	const enum view *files;
+	size_t nfiles;
+	uint64_t ndirs;
+	if (locate(t, id_node(dir), &w) ||
+	    dir_shape(t, &w, &files, &nfiles, &ndirs))
+		return CCG_ENOENT;
+	if (id_view(dir) != V_DIR)
+		return CCG_ENOTDIR;
+	for (size_t i = 0; i < nfiles; i++) {
+		if (!strcmp(name, view_name[files[i]])) {
+			*out = mkid(id_node(dir), files[i]);
+			return CCG_OK;
+		}
+	}
+	if (w.kind == W_TREE)
+		return lookup_tree(t, &w, name, out);
+	ccg_buf b = CCG_BUF_INIT;
+	ccg_err err = CCG_ENOENT;
+	for (uint64_t k = 0; k < ndirs; k++) {
+		ccg_buf_reset(&b);
+		subdir_name(t, &w, k, &b);
+		if (b.data && !strcmp(b.data, name)) {
+			*out = mkid(subdir(t, &w, k), V_DIR);
+			err = CCG_OK;
+			break;
+		}
+	}
+	ccg_buf_free(&b);
+	return err;
+}
+
+ccg_err ccg_trace_readdir(const ccg_trace *t, ccg_id dir, uint64_t index,
+			  ccg_id *out, ccg_buf *name)
+{
+	where w;
+	const enum view *files;
+	size_t nfiles;
+	uint64_t ndirs;
+	if (locate(t, id_node(dir), &w) ||
+	    dir_shape(t, &w, &files, &nfiles, &ndirs))
+		return CCG_ENOENT;
+	if (id_view(dir) != V_DIR)
+		return CCG_ENOTDIR;
+	if (index < nfiles) {
+		*out = mkid(id_node(dir), files[index]);
+		ccg_buf_adds(name, view_name[files[index]]);
+		return ccg_buf_status(name);
+	}
+	index -= nfiles;
+	if (index >= ndirs)
+		return CCG_ENOENT;
+	*out = mkid(subdir(t, &w, index), V_DIR);
+	subdir_name(t, &w, index, name);
+	return ccg_buf_status(name);
+}
+
+static ccg_err copy_range(const ccg_buf *src, uint64_t off, size_t len,
+			  ccg_buf *out)
+{
+	if (off >= src->len)
+		return CCG_OK;
+	size_t k = src->len - (size_t)off;
+	if (k > len)
+		k = len;
+	return ccg_buf_add(out, src->data + off, k);
+}
+
+ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
+		       size_t len, ccg_buf *out)
+{
+	where w;
+	enum view v = id_view(id);
+	if (locate(t, id_node(id), &w))
+		return CCG_ENOENT;
+	if (v == V_DIR)
+		return CCG_EISDIR;
+	switch (w.kind) {
+	case W_ROOT:
+		switch (v) {
+		case V_README: return copy_range(&t->readme, off, len, out);
+		case V_INFO: return copy_range(&t->info, off, len, out);
+		case V_REGIONS: return copy_range(&t->regions, off, len, out);
+		case V_LOCATIONS:
+			return copy_range(&t->locations, off, len, out);
+		case V_DEFINITIONS:
+			return copy_range(&t->definitions, off, len, out);
+		default: return CCG_ENOENT;
+		}
+	case W_GROUP: {
+		if (v != V_INFO)
+			return CCG_ENOENT;
+		ccg_buf b = CCG_BUF_INIT;
+		render_group_info(t, &t->groups[w.index], &b);
+		ccg_err err = ccg_buf_status(&b);
+		if (!err)
+			err = copy_range(&b, off, len, out);
+		ccg_buf_free(&b);
+		return err;
+	}
+	case W_TREE: {
+		const loc *l = &t->locs[w.index];
+		if (v == V_EVENTS)
+			return read_events(t, l, ccg_tree_node(l->tree, w.tnode),
+					   off, len, out);
+		if (v != V_INFO)
+			return CCG_ENOENT;
+		ccg_buf b = CCG_BUF_INIT;
+		render_node_info(t, l, w.tnode, &b);
+		if (w.tnode == 0) {
+			ccg_buf_adds(&b, "path: ");
+			location_path(t, l, &b);
+			ccg_buf_addc(&b, '\n');
+		}
+		ccg_err err = ccg_buf_status(&b);
+		if (!err)
+			err = copy_range(&b, off, len, out);
+		ccg_buf_free(&b);
+		return err;
+	}
+	}
+	return CCG_ENOENT;
+}

@@ -1,0 +1,82 @@
+/*
+ * ccg_trace.h - a trace as a tree of directories and files.
+ *
+ * This is the library's face to a filesystem: it opens an OTF2 archive,
+ * builds every location's call tree, and answers the questions a filesystem
+ * asks - what is in this directory, what is this name, how big is this file,
+ * what are these bytes - without knowing anything about FUSE.
+ *
+ * Entries are named by 64-bit ids that encode a node and a view (which file
+ * of the node, or the node's directory).  Ids are stable: the same trace and
+ * options give the same ids on every open.  The root directory is
+ * CCG_ID_ROOT.  Everything is read-only after ccg_trace_open and every query
+ * may run concurrently from many threads.
+ *
+ * Simple API: ccg_trace_open, ccg_trace_stat, ccg_trace_lookup,
+ * ccg_trace_readdir, ccg_trace_read, ccg_trace_close.
+ * Advanced: ccg_trace_summary for `--info`-style reports.
+ */
+#ifndef CCG_TRACE_H
+#define CCG_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ccg_buf.h"
+#include "ccg_error.h"
+
+typedef struct ccg_trace ccg_trace;
+
+typedef uint64_t ccg_id;
+
+#define CCG_ID_ROOT ((ccg_id)0)
+
+typedef struct ccg_options {
+	uint32_t fanout;        /* most subdirectories per call directory */
+	int progress;           /* print progress lines to stderr */
+} ccg_options;
+
+/* Fills in the defaults. */
+void ccg_options_init(ccg_options *opt);
+
+typedef struct ccg_stat {
+	int is_dir;
+	uint64_t size;          /* files: exact byte size */
+	uint64_t nlink;         /* directories: 2 + subdirectories */
+} ccg_stat;
+
+/* Opens `anchor` and builds everything.  A location whose events cannot be
+ * read is kept with its error (see its info); only a trace that cannot be
+ * opened at all fails, with a one-line reason appended to `msg`.
+ * Ownership: the caller closes *out with ccg_trace_close. */
+ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
+		       ccg_trace **out, ccg_buf *msg);
+
+/* Releases everything; NULL is allowed. */
+void ccg_trace_close(ccg_trace *t);
+
+/* Kind and size of an entry.  CCG_ENOENT for an id that names nothing. */
+ccg_err ccg_trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st);
+
+/* Finds `name` in directory `dir`.  CCG_ENOENT when absent, CCG_ENOTDIR
+ * when dir is a file. */
+ccg_err ccg_trace_lookup(const ccg_trace *t, ccg_id dir, const char *name,
+			 ccg_id *out);
+
+/* Entry number `index` of directory `dir` (0-based, stable, without "."
+ * and ".."), its id in *out and its name appended to `name`.  CCG_ENOENT
+ * past the last entry. */
+ccg_err ccg_trace_readdir(const ccg_trace *t, ccg_id dir, uint64_t index,
+			  ccg_id *out, ccg_buf *name);
+
+/* Appends up to `len` bytes of file `id` from offset `off` to `out`
+ * (fewer only at the end of the file).  Costs O(depth + len). */
+ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
+		       size_t len, ccg_buf *out);
+
+/* ---- advanced ---- */
+
+/* Appends the text of the root `info` file. */
+ccg_err ccg_trace_summary(const ccg_trace *t, ccg_buf *out);
+
+#endif

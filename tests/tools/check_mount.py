@@ -1,0 +1,277 @@
+#!/usr/bin/python3
+"""Checks a mounted ccgfs tree against otf2-print and against the rules of
+the tree (README.md).  Exits non-zero with a list of failures.
+
+  check_mount.py --mount M --anchor TRACE.otf2 --fanout B [--manifest F]
+
+Oracles:
+  * otf2-print -L ID: every location's events.tsv lists the same events
+    (count, kinds, timestamps, order);
+  * the generator's manifest (generated traces): repairs and event counts;
+  * properties: a node's events.tsv is a contiguous run of its parent's, its
+    children's runs lie inside it in order and do not overlap; the times in
+    a directory name bound the node's events; no directory has more than B
+    subdirectories; stat sizes equal the bytes read; reads at random offsets
+    equal slices of a full read.
+"""
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    if len(failures) <= 30:
+        print("FAIL:", msg, file=sys.stderr)
+
+
+def read_file(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def check_file(path, rnd, probes=4):
+    """Reads a file whole, checks its size against stat, and compares
+    reads at random offsets with slices of the whole."""
+    data = read_file(path)
+    size = os.stat(path).st_size
+    if size != len(data):
+        fail(f"{path}: stat size {size} != {len(data)} bytes read")
+    if probes and data:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            for _ in range(probes):
+                off = rnd.randrange(0, len(data) + 1)
+                n = rnd.randrange(1, 70000)
+                got = os.pread(fd, n, off)
+                if got != data[off:off + n]:
+                    fail(f"{path}: pread({n}, {off}) differs from full read")
+                    break
+        finally:
+            os.close(fd)
+    return data
+
+
+def otf2_events(anchor, loc):
+    """(kind, timestamp) per event of a location, as otf2-print prints."""
+    p = subprocess.run(["otf2-print", "-L", str(loc), anchor],
+                       capture_output=True, text=True, errors="replace")
+    out = []
+    started = False
+    for line in p.stdout.splitlines():
+        if line.startswith("-----"):
+            started = True
+            continue
+        if not started or not line.strip():
+            continue
+        if line.startswith(" "):
+            continue  # continuation, e.g. ADDITIONAL ATTRIBUTES
+        parts = line.split()
+        if len(parts) < 3 or not parts[1].isdigit() or not parts[2].isdigit():
+            continue
+        out.append((parts[0], int(parts[2])))
+    return p.returncode, out
+
+
+def parse_tsv(data):
+    text = data.decode("utf-8", errors="replace")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def parse_info(data):
+    info = {}
+    for line in data.decode("utf-8", errors="replace").splitlines():
+        k, sep, v = line.partition(": ")
+        if sep:
+            info.setdefault(k, v)
+    return info
+
+
+NAME_RE = re.compile(rb"^(\d+)-(\d+)(?:\.(.*?))?(?:#(\d+))?$")
+
+
+class Walker:
+    def __init__(self, mount, fanout, zero, rnd, max_nodes):
+        self.mount = mount
+        self.fanout = fanout
+        self.zero = zero
+        self.rnd = rnd
+        self.nodes = 0
+        self.max_nodes = max_nodes
+
+    def check_node(self, path, lines, depth_hint):
+        """Checks the subtree at `path` whose events.tsv lines are `lines`
+        (header removed)."""
+        entries = sorted(os.listdir(path))
+        dirs = [e for e in entries if os.path.isdir(os.path.join(path, e))]
+        if len(dirs) > self.fanout:
+            fail(f"{path}: {len(dirs)} subdirectories > fan-out {self.fanout}")
+        for e in entries:
+            if len(e.encode()) > 255 or "/" in e:
+                fail(f"{path}/{e}: unsafe name")
+        # Children in time order are ls order (zero-padded names).
+        pos = 0
+        for d in dirs:
+            self.nodes += 1
+            if self.nodes > self.max_nodes:
+                return
+            cpath = os.path.join(path, d)
+            m = NAME_RE.match(d.encode())
+            if not m:
+                fail(f"{cpath}: name does not parse as START-END[.REGION]")
+                continue
+            start = int(m.group(1)) + self.zero
+            end = int(m.group(2)) + self.zero
+            cdata = check_file(os.path.join(cpath, "events.tsv"), self.rnd,
+                               probes=1 if self.rnd.random() < 0.05 else 0)
+            info = parse_info(check_file(os.path.join(cpath, "info"),
+                                         self.rnd, probes=0))
+            clines = parse_tsv(cdata)
+            if not clines or clines[0].split("\t")[0] != "time":
+                fail(f"{cpath}/events.tsv: no header")
+                continue
+            clines = clines[1:]
+            if info.get("start") != str(start) or info.get("end") != str(end):
+                fail(f"{cpath}: name interval {start}-{end} != info "
+                     f"{info.get('start')}-{info.get('end')}")
+            if int(info.get("events", -1)) != len(clines):
+                fail(f"{cpath}: info events {info.get('events')} != "
+                     f"{len(clines)} lines")
+            for ln in clines:
+                ts = int(ln.split("\t", 1)[0])
+                if ts < start or ts > end:
+                    fail(f"{cpath}: event at {ts} outside {start}-{end}")
+                    break
+            if info.get("kind") == "call" and clines:
+                first = clines[0].split("\t")
+                if first[1] not in ("ENTER", "CALLING_CONTEXT_ENTER"):
+                    fail(f"{cpath}: first event is {first[1]}, not an enter")
+                elif int(first[0]) != start:
+                    fail(f"{cpath}: enter at {first[0]} != start {start}")
+            # Contiguous in the parent's run, after the previous child.
+            if clines:
+                try:
+                    at = lines.index(clines[0], pos)
+                except ValueError:
+                    fail(f"{cpath}: first event not in parent after "
+                         f"previous child")
+                    continue
+                if lines[at:at + len(clines)] != clines:
+                    fail(f"{cpath}: events are not a contiguous run of the "
+                         f"parent's events")
+                    continue
+                pos = at + len(clines)
+            self.check_node(cpath, clines, depth_hint + 1)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mount", required=True)
+    ap.add_argument("--anchor", required=True)
+    ap.add_argument("--fanout", type=int, required=True)
+    ap.add_argument("--manifest")
+    ap.add_argument("--max-nodes", type=int, default=30000)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    rnd = random.Random(a.seed)
+    m = a.mount
+
+    for f in ("README", "info", "regions.tsv", "locations.tsv",
+              "definitions.tsv"):
+        check_file(os.path.join(m, f), rnd)
+    root_info = parse_info(read_file(os.path.join(m, "info")))
+    zero = int(root_info["zero"])
+
+    # Definitions against otf2-print -G.
+    g = subprocess.run(["otf2-print", "-G", a.anchor], capture_output=True,
+                       text=True, errors="replace").stdout
+    nreg = sum(1 for l in g.splitlines() if l.startswith("REGION "))
+    nloc = sum(1 for l in g.splitlines() if l.startswith("LOCATION "))
+    regions = parse_tsv(read_file(os.path.join(m, "regions.tsv")))[1:]
+    if len(regions) != nreg:
+        fail(f"regions.tsv has {len(regions)} rows, otf2-print -G {nreg}")
+    locs = parse_tsv(read_file(os.path.join(m, "locations.tsv")))
+    header = locs[0].split("\t")
+    for col in ("id", "name", "group", "type", "events", "first", "last",
+                "path"):
+        if col not in header:
+            fail(f"locations.tsv lacks column {col}")
+    rows = [dict(zip(header, l.split("\t"))) for l in locs[1:]]
+    if len(rows) != nloc:
+        fail(f"locations.tsv has {len(rows)} rows, otf2-print -G {nloc}")
+
+    manifest = {}
+    if a.manifest:
+        for line in open(a.manifest).read().splitlines()[1:]:
+            lid, what, n = line.split("\t")
+            manifest.setdefault(int(lid), {})[what] = int(n)
+
+    walker = Walker(m, a.fanout, zero, rnd, a.max_nodes)
+    total = 0
+    for row in rows:
+        lid = int(row["id"])
+        lpath = os.path.join(m, row["path"])
+        if not os.path.isdir(lpath):
+            fail(f"location {lid}: path {row['path']} is not a directory")
+            continue
+        data = check_file(os.path.join(lpath, "events.tsv"), rnd, probes=8)
+        info = parse_info(check_file(os.path.join(lpath, "info"), rnd))
+        lines = parse_tsv(data)
+        if not lines or lines[0].split("\t")[0] != "time":
+            fail(f"location {lid}: events.tsv has no header")
+            continue
+        lines = lines[1:]
+        ours = []
+        for ln in lines:
+            c = ln.split("\t")
+            ours.append((c[1], int(c[0])))
+            if c[2] != str(lid):
+                fail(f"location {lid}: location column {c[2]}")
+                break
+        rc, theirs = otf2_events(a.anchor, lid)
+        status = row.get("status", "ok")
+        if rc != 0 and status == "ok":
+            fail(f"location {lid}: otf2-print failed (rc {rc}) but status ok")
+        if rc == 0 and ours != theirs:
+            n = next((i for i, (x, y) in enumerate(zip(ours, theirs))
+                      if x != y), min(len(ours), len(theirs)))
+            fail(f"location {lid}: {len(ours)} events vs otf2-print "
+                 f"{len(theirs)}; first difference at event {n}: "
+                 f"{ours[n] if n < len(ours) else None} vs "
+                 f"{theirs[n] if n < len(theirs) else None}")
+        if int(row["events"]) != len(lines):
+            fail(f"location {lid}: locations.tsv events {row['events']} != "
+                 f"{len(lines)} lines")
+        total += len(lines)
+        man = manifest.get(lid, {})
+        if "events" in man and man["events"] != len(lines):
+            fail(f"location {lid}: manifest says {man['events']} events, "
+                 f"events.tsv has {len(lines)}")
+        for what, key in (("unbalanced-leave", "repair.leave_below_top"),
+                          ("implicitly-closed", "repair.frames_closed_by_leave"),
+                          ("empty-leave", "repair.leave_with_empty_stack"),
+                          ("never-left", "repair.never_left")):
+            if what in man and str(man[what]) != info.get(key):
+                fail(f"location {lid}: manifest {what}={man[what]} but info "
+                     f"{key}={info.get(key)}")
+        if "missing-evt" in man and info.get("status") != "error":
+            fail(f"location {lid}: missing .evt file but status "
+                 f"{info.get('status')}")
+        walker.check_node(lpath, lines, 0)
+    if total != int(root_info["events"]):
+        fail(f"root info events {root_info['events']} != {total}")
+    print(f"checked {len(rows)} locations, {total} events, "
+          f"{walker.nodes} call directories; {len(failures)} failures")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
