@@ -570,6 +570,7 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 	}
 	ccg_read_close(r);
 	r = NULL;
+	ccg_buf_free(&b.line);
 
 	/* Trace-wide figures. */
 	const ccg_clock *ck = ccg_defs_clock(t->defs);

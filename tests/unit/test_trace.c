@@ -1,0 +1,203 @@
+/* The library's directory tree on the shared traces, without FUSE: every
+ * listed name looks up to the listed id, every file's size equals the bytes
+ * read, range reads equal slices of whole reads, and bad names and ids give
+ * errors, not crashes. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ccg_trace.h"
+
+/* Files checked per trace, at most. */
+#define MAX_FILES 4000
+
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static const char *traces_dir(void)
+{
+	const char *e = getenv("CCG_TRACES");
+	return e && *e ? e : CCG_TRACES_DIR;
+}
+
+static ccg_trace *open_shared(const char *name, uint32_t fanout)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s/traces.otf2", traces_dir(), name);
+	if (access(path, R_OK) != 0)
+		fail_msg("shared trace %s is missing", path);
+	ccg_options o;
+	ccg_options_init(&o);
+	o.fanout = fanout;
+	ccg_trace *t = NULL;
+	ccg_buf msg = CCG_BUF_INIT;
+	ccg_err err = ccg_trace_open(path, &o, &t, &msg);
+	if (err)
+		fail_msg("%s: %s", path, msg.data ? msg.data : "?");
+	ccg_buf_free(&msg);
+	return t;
+}
+
+static void check_file(const ccg_trace *t, ccg_id id)
+{
+	ccg_stat st;
+	assert_int_equal(ccg_trace_stat(t, id, &st), CCG_OK);
+	assert_false(st.is_dir);
+	ccg_buf all = CCG_BUF_INIT;
+	assert_int_equal(ccg_trace_read(t, id, 0, (size_t)st.size + 100, &all),
+			 CCG_OK);
+	assert_int_equal(all.len, st.size);
+	for (int k = 0; k < 3 && st.size; k++) {
+		uint64_t off = next() % (st.size + 1);
+		size_t len = (size_t)(next() % 5000) + 1;
+		ccg_buf part = CCG_BUF_INIT;
+		assert_int_equal(ccg_trace_read(t, id, off, len, &part),
+				 CCG_OK);
+		size_t want = off + len > st.size ? (size_t)(st.size - off) : len;
+		assert_int_equal(part.len, want);
+		if (want)
+			assert_memory_equal(part.data, all.data + off, want);
+		ccg_buf_free(&part);
+	}
+	/* Past the end: nothing. */
+	ccg_buf tail = CCG_BUF_INIT;
+	assert_int_equal(ccg_trace_read(t, id, st.size + 7, 10, &tail), CCG_OK);
+	assert_int_equal(tail.len, 0);
+	ccg_buf_free(&tail);
+	ccg_buf_free(&all);
+}
+
+static void walk(const ccg_trace *t, ccg_id dir, uint32_t fanout, int *files)
+{
+	ccg_stat st;
+	assert_int_equal(ccg_trace_stat(t, dir, &st), CCG_OK);
+	assert_true(st.is_dir);
+	uint64_t ndirs = 0;
+	ccg_buf name = CCG_BUF_INIT;
+	for (uint64_t i = 0;; i++) {
+		ccg_id id, again;
+		ccg_buf_reset(&name);
+		ccg_err err = ccg_trace_readdir(t, dir, i, &id, &name);
+		if (err == CCG_ENOENT)
+			break;
+		assert_int_equal(err, CCG_OK);
+		assert_true(name.len > 0 && name.len <= 255);
+		assert_null(strchr(name.data, '/'));
+		assert_int_equal(ccg_trace_lookup(t, dir, name.data, &again),
+				 CCG_OK);
+		assert_int_equal(again, id);
+		ccg_stat cs;
+		assert_int_equal(ccg_trace_stat(t, id, &cs), CCG_OK);
+		if (cs.is_dir) {
+			ndirs++;
+			if (*files < MAX_FILES)
+				walk(t, id, fanout, files);
+		} else if ((*files)++ < MAX_FILES) {
+			check_file(t, id);
+			ccg_id bad;
+			assert_int_equal(ccg_trace_lookup(t, id, "x", &bad),
+					 CCG_ENOTDIR);
+		}
+	}
+	assert_int_equal(st.nlink, 2 + ndirs);
+	ccg_buf_free(&name);
+}
+
+static void check_trace(const char *name)
+{
+	const uint32_t fanout = 5;
+	ccg_trace *t = open_shared(name, fanout);
+	int files = 0;
+	walk(t, CCG_ID_ROOT, fanout, &files);
+	ccg_buf b = CCG_BUF_INIT;
+	assert_int_equal(ccg_trace_read(t, CCG_ID_ROOT, 0, 10, &b), CCG_EISDIR);
+	ccg_stat st;
+	assert_int_equal(ccg_trace_stat(t, UINT64_MAX - 3, &st), CCG_ENOENT);
+	ccg_buf_free(&b);
+	ccg_trace_close(t);
+}
+
+static void test_pingpong(void **s) { (void)s; check_trace("pipit-pingpong"); }
+static void test_papi(void **s) { (void)s; check_trace("pipit-pingpong-papi"); }
+static void test_stencil(void **s) { (void)s; check_trace("tracer-stencil4d-32"); }
+static void test_xeonphi(void **s) { (void)s; check_trace("casita-xeonphi-jacobi"); }
+static void test_mi300(void **s) { (void)s; check_trace("fastotf2-mi300"); }
+
+/* Names that must not be found under a location, and must not crash. */
+static void test_bad_names(void **state)
+{
+	(void)state;
+	ccg_trace *t = open_shared("pipit-pingpong", 64);
+	ccg_id grp, loc, id;
+	ccg_buf name = CCG_BUF_INIT;
+	assert_int_equal(ccg_trace_lookup(t, CCG_ID_ROOT, "MPI_Rank_0", &grp),
+			 CCG_OK);
+	assert_int_equal(ccg_trace_readdir(t, grp, 1, &loc, &name), CCG_OK);
+	const char *bad[] = {
+		"", "garbage", "-", "0", "000706039", "000706039-",
+		"000706039-418149494", "000706039-418149494.main",
+		"000706039-418149494.int_main(int,_char**)#2",
+		"99999999999999999999999999-1.x", "18446744073709551615-0",
+		"000706039-418149494.int_main(int,_char**)/x", "..", "."};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		assert_int_equal(ccg_trace_lookup(t, loc, bad[i], &id),
+				 CCG_ENOENT);
+	assert_int_equal(ccg_trace_lookup(t, loc,
+					  "000706039-418149494.int_main(int,_char**)",
+					  &id),
+			 CCG_OK);
+	ccg_buf_free(&name);
+	ccg_trace_close(t);
+}
+
+static void test_open_errors(void **state)
+{
+	(void)state;
+	ccg_trace *t = NULL;
+	ccg_buf msg = CCG_BUF_INIT;
+	assert_int_not_equal(ccg_trace_open("/nonexistent/traces.otf2", NULL,
+					    &t, &msg),
+			     CCG_OK);
+	assert_null(t);
+	assert_true(msg.len > 0);
+	ccg_buf_reset(&msg);
+	/* A file that is not an anchor. */
+	char path[4096];
+	snprintf(path, sizeof path, "%s/README.md", traces_dir());
+	assert_int_not_equal(ccg_trace_open(path, NULL, &t, &msg), CCG_OK);
+	assert_true(msg.len > 0);
+	ccg_options o;
+	ccg_options_init(&o);
+	o.fanout = 1;
+	snprintf(path, sizeof path, "%s/pipit-pingpong/traces.otf2",
+		 traces_dir());
+	assert_int_equal(ccg_trace_open(path, &o, &t, &msg), CCG_EINVAL);
+	ccg_buf_free(&msg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pingpong),
+		cmocka_unit_test(test_papi),
+		cmocka_unit_test(test_stencil),
+		cmocka_unit_test(test_xeonphi),
+		cmocka_unit_test(test_mi300),
+		cmocka_unit_test(test_bad_names),
+		cmocka_unit_test(test_open_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
