@@ -252,7 +252,12 @@ def main():
                  f"{len(lines)} lines")
         total += len(lines)
         man = manifest.get(lid, {})
-        if "events" in man and man["events"] != len(lines):
+        if "missing-evt" in man:
+            # Its events were written, then its file removed: none readable.
+            if lines:
+                fail(f"location {lid}: .evt file missing but "
+                     f"{len(lines)} events")
+        elif "events" in man and man["events"] != len(lines):
             fail(f"location {lid}: manifest says {man['events']} events, "
                  f"events.tsv has {len(lines)}")
         for what, key in (("unbalanced-leave", "repair.leave_below_top"),
