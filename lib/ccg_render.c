@@ -45,10 +45,26 @@ static void put_double(ccg_buf *b, double v)
 	ccg_buf_adds(b, tmp);
 }
 
+const char *ccg_render_paradigm(const ccg_defs *d, uint64_t p)
+{
+	static const char *const n[] = {
+		"unknown", "user", "compiler", "openmp", "mpi", "cuda",
+		"measurement_system", "pthread", "hmpp", "ompss", "hardware",
+		"gaspi", "upc", "shmem", "winthread", "qtthread", "acethread",
+		"tbbthread", "openacc", "opencl", "mtapi", "sampling", "none",
+		"hip", "kokkos"};
+	const char *s = ccg_defs_name(d, CCG_FT_REF_PARADIGM, p);
+	if (s && *s)
+		return s;
+	return p < sizeof n / sizeof *n ? n[p] : NULL;
+}
+
 static void put_ref(ccg_buf *b, const ccg_defs *d, unsigned reftype,
 		    uint64_t id)
 {
-	const char *name = ccg_defs_name(d, reftype, id);
+	const char *name = reftype == CCG_FT_REF_PARADIGM
+				   ? ccg_render_paradigm(d, id)
+				   : ccg_defs_name(d, reftype, id);
 	if (name) {
 		ccg_render_escape(b, name);
 	} else if (id == UINT32_MAX || id == UINT64_MAX) {

@@ -40,6 +40,10 @@ int ccg_render_event(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
  * Returns 0 or -1 as above. */
 int ccg_render_def(ccg_buf *b, const ccg_defs *d, size_t record);
 
+/* Name of an OTF2 paradigm: its Paradigm definition's name, else OTF2's
+ * name in lower case, else NULL. */
+const char *ccg_render_paradigm(const ccg_defs *d, uint64_t paradigm);
+
 /* The header line of definitions.tsv. */
 #define CCG_DEFS_HEADER "definition\tid\tname\tattributes\n"
 

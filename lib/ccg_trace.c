@@ -146,16 +146,8 @@ static const char *region_role_name(uint64_t r)
 
 static const char *paradigm_name(const ccg_defs *d, uint64_t p)
 {
-	static const char *const n[] = {
-		"unknown", "user", "compiler", "openmp", "mpi", "cuda",
-		"measurement_system", "pthread", "hmpp", "ompss", "hardware",
-		"gaspi", "upc", "shmem", "winthread", "qtthread", "acethread",
-		"tbbthread", "openacc", "opencl", "mtapi", "sampling", "none",
-		"hip", "kokkos"};
-	const char *s = ccg_defs_name(d, CCG_FT_REF_PARADIGM, p);
-	if (s && *s)
-		return s;
-	return p < NELEM(n) ? n[p] : "unknown";
+	const char *s = ccg_render_paradigm(d, p);
+	return s ? s : "unknown";
 }
 
 static ccg_id mkid(uint64_t node, enum view v)

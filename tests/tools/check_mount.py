@@ -57,8 +57,52 @@ def check_file(path, rnd, probes=4):
     return data
 
 
+REGION_RE = re.compile(r'Region: "(.*)" <\d+>$')
+TAG_RE = re.compile(r"Tag: (\d+), Length: (\d+)")
+
+
+def detail(kind, rest):
+    """What the event says beyond kind and time, in a form both sides can
+    give: the region of ENTER/LEAVE, tag and length of MPI messages."""
+    if kind in ("ENTER", "LEAVE"):
+        m = REGION_RE.search(rest)
+        return m.group(1) if m else None  # e.g. a name with a newline
+    m = TAG_RE.search(rest)
+    if m and kind.startswith("MPI_"):
+        return f"tag={m.group(1)} length={m.group(2)}"
+    return None
+
+
+def unescape(s):
+    out, i = [], 0
+    while i < len(s):
+        if s[i] == "\\" and i + 1 < len(s):
+            out.append({"t": "\t", "n": "\n", "r": "\r"}.get(s[i + 1], s[i + 1]))
+            i += 2
+        else:
+            out.append(s[i])
+            i += 1
+    return "".join(out)
+
+
+def same_event(a, b):
+    """Kinds and times equal, and details where otf2-print gives one."""
+    return a[0] == b[0] and a[1] == b[1] and (b[2] is None or a[2] == b[2])
+
+
+def our_detail(cols):
+    kind = cols[1]
+    if kind in ("ENTER", "LEAVE"):
+        return unescape(cols[4])
+    attrs = dict(c.split("=", 1) for c in cols[5:] if "=" in c)
+    if kind.startswith("MPI_") and "tag" in attrs and "length" in attrs:
+        return f"tag={attrs['tag']} length={attrs['length']}"
+    return None
+
+
 def otf2_events(anchor, loc):
-    """(kind, timestamp) per event of a location, as otf2-print prints."""
+    """(kind, timestamp, detail) per event of a location, as otf2-print
+    prints them."""
     p = subprocess.run(["otf2-print", "-L", str(loc), anchor],
                        capture_output=True, text=True, errors="replace")
     out = []
@@ -74,7 +118,8 @@ def otf2_events(anchor, loc):
         parts = line.split()
         if len(parts) < 3 or not parts[1].isdigit() or not parts[2].isdigit():
             continue
-        out.append((parts[0], int(parts[2])))
+        rest = line.split(None, 3)[3] if len(parts) > 3 else ""
+        out.append((parts[0], int(parts[2]), detail(parts[0], rest)))
     return p.returncode, out
 
 
@@ -107,7 +152,7 @@ class Walker:
         self.nodes = 0
         self.max_nodes = max_nodes
 
-    def check_node(self, path, lines, depth_hint):
+    def check_node(self, path, lines, depth):
         """Checks the subtree at `path` whose events.tsv lines are `lines`
         (header removed)."""
         entries = sorted(os.listdir(path))
@@ -150,8 +195,14 @@ class Walker:
                 if ts < start or ts > end:
                     fail(f"{cpath}: event at {ts} outside {start}-{end}")
                     break
-            if info.get("kind") == "call" and clines:
+            is_call = info.get("kind") == "call"
+            if is_call and info.get("depth") != str(depth + 1):
+                fail(f"{cpath}: info depth {info.get('depth')} != nesting "
+                     f"{depth + 1}")
+            if is_call and clines:
                 first = clines[0].split("\t")
+                if int(first[3]) != depth + 1:
+                    fail(f"{cpath}: enter depth {first[3]} != {depth + 1}")
                 if first[1] not in ("ENTER", "CALLING_CONTEXT_ENTER"):
                     fail(f"{cpath}: first event is {first[1]}, not an enter")
                 elif int(first[0]) != start:
@@ -169,7 +220,7 @@ class Walker:
                          f"parent's events")
                     continue
                 pos = at + len(clines)
-            self.check_node(cpath, clines, depth_hint + 1)
+            self.check_node(cpath, clines, depth + 1 if is_call else depth)
 
 
 def main():
@@ -230,19 +281,32 @@ def main():
             continue
         lines = lines[1:]
         ours = []
+        level = 0
+        clean = row.get("repairs", "0") == "0"
         for ln in lines:
             c = ln.split("\t")
-            ours.append((c[1], int(c[0])))
+            ours.append((c[1], int(c[0]), our_detail(c)))
             if c[2] != str(lid):
                 fail(f"location {lid}: location column {c[2]}")
                 break
+            # Without repairs, depth is plain nesting of ENTER/LEAVE.
+            if clean and c[1] in ("ENTER", "CALLING_CONTEXT_ENTER"):
+                level += 1
+            want = level
+            if clean and c[1] in ("LEAVE", "CALLING_CONTEXT_LEAVE"):
+                level -= 1
+            if clean and int(c[3]) != want:
+                fail(f"location {lid}: depth {c[3]} != {want} at {ln!r}")
+                clean = False
         rc, theirs = otf2_events(a.anchor, lid)
         status = row.get("status", "ok")
         if rc != 0 and status == "ok":
             fail(f"location {lid}: otf2-print failed (rc {rc}) but status ok")
-        if rc == 0 and ours != theirs:
+        differ = len(ours) != len(theirs) or not all(
+            same_event(x, y) for x, y in zip(ours, theirs))
+        if rc == 0 and differ:
             n = next((i for i, (x, y) in enumerate(zip(ours, theirs))
-                      if x != y), min(len(ours), len(theirs)))
+                      if not same_event(x, y)), min(len(ours), len(theirs)))
             fail(f"location {lid}: {len(ours)} events vs otf2-print "
                  f"{len(theirs)}; first difference at event {n}: "
                  f"{ours[n] if n < len(ours) else None} vs "

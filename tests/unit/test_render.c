@@ -1,0 +1,193 @@
+/* Rendering: exact events.tsv and definitions.tsv lines for hand-built
+ * records (expected text written from the format in README.md), escaping,
+ * malformed records, and the property the stores rely on: a line's length
+ * minus the digits of time and depth does not depend on the widths. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "ccg_codec.h"
+#include "ccg_defs.h"
+#include "ccg_render.h"
+
+static ccg_defs *defs;
+
+static void add(ccg_kind kind, uint64_t id, ccg_buf *f)
+{
+	assert_int_equal(ccg_defs_add(defs, kind, id,
+				      (const unsigned char *)f->data, f->len),
+			 0);
+	ccg_buf_reset(f);
+}
+
+static void add_string(uint64_t id, const char *s)
+{
+	assert_int_equal(ccg_defs_add(defs, CCG_DEF_STRING, id,
+				      (const unsigned char *)s, strlen(s)),
+			 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	ccg_buf f = CCG_BUF_INIT;
+	assert_int_equal(ccg_defs_create(&defs), CCG_OK);
+	add_string(0, "main");
+	add_string(1, "a\tb\\c");
+	add_string(2, "MPI_COMM_WORLD");
+	add_string(3, "");
+	/* REGION 7 "main" */
+	uint64_t region[] = {7, 0, 0, 3, 1, 1, 0, 3, 10, 20};
+	for (size_t i = 0; i < 10; i++)
+		ccg_put_u(&f, region[i]);
+	add(CCG_DEF_REGION, 7, &f);
+	/* COMM 3 "MPI_COMM_WORLD" */
+	uint64_t comm[] = {3, 2, 0, UINT32_MAX, 0};
+	for (size_t i = 0; i < 5; i++)
+		ccg_put_u(&f, comm[i]);
+	add(CCG_DEF_COMM, 3, &f);
+	/* ATTRIBUTE 4 named "a<TAB>b\c" of type UINT64 */
+	uint64_t attr[] = {4, 1, 3, 4};
+	for (size_t i = 0; i < 4; i++)
+		ccg_put_u(&f, attr[i]);
+	add(CCG_DEF_ATTRIBUTE, 4, &f);
+	ccg_buf_free(&f);
+	return ccg_defs_finish(defs) == CCG_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	ccg_defs_free(defs);
+	return 0;
+}
+
+static void test_enter_with_attribute(void **state)
+{
+	(void)state;
+	ccg_buf f = CCG_BUF_INIT, out = CCG_BUF_INIT;
+	ccg_put_u(&f, 7);         /* region */
+	ccg_put_u(&f, 1);         /* one attribute */
+	ccg_put_u(&f, 4);
+	ccg_put_typed(&f, 4, 42); /* UINT64 42 */
+	assert_int_equal(ccg_render_event(&out, defs, CCG_EV_ENTER, 123, 7,
+					  "5", 2, 2,
+					  (unsigned char *)f.data, f.len),
+			 0);
+	assert_string_equal(out.data,
+			    "0000123\tENTER\t5\t02\tmain\tattr.a\\tb\\\\c=42\n");
+	ccg_buf_free(&f);
+	ccg_buf_free(&out);
+}
+
+static void test_mpi_send(void **state)
+{
+	(void)state;
+	ccg_buf f = CCG_BUF_INIT, out = CCG_BUF_INIT;
+	ccg_put_u(&f, 1);
+	ccg_put_u(&f, 3);
+	ccg_put_u(&f, 10);
+	ccg_put_u(&f, 16384);
+	ccg_put_u(&f, 0); /* empty attribute list */
+	assert_int_equal(ccg_render_event(&out, defs, CCG_EV_MPI_SEND, 9, 1,
+					  "0", 3, 1,
+					  (unsigned char *)f.data, f.len),
+			 0);
+	assert_string_equal(out.data, "9\tMPI_SEND\t0\t3\tMPI_COMM_WORLD\t"
+				      "receiver=1\ttag=10\tlength=16384\n");
+	ccg_buf_free(&f);
+	ccg_buf_free(&out);
+}
+
+static void test_undefined_and_unknown_refs(void **state)
+{
+	(void)state;
+	ccg_buf f = CCG_BUF_INIT, out = CCG_BUF_INIT;
+	ccg_put_u(&f, 99); /* no region 99 */
+	ccg_render_event(&out, defs, CCG_EV_LEAVE, 1, 1, "0", 1, 1,
+			 (unsigned char *)f.data, f.len);
+	assert_string_equal(out.data, "1\tLEAVE\t0\t1\t?99\n");
+	ccg_buf_reset(&f);
+	ccg_buf_reset(&out);
+	ccg_put_u(&f, UINT32_MAX);
+	ccg_render_event(&out, defs, CCG_EV_LEAVE, 1, 1, "0", 1, 1,
+			 (unsigned char *)f.data, f.len);
+	assert_string_equal(out.data, "1\tLEAVE\t0\t1\tundefined\n");
+	ccg_buf_free(&f);
+	ccg_buf_free(&out);
+}
+
+static void test_malformed(void **state)
+{
+	(void)state;
+	ccg_buf out = CCG_BUF_INIT;
+	const unsigned char cut[] = {0x81}; /* varint that never ends */
+	assert_int_equal(ccg_render_event(&out, defs, CCG_EV_MPI_SEND, 1, 1,
+					  "0", 0, 1, cut, sizeof cut),
+			 -1);
+	assert_non_null(strstr(out.data, "malformed=1"));
+	assert_int_equal(out.data[out.len - 1], '\n');
+	assert_null(memchr(out.data, '\n', out.len - 1));
+	ccg_buf_free(&out);
+}
+
+static void test_width_independence(void **state)
+{
+	(void)state;
+	ccg_buf f = CCG_BUF_INIT, a = CCG_BUF_INIT, b = CCG_BUF_INIT;
+	ccg_put_u(&f, 7);
+	ccg_render_event(&a, defs, CCG_EV_ENTER, 5, 0, "", 3, 0,
+			 (unsigned char *)f.data, f.len);
+	ccg_render_event(&b, defs, CCG_EV_ENTER, 5, 20, "123", 3, 4,
+			 (unsigned char *)f.data, f.len);
+	assert_int_equal(b.len - a.len, (20 - 1) + (4 - 1) + 3);
+	ccg_buf_free(&f);
+	ccg_buf_free(&a);
+	ccg_buf_free(&b);
+}
+
+static void test_escape(void **state)
+{
+	(void)state;
+	ccg_buf out = CCG_BUF_INIT;
+	ccg_render_escape(&out, "x\ty\nz\r\\w");
+	assert_string_equal(out.data, "x\\ty\\nz\\r\\\\w");
+	ccg_buf_free(&out);
+}
+
+static void test_definition_lines(void **state)
+{
+	(void)state;
+	ccg_buf out = CCG_BUF_INIT;
+	/* Records: 4 strings, then REGION, COMM, ATTRIBUTE. */
+	assert_int_equal(ccg_render_def(&out, defs, 1), 0);
+	assert_string_equal(out.data, "STRING\t1\ta\\tb\\\\c\n");
+	ccg_buf_reset(&out);
+	assert_int_equal(ccg_render_def(&out, defs, 4), 0);
+	assert_string_equal(out.data,
+			    "REGION\t7\tmain\tcanonical=main\tdescription=\t"
+			    "role=1\tparadigm=user\tflags=0\tfile=\tbegin=10\t"
+			    "end=20\n");
+	ccg_buf_reset(&out);
+	assert_int_equal(ccg_render_def(&out, defs, 5), 0);
+	assert_string_equal(out.data, "COMM\t3\tMPI_COMM_WORLD\tgroup=?0\t"
+				      "parent=undefined\tflags=0\n");
+	ccg_buf_free(&out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_enter_with_attribute),
+		cmocka_unit_test(test_mpi_send),
+		cmocka_unit_test(test_undefined_and_unknown_refs),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_width_independence),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_definition_lines),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
