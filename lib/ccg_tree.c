@@ -171,7 +171,8 @@ static int adopt(ccg_tree *t, uint32_t idx, uint32_t mark)
 	ccg_tnode *n = &t->nodes[idx];
 	n->kid_off = (uint32_t)t->nk;
 	n->nkids = m;
-	memcpy(&t->kids[t->nk], &t->pending[mark], m * sizeof *t->kids);
+	if (m)
+		memcpy(&t->kids[t->nk], &t->pending[mark], m * sizeof *t->kids);
 	t->nk += m;
 	t->npend = mark;
 	return 0;
