@@ -15,11 +15,11 @@
 #include <time.h>
 
 #include "ccg_defs.h"
-#include "ccg_evstore.h"
 #include "ccg_name.h"
 #include "ccg_read.h"
 #include "ccg_render.h"
-#include "ccg_tree.h"
+#include "ccg_build.h"
+#include "ccg_store.h"
 
 /* Bits of an id that select the view. */
 #define CCG_VIEW_BITS 4
@@ -67,10 +67,12 @@ typedef struct loc {
 	uint32_t group;         /* index into trace.groups */
 	char *dirname;
 	char idstr[24];         /* location column of events.tsv */
-	ccg_evstore *ev;
-	ccg_tree *tree;
-	uint64_t base;          /* node id of tree node 0 */
+	uint32_t root;          /* root node in the store */
+	uint64_t base;          /* instance id of the location directory */
 	uint64_t first, last;   /* timestamps; first > last when empty */
+	uint64_t nevents;
+	uint32_t max_depth;
+	ccg_repairs rep;
 	ccg_err err;
 	char *errmsg;           /* NULL when the location read cleanly */
 } loc;
@@ -88,6 +90,7 @@ struct ccg_trace {
 	char *anchor;
 	ccg_options opt;
 	ccg_defs *defs;
+	ccg_store *store;
 	loc *locs;
 	size_t nlocs;
 	group *groups;
@@ -99,7 +102,7 @@ struct ccg_trace {
 	unsigned w_rel;         /* width of times in directory names */
 	unsigned w_depth;       /* width of the depth column */
 	uint64_t events;        /* all locations */
-	uint64_t nodes;         /* first id past the last node */
+	uint64_t nodes;         /* first instance id past the last one */
 	uint64_t first, last;   /* over all locations */
 	uint32_t max_depth;
 	double build_seconds;
@@ -165,12 +168,24 @@ static enum view id_view(ccg_id id)
 	return (enum view)(id & ((1u << CCG_VIEW_BITS) - 1));
 }
 
+/* ------------------------------------------------------------------ */
+/* Instances: a node of the store at one place in one location's tree   */
+
 /* What a node id is. */
 typedef struct where {
 	enum { W_ROOT, W_GROUP, W_TREE } kind;
 	size_t index;           /* group or location index */
-	uint32_t tnode;         /* tree node */
 } where;
+
+/* One node at one place: a location directory, a call or a group. */
+typedef struct inst {
+	const loc *l;
+	uint32_t node;          /* store id */
+	uint64_t start;         /* absolute start */
+	uint32_t depth;         /* depth of the node's own events */
+	uint32_t parent_depth;  /* depth of the parent's own events */
+	ccg_node hdr;
+} inst;
 
 static int locate(const ccg_trace *t, uint64_t node, where *w)
 {
@@ -193,13 +208,115 @@ static int locate(const ccg_trace *t, uint64_t node, where *w)
 		else
 			hi = m - 1;
 	}
-	const loc *l = &t->locs[lo];
-	if (node < l->base || node - l->base >= ccg_tree_count(l->tree))
+	if (node < t->locs[lo].base)
 		return -1;
 	w->kind = W_TREE;
 	w->index = lo;
-	w->tnode = (uint32_t)(node - l->base);
 	return 0;
+}
+
+static ccg_err inst_root(const ccg_trace *t, const loc *l, inst *in)
+{
+	in->l = l;
+	in->node = l->root;
+	in->start = l->first > l->last ? 0 : l->first;
+	in->depth = in->parent_depth = 0;
+	return ccg_store_get_node(t->store, l->root, &in->hdr, NULL, 0);
+}
+
+/* The child instance of `in` for item `it` (a node). */
+static ccg_err inst_child(const ccg_trace *t, const inst *in,
+			  const ccg_item *it, inst *out)
+{
+	out->l = in->l;
+	out->node = CCG_REF_ID(it->ref);
+	out->start = in->start + (uint64_t)it->offset;
+	out->parent_depth = in->depth;
+	ccg_err err = ccg_store_get_node(t->store, out->node, &out->hdr, NULL,
+					 0);
+	out->depth = in->depth + (out->hdr.kind == CCG_NODE_CALL);
+	return err;
+}
+
+static ccg_err get_items(const ccg_trace *t, const inst *in, ccg_item *items)
+{
+	ccg_node n;
+	return ccg_store_get_node(t->store, in->node, &n, items,
+				  CCG_FANOUT_MAX);
+}
+
+/* Resolves instance id `node` of location l (W_TREE). */
+static ccg_err resolve(const ccg_trace *t, const loc *l, uint64_t node,
+		       inst *in)
+{
+	uint64_t p = node - l->base;
+	ccg_err err = inst_root(t, l, in);
+	if (err)
+		return err;
+	if (p > in->hdr.ndirs)
+		return CCG_ENOENT;
+	ccg_item *items = malloc(sizeof *items * (CCG_FANOUT_MAX + 1));
+	if (!items)
+		return CCG_ENOMEM;
+	while (p > 0 && !err) {
+		p--;
+		if ((err = get_items(t, in, items)))
+			break;
+		uint32_t i;
+		ccg_node h;
+		for (i = 0; i < in->hdr.nitems; i++) {
+			if (CCG_REF_IS_EVENT(items[i].ref))
+				continue;
+			if ((err = ccg_store_get_node(t->store, items[i].ref,
+						      &h, NULL, 0)))
+				break;
+			if (!h.visible)
+				continue;
+			if (p <= h.ndirs)
+				break;
+			p -= 1 + h.ndirs;
+		}
+		if (err)
+			break;
+		if (i == in->hdr.nitems) {
+			err = CCG_EFORMAT;
+			break;
+		}
+		inst child;
+		err = inst_child(t, in, &items[i], &child);
+		*in = child;
+	}
+	free(items);
+	return err;
+}
+
+/* Instance id of visible child k of `in` (whose id is `id`). */
+static ccg_err child_id(const ccg_trace *t, const inst *in, uint64_t id,
+			uint32_t k, uint64_t *out)
+{
+	ccg_item *items = malloc(sizeof *items * (CCG_FANOUT_MAX + 1));
+	if (!items)
+		return CCG_ENOMEM;
+	ccg_err err = get_items(t, in, items);
+	uint64_t p = id + 1;
+	for (uint32_t i = 0; !err && i < in->hdr.nitems; i++) {
+		ccg_node h;
+		if (CCG_REF_IS_EVENT(items[i].ref))
+			continue;
+		if ((err = ccg_store_get_node(t->store, items[i].ref, &h, NULL,
+					      0)))
+			break;
+		if (!h.visible)
+			continue;
+		if (k-- == 0) {
+			*out = p;
+			free(items);
+			return CCG_OK;
+		}
+		p += 1 + h.ndirs;
+	}
+	free(items);
+	return err ? err : CCG_ENOENT;
 }
 
 /* ------------------------------------------------------------------ */
@@ -208,9 +325,8 @@ static int locate(const ccg_trace *t, uint64_t node, where *w)
 typedef struct build {
 	ccg_trace *t;
 	loc *l;
+	ccg_build *bld;
 	ccg_buf line;
-	uint64_t first, last;
-	int have;
 	ccg_err err;
 	double started;
 	uint64_t done;          /* events of earlier locations */
@@ -221,7 +337,7 @@ static void progress(build *b, int final)
 {
 	if (!b->t->opt.progress)
 		return;
-	uint64_t n = b->done + ccg_evstore_count(b->l->ev);
+	uint64_t n = b->done + b->l->nevents;
 	double dt = now() - b->started;
 	double rate = dt > 0 ? n / dt : 0;
 	uint64_t total = b->total > n ? b->total : n;
@@ -233,67 +349,63 @@ static void progress(build *b, int final)
 		fputc('\n', stderr);
 }
 
+/* Text length of an event record: its line without the digits of time,
+ * depth and location (rendered once per distinct record). */
+static uint32_t textlen_of(void *ctx, ccg_kind kind,
+			   const unsigned char *fields, size_t len)
+{
+	build *b = ctx;
+	ccg_buf_reset(&b->line);
+	ccg_render_event(&b->line, b->t->defs, kind, 0, 0, "", 0, 0, fields,
+			 len);
+	if (ccg_buf_status(&b->line) || b->line.len - 2 > UINT32_MAX) {
+		b->err = CCG_ENOMEM;
+		return 0;
+	}
+	return (uint32_t)(b->line.len - 2);
+}
+
 static int on_event(void *ctx, ccg_kind kind, uint64_t time, uint64_t call,
 		    const unsigned char *fields, size_t len)
 {
 	build *b = ctx;
 	loc *l = b->l;
-	uint64_t idx = ccg_evstore_count(l->ev);
 	uint32_t depth = 0;
-	ccg_err err = CCG_OK;
 	uint64_t region = call;
+	ccg_build_role role = CCG_ROLE_LEAF;
+	ccg_ref ev;
 
-	if (kind == CCG_EV_CALLING_CONTEXT_ENTER ||
-	    kind == CCG_EV_CALLING_CONTEXT_LEAVE) {
+	switch (kind) {
+	case CCG_EV_CALLING_CONTEXT_ENTER:
+	case CCG_EV_CALLING_CONTEXT_LEAVE:
 		region = ccg_defs_cctx_region(b->t->defs, call);
 		if (region == UINT64_MAX)
-			ccg_tree_repairs_mut(l->tree)->unknown_context++;
-	}
-	switch (kind) {
+			ccg_build_repairs(b->bld)->unknown_context++;
+		role = kind == CCG_EV_CALLING_CONTEXT_ENTER ? CCG_ROLE_ENTER
+							    : CCG_ROLE_LEAVE;
+		break;
 	case CCG_EV_ENTER:
-	case CCG_EV_CALLING_CONTEXT_ENTER:
-		err = ccg_tree_enter(l->tree, idx, time, region, &depth);
+		role = CCG_ROLE_ENTER;
 		break;
 	case CCG_EV_LEAVE:
-	case CCG_EV_CALLING_CONTEXT_LEAVE:
-		err = ccg_tree_leave(l->tree, idx, time, region, &depth);
+		role = CCG_ROLE_LEAVE;
 		break;
 	default:
-		depth = ccg_tree_depth(l->tree);
 		break;
 	}
-	if (err)
-		goto fail;
-	/* The line's length without the digits of time, depth and location. */
-	ccg_buf_reset(&b->line);
-	ccg_render_event(&b->line, b->t->defs, kind, time, 0, "", depth, 0,
-			 fields, len);
-	if (ccg_buf_status(&b->line)) {
-		err = CCG_ENOMEM;
-		goto fail;
+	ccg_err err = ccg_store_event(b->t->store, kind, fields, len,
+				      textlen_of, b, &ev);
+	if (!err && b->err)
+		err = b->err;
+	if (!err)
+		err = ccg_build_event(b->bld, time, role, region, ev, &depth);
+	if (err) {
+		b->err = err;
+		return -1;
 	}
-	size_t textlen = b->line.len - ccg_digits_u64(time) -
-			 ccg_digits_u64(depth);
-	if (textlen > UINT32_MAX) {
-		err = CCG_ERANGE;
-		goto fail;
-	}
-	err = ccg_evstore_append(l->ev, kind, time, depth, (uint32_t)textlen,
-				 fields, len);
-	if (err)
-		goto fail;
-	if (!b->have) {
-		b->first = b->last = time;
-		b->have = 1;
-	}
-	if (time > b->last)
-		b->last = time;
-	if (((idx + 1) & (CCG_PROGRESS_EVERY - 1)) == 0)
+	if ((++l->nevents & (CCG_PROGRESS_EVERY - 1)) == 0)
 		progress(b, 0);
 	return 0;
-fail:
-	b->err = err;
-	return -1;
 }
 
 static ccg_err set_errmsg(loc *l, ccg_err err, const char *text)
@@ -304,30 +416,33 @@ static ccg_err set_errmsg(loc *l, ccg_err err, const char *text)
 	return l->errmsg ? CCG_OK : CCG_ENOMEM;
 }
 
-static ccg_err read_location(ccg_trace *t, ccg_read *r, loc *l, build *b)
+static ccg_err read_location(ccg_read *r, loc *l, build *b)
 {
 	ccg_buf msg = CCG_BUF_INIT;
 	ccg_err err;
-	if ((err = ccg_evstore_create(&l->ev)) ||
-	    (err = ccg_tree_create(t->opt.fanout, &l->tree)))
-		return err;
 	b->l = l;
-	b->have = 0;
 	b->err = CCG_OK;
+	ccg_build_reset(b->bld);
 	err = ccg_read_location(r, l->def->id, on_event, b, &msg);
-	if (b->err == CCG_ENOMEM)
-		return CCG_ENOMEM;
+	if (b->err == CCG_ENOMEM || b->err == CCG_ERANGE) {
+		err = b->err;
+		goto out;
+	}
 	if (err || b->err) {
 		err = set_errmsg(l, err ? err : b->err, msg.data);
 		if (err)
 			goto out;
 	}
-	ccg_evstore_trim(l->ev);
-	l->first = b->have ? b->first : 1;
-	l->last = b->have ? b->last : 0;
-	err = ccg_tree_finish(l->tree, ccg_evstore_count(l->ev),
-			      b->have ? b->first : 0, b->have ? b->last : 0);
-	b->done += ccg_evstore_count(l->ev);
+	ccg_ref root;
+	uint64_t first, last;
+	if ((err = ccg_build_finish(b->bld, &root, &first, &last)))
+		goto out;
+	l->root = root;
+	l->first = l->nevents ? first : 1;
+	l->last = l->nevents ? last : 0;
+	l->rep = *ccg_build_repairs(b->bld);
+	l->max_depth = ccg_build_max_depth(b->bld);
+	b->done += l->nevents;
 out:
 	ccg_buf_free(&msg);
 	return err;
@@ -337,7 +452,6 @@ typedef struct named {
 	const char *name;
 	uint32_t idx;
 } named;
-
 static int cmp_named(const void *a, const void *b)
 {
 	const named *x = a, *y = b;
@@ -345,7 +459,6 @@ static int cmp_named(const void *a, const void *b)
 	return c ? c : (x->idx < y->idx ? -1 : x->idx > y->idx);
 }
 
-/* Safe region names and their equivalence classes. */
 static ccg_err make_region_names(ccg_trace *t)
 {
 	size_t n = ccg_defs_region_count(t->defs);
@@ -500,11 +613,12 @@ out:
 	return err;
 }
 
+
 static ccg_err render_static(ccg_trace *t);
 
 void ccg_options_init(ccg_options *opt)
 {
-	opt->fanout = CCG_TREE_FANOUT_DEFAULT;
+	opt->fanout = CCG_FANOUT_DEFAULT;
 	opt->progress = 0;
 }
 
@@ -521,10 +635,10 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 		t->opt = *opt;
 	else
 		ccg_options_init(&t->opt);
-	if (t->opt.fanout < CCG_TREE_FANOUT_MIN) {
+	if (t->opt.fanout < CCG_FANOUT_MIN || t->opt.fanout > CCG_FANOUT_MAX) {
 		if (msg)
-			ccg_buf_addf(msg, "fan-out must be at least %d",
-				     CCG_TREE_FANOUT_MIN);
+			ccg_buf_addf(msg, "fan-out must be from %d to %d",
+				     CCG_FANOUT_MIN, CCG_FANOUT_MAX);
 		err = CCG_EINVAL;
 		goto fail;
 	}
@@ -535,7 +649,9 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 		goto fail;
 	if ((err = ccg_defs_create(&t->defs)) ||
 	    (err = ccg_read_defs(r, ccg_defs_add, t->defs, msg)) ||
-	    (err = ccg_defs_finish(t->defs)))
+	    (err = ccg_defs_finish(t->defs)) ||
+	    (err = ccg_store_create(&t->store)) ||
+	    (err = ccg_build_create(t->store, t->opt.fanout, &b.bld)))
 		goto fail;
 	t->nlocs = ccg_defs_location_count(t->defs);
 	t->locs = calloc(t->nlocs ? t->nlocs : 1, sizeof *t->locs);
@@ -554,7 +670,7 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 			b.total += d;
 	}
 	for (size_t i = 0; i < t->nlocs; i++)
-		if ((err = read_location(t, r, &t->locs[i], &b)))
+		if ((err = read_location(r, &t->locs[i], &b)))
 			goto fail;
 	if (t->nlocs) {
 		b.l = &t->locs[t->nlocs - 1];
@@ -562,22 +678,26 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 	}
 	ccg_read_close(r);
 	r = NULL;
+	ccg_build_free(b.bld);
+	b.bld = NULL;
 	ccg_buf_free(&b.line);
 
 	/* Trace-wide figures. */
 	const ccg_clock *ck = ccg_defs_clock(t->defs);
 	int have = 0;
-	uint64_t nodes = 1 + t->ngroups;
 	if ((err = make_groups(t)) || (err = make_region_names(t)))
 		goto fail;
-	nodes = 1 + t->ngroups;
+	uint64_t nodes = 1 + t->ngroups;
 	for (size_t i = 0; i < t->nlocs; i++) {
 		loc *l = &t->locs[i];
+		ccg_node root;
+		if ((err = ccg_store_get_node(t->store, l->root, &root, NULL, 0)))
+			goto fail;
 		l->base = nodes;
-		nodes += ccg_tree_count(l->tree);
-		t->events += ccg_evstore_count(l->ev);
-		if (ccg_tree_max_depth(l->tree) > t->max_depth)
-			t->max_depth = ccg_tree_max_depth(l->tree);
+		nodes += 1 + root.ndirs;
+		t->events += l->nevents;
+		if (l->max_depth > t->max_depth)
+			t->max_depth = l->max_depth;
 		if (l->first > l->last)
 			continue;
 		if (!have || l->first < t->first)
@@ -605,6 +725,7 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 fail:
 	if (msg && err == CCG_ENOMEM && !msg->len)
 		ccg_buf_adds(msg, "out of memory while building");
+	ccg_build_free(b.bld);
 	ccg_buf_free(&b.line);
 	ccg_read_close(r);
 	ccg_trace_close(t);
@@ -616,11 +737,8 @@ void ccg_trace_close(ccg_trace *t)
 	if (!t)
 		return;
 	for (size_t i = 0; i < t->nlocs; i++) {
-		loc *l = &t->locs[i];
-		ccg_evstore_free(l->ev);
-		ccg_tree_free(l->tree);
-		free(l->dirname);
-		free(l->errmsg);
+		free(t->locs[i].dirname);
+		free(t->locs[i].errmsg);
 	}
 	free(t->locs);
 	for (size_t i = 0; i < t->ngroups; i++) {
@@ -638,6 +756,7 @@ void ccg_trace_close(ccg_trace *t)
 	ccg_buf_free(&t->regions);
 	ccg_buf_free(&t->locations);
 	ccg_buf_free(&t->definitions);
+	ccg_store_free(t->store);
 	ccg_defs_free(t->defs);
 	free(t->anchor);
 	free(t);
@@ -651,14 +770,31 @@ static size_t region_index(const ccg_trace *t, uint64_t region)
 	return ccg_defs_region_index(t->defs, region);
 }
 
-/* Two sibling nodes get the same base name exactly when this agrees. */
-static int same_base(const ccg_trace *t, const ccg_tnode *a,
-		     const ccg_tnode *b)
+/* A visible child as its name needs it. */
+typedef struct named_child {
+	uint64_t start, end;
+	uint8_t is_call;
+	uint64_t region;
+} named_child;
+
+static named_child describe(const inst *parent, const ccg_item *it,
+			    const ccg_node *h)
 {
-	if (a->start != b->start || a->end != b->end ||
-	    a->is_group != b->is_group)
+	named_child c;
+	c.start = parent->start + (uint64_t)it->offset;
+	c.end = c.start + ccg_node_shown_dur(h);
+	c.is_call = h->kind == CCG_NODE_CALL;
+	c.region = h->region;
+	return c;
+}
+
+/* Two sibling nodes get the same base name exactly when this agrees. */
+static int same_base(const ccg_trace *t, const named_child *a,
+		     const named_child *b)
+{
+	if (a->start != b->start || a->end != b->end || a->is_call != b->is_call)
 		return 0;
-	if (a->is_group)
+	if (!a->is_call)
 		return 1;
 	size_t x = region_index(t, a->region), y = region_index(t, b->region);
 	if (x == SIZE_MAX || y == SIZE_MAX)
@@ -666,39 +802,79 @@ static int same_base(const ccg_trace *t, const ccg_tnode *a,
 	return t->region_class[x] == t->region_class[y];
 }
 
-static void node_base_name(const ccg_trace *t, const ccg_tnode *n,
-			   ccg_buf *out)
+static void base_name(const ccg_trace *t, const named_child *c, ccg_buf *out)
 {
-	ccg_buf_addu(out, n->start - t->zero, t->w_rel);
+	ccg_buf_addu(out, c->start - t->zero, t->w_rel);
 	ccg_buf_addc(out, '-');
-	ccg_buf_addu(out, n->end - t->zero, t->w_rel);
-	if (n->is_group)
+	ccg_buf_addu(out, c->end - t->zero, t->w_rel);
+	if (!c->is_call)
 		return;
 	ccg_buf_addc(out, '.');
-	size_t ri = region_index(t, n->region);
+	size_t ri = region_index(t, c->region);
 	if (ri != SIZE_MAX) {
 		ccg_buf_adds(out, t->region_safe[ri]);
 	} else {
 		ccg_buf_adds(out, "%3F");
-		ccg_buf_addu(out, n->region, 0);
+		ccg_buf_addu(out, c->region, 0);
 	}
 }
 
-/* Name of child k of node `parent` in location l. */
-static void child_name(const ccg_trace *t, const loc *l,
-		       const ccg_tnode *parent, uint32_t k, ccg_buf *out)
+/* The visible children of an instance, described, in order. */
+typedef struct kids {
+	ccg_item *items;
+	uint32_t nitems;
+	uint32_t *item_of;      /* visible child k -> item index */
+	named_child *desc;
+	uint32_t n;
+} kids;
+
+static void kids_free(kids *k)
 {
-	const ccg_tnode *n = ccg_tree_node(l->tree, ccg_tree_kid(l->tree,
-								  parent, k));
-	unsigned dup = 0;
-	for (uint32_t j = k; j > 0; j--) {
-		const ccg_tnode *s = ccg_tree_node(
-			l->tree, ccg_tree_kid(l->tree, parent, j - 1));
-		if (s->start != n->start)
-			break;
-		dup += (unsigned)same_base(t, s, n);
+	free(k->items);
+	free(k->item_of);
+	free(k->desc);
+}
+
+static ccg_err kids_load(const ccg_trace *t, const inst *in, kids *k)
+{
+	memset(k, 0, sizeof *k);
+	k->items = malloc(sizeof *k->items * (CCG_FANOUT_MAX + 1));
+	k->item_of = malloc(sizeof *k->item_of * (in->hdr.nvis + 1));
+	k->desc = malloc(sizeof *k->desc * (in->hdr.nvis + 1));
+	if (!k->items || !k->item_of || !k->desc)
+		return CCG_ENOMEM;
+	ccg_err err = get_items(t, in, k->items);
+	if (err)
+		return err;
+	k->nitems = in->hdr.nitems;
+	for (uint32_t i = 0; i < k->nitems; i++) {
+		ccg_node h;
+		if (CCG_REF_IS_EVENT(k->items[i].ref))
+			continue;
+		if ((err = ccg_store_get_node(t->store, k->items[i].ref, &h,
+					      NULL, 0)))
+			return err;
+		if (!h.visible)
+			continue;
+		if (k->n >= in->hdr.nvis)
+			return CCG_EFORMAT;
+		k->item_of[k->n] = i;
+		k->desc[k->n++] = describe(in, &k->items[i], &h);
 	}
-	node_base_name(t, n, out);
+	return k->n == in->hdr.nvis ? CCG_OK : CCG_EFORMAT;
+}
+
+/* Name of visible child j. */
+static void kid_name(const ccg_trace *t, const kids *k, uint32_t j,
+		     ccg_buf *out)
+{
+	unsigned dup = 0;
+	for (uint32_t i = j; i > 0; i--) {
+		if (k->desc[i - 1].start != k->desc[j].start)
+			break;
+		dup += (unsigned)same_base(t, &k->desc[i - 1], &k->desc[j]);
+	}
+	base_name(t, &k->desc[j], out);
 	if (dup) {
 		ccg_buf_addc(out, '#');
 		ccg_buf_addu(out, dup + 1, 0);
@@ -706,28 +882,142 @@ static void child_name(const ccg_trace *t, const loc *l,
 }
 
 /* ------------------------------------------------------------------ */
-/* File contents                                                        */
+/* events.tsv: a walk over an instance's subtree                        */
 
+/* Bytes of one events.tsv line besides the record's own text. */
 static uint64_t fixed_len(const ccg_trace *t, const loc *l)
 {
 	return t->w_time + t->w_depth + strlen(l->idstr);
 }
 
-static uint64_t text_at(const ccg_trace *t, const loc *l, uint64_t ev)
+static uint64_t events_size(const ccg_trace *t, const inst *in)
 {
-	return ccg_evstore_text_at(l->ev, ev) + ev * fixed_len(t, l);
+	return strlen(CCG_EVENTS_HEADER) + in->hdr.textlen +
+	       in->hdr.nevents * fixed_len(t, in->l);
 }
 
-static uint64_t events_size(const ccg_trace *t, const loc *l,
-			    const ccg_tnode *n)
+typedef struct wframe {
+	ccg_item *items;
+	uint32_t nitems, next;
+	uint64_t start;
+	uint32_t depth;         /* depth of this node's own events */
+} wframe;
+
+typedef struct walk {
+	const ccg_trace *t;
+	const loc *l;
+	wframe *f;
+	uint32_t n, cap;
+	ccg_buf fields, line;
+} walk;
+
+static void walk_free(walk *w)
 {
-	return strlen(CCG_EVENTS_HEADER) + text_at(t, l, n->ev_end) -
-	       text_at(t, l, n->ev_begin);
+	for (uint32_t i = 0; i < w->cap; i++)
+		free(w->f[i].items);
+	free(w->f);
+	ccg_buf_free(&w->fields);
+	ccg_buf_free(&w->line);
 }
 
-static ccg_err read_events(const ccg_trace *t, const loc *l,
-			   const ccg_tnode *n, uint64_t off, size_t len,
-			   ccg_buf *out)
+static ccg_err walk_push(walk *w, uint32_t node, uint64_t start,
+			 uint32_t depth)
+{
+	if (w->n == w->cap) {
+		uint32_t cap = w->cap ? w->cap * 2 : 16;
+		wframe *f = realloc(w->f, cap * sizeof *f);
+		if (!f)
+			return CCG_ENOMEM;
+		memset(f + w->cap, 0, (cap - w->cap) * sizeof *f);
+		w->f = f;
+		w->cap = cap;
+	}
+	wframe *f = &w->f[w->n];
+	if (!f->items &&
+	    !(f->items = malloc(sizeof *f->items * (CCG_FANOUT_MAX + 1))))
+		return CCG_ENOMEM;
+	ccg_node h;
+	ccg_err err = ccg_store_get_node(w->t->store, node, &h, f->items,
+					 CCG_FANOUT_MAX);
+	if (err)
+		return err;
+	f->nitems = h.nitems;
+	f->next = 0;
+	f->start = start;
+	f->depth = depth;
+	w->n++;
+	return CCG_OK;
+}
+
+/* Appends up to `len` bytes of the events.tsv body of `in`, starting at
+ * body offset `off`. */
+static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
+			 ccg_buf *out)
+{
+	const uint64_t fixed = fixed_len(w->t, w->l);
+	size_t want_end = out->len + len;
+	ccg_err err = walk_push(w, in->node, in->start, in->depth);
+	/* Descend to the item holding `off`. */
+	while (!err && w->n) {
+		wframe *f = &w->f[w->n - 1];
+		if (f->next == f->nitems) {
+			w->n--;
+			continue;
+		}
+		ccg_item *it = &f->items[f->next];
+		uint64_t at = f->start + (uint64_t)it->offset;
+		if (CCG_REF_IS_EVENT(it->ref)) {
+			ccg_evrec ev;
+			ccg_buf_reset(&w->fields);
+			err = ccg_store_get_event(w->t->store,
+						  CCG_REF_ID(it->ref), &ev,
+						  &w->fields);
+			if (err)
+				break;
+			uint64_t size = ev.textlen + fixed;
+			f->next++;
+			if (off >= size) {
+				off -= size;
+				continue;
+			}
+			ccg_buf_reset(&w->line);
+			ccg_render_event(&w->line, w->t->defs, ev.kind, at,
+					 w->t->w_time, w->l->idstr, f->depth,
+					 w->t->w_depth,
+					 (const unsigned char *)w->fields.data,
+					 ev.len);
+			if (ccg_buf_status(&w->line)) {
+				err = CCG_ENOMEM;
+				break;
+			}
+			if (off < w->line.len) {
+				size_t k = w->line.len - (size_t)off;
+				if (k > want_end - out->len)
+					k = want_end - out->len;
+				ccg_buf_add(out, w->line.data + off, k);
+			}
+			off = 0;
+			if (out->len >= want_end)
+				break;
+			continue;
+		}
+		ccg_node h;
+		if ((err = ccg_store_get_node(w->t->store, it->ref, &h, NULL, 0)))
+			break;
+		f->next++;
+		uint64_t size = h.textlen + h.nevents * fixed;
+		if (off >= size) {
+			off -= size;
+			continue;
+		}
+		err = walk_push(w, it->ref, at,
+				f->depth + (h.kind == CCG_NODE_CALL));
+	}
+	return err ? err : ccg_buf_status(out);
+}
+
+static ccg_err read_events(const ccg_trace *t, const inst *in, uint64_t off,
+			   size_t len, ccg_buf *out)
 {
 	const size_t hlen = strlen(CCG_EVENTS_HEADER);
 	size_t want_end = out->len + len;
@@ -736,45 +1026,16 @@ static ccg_err read_events(const ccg_trace *t, const loc *l,
 		ccg_buf_add(out, CCG_EVENTS_HEADER + off, k);
 		off = hlen;
 	}
-	if (out->len >= want_end || n->ev_begin >= n->ev_end)
+	if (out->len >= want_end || off - hlen >= events_size(t, in) - hlen)
 		return ccg_buf_status(out);
-	uint64_t fixed = fixed_len(t, l);
-	uint64_t target = text_at(t, l, n->ev_begin) + (off - hlen);
-	ccg_evcursor c;
-	uint64_t skip = 0;
-	ccg_err err = ccg_evstore_seek_text(l->ev, target, fixed, n->ev_begin,
-					    n->ev_end, &c, &skip);
-	if (err)
-		return err;
-	ccg_buf line = CCG_BUF_INIT;
-	ccg_event ev;
-	while (out->len < want_end && c.index < n->ev_end) {
-		int rc = ccg_evstore_next(&c, &ev);
-		if (rc) {
-			err = rc < 0 ? CCG_EFORMAT : CCG_OK;
-			break;
-		}
-		ccg_buf_reset(&line);
-		ccg_render_event(&line, t->defs, ev.kind, ev.time, t->w_time,
-				 l->idstr, ev.depth, t->w_depth, ev.fields,
-				 ev.len);
-		if (ccg_buf_status(&line)) {
-			err = CCG_ENOMEM;
-			break;
-		}
-		if (skip >= line.len) {
-			skip -= line.len;
-			continue;
-		}
-		size_t k = line.len - (size_t)skip;
-		if (k > want_end - out->len)
-			k = want_end - out->len;
-		ccg_buf_add(out, line.data + skip, k);
-		skip = 0;
-	}
-	ccg_buf_free(&line);
-	return err ? err : ccg_buf_status(out);
+	walk w = {t, in->l, NULL, 0, 0, CCG_BUF_INIT, CCG_BUF_INIT};
+	ccg_err err = walk_read(&w, in, off - hlen, want_end - out->len, out);
+	walk_free(&w);
+	return err;
 }
+
+/* ------------------------------------------------------------------ */
+/* Small files                                                          */
 
 static void add_kv(ccg_buf *b, const char *key, const char *val)
 {
@@ -794,10 +1055,7 @@ static void add_ku(ccg_buf *b, const char *key, uint64_t v)
 
 static void add_repairs(ccg_buf *b, const ccg_repairs *r)
 {
-	uint64_t total = r->frames_closed + r->leave_empty_stack +
-			 r->leave_not_open + r->never_left +
-			 r->end_before_start + r->unknown_context;
-	add_ku(b, "repairs", total);
+	add_ku(b, "repairs", ccg_repairs_total(r));
 	add_ku(b, "repair.leave_below_top", r->leave_below_top);
 	add_ku(b, "repair.frames_closed_by_leave", r->frames_closed);
 	add_ku(b, "repair.leave_with_empty_stack", r->leave_empty_stack);
@@ -807,14 +1065,21 @@ static void add_repairs(ccg_buf *b, const ccg_repairs *r)
 	add_ku(b, "repair.unknown_calling_context", r->unknown_context);
 }
 
-static void render_node_info(const ccg_trace *t, const loc *l, uint32_t ti,
+static void location_path(const ccg_trace *t, const loc *l, ccg_buf *b)
+{
+	ccg_buf_adds(b, t->groups[l->group].dirname);
+	ccg_buf_addc(b, '/');
+	ccg_buf_adds(b, l->dirname);
+}
+
+static void render_node_info(const ccg_trace *t, const inst *in, int is_loc,
 			     ccg_buf *b)
 {
-	const ccg_tnode *n = ccg_tree_node(l->tree, ti);
-	const char *kind = ti == 0 ? "location" : n->is_group ? "group" : "call";
-	add_kv(b, "kind", kind);
-	if (ti == 0) {
+	const ccg_node *n = &in->hdr;
+	const loc *l = in->l;
+	if (is_loc) {
 		const ccg_def_location *d = l->def;
+		add_kv(b, "kind", "location");
 		add_ku(b, "location", d->id);
 		add_kv(b, "name", d->name);
 		add_kv(b, "group", t->groups[l->group].name);
@@ -823,26 +1088,36 @@ static void render_node_info(const ccg_trace *t, const loc *l, uint32_t ti,
 		add_kv(b, "status", l->errmsg ? "error" : "ok");
 		if (l->errmsg)
 			add_kv(b, "error", l->errmsg);
-		add_repairs(b, ccg_tree_repairs(l->tree));
-		add_ku(b, "max_depth", ccg_tree_max_depth(l->tree));
-		add_ku(b, "tree_nodes", ccg_tree_count(l->tree));
-		add_ku(b, "memory_bytes", ccg_evstore_bytes(l->ev) +
-						  ccg_tree_bytes(l->tree));
-	} else if (!n->is_group) {
+		add_repairs(b, &l->rep);
+		add_ku(b, "max_depth", l->max_depth);
+		ccg_buf_adds(b, "path: ");
+		location_path(t, l, b);
+		ccg_buf_addc(b, '\n');
+	} else if (n->kind == CCG_NODE_CALL) {
 		size_t ri = region_index(t, n->region);
 		const ccg_def_region *r =
 			ri == SIZE_MAX ? NULL : ccg_defs_region(t->defs, ri);
+		add_kv(b, "kind", "call");
 		add_kv(b, "region", r ? r->name : "undefined");
 		add_ku(b, "region_id", n->region);
-		add_ku(b, "depth", n->depth);
+		add_ku(b, "depth", in->depth);
+	} else {
+		add_kv(b, "kind", "group");
 	}
-	add_ku(b, "start", n->start);
-	add_ku(b, "end", n->end);
-	add_ku(b, "duration", n->end - n->start);
-	add_ku(b, "start_since_zero", n->start - t->zero);
-	add_ku(b, "end_since_zero", n->end - t->zero);
-	add_ku(b, "events", n->ev_end - n->ev_begin);
-	add_ku(b, "children", n->nkids);
+	uint64_t start = is_loc && !l->nevents ? 0 : in->start;
+	uint64_t end = is_loc ? (l->nevents ? l->last : 0)
+			      : start + ccg_node_shown_dur(n);
+	add_ku(b, "start", start);
+	add_ku(b, "end", end);
+	add_ku(b, "duration", end - start);
+	if (l->nevents || !is_loc) {
+		add_ku(b, "start_since_zero", start - t->zero);
+		add_ku(b, "end_since_zero", end - t->zero);
+	}
+	add_ku(b, "events", n->nevents);
+	add_ku(b, "children", n->nvis);
+	add_ku(b, "directories_below", n->ndirs);
+	add_ku(b, "shared_node", in->node);
 }
 
 static void render_group_info(const ccg_trace *t, const group *g, ccg_buf *b)
@@ -855,31 +1130,20 @@ static void render_group_info(const ccg_trace *t, const group *g, ccg_buf *b)
 	add_ku(b, "locations", g->nlocs);
 	uint64_t ev = 0;
 	for (uint32_t i = 0; i < g->nlocs; i++)
-		ev += ccg_evstore_count(t->locs[g->locs[i]].ev);
+		ev += t->locs[g->locs[i]].nevents;
 	add_ku(b, "events", ev);
-}
-
-static void location_path(const ccg_trace *t, const loc *l, ccg_buf *b)
-{
-	ccg_buf_adds(b, t->groups[l->group].dirname);
-	ccg_buf_addc(b, '/');
-	ccg_buf_adds(b, l->dirname);
 }
 
 ccg_err ccg_trace_summary(const ccg_trace *t, ccg_buf *b)
 {
 	const ccg_clock *ck = ccg_defs_clock(t->defs);
-	uint64_t bad = 0, repaired = 0, mem = 0, tree_nodes = 0;
+	uint64_t bad = 0, repaired = 0, dirs = 0;
 	for (size_t i = 0; i < t->nlocs; i++) {
 		const loc *l = &t->locs[i];
-		const ccg_repairs *r = ccg_tree_repairs(l->tree);
 		bad += l->errmsg != NULL;
-		repaired += (r->frames_closed + r->leave_empty_stack +
-			     r->leave_not_open + r->never_left +
-			     r->end_before_start + r->unknown_context) != 0;
-		mem += ccg_evstore_bytes(l->ev) + ccg_tree_bytes(l->tree);
-		tree_nodes += ccg_tree_count(l->tree);
+		repaired += ccg_repairs_total(&l->rep) != 0;
 	}
+	dirs = t->nodes - 1 - t->ngroups;
 	add_kv(b, "trace", t->anchor);
 	add_ku(b, "clock.resolution", ck->resolution);
 	add_ku(b, "clock.offset", ck->offset);
@@ -897,10 +1161,16 @@ ccg_err ccg_trace_summary(const ccg_trace *t, ccg_buf *b)
 	add_ku(b, "regions", ccg_defs_region_count(t->defs));
 	add_ku(b, "definitions", ccg_defs_record_count(t->defs));
 	add_ku(b, "events", t->events);
-	add_ku(b, "tree_nodes", tree_nodes);
+	add_ku(b, "directories", dirs);
 	add_ku(b, "max_depth", t->max_depth);
 	add_ku(b, "fanout", t->opt.fanout);
-	add_ku(b, "memory_bytes", mem);
+	uint64_t offered = ccg_store_nodes_offered(t->store);
+	uint32_t shared = ccg_store_node_count(t->store);
+	add_ku(b, "nodes_before_sharing", offered);
+	add_ku(b, "nodes_after_sharing", shared);
+	ccg_buf_addf(b, "Rn: %.2f\n", shared ? (double)offered / shared : 0.0);
+	add_ku(b, "event_records", ccg_store_event_count(t->store));
+	add_ku(b, "graph_bytes", ccg_store_bytes(t->store));
 	ccg_buf_addf(b, "build_seconds: %.3f\n", t->build_seconds);
 	ccg_buf_addf(b, "build_events_per_second: %.0f\n",
 		     t->build_seconds > 0 ? t->events / t->build_seconds : 0);
@@ -945,8 +1215,6 @@ static void render_locations(const ccg_trace *t, ccg_buf *b)
 			"declared_events\trepairs\tstatus\n");
 	for (size_t i = 0; i < t->nlocs; i++) {
 		const loc *l = &t->locs[i];
-		const ccg_repairs *r = ccg_tree_repairs(l->tree);
-		int empty = l->first > l->last;
 		ccg_buf_addu(b, l->def->id, 0);
 		ccg_buf_addc(b, '\t');
 		ccg_render_escape(b, l->def->name);
@@ -955,9 +1223,9 @@ static void render_locations(const ccg_trace *t, ccg_buf *b)
 		ccg_buf_addc(b, '\t');
 		ccg_buf_adds(b, location_type_name(l->def->type));
 		ccg_buf_addc(b, '\t');
-		ccg_buf_addu(b, ccg_evstore_count(l->ev), 0);
+		ccg_buf_addu(b, l->nevents, 0);
 		ccg_buf_addc(b, '\t');
-		if (empty)
+		if (!l->nevents)
 			ccg_buf_adds(b, "-\t-");
 		else
 			ccg_buf_addf(b, "%llu\t%llu",
@@ -968,11 +1236,7 @@ static void render_locations(const ccg_trace *t, ccg_buf *b)
 		ccg_buf_addc(b, '\t');
 		ccg_buf_addu(b, l->def->declared_events, 0);
 		ccg_buf_addc(b, '\t');
-		ccg_buf_addu(b, r->frames_closed + r->leave_empty_stack +
-					r->leave_not_open + r->never_left +
-					r->end_before_start +
-					r->unknown_context,
-			     0);
+		ccg_buf_addu(b, ccg_repairs_total(&l->rep), 0);
 		ccg_buf_addc(b, '\t');
 		if (l->errmsg) {
 			ccg_buf_adds(b, "error: ");
@@ -1045,28 +1309,57 @@ static ccg_err render_static(ccg_trace *t)
 /* ------------------------------------------------------------------ */
 /* The directory tree                                                   */
 
-/* Files and subdirectory count of a directory. */
-static int dir_shape(const ccg_trace *t, const where *w,
-		     const enum view **files, size_t *nfiles, uint64_t *ndirs)
+/* A directory or file's owner, resolved. */
+typedef struct target {
+	where w;
+	inst in;                /* W_TREE only */
+	int is_loc;             /* W_TREE: the location directory itself */
+} target;
+
+static ccg_err find(const ccg_trace *t, ccg_id id, target *tg)
 {
-	switch (w->kind) {
+	uint64_t node = id_node(id);
+	if (locate(t, node, &tg->w))
+		return CCG_ENOENT;
+	if (tg->w.kind != W_TREE)
+		return CCG_OK;
+	const loc *l = &t->locs[tg->w.index];
+	tg->is_loc = node == l->base;
+	return resolve(t, l, node, &tg->in);
+}
+
+static void dir_files(const target *tg, const enum view **files,
+		      size_t *nfiles)
+{
+	*files = node_files;
+	*nfiles = NELEM(node_files);
+	switch (tg->w.kind) {
 	case W_ROOT:
 		*files = root_files;
 		*nfiles = NELEM(root_files);
-		*ndirs = t->ngroups;
-		return 0;
+		return;
 	case W_GROUP:
 		*files = group_files;
 		*nfiles = NELEM(group_files);
-		*ndirs = t->groups[w->index].nlocs;
-		return 0;
+		return;
 	case W_TREE:
 		*files = node_files;
 		*nfiles = NELEM(node_files);
-		*ndirs = ccg_tree_node(t->locs[w->index].tree, w->tnode)->nkids;
-		return 0;
+		return;
 	}
-	return -1;
+}
+
+static uint64_t dir_count(const ccg_trace *t, const target *tg)
+{
+	switch (tg->w.kind) {
+	case W_ROOT:
+		return t->ngroups;
+	case W_GROUP:
+		return t->groups[tg->w.index].nlocs;
+	case W_TREE:
+		return tg->in.hdr.nvis;
+	}
+	return 0;
 }
 
 static int has_view(const enum view *files, size_t n, enum view v)
@@ -1077,95 +1370,58 @@ static int has_view(const enum view *files, size_t n, enum view v)
 	return 0;
 }
 
-/* Node id of subdirectory k of a directory. */
-static uint64_t subdir(const ccg_trace *t, const where *w, uint64_t k)
-{
-	switch (w->kind) {
-	case W_ROOT:
-		return 1 + k;
-	case W_GROUP:
-		return t->locs[t->groups[w->index].locs[k]].base;
-	case W_TREE: {
-		const loc *l = &t->locs[w->index];
-		const ccg_tnode *n = ccg_tree_node(l->tree, w->tnode);
-		return l->base + ccg_tree_kid(l->tree, n, (uint32_t)k);
-	}
-	}
-	return 0;
-}
-
-static void subdir_name(const ccg_trace *t, const where *w, uint64_t k,
-			ccg_buf *out)
-{
-	switch (w->kind) {
-	case W_ROOT:
-		ccg_buf_adds(out, t->groups[k].dirname);
-		break;
-	case W_GROUP:
-		ccg_buf_adds(out, t->locs[t->groups[w->index].locs[k]].dirname);
-		break;
-	case W_TREE: {
-		const loc *l = &t->locs[w->index];
-		child_name(t, l, ccg_tree_node(l->tree, w->tnode),
-			   (uint32_t)k, out);
-		break;
-	}
-	}
-}
-
 ccg_err ccg_trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st)
 {
-	where w;
+	target tg;
 	const enum view *files;
 	size_t nfiles;
-	uint64_t ndirs;
 	enum view v = id_view(id);
-	if (locate(t, id_node(id), &w) ||
-	    dir_shape(t, &w, &files, &nfiles, &ndirs))
-		return CCG_ENOENT;
+	ccg_err err = find(t, id, &tg);
+	if (err)
+		return err;
+	dir_files(&tg, &files, &nfiles);
 	memset(st, 0, sizeof *st);
 	if (v == V_DIR) {
 		st->is_dir = 1;
-		st->nlink = 2 + ndirs;
+		st->nlink = 2 + dir_count(t, &tg);
 		return CCG_OK;
 	}
 	if (!has_view(files, nfiles, v))
 		return CCG_ENOENT;
 	st->nlink = 1;
-	if (w.kind == W_TREE && v == V_EVENTS) {
-		const loc *l = &t->locs[w.index];
-		st->size = events_size(t, l, ccg_tree_node(l->tree, w.tnode));
+	if (tg.w.kind == W_TREE && v == V_EVENTS) {
+		st->size = events_size(t, &tg.in);
 		return CCG_OK;
 	}
 	ccg_buf b = CCG_BUF_INIT;
-	ccg_err err = ccg_trace_read(t, id, 0, SIZE_MAX / 2, &b);
+	err = ccg_trace_read(t, id, 0, SIZE_MAX / 2, &b);
 	st->size = b.len;
 	ccg_buf_free(&b);
 	return err;
 }
 
-/* Binary search for the first child whose start is >= `start`. */
-static uint32_t first_child_at(const loc *l, const ccg_tnode *n,
-			       uint64_t start)
+/* Visible child `k` of a tree directory: its id and (if asked) name. */
+static ccg_err tree_child(const ccg_trace *t, ccg_id dir, const target *tg,
+			  uint64_t k, ccg_id *out, ccg_buf *name)
 {
-	uint32_t lo = 0, hi = n->nkids;
-	while (lo < hi) {
-		uint32_t m = lo + (hi - lo) / 2;
-		const ccg_tnode *c =
-			ccg_tree_node(l->tree, ccg_tree_kid(l->tree, n, m));
-		if (c->start < start)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo;
+	uint64_t cid;
+	ccg_err err = child_id(t, &tg->in, id_node(dir), (uint32_t)k, &cid);
+	if (err)
+		return err;
+	*out = mkid(cid, V_DIR);
+	if (!name)
+		return CCG_OK;
+	kids ks;
+	err = kids_load(t, &tg->in, &ks);
+	if (!err)
+		kid_name(t, &ks, (uint32_t)k, name);
+	kids_free(&ks);
+	return err ? err : ccg_buf_status(name);
 }
 
-static ccg_err lookup_tree(const ccg_trace *t, const where *w,
+static ccg_err lookup_tree(const ccg_trace *t, ccg_id dir, const target *tg,
 			   const char *name, ccg_id *out)
 {
-	const loc *l = &t->locs[w->index];
-	const ccg_tnode *n = ccg_tree_node(l->tree, w->tnode);
 	uint64_t rel = 0;
 	const char *p = name;
 	if (*p < '0' || *p > '9')
@@ -1178,57 +1434,78 @@ static ccg_err lookup_tree(const ccg_trace *t, const where *w,
 	if (rel > UINT64_MAX - t->zero)
 		return CCG_ENOENT;
 	uint64_t start = rel + t->zero;
+	kids ks;
 	ccg_buf b = CCG_BUF_INIT;
-	ccg_err err = CCG_ENOENT;
-	for (uint32_t k = first_child_at(l, n, start); k < n->nkids; k++) {
-		const ccg_tnode *c =
-			ccg_tree_node(l->tree, ccg_tree_kid(l->tree, n, k));
-		if (c->start != start)
-			break;
+	ccg_err err = kids_load(t, &tg->in, &ks);
+	uint32_t found = UINT32_MAX;
+	for (uint32_t j = 0; !err && j < ks.n; j++) {
+		if (ks.desc[j].start != start)
+			continue;
 		ccg_buf_reset(&b);
-		child_name(t, l, n, k, &b);
+		kid_name(t, &ks, j, &b);
 		if (ccg_buf_status(&b)) {
 			err = CCG_ENOMEM;
 			break;
 		}
 		if (!strcmp(b.data, name)) {
-			*out = mkid(l->base + ccg_tree_kid(l->tree, n, k),
-				    V_DIR);
-			err = CCG_OK;
+			found = j;
 			break;
 		}
 	}
+	kids_free(&ks);
 	ccg_buf_free(&b);
-	return err;
+	if (err)
+		return err;
+	if (found == UINT32_MAX)
+		return CCG_ENOENT;
+	return tree_child(t, dir, tg, found, out, NULL);
+}
+
+static void flat_name(const ccg_trace *t, const target *tg, uint64_t k,
+		      ccg_buf *out)
+{
+	if (tg->w.kind == W_ROOT)
+		ccg_buf_adds(out, t->groups[k].dirname);
+	else
+		ccg_buf_adds(out,
+			     t->locs[t->groups[tg->w.index].locs[k]].dirname);
+}
+
+static uint64_t flat_id(const ccg_trace *t, const target *tg, uint64_t k)
+{
+	if (tg->w.kind == W_ROOT)
+		return 1 + k;
+	return t->locs[t->groups[tg->w.index].locs[k]].base;
 }
 
 ccg_err ccg_trace_lookup(const ccg_trace *t, ccg_id dir, const char *name,
 			 ccg_id *out)
 {
-	where w;
+	target tg;
 	const enum view *files;
 	size_t nfiles;
-	uint64_t ndirs;
-	if (locate(t, id_node(dir), &w) ||
-	    dir_shape(t, &w, &files, &nfiles, &ndirs))
-		return CCG_ENOENT;
+	ccg_err err = find(t, dir, &tg);
+	if (err)
+		return err;
 	if (id_view(dir) != V_DIR)
 		return CCG_ENOTDIR;
+	dir_files(&tg, &files, &nfiles);
 	for (size_t i = 0; i < nfiles; i++) {
 		if (!strcmp(name, view_name[files[i]])) {
 			*out = mkid(id_node(dir), files[i]);
 			return CCG_OK;
 		}
 	}
-	if (w.kind == W_TREE)
-		return lookup_tree(t, &w, name, out);
+	if (tg.w.kind == W_TREE)
+		return lookup_tree(t, dir, &tg, name, out);
 	ccg_buf b = CCG_BUF_INIT;
-	ccg_err err = CCG_ENOENT;
-	for (uint64_t k = 0; k < ndirs; k++) {
+	err = CCG_ENOENT;
+	uint64_t n = dir_count(t, &tg);
+	for (uint64_t k = 0; k < n; k++) {
 		ccg_buf_reset(&b);
-		subdir_name(t, &w, k, &b);
+		flat_name(t, &tg, k, &b);
 		if (b.data && !strcmp(b.data, name)) {
-			*out = mkid(subdir(t, &w, k), V_DIR);
+			*out = mkid(flat_id(t, &tg, k), V_DIR);
 			err = CCG_OK;
 			break;
 		}
@@ -1240,25 +1517,27 @@ ccg_err ccg_trace_lookup(const ccg_trace *t, ccg_id dir, const char *name,
 ccg_err ccg_trace_readdir(const ccg_trace *t, ccg_id dir, uint64_t index,
 			  ccg_id *out, ccg_buf *name)
 {
-	where w;
+	target tg;
 	const enum view *files;
 	size_t nfiles;
-	uint64_t ndirs;
-	if (locate(t, id_node(dir), &w) ||
-	    dir_shape(t, &w, &files, &nfiles, &ndirs))
-		return CCG_ENOENT;
+	ccg_err err = find(t, dir, &tg);
+	if (err)
+		return err;
 	if (id_view(dir) != V_DIR)
 		return CCG_ENOTDIR;
+	dir_files(&tg, &files, &nfiles);
 	if (index < nfiles) {
 		*out = mkid(id_node(dir), files[index]);
 		ccg_buf_adds(name, view_name[files[index]]);
 		return ccg_buf_status(name);
 	}
 	index -= nfiles;
-	if (index >= ndirs)
+	if (index >= dir_count(t, &tg))
 		return CCG_ENOENT;
-	*out = mkid(subdir(t, &w, index), V_DIR);
-	subdir_name(t, &w, index, name);
+	if (tg.w.kind == W_TREE)
+		return tree_child(t, dir, &tg, index, out, name);
+	*out = mkid(flat_id(t, &tg, index), V_DIR);
+	flat_name(t, &tg, index, name);
 	return ccg_buf_status(name);
 }
 
@@ -1276,13 +1555,15 @@ static ccg_err copy_range(const ccg_buf *src, uint64_t off, size_t len,
 ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 		       size_t len, ccg_buf *out)
 {
-	where w;
+	target tg;
 	enum view v = id_view(id);
-	if (locate(t, id_node(id), &w))
-		return CCG_ENOENT;
+	ccg_err err = find(t, id, &tg);
+	if (err)
+		return err;
 	if (v == V_DIR)
 		return CCG_EISDIR;
-	switch (w.kind) {
+	ccg_buf b = CCG_BUF_INIT;
+	switch (tg.w.kind) {
 	case W_ROOT:
 		switch (v) {
 		case V_README: return copy_range(&t->readme, off, len, out);
@@ -1294,37 +1575,22 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 			return copy_range(&t->definitions, off, len, out);
 		default: return CCG_ENOENT;
 		}
-	case W_GROUP: {
+	case W_GROUP:
 		if (v != V_INFO)
 			return CCG_ENOENT;
-		ccg_buf b = CCG_BUF_INIT;
-		render_group_info(t, &t->groups[w.index], &b);
-		ccg_err err = ccg_buf_status(&b);
-		if (!err)
-			err = copy_range(&b, off, len, out);
-		ccg_buf_free(&b);
-		return err;
-	}
-	case W_TREE: {
-		const loc *l = &t->locs[w.index];
+		render_group_info(t, &t->groups[tg.w.index], &b);
+		break;
+	case W_TREE:
 		if (v == V_EVENTS)
-			return read_events(t, l, ccg_tree_node(l->tree, w.tnode),
-					   off, len, out);
+			return read_events(t, &tg.in, off, len, out);
 		if (v != V_INFO)
 			return CCG_ENOENT;
-		ccg_buf b = CCG_BUF_INIT;
-		render_node_info(t, l, w.tnode, &b);
-		if (w.tnode == 0) {
-			ccg_buf_adds(&b, "path: ");
-			location_path(t, l, &b);
-			ccg_buf_addc(&b, '\n');
-		}
-		ccg_err err = ccg_buf_status(&b);
-		if (!err)
-			err = copy_range(&b, off, len, out);
-		ccg_buf_free(&b);
-		return err;
+		render_node_info(t, &tg.in, tg.is_loc, &b);
+		break;
 	}
-	}
-	return CCG_ENOENT;
+	err = ccg_buf_status(&b);
+	if (!err)
+		err = copy_range(&b, off, len, out);
+	ccg_buf_free(&b);
+	return err;
 }

@@ -1,0 +1,76 @@
+/*
+ * ccg_build.h - streaming construction of one location's call graph.
+ *
+ * The events of a location arrive in file order; each call's subtree is
+ * interned in the store (ccg_store.h) as soon as its Leave arrives, so the
+ * uncompressed tree never exists in memory: a builder holds only the open
+ * calls, each with at most fanout+1 pending items per grouping level.
+ *
+ * Every event is an item of the innermost open call (the location's root
+ * when none is open); a call's first item is its ENTER, its last normally
+ * its LEAVE.  A call with more than `fanout` items gets group nodes: B-ary
+ * runs of consecutive items, recursively, built online so that a loop of
+ * identical iterations yields identical groups.
+ *
+ * Repairs of badly formed input are counted: a Leave of a region below the
+ * top of the stack closes the calls above it at that Leave's time; a Leave
+ * with nothing open, or of a region not open, stays a plain event; calls
+ * open at the end close at the location's last timestamp; an end before its
+ * start is shown as the start (the events keep their times).
+ */
+#ifndef CCG_BUILD_H
+#define CCG_BUILD_H
+
+#include <stdint.h>
+
+#include "ccg_error.h"
+#include "ccg_store.h"
+
+/* Default and smallest allowed fan-out. */
+#define CCG_FANOUT_DEFAULT 64
+#define CCG_FANOUT_MIN 2
+#define CCG_FANOUT_MAX 4096
+
+typedef struct ccg_repairs {
+	uint64_t leave_below_top;   /* Leaves that closed calls above them */
+	uint64_t frames_closed;     /* calls closed by such Leaves */
+	uint64_t leave_empty_stack; /* Leaves with nothing open */
+	uint64_t leave_not_open;    /* Leaves of a region not open */
+	uint64_t never_left;        /* calls closed at the end */
+	uint64_t end_before_start;  /* calls ending before they start */
+	uint64_t unknown_context;   /* calling contexts without a region */
+} ccg_repairs;
+
+/* Sum of the repairs that changed the tree. */
+uint64_t ccg_repairs_total(const ccg_repairs *r);
+
+typedef enum ccg_build_role {
+	CCG_ROLE_LEAF = 0,
+	CCG_ROLE_ENTER,
+	CCG_ROLE_LEAVE
+} ccg_build_role;
+
+typedef struct ccg_build ccg_build;
+
+/* A builder adding to store s.  Ownership: ccg_build_free. */
+ccg_err ccg_build_create(ccg_store *s, uint32_t fanout, ccg_build **out);
+void ccg_build_free(ccg_build *b);
+
+/* Starts a new location (forgets the previous one's state). */
+void ccg_build_reset(ccg_build *b);
+
+/* Adds one event: its interned record `ev`, its time, its role, and for
+ * ENTER/LEAVE the region.  *depth receives the event's call depth. */
+ccg_err ccg_build_event(ccg_build *b, uint64_t time, ccg_build_role role,
+			uint64_t region, ccg_ref ev, uint32_t *depth);
+
+/* Closes what is open and interns the root.  *root receives it, *start
+ * and *end the location's first and last timestamps (0 when empty). */
+ccg_err ccg_build_finish(ccg_build *b, ccg_ref *root, uint64_t *start,
+			 uint64_t *end);
+
+ccg_repairs *ccg_build_repairs(ccg_build *b);
+/* Deepest call depth of the current location. */
+uint32_t ccg_build_max_depth(const ccg_build *b);
+
+#endif

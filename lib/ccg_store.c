@@ -1,0 +1,374 @@
+#include "ccg_store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_codec.h"
+#include "ccg_hash.h"
+
+/* Initial slots of an intern table (power of two). */
+#define CCG_INTERN_INITIAL 4096
+/* Seeds that keep the node and event hash spaces apart. */
+#define CCG_SEED_NODE 0x6E6F6465ULL
+#define CCG_SEED_EVENT 0x6576656EULL
+
+typedef struct slot {
+	ccg_hash128 h;
+	uint32_t id1;   /* id + 1; 0 marks an empty slot */
+} slot;
+
+typedef struct intern {
+	slot *slots;
+	size_t cap, n;
+} intern;
+
+typedef struct arena {
+	ccg_buf bytes;
+	uint64_t *off;  /* record i is bytes[off[i], off[i+1]) */
+	uint32_t n;
+	uint32_t cap;
+} arena;
+
+struct ccg_store {
+	arena nodes, events;
+	intern node_tab, event_tab;
+	uint64_t nodes_offered;
+	ccg_buf scratch;
+};
+
+static void intern_free(intern *t)
+{
+	free(t->slots);
+	memset(t, 0, sizeof *t);
+}
+
+static int intern_grow(intern *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : CCG_INTERN_INITIAL;
+	slot *s = calloc(cap, sizeof *s);
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < t->cap; i++) {
+		if (!t->slots[i].id1)
+			continue;
+		size_t j = t->slots[i].h.a & (cap - 1);
+		while (s[j].id1)
+			j = (j + 1) & (cap - 1);
+		s[j] = t->slots[i];
+	}
+	free(t->slots);
+	t->slots = s;
+	t->cap = cap;
+	return 0;
+}
+
+/* Finds h; returns its slot (empty when absent). */
+static slot *intern_find(intern *t, ccg_hash128 h)
+{
+	size_t mask = t->cap - 1, j = h.a & mask;
+	while (t->slots[j].id1 &&
+	       (t->slots[j].h.a != h.a || t->slots[j].h.b != h.b))
+		j = (j + 1) & mask;
+	return &t->slots[j];
+}
+
+static void arena_free(arena *a)
+{
+	ccg_buf_free(&a->bytes);
+	free(a->off);
+	memset(a, 0, sizeof *a);
+}
+
+static int arena_push(arena *a, const void *p, size_t len)
+{
+	if (a->n + 2 > a->cap) {
+		uint32_t cap = a->cap ? a->cap * 2 : 1024;
+		uint64_t *o = realloc(a->off, (size_t)cap * sizeof *o);
+		if (!o)
+			return -1;
+		a->off = o;
+		a->cap = cap;
+	}
+	if (a->n == 0)
+		a->off[0] = 0;
+	if (ccg_buf_add(&a->bytes, p, len))
+		return -1;
+	a->off[a->n + 1] = a->bytes.len;
+	a->n++;
+	return 0;
+}
+
+/* Interns `len` bytes in arena a with table t; *id receives the id.  When
+ * the bytes are new and `more` is given, more(ctx, b) may append to b what
+ * the record holds beyond its identity (not hashed). */
+static ccg_err intern_bytes(intern *t, arena *a, ccg_buf *b, uint64_t seed,
+			    void (*more)(void *ctx, ccg_buf *b), void *ctx,
+			    uint32_t *id)
+{
+	if ((t->n + 1) * 4 > t->cap * 3 && intern_grow(t))
+		return CCG_ENOMEM;
+	ccg_hash128 h = ccg_hash(b->data, b->len, seed);
+	slot *s = intern_find(t, h);
+	if (s->id1) {
+		*id = s->id1 - 1;
+		return CCG_OK;
+	}
+	if (a->n >= CCG_STORE_MAX_IDS)
+		return CCG_ERANGE;
+	if (more)
+		more(ctx, b);
+	if (ccg_buf_status(b) || arena_push(a, b->data, b->len))
+		return CCG_ENOMEM;
+	s->h = h;
+	s->id1 = a->n;
+	t->n++;
+	*id = a->n - 1;
+	return CCG_OK;
+}
+
+ccg_err ccg_store_create(ccg_store **out)
+{
+	*out = calloc(1, sizeof **out);
+	return *out ? CCG_OK : CCG_ENOMEM;
+}
+
+void ccg_store_free(ccg_store *s)
+{
+	if (!s)
+		return;
+	arena_free(&s->nodes);
+	arena_free(&s->events);
+	intern_free(&s->node_tab);
+	intern_free(&s->event_tab);
+	ccg_buf_free(&s->scratch);
+	free(s);
+}
+
+typedef struct textlen_ctx {
+	ccg_textlen_fn fn;
+	void *ctx;
+	ccg_kind kind;
+	const unsigned char *fields;
+	size_t len;
+} textlen_ctx;
+
+static void add_textlen(void *ctx, ccg_buf *b)
+{
+	textlen_ctx *c = ctx;
+	ccg_put_u(b, c->fn ? c->fn(c->ctx, c->kind, c->fields, c->len) : 0);
+}
+
+/* Event record: kind, field length, fields, then (not hashed) text length. */
+ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
+			const unsigned char *fields, size_t len,
+			ccg_textlen_fn textlen, void *ctx, ccg_ref *ref)
+{
+	ccg_buf *b = &s->scratch;
+	ccg_buf_reset(b);
+	ccg_put_u(b, (uint64_t)kind);
+	ccg_put_u(b, len);
+	ccg_buf_add(b, fields, len);
+	if (ccg_buf_status(b))
+		return CCG_ENOMEM;
+	uint32_t id;
+	textlen_ctx tc = {textlen, ctx, kind, fields, len};
+	ccg_err err = intern_bytes(&s->event_tab, &s->events, b,
+				   CCG_SEED_EVENT, add_textlen, &tc, &id);
+	if (!err)
+		*ref = CCG_REF_EVENT | id;
+	return err;
+}
+
+static ccg_err node_header(const ccg_store *s, uint32_t id, ccg_node *n)
+{
+	return ccg_store_get_node(s, id, n, NULL, 0);
+}
+
+ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
+		       uint64_t start, uint64_t end, const uint64_t *starts,
+		       const ccg_ref *refs, uint32_t n, ccg_ref *ref)
+{
+	ccg_node sum = {0};
+	sum.kind = kind;
+	sum.region = kind == CCG_NODE_CALL ? region : 0;
+	sum.dur = end - start;
+	sum.nitems = n;
+	for (uint32_t i = 0; i < n; i++) {
+		if (CCG_REF_IS_EVENT(refs[i])) {
+			ccg_evrec ev;
+			ccg_err err = ccg_store_get_event(
+				s, CCG_REF_ID(refs[i]), &ev, NULL);
+			if (err)
+				return err;
+			sum.nevents++;
+			sum.textlen += ev.textlen;
+			continue;
+		}
+		ccg_node c;
+		ccg_err err = node_header(s, refs[i], &c);
+		if (err)
+			return err;
+		sum.nevents += c.nevents;
+		sum.textlen += c.textlen;
+		sum.ndirs += c.ndirs + c.visible;
+		sum.nvis += c.visible;
+		if (c.depth > sum.depth)
+			sum.depth = c.depth;
+	}
+	if (kind == CCG_NODE_CALL) {
+		sum.visible = 1;
+		sum.depth++;
+	} else if (kind == CCG_NODE_GROUP) {
+		sum.visible = sum.ndirs > 0;
+	}
+	ccg_buf *b = &s->scratch;
+	ccg_buf_reset(b);
+	ccg_put_u(b, (uint64_t)sum.kind | (uint64_t)sum.visible << 2);
+	if (kind == CCG_NODE_CALL)
+		ccg_put_u(b, sum.region);
+	ccg_put_u(b, sum.dur);
+	ccg_put_u(b, sum.nevents);
+	ccg_put_u(b, sum.textlen);
+	ccg_put_u(b, sum.ndirs);
+	ccg_put_u(b, sum.nvis);
+	ccg_put_u(b, sum.depth);
+	ccg_put_u(b, n);
+	for (uint32_t i = 0; i < n; i++) {
+		ccg_put_i(b, (int64_t)(starts[i] - start));
+		ccg_put_u(b, refs[i]);
+	}
+	if (ccg_buf_status(b))
+		return CCG_ENOMEM;
+	s->nodes_offered++;
+	uint32_t id;
+	ccg_err err = intern_bytes(&s->node_tab, &s->nodes, b, CCG_SEED_NODE,
+				   NULL, NULL, &id);
+	if (!err)
+		*ref = id;
+	return err;
+}
+
+ccg_err ccg_node_decode(const unsigned char *p, size_t len, ccg_node *node,
+			ccg_item *items, uint32_t max)
+{
+	const unsigned char *end = p + len;
+	uint64_t v[9];
+	if (ccg_varint_get(&p, end, &v[0]))
+		return CCG_EFORMAT;
+	memset(node, 0, sizeof *node);
+	node->kind = (uint8_t)(v[0] & 3);
+	node->visible = (uint8_t)((v[0] >> 2) & 1);
+	if (node->kind > CCG_NODE_ROOT)
+		return CCG_EFORMAT;
+	if (node->kind == CCG_NODE_CALL &&
+	    ccg_varint_get(&p, end, &node->region))
+		return CCG_EFORMAT;
+	for (int i = 1; i <= 7; i++)
+		if (ccg_varint_get(&p, end, &v[i]))
+			return CCG_EFORMAT;
+	node->dur = v[1];
+	node->nevents = v[2];
+	node->textlen = v[3];
+	node->ndirs = v[4];
+	if (v[5] > UINT32_MAX || v[6] > UINT32_MAX || v[7] > UINT32_MAX)
+		return CCG_EFORMAT;
+	node->nvis = (uint32_t)v[5];
+	node->depth = (uint32_t)v[6];
+	node->nitems = (uint32_t)v[7];
+	if (!items)
+		return CCG_OK;
+	if (node->nitems > max)
+		return CCG_ERANGE;
+	for (uint32_t i = 0; i < node->nitems; i++) {
+		uint64_t off, ref;
+		if (ccg_varint_get(&p, end, &off) ||
+		    ccg_varint_get(&p, end, &ref) || ref > UINT32_MAX)
+			return CCG_EFORMAT;
+		items[i].offset = ccg_unzigzag(off);
+		items[i].ref = (ccg_ref)ref;
+	}
+	return p == end ? CCG_OK : CCG_EFORMAT;
+}
+
+ccg_err ccg_evrec_decode(const unsigned char *p, size_t len, ccg_evrec *ev,
+			 const unsigned char **fields)
+{
+	const unsigned char *end = p + len, *f;
+	uint64_t kind, textlen, flen;
+	if (ccg_varint_get(&p, end, &kind) || ccg_varint_get(&p, end, &flen) ||
+	    kind >= CCG_EV__COUNT || flen > (uint64_t)(end - p))
+		return CCG_EFORMAT;
+	f = p;
+	p += flen;
+	if (ccg_varint_get(&p, end, &textlen) || textlen > UINT32_MAX ||
+	    p != end)
+		return CCG_EFORMAT;
+	ev->kind = (ccg_kind)kind;
+	ev->textlen = (uint32_t)textlen;
+	ev->len = (uint32_t)flen;
+	if (fields)
+		*fields = f;
+	return CCG_OK;
+}
+
+ccg_err ccg_store_node_record(const ccg_store *s, uint32_t id,
+			      const unsigned char **p, size_t *len)
+{
+	if (id >= s->nodes.n)
+		return CCG_ENOENT;
+	*p = (const unsigned char *)s->nodes.bytes.data + s->nodes.off[id];
+	*len = (size_t)(s->nodes.off[id + 1] - s->nodes.off[id]);
+	return CCG_OK;
+}
+
+ccg_err ccg_store_event_record(const ccg_store *s, uint32_t id,
+			       const unsigned char **p, size_t *len)
+{
+	if (id >= s->events.n)
+		return CCG_ENOENT;
+	*p = (const unsigned char *)s->events.bytes.data + s->events.off[id];
+	*len = (size_t)(s->events.off[id + 1] - s->events.off[id]);
+	return CCG_OK;
+}
+
+ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *node,
+			   ccg_item *items, uint32_t max)
+{
+	const unsigned char *p;
+	size_t len;
+	ccg_err err = ccg_store_node_record(s, id, &p, &len);
+	return err ? err : ccg_node_decode(p, len, node, items, max);
+}
+
+ccg_err ccg_store_get_event(const ccg_store *s, uint32_t id, ccg_evrec *ev,
+			    ccg_buf *fields)
+{
+	const unsigned char *p, *f;
+	size_t len;
+	ccg_err err = ccg_store_event_record(s, id, &p, &len);
+	if (!err)
+		err = ccg_evrec_decode(p, len, ev, &f);
+	if (!err && fields)
+		err = ccg_buf_add(fields, f, ev->len);
+	return err;
+}
+
+uint32_t ccg_store_node_count(const ccg_store *s)
+{
+	return s->nodes.n;
+}
+
+uint32_t ccg_store_event_count(const ccg_store *s)
+{
+	return s->events.n;
+}
+
+uint64_t ccg_store_nodes_offered(const ccg_store *s)
+{
+	return s->nodes_offered;
+}
+
+uint64_t ccg_store_bytes(const ccg_store *s)
+{
+	return s->nodes.bytes.len + s->events.bytes.len;
+}
