@@ -14,6 +14,7 @@ static const struct {
 	[CCG_EFORMAT] = {"CCG_EFORMAT", "malformed input"},
 	[CCG_ERANGE] = {"CCG_ERANGE", "value out of range"},
 	[CCG_ENOTSUP] = {"CCG_ENOTSUP", "not supported"},
+	[CCG_ESTALE] = {"CCG_ESTALE", "index does not match the trace"},
 };
 
 const char *ccg_err_name(ccg_err err)

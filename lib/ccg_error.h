@@ -19,6 +19,7 @@ typedef enum ccg_err {
 	CCG_EFORMAT,     /* the trace or index is malformed */
 	CCG_ERANGE,      /* a number or offset out of range */
 	CCG_ENOTSUP,     /* something the library does not support */
+	CCG_ESTALE,      /* an index that does not belong to this trace */
 	CCG__COUNT
 } ccg_err;
 

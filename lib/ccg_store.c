@@ -20,6 +20,7 @@ typedef struct slot {
 typedef struct intern {
 	slot *slots;
 	size_t cap, n;
+	uint64_t offered_bytes;   /* bytes of every record offered */
 } intern;
 
 typedef struct arena {
@@ -30,6 +31,8 @@ typedef struct arena {
 } arena;
 
 struct ccg_store {
+	const ccg_store_source *src; /* NULL for a store being built */
+	ccg_store_source src_copy;
 	arena nodes, events;
 	intern node_tab, event_tab;
 	uint64_t nodes_offered;
@@ -108,6 +111,7 @@ static ccg_err intern_bytes(intern *t, arena *a, ccg_buf *b, uint64_t seed,
 	if ((t->n + 1) * 4 > t->cap * 3 && intern_grow(t))
 		return CCG_ENOMEM;
 	ccg_hash128 h = ccg_hash(b->data, b->len, seed);
+	t->offered_bytes += b->len;
 	slot *s = intern_find(t, h);
 	if (s->id1) {
 		*id = s->id1 - 1;
@@ -159,11 +163,23 @@ static void add_textlen(void *ctx, ccg_buf *b)
 }
 
 /* Event record: kind, field length, fields, then (not hashed) text length. */
+ccg_err ccg_store_open_source(const ccg_store_source *src, ccg_store **out)
+{
+	ccg_err err = ccg_store_create(out);
+	if (err)
+		return err;
+	(*out)->src_copy = *src;
+	(*out)->src = &(*out)->src_copy;
+	return CCG_OK;
+}
+
 ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 			const unsigned char *fields, size_t len,
 			ccg_textlen_fn textlen, void *ctx, ccg_ref *ref)
 {
 	ccg_buf *b = &s->scratch;
+	if (s->src)
+		return CCG_ENOTSUP;
 	ccg_buf_reset(b);
 	ccg_put_u(b, (uint64_t)kind);
 	ccg_put_u(b, len);
@@ -189,6 +205,8 @@ ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
 		       const ccg_ref *refs, uint32_t n, ccg_ref *ref)
 {
 	ccg_node sum = {0};
+	if (s->src)
+		return CCG_ENOTSUP;
 	sum.kind = kind;
 	sum.region = kind == CCG_NODE_CALL ? region : 0;
 	sum.dur = end - start;
@@ -314,7 +332,7 @@ ccg_err ccg_evrec_decode(const unsigned char *p, size_t len, ccg_evrec *ev,
 ccg_err ccg_store_node_record(const ccg_store *s, uint32_t id,
 			      const unsigned char **p, size_t *len)
 {
-	if (id >= s->nodes.n)
+	if (s->src || id >= s->nodes.n)
 		return CCG_ENOENT;
 	*p = (const unsigned char *)s->nodes.bytes.data + s->nodes.off[id];
 	*len = (size_t)(s->nodes.off[id + 1] - s->nodes.off[id]);
@@ -324,7 +342,7 @@ ccg_err ccg_store_node_record(const ccg_store *s, uint32_t id,
 ccg_err ccg_store_event_record(const ccg_store *s, uint32_t id,
 			       const unsigned char **p, size_t *len)
 {
-	if (id >= s->events.n)
+	if (s->src || id >= s->events.n)
 		return CCG_ENOENT;
 	*p = (const unsigned char *)s->events.bytes.data + s->events.off[id];
 	*len = (size_t)(s->events.off[id + 1] - s->events.off[id]);
@@ -336,6 +354,17 @@ ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *node,
 {
 	const unsigned char *p;
 	size_t len;
+	if (s->src) {
+		void *hold;
+		if (id >= s->src->nnodes)
+			return CCG_ENOENT;
+		ccg_err err = s->src->get(s->src->ctx, 0, id, &p, &len, &hold);
+		if (err)
+			return err;
+		err = ccg_node_decode(p, len, node, items, max);
+		s->src->release(s->src->ctx, hold);
+		return err;
+	}
 	ccg_err err = ccg_store_node_record(s, id, &p, &len);
 	return err ? err : ccg_node_decode(p, len, node, items, max);
 }
@@ -345,22 +374,32 @@ ccg_err ccg_store_get_event(const ccg_store *s, uint32_t id, ccg_evrec *ev,
 {
 	const unsigned char *p, *f;
 	size_t len;
-	ccg_err err = ccg_store_event_record(s, id, &p, &len);
+	void *hold = NULL;
+	ccg_err err;
+	if (s->src) {
+		if (id >= s->src->nevents)
+			return CCG_ENOENT;
+		err = s->src->get(s->src->ctx, 1, id, &p, &len, &hold);
+	} else {
+		err = ccg_store_event_record(s, id, &p, &len);
+	}
 	if (!err)
 		err = ccg_evrec_decode(p, len, ev, &f);
 	if (!err && fields)
 		err = ccg_buf_add(fields, f, ev->len);
+	if (s->src && hold)
+		s->src->release(s->src->ctx, hold);
 	return err;
 }
 
 uint32_t ccg_store_node_count(const ccg_store *s)
 {
-	return s->nodes.n;
+	return s->src ? s->src->nnodes : s->nodes.n;
 }
 
 uint32_t ccg_store_event_count(const ccg_store *s)
 {
-	return s->events.n;
+	return s->src ? s->src->nevents : s->events.n;
 }
 
 uint64_t ccg_store_nodes_offered(const ccg_store *s)
@@ -368,7 +407,14 @@ uint64_t ccg_store_nodes_offered(const ccg_store *s)
 	return s->nodes_offered;
 }
 
+uint64_t ccg_store_bytes_offered(const ccg_store *s)
+{
+	return s->node_tab.offered_bytes + s->event_tab.offered_bytes;
+}
+
 uint64_t ccg_store_bytes(const ccg_store *s)
 {
+	if (s->src)
+		return s->src->bytes;
 	return s->nodes.bytes.len + s->events.bytes.len;
 }

@@ -106,6 +106,8 @@ uint32_t ccg_store_node_count(const ccg_store *s);
 uint32_t ccg_store_event_count(const ccg_store *s);
 /* Nodes and events offered to interning (before sharing). */
 uint64_t ccg_store_nodes_offered(const ccg_store *s);
+/* Bytes all records offered to interning would take unshared (for Rm). */
+uint64_t ccg_store_bytes_offered(const ccg_store *s);
 /* Bytes of all node and event records. */
 uint64_t ccg_store_bytes(const ccg_store *s);
 
@@ -114,6 +116,23 @@ static inline uint64_t ccg_node_shown_dur(const ccg_node *n)
 {
 	return (int64_t)n->dur < 0 ? 0 : n->dur;
 }
+
+/* ---- advanced: a store read from elsewhere (the index file) ---- */
+
+/* Where a read-only store gets its records.  get() gives the bytes of node
+ * record `id` (which 0) or event record `id` (which 1), valid until
+ * release(ctx, *hold); both must be safe to call from many threads. */
+typedef struct ccg_store_source {
+	void *ctx;
+	uint32_t nnodes, nevents;
+	uint64_t bytes;
+	ccg_err (*get)(void *ctx, int which, uint32_t id,
+		       const unsigned char **p, size_t *len, void **hold);
+	void (*release)(void *ctx, void *hold);
+} ccg_store_source;
+
+/* A read-only store over `src` (copied).  Interning into it fails. */
+ccg_err ccg_store_open_source(const ccg_store_source *src, ccg_store **out);
 
 /* ---- advanced: raw records ---- */
 

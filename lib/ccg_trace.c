@@ -9,12 +9,16 @@
 
 #include "ccg_trace.h"
 
+#include <stdarg.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "ccg_codec.h"
 #include "ccg_defs.h"
+#include "ccg_index.h"
 #include "ccg_name.h"
 #include "ccg_read.h"
 #include "ccg_render.h"
@@ -105,7 +109,15 @@ struct ccg_trace {
 	uint64_t nodes;         /* first instance id past the last one */
 	uint64_t first, last;   /* over all locations */
 	uint32_t max_depth;
-	double build_seconds;
+	double build_seconds;   /* reading OTF2 and building the graph */
+	double open_seconds;    /* this open, index or build included */
+	int built;              /* this open built the graph from OTF2 */
+	int from_index;         /* served from the index file */
+	char *index_path;       /* NULL when there is no index */
+	ccg_index *index;
+	uint64_t index_bytes;
+	uint64_t nodes_offered, bytes_offered, graph_bytes;
+	uint64_t otf2_bytes;    /* the archive's .evt files */
 	ccg_buf readme, info, regions, locations, definitions;
 };
 
@@ -618,15 +630,318 @@ static ccg_err render_static(ccg_trace *t);
 
 void ccg_options_init(ccg_options *opt)
 {
+	memset(opt, 0, sizeof *opt);
 	opt->fanout = CCG_FANOUT_DEFAULT;
-	opt->progress = 0;
+	opt->cache_bytes = CCG_CACHE_DEFAULT;
+}
+
+static void note(const ccg_trace *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note(const ccg_trace *t, const char *fmt, ...)
+{
+	if (!t->opt.log)
+		return;
+	char line[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	t->opt.log(t->opt.log_ctx, line);
+}
+
+/* Reads every location of the archive into the store. */
+static ccg_err build_from_otf2(ccg_trace *t, ccg_buf *msg)
+{
+	ccg_read *r = NULL;
+	build b = {0};
+	double t0 = now();
+	ccg_err err;
+	if ((err = ccg_read_open(t->anchor, &r, msg)))
+		return err;
+	if ((err = ccg_defs_create(&t->defs)) ||
+	    (err = ccg_read_defs(r, ccg_defs_add, t->defs, msg)) ||
+	    (err = ccg_defs_finish(t->defs)) ||
+	    (err = ccg_store_create(&t->store)) ||
+	    (err = ccg_build_create(t->store, t->opt.fanout, &b.bld)))
+		goto out;
+	t->nlocs = ccg_defs_location_count(t->defs);
+	t->locs = calloc(t->nlocs ? t->nlocs : 1, sizeof *t->locs);
+	if (!t->locs) {
+		err = CCG_ENOMEM;
+		goto out;
+	}
+	b.t = t;
+	b.started = t0;
+	for (size_t i = 0; i < t->nlocs; i++) {
+		t->locs[i].def = ccg_defs_location(t->defs, i);
+		uint64_t d = t->locs[i].def->declared_events;
+		if (d != UINT64_MAX)
+			b.total += d;
+	}
+	for (size_t i = 0; i < t->nlocs; i++)
+		if ((err = read_location(r, &t->locs[i], &b)))
+			goto out;
+	if (t->nlocs) {
+		b.l = &t->locs[t->nlocs - 1];
+		progress(&b, 1);
+	}
+	t->build_seconds = now() - t0;
+	t->nodes_offered = ccg_store_nodes_offered(t->store);
+	t->bytes_offered = ccg_store_bytes_offered(t->store);
+out:
+	ccg_build_free(b.bld);
+	ccg_buf_free(&b.line);
+	ccg_read_close(r);
+	return err;
+}
+
+/* ---- the index file: locations and figures as records ---- */
+
+static ccg_err write_index(ccg_trace *t, const ccg_buf *identity,
+			   ccg_buf *msg)
+{
+	ccg_index_writer *w = NULL;
+	ccg_buf rec = CCG_BUF_INIT;
+	ccg_index_params p = {t->opt.tol_abs, t->opt.tol_rel, t->opt.fanout};
+	ccg_err err = ccg_index_begin(t->index_path, &p, identity, &w, msg);
+	for (size_t i = 0; !err && i < t->nlocs; i++) {
+		const loc *l = &t->locs[i];
+		const ccg_repairs *r = &l->rep;
+		ccg_buf_reset(&rec);
+		uint64_t v[] = {l->def->id, l->root, l->first, l->last,
+				l->nevents, l->max_depth, (uint64_t)l->err,
+				r->leave_below_top, r->frames_closed,
+				r->leave_empty_stack, r->leave_not_open,
+				r->never_left, r->end_before_start,
+				r->unknown_context};
+		for (size_t k = 0; k < NELEM(v); k++)
+			ccg_put_u(&rec, v[k]);
+		const char *m = l->errmsg ? l->errmsg : "";
+		ccg_put_u(&rec, strlen(m));
+		ccg_buf_adds(&rec, m);
+		err = ccg_buf_status(&rec);
+		if (!err)
+			err = ccg_index_add(w, CCG_SEC_LOCS, rec.data, rec.len);
+	}
+	if (!err) {
+		uint64_t secs;
+		memcpy(&secs, &t->build_seconds, sizeof secs);
+		ccg_buf_reset(&rec);
+		ccg_put_u(&rec, secs);
+		ccg_put_u(&rec, t->nodes_offered);
+		ccg_put_u(&rec, t->bytes_offered);
+		ccg_put_u(&rec, ccg_store_bytes(t->store));
+		err = ccg_buf_status(&rec);
+		if (!err)
+			err = ccg_index_add(w, CCG_SEC_META, rec.data, rec.len);
+	}
+	if (!err)
+		err = ccg_index_add_store(w, t->store);
+	ccg_buf_free(&rec);
+	if (err) {
+		if (msg && !msg->len)
+			ccg_buf_addf(msg, "cannot write index %s: %s",
+				     t->index_path, ccg_err_text(err));
+		ccg_index_abort(w);
+		return err;
+	}
+	return ccg_index_commit(w, &t->index_bytes, msg);
+}
+
+typedef struct load_ctx {
+	ccg_trace *t;
+	size_t next;
+} load_ctx;
+
+static ccg_err load_loc(void *ctx, const unsigned char *p, size_t len)
+{
+	load_ctx *c = ctx;
+	ccg_trace *t = c->t;
+	const unsigned char *end = p + len;
+	uint64_t v[15];
+	for (int i = 0; i < 15; i++)
+		if (ccg_varint_get(&p, end, &v[i]))
+			return CCG_EFORMAT;
+	if (c->next >= t->nlocs || v[14] != (uint64_t)(end - p) ||
+	    v[0] != ccg_defs_location(t->defs, c->next)->id ||
+	    v[1] >= ccg_store_node_count(t->store) || v[5] > UINT32_MAX ||
+	    v[6] >= CCG__COUNT)
+		return CCG_EFORMAT;
+	loc *l = &t->locs[c->next++];
+	l->def = ccg_defs_location(t->defs, c->next - 1);
+	l->root = (uint32_t)v[1];
+	l->first = v[2];
+	l->last = v[3];
+	l->nevents = v[4];
+	l->max_depth = (uint32_t)v[5];
+	l->err = (ccg_err)v[6];
+	ccg_repairs *r = &l->rep;
+	r->leave_below_top = v[7];
+	r->frames_closed = v[8];
+	r->leave_empty_stack = v[9];
+	r->leave_not_open = v[10];
+	r->never_left = v[11];
+	r->end_before_start = v[12];
+	r->unknown_context = v[13];
+	if (v[14]) {
+		if (!(l->errmsg = malloc(v[14] + 1)))
+			return CCG_ENOMEM;
+		memcpy(l->errmsg, p, v[14]);
+		l->errmsg[v[14]] = '\0';
+	}
+	ccg_node root;
+	return ccg_store_get_node(t->store, l->root, &root, NULL, 0);
+}
+
+static ccg_err load_meta(void *ctx, const unsigned char *p, size_t len)
+{
+	ccg_trace *t = ctx;
+	const unsigned char *end = p + len;
+	uint64_t v[4];
+	for (int i = 0; i < 4; i++)
+		if (ccg_varint_get(&p, end, &v[i]))
+			return CCG_EFORMAT;
+	memcpy(&t->build_seconds, &v[0], sizeof v[0]);
+	t->nodes_offered = v[1];
+	t->bytes_offered = v[2];
+	t->graph_bytes = v[3];
+	return p == end ? CCG_OK : CCG_EFORMAT;
+}
+
+/* Opens the index at t->index_path and takes everything from it. */
+static ccg_err load_index(ccg_trace *t, const ccg_buf *identity,
+			  ccg_buf *why)
+{
+	ccg_index_params p = {t->opt.tol_abs, t->opt.tol_rel, t->opt.fanout};
+	ccg_err err = ccg_index_open(t->index_path, identity, &p, &t->index,
+				     why);
+	if (err)
+		return err;
+	load_ctx lc = {t, 0};
+	ccg_read *r = NULL;
+	t->index_bytes = ccg_index_bytes(t->index);
+	/* Definitions come from the trace's global .def file (its identity
+	 * was checked); no event file is opened. */
+	if ((err = ccg_read_open(t->anchor, &r, why)) ||
+	    (err = ccg_defs_create(&t->defs)) ||
+	    (err = ccg_read_defs(r, ccg_defs_add, t->defs, why)) ||
+	    (err = ccg_defs_finish(t->defs))) {
+		ccg_read_close(r);
+		return err == CCG_ENOMEM ? err : CCG_EIO;
+	}
+	ccg_read_close(r);
+	if ((err = ccg_index_store(t->index, t->opt.cache_bytes, &t->store)))
+		goto fail;
+	t->nlocs = ccg_defs_location_count(t->defs);
+	if (ccg_index_count(t->index, CCG_SEC_LOCS) != t->nlocs ||
+	    ccg_index_count(t->index, CCG_SEC_META) != 1) {
+		err = CCG_EFORMAT;
+		goto fail;
+	}
+	t->locs = calloc(t->nlocs ? t->nlocs : 1, sizeof *t->locs);
+	if (!t->locs) {
+		err = CCG_ENOMEM;
+		goto fail;
+	}
+	if ((err = ccg_index_each(t->index, CCG_SEC_LOCS, load_loc, &lc)) ||
+	    (err = ccg_index_each(t->index, CCG_SEC_META, load_meta, t)))
+		goto fail;
+	t->from_index = 1;
+	return CCG_OK;
+fail:
+	if (why && !why->len)
+		ccg_buf_addf(why, "damaged index (%s)", ccg_err_text(err));
+	return err == CCG_ENOMEM ? err : CCG_EFORMAT;
+}
+
+/* Drops what a build or a failed load left, keeping options and paths. */
+static void reset_content(ccg_trace *t)
+{
+	for (size_t i = 0; i < t->nlocs; i++) {
+		free(t->locs[i].dirname);
+		free(t->locs[i].errmsg);
+	}
+	free(t->locs);
+	t->locs = NULL;
+	t->nlocs = 0;
+	ccg_store_free(t->store);
+	t->store = NULL;
+	ccg_index_close(t->index);
+	t->index = NULL;
+	ccg_defs_free(t->defs);
+	t->defs = NULL;
+	t->from_index = 0;
+}
+
+/* Names, ids, widths and the fixed files, from defs, store and locs. */
+static ccg_err finish_setup(ccg_trace *t)
+{
+	const ccg_clock *ck = ccg_defs_clock(t->defs);
+	int have = 0;
+	ccg_err err;
+	if (!t->from_index)
+		t->graph_bytes = ccg_store_bytes(t->store);
+	if ((err = make_groups(t)) || (err = make_region_names(t)))
+		return err;
+	uint64_t nodes = 1 + t->ngroups;
+	for (size_t i = 0; i < t->nlocs; i++) {
+		loc *l = &t->locs[i];
+		ccg_node root;
+		snprintf(l->idstr, sizeof l->idstr, "%llu",
+			 (unsigned long long)l->def->id);
+		if ((err = ccg_store_get_node(t->store, l->root, &root, NULL, 0)))
+			return err;
+		l->base = nodes;
+		nodes += 1 + root.ndirs;
+		t->events += l->nevents;
+		if (l->max_depth > t->max_depth)
+			t->max_depth = l->max_depth;
+		if (l->first > l->last)
+			continue;
+		if (!have || l->first < t->first)
+			t->first = l->first;
+		if (!have || l->last > t->last)
+			t->last = l->last;
+		have = 1;
+	}
+	if (nodes > (UINT64_MAX >> CCG_VIEW_BITS))
+		return CCG_ERANGE;
+	t->nodes = nodes;
+	t->zero = ck->defined ? ck->offset : t->first;
+	if (have && t->first < t->zero)
+		t->zero = t->first;
+	t->w_time = ccg_digits_u64(t->last);
+	t->w_rel = ccg_digits_u64(t->last - t->zero);
+	t->w_depth = ccg_digits_u64(t->max_depth);
+	return render_static(t);
+}
+
+/* Bytes of the archive's event files, from its identity record. */
+static uint64_t evt_bytes(const ccg_buf *identity)
+{
+	const unsigned char *p = (const unsigned char *)identity->data;
+	const unsigned char *end = p + identity->len;
+	uint64_t sum = 0, nlen, size, sec, nsec;
+	while (p < end) {
+		if (ccg_varint_get(&p, end, &nlen) || nlen > (uint64_t)(end - p))
+			break;
+		const unsigned char *name = p;
+		p += nlen;
+		if (ccg_varint_get(&p, end, &size) ||
+		    ccg_varint_get(&p, end, &sec) ||
+		    ccg_varint_get(&p, end, &nsec))
+			break;
+		if (nlen > 4 && !memcmp(name + nlen - 4, ".evt", 4))
+			sum += size;
+	}
+	return sum;
 }
 
 ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 		       ccg_trace **out, ccg_buf *msg)
 {
-	ccg_read *r = NULL;
-	build b = {0};
+	ccg_buf identity = CCG_BUF_INIT, why = CCG_BUF_INIT, path = CCG_BUF_INIT;
 	ccg_err err = CCG_ENOMEM;
 	ccg_trace *t = calloc(1, sizeof *t);
 	if (!t)
@@ -642,92 +957,75 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 		err = CCG_EINVAL;
 		goto fail;
 	}
-	double t0 = now();
+	if (!t->opt.cache_bytes)
+		t->opt.cache_bytes = CCG_CACHE_DEFAULT;
 	if (!(t->anchor = strdup(anchor)))
 		goto fail;
-	if ((err = ccg_read_open(anchor, &r, msg)))
+	if ((err = ccg_index_identity(anchor, &identity, msg)))
 		goto fail;
-	if ((err = ccg_defs_create(&t->defs)) ||
-	    (err = ccg_read_defs(r, ccg_defs_add, t->defs, msg)) ||
-	    (err = ccg_defs_finish(t->defs)) ||
-	    (err = ccg_store_create(&t->store)) ||
-	    (err = ccg_build_create(t->store, t->opt.fanout, &b.bld)))
-		goto fail;
-	t->nlocs = ccg_defs_location_count(t->defs);
-	t->locs = calloc(t->nlocs ? t->nlocs : 1, sizeof *t->locs);
-	if (!t->locs) {
+	t->otf2_bytes = evt_bytes(&identity);
+	if (t->opt.index_path)
+		err = ccg_buf_adds(&path, t->opt.index_path);
+	else
+		err = ccg_index_default_path(anchor, &path);
+	if (err || !(t->index_path = strdup(path.data))) {
 		err = CCG_ENOMEM;
 		goto fail;
 	}
-	b.t = t;
-	b.started = t0;
-	for (size_t i = 0; i < t->nlocs; i++) {
-		t->locs[i].def = ccg_defs_location(t->defs, i);
-		snprintf(t->locs[i].idstr, sizeof t->locs[i].idstr, "%llu",
-			 (unsigned long long)t->locs[i].def->id);
-		uint64_t d = t->locs[i].def->declared_events;
-		if (d != UINT64_MAX)
-			b.total += d;
-	}
-	for (size_t i = 0; i < t->nlocs; i++)
-		if ((err = read_location(r, &t->locs[i], &b)))
+	double t0 = now();
+	int have_index = !t->opt.no_index && access(t->index_path, F_OK) == 0;
+	if (have_index && !t->opt.rebuild) {
+		err = load_index(t, &identity, &why);
+		if (err == CCG_ENOMEM)
 			goto fail;
-	if (t->nlocs) {
-		b.l = &t->locs[t->nlocs - 1];
-		progress(&b, 1);
+		if (err) {
+			note(t, "rebuilding index %s: %s", t->index_path,
+			     why.data ? why.data : "unusable");
+			reset_content(t);
+		}
 	}
-	ccg_read_close(r);
-	r = NULL;
-	ccg_build_free(b.bld);
-	b.bld = NULL;
-	ccg_buf_free(&b.line);
-
-	/* Trace-wide figures. */
-	const ccg_clock *ck = ccg_defs_clock(t->defs);
-	int have = 0;
-	if ((err = make_groups(t)) || (err = make_region_names(t)))
-		goto fail;
-	uint64_t nodes = 1 + t->ngroups;
-	for (size_t i = 0; i < t->nlocs; i++) {
-		loc *l = &t->locs[i];
-		ccg_node root;
-		if ((err = ccg_store_get_node(t->store, l->root, &root, NULL, 0)))
+	if (!t->from_index) {
+		if ((err = build_from_otf2(t, msg)))
 			goto fail;
-		l->base = nodes;
-		nodes += 1 + root.ndirs;
-		t->events += l->nevents;
-		if (l->max_depth > t->max_depth)
-			t->max_depth = l->max_depth;
-		if (l->first > l->last)
-			continue;
-		if (!have || l->first < t->first)
-			t->first = l->first;
-		if (!have || l->last > t->last)
-			t->last = l->last;
-		have = 1;
+		t->built = 1;
+		ccg_buf wmsg = CCG_BUF_INIT;
+		if (!t->opt.no_index && !write_index(t, &identity, &wmsg)) {
+			/* Serve from the file just written, as a remount would. */
+			double secs = t->build_seconds;
+			uint64_t bytes = t->index_bytes;
+			reset_content(t);
+			ccg_buf_reset(&why);
+			if ((err = load_index(t, &identity, &why))) {
+				if (msg)
+					ccg_buf_addf(msg, "index just written is "
+						     "unreadable: %s", why.data);
+				ccg_buf_free(&wmsg);
+				goto fail;
+			}
+			t->build_seconds = secs;
+			t->index_bytes = bytes;
+		} else if (!t->opt.no_index) {
+			note(t, "%s; serving from memory",
+			     wmsg.data ? wmsg.data : "cannot write the index");
+			free(t->index_path);
+			t->index_path = NULL;
+		}
+		ccg_buf_free(&wmsg);
 	}
-	if (nodes > (UINT64_MAX >> CCG_VIEW_BITS)) {
-		err = CCG_ERANGE;
+	t->open_seconds = now() - t0;
+	if ((err = finish_setup(t)))
 		goto fail;
-	}
-	t->nodes = nodes;
-	t->zero = ck->defined ? ck->offset : t->first;
-	if (have && t->first < t->zero)
-		t->zero = t->first;
-	t->w_time = ccg_digits_u64(t->last);
-	t->w_rel = ccg_digits_u64(t->last - t->zero);
-	t->w_depth = ccg_digits_u64(t->max_depth);
-	t->build_seconds = now() - t0;
-	if ((err = render_static(t)))
-		goto fail;
+	ccg_buf_free(&identity);
+	ccg_buf_free(&why);
+	ccg_buf_free(&path);
 	*out = t;
 	return CCG_OK;
 fail:
 	if (msg && err == CCG_ENOMEM && !msg->len)
 		ccg_buf_adds(msg, "out of memory while building");
-	ccg_build_free(b.bld);
-	ccg_buf_free(&b.line);
-	ccg_read_close(r);
+	ccg_buf_free(&identity);
+	ccg_buf_free(&why);
+	ccg_buf_free(&path);
 	ccg_trace_close(t);
 	return err;
 }
@@ -736,28 +1034,24 @@ void ccg_trace_close(ccg_trace *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->nlocs; i++) {
-		free(t->locs[i].dirname);
-		free(t->locs[i].errmsg);
-	}
-	free(t->locs);
+	if (t->region_safe && t->defs)
+		for (size_t i = 0; i < ccg_defs_region_count(t->defs); i++)
+			free(t->region_safe[i]);
+	free(t->region_safe);
+	t->region_safe = NULL;
+	reset_content(t);
 	for (size_t i = 0; i < t->ngroups; i++) {
 		free(t->groups[i].dirname);
 		free(t->groups[i].locs);
 	}
 	free(t->groups);
-	if (t->region_safe)
-		for (size_t i = 0; i < ccg_defs_region_count(t->defs); i++)
-			free(t->region_safe[i]);
-	free(t->region_safe);
 	free(t->region_class);
 	ccg_buf_free(&t->readme);
 	ccg_buf_free(&t->info);
 	ccg_buf_free(&t->regions);
 	ccg_buf_free(&t->locations);
 	ccg_buf_free(&t->definitions);
-	ccg_store_free(t->store);
-	ccg_defs_free(t->defs);
+	free(t->index_path);
 	free(t->anchor);
 	free(t);
 }
@@ -1164,16 +1458,28 @@ ccg_err ccg_trace_summary(const ccg_trace *t, ccg_buf *b)
 	add_ku(b, "directories", dirs);
 	add_ku(b, "max_depth", t->max_depth);
 	add_ku(b, "fanout", t->opt.fanout);
-	uint64_t offered = ccg_store_nodes_offered(t->store);
+	uint64_t offered = t->nodes_offered;
 	uint32_t shared = ccg_store_node_count(t->store);
 	add_ku(b, "nodes_before_sharing", offered);
 	add_ku(b, "nodes_after_sharing", shared);
 	ccg_buf_addf(b, "Rn: %.2f\n", shared ? (double)offered / shared : 0.0);
 	add_ku(b, "event_records", ccg_store_event_count(t->store));
-	add_ku(b, "graph_bytes", ccg_store_bytes(t->store));
+	add_ku(b, "plain_tree_bytes", t->bytes_offered);
+	add_ku(b, "graph_bytes", t->graph_bytes);
+	ccg_buf_addf(b, "Rm: %.2f\n",
+		     t->graph_bytes ? (double)t->bytes_offered / t->graph_bytes
+				    : 0.0);
+	add_kv(b, "index", t->index_path ? t->index_path : "none");
+	add_ku(b, "index_bytes", t->index_bytes);
+	add_ku(b, "otf2_event_bytes", t->otf2_bytes);
+	ccg_buf_addf(b, "index_to_otf2: %.4f\n",
+		     t->otf2_bytes ? (double)t->index_bytes / t->otf2_bytes
+				   : 0.0);
 	ccg_buf_addf(b, "build_seconds: %.3f\n", t->build_seconds);
 	ccg_buf_addf(b, "build_events_per_second: %.0f\n",
 		     t->build_seconds > 0 ? t->events / t->build_seconds : 0);
+	add_kv(b, "this_open", t->built ? "built from OTF2" : "index reused");
+	ccg_buf_addf(b, "open_seconds: %.3f\n", t->open_seconds);
 	for (size_t i = 0; i < t->nlocs; i++) {
 		const loc *l = &t->locs[i];
 		if (!l->errmsg)

@@ -31,9 +31,21 @@ typedef uint64_t ccg_id;
 
 #define CCG_ID_ROOT ((ccg_id)0)
 
+/* Default bytes of decompressed index blocks kept in memory. */
+#define CCG_CACHE_DEFAULT (64u << 20)
+
 typedef struct ccg_options {
-	uint32_t fanout;        /* most subdirectories per call directory */
+	uint32_t fanout;        /* most items per node (and subdirectories) */
 	int progress;           /* print progress lines to stderr */
+	const char *index_path; /* NULL: next to the anchor, or the cache */
+	int no_index;           /* build in memory, read and write no file */
+	int rebuild;            /* ignore an existing index */
+	uint64_t tol_abs;       /* lossy: tolerance in ticks (0: none) */
+	double tol_rel;         /* lossy: relative tolerance (0: none) */
+	size_t cache_bytes;     /* index block cache */
+	/* Receives one-line notes (an index rebuilt, and why). */
+	void (*log)(void *ctx, const char *line);
+	void *log_ctx;
 } ccg_options;
 
 /* Fills in the defaults. */

@@ -1,0 +1,118 @@
+/*
+ * ccg_index.h - the index file: a built trace on disk, for instant remounts.
+ *
+ * Layout (all integers little-endian or varints):
+ *   header   magic "CCGIDX01", format version, tolerance, fan-out, the
+ *            trace's identity (name, size, mtime of the anchor, the global
+ *            definitions and every file of the archive folder), checksum;
+ *   blocks   LZ4-compressed blocks of records, one section after another:
+ *            locations, summary, nodes, events (the global definitions
+ *            stay in the trace's .def file, whose identity is checked);
+ *   directory  per section its record count and per block its first
+ *            record, file offset, sizes and checksum;
+ *   footer   magic, directory offset and length, checksums.
+ * The file is written in one pass under a temporary name and renamed when
+ * complete, so an interrupted build never leaves a file that looks valid.
+ * Every read is bounds-checked and every block checksummed: a damaged or
+ * foreign file gives an error with a reason, never a crash or wrong data.
+ *
+ * Simple API: ccg_index_write (from a built trace), ccg_index_open,
+ * ccg_index_close, and the section readers.  Advanced: ccg_index_backing
+ * gives a store (ccg_store.h) whose nodes and events are read from the
+ * file on demand through a bounded, refcounted block cache.
+ */
+#ifndef CCG_INDEX_H
+#define CCG_INDEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ccg_buf.h"
+#include "ccg_error.h"
+#include "ccg_store.h"
+
+/* Format version; a file of another version is rebuilt. */
+#define CCG_INDEX_VERSION 1
+
+/* What the index was built with; a mount asking for other values rebuilds. */
+typedef struct ccg_index_params {
+	uint64_t tol_abs;       /* tolerance in ticks, 0 for none */
+	double tol_rel;         /* relative tolerance, 0 for none */
+	uint32_t fanout;
+} ccg_index_params;
+
+/* Sections of the file. */
+enum ccg_section {
+	CCG_SEC_LOCS = 0,   /* one record per location (owner's format) */
+	CCG_SEC_META,       /* one record of trace figures (owner's format) */
+	CCG_SEC_NODES,      /* node records (ccg_store.h) */
+	CCG_SEC_EVENTS,     /* event records (ccg_store.h) */
+	CCG_SEC__COUNT
+};
+
+/* ---- identity ---- */
+
+/* Appends the identity of the archive with anchor `anchor` to `out`: the
+ * anchor, its .def file and every file below its archive folder, each as
+ * name, size and mtime, in name order. */
+ccg_err ccg_index_identity(const char *anchor, ccg_buf *out, ccg_buf *msg);
+
+/* Default index path for `anchor`: ANCHOR.ccg when its folder is
+ * writable, else $XDG_CACHE_HOME/ccgfs/NAME-HASH.ccg (~/.cache when unset). */
+ccg_err ccg_index_default_path(const char *anchor, ccg_buf *out);
+
+/* ---- writing ---- */
+
+typedef struct ccg_index_writer ccg_index_writer;
+
+/* Starts writing `path` (really a temporary file beside it). */
+ccg_err ccg_index_begin(const char *path, const ccg_index_params *p,
+			const ccg_buf *identity, ccg_index_writer **out,
+			ccg_buf *msg);
+
+/* Appends one record to section `sec`; sections must come in order. */
+ccg_err ccg_index_add(ccg_index_writer *w, enum ccg_section sec,
+		      const void *rec, size_t len);
+
+/* Appends every node and event record of a built store. */
+ccg_err ccg_index_add_store(ccg_index_writer *w, const ccg_store *s);
+
+/* Writes directory and footer, and renames the file into place.  Frees w
+ * in all cases.  *bytes receives the file's size. */
+ccg_err ccg_index_commit(ccg_index_writer *w, uint64_t *bytes, ccg_buf *msg);
+
+/* Discards a file being written; frees w.  NULL is allowed. */
+void ccg_index_abort(ccg_index_writer *w);
+
+/* ---- reading ---- */
+
+typedef struct ccg_index ccg_index;
+
+/* Opens an index and checks it against the trace's identity and the
+ * wanted parameters.  CCG_ESTALE (identity or parameters differ) or
+ * CCG_EFORMAT (damaged) come with a reason in `why`.  Files up to
+ * CCG_INDEX_VERIFY_ALL bytes have every block checked now.
+ * Ownership: ccg_index_close. */
+ccg_err ccg_index_open(const char *path, const ccg_buf *identity,
+		       const ccg_index_params *want, ccg_index **out,
+		       ccg_buf *why);
+void ccg_index_close(ccg_index *x);
+
+/* Size of the index file in bytes. */
+uint64_t ccg_index_bytes(const ccg_index *x);
+
+/* Number of records of a section. */
+uint64_t ccg_index_count(const ccg_index *x, enum ccg_section sec);
+
+/* Calls fn for every record of a small section, in order. */
+ccg_err ccg_index_each(ccg_index *x, enum ccg_section sec,
+		       ccg_err (*fn)(void *ctx, const unsigned char *rec,
+				     size_t len),
+		       void *ctx);
+
+/* A read-only store reading nodes and events from the file, with a block
+ * cache of at most `cache_bytes`.  The store borrows x: close the store
+ * before the index. */
+ccg_err ccg_index_store(ccg_index *x, size_t cache_bytes, ccg_store **out);
+
+#endif
