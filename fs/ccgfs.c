@@ -28,6 +28,8 @@
 #define FS_TIMEOUT 86400.0
 /* Most idle worker threads of the multithreaded loop. */
 #define FS_MAX_IDLE_THREADS 10
+/* Default fan-out (the library's). */
+#define CCG_FANOUT_DEFAULT_FS 64
 /* Entries "." and ".." come before the library's entries in readdir. */
 #define FS_DOT_ENTRIES 2
 
@@ -52,6 +54,7 @@ static int fs_errno(ccg_err err)
 	case CCG_EISDIR: return EISDIR;
 	case CCG_ERANGE: return ERANGE;
 	case CCG_ENOTSUP: return ENOTSUP;
+	case CCG_ESTALE: return ESTALE;
 	case CCG_EIO:
 	case CCG_EFORMAT:
 	default: return EIO;
@@ -337,15 +340,28 @@ static const struct fuse_lowlevel_ops fs_ops = {
 typedef struct cli {
 	char *trace;
 	unsigned fanout;
-	int show_help;
+	char *index;
+	char *tolerance;
+	unsigned cache_mib;
+	int noindex, rebuild;
+	int show_help, build_only, info;
 } cli;
 
-enum { KEY_HELP };
+enum { KEY_HELP, KEY_BUILD_ONLY, KEY_INFO };
+
+#define CLI_OPT(t, p) {t, offsetof(cli, p), 1}
 
 static const struct fuse_opt cli_opts[] = {
 	{"fanout=%u", offsetof(cli, fanout), 0},
+	{"index=%s", offsetof(cli, index), 0},
+	{"tolerance=%s", offsetof(cli, tolerance), 0},
+	{"cache=%u", offsetof(cli, cache_mib), 0},
+	CLI_OPT("noindex", noindex),
+	CLI_OPT("rebuild", rebuild),
 	FUSE_OPT_KEY("-h", KEY_HELP),
 	FUSE_OPT_KEY("--help", KEY_HELP),
+	FUSE_OPT_KEY("--build-only", KEY_BUILD_ONLY),
+	FUSE_OPT_KEY("--info", KEY_INFO),
 	FUSE_OPT_END,
 };
 
@@ -354,32 +370,90 @@ static int cli_proc(void *data, const char *arg, int key,
 {
 	(void)outargs;
 	cli *c = data;
-	if (key == KEY_HELP) {
+	switch (key) {
+	case KEY_HELP:
 		c->show_help = 1;
 		return 0;
-	}
-	if (key == FUSE_OPT_KEY_NONOPT && !c->trace) {
-		c->trace = strdup(arg);
+	case KEY_BUILD_ONLY:
+		c->build_only = 1;
 		return 0;
+	case KEY_INFO:
+		c->info = 1;
+		return 0;
+	case FUSE_OPT_KEY_NONOPT:
+		if (!c->trace) {
+			c->trace = strdup(arg);
+			return 0;
+		}
+		return 1;
+	default:
+		return 1;
 	}
-	return 1;
 }
 
 static void usage(const char *prog)
 {
-	printf("usage: %s [options] TRACE MOUNTPOINT\n\n"
+	printf("usage: %s [options] TRACE MOUNTPOINT\n"
+	       "       %s --build-only [options] TRACE\n"
+	       "       %s --info [options] TRACE\n\n"
 	       "Mounts the OTF2 trace whose anchor file is TRACE (e.g.\n"
 	       "traces.otf2) read-only at MOUNTPOINT; unmount with\n"
-	       "`fusermount3 -u MOUNTPOINT`.\n\n"
+	       "`fusermount3 -u MOUNTPOINT`.  The first mount builds an index\n"
+	       "file (TRACE.ccg, or under $XDG_CACHE_HOME/ccgfs/ when the\n"
+	       "trace's folder is not writable); later mounts reuse it.\n\n"
 	       "options:\n"
-	       "    -f                 stay in the foreground\n"
-	       "    -s                 single-threaded\n"
-	       "    -d                 debug output (implies -f)\n"
-	       "    -o fanout=B        at most B subdirectories per call "
+	       "    --build-only          build or refresh the index, then exit\n"
+	       "    --info                print what the root `info` file shows\n"
+	       "    -f                    stay in the foreground\n"
+	       "    -s                    single-threaded\n"
+	       "    -d                    debug output (implies -f)\n"
+	       "    -o fanout=B           at most B subdirectories per call "
 	       "directory (default %d)\n"
-	       "    -o OPT[,OPT...]    other FUSE mount options\n"
-	       "    -h, --help         this text\n",
-	       prog, 64);
+	       "    -o index=PATH         where the index file lives\n"
+	       "    -o noindex            build in memory; no index file\n"
+	       "    -o rebuild            rebuild the index even if it is valid\n"
+	       "    -o tolerance=T        lossy sharing: T ticks and/or P%% "
+	       "(1000, 5%%, 1000,5%%)\n"
+	       "    -o cache=MIB          index block cache (default %u MiB)\n"
+	       "    -o OPT[,OPT...]       other FUSE mount options\n"
+	       "    -h, --help            this text\n",
+	       prog, prog, prog, CCG_FANOUT_DEFAULT_FS,
+	       (unsigned)(CCG_CACHE_DEFAULT >> 20));
+}
+
+static void log_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "ccgfs: %s\n", line);
+}
+
+/* Opens (building or reusing the index) as the options say. */
+static int open_trace(const cli *c, ccg_trace **out)
+{
+	ccg_options o;
+	ccg_buf msg = CCG_BUF_INIT;
+	ccg_options_init(&o);
+	o.fanout = c->fanout;
+	o.progress = isatty(STDERR_FILENO);
+	o.index_path = c->index;
+	o.no_index = c->noindex;
+	o.rebuild = c->rebuild;
+	if (c->cache_mib)
+		o.cache_bytes = (size_t)c->cache_mib << 20;
+	o.log = log_line;
+	if (c->tolerance &&
+	    ccg_parse_tolerance(c->tolerance, &o.tol_abs, &o.tol_rel)) {
+		fprintf(stderr, "ccgfs: bad tolerance '%s' (want ticks, P%%, "
+				"or both: 1000,5%%)\n",
+			c->tolerance);
+		return -1;
+	}
+	ccg_err err = ccg_trace_open(c->trace, &o, out, &msg);
+	if (err)
+		fprintf(stderr, "ccgfs: %s: %s\n", c->trace,
+			msg.len ? msg.data : ccg_err_text(err));
+	ccg_buf_free(&msg);
+	return err ? -1 : 0;
 }
 
 int main(int argc, char *argv[])
@@ -388,7 +462,8 @@ int main(int argc, char *argv[])
 	struct fuse_cmdline_opts opts = {0};
 	struct fuse_session *se = NULL;
 	struct fuse_loop_config *lc = NULL;
-	cli c = {NULL, 64, 0};
+	cli c = {0};
+	c.fanout = CCG_FANOUT_DEFAULT_FS;
 	fs f = {0};
 	ccg_buf msg = CCG_BUF_INIT;
 	int ret = 1;
@@ -397,6 +472,22 @@ int main(int argc, char *argv[])
 		goto out_args;
 	if (c.show_help) {
 		usage(argv[0]);
+		ret = 0;
+		goto out_args;
+	}
+	if (c.build_only || c.info) {
+		if (!c.trace) {
+			usage(argv[0]);
+			goto out_args;
+		}
+		if (open_trace(&c, &f.trace))
+			goto out_args;
+		if (c.info) {
+			ccg_buf_reset(&msg);
+			ccg_trace_summary(f.trace, &msg);
+			fputs(msg.data ? msg.data : "", stdout);
+		}
+		ccg_trace_close(f.trace);
 		ret = 0;
 		goto out_args;
 	}
@@ -412,16 +503,8 @@ int main(int argc, char *argv[])
 		goto out_opts;
 	}
 
-	ccg_options o;
-	ccg_options_init(&o);
-	o.fanout = c.fanout;
-	o.progress = isatty(STDERR_FILENO);
-	ccg_err err = ccg_trace_open(c.trace, &o, &f.trace, &msg);
-	if (err) {
-		fprintf(stderr, "ccgfs: %s: %s\n", c.trace,
-			msg.len ? msg.data : ccg_err_text(err));
+	if (open_trace(&c, &f.trace))
 		goto out_opts;
-	}
 	struct stat st;
 	if (stat(c.trace, &st) == 0)
 		f.mtime = st.st_mtim;
@@ -466,6 +549,8 @@ out_opts:
 out_args:
 	ccg_buf_free(&msg);
 	free(c.trace);
+	free(c.index);
+	free(c.tolerance);
 	fuse_opt_free_args(&args);
 	return ret;
 }

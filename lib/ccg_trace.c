@@ -9,6 +9,7 @@
 
 #include "ccg_trace.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -627,6 +628,41 @@ out:
 
 
 static ccg_err render_static(ccg_trace *t);
+
+ccg_err ccg_parse_tolerance(const char *s, uint64_t *abs, double *rel)
+{
+	*abs = 0;
+	*rel = 0;
+	int have_abs = 0, have_rel = 0;
+	while (*s) {
+		char *end;
+		errno = 0;
+		if (*s < '0' || *s > '9')
+			return CCG_EINVAL;
+		double v = strtod(s, &end);
+		if (errno || end == s || v < 0)
+			return CCG_EINVAL;
+		if (*end == '%') {
+			if (have_rel || v > 100)
+				return CCG_EINVAL;
+			*rel = v / 100;
+			have_rel = 1;
+			end++;
+		} else {
+			unsigned long long u = strtoull(s, &end, 10);
+			if (errno || have_abs || (*end && *end != ','))
+				return CCG_EINVAL;
+			*abs = u;
+			have_abs = 1;
+		}
+		if (*end == ',' && end[1])
+			end++;
+		else if (*end)
+			return CCG_EINVAL;
+		s = end;
+	}
+	return have_abs || have_rel ? CCG_OK : CCG_EINVAL;
+}
 
 void ccg_options_init(ccg_options *opt)
 {

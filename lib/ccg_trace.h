@@ -86,6 +86,10 @@ ccg_err ccg_trace_readdir(const ccg_trace *t, ccg_id dir, uint64_t index,
 ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 		       size_t len, ccg_buf *out);
 
+/* Parses a tolerance: ticks ("1000"), a percentage ("5%"), or both
+ * ("1000,5%").  CCG_EINVAL for anything else. */
+ccg_err ccg_parse_tolerance(const char *s, uint64_t *abs, double *rel);
+
 /* ---- advanced ---- */
 
 /* Appends the text of the root `info` file. */
