@@ -190,7 +190,7 @@ static ccg_err close_frame(ccg_build *b, frame *f, uint64_t end,
 					    l->ends[0], l->refs[0])))
 				return err;
 		}
-		l->n = 0;
+		f->levels[k].n = 0; /* add_item may have moved the levels */
 		k++;
 	}
 	level empty = {0};

@@ -74,6 +74,11 @@ static inline int ccg_f64_get(const unsigned char **pp,
 /* Appenders onto a ccg_buf; errors are sticky in the buffer. */
 static inline void ccg_put_u(ccg_buf *b, uint64_t v)
 {
+	if (b->cap - b->len > CCG_VARINT_MAX) {
+		b->len += ccg_varint_put((unsigned char *)b->data + b->len, v);
+		b->data[b->len] = '\0';
+		return;
+	}
 	unsigned char tmp[CCG_VARINT_MAX];
 	ccg_buf_add(b, tmp, ccg_varint_put(tmp, v));
 }

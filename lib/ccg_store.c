@@ -30,8 +30,31 @@ typedef struct arena {
 	uint32_t cap;
 } arena;
 
+/* What a parent needs of a child node while building. */
+typedef struct summ {
+	uint64_t dur, nevents, textlen, ndirs;
+	uint32_t depth;
+	uint8_t visible;
+} summ;
+
+/* Recently interned small event records, to skip hashing. */
+#define CCG_EVMEMO_SLOTS 1024
+#define CCG_EVMEMO_BYTES 24
+typedef struct evmemo {
+	uint32_t kind1;      /* kind + 1; 0 marks an empty slot */
+	uint32_t len;
+	ccg_ref ref;
+	uint32_t textlen;
+	unsigned char bytes[CCG_EVMEMO_BYTES];
+} evmemo;
+
 struct ccg_store {
 	const ccg_store_source *src; /* NULL for a store being built */
+	summ *summ;                  /* per node, while building */
+	size_t capsumm;
+	uint32_t *ev_textlen;        /* per event record, while building */
+	size_t captext;
+	evmemo memo[CCG_EVMEMO_SLOTS];
 	ccg_store_source src_copy;
 	arena nodes, events;
 	intern node_tab, event_tab;
@@ -144,6 +167,8 @@ void ccg_store_free(ccg_store *s)
 	arena_free(&s->events);
 	intern_free(&s->node_tab);
 	intern_free(&s->event_tab);
+	free(s->summ);
+	free(s->ev_textlen);
 	ccg_buf_free(&s->scratch);
 	free(s);
 }
@@ -180,6 +205,19 @@ ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 	ccg_buf *b = &s->scratch;
 	if (s->src)
 		return CCG_ENOTSUP;
+	evmemo *m = NULL;
+	if (len <= CCG_EVMEMO_BYTES) {
+		uint64_t h = (uint64_t)kind * 0x9E3779B97F4A7C15ULL;
+		for (size_t i = 0; i < len; i++)
+			h = (h ^ fields[i]) * 0x100000001B3ULL;
+		m = &s->memo[(h >> 20) % CCG_EVMEMO_SLOTS];
+		if (m->kind1 == (uint32_t)kind + 1 && m->len == len &&
+		    !memcmp(m->bytes, fields, len)) {
+			*ref = m->ref;
+			s->event_tab.offered_bytes += 2 + len;
+			return CCG_OK;
+		}
+	}
 	ccg_buf_reset(b);
 	ccg_put_u(b, (uint64_t)kind);
 	ccg_put_u(b, len);
@@ -190,14 +228,32 @@ ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 	textlen_ctx tc = {textlen, ctx, kind, fields, len};
 	ccg_err err = intern_bytes(&s->event_tab, &s->events, b,
 				   CCG_SEED_EVENT, add_textlen, &tc, &id);
-	if (!err)
-		*ref = CCG_REF_EVENT | id;
-	return err;
-}
-
-static ccg_err node_header(const ccg_store *s, uint32_t id, ccg_node *n)
-{
-	return ccg_store_get_node(s, id, n, NULL, 0);
+	if (err)
+		return err;
+	*ref = CCG_REF_EVENT | id;
+	if (id >= s->captext) {
+		size_t cap = s->captext ? s->captext * 2 : 1024;
+		uint32_t *n = realloc(s->ev_textlen, cap * sizeof *n);
+		if (!n)
+			return CCG_ENOMEM;
+		s->ev_textlen = n;
+		s->captext = cap;
+	}
+	if (id == s->events.n - 1 && tc.fn) {
+		ccg_evrec ev;
+		const unsigned char *rp;
+		size_t rl;
+		if (!ccg_store_event_record(s, id, &rp, &rl) &&
+		    !ccg_evrec_decode(rp, rl, &ev, NULL))
+			s->ev_textlen[id] = ev.textlen;
+	}
+	if (m) {
+		m->kind1 = (uint32_t)kind + 1;
+		m->len = (uint32_t)len;
+		memcpy(m->bytes, fields, len);
+		m->ref = *ref;
+	}
+	return CCG_OK;
 }
 
 ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
@@ -213,25 +269,22 @@ ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
 	sum.nitems = n;
 	for (uint32_t i = 0; i < n; i++) {
 		if (CCG_REF_IS_EVENT(refs[i])) {
-			ccg_evrec ev;
-			ccg_err err = ccg_store_get_event(
-				s, CCG_REF_ID(refs[i]), &ev, NULL);
-			if (err)
-				return err;
+			uint32_t e = CCG_REF_ID(refs[i]);
+			if (e >= s->events.n)
+				return CCG_ENOENT;
 			sum.nevents++;
-			sum.textlen += ev.textlen;
+			sum.textlen += s->ev_textlen[e];
 			continue;
 		}
-		ccg_node c;
-		ccg_err err = node_header(s, refs[i], &c);
-		if (err)
-			return err;
-		sum.nevents += c.nevents;
-		sum.textlen += c.textlen;
-		sum.ndirs += c.ndirs + c.visible;
-		sum.nvis += c.visible;
-		if (c.depth > sum.depth)
-			sum.depth = c.depth;
+		if (refs[i] >= s->nodes.n)
+			return CCG_ENOENT;
+		const summ *c = &s->summ[refs[i]];
+		sum.nevents += c->nevents;
+		sum.textlen += c->textlen;
+		sum.ndirs += c->ndirs + c->visible;
+		sum.nvis += c->visible;
+		if (c->depth > sum.depth)
+			sum.depth = c->depth;
 	}
 	if (kind == CCG_NODE_CALL) {
 		sum.visible = 1;
@@ -261,9 +314,20 @@ ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
 	uint32_t id;
 	ccg_err err = intern_bytes(&s->node_tab, &s->nodes, b, CCG_SEED_NODE,
 				   NULL, NULL, &id);
-	if (!err)
-		*ref = id;
-	return err;
+	if (err)
+		return err;
+	*ref = id;
+	if (id >= s->capsumm) {
+		size_t cap = s->capsumm ? s->capsumm * 2 : 1024;
+		summ *ns = realloc(s->summ, cap * sizeof *ns);
+		if (!ns)
+			return CCG_ENOMEM;
+		s->summ = ns;
+		s->capsumm = cap;
+	}
+	s->summ[id] = (summ){sum.dur, sum.nevents, sum.textlen, sum.ndirs,
+			     sum.depth, sum.visible};
+	return CCG_OK;
 }
 
 ccg_err ccg_node_decode(const unsigned char *p, size_t len, ccg_node *node,

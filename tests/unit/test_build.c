@@ -657,16 +657,11 @@ static void test_fanout(void **state)
 	}
 }
 
-/* BUG (lib/ccg_build.c, close_frame): 17 plain events at the root with
- * fan-out 2 make close_frame add a level while it holds `l`, a pointer
- * into f->levels; add_item -> frame_level reallocs f->levels (from 4 to 8
- * levels) and the following `l->n = 0` writes into the freed block.  The
- * tree comes out right, so this test passes in the normal build; valgrind
- * reports "Invalid write of size 4" in close_frame and a
- * -DCCG_SANITIZE=ON build aborts with heap-use-after-free.  In general:
- * any call or root whose item count makes close_frame create level 4 (or
- * 8, 16, ...), e.g. 17 items with fan-out 2, 82 with 3, 257 with 4, and
- * about 64^4 = 16.8M items with the default fan-out 64. */
+/* Regression: closing a frame whose pending items need a new grouping
+ * level (17 plain events at the root with fan-out 2; 82 with 3; 257 with
+ * 4; about 64^4 with 64) reallocates the frame's levels while they are
+ * being walked.  The tree must come out right, and the sanitizer build
+ * (-DCCG_SANITIZE=ON) and valgrind must see no invalid access. */
 static void test_close_grows_levels(void **state)
 {
 	(void)state;
