@@ -6,6 +6,7 @@
 typedef struct level {
 	uint64_t *starts, *ends;
 	ccg_ref *refs;
+	ccg_span *spans;    /* lossy: each item's error range */
 	uint32_t n;
 } level;
 
@@ -43,6 +44,7 @@ static void frame_free(frame *f)
 		free(f->levels[i].starts);
 		free(f->levels[i].ends);
 		free(f->levels[i].refs);
+		free(f->levels[i].spans);
 	}
 	free(f->levels);
 }
@@ -64,8 +66,9 @@ static int frame_level(ccg_build *b, frame *f, uint32_t k)
 		x->starts = malloc((b->fanout + 1) * sizeof *x->starts);
 		x->ends = malloc((b->fanout + 1) * sizeof *x->ends);
 		x->refs = malloc((b->fanout + 1) * sizeof *x->refs);
+		x->spans = malloc((b->fanout + 1) * sizeof *x->spans);
 		f->caplevels = i + 1;
-		if (!x->starts || !x->ends || !x->refs)
+		if (!x->starts || !x->ends || !x->refs || !x->spans)
 			return -1;
 	}
 	return 0;
@@ -130,20 +133,22 @@ void ccg_build_reset(ccg_build *b)
 	push_frame(b, CCG_NODE_ROOT, 0, 0);
 }
 
+static const ccg_span zero_span = {0, 0};
+
 static ccg_err add_item(ccg_build *b, frame *f, uint32_t k, uint64_t start,
-			uint64_t end, ccg_ref ref);
+			uint64_t end, ccg_ref ref, ccg_span span);
 
 /* Interns the first m items of level k as a group; returns it. */
 static ccg_err make_group(ccg_build *b, level *l, uint32_t m, ccg_ref *ref,
-			  uint64_t *end)
+			  uint64_t *end, ccg_span *span)
 {
 	*end = l->ends[m - 1];
-	return ccg_store_node(b->s, CCG_NODE_GROUP, 0, l->starts[0], *end,
-			      l->starts, l->refs, m, ref);
+	return ccg_store_node_tol(b->s, CCG_NODE_GROUP, 0, l->starts[0], *end,
+				  l->starts, l->refs, l->spans, m, ref, span);
 }
 
 static ccg_err add_item(ccg_build *b, frame *f, uint32_t k, uint64_t start,
-			uint64_t end, ccg_ref ref)
+			uint64_t end, ccg_ref ref, ccg_span span)
 {
 	if (frame_level(b, f, k))
 		return CCG_ENOMEM;
@@ -153,26 +158,29 @@ static ccg_err add_item(ccg_build *b, frame *f, uint32_t k, uint64_t start,
 	l->starts[l->n] = start;
 	l->ends[l->n] = end;
 	l->refs[l->n] = ref;
+	l->spans[l->n] = span;
 	l->n++;
 	if (l->n <= b->fanout)
 		return CCG_OK;
 	/* More than B: the first B become a group one level up. */
 	ccg_ref g;
 	uint64_t gend;
-	ccg_err err = make_group(b, l, b->fanout, &g, &gend);
+	ccg_span gspan;
+	ccg_err err = make_group(b, l, b->fanout, &g, &gend, &gspan);
 	if (err)
 		return err;
 	uint64_t gstart = l->starts[0];
 	l->starts[0] = l->starts[b->fanout];
 	l->ends[0] = l->ends[b->fanout];
 	l->refs[0] = l->refs[b->fanout];
+	l->spans[0] = l->spans[b->fanout];
 	l->n = 1;
-	return add_item(b, f, k + 1, gstart, gend, g);
+	return add_item(b, f, k + 1, gstart, gend, g, gspan);
 }
 
 /* Closes frame f ending at `end`: groups what is pending, interns. */
 static ccg_err close_frame(ccg_build *b, frame *f, uint64_t end,
-			   ccg_ref *ref)
+			   ccg_ref *ref, ccg_span *span)
 {
 	uint32_t k = 0;
 	ccg_err err;
@@ -181,13 +189,16 @@ static ccg_err close_frame(ccg_build *b, frame *f, uint64_t end,
 		if (l->n >= 2) {
 			ccg_ref g;
 			uint64_t gend;
-			if ((err = make_group(b, l, l->n, &g, &gend)))
+			ccg_span gspan;
+			if ((err = make_group(b, l, l->n, &g, &gend, &gspan)))
 				return err;
-			if ((err = add_item(b, f, k + 1, l->starts[0], gend, g)))
+			if ((err = add_item(b, f, k + 1, l->starts[0], gend, g,
+					    gspan)))
 				return err;
 		} else if (l->n == 1) {
 			if ((err = add_item(b, f, k + 1, l->starts[0],
-					    l->ends[0], l->refs[0])))
+					    l->ends[0], l->refs[0],
+					    l->spans[0])))
 				return err;
 		}
 		f->levels[k].n = 0; /* add_item may have moved the levels */
@@ -197,8 +208,9 @@ static ccg_err close_frame(ccg_build *b, frame *f, uint64_t end,
 	level *top = f->nlevels ? &f->levels[f->nlevels - 1] : &empty;
 	if (f->kind == CCG_NODE_CALL && (int64_t)(end - f->start) < 0)
 		b->rep.end_before_start++;
-	return ccg_store_node(b->s, f->kind, f->region, f->start, end,
-			      top->starts, top->refs, top->n, ref);
+	return ccg_store_node_tol(b->s, f->kind, f->region, f->start, end,
+				  top->starts, top->refs, top->spans, top->n,
+				  ref, span);
 }
 
 /* Pops the top call, ending at `end`, into its parent. */
@@ -206,14 +218,15 @@ static ccg_err pop(ccg_build *b, uint64_t end)
 {
 	frame *f = &b->stack[b->depth];
 	ccg_ref ref;
-	ccg_err err = close_frame(b, f, end, &ref);
+	ccg_span span;
+	ccg_err err = close_frame(b, f, end, &ref, &span);
 	if (err)
 		return err;
 	uint64_t start = f->start;
 	b->depth--;
 	frame *p = &b->stack[b->depth];
 	p->last = end;
-	return add_item(b, p, 0, start, end, ref);
+	return add_item(b, p, 0, start, end, ref, span);
 }
 
 static void seen(ccg_build *b, uint64_t time)
@@ -240,7 +253,7 @@ ccg_err ccg_build_event(ccg_build *b, uint64_t time, ccg_build_role role,
 		*depth = b->depth;
 		frame *f = &b->stack[b->depth];
 		f->last = time;
-		return add_item(b, f, 0, time, time, ev);
+		return add_item(b, f, 0, time, time, ev, zero_span);
 	}
 	if (role == CCG_ROLE_LEAVE) {
 		uint32_t p = b->depth;
@@ -260,7 +273,7 @@ ccg_err ccg_build_event(ccg_build *b, uint64_t time, ccg_build_role role,
 			}
 			*depth = b->depth;
 			frame *f = &b->stack[b->depth];
-			if ((err = add_item(b, f, 0, time, time, ev)))
+			if ((err = add_item(b, f, 0, time, time, ev, zero_span)))
 				return err;
 			f->last = time;
 			return pop(b, time);
@@ -269,12 +282,13 @@ ccg_err ccg_build_event(ccg_build *b, uint64_t time, ccg_build_role role,
 	frame *f = &b->stack[b->depth];
 	*depth = b->depth;
 	f->last = time;
-	return add_item(b, f, 0, time, time, ev);
+	return add_item(b, f, 0, time, time, ev, zero_span);
 }
 
 ccg_err ccg_build_finish(ccg_build *b, ccg_ref *root, uint64_t *start,
-			 uint64_t *end)
+			 uint64_t *end, ccg_span *span)
 {
+	ccg_span dummy;
 	ccg_err err;
 	b->rep.never_left += b->depth;
 	while (b->depth > 0)
@@ -284,7 +298,7 @@ ccg_err ccg_build_finish(ccg_build *b, ccg_ref *root, uint64_t *start,
 	r->start = b->have ? b->first : 0;
 	*start = r->start;
 	*end = b->have ? b->last : 0;
-	return close_frame(b, r, *end, root);
+	return close_frame(b, r, *end, root, span ? span : &dummy);
 }
 
 ccg_repairs *ccg_build_repairs(ccg_build *b)

@@ -65,9 +65,10 @@ ccg_err ccg_build_event(ccg_build *b, uint64_t time, ccg_build_role role,
 			uint64_t region, ccg_ref ev, uint32_t *depth);
 
 /* Closes what is open and interns the root.  *root receives it, *start
- * and *end the location's first and last timestamps (0 when empty). */
+ * and *end the location's first and last timestamps (0 when empty), *span
+ * (may be NULL) the range of time errors lossy sharing introduced. */
 ccg_err ccg_build_finish(ccg_build *b, ccg_ref *root, uint64_t *start,
-			 uint64_t *end);
+			 uint64_t *end, ccg_span *span);
 
 ccg_repairs *ccg_build_repairs(ccg_build *b);
 /* Deepest call depth of the current location. */

@@ -8,6 +8,8 @@
 
 /* Initial slots of an intern table (power of two). */
 #define CCG_INTERN_INITIAL 4096
+/* Most items of a node that lossy sharing considers (= fan-out limit). */
+#define CCG_SHAPE_ITEMS_MAX 4097
 /* Seeds that keep the node and event hash spaces apart. */
 #define CCG_SEED_NODE 0x6E6F6465ULL
 #define CCG_SEED_EVENT 0x6576656EULL
@@ -48,8 +50,26 @@ typedef struct evmemo {
 	unsigned char bytes[CCG_EVMEMO_BYTES];
 } evmemo;
 
+/* One representative of a shape, in a chain per shape. */
+typedef struct cand {
+	uint32_t node;
+	uint32_t next1;      /* next candidate + 1, 0 at the end */
+} cand;
+
+/* Representatives kept per shape. */
+#define CCG_SHAPE_CANDIDATES 8
+
 struct ccg_store {
 	const ccg_store_source *src; /* NULL for a store being built */
+	int lossy;
+	uint64_t tol_abs;
+	double tol_rel;
+	intern shape_tab;            /* shape hash -> first candidate + 1 */
+	cand *cands;
+	size_t ncands, capcands;
+	uint64_t lossy_shared;
+	double lossy_max_rel;
+	ccg_item shape_items[CCG_SHAPE_ITEMS_MAX];
 	summ *summ;                  /* per node, while building */
 	size_t capsumm;
 	uint32_t *ev_textlen;        /* per event record, while building */
@@ -124,33 +144,53 @@ static int arena_push(arena *a, const void *p, size_t len)
 	return 0;
 }
 
-/* Interns `len` bytes in arena a with table t; *id receives the id.  When
- * the bytes are new and `more` is given, more(ctx, b) may append to b what
- * the record holds beyond its identity (not hashed). */
-static ccg_err intern_bytes(intern *t, arena *a, ccg_buf *b, uint64_t seed,
-			    void (*more)(void *ctx, ccg_buf *b), void *ctx,
-			    uint32_t *id)
+/* Looks up the bytes of b in table t: 1 and *id when present. */
+static int intern_lookup(intern *t, const ccg_buf *b, uint64_t seed,
+			 ccg_hash128 *h, uint32_t *id)
+{
+	*h = ccg_hash(b->data, b->len, seed);
+	t->offered_bytes += b->len;
+	if (!t->cap)
+		return 0;
+	slot *s = intern_find(t, *h);
+	if (!s->id1)
+		return 0;
+	*id = s->id1 - 1;
+	return 1;
+}
+
+/* Adds the bytes of b (hash h, not present) to arena a and table t.  When
+ * `more` is given, more(ctx, b) may first append what the record holds
+ * beyond its identity (not hashed). */
+static ccg_err intern_insert(intern *t, arena *a, ccg_buf *b, ccg_hash128 h,
+			     void (*more)(void *ctx, ccg_buf *b), void *ctx,
+			     uint32_t *id)
 {
 	if ((t->n + 1) * 4 > t->cap * 3 && intern_grow(t))
 		return CCG_ENOMEM;
-	ccg_hash128 h = ccg_hash(b->data, b->len, seed);
-	t->offered_bytes += b->len;
-	slot *s = intern_find(t, h);
-	if (s->id1) {
-		*id = s->id1 - 1;
-		return CCG_OK;
-	}
 	if (a->n >= CCG_STORE_MAX_IDS)
 		return CCG_ERANGE;
 	if (more)
 		more(ctx, b);
 	if (ccg_buf_status(b) || arena_push(a, b->data, b->len))
 		return CCG_ENOMEM;
+	slot *s = intern_find(t, h);
 	s->h = h;
 	s->id1 = a->n;
 	t->n++;
 	*id = a->n - 1;
 	return CCG_OK;
+}
+
+/* Interns the bytes of b: looks up, adds when new. */
+static ccg_err intern_bytes(intern *t, arena *a, ccg_buf *b, uint64_t seed,
+			    void (*more)(void *ctx, ccg_buf *b), void *ctx,
+			    uint32_t *id)
+{
+	ccg_hash128 h;
+	if (intern_lookup(t, b, seed, &h, id))
+		return CCG_OK;
+	return intern_insert(t, a, b, h, more, ctx, id);
 }
 
 ccg_err ccg_store_create(ccg_store **out)
@@ -169,6 +209,8 @@ void ccg_store_free(ccg_store *s)
 	intern_free(&s->event_tab);
 	free(s->summ);
 	free(s->ev_textlen);
+	intern_free(&s->shape_tab);
+	free(s->cands);
 	ccg_buf_free(&s->scratch);
 	free(s);
 }
@@ -256,64 +298,69 @@ ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 	return CCG_OK;
 }
 
-ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
-		       uint64_t start, uint64_t end, const uint64_t *starts,
-		       const ccg_ref *refs, uint32_t n, ccg_ref *ref)
+/* Serializes a node into s->scratch; *sum receives its summary. */
+static ccg_err node_record(ccg_store *s, uint8_t kind, uint64_t region,
+			   uint64_t start, uint64_t end, const uint64_t *starts,
+			   const ccg_ref *refs, uint32_t n, ccg_node *sum)
 {
-	ccg_node sum = {0};
+	memset(sum, 0, sizeof *sum);
 	if (s->src)
 		return CCG_ENOTSUP;
-	sum.kind = kind;
-	sum.region = kind == CCG_NODE_CALL ? region : 0;
-	sum.dur = end - start;
-	sum.nitems = n;
+	sum->kind = kind;
+	sum->region = kind == CCG_NODE_CALL ? region : 0;
+	sum->dur = end - start;
+	sum->nitems = n;
 	for (uint32_t i = 0; i < n; i++) {
 		if (CCG_REF_IS_EVENT(refs[i])) {
 			uint32_t e = CCG_REF_ID(refs[i]);
 			if (e >= s->events.n)
 				return CCG_ENOENT;
-			sum.nevents++;
-			sum.textlen += s->ev_textlen[e];
+			sum->nevents++;
+			sum->textlen += s->ev_textlen[e];
 			continue;
 		}
 		if (refs[i] >= s->nodes.n)
 			return CCG_ENOENT;
 		const summ *c = &s->summ[refs[i]];
-		sum.nevents += c->nevents;
-		sum.textlen += c->textlen;
-		sum.ndirs += c->ndirs + c->visible;
-		sum.nvis += c->visible;
-		if (c->depth > sum.depth)
-			sum.depth = c->depth;
+		sum->nevents += c->nevents;
+		sum->textlen += c->textlen;
+		sum->ndirs += c->ndirs + c->visible;
+		sum->nvis += c->visible;
+		if (c->depth > sum->depth)
+			sum->depth = c->depth;
 	}
 	if (kind == CCG_NODE_CALL) {
-		sum.visible = 1;
-		sum.depth++;
+		sum->visible = 1;
+		sum->depth++;
 	} else if (kind == CCG_NODE_GROUP) {
-		sum.visible = sum.ndirs > 0;
+		sum->visible = sum->ndirs > 0;
 	}
 	ccg_buf *b = &s->scratch;
 	ccg_buf_reset(b);
-	ccg_put_u(b, (uint64_t)sum.kind | (uint64_t)sum.visible << 2);
+	ccg_put_u(b, (uint64_t)sum->kind | (uint64_t)sum->visible << 2);
 	if (kind == CCG_NODE_CALL)
-		ccg_put_u(b, sum.region);
-	ccg_put_u(b, sum.dur);
-	ccg_put_u(b, sum.nevents);
-	ccg_put_u(b, sum.textlen);
-	ccg_put_u(b, sum.ndirs);
-	ccg_put_u(b, sum.nvis);
-	ccg_put_u(b, sum.depth);
+		ccg_put_u(b, sum->region);
+	ccg_put_u(b, sum->dur);
+	ccg_put_u(b, sum->nevents);
+	ccg_put_u(b, sum->textlen);
+	ccg_put_u(b, sum->ndirs);
+	ccg_put_u(b, sum->nvis);
+	ccg_put_u(b, sum->depth);
 	ccg_put_u(b, n);
 	for (uint32_t i = 0; i < n; i++) {
 		ccg_put_i(b, (int64_t)(starts[i] - start));
 		ccg_put_u(b, refs[i]);
 	}
-	if (ccg_buf_status(b))
-		return CCG_ENOMEM;
-	s->nodes_offered++;
+	return ccg_buf_status(b) ? CCG_ENOMEM : CCG_OK;
+}
+
+/* Adds the node serialized in s->scratch (hash h) with summary sum. */
+static ccg_err node_insert(ccg_store *s, ccg_hash128 h, const ccg_node *sum,
+			   ccg_ref *ref)
+{
 	uint32_t id;
-	ccg_err err = intern_bytes(&s->node_tab, &s->nodes, b, CCG_SEED_NODE,
-				   NULL, NULL, &id);
+	ccg_err err = intern_insert(&s->node_tab, &s->nodes, &s->scratch, h,
+				    NULL, NULL, &id);
 	if (err)
 		return err;
 	*ref = id;
@@ -325,9 +372,199 @@ ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
 		s->summ = ns;
 		s->capsumm = cap;
 	}
-	s->summ[id] = (summ){sum.dur, sum.nevents, sum.textlen, sum.ndirs,
-			     sum.depth, sum.visible};
+	s->summ[id] = (summ){sum->dur, sum->nevents, sum->textlen, sum->ndirs,
+			     sum->depth, sum->visible};
 	return CCG_OK;
+}
+
+ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
+		       uint64_t start, uint64_t end, const uint64_t *starts,
+		       const ccg_ref *refs, uint32_t n, ccg_ref *ref)
+{
+	ccg_node sum;
+	ccg_err err = node_record(s, kind, region, start, end, starts, refs, n,
+				  &sum);
+	if (err)
+		return err;
+	s->nodes_offered++;
+	ccg_hash128 h;
+	uint32_t id;
+	if (intern_lookup(&s->node_tab, &s->scratch, CCG_SEED_NODE, &h, &id)) {
+		*ref = id;
+		return CCG_OK;
+	}
+	return node_insert(s, h, &sum, ref);
+}
+
+void ccg_store_set_tolerance(ccg_store *s, uint64_t abs, double rel)
+{
+	s->tol_abs = abs;
+	s->tol_rel = rel;
+	s->lossy = abs > 0 || rel > 0;
+}
+
+uint64_t ccg_store_lossy_shared(const ccg_store *s)
+{
+	return s->lossy_shared;
+}
+
+double ccg_store_lossy_max_rel(const ccg_store *s)
+{
+	return s->lossy_max_rel;
+}
+
+static ccg_span span_union(const ccg_span *spans, uint32_t n)
+{
+	ccg_span r = {0, 0};
+	for (uint32_t i = 0; spans && i < n; i++) {
+		if (spans[i].lo < r.lo)
+			r.lo = spans[i].lo;
+		if (spans[i].hi > r.hi)
+			r.hi = spans[i].hi;
+	}
+	return r;
+}
+
+static uint64_t mag(int64_t v)
+{
+	return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+}
+
+static ccg_hash128 shape_hash(uint8_t kind, uint64_t region,
+			      const ccg_ref *refs, uint32_t n)
+{
+	uint64_t h[4] = {kind, region, n, 0};
+	ccg_hash128 a = ccg_hash(h, sizeof h, 0x7368617065ULL);
+	ccg_hash128 b = ccg_hash(refs, n * sizeof *refs, a.a ^ a.b);
+	return b;
+}
+
+/* Tries the representatives of this shape; on a fit returns 1 with *ref
+ * and *span set. */
+static int lossy_find(ccg_store *s, ccg_hash128 h, uint64_t start,
+		      uint64_t end, const uint64_t *starts,
+		      const ccg_ref *refs, const ccg_span *spans, uint32_t n,
+		      ccg_ref *ref, ccg_span *span)
+{
+	if (!s->shape_tab.cap)
+		return 0;
+	slot *sl = intern_find(&s->shape_tab, h);
+	if (!sl->id1)
+		return 0;
+	ccg_item *items = s->shape_items;
+	int64_t dur = (int64_t)(end - start);
+	uint64_t best_err = UINT64_MAX;
+	for (uint32_t c = sl->id1; c; c = s->cands[c - 1].next1) {
+		uint32_t id = s->cands[c - 1].node;
+		ccg_node r;
+		if (ccg_store_get_node(s, id, &r, items, CCG_SHAPE_ITEMS_MAX) ||
+		    r.nitems != n)
+			continue;
+		ccg_span sp = {INT64_MAX, INT64_MIN};
+		int same = 1;
+		for (uint32_t i = 0; i < n && same; i++) {
+			if (items[i].ref != refs[i]) {
+				same = 0;
+				break;
+			}
+			int64_t d = items[i].offset - (int64_t)(starts[i] - start);
+			int64_t lo = d + (spans ? spans[i].lo : 0);
+			int64_t hi = d + (spans ? spans[i].hi : 0);
+			if (lo < sp.lo)
+				sp.lo = lo;
+			if (hi > sp.hi)
+				sp.hi = hi;
+		}
+		if (!same)
+			continue;
+		if (n == 0)
+			sp.lo = sp.hi = 0;
+		uint64_t err = mag(sp.lo) > mag(sp.hi) ? mag(sp.lo) : mag(sp.hi);
+		uint64_t derr = mag((int64_t)r.dur - dur);
+		uint64_t worst = err > derr ? err : derr;
+		int fits = worst <= s->tol_abs ||
+			   (double)worst <= s->tol_rel * (double)(dur > 0 ? dur : 0);
+		if (fits && worst < best_err) {
+			best_err = worst;
+			*ref = id;
+			*span = sp;
+		}
+	}
+	if (best_err == UINT64_MAX)
+		return 0;
+	if (best_err > 0) {
+		s->lossy_shared++;
+		double rel = dur > 0 ? (double)best_err / (double)dur : 0;
+		if (rel > s->lossy_max_rel)
+			s->lossy_max_rel = rel;
+	}
+	return 1;
+}
+
+static ccg_err shape_add(ccg_store *s, ccg_hash128 h, uint32_t id)
+{
+	if ((s->shape_tab.n + 1) * 4 > s->shape_tab.cap * 3 &&
+	    intern_grow(&s->shape_tab))
+		return CCG_ENOMEM;
+	slot *sl = intern_find(&s->shape_tab, h);
+	uint32_t len = 0;
+	for (uint32_t c = sl->id1; c; c = s->cands[c - 1].next1)
+		len++;
+	if (len >= CCG_SHAPE_CANDIDATES)
+		return CCG_OK;
+	if (s->ncands == s->capcands) {
+		size_t cap = s->capcands ? s->capcands * 2 : 1024;
+		cand *nc = realloc(s->cands, cap * sizeof *nc);
+		if (!nc)
+			return CCG_ENOMEM;
+		s->cands = nc;
+		s->capcands = cap;
+	}
+	s->cands[s->ncands] = (cand){id, sl->id1};
+	if (!sl->id1) {
+		sl->h = h;
+		s->shape_tab.n++;
+	}
+	sl->id1 = (uint32_t)++s->ncands;
+	return CCG_OK;
+}
+
+ccg_err ccg_store_node_tol(ccg_store *s, uint8_t kind, uint64_t region,
+			   uint64_t start, uint64_t end, const uint64_t *starts,
+			   const ccg_ref *refs, const ccg_span *spans,
+			   uint32_t n, ccg_ref *ref, ccg_span *span)
+{
+	*span = span_union(spans, n);
+	if (!s->lossy || n > CCG_SHAPE_ITEMS_MAX)
+		return ccg_store_node(s, kind, region, start, end, starts, refs,
+				      n, ref);
+	ccg_node sum;
+	ccg_err err = node_record(s, kind, region, start, end, starts, refs, n,
+				  &sum);
+	if (err)
+		return err;
+	s->nodes_offered++;
+	ccg_hash128 h;
+	uint32_t id;
+	if (intern_lookup(&s->node_tab, &s->scratch, CCG_SEED_NODE, &h, &id)) {
+		*ref = id; /* an exact match: the items' errors stand */
+		return CCG_OK;
+	}
+	/* New: does a representative of its shape fit within tolerance? */
+	ccg_hash128 sh = shape_hash(kind, region, refs, n);
+	ccg_ref rep;
+	ccg_span sp;
+	if (lossy_find(s, sh, start, end, starts, refs, spans, n, &rep, &sp)) {
+		*ref = rep;
+		*span = sp;
+		return CCG_OK;
+	}
+	/* lossy_find decoded other records: serialize this one again. */
+	if ((err = node_record(s, kind, region, start, end, starts, refs, n,
+			       &sum)) ||
+	    (err = node_insert(s, h, &sum, ref)))
+		return err;
+	return shape_add(s, sh, *ref);
 }
 
 ccg_err ccg_node_decode(const unsigned char *p, size_t len, ccg_node *node,

@@ -91,6 +91,32 @@ ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
 		       uint64_t start, uint64_t end, const uint64_t *starts,
 		       const ccg_ref *refs, uint32_t n, ccg_ref *ref);
 
+/* ---- lossy sharing (the 2003 paper's time tolerance) ---- */
+
+/* The signed error range of an instance's event times: every event of it
+ * lies between lo and hi ticks from its original time. */
+typedef struct ccg_span {
+	int64_t lo, hi;
+} ccg_span;
+
+/* Turns on lossy sharing: a new node may share a representative of the
+ * same shape (kind, region, items) whose offsets and duration differ, when
+ * every event time stays within `abs` ticks, or within `rel` (0..1) of the
+ * node's duration, of its original. */
+void ccg_store_set_tolerance(ccg_store *s, uint64_t abs, double rel);
+
+/* ccg_store_node with error ranges: spans[i] is item i's range (NULL for
+ * all zero); *span receives the node instance's range. */
+ccg_err ccg_store_node_tol(ccg_store *s, uint8_t kind, uint64_t region,
+			   uint64_t start, uint64_t end, const uint64_t *starts,
+			   const ccg_ref *refs, const ccg_span *spans,
+			   uint32_t n, ccg_ref *ref, ccg_span *span);
+
+/* Nodes that shared a representative they did not equal exactly, and the
+ * largest error relative to a replaced node's duration. */
+uint64_t ccg_store_lossy_shared(const ccg_store *s);
+double ccg_store_lossy_max_rel(const ccg_store *s);
+
 /* Reads node `id`: its header, and up to `max` items into `items` (may be
  * NULL with max 0).  CCG_ENOENT for an unknown id, CCG_EFORMAT for a
  * damaged record. */

@@ -77,6 +77,7 @@ typedef struct loc {
 	uint64_t first, last;   /* timestamps; first > last when empty */
 	uint64_t nevents;
 	uint32_t max_depth;
+	ccg_span span;          /* lossy: range of event time errors */
 	ccg_repairs rep;
 	ccg_err err;
 	char *errmsg;           /* NULL when the location read cleanly */
@@ -119,6 +120,11 @@ struct ccg_trace {
 	uint64_t index_bytes;
 	uint64_t nodes_offered, bytes_offered, graph_bytes;
 	uint64_t otf2_bytes;    /* the archive's .evt files */
+	uint64_t lossy_shared;  /* nodes sharing an inexact representative */
+	double lossy_max_rel;
+	uint64_t max_err;       /* largest event time error, ticks */
+	ccg_buf tsv_note;       /* lossy: comment line atop every TSV */
+	ccg_buf ev_header;      /* the note and the events.tsv header */
 	ccg_buf readme, info, regions, locations, definitions;
 };
 
@@ -448,7 +454,7 @@ static ccg_err read_location(ccg_read *r, loc *l, build *b)
 	}
 	ccg_ref root;
 	uint64_t first, last;
-	if ((err = ccg_build_finish(b->bld, &root, &first, &last)))
+	if ((err = ccg_build_finish(b->bld, &root, &first, &last, &l->span)))
 		goto out;
 	l->root = root;
 	l->first = l->nevents ? first : 1;
@@ -701,6 +707,7 @@ static ccg_err build_from_otf2(ccg_trace *t, ccg_buf *msg)
 	    (err = ccg_store_create(&t->store)) ||
 	    (err = ccg_build_create(t->store, t->opt.fanout, &b.bld)))
 		goto out;
+	ccg_store_set_tolerance(t->store, t->opt.tol_abs, t->opt.tol_rel);
 	t->nlocs = ccg_defs_location_count(t->defs);
 	t->locs = calloc(t->nlocs ? t->nlocs : 1, sizeof *t->locs);
 	if (!t->locs) {
@@ -725,6 +732,8 @@ static ccg_err build_from_otf2(ccg_trace *t, ccg_buf *msg)
 	t->build_seconds = now() - t0;
 	t->nodes_offered = ccg_store_nodes_offered(t->store);
 	t->bytes_offered = ccg_store_bytes_offered(t->store);
+	t->lossy_shared = ccg_store_lossy_shared(t->store);
+	t->lossy_max_rel = ccg_store_lossy_max_rel(t->store);
 out:
 	ccg_build_free(b.bld);
 	ccg_buf_free(&b.line);
@@ -750,7 +759,8 @@ static ccg_err write_index(ccg_trace *t, const ccg_buf *identity,
 				r->leave_below_top, r->frames_closed,
 				r->leave_empty_stack, r->leave_not_open,
 				r->never_left, r->end_before_start,
-				r->unknown_context};
+				r->unknown_context, ccg_zigzag(l->span.lo),
+				ccg_zigzag(l->span.hi)};
 		for (size_t k = 0; k < NELEM(v); k++)
 			ccg_put_u(&rec, v[k]);
 		const char *m = l->errmsg ? l->errmsg : "";
@@ -768,6 +778,10 @@ static ccg_err write_index(ccg_trace *t, const ccg_buf *identity,
 		ccg_put_u(&rec, t->nodes_offered);
 		ccg_put_u(&rec, t->bytes_offered);
 		ccg_put_u(&rec, ccg_store_bytes(t->store));
+		uint64_t rel;
+		memcpy(&rel, &t->lossy_max_rel, sizeof rel);
+		ccg_put_u(&rec, t->lossy_shared);
+		ccg_put_u(&rec, rel);
 		err = ccg_buf_status(&rec);
 		if (!err)
 			err = ccg_index_add(w, CCG_SEC_META, rec.data, rec.len);
@@ -795,11 +809,11 @@ static ccg_err load_loc(void *ctx, const unsigned char *p, size_t len)
 	load_ctx *c = ctx;
 	ccg_trace *t = c->t;
 	const unsigned char *end = p + len;
-	uint64_t v[15];
-	for (int i = 0; i < 15; i++)
+	uint64_t v[17];
+	for (int i = 0; i < 17; i++)
 		if (ccg_varint_get(&p, end, &v[i]))
 			return CCG_EFORMAT;
-	if (c->next >= t->nlocs || v[14] != (uint64_t)(end - p) ||
+	if (c->next >= t->nlocs || v[16] != (uint64_t)(end - p) ||
 	    v[0] != ccg_defs_location(t->defs, c->next)->id ||
 	    v[1] >= ccg_store_node_count(t->store) || v[5] > UINT32_MAX ||
 	    v[6] >= CCG__COUNT)
@@ -820,11 +834,13 @@ static ccg_err load_loc(void *ctx, const unsigned char *p, size_t len)
 	r->never_left = v[11];
 	r->end_before_start = v[12];
 	r->unknown_context = v[13];
-	if (v[14]) {
-		if (!(l->errmsg = malloc(v[14] + 1)))
+	l->span.lo = ccg_unzigzag(v[14]);
+	l->span.hi = ccg_unzigzag(v[15]);
+	if (v[16]) {
+		if (!(l->errmsg = malloc(v[16] + 1)))
 			return CCG_ENOMEM;
-		memcpy(l->errmsg, p, v[14]);
-		l->errmsg[v[14]] = '\0';
+		memcpy(l->errmsg, p, v[16]);
+		l->errmsg[v[16]] = '\0';
 	}
 	ccg_node root;
 	return ccg_store_get_node(t->store, l->root, &root, NULL, 0);
@@ -834,14 +850,16 @@ static ccg_err load_meta(void *ctx, const unsigned char *p, size_t len)
 {
 	ccg_trace *t = ctx;
 	const unsigned char *end = p + len;
-	uint64_t v[4];
-	for (int i = 0; i < 4; i++)
+	uint64_t v[6];
+	for (int i = 0; i < 6; i++)
 		if (ccg_varint_get(&p, end, &v[i]))
 			return CCG_EFORMAT;
 	memcpy(&t->build_seconds, &v[0], sizeof v[0]);
 	t->nodes_offered = v[1];
 	t->bytes_offered = v[2];
 	t->graph_bytes = v[3];
+	t->lossy_shared = v[4];
+	memcpy(&t->lossy_max_rel, &v[5], sizeof v[5]);
 	return p == end ? CCG_OK : CCG_EFORMAT;
 }
 
@@ -950,6 +968,26 @@ static ccg_err finish_setup(ccg_trace *t)
 	t->w_time = ccg_digits_u64(t->last);
 	t->w_rel = ccg_digits_u64(t->last - t->zero);
 	t->w_depth = ccg_digits_u64(t->max_depth);
+	for (size_t i = 0; i < t->nlocs; i++) {
+		uint64_t lo = (uint64_t)0 - (uint64_t)t->locs[i].span.lo;
+		uint64_t hi = (uint64_t)t->locs[i].span.hi;
+		if (t->locs[i].span.lo < 0 && lo > t->max_err)
+			t->max_err = lo;
+		if (t->locs[i].span.hi > 0 && hi > t->max_err)
+			t->max_err = hi;
+	}
+	if (t->opt.tol_abs || t->opt.tol_rel)
+		ccg_buf_addf(&t->tsv_note,
+			     "# lossy: event times within %llu ticks or %g%% of "
+			     "a shared subtree's duration; largest error %llu "
+			     "ticks (%.3g%% of a subtree)\n",
+			     (unsigned long long)t->opt.tol_abs,
+			     t->opt.tol_rel * 100, (unsigned long long)t->max_err,
+			     t->lossy_max_rel * 100);
+	ccg_buf_add(&t->ev_header, t->tsv_note.data, t->tsv_note.len);
+	ccg_buf_adds(&t->ev_header, CCG_EVENTS_HEADER);
+	if (ccg_buf_status(&t->tsv_note) || ccg_buf_status(&t->ev_header))
+		return CCG_ENOMEM;
 	return render_static(t);
 }
 
@@ -1087,6 +1125,8 @@ void ccg_trace_close(ccg_trace *t)
 	ccg_buf_free(&t->regions);
 	ccg_buf_free(&t->locations);
 	ccg_buf_free(&t->definitions);
+	ccg_buf_free(&t->tsv_note);
+	ccg_buf_free(&t->ev_header);
 	free(t->index_path);
 	free(t->anchor);
 	free(t);
@@ -1222,7 +1262,7 @@ static uint64_t fixed_len(const ccg_trace *t, const loc *l)
 
 static uint64_t events_size(const ccg_trace *t, const inst *in)
 {
-	return strlen(CCG_EVENTS_HEADER) + in->hdr.textlen +
+	return t->ev_header.len + in->hdr.textlen +
 	       in->hdr.nevents * fixed_len(t, in->l);
 }
 
@@ -1349,11 +1389,11 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 static ccg_err read_events(const ccg_trace *t, const inst *in, uint64_t off,
 			   size_t len, ccg_buf *out)
 {
-	const size_t hlen = strlen(CCG_EVENTS_HEADER);
+	const size_t hlen = t->ev_header.len;
 	size_t want_end = out->len + len;
 	if (off < hlen) {
 		size_t k = hlen - (size_t)off < len ? hlen - (size_t)off : len;
-		ccg_buf_add(out, CCG_EVENTS_HEADER + off, k);
+		ccg_buf_add(out, t->ev_header.data + off, k);
 		off = hlen;
 	}
 	if (out->len >= want_end || off - hlen >= events_size(t, in) - hlen)
@@ -1514,6 +1554,16 @@ ccg_err ccg_trace_summary(const ccg_trace *t, ccg_buf *b)
 	ccg_buf_addf(b, "build_seconds: %.3f\n", t->build_seconds);
 	ccg_buf_addf(b, "build_events_per_second: %.0f\n",
 		     t->build_seconds > 0 ? t->events / t->build_seconds : 0);
+	if (t->opt.tol_abs || t->opt.tol_rel) {
+		add_ku(b, "tolerance_ticks", t->opt.tol_abs);
+		ccg_buf_addf(b, "tolerance_percent: %g\n", t->opt.tol_rel * 100);
+		add_ku(b, "lossy_shared_nodes", t->lossy_shared);
+		add_ku(b, "max_error_ticks", t->max_err);
+		ccg_buf_addf(b, "max_error_percent: %.6g\n",
+			     t->lossy_max_rel * 100);
+	} else {
+		add_kv(b, "tolerance", "none (lossless)");
+	}
 	add_kv(b, "this_open", t->built ? "built from OTF2" : "index reused");
 	ccg_buf_addf(b, "open_seconds: %.3f\n", t->open_seconds);
 	for (size_t i = 0; i < t->nlocs; i++) {
@@ -1636,8 +1686,11 @@ static ccg_err render_static(ccg_trace *t)
 {
 	render_readme(t, &t->readme);
 	ccg_trace_summary(t, &t->info);
+	ccg_buf_add(&t->regions, t->tsv_note.data, t->tsv_note.len);
 	render_regions(t, &t->regions);
+	ccg_buf_add(&t->locations, t->tsv_note.data, t->tsv_note.len);
 	render_locations(t, &t->locations);
+	ccg_buf_add(&t->definitions, t->tsv_note.data, t->tsv_note.len);
 	ccg_buf_adds(&t->definitions, CCG_DEFS_HEADER);
 	for (size_t i = 0; i < ccg_defs_record_count(t->defs); i++)
 		ccg_render_def(&t->definitions, t->defs, i);

@@ -131,7 +131,7 @@ static ccg_ref finish(ccg_build *b, uint64_t want_start, uint64_t want_end)
 {
 	ccg_ref root = CCG_REF_EVENT;
 	uint64_t start = 1, end = 1;
-	assert_int_equal(ccg_build_finish(b, &root, &start, &end), CCG_OK);
+	assert_int_equal(ccg_build_finish(b, &root, &start, &end, NULL), CCG_OK);
 	assert_false(CCG_REF_IS_EVENT(root));
 	assert_int_equal(start, want_start);
 	assert_int_equal(end, want_end);

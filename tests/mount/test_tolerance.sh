@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Lossy sharing (-o tolerance=): every timestamp stays within the bound, the
+# largest error reported is the real one, the sharing really is greater than
+# lossless, and a lossless mount never reuses a lossy index.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+work="$CCG_TMP/tolerance"
+rm -rf "$work"
+mkdir -p "$work"
+"$CCG_GEN" -q -l 3 -e 20000 --jitter 0.05 --mpi "$work/trace"
+anchor="$work/trace/traces.otf2"
+
+nodes() { "$CCGFS" --info "$@" "$anchor" | awk '/^nodes_after_sharing:/ { print $2 }'; }
+lossless=$(nodes -o noindex)
+
+mode=mt
+for tol in 1000 5%; do
+  m="$work/mnt-${tol%\%}"
+  ccg_mount $mode "$anchor" "$m" -o tolerance=$tol
+  if [ "$tol" = 1000 ]; then
+    /usr/bin/python3 "$CCG_TOOLS/check_tolerance.py" --mount "$m" --anchor "$anchor" --abs 1000
+  else
+    /usr/bin/python3 "$CCG_TOOLS/check_tolerance.py" --mount "$m" --anchor "$anchor" --rel 0.05
+  fi
+  lossy=$(awk '/^nodes_after_sharing:/ { print $2 }' "$m/info")
+  [ "$lossy" -lt "$lossless" ] || { echo "tolerance $tol shares no more than lossless ($lossy vs $lossless)"; exit 1; }
+  ccg_unmount "$m"
+  mode=st
+done
+
+# The index now holds the 5% graph: a lossless mount must rebuild.
+m="$work/mnt-lossless"
+ccg_mount mt "$anchor" "$m" 2> "$work/err"
+grep -q "rebuilding index.*tolerance" "$work/err" || { echo "lossless mount reused a lossy index"; cat "$work/err"; exit 1; }
+grep -q "^tolerance: none" "$m/info" || { echo "info does not say lossless"; exit 1; }
+/usr/bin/python3 "$CCG_TOOLS/check_mount.py" --mount "$m" --anchor "$anchor" --fanout 64
+ccg_unmount "$m"
+echo "tolerance holds"

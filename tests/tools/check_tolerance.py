@@ -1,0 +1,88 @@
+#!/usr/bin/python3
+"""Checks a lossy mount against otf2-print: the same events in the same
+order, every timestamp within the bound, and the largest error the mount
+reports is the real one.
+
+  check_tolerance.py --mount M --anchor TRACE.otf2 [--abs T] [--rel P]
+
+--abs T: every event time within T ticks of the original.
+--rel P: every event time within P (0..1) of its location's duration.
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+
+def otf2_times(anchor, loc):
+    p = subprocess.run(["otf2-print", "-L", str(loc), anchor],
+                       capture_output=True, text=True, errors="replace")
+    out, started = [], False
+    for line in p.stdout.splitlines():
+        if line.startswith("-----"):
+            started = True
+            continue
+        if not started or not line.strip() or line.startswith(" "):
+            continue
+        parts = line.split()
+        if len(parts) >= 3 and parts[1].isdigit() and parts[2].isdigit():
+            out.append((parts[0], int(parts[2])))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mount", required=True)
+    ap.add_argument("--anchor", required=True)
+    ap.add_argument("--abs", type=int, default=0)
+    ap.add_argument("--rel", type=float, default=0.0)
+    a = ap.parse_args()
+    info = {}
+    for line in open(os.path.join(a.mount, "info")):
+        k, _, v = line.rstrip("\n").partition(": ")
+        info[k] = v
+    reported = int(info["max_error_ticks"])
+    fails = []
+    worst = 0
+    with open(os.path.join(a.mount, "locations.tsv")) as f:
+        lines = f.read().splitlines()
+    if not lines[0].startswith("# lossy:"):
+        fails.append("locations.tsv lacks the lossy comment line")
+    rows = [l.split("\t") for l in lines if not l.startswith("#")]
+    head = rows[0]
+    for r in rows[1:]:
+        row = dict(zip(head, r))
+        lid = int(row["id"])
+        with open(os.path.join(a.mount, row["path"], "events.tsv")) as f:
+            ev = f.read().splitlines()
+        if not ev or not ev[0].startswith("# lossy:"):
+            fails.append(f"location {lid}: events.tsv lacks the comment")
+        ours = [(l.split("\t")[1], int(l.split("\t")[0]))
+                for l in ev if not l.startswith("#") and not l.startswith("time")]
+        theirs = otf2_times(a.anchor, lid)
+        if [k for k, _ in ours] != [k for k, _ in theirs]:
+            fails.append(f"location {lid}: kinds or count differ "
+                         f"({len(ours)} vs {len(theirs)})")
+            continue
+        if not theirs:
+            continue
+        span = theirs[-1][1] - theirs[0][1]
+        for (k, t1), (_, t0) in zip(ours, theirs):
+            e = abs(t1 - t0)
+            worst = max(worst, e)
+            bound_ok = (a.abs and e <= a.abs) or (a.rel and e <= a.rel * span)
+            if not bound_ok:
+                fails.append(f"location {lid}: {k} at {t0} shown at {t1}, "
+                             f"error {e} over the bound")
+                break
+    if worst != reported:
+        fails.append(f"largest real error {worst} != reported {reported}")
+    for f in fails[:20]:
+        print("FAIL:", f, file=sys.stderr)
+    print(f"largest error {worst} ticks (reported {reported}); "
+          f"{len(fails)} failures")
+    sys.exit(1 if fails else 0)
+
+
+if __name__ == "__main__":
+    main()
