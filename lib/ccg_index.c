@@ -161,6 +161,15 @@ static int mkdirs(char *path)
 	return mkdir(path, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* A folder we may write into: access() says so, and its mode has a write
+ * bit (root passes access() even on a folder its owner made read-only). */
+static int writable_dir(const char *dir)
+{
+	struct stat st;
+	return access(dir, W_OK) == 0 && stat(dir, &st) == 0 &&
+	       (st.st_mode & 0222) != 0;
+}
+
 ccg_err ccg_index_default_path(const char *anchor, ccg_buf *out)
 {
 	char *dir = strdup(anchor);
@@ -169,7 +178,8 @@ ccg_err ccg_index_default_path(const char *anchor, ccg_buf *out)
 	char *slash = strrchr(dir, '/');
 	if (slash)
 		slash[slash == dir ? 1 : 0] = '\0';
-	int writable = access(slash ? dir : ".", W_OK) == 0;
+	const char *forced = getenv("CCGFS_INDEX_DIR");
+	int writable = !(forced && *forced) && writable_dir(slash ? dir : ".");
 	free(dir);
 	if (writable) {
 		ccg_buf_addf(out, "%s.ccg", anchor);
@@ -181,7 +191,9 @@ ccg_err ccg_index_default_path(const char *anchor, ccg_buf *out)
 	const char *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
 	ccg_buf d = CCG_BUF_INIT;
-	if (xdg && *xdg)
+	if (forced && *forced)
+		ccg_buf_adds(&d, forced);
+	else if (xdg && *xdg)
 		ccg_buf_addf(&d, "%s/ccgfs", xdg);
 	else
 		ccg_buf_addf(&d, "%s/.cache/ccgfs", home && *home ? home : "/tmp");

@@ -58,7 +58,10 @@ enum ccg_section {
 ccg_err ccg_index_identity(const char *anchor, ccg_buf *out, ccg_buf *msg);
 
 /* Default index path for `anchor`: ANCHOR.ccg when its folder is
- * writable, else $XDG_CACHE_HOME/ccgfs/NAME-HASH.ccg (~/.cache when unset). */
+ * writable (by access and by its mode bits), else
+ * $XDG_CACHE_HOME/ccgfs/NAME-HASH.ccg (~/.cache when unset).  The
+ * environment variable CCGFS_INDEX_DIR, when set, is the folder used
+ * instead for every trace. */
 ccg_err ccg_index_default_path(const char *anchor, ccg_buf *out);
 
 /* ---- writing ---- */

@@ -10,6 +10,7 @@
 #include "ccg_trace.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@
 #include "ccg_defs.h"
 #include "ccg_index.h"
 #include "ccg_name.h"
+#include "ccg_patterns.h"
 #include "ccg_read.h"
 #include "ccg_render.h"
 #include "ccg_build.h"
@@ -46,6 +48,7 @@ enum view {
 	V_REGIONS,
 	V_LOCATIONS,
 	V_DEFINITIONS,
+	V_PATTERNS,
 	V__COUNT
 };
 _Static_assert(V__COUNT <= (1 << CCG_VIEW_BITS), "views fit their bits");
@@ -57,12 +60,15 @@ static const char *const view_name[V__COUNT] = {
 	[V_REGIONS] = "regions.tsv",
 	[V_LOCATIONS] = "locations.tsv",
 	[V_DEFINITIONS] = "definitions.tsv",
+	[V_PATTERNS] = "patterns.tsv",
 };
 
 /* The files of each kind of directory, in listing order. */
 static const enum view root_files[] = {V_README, V_INFO, V_REGIONS,
-				       V_LOCATIONS, V_DEFINITIONS};
+				       V_LOCATIONS, V_DEFINITIONS,
+				       V_PATTERNS};
 static const enum view group_files[] = {V_INFO};
+static const enum view loc_files[] = {V_INFO, V_EVENTS, V_PATTERNS};
 static const enum view node_files[] = {V_INFO, V_EVENTS};
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -124,6 +130,10 @@ struct ccg_trace {
 	double lossy_max_rel;
 	uint64_t max_err;       /* largest event time error, ticks */
 	ccg_buf tsv_note;       /* lossy: comment line atop every TSV */
+	pthread_mutex_t pat_mu; /* protects the pattern texts below */
+	ccg_buf *pat_root;      /* patterns.tsv of the root, when made */
+	ccg_buf **pat_loc;      /* per location, when made */
+	size_t nlocs_pat;
 	ccg_buf ev_header;      /* the note and the events.tsv header */
 	ccg_buf readme, info, regions, locations, definitions;
 };
@@ -1020,6 +1030,7 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 	ccg_trace *t = calloc(1, sizeof *t);
 	if (!t)
 		return CCG_ENOMEM;
+	pthread_mutex_init(&t->pat_mu, NULL);
 	if (opt)
 		t->opt = *opt;
 	else
@@ -1127,6 +1138,17 @@ void ccg_trace_close(ccg_trace *t)
 	ccg_buf_free(&t->definitions);
 	ccg_buf_free(&t->tsv_note);
 	ccg_buf_free(&t->ev_header);
+	if (t->pat_root)
+		ccg_buf_free(t->pat_root);
+	free(t->pat_root);
+	if (t->pat_loc)
+		for (size_t i = 0; i < t->nlocs_pat; i++) {
+			if (t->pat_loc[i])
+				ccg_buf_free(t->pat_loc[i]);
+			free(t->pat_loc[i]);
+		}
+	free(t->pat_loc);
+	pthread_mutex_destroy(&t->pat_mu);
 	free(t->index_path);
 	free(t->anchor);
 	free(t);
@@ -1702,6 +1724,154 @@ static ccg_err render_static(ccg_trace *t)
 }
 
 /* ------------------------------------------------------------------ */
+/* patterns.tsv                                                         */
+
+/* Most rows of a patterns.tsv. */
+#define CCG_PATTERNS_TOP 100
+/* Deepest parent chain followed for a pattern's path. */
+#define CCG_PATH_MAX_DEPTH 4096
+
+/* Appends the path (from the mount root) of one occurrence of `node`. */
+static ccg_err pattern_path(const ccg_trace *t, const ccg_patterns *p,
+			    uint32_t node, ccg_buf *out)
+{
+	uint32_t chain_node[CCG_PATH_MAX_DEPTH], chain_item[CCG_PATH_MAX_DEPTH];
+	size_t depth = 0;
+	uint32_t cur = node, parent, item;
+	while (!ccg_patterns_parent(p, cur, &parent, &item)) {
+		if (depth == CCG_PATH_MAX_DEPTH)
+			return CCG_ERANGE;
+		chain_node[depth] = parent;
+		chain_item[depth++] = item;
+		cur = parent;
+	}
+	const loc *l = NULL;
+	for (size_t i = 0; i < t->nlocs && !l; i++)
+		if (t->locs[i].root == cur)
+			l = &t->locs[i];
+	if (!l)
+		return CCG_EFORMAT;
+	location_path(t, l, out);
+	inst in;
+	ccg_err err = inst_root(t, l, &in);
+	kids ks = {0};
+	while (!err && depth > 0) {
+		depth--;
+		uint32_t i = chain_item[depth];
+		if (in.node != chain_node[depth]) {
+			err = CCG_EFORMAT;
+			break;
+		}
+		if ((err = kids_load(t, &in, &ks)))
+			break;
+		if (i >= ks.nitems) {
+			err = CCG_EFORMAT;
+			break;
+		}
+		inst child;
+		if ((err = inst_child(t, &in, &ks.items[i], &child)))
+			break;
+		if (child.hdr.visible) {
+			for (uint32_t j = 0; j < ks.n; j++) {
+				if (ks.item_of[j] != i)
+					continue;
+				ccg_buf_addc(out, '/');
+				kid_name(t, &ks, j, out);
+			}
+		}
+		kids_free(&ks);
+		memset(&ks, 0, sizeof ks);
+		in = child;
+	}
+	kids_free(&ks);
+	return err ? err : ccg_buf_status(out);
+}
+
+static ccg_err render_patterns(const ccg_trace *t, const uint32_t *roots,
+			       size_t nroots, ccg_buf *b)
+{
+	ccg_patterns *p;
+	const ccg_pattern *rows;
+	size_t n;
+	ccg_err err = ccg_patterns_compute(t->store, roots, nroots, &p);
+	if (err)
+		return err;
+	if (!(err = ccg_patterns_top(p, CCG_PATTERNS_TOP, &rows, &n))) {
+		ccg_buf_add(b, t->tsv_note.data, t->tsv_note.len);
+		ccg_buf_adds(b, "region\tevents\toccurrences\ttotal_time\t"
+				"node\tpath\n");
+		for (size_t i = 0; i < n && !err; i++) {
+			ccg_node h;
+			if ((err = ccg_store_get_node(t->store, rows[i].node, &h,
+						      NULL, 0)))
+				break;
+			size_t ri = region_index(t, h.region);
+			const ccg_def_region *r =
+				ri == SIZE_MAX ? NULL
+					       : ccg_defs_region(t->defs, ri);
+			ccg_render_escape(b, r ? r->name : "undefined");
+			ccg_buf_addf(b, "\t%llu\t%llu\t%llu\t%u\t",
+				     (unsigned long long)rows[i].nevents,
+				     (unsigned long long)rows[i].occurrences,
+				     (unsigned long long)(rows[i].occurrences *
+							  rows[i].dur),
+				     rows[i].node);
+			err = pattern_path(t, p, rows[i].node, b);
+			ccg_buf_addc(b, '\n');
+		}
+	}
+	ccg_patterns_free(p);
+	return err ? err : ccg_buf_status(b);
+}
+
+/* The patterns.tsv text of the root (loc NULL) or a location, made once. */
+static ccg_err patterns_text(ccg_trace *t, const loc *l, const ccg_buf **out)
+{
+	ccg_err err = CCG_OK;
+	pthread_mutex_lock(&t->pat_mu);
+	ccg_buf **slot = &t->pat_root;
+	if (l) {
+		if (!t->pat_loc) {
+			t->pat_loc = calloc(t->nlocs ? t->nlocs : 1,
+					    sizeof *t->pat_loc);
+			t->nlocs_pat = t->nlocs;
+		}
+		if (!t->pat_loc) {
+			pthread_mutex_unlock(&t->pat_mu);
+			return CCG_ENOMEM;
+		}
+		slot = &t->pat_loc[l - t->locs];
+	}
+	if (!*slot) {
+		ccg_buf *b = calloc(1, sizeof *b);
+		uint32_t *roots = calloc(t->nlocs ? t->nlocs : 1, sizeof *roots);
+		size_t nroots = 0;
+		if (!b || !roots) {
+			err = CCG_ENOMEM;
+		} else {
+			if (l)
+				roots[nroots++] = l->root;
+			else
+				for (size_t i = 0; i < t->nlocs; i++)
+					roots[nroots++] = t->locs[i].root;
+			err = render_patterns(t, roots, nroots, b);
+		}
+		free(roots);
+		if (err) {
+			if (b)
+				ccg_buf_free(b);
+			free(b);
+		} else {
+			*slot = b;
+		}
+	}
+	if (!err)
+		*out = *slot;
+	pthread_mutex_unlock(&t->pat_mu);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
 /* The directory tree                                                   */
 
 /* A directory or file's owner, resolved. */
@@ -1738,8 +1908,8 @@ static void dir_files(const target *tg, const enum view **files,
 		*nfiles = NELEM(group_files);
 		return;
 	case W_TREE:
-		*files = node_files;
-		*nfiles = NELEM(node_files);
+		*files = tg->is_loc ? loc_files : node_files;
+		*nfiles = tg->is_loc ? NELEM(loc_files) : NELEM(node_files);
 		return;
 	}
 }
@@ -1968,6 +2138,11 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 			return copy_range(&t->locations, off, len, out);
 		case V_DEFINITIONS:
 			return copy_range(&t->definitions, off, len, out);
+		case V_PATTERNS: {
+			const ccg_buf *pt;
+			err = patterns_text((ccg_trace *)t, NULL, &pt);
+			return err ? err : copy_range(pt, off, len, out);
+		}
 		default: return CCG_ENOENT;
 		}
 	case W_GROUP:
@@ -1978,6 +2153,11 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 	case W_TREE:
 		if (v == V_EVENTS)
 			return read_events(t, &tg.in, off, len, out);
+		if (v == V_PATTERNS && tg.is_loc) {
+			const ccg_buf *pt;
+			err = patterns_text((ccg_trace *)t, tg.in.l, &pt);
+			return err ? err : copy_range(pt, off, len, out);
+		}
 		if (v != V_INFO)
 			return CCG_ENOENT;
 		render_node_info(t, &tg.in, tg.is_loc, &b);

@@ -1,0 +1,161 @@
+#include "ccg_patterns.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_build.h"
+
+struct ccg_patterns {
+	uint32_t n;             /* nodes in the store */
+	uint64_t *occ;          /* per node; 0 when unreachable */
+	uint32_t *parent1;      /* per node: first parent + 1, 0 for none */
+	uint32_t *item;         /* per node: item index in that parent */
+	uint8_t *is_call;
+	uint64_t *nevents, *dur;
+	ccg_pattern *rows;
+	size_t nrows;
+};
+
+void ccg_patterns_free(ccg_patterns *p)
+{
+	if (!p)
+		return;
+	free(p->occ);
+	free(p->parent1);
+	free(p->item);
+	free(p->is_call);
+	free(p->nevents);
+	free(p->dur);
+	free(p->rows);
+	free(p);
+}
+
+ccg_err ccg_patterns_compute(const ccg_store *s, const uint32_t *roots,
+			     size_t nroots, ccg_patterns **out)
+{
+	ccg_patterns *p = calloc(1, sizeof *p);
+	ccg_item *items = malloc(sizeof *items * (CCG_FANOUT_MAX + 1));
+	uint32_t *stack = NULL;
+	ccg_err err = CCG_ENOMEM;
+	if (!p || !items)
+		goto fail;
+	p->n = ccg_store_node_count(s);
+	size_t n = p->n ? p->n : 1;
+	p->occ = calloc(n, sizeof *p->occ);
+	p->parent1 = calloc(n, sizeof *p->parent1);
+	p->item = calloc(n, sizeof *p->item);
+	p->is_call = calloc(n, 1);
+	p->nevents = calloc(n, sizeof *p->nevents);
+	p->dur = calloc(n, sizeof *p->dur);
+	uint8_t *seen = calloc(n, 1);
+	stack = malloc(n * sizeof *stack);
+	if (!p->occ || !p->parent1 || !p->item || !p->is_call ||
+	    !p->nevents || !p->dur || !seen || !stack) {
+		free(seen);
+		goto fail;
+	}
+	/* Mark what is reachable. */
+	size_t top = 0;
+	for (size_t r = 0; r < nroots; r++) {
+		if (roots[r] >= p->n) {
+			err = CCG_EINVAL;
+			free(seen);
+			goto fail;
+		}
+		p->occ[roots[r]]++;
+		if (!seen[roots[r]]) {
+			seen[roots[r]] = 1;
+			stack[top++] = roots[r];
+		}
+	}
+	while (top) {
+		uint32_t id = stack[--top];
+		ccg_node h;
+		if ((err = ccg_store_get_node(s, id, &h, items, CCG_FANOUT_MAX))) {
+			free(seen);
+			goto fail;
+		}
+		p->is_call[id] = h.kind == CCG_NODE_CALL;
+		p->nevents[id] = h.nevents;
+		p->dur[id] = ccg_node_shown_dur(&h);
+		for (uint32_t i = 0; i < h.nitems; i++) {
+			ccg_ref c = items[i].ref;
+			if (CCG_REF_IS_EVENT(c) || c >= p->n || seen[c])
+				continue;
+			seen[c] = 1;
+			stack[top++] = c;
+		}
+	}
+	/* Parents have higher ids than their children: push counts down. */
+	for (uint32_t id = p->n; id-- > 0;) {
+		if (!seen[id] || !p->occ[id])
+			continue;
+		ccg_node h;
+		if ((err = ccg_store_get_node(s, id, &h, items, CCG_FANOUT_MAX))) {
+			free(seen);
+			goto fail;
+		}
+		for (uint32_t i = 0; i < h.nitems; i++) {
+			ccg_ref c = items[i].ref;
+			if (CCG_REF_IS_EVENT(c) || c >= id)
+				continue;
+			p->occ[c] += p->occ[id];
+			if (!p->parent1[c]) {
+				p->parent1[c] = id + 1;
+				p->item[c] = i;
+			}
+		}
+	}
+	free(seen);
+	free(stack);
+	free(items);
+	*out = p;
+	return CCG_OK;
+fail:
+	free(stack);
+	free(items);
+	ccg_patterns_free(p);
+	return err;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const ccg_pattern *x = a, *y = b;
+	if (x->occurrences != y->occurrences)
+		return x->occurrences > y->occurrences ? -1 : 1;
+	if (x->nevents != y->nevents)
+		return x->nevents > y->nevents ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+ccg_err ccg_patterns_top(ccg_patterns *p, size_t top,
+			 const ccg_pattern **rows, size_t *n)
+{
+	free(p->rows);
+	p->rows = NULL;
+	p->nrows = 0;
+	size_t cnt = 0;
+	for (uint32_t id = 0; id < p->n; id++)
+		cnt += p->is_call[id] && p->occ[id] >= 2;
+	p->rows = malloc((cnt ? cnt : 1) * sizeof *p->rows);
+	if (!p->rows)
+		return CCG_ENOMEM;
+	for (uint32_t id = 0; id < p->n; id++)
+		if (p->is_call[id] && p->occ[id] >= 2)
+			p->rows[p->nrows++] = (ccg_pattern){
+				id, p->occ[id], p->nevents[id], p->dur[id]};
+	qsort(p->rows, p->nrows, sizeof *p->rows, cmp_rows);
+	*rows = p->rows;
+	*n = p->nrows < top ? p->nrows : top;
+	return CCG_OK;
+}
+
+int ccg_patterns_parent(const ccg_patterns *p, uint32_t node,
+			uint32_t *parent, uint32_t *item)
+{
+	if (node >= p->n || !p->parent1[node])
+		return -1;
+	*parent = p->parent1[node] - 1;
+	*item = p->item[node];
+	return 0;
+}

@@ -1,0 +1,44 @@
+/*
+ * ccg_patterns.h - the subtrees that repeat most (the 2003 paper's
+ * meta-events, made visible).
+ *
+ * Counts, for every call node reachable from the given roots, how many
+ * times it occurs in the uncompressed trees (a shared node occurs once per
+ * use), and remembers one place where it occurs (a parent node and the item
+ * index there), so a path can be shown.  Costs O(reachable nodes).
+ */
+#ifndef CCG_PATTERNS_H
+#define CCG_PATTERNS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ccg_error.h"
+#include "ccg_store.h"
+
+typedef struct ccg_pattern {
+	uint32_t node;          /* a call node */
+	uint64_t occurrences;
+	uint64_t nevents;       /* events in one occurrence */
+	uint64_t dur;           /* duration of the representative */
+} ccg_pattern;
+
+typedef struct ccg_patterns ccg_patterns;
+
+/* Counts occurrences below `roots` (each occurring once).  Ownership:
+ * ccg_patterns_free. */
+ccg_err ccg_patterns_compute(const ccg_store *s, const uint32_t *roots,
+			     size_t nroots, ccg_patterns **out);
+void ccg_patterns_free(ccg_patterns *p);
+
+/* The `top` call nodes occurring at least twice, most occurrences first
+ * (then most events, then lowest id).  *rows is owned by p. */
+ccg_err ccg_patterns_top(ccg_patterns *p, size_t top,
+			 const ccg_pattern **rows, size_t *n);
+
+/* One place where `node` occurs: its parent and the item index there, or
+ * -1 for a root. */
+int ccg_patterns_parent(const ccg_patterns *p, uint32_t node,
+			uint32_t *parent, uint32_t *item);
+
+#endif
