@@ -21,6 +21,7 @@
 #include "ccg_codec.h"
 #include "ccg_defs.h"
 #include "ccg_index.h"
+#include "ccg_ingest.h"
 #include "ccg_name.h"
 #include "ccg_patterns.h"
 #include "ccg_read.h"
@@ -35,8 +36,6 @@
 #define CCG_REGION_NAME_MAX 200
 /* Longest group or location directory name before its "#id" suffix. */
 #define CCG_DIR_NAME_MAX 230
-/* Events between two progress lines. */
-#define CCG_PROGRESS_EVERY (1u << 20)
 
 _Static_assert(sizeof(ccg_id) == 8, "ids are 64-bit");
 
@@ -351,132 +350,6 @@ static ccg_err child_id(const ccg_trace *t, const inst *in, uint64_t id,
 /* ------------------------------------------------------------------ */
 /* Building                                                             */
 
-typedef struct build {
-	ccg_trace *t;
-	loc *l;
-	ccg_build *bld;
-	ccg_buf line;
-	ccg_err err;
-	double started;
-	uint64_t done;          /* events of earlier locations */
-	uint64_t total;         /* declared events, for progress */
-} build;
-
-static void progress(build *b, int final)
-{
-	if (!b->t->opt.progress)
-		return;
-	uint64_t n = b->done + b->l->nevents;
-	double dt = now() - b->started;
-	double rate = dt > 0 ? n / dt : 0;
-	uint64_t total = b->total > n ? b->total : n;
-	double left = rate > 0 ? (total - n) / rate : 0;
-	fprintf(stderr, "\rccgfs: %llu of %llu events, %.1f M/s, %.0f s left ",
-		(unsigned long long)n, (unsigned long long)total, rate / 1e6,
-		left);
-	if (final)
-		fputc('\n', stderr);
-}
-
-/* Text length of an event record: its line without the digits of time,
- * depth and location (rendered once per distinct record). */
-static uint32_t textlen_of(void *ctx, ccg_kind kind,
-			   const unsigned char *fields, size_t len)
-{
-	build *b = ctx;
-	ccg_buf_reset(&b->line);
-	ccg_render_event(&b->line, b->t->defs, kind, 0, 0, "", 0, 0, fields,
-			 len);
-	if (ccg_buf_status(&b->line) || b->line.len - 2 > UINT32_MAX) {
-		b->err = CCG_ENOMEM;
-		return 0;
-	}
-	return (uint32_t)(b->line.len - 2);
-}
-
-static int on_event(void *ctx, ccg_kind kind, uint64_t time, uint64_t call,
-		    const unsigned char *fields, size_t len)
-{
-	build *b = ctx;
-	loc *l = b->l;
-	uint32_t depth = 0;
-	uint64_t region = call;
-	ccg_build_role role = CCG_ROLE_LEAF;
-	ccg_ref ev;
-
-	switch (kind) {
-	case CCG_EV_CALLING_CONTEXT_ENTER:
-	case CCG_EV_CALLING_CONTEXT_LEAVE:
-		region = ccg_defs_cctx_region(b->t->defs, call);
-		if (region == UINT64_MAX)
-			ccg_build_repairs(b->bld)->unknown_context++;
-		role = kind == CCG_EV_CALLING_CONTEXT_ENTER ? CCG_ROLE_ENTER
-							    : CCG_ROLE_LEAVE;
-		break;
-	case CCG_EV_ENTER:
-		role = CCG_ROLE_ENTER;
-		break;
-	case CCG_EV_LEAVE:
-		role = CCG_ROLE_LEAVE;
-		break;
-	default:
-		break;
-	}
-	ccg_err err = ccg_store_event(b->t->store, kind, fields, len,
-				      textlen_of, b, &ev);
-	if (!err && b->err)
-		err = b->err;
-	if (!err)
-		err = ccg_build_event(b->bld, time, role, region, ev, &depth);
-	if (err) {
-		b->err = err;
-		return -1;
-	}
-	if ((++l->nevents & (CCG_PROGRESS_EVERY - 1)) == 0)
-		progress(b, 0);
-	return 0;
-}
-
-static ccg_err set_errmsg(loc *l, ccg_err err, const char *text)
-{
-	l->err = err;
-	free(l->errmsg);
-	l->errmsg = strdup(text && *text ? text : ccg_err_text(err));
-	return l->errmsg ? CCG_OK : CCG_ENOMEM;
-}
-
-static ccg_err read_location(ccg_read *r, loc *l, build *b)
-{
-	ccg_buf msg = CCG_BUF_INIT;
-	ccg_err err;
-	b->l = l;
-	b->err = CCG_OK;
-	ccg_build_reset(b->bld);
-	err = ccg_read_location(r, l->def->id, on_event, b, &msg);
-	if (b->err == CCG_ENOMEM || b->err == CCG_ERANGE) {
-		err = b->err;
-		goto out;
-	}
-	if (err || b->err) {
-		err = set_errmsg(l, err ? err : b->err, msg.data);
-		if (err)
-			goto out;
-	}
-	ccg_ref root;
-	uint64_t first, last;
-	if ((err = ccg_build_finish(b->bld, &root, &first, &last, &l->span)))
-		goto out;
-	l->root = root;
-	l->first = l->nevents ? first : 1;
-	l->last = l->nevents ? last : 0;
-	l->rep = *ccg_build_repairs(b->bld);
-	l->max_depth = ccg_build_max_depth(b->bld);
-	b->done += l->nevents;
-out:
-	ccg_buf_free(&msg);
-	return err;
-}
-
 typedef struct named {
 	const char *name;
 	uint32_t idx;
@@ -705,50 +578,43 @@ static void note(const ccg_trace *t, const char *fmt, ...)
 /* Reads every location of the archive into the store. */
 static ccg_err build_from_otf2(ccg_trace *t, ccg_buf *msg)
 {
-	ccg_read *r = NULL;
-	build b = {0};
+	ccg_ingest_opts o = {t->opt.fanout, t->opt.tol_abs, t->opt.tol_rel,
+			     t->opt.progress};
+	ccg_ingest_loc *il = NULL;
+	size_t n = 0;
 	double t0 = now();
-	ccg_err err;
-	if ((err = ccg_read_open(t->anchor, &r, msg)))
+	ccg_err err = ccg_ingest(t->anchor, &o, &t->defs, &t->store, &il, &n,
+				 msg);
+	if (err)
 		return err;
-	if ((err = ccg_defs_create(&t->defs)) ||
-	    (err = ccg_read_defs(r, ccg_defs_add, t->defs, msg)) ||
-	    (err = ccg_defs_finish(t->defs)) ||
-	    (err = ccg_store_create(&t->store)) ||
-	    (err = ccg_build_create(t->store, t->opt.fanout, &b.bld)))
-		goto out;
-	ccg_store_set_tolerance(t->store, t->opt.tol_abs, t->opt.tol_rel);
-	t->nlocs = ccg_defs_location_count(t->defs);
-	t->locs = calloc(t->nlocs ? t->nlocs : 1, sizeof *t->locs);
+	t->locs = calloc(n ? n : 1, sizeof *t->locs);
 	if (!t->locs) {
-		err = CCG_ENOMEM;
-		goto out;
+		for (size_t i = 0; i < n; i++)
+			free(il[i].errmsg);
+		free(il);
+		return CCG_ENOMEM;
 	}
-	b.t = t;
-	b.started = t0;
-	for (size_t i = 0; i < t->nlocs; i++) {
-		t->locs[i].def = ccg_defs_location(t->defs, i);
-		uint64_t d = t->locs[i].def->declared_events;
-		if (d != UINT64_MAX)
-			b.total += d;
+	t->nlocs = n;
+	for (size_t i = 0; i < n; i++) {
+		loc *l = &t->locs[i];
+		l->def = ccg_defs_location(t->defs, i);
+		l->root = il[i].root;
+		l->first = il[i].first;
+		l->last = il[i].last;
+		l->nevents = il[i].nevents;
+		l->max_depth = il[i].max_depth;
+		l->span = il[i].span;
+		l->rep = il[i].rep;
+		l->err = il[i].err;
+		l->errmsg = il[i].errmsg;
 	}
-	for (size_t i = 0; i < t->nlocs; i++)
-		if ((err = read_location(r, &t->locs[i], &b)))
-			goto out;
-	if (t->nlocs) {
-		b.l = &t->locs[t->nlocs - 1];
-		progress(&b, 1);
-	}
+	free(il);
 	t->build_seconds = now() - t0;
 	t->nodes_offered = ccg_store_nodes_offered(t->store);
 	t->bytes_offered = ccg_store_bytes_offered(t->store);
 	t->lossy_shared = ccg_store_lossy_shared(t->store);
 	t->lossy_max_rel = ccg_store_lossy_max_rel(t->store);
-out:
-	ccg_build_free(b.bld);
-	ccg_buf_free(&b.line);
-	ccg_read_close(r);
-	return err;
+	return CCG_OK;
 }
 
 /* ---- the index file: locations and figures as records ---- */

@@ -1,0 +1,50 @@
+/*
+ * ccg_ingest.h - reading an OTF2 archive into a compressed call graph.
+ *
+ * Two stages run at once: the calling thread decodes OTF2 (ccg_read.h)
+ * and packs events into chunks; a builder thread interns event records
+ * and builds each location's call graph (ccg_build.h) from the chunks.
+ * Every location is read on its own: one whose events cannot be read keeps
+ * the events read before the error, and its error.
+ */
+#ifndef CCG_INGEST_H
+#define CCG_INGEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ccg_buf.h"
+#include "ccg_build.h"
+#include "ccg_defs.h"
+#include "ccg_error.h"
+#include "ccg_store.h"
+
+typedef struct ccg_ingest_opts {
+	uint32_t fanout;
+	uint64_t tol_abs;       /* lossy sharing, see ccg_store_set_tolerance */
+	double tol_rel;
+	int progress;           /* progress line on stderr */
+} ccg_ingest_opts;
+
+/* What one location came to. */
+typedef struct ccg_ingest_loc {
+	uint32_t root;          /* root node in the store */
+	uint64_t first, last;   /* timestamps (first > last when empty) */
+	uint64_t nevents;
+	uint32_t max_depth;
+	ccg_span span;          /* lossy: range of event time errors */
+	ccg_repairs rep;
+	ccg_err err;
+	char *errmsg;           /* NULL when read cleanly; owned */
+} ccg_ingest_loc;
+
+/* Reads `anchor`: its definitions into *defs, every location's graph into
+ * *store, and per location (in definition order) a ccg_ingest_loc into
+ * *locs.  Ownership: the caller frees defs, store, locs[i].errmsg and
+ * locs.  Only a trace that cannot be read at all fails, with a reason in
+ * `msg`. */
+ccg_err ccg_ingest(const char *anchor, const ccg_ingest_opts *o,
+		   ccg_defs **defs, ccg_store **store, ccg_ingest_loc **locs,
+		   size_t *nlocs, ccg_buf *msg);
+
+#endif
