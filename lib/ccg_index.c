@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <lz4.h>
+#include <lz4hc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,6 +233,7 @@ struct ccg_index_writer {
 	int fd;
 	uint64_t pos;
 	int cur;                /* section being written */
+	int level;              /* LZ4HC level, 0 for fast LZ4 */
 	ccg_buf raw;            /* records of the block being gathered */
 	uint64_t raw_first, raw_count;
 	char *cbuf;
@@ -266,6 +268,7 @@ ccg_err ccg_index_begin(const char *path, const ccg_index_params *p,
 		return CCG_ENOMEM;
 	w->fd = -1;
 	w->cur = -1;
+	w->level = p->hc_level;
 	if (!(w->path = strdup(path)))
 		goto fail;
 	ccg_buf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
@@ -289,8 +292,11 @@ ccg_err ccg_index_begin(const char *path, const ccg_index_params *p,
 	ccg_put_u(&h, p->tol_abs);
 	ccg_put_u(&h, rel);
 	ccg_put_u(&h, p->fanout);
-	ccg_put_u(&h, identity->len);
-	ccg_buf_add(&h, identity->data, identity->len);
+	ccg_hash128 idh = ccg_hash(identity->data, identity->len, CCG_INDEX_SEED);
+	put64(fixed, idh.a);
+	ccg_buf_add(&h, fixed, 8);
+	put64(fixed, idh.b);
+	ccg_buf_add(&h, fixed, 8);
 	ccg_buf_add(&h, fixed, 8); /* checksum, below */
 	if (ccg_buf_status(&h))
 		goto fail;
@@ -335,8 +341,11 @@ static ccg_err flush_block(ccg_index_writer *w)
 		w->cbuf = c;
 		w->cbuf_cap = bound;
 	}
-	int csize = LZ4_compress_default(blk.data, w->cbuf, (int)blk.len,
-					 (int)bound);
+	int csize = w->level > 0
+			    ? LZ4_compress_HC(blk.data, w->cbuf, (int)blk.len,
+					      (int)bound, w->level)
+			    : LZ4_compress_default(blk.data, w->cbuf,
+						   (int)blk.len, (int)bound);
 	section *s = &w->secs[w->cur];
 	if (csize <= 0) {
 		ccg_buf_free(&blk);
@@ -753,17 +762,18 @@ static ccg_err check_header(const unsigned char *h, size_t len,
 			    const ccg_index_params *want, ccg_buf *why)
 {
 	const unsigned char *p = h + 16, *end = h + len - 8;
-	uint64_t abs, rel, fanout, idlen;
+	uint64_t abs, rel, fanout;
 	if (ccg_varint_get(&p, end, &abs) || ccg_varint_get(&p, end, &rel) ||
-	    ccg_varint_get(&p, end, &fanout) ||
-	    ccg_varint_get(&p, end, &idlen) || idlen != (uint64_t)(end - p)) {
+	    ccg_varint_get(&p, end, &fanout) || end - p != 16) {
 		ccg_buf_adds(why, "malformed header");
 		return CCG_EFORMAT;
 	}
 	double drel;
 	memcpy(&drel, &rel, sizeof drel);
-	if (identity && (idlen != identity->len ||
-			 (idlen && memcmp(p, identity->data, idlen)))) {
+	ccg_hash128 idh = {0, 0};
+	if (identity)
+		idh = ccg_hash(identity->data, identity->len, CCG_INDEX_SEED);
+	if (identity && (get64(p) != idh.a || get64(p + 8) != idh.b)) {
 		ccg_buf_adds(why, "the trace changed since the index was built");
 		return CCG_ESTALE;
 	}

@@ -2,9 +2,10 @@
  * ccg_index.h - the index file: a built trace on disk, for instant remounts.
  *
  * Layout (all integers little-endian or varints):
- *   header   magic "CCGIDX01", format version, tolerance, fan-out, the
- *            trace's identity (name, size, mtime of the anchor, the global
- *            definitions and every file of the archive folder), checksum;
+ *   header   magic "CCGIDX01", format version, tolerance, fan-out, a
+ *            128-bit hash of the trace's identity (name, size, mtime of
+ *            the anchor, the global definitions and every file of the
+ *            archive folder), checksum;
  *   blocks   LZ4-compressed blocks of records, one section after another:
  *            locations, summary, nodes, events (the global definitions
  *            stay in the trace's .def file, whose identity is checked);
@@ -39,6 +40,7 @@ typedef struct ccg_index_params {
 	uint64_t tol_abs;       /* tolerance in ticks, 0 for none */
 	double tol_rel;         /* relative tolerance, 0 for none */
 	uint32_t fanout;
+	int hc_level;           /* writing: LZ4HC level, 0 for fast LZ4 */
 } ccg_index_params;
 
 /* Sections of the file. */

@@ -36,6 +36,9 @@
 #define CCG_REGION_NAME_MAX 200
 /* Longest group or location directory name before its "#id" suffix. */
 #define CCG_DIR_NAME_MAX 230
+/* Graphs up to this many bytes are compressed with LZ4HC at this level. */
+#define CCG_INDEX_HC_BYTES (32u << 20)
+#define CCG_INDEX_HC_LEVEL 9
 
 _Static_assert(sizeof(ccg_id) == 8, "ids are 64-bit");
 
@@ -624,7 +627,12 @@ static ccg_err write_index(ccg_trace *t, const ccg_buf *identity,
 {
 	ccg_index_writer *w = NULL;
 	ccg_buf rec = CCG_BUF_INIT;
-	ccg_index_params p = {t->opt.tol_abs, t->opt.tol_rel, t->opt.fanout};
+	/* Small graphs afford the slower, tighter compression. */
+	int level = ccg_store_bytes(t->store) <= CCG_INDEX_HC_BYTES
+			    ? CCG_INDEX_HC_LEVEL
+			    : 0;
+	ccg_index_params p = {t->opt.tol_abs, t->opt.tol_rel, t->opt.fanout,
+			      level};
 	ccg_err err = ccg_index_begin(t->index_path, &p, identity, &w, msg);
 	for (size_t i = 0; !err && i < t->nlocs; i++) {
 		const loc *l = &t->locs[i];
@@ -743,7 +751,7 @@ static ccg_err load_meta(void *ctx, const unsigned char *p, size_t len)
 static ccg_err load_index(ccg_trace *t, const ccg_buf *identity,
 			  ccg_buf *why)
 {
-	ccg_index_params p = {t->opt.tol_abs, t->opt.tol_rel, t->opt.fanout};
+	ccg_index_params p = {t->opt.tol_abs, t->opt.tol_rel, t->opt.fanout, 0};
 	ccg_err err = ccg_index_open(t->index_path, identity, &p, &t->index,
 				     why);
 	if (err)
