@@ -16,12 +16,18 @@
 #   truncated       the index cut to 0, 10, half and size-1 bytes
 #   bit flips       one bit flipped at every byte of a small index
 #   interrupted     a leftover .tmp.PID file, a first half as the index
-#   unwritable      -o index= in a place no file can be written, and the
-#                   default path of a read-only trace folder
+#   unwritable      -o index= where no file can be written ("serving from
+#                   memory"); a trace folder without write bits or on a
+#                   read-only mount (index under $XDG_CACHE_HOME/ccgfs/);
+#                   CCGFS_INDEX_DIR
+# Bugs known and not fixed yet are kept below as commented checks marked
+# KNOWN BUG.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 : "${CCG_GEN:?path of ccgfs-gen}" "${CCG_TOOLS:?folder of the test tools}"
+# The default index path is what this test is about.
+unset CCGFS_INDEX_DIR
 work="$CCG_TMP/index"
 rm -rf "$work"
 mkdir -p "$work"
@@ -109,8 +115,10 @@ check() {
     --fanout "$3" "${extra[@]}"
 }
 
-mtime() {
-  stat -c %y "$1"
+# ident FILE: inode and mtime; a rewrite (a new file renamed into place)
+# changes the inode.
+ident() {
+  stat -c '%i %y' "$1"
 }
 
 # ---------------------------------------------------------------------------
@@ -143,21 +151,21 @@ echo "build and reuse"
 [ -s "$X" ] || fail "--build-only did not write $X"
 ! grep -q rebuilding "$work/build.err" || fail "first build says rebuilding"
 ls "$work/a" | grep -q '\.tmp\.' && fail "--build-only left a temporary file"
-built=$(mtime "$X")
+built=$(ident "$X")
 run_info reuse "$A"
 expect_reused reuse
 [ "$(field "$work/reuse.out" index)" = "$X" ] ||
   fail "info says index: $(field "$work/reuse.out" index), want $X"
 [ "$(field "$work/reuse.out" index_bytes)" = "$(stat -c %s "$X")" ] ||
   fail "index_bytes is not the index file's size"
-[ "$(mtime "$X")" = "$built" ] || fail "an open that reused the index rewrote it"
+[ "$(ident "$X")" = "$built" ] || fail "an open that reused the index rewrote it"
 cmp -s <(grep -v -E '^(index|index_bytes|index_to_otf2|build_seconds|build_events_per_second|this_open|open_seconds):' "$work/reuse.out") \
        <(grep -v -E '^(index|index_bytes|index_to_otf2|build_seconds|build_events_per_second|this_open|open_seconds):' "$work/noindex.out") ||
   fail "--info from the index differs from --info -o noindex"
 # -o rebuild rebuilds a valid index, which stays valid.
 run_info forced -o rebuild "$A"
 [ "$(field "$work/forced.out" this_open)" = "built from OTF2" ] || fail "-o rebuild reused the index"
-[ "$(mtime "$X")" != "$built" ] || fail "-o rebuild did not rewrite the index"
+[ "$(stat -c %i "$X")" != "${built%% *}" ] || fail "-o rebuild did not rewrite the index"
 run_info reuse2 "$A"
 expect_reused reuse2
 
@@ -224,8 +232,11 @@ ccg_unmount "$m"
 run_info stale-evt-after "$A"
 expect_reused stale-evt-after
 
-# A byte appended to the global definitions.
+# A byte appended to the global definitions, its mtime put back: only the
+# size tells.
+touch -r "$work/a/traces.def" "$work/def-mtime"
 printf x >> "$work/a/traces.def"
+touch -r "$work/def-mtime" "$work/a/traces.def"
 run_info stale-def "$A"
 expect_rebuilt stale-def "$X"
 run_info stale-def-after "$A"
@@ -302,6 +313,12 @@ S="$work/s/traces.otf2"
 ssize=$(stat -c %s "$S.ccg")
 [ "$ssize" -le 16384 ] || fail "the small index has $ssize bytes; the flip test wants a few KB"
 # Every byte, one run each (about 1200 runs of 10 ms).
+# KNOWN BUG (not reachable with a small index): an index over 64 MiB is not
+# verified whole when opened, and a damaged block of its locations or
+# summary section then crashes the open: ccg_index_each (lib/ccg_index.c)
+# frees its uninitialized block pointer when load_block fails.  Built with
+# CCG_INDEX_VERIFY_ALL set to 0, this loop gets SIGSEGV at the first byte
+# of the locations block.
 "$py" "$CCG_TOOLS/index_flip.py" --ccgfs "$CCGFS" --anchor "$S" \
   --index "$S.ccg" --scratch "$work/flip.ccg"
 
@@ -360,8 +377,34 @@ rc=0
 wait "$fpid" || rc=$?
 [ "$rc" -eq 0 ] || fail "the daemon serving from memory exited $rc"
 
+# A trace folder without write bits (root could still write into it): the
+# index goes to $XDG_CACHE_HOME/ccgfs/, and is reused from there.
+cp -a "$work/s" "$work/nowrite"
+rm -f "$work/nowrite/traces.otf2.ccg"
+chmod a-w "$work/nowrite"
+XDG_CACHE_HOME="$work/cache-nw" run_info nowrite1 "$work/nowrite/traces.otf2"
+XDG_CACHE_HOME="$work/cache-nw" run_info nowrite2 "$work/nowrite/traces.otf2"
+chmod u+w "$work/nowrite"
+[ ! -e "$work/nowrite/traces.otf2.ccg" ] || fail "an index was written into a folder without write bits"
+cached=$(field "$work/nowrite1.out" index)
+case "$cached" in
+  "$work/cache-nw/ccgfs/"*.ccg) ;;
+  *) fail "folder without write bits: index at '$cached', want one under $work/cache-nw/ccgfs/" ;;
+esac
+[ -s "$cached" ] || fail "folder without write bits: $cached not written"
+[ "$(field "$work/nowrite1.out" this_open)" = "built from OTF2" ] || fail "nowrite1: not built"
+expect_reused nowrite2
+[ "$(field "$work/nowrite2.out" index)" = "$cached" ] || fail "nowrite2: another index was used"
+# CCGFS_INDEX_DIR puts every index into one folder.
+CCGFS_INDEX_DIR="$work/forced" run_info forced-dir "$S"
+case "$(field "$work/forced-dir.out" index)" in
+  "$work/forced/"*.ccg) [ -s "$(field "$work/forced-dir.out" index)" ] || fail "CCGFS_INDEX_DIR: no index written" ;;
+  *) fail "CCGFS_INDEX_DIR: index at '$(field "$work/forced-dir.out" index)'" ;;
+esac
+
 # A read-only trace folder: the index goes to $XDG_CACHE_HOME/ccgfs/.
 if unshare -m true 2> /dev/null; then
+  echo "  read-only trace folder"
   ro="$work/ro"
   mkdir -p "$ro" "$work/cache"
   cp -a "$work/s" "$work/rosrc"
@@ -394,8 +437,9 @@ echo "index paths that are not index files"
 # cp -a "$work/s" "$work/own"
 # rm -f "$work/own/traces.otf2.ccg"
 # sum=$(md5sum < "$work/own/traces.def")
-# run_info own -o "index=$work/own/traces.def" "$work/own/traces.otf2"
+# "$CCGFS" --info -o "index=$work/own/traces.def" "$work/own/traces.otf2" > /dev/null 2>&1 || true
 # [ "$(md5sum < "$work/own/traces.def")" = "$sum" ] || fail "-o index=traces.def overwrote the trace's definitions"
+# run_info own-after "$work/own/traces.otf2"
 
 # KNOWN BUG: an index inside the archive folder (-o index=TRACE/traces/x.ccg)
 # is part of the trace's identity, so it is stale at every open and rebuilt
