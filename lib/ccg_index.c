@@ -56,6 +56,13 @@ static uint64_t get64(const unsigned char *p)
 /* ------------------------------------------------------------------ */
 /* Identity and paths                                                   */
 
+static int is_index_name(const char *name)
+{
+	size_t n = strlen(name);
+	return (n > 4 && !strcmp(name + n - 4, ".ccg")) ||
+	       strstr(name, ".ccg.tmp.") != NULL;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -109,7 +116,8 @@ ccg_err ccg_index_identity(const char *anchor, ccg_buf *out, ccg_buf *msg)
 	if (dir) {
 		struct dirent *e;
 		while ((e = readdir(dir))) {
-			if (e->d_name[0] == '.')
+			/* Dot files and index files are not part of a trace. */
+			if (e->d_name[0] == '.' || is_index_name(e->d_name))
 				continue;
 			if (n == cap) {
 				cap = cap ? cap * 2 : 64;
@@ -271,6 +279,27 @@ ccg_err ccg_index_begin(const char *path, const ccg_index_params *p,
 	w->level = p->hc_level;
 	if (!(w->path = strdup(path)))
 		goto fail;
+	/* Never replace a file that is not an index (a trace's own file, say):
+	 * an existing file must be named *.ccg or carry the index magic. */
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	int fd0 = is_index_name(base) ? -1
+				      : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd0 >= 0) {
+		char magic[8];
+		struct stat st;
+		int foreign = fstat(fd0, &st) != 0 || !S_ISREG(st.st_mode) ||
+			      (st.st_size > 0 &&
+			       (pread(fd0, magic, 8, 0) != 8 ||
+				memcmp(magic, index_magic, 8)));
+		close(fd0);
+		if (foreign) {
+			if (msg)
+				ccg_buf_addf(msg, "%s exists and is not an index; "
+						  "not replacing it", path);
+			err = CCG_EINVAL;
+			goto fail;
+		}
+	}
 	ccg_buf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
 	if (ccg_buf_status(&tmp))
 		goto fail;
@@ -807,11 +836,16 @@ ccg_err ccg_index_open(const char *path, const ccg_buf *identity,
 		return CCG_ENOMEM;
 	pthread_mutex_init(&x->mu, NULL);
 	x->cap = 64u << 20;
-	x->fd = open(path, O_RDONLY | O_CLOEXEC);
+	x->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	if (x->fd < 0 || fstat(x->fd, &st) != 0) {
 		ccg_buf_addf(why, "cannot open: %s", strerror(errno));
 		err = CCG_EIO;
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ccg_buf_adds(why, "not a regular file");
+		err = CCG_EFORMAT;
 		goto fail;
 	}
 	x->size = (uint64_t)st.st_size;
@@ -919,12 +953,13 @@ ccg_err ccg_index_each(ccg_index *x, enum ccg_section sec,
 	if (sec >= CCG_SEC__COUNT)
 		return CCG_EINVAL;
 	for (size_t b = 0; b < x->secs[sec].nblocks; b++) {
-		cblock *cb;
+		cblock *cb = NULL;
 		ccg_err err = load_block(x, sec, b, &cb);
+		if (err)
+			return err;
 		for (uint32_t i = 0; !err && i < cb->count; i++)
 			err = fn(ctx, cb->data + cb->start[i], cb->len[i]);
-		if (cb)
-			cblock_free(cb);
+		cblock_free(cb);
 		if (err)
 			return err;
 	}

@@ -923,13 +923,15 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 	if ((err = ccg_index_identity(anchor, &identity, msg)))
 		goto fail;
 	t->otf2_bytes = evt_bytes(&identity);
-	if (t->opt.index_path)
-		err = ccg_buf_adds(&path, t->opt.index_path);
-	else
-		err = ccg_index_default_path(anchor, &path);
-	if (err || !(t->index_path = strdup(path.data))) {
-		err = CCG_ENOMEM;
-		goto fail;
+	if (!t->opt.no_index) {
+		if (t->opt.index_path)
+			err = ccg_buf_adds(&path, t->opt.index_path);
+		else
+			err = ccg_index_default_path(anchor, &path);
+		if (err || !(t->index_path = strdup(path.data))) {
+			err = CCG_ENOMEM;
+			goto fail;
+		}
 	}
 	double t0 = now();
 	int have_index = !t->opt.no_index && access(t->index_path, F_OK) == 0;

@@ -20,8 +20,8 @@
 #                   memory"); a trace folder without write bits or on a
 #                   read-only mount (index under $XDG_CACHE_HOME/ccgfs/);
 #                   CCGFS_INDEX_DIR
-# Bugs known and not fixed yet are kept below as commented checks marked
-# KNOWN BUG.
+#   foreign paths   a trace's own file, a path inside the archive folder,
+#                   a FIFO given as the index
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -133,11 +133,9 @@ run_info noindex -o noindex "$A"
 [ ! -e "$X" ] || fail "-o noindex wrote $X"
 [ "$(field "$work/noindex.out" this_open)" = "built from OTF2" ] ||
   fail "-o noindex: this_open is not 'built from OTF2'"
-# KNOWN BUG: with -o noindex, `info` names the default index path
-# (index: .../traces.otf2.ccg) although no index is read or written; the
-# open that cannot write its index says `index: none`.
-# [ "$(field "$work/noindex.out" index)" = none ] ||
-#   fail "-o noindex: info says index: $(field "$work/noindex.out" index)"
+# -o noindex names no index in info.
+[ "$(field "$work/noindex.out" index)" = none ] ||
+  fail "-o noindex: info says index: $(field "$work/noindex.out" index)"
 
 ccg_mount mt "$A" "$work/mnt-ref" -o noindex
 dump "$work/mnt-ref" ref
@@ -313,12 +311,9 @@ S="$work/s/traces.otf2"
 ssize=$(stat -c %s "$S.ccg")
 [ "$ssize" -le 16384 ] || fail "the small index has $ssize bytes; the flip test wants a few KB"
 # Every byte, one run each (about 1200 runs of 10 ms).
-# KNOWN BUG (not reachable with a small index): an index over 64 MiB is not
-# verified whole when opened, and a damaged block of its locations or
-# summary section then crashes the open: ccg_index_each (lib/ccg_index.c)
-# frees its uninitialized block pointer when load_block fails.  Built with
-# CCG_INDEX_VERIFY_ALL set to 0, this loop gets SIGSEGV at the first byte
-# of the locations block.
+# An index over 64 MiB is not verified whole when opened; a damaged block
+# of its locations or summary section must still give a rebuild (this loop
+# covers it only when built with CCG_INDEX_VERIFY_ALL lowered).
 "$py" "$CCG_TOOLS/index_flip.py" --ccgfs "$CCGFS" --anchor "$S" \
   --index "$S.ccg" --scratch "$work/flip.ccg"
 
@@ -430,29 +425,25 @@ fi
 
 # ---------------------------------------------------------------------------
 echo "index paths that are not index files"
-# KNOWN BUG: -o index= naming a file of the trace itself (here its global
-# .def file) replaces that file with the index, which destroys the trace:
-# the open reports "index just written is unreadable" and every later open
-# fails.  A file that is not an index should never be overwritten.
-# cp -a "$work/s" "$work/own"
-# rm -f "$work/own/traces.otf2.ccg"
-# sum=$(md5sum < "$work/own/traces.def")
-# "$CCGFS" --info -o "index=$work/own/traces.def" "$work/own/traces.otf2" > /dev/null 2>&1 || true
-# [ "$(md5sum < "$work/own/traces.def")" = "$sum" ] || fail "-o index=traces.def overwrote the trace's definitions"
-# run_info own-after "$work/own/traces.otf2"
+# -o index= naming a file of the trace itself (here its global .def file)
+# must never replace that file: a file that is not an index is kept.
+cp -a "$work/s" "$work/own"
+rm -f "$work/own/traces.otf2.ccg"
+sum=$(md5sum < "$work/own/traces.def")
+"$CCGFS" --info -o "index=$work/own/traces.def" "$work/own/traces.otf2" > /dev/null 2>&1 || true
+[ "$(md5sum < "$work/own/traces.def")" = "$sum" ] || fail "-o index=traces.def overwrote the trace's definitions"
+run_info own-after "$work/own/traces.otf2"
 
-# KNOWN BUG: an index inside the archive folder (-o index=TRACE/traces/x.ccg)
-# is part of the trace's identity, so it is stale at every open and rebuilt
-# each time.
-# cp -a "$work/s" "$work/inside"
-# run_info inside1 -o "index=$work/inside/traces/x.ccg" "$work/inside/traces.otf2"
-# run_info inside2 -o "index=$work/inside/traces/x.ccg" "$work/inside/traces.otf2"
-# expect_reused inside2
+# An index inside the archive folder is not part of the trace's identity,
+# so it is reused.
+cp -a "$work/s" "$work/inside"
+run_info inside1 -o "index=$work/inside/traces/x.ccg" "$work/inside/traces.otf2"
+run_info inside2 -o "index=$work/inside/traces/x.ccg" "$work/inside/traces.otf2"
+expect_reused inside2
 
-# KNOWN BUG: an index path that is a FIFO blocks the open forever (the
-# index is opened O_RDONLY without O_NONBLOCK before it is checked).
-# mkfifo "$work/fifo.ccg"
-# rc=0; timeout 20 "$CCGFS" --info -o "index=$work/fifo.ccg" "$S" > /dev/null 2>&1 || rc=$?
-# [ "$rc" -ne 124 ] || fail "an index path that is a FIFO hangs the open"
+# An index path that is a FIFO does not block the open.
+mkfifo "$work/fifo.ccg"
+rc=0; timeout 20 "$CCGFS" --info -o "index=$work/fifo.ccg" "$S" > /dev/null 2>&1 || rc=$?
+[ "$rc" -ne 124 ] || fail "an index path that is a FIFO hangs the open"
 
 echo "index files are reused, rebuilt and checked"
