@@ -250,15 +250,28 @@ static int put_attributes(ccg_buf *b, const ccg_defs *d,
 	return *p == end ? 0 : -1;
 }
 
-int ccg_render_event(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
-		     uint64_t time, unsigned time_width, const char *loc,
-		     uint64_t depth, unsigned depth_width,
-		     const unsigned char *fields, size_t len)
+int ccg_render_event_tail(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
+			  const unsigned char *fields, size_t len)
 {
 	const unsigned char *p = fields, *end = fields + len;
-	int bad = 0;
+	int bad = !CCG_KIND_IS_EVENT(kind);
+	if (!bad)
+		bad = put_fields(b, d, kind, 0, &p, end) ||
+		      put_attributes(b, d, &p, end);
+	else
+		ccg_buf_addc(b, '-');
+	if (bad)
+		ccg_buf_adds(b, "\tmalformed=1");
+	ccg_buf_addc(b, '\n');
+	return bad ? -1 : 0;
+}
+
+void ccg_render_event_head(ccg_buf *b, ccg_kind kind, uint64_t time,
+			   unsigned time_width, const char *loc,
+			   uint64_t depth, unsigned depth_width)
+{
 	if (!CCG_KIND_IS_EVENT(kind))
-		kind = CCG_EV_UNKNOWN, bad = 1;
+		kind = CCG_EV_UNKNOWN;
 	ccg_buf_addu(b, time, time_width);
 	ccg_buf_addc(b, '\t');
 	ccg_buf_adds(b, ccg_schema[kind].name);
@@ -267,13 +280,16 @@ int ccg_render_event(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
 	ccg_buf_addc(b, '\t');
 	ccg_buf_addu(b, depth, depth_width);
 	ccg_buf_addc(b, '\t');
-	if (!bad)
-		bad = put_fields(b, d, kind, 0, &p, end) ||
-		      put_attributes(b, d, &p, end);
-	if (bad)
-		ccg_buf_adds(b, "\tmalformed=1");
-	ccg_buf_addc(b, '\n');
-	return bad ? -1 : 0;
+}
+
+int ccg_render_event(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
+		     uint64_t time, unsigned time_width, const char *loc,
+		     uint64_t depth, unsigned depth_width,
+		     const unsigned char *fields, size_t len)
+{
+	ccg_render_event_head(b, kind, time, time_width, loc, depth,
+			      depth_width);
+	return ccg_render_event_tail(b, d, kind, fields, len);
 }
 
 int ccg_render_def(ccg_buf *b, const ccg_defs *d, size_t record)

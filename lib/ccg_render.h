@@ -36,6 +36,15 @@ int ccg_render_event(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
 		     uint64_t depth, unsigned depth_width,
 		     const unsigned char *fields, size_t len);
 
+/* The two halves of ccg_render_event: the head (time, kind, location,
+ * depth, each followed by a tab) and the tail (name, fields, attributes,
+ * newline), which depends on the record alone and so can be cached. */
+void ccg_render_event_head(ccg_buf *b, ccg_kind kind, uint64_t time,
+			   unsigned time_width, const char *loc,
+			   uint64_t depth, unsigned depth_width);
+int ccg_render_event_tail(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
+			  const unsigned char *fields, size_t len);
+
 /* Appends one definitions.tsv line: KIND \t ID \t NAME [\t key=value]...
  * Returns 0 or -1 as above. */
 int ccg_render_def(ccg_buf *b, const ccg_defs *d, size_t record);

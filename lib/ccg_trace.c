@@ -132,6 +132,7 @@ struct ccg_trace {
 	double lossy_max_rel;
 	uint64_t max_err;       /* largest event time error, ticks */
 	ccg_buf tsv_note;       /* lossy: comment line atop every TSV */
+	uint64_t serial;        /* unique per open (tags thread memos) */
 	pthread_mutex_t pat_mu; /* protects the pattern texts below */
 	ccg_buf *pat_root;      /* patterns.tsv of the root, when made */
 	ccg_buf **pat_loc;      /* per location, when made */
@@ -905,6 +906,8 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 	if (!t)
 		return CCG_ENOMEM;
 	pthread_mutex_init(&t->pat_mu, NULL);
+	static uint64_t serials; /* one per open, for the read memos */
+	t->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
 	if (opt)
 		t->opt = *opt;
 	else
@@ -1164,19 +1167,99 @@ static uint64_t events_size(const ccg_trace *t, const inst *in)
 	       in->hdr.nevents * fixed_len(t, in->l);
 }
 
+/* Decoded records a read has seen, by id (direct-mapped): the shared graph
+ * repeats the same few records, so most lookups skip the block cache. */
+#define CCG_WALK_MEMO 1024
+
+typedef struct memo_ev {
+	uint32_t id1;           /* id + 1, 0 when empty */
+	uint32_t textlen;
+	ccg_kind kind;
+	ccg_buf tail;           /* the line after the depth column */
+} memo_ev;
+
+typedef struct memo_node {
+	uint32_t id1;
+	ccg_node hdr;
+	ccg_item *items;        /* t->opt.fanout + 1 entries */
+} memo_node;
+
 typedef struct wframe {
+	const memo_node *n;     /* may be evicted: copy what outlives it */
 	ccg_item *items;
 	uint32_t nitems, next;
 	uint64_t start;
 	uint32_t depth;         /* depth of this node's own events */
 } wframe;
 
+/* One thread's memo, kept across reads (pthread key, freed when the
+ * thread ends); `serial` tells which open trace its entries belong to. */
+typedef struct memo {
+	uint64_t serial;
+	uint32_t fanout;
+	memo_ev ev[CCG_WALK_MEMO];
+	memo_node nodes[CCG_WALK_MEMO];
+	ccg_buf fields;
+} memo;
+
+static pthread_key_t memo_key;
+static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
+static int memo_key_ok;
+
+static void memo_free(void *p)
+{
+	memo *m = p;
+	if (!m)
+		return;
+	for (size_t i = 0; i < CCG_WALK_MEMO; i++) {
+		ccg_buf_free(&m->ev[i].tail);
+		free(m->nodes[i].items);
+	}
+	ccg_buf_free(&m->fields);
+	free(m);
+}
+
+static void memo_key_init(void)
+{
+	memo_key_ok = pthread_key_create(&memo_key, memo_free) == 0;
+}
+
+/* This thread's memo for trace t, emptied if it held another trace. */
+static memo *memo_get(const ccg_trace *t)
+{
+	pthread_once(&memo_once, memo_key_init);
+	if (!memo_key_ok)
+		return NULL;
+	memo *m = pthread_getspecific(memo_key);
+	if (!m) {
+		if (!(m = calloc(1, sizeof *m)))
+			return NULL;
+		if (pthread_setspecific(memo_key, m)) {
+			free(m);
+			return NULL;
+		}
+	}
+	if (m->serial != t->serial || m->fanout != t->opt.fanout) {
+		for (size_t i = 0; i < CCG_WALK_MEMO; i++) {
+			m->ev[i].id1 = 0;
+			m->nodes[i].id1 = 0;
+			free(m->nodes[i].items);
+			m->nodes[i].items = NULL;
+		}
+		m->serial = t->serial;
+		m->fanout = t->opt.fanout;
+	}
+	return m;
+}
+
 typedef struct walk {
 	const ccg_trace *t;
 	const loc *l;
 	wframe *f;
 	uint32_t n, cap;
-	ccg_buf fields, line;
+	memo_ev *ev;
+	memo_node *nodes;
+	ccg_buf *fields_;
 } walk;
 
 static void walk_free(walk *w)
@@ -1184,8 +1267,52 @@ static void walk_free(walk *w)
 	for (uint32_t i = 0; i < w->cap; i++)
 		free(w->f[i].items);
 	free(w->f);
-	ccg_buf_free(&w->fields);
-	ccg_buf_free(&w->line);
+}
+
+static ccg_err walk_event(walk *w, uint32_t id, const memo_ev **out)
+{
+	memo_ev *m = &w->ev[id % CCG_WALK_MEMO];
+	if (m->id1 != id + 1) {
+		ccg_evrec ev;
+		m->id1 = 0;
+		ccg_buf_reset(w->fields_);
+		ccg_err err = ccg_store_get_event(w->t->store, id, &ev,
+						  w->fields_);
+		if (err)
+			return err;
+		ccg_buf_reset(&m->tail);
+		ccg_render_event_tail(&m->tail, w->t->defs, ev.kind,
+				      (const unsigned char *)w->fields_->data,
+				      ev.len);
+		if (ccg_buf_status(&m->tail)) {
+			m->id1 = 0;
+			return CCG_ENOMEM;
+		}
+		m->id1 = id + 1;
+		m->kind = ev.kind;
+		m->textlen = ev.textlen;
+	}
+	*out = m;
+	return CCG_OK;
+}
+
+static ccg_err walk_node(walk *w, uint32_t id, const memo_node **out)
+{
+	memo_node *m = &w->nodes[id % CCG_WALK_MEMO];
+	if (m->id1 != id + 1) {
+		if (!m->items &&
+		    !(m->items = malloc(sizeof *m->items *
+					(w->t->opt.fanout + 1))))
+			return CCG_ENOMEM;
+		m->id1 = 0;
+		ccg_err err = ccg_store_get_node(w->t->store, id, &m->hdr,
+						 m->items, w->t->opt.fanout);
+		if (err)
+			return err;
+		m->id1 = id + 1;
+	}
+	*out = m;
+	return CCG_OK;
 }
 
 static ccg_err walk_push(walk *w, uint32_t node, uint64_t start,
@@ -1202,14 +1329,14 @@ static ccg_err walk_push(walk *w, uint32_t node, uint64_t start,
 	}
 	wframe *f = &w->f[w->n];
 	if (!f->items &&
-	    !(f->items = malloc(sizeof *f->items * (CCG_FANOUT_MAX + 1))))
+	    !(f->items = malloc(sizeof *f->items * (w->t->opt.fanout + 1))))
 		return CCG_ENOMEM;
-	ccg_node h;
-	ccg_err err = ccg_store_get_node(w->t->store, node, &h, f->items,
-					 CCG_FANOUT_MAX);
+	const memo_node *m;
+	ccg_err err = walk_node(w, node, &m);
 	if (err)
 		return err;
-	f->nitems = h.nitems;
+	memcpy(f->items, m->items, m->hdr.nitems * sizeof *f->items);
+	f->nitems = m->hdr.nitems;
 	f->next = 0;
 	f->start = start;
 	f->depth = depth;
@@ -1224,63 +1351,57 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 {
 	const uint64_t fixed = fixed_len(w->t, w->l);
 	size_t want_end = out->len + len;
+	ccg_buf line = CCG_BUF_INIT;
 	ccg_err err = walk_push(w, in->node, in->start, in->depth);
-	/* Descend to the item holding `off`. */
 	while (!err && w->n) {
 		wframe *f = &w->f[w->n - 1];
 		if (f->next == f->nitems) {
 			w->n--;
 			continue;
 		}
-		ccg_item *it = &f->items[f->next];
+		const ccg_item *it = &f->items[f->next++];
 		uint64_t at = f->start + (uint64_t)it->offset;
 		if (CCG_REF_IS_EVENT(it->ref)) {
-			ccg_evrec ev;
-			ccg_buf_reset(&w->fields);
-			err = ccg_store_get_event(w->t->store,
-						  CCG_REF_ID(it->ref), &ev,
-						  &w->fields);
-			if (err)
+			const memo_ev *ev;
+			if ((err = walk_event(w, CCG_REF_ID(it->ref), &ev)))
 				break;
-			uint64_t size = ev.textlen + fixed;
-			f->next++;
+			uint64_t size = ev->textlen + fixed;
 			if (off >= size) {
 				off -= size;
 				continue;
 			}
-			ccg_buf_reset(&w->line);
-			ccg_render_event(&w->line, w->t->defs, ev.kind, at,
-					 w->t->w_time, w->l->idstr, f->depth,
-					 w->t->w_depth,
-					 (const unsigned char *)w->fields.data,
-					 ev.len);
-			if (ccg_buf_status(&w->line)) {
+			ccg_buf_reset(&line);
+			ccg_render_event_head(&line, ev->kind, at, w->t->w_time,
+					      w->l->idstr, f->depth,
+					      w->t->w_depth);
+			ccg_buf_add(&line, ev->tail.data, ev->tail.len);
+			if (ccg_buf_status(&line)) {
 				err = CCG_ENOMEM;
 				break;
 			}
-			if (off < w->line.len) {
-				size_t k = w->line.len - (size_t)off;
+			if (off < line.len) {
+				size_t k = line.len - (size_t)off;
 				if (k > want_end - out->len)
 					k = want_end - out->len;
-				ccg_buf_add(out, w->line.data + off, k);
+				ccg_buf_add(out, line.data + off, k);
 			}
 			off = 0;
 			if (out->len >= want_end)
 				break;
 			continue;
 		}
-		ccg_node h;
-		if ((err = ccg_store_get_node(w->t->store, it->ref, &h, NULL, 0)))
+		const memo_node *m;
+		if ((err = walk_node(w, it->ref, &m)))
 			break;
-		f->next++;
-		uint64_t size = h.textlen + h.nevents * fixed;
+		uint64_t size = m->hdr.textlen + m->hdr.nevents * fixed;
 		if (off >= size) {
 			off -= size;
 			continue;
 		}
 		err = walk_push(w, it->ref, at,
-				f->depth + (h.kind == CCG_NODE_CALL));
+				f->depth + (m->hdr.kind == CCG_NODE_CALL));
 	}
+	ccg_buf_free(&line);
 	return err ? err : ccg_buf_status(out);
 }
 
@@ -1296,7 +1417,10 @@ static ccg_err read_events(const ccg_trace *t, const inst *in, uint64_t off,
 	}
 	if (out->len >= want_end || off - hlen >= events_size(t, in) - hlen)
 		return ccg_buf_status(out);
-	walk w = {t, in->l, NULL, 0, 0, CCG_BUF_INIT, CCG_BUF_INIT};
+	memo *m = memo_get(t);
+	if (!m)
+		return CCG_ENOMEM;
+	walk w = {t, in->l, NULL, 0, 0, m->ev, m->nodes, &m->fields};
 	ccg_err err = walk_read(&w, in, off - hlen, want_end - out->len, out);
 	walk_free(&w);
 	return err;
