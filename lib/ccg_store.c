@@ -249,10 +249,19 @@ ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 		return CCG_ENOTSUP;
 	evmemo *m = NULL;
 	if (len <= CCG_EVMEMO_BYTES) {
-		uint64_t h = (uint64_t)kind * 0x9E3779B97F4A7C15ULL;
-		for (size_t i = 0; i < len; i++)
-			h = (h ^ fields[i]) * 0x100000001B3ULL;
-		m = &s->memo[(h >> 20) % CCG_EVMEMO_SLOTS];
+		uint64_t h = ((uint64_t)kind << 8 | len) * 0x9E3779B97F4A7C15ULL;
+		size_t i = 0;
+		for (; i + 8 <= len; i += 8) {
+			uint64_t k;
+			memcpy(&k, fields + i, 8);
+			h = (h ^ k) * 0x9E3779B97F4A7C15ULL;
+		}
+		if (i < len) {
+			uint64_t k = 0;
+			memcpy(&k, fields + i, len - i);
+			h = (h ^ k) * 0x9E3779B97F4A7C15ULL;
+		}
+		m = &s->memo[(h >> 40) % CCG_EVMEMO_SLOTS];
 		if (m->kind1 == (uint32_t)kind + 1 && m->len == len &&
 		    !memcmp(m->bytes, fields, len)) {
 			*ref = m->ref;

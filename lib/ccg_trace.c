@@ -37,7 +37,7 @@
 /* Longest group or location directory name before its "#id" suffix. */
 #define CCG_DIR_NAME_MAX 230
 /* Graphs up to this many bytes are compressed with LZ4HC at this level. */
-#define CCG_INDEX_HC_BYTES (32u << 20)
+#define CCG_INDEX_HC_BYTES (1u << 20)
 #define CCG_INDEX_HC_LEVEL 9
 
 _Static_assert(sizeof(ccg_id) == 8, "ids are 64-bit");
