@@ -386,22 +386,37 @@ static ccg_err node_insert(ccg_store *s, ccg_hash128 h, const ccg_node *sum,
 	return CCG_OK;
 }
 
+/* Serializes a node and looks it up: CCG_OK with *found set (and *ref
+ * when found); *sum and *h serve a later node_insert. */
+static ccg_err node_lookup(ccg_store *s, uint8_t kind, uint64_t region,
+			   uint64_t start, uint64_t end, const uint64_t *starts,
+			   const ccg_ref *refs, uint32_t n, ccg_node *sum,
+			   ccg_hash128 *h, int *found, ccg_ref *ref)
+{
+	ccg_err err = node_record(s, kind, region, start, end, starts, refs, n,
+				  sum);
+	if (err)
+		return err;
+	s->nodes_offered++;
+	uint32_t id;
+	*found = intern_lookup(&s->node_tab, &s->scratch, CCG_SEED_NODE, h,
+			       &id);
+	if (*found)
+		*ref = id;
+	return CCG_OK;
+}
+
 ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
 		       uint64_t start, uint64_t end, const uint64_t *starts,
 		       const ccg_ref *refs, uint32_t n, ccg_ref *ref)
 {
 	ccg_node sum;
-	ccg_err err = node_record(s, kind, region, start, end, starts, refs, n,
-				  &sum);
-	if (err)
-		return err;
-	s->nodes_offered++;
 	ccg_hash128 h;
-	uint32_t id;
-	if (intern_lookup(&s->node_tab, &s->scratch, CCG_SEED_NODE, &h, &id)) {
-		*ref = id;
-		return CCG_OK;
-	}
+	int found;
+	ccg_err err = node_lookup(s, kind, region, start, end, starts, refs, n,
+				  &sum, &h, &found, ref);
+	if (err || found)
+		return err;
 	return node_insert(s, h, &sum, ref);
 }
 
@@ -548,17 +563,12 @@ ccg_err ccg_store_node_tol(ccg_store *s, uint8_t kind, uint64_t region,
 		return ccg_store_node(s, kind, region, start, end, starts, refs,
 				      n, ref);
 	ccg_node sum;
-	ccg_err err = node_record(s, kind, region, start, end, starts, refs, n,
-				  &sum);
-	if (err)
-		return err;
-	s->nodes_offered++;
 	ccg_hash128 h;
-	uint32_t id;
-	if (intern_lookup(&s->node_tab, &s->scratch, CCG_SEED_NODE, &h, &id)) {
-		*ref = id; /* an exact match: the items' errors stand */
-		return CCG_OK;
-	}
+	int found;
+	ccg_err err = node_lookup(s, kind, region, start, end, starts, refs, n,
+				  &sum, &h, &found, ref);
+	if (err || found)
+		return err; /* an exact match: the items' errors stand */
 	/* New: does a representative of its shape fit within tolerance? */
 	ccg_hash128 sh = shape_hash(kind, region, refs, n);
 	ccg_ref rep;
