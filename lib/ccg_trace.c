@@ -26,6 +26,7 @@
 #include "ccg_patterns.h"
 #include "ccg_read.h"
 #include "ccg_render.h"
+#include "ccg_stats.h"
 #include "ccg_build.h"
 #include "ccg_store.h"
 
@@ -36,6 +37,8 @@
 #define CCG_REGION_NAME_MAX 200
 /* Longest group or location directory name before its "#id" suffix. */
 #define CCG_DIR_NAME_MAX 230
+/* Bytes of cached per-node statistics. */
+#define CCG_STATS_CACHE (64u << 20)
 /* Graphs up to this many bytes are compressed with LZ4HC at this level. */
 #define CCG_INDEX_HC_BYTES (1u << 20)
 #define CCG_INDEX_HC_LEVEL 9
@@ -51,6 +54,7 @@ enum view {
 	V_LOCATIONS,
 	V_DEFINITIONS,
 	V_PATTERNS,
+	V_STATS,
 	V__COUNT
 };
 _Static_assert(V__COUNT <= (1 << CCG_VIEW_BITS), "views fit their bits");
@@ -63,15 +67,18 @@ static const char *const view_name[V__COUNT] = {
 	[V_LOCATIONS] = "locations.tsv",
 	[V_DEFINITIONS] = "definitions.tsv",
 	[V_PATTERNS] = "patterns.tsv",
+	[V_STATS] = "stats.tsv",
 };
 
 /* The files of each kind of directory, in listing order. */
-static const enum view root_files[] = {V_README, V_INFO, V_REGIONS,
-				       V_LOCATIONS, V_DEFINITIONS,
-				       V_PATTERNS};
-static const enum view group_files[] = {V_INFO};
-static const enum view loc_files[] = {V_INFO, V_EVENTS, V_PATTERNS};
-static const enum view node_files[] = {V_INFO, V_EVENTS};
+static const enum view root_files[] = {V_README,  V_INFO,
+				       V_REGIONS, V_LOCATIONS,
+				       V_DEFINITIONS, V_PATTERNS,
+				       V_STATS};
+static const enum view group_files[] = {V_INFO, V_STATS};
+static const enum view loc_files[] = {V_INFO, V_EVENTS, V_PATTERNS,
+				      V_STATS};
+static const enum view node_files[] = {V_INFO, V_EVENTS, V_STATS};
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -125,6 +132,7 @@ struct ccg_trace {
 	int from_index;         /* served from the index file */
 	char *index_path;       /* NULL when there is no index */
 	ccg_index *index;
+	ccg_statcache *stats;   /* cached per-node statistics */
 	uint64_t index_bytes;
 	uint64_t nodes_offered, bytes_offered, graph_bytes;
 	uint64_t otf2_bytes;    /* the archive's .evt files */
@@ -804,6 +812,8 @@ static void reset_content(ccg_trace *t)
 	free(t->locs);
 	t->locs = NULL;
 	t->nlocs = 0;
+	ccg_statcache_free(t->stats);
+	t->stats = NULL;
 	ccg_store_free(t->store);
 	t->store = NULL;
 	ccg_index_close(t->index);
@@ -821,7 +831,8 @@ static ccg_err finish_setup(ccg_trace *t)
 	ccg_err err;
 	if (!t->from_index)
 		t->graph_bytes = ccg_store_bytes(t->store);
-	if ((err = make_groups(t)) || (err = make_region_names(t)))
+	if ((err = make_groups(t)) || (err = make_region_names(t)) ||
+	    (err = ccg_statcache_create(t->store, CCG_STATS_CACHE, &t->stats)))
 		return err;
 	uint64_t nodes = 1 + t->ngroups;
 	for (size_t i = 0; i < t->nlocs; i++) {
@@ -1724,6 +1735,64 @@ static ccg_err render_static(ccg_trace *t)
 }
 
 /* ------------------------------------------------------------------ */
+/* stats.tsv                                                            */
+
+static int cmp_excl(const void *a, const void *b)
+{
+	const ccg_rstat *x = a, *y = b;
+	if (x->excl != y->excl)
+		return x->excl > y->excl ? -1 : 1;
+	if (x->incl != y->incl)
+		return x->incl > y->incl ? -1 : 1;
+	return x->region < y->region ? -1 : x->region > y->region;
+}
+
+static void render_stats(const ccg_trace *t, ccg_stats *st, ccg_buf *b)
+{
+	qsort(st->r, st->n, sizeof *st->r, cmp_excl);
+	ccg_buf_add(b, t->tsv_note.data, t->tsv_note.len);
+	ccg_buf_adds(b, "region\tcalls\tinclusive\texclusive\tmin\tmax\t"
+			"mean\n");
+	for (uint32_t i = 0; i < st->n; i++) {
+		const ccg_rstat *r = &st->r[i];
+		size_t ri = region_index(t, r->region);
+		if (ri != SIZE_MAX)
+			ccg_render_escape(b, ccg_defs_region(t->defs, ri)->name);
+		else
+			ccg_buf_addf(b, "?%llu", (unsigned long long)r->region);
+		ccg_buf_addf(b, "\t%llu\t%llu\t%llu", (unsigned long long)r->calls,
+			     (unsigned long long)r->incl,
+			     (unsigned long long)r->excl);
+		if (r->calls)
+			ccg_buf_addf(b, "\t%llu\t%llu\t%.3f\n",
+				     (unsigned long long)r->min,
+				     (unsigned long long)r->max,
+				     (double)r->sum / (double)r->calls);
+		else
+			ccg_buf_adds(b, "\t-\t-\t-\n");
+	}
+}
+
+/* Full statistics of store nodes `ids`, merged, rendered. */
+static ccg_err stats_text(const ccg_trace *t, const uint32_t *ids, size_t n,
+			  ccg_buf *b)
+{
+	ccg_stats acc = {0};
+	ccg_err err = CCG_OK;
+	for (size_t i = 0; !err && i < n; i++) {
+		const ccg_stats *st;
+		if ((err = ccg_stats_node(t->stats, ids[i], &st)))
+			break;
+		err = ccg_stats_merge(&acc, st);
+		ccg_stats_put(t->stats, st);
+	}
+	if (!err)
+		render_stats(t, &acc, b);
+	ccg_stats_free(&acc);
+	return err ? err : ccg_buf_status(b);
+}
+
+/* ------------------------------------------------------------------ */
 /* patterns.tsv                                                         */
 
 /* Most rows of a patterns.tsv. */
@@ -2143,9 +2212,39 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 			err = patterns_text((ccg_trace *)t, NULL, &pt);
 			return err ? err : copy_range(pt, off, len, out);
 		}
+		case V_STATS: {
+			uint32_t *ids = calloc(t->nlocs ? t->nlocs : 1,
+					       sizeof *ids);
+			if (!ids)
+				return CCG_ENOMEM;
+			for (size_t i = 0; i < t->nlocs; i++)
+				ids[i] = t->locs[i].root;
+			err = stats_text(t, ids, t->nlocs, &b);
+			free(ids);
+			if (!err)
+				err = copy_range(&b, off, len, out);
+			ccg_buf_free(&b);
+			return err;
+		}
 		default: return CCG_ENOENT;
 		}
 	case W_GROUP:
+		if (v == V_STATS) {
+			const group *g = &t->groups[tg.w.index];
+			uint32_t *ids = calloc(g->nlocs ? g->nlocs : 1,
+					       sizeof *ids);
+			if (!ids)
+				return CCG_ENOMEM;
+			for (uint32_t i = 0; i < g->nlocs; i++)
+				ids[i] = t->locs[g->locs[i]].root;
+			err = stats_text(t, ids, g->nlocs, &b);
+			free(ids);
+			if (err) {
+				ccg_buf_free(&b);
+				return err;
+			}
+			break;
+		}
 		if (v != V_INFO)
 			return CCG_ENOENT;
 		render_group_info(t, &t->groups[tg.w.index], &b);
@@ -2157,6 +2256,14 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 			const ccg_buf *pt;
 			err = patterns_text((ccg_trace *)t, tg.in.l, &pt);
 			return err ? err : copy_range(pt, off, len, out);
+		}
+		if (v == V_STATS) {
+			err = stats_text(t, &tg.in.node, 1, &b);
+			if (err) {
+				ccg_buf_free(&b);
+				return err;
+			}
+			break;
 		}
 		if (v != V_INFO)
 			return CCG_ENOENT;

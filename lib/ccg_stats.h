@@ -1,0 +1,68 @@
+/*
+ * ccg_stats.h - per-region statistics by cached recursive queries.
+ *
+ * The statistics of a node's subtree are computed from its children's,
+ * and a shared node's are computed once for all of its uses: results live
+ * in a bounded cache (least recently used first out), handed out
+ * refcounted, safe under many threads.  A time window costs only the nodes
+ * that cross its edges; every node inside it takes its cached result.
+ *
+ * Definitions (per region):
+ *   calls      its activations (ENTER or CALLING_CONTEXT_ENTER); in a
+ *              window, those that start inside it
+ *   inclusive  the durations of activations not nested inside another
+ *              activation of the same region (recursion counts once)
+ *   exclusive  each activation's duration minus its direct callees'
+ *   sum, min, max  over single activations (mean = sum / calls)
+ * In a window [t0, t1) every duration is clipped to the window; min, max
+ * and sum are over the activations that start inside it.
+ */
+#ifndef CCG_STATS_H
+#define CCG_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ccg_error.h"
+#include "ccg_store.h"
+
+typedef struct ccg_rstat {
+	uint64_t region;
+	uint64_t calls, incl, excl, sum, min, max;
+} ccg_rstat;
+
+/* The statistics of one subtree, rows sorted by region id. */
+typedef struct ccg_stats {
+	uint64_t callee_dur;    /* durations of its top-level calls */
+	uint32_t n;
+	ccg_rstat *r;
+} ccg_stats;
+
+typedef struct ccg_statcache ccg_statcache;
+
+/* A cache over store s holding at most `max_bytes` of results.
+ * Ownership: ccg_statcache_free (after every result is put back). */
+ccg_err ccg_statcache_create(const ccg_store *s, size_t max_bytes,
+			     ccg_statcache **out);
+void ccg_statcache_free(ccg_statcache *c);
+
+/* The statistics of node `id`'s whole subtree.  The result is shared:
+ * give it back with ccg_stats_put. */
+ccg_err ccg_stats_node(ccg_statcache *c, uint32_t id, const ccg_stats **out);
+void ccg_stats_put(ccg_statcache *c, const ccg_stats *st);
+
+/* The statistics of node `id`, starting at absolute time `start`,
+ * restricted to [t0, t1).  *out is the caller's: free with
+ * ccg_stats_free. */
+ccg_err ccg_stats_window(ccg_statcache *c, uint32_t id, uint64_t start,
+			 uint64_t t0, uint64_t t1, ccg_stats *out);
+
+/* Adds `b` into `a` (rows of equal regions summed). */
+ccg_err ccg_stats_merge(ccg_stats *a, const ccg_stats *b);
+void ccg_stats_free(ccg_stats *st);
+
+/* Cache figures: results computed, results served from the cache. */
+void ccg_statcache_counts(ccg_statcache *c, uint64_t *computed,
+			  uint64_t *hits);
+
+#endif

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# stats.tsv against an independent reference computed from otf2-print
+# (every location, the whole trace) and from call directories' own
+# events (a random sample), on every shared trace and on generated ones,
+# multithreaded and with -s.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+work="$CCG_TMP/stats"
+rm -rf "$work"
+mkdir -p "$work"
+"$CCG_GEN" -q -l 3 -e 20000 --regular 0.5 --jitter 0.2 --mpi -d 8 "$work/gen"
+"$CCG_GEN" -q -l 8 -e 2000 --quirk unbalanced-leave --quirk empty-leave \
+  --quirk never-left --quirk same-time "$work/quirks"
+mode=mt
+for anchor in "$CCG_TRACES"/*/traces.otf2 "$work/gen/traces.otf2" "$work/quirks/traces.otf2"; do
+  m="$work/mnt"
+  ccg_mount $mode "$anchor" "$m" -o fanout=8
+  /usr/bin/python3 "$CCG_TOOLS/ref_stats.py" --mount "$m" --anchor "$anchor" --nodes 120
+  ccg_unmount "$m"
+  mode=$([ $mode = mt ] && echo st || echo mt)
+done
+echo "stats agree"

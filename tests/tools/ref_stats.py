@@ -1,0 +1,227 @@
+#!/usr/bin/python3
+"""Reference statistics, computed from events independently of ccgfs, and
+compared with the stats.tsv files of a mount.
+
+Events come from `otf2-print -L ID` (locations, and the whole trace as the
+sum of its locations) and from a call directory's own events.tsv (call
+directories sampled at random).  The definitions (README.md, stats.tsv):
+calls counts activations, inclusive sums the durations of activations not
+nested in another activation of the same region, exclusive sums each
+activation's duration minus its direct callees', min/max/mean are over
+single activations.  Repairs as ccgfs makes them: a Leave below the top
+closes the calls above at its time; a Leave with nothing open, or of a
+region not open, is ignored; calls still open close at the last time; an
+end before its start counts as zero.
+
+  ref_stats.py --mount M --anchor TRACE.otf2 [--nodes N] [--seed S]
+"""
+import argparse
+import collections
+import os
+import random
+import re
+import subprocess
+import sys
+
+REGION_RE = re.compile(r'Region: "(.*)" <(\d+)>')
+
+
+class Stats:
+    def __init__(self):
+        # per region key (id): calls incl excl sum min max
+        self.rows = collections.defaultdict(
+            lambda: [0, 0, 0, 0, None, None])
+        self.names = {}
+
+    def activation(self, key, name, d, callees, nested_same):
+        self.names[key] = name
+        r = self.rows[key]
+        r[0] += 1
+        if not nested_same:
+            r[1] += d
+        r[2] += max(d - callees, 0)
+        r[3] += d
+        r[4] = d if r[4] is None else min(r[4], d)
+        r[5] = d if r[5] is None else max(r[5], d)
+
+    def merge(self, other):
+        self.names.update(other.names)
+        for k, o in other.rows.items():
+            r = self.rows[k]
+            for i in range(4):
+                r[i] += o[i]
+            for i, f in ((4, min), (5, max)):
+                if o[i] is not None:
+                    r[i] = o[i] if r[i] is None else f(r[i], o[i])
+
+    def table(self):
+        out = []
+        for key, r in self.rows.items():
+            mean = "%.3f" % (r[3] / r[0]) if r[0] else "-"
+            out.append((self.names[key], r[0], r[1], r[2],
+                        r[4] if r[4] is not None else "-",
+                        r[5] if r[5] is not None else "-", mean))
+        return sorted(out, key=lambda x: tuple(str(v) for v in x))
+
+
+def compute(events, end=None):
+    """events: (kind, time, region key, region name) in file order."""
+    st = Stats()
+    stack = []  # [key, name, start, callees]
+    last = None
+
+    def close(t):
+        key, name, start, callees = stack.pop()
+        d = max(t - start, 0)
+        nested = any(f[0] == key for f in stack)
+        st.activation(key, name, d, callees, nested)
+        if stack:
+            stack[-1][3] += d
+
+    for kind, t, key, name in events:
+        last = t if last is None else max(last, t)
+        if kind == "ENTER":
+            stack.append([key, name, t, 0])
+        elif kind == "LEAVE":
+            pos = next((i for i in range(len(stack) - 1, -1, -1)
+                        if stack[i][0] == key), None)
+            if pos is None:
+                continue
+            while len(stack) > pos:
+                close(t)
+    close_at = end if end is not None else last
+    while stack:
+        close(close_at)
+    return st
+
+
+def otf2_events(anchor, loc):
+    p = subprocess.run(["otf2-print", "-L", str(loc), anchor],
+                       capture_output=True, text=True, errors="replace")
+    out, started = [], False
+    for line in p.stdout.splitlines():
+        if line.startswith("-----"):
+            started = True
+            continue
+        if not started or not line.strip() or line.startswith(" "):
+            continue
+        parts = line.split(None, 3)
+        if len(parts) < 3 or not parts[2].isdigit():
+            continue
+        kind, t = parts[0], int(parts[2])
+        if kind in ("ENTER", "LEAVE"):
+            m = REGION_RE.search(parts[3] if len(parts) > 3 else "")
+            if not m:
+                return None  # a name otf2-print cannot show on one line
+            out.append((kind, t, int(m.group(2)), m.group(1)))
+    return out
+
+
+def unescape(s):
+    return (s.replace("\\\\", "\0").replace("\\t", "\t").replace("\\n", "\n")
+            .replace("\\r", "\r").replace("\0", "\\"))
+
+
+def read_stats(path):
+    rows = []
+    with open(path) as f:
+        lines = [l for l in f.read().splitlines() if not l.startswith("#")]
+    head = lines[0].split("\t")
+    for l in lines[1:]:
+        c = l.split("\t")
+        r = dict(zip(head, c))
+        conv = lambda v: v if v == "-" else int(v)
+        rows.append((unescape(r["region"]), int(r["calls"]),
+                     int(r["inclusive"]), int(r["exclusive"]),
+                     conv(r["min"]), conv(r["max"]), r["mean"]))
+    excl = [r[3] for r in rows]
+    return sorted(rows, key=lambda x: tuple(str(v) for v in x)), \
+        excl == sorted(excl, reverse=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mount", required=True)
+    ap.add_argument("--anchor", required=True)
+    ap.add_argument("--nodes", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    m = a.mount
+    fails = []
+
+    def compare(what, ours_path, ref):
+        ours, sorted_ok = read_stats(ours_path)
+        if not sorted_ok:
+            fails.append(f"{what}: rows not sorted by exclusive time")
+        if ours != ref.table():
+            want, got = ref.table(), ours
+            extra = [r for r in got if r not in want]
+            missing = [r for r in want if r not in got]
+            fails.append(f"{what}: differs: ours has {extra[:2]}, "
+                         f"reference has {missing[:2]}")
+
+    with open(os.path.join(m, "locations.tsv")) as f:
+        lines = [l for l in f.read().splitlines() if not l.startswith("#")]
+    head = lines[0].split("\t")
+    rows = [dict(zip(head, l.split("\t"))) for l in lines[1:]]
+    total = Stats()
+    whole = True
+    for row in rows:
+        if row.get("status", "ok") != "ok":
+            whole = False
+            continue
+        ev = otf2_events(a.anchor, int(row["id"]))
+        if ev is None:
+            whole = False
+            continue
+        st = compute(ev)
+        total.merge(st)
+        compare(f"location {row['id']}", os.path.join(m, row["path"],
+                                                      "stats.tsv"), st)
+    if whole:
+        compare("trace", os.path.join(m, "stats.tsv"), total)
+
+    # Call directories: from their own events.tsv.
+    rnd = random.Random(a.seed)
+    calls = []
+    for row in rows:
+        for dirpath, dirnames, _ in os.walk(os.path.join(m, row["path"])):
+            dirnames.sort()
+            if dirpath != os.path.join(m, row["path"]):
+                calls.append(dirpath)
+            if len(calls) > 20 * a.nodes:
+                break
+    call_name = re.compile(r"^\d+-\d+\.")
+    for c in rnd.sample(calls, min(a.nodes, len(calls))):
+        info = dict(l.split(": ", 1) for l in
+                    open(os.path.join(c, "info")).read().splitlines()
+                    if ": " in l)
+        # A group's own events (its parent call's ENTER, LEAVE and plain
+        # events) are at the depth of the calls above it: not its calls.
+        skip_depth = None
+        if info.get("kind") == "group":
+            rel = os.path.relpath(c, m).split(os.sep)[2:]
+            skip_depth = sum(1 for p in rel if call_name.match(p))
+        ev = []
+        with open(os.path.join(c, "events.tsv")) as f:
+            for l in f.read().splitlines():
+                if l.startswith("#") or l.startswith("time\t"):
+                    continue
+                col = l.split("\t")
+                if skip_depth is not None and int(col[3]) == skip_depth:
+                    continue
+                if col[1] in ("ENTER", "LEAVE"):
+                    name = unescape(col[4])
+                    ev.append((col[1], int(col[0]), name, name))
+        compare(c, os.path.join(c, "stats.tsv"),
+                compute(ev, end=int(info["end"])))
+
+    for f in fails[:20]:
+        print("FAIL:", f, file=sys.stderr)
+    print(f"stats of {len(rows)} locations and {min(a.nodes, len(calls))} "
+          f"call directories checked; {len(fails)} failures")
+    sys.exit(1 if fails else 0)
+
+
+if __name__ == "__main__":
+    main()
