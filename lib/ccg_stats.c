@@ -329,7 +329,10 @@ ccg_err ccg_stats_window(ccg_statcache *c, uint32_t id, uint64_t start,
 		return err;
 	uint64_t d = ccg_node_shown_dur(&h), end = start + d;
 	int starts_in = start >= t0 && start < t1;
-	if (d == 0 ? !starts_in : (end <= t0 || start >= t1))
+	/* Nothing inside: it starts at or after the end, or ends before the
+	 * start (a subtree ending exactly at t0 may still hold zero-length
+	 * calls at t0). */
+	if (start >= t1 || end < t0 || (d == 0 && !starts_in))
 		return CCG_OK;
 	if (start >= t0 && end <= t1) {
 		const ccg_stats *full;
@@ -363,7 +366,12 @@ ccg_err ccg_stats_window(ccg_statcache *c, uint32_t id, uint64_t start,
 	if (h.kind == CCG_NODE_CALL) {
 		uint64_t lo = start > t0 ? start : t0;
 		uint64_t hi = end < t1 ? end : t1;
-		return add_own(out, h.region, hi - lo, callees, starts_in);
+		uint64_t clipped = hi > lo ? hi - lo : 0;
+		if (clipped || starts_in)
+			return add_own(out, h.region, clipped, callees,
+				       starts_in);
+		out->callee_dur = 0;
+		return CCG_OK;
 	}
 	out->callee_dur = callees;
 	return CCG_OK;

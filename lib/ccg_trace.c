@@ -79,6 +79,7 @@ static const enum view group_files[] = {V_INFO, V_STATS};
 static const enum view loc_files[] = {V_INFO, V_EVENTS, V_PATTERNS,
 				      V_STATS};
 static const enum view node_files[] = {V_INFO, V_EVENTS, V_STATS};
+static const enum view win_files[] = {V_STATS};
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -141,6 +142,9 @@ struct ccg_trace {
 	uint64_t max_err;       /* largest event time error, ticks */
 	ccg_buf tsv_note;       /* lossy: comment line atop every TSV */
 	uint64_t serial;        /* unique per open (tags thread memos) */
+	pthread_mutex_t win_mu; /* protects the window table below */
+	struct win { uint64_t t0, t1; } *wins; /* looked-up time windows */
+	size_t nwins, capwins;
 	pthread_mutex_t pat_mu; /* protects the pattern texts below */
 	ccg_buf *pat_root;      /* patterns.tsv of the root, when made */
 	ccg_buf **pat_loc;      /* per location, when made */
@@ -213,8 +217,11 @@ static enum view id_view(ccg_id id)
 
 /* What a node id is. */
 typedef struct where {
-	enum { W_ROOT, W_GROUP, W_TREE } kind;
+	enum { W_ROOT, W_GROUP, W_TREE, W_TIME, W_WIN } kind;
 	size_t index;           /* group or location index */
+	size_t win;             /* W_WIN: window index */
+	uint64_t sub;           /* W_WIN: 0 the window, 1..G a group, then
+				 * the locations */
 } where;
 
 /* One node at one place: a location directory, a call or a group. */
@@ -227,10 +234,40 @@ typedef struct inst {
 	ccg_node hdr;
 } inst;
 
+/* Window directories live far above every tree instance. */
+#define CCG_WIN_BASE ((uint64_t)1 << 56)
+/* Most distinct windows looked up in one mount. */
+#define CCG_WIN_MAX (1u << 20)
+
+static uint64_t win_stride(const ccg_trace *t)
+{
+	return 1 + t->ngroups + t->nlocs;
+}
+
 static int locate(const ccg_trace *t, uint64_t node, where *w)
 {
 	if (node == 0) {
 		w->kind = W_ROOT;
+		return 0;
+	}
+	if (node == t->nodes) {
+		w->kind = W_TIME;
+		return 0;
+	}
+	if (node >= CCG_WIN_BASE) {
+		uint64_t k = node - CCG_WIN_BASE;
+		w->kind = W_WIN;
+		w->win = (size_t)(k / win_stride(t));
+		w->sub = k % win_stride(t);
+		pthread_mutex_lock((pthread_mutex_t *)&t->win_mu);
+		int ok = w->win < t->nwins;
+		pthread_mutex_unlock((pthread_mutex_t *)&t->win_mu);
+		if (!ok)
+			return -1;
+		if (w->sub > t->ngroups)
+			w->index = (size_t)(w->sub - 1 - t->ngroups);
+		else if (w->sub > 0)
+			w->index = (size_t)(w->sub - 1);
 		return 0;
 	}
 	if (node <= t->ngroups) {
@@ -917,6 +954,7 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 	if (!t)
 		return CCG_ENOMEM;
 	pthread_mutex_init(&t->pat_mu, NULL);
+	pthread_mutex_init(&t->win_mu, NULL);
 	static uint64_t serials; /* one per open, for the read memos */
 	t->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
 	if (opt)
@@ -1039,6 +1077,8 @@ void ccg_trace_close(ccg_trace *t)
 		}
 	free(t->pat_loc);
 	pthread_mutex_destroy(&t->pat_mu);
+	pthread_mutex_destroy(&t->win_mu);
+	free(t->wins);
 	free(t->index_path);
 	free(t->anchor);
 	free(t);
@@ -1792,6 +1832,38 @@ static ccg_err stats_text(const ccg_trace *t, const uint32_t *ids, size_t n,
 	return err ? err : ccg_buf_status(b);
 }
 
+/* Statistics of a window directory: all locations, a group's, or one. */
+static ccg_err window_stats_text(const ccg_trace *t, const where *w,
+				 uint64_t t0, uint64_t t1, ccg_buf *b)
+{
+	size_t first = 0, n = t->nlocs;
+	const uint32_t *members = NULL;
+	if (w->sub > t->ngroups) {
+		first = w->index;
+		n = 1;
+	} else if (w->sub > 0) {
+		members = t->groups[w->index].locs;
+		n = t->groups[w->index].nlocs;
+	}
+	ccg_stats acc = {0};
+	ccg_err err = CCG_OK;
+	for (size_t i = 0; !err && i < n; i++) {
+		const loc *l = &t->locs[members ? members[i] : first + i];
+		if (!l->nevents)
+			continue;
+		ccg_stats part = {0};
+		err = ccg_stats_window(t->stats, l->root, l->first, t0, t1,
+				       &part);
+		if (!err)
+			err = ccg_stats_merge(&acc, &part);
+		ccg_stats_free(&part);
+	}
+	if (!err)
+		render_stats(t, &acc, b);
+	ccg_stats_free(&acc);
+	return err ? err : ccg_buf_status(b);
+}
+
 /* ------------------------------------------------------------------ */
 /* patterns.tsv                                                         */
 
@@ -1980,6 +2052,13 @@ static void dir_files(const target *tg, const enum view **files,
 		*files = tg->is_loc ? loc_files : node_files;
 		*nfiles = tg->is_loc ? NELEM(loc_files) : NELEM(node_files);
 		return;
+	case W_TIME:
+		*nfiles = 0;
+		return;
+	case W_WIN:
+		*files = win_files;
+		*nfiles = NELEM(win_files);
+		return;
 	}
 }
 
@@ -1987,11 +2066,19 @@ static uint64_t dir_count(const ccg_trace *t, const target *tg)
 {
 	switch (tg->w.kind) {
 	case W_ROOT:
-		return t->ngroups;
+		return t->ngroups + 1; /* and time/ */
 	case W_GROUP:
 		return t->groups[tg->w.index].nlocs;
 	case W_TREE:
 		return tg->in.hdr.nvis;
+	case W_TIME:
+		return 0; /* windows are found by lookup, not listed */
+	case W_WIN:
+		if (tg->w.sub == 0)
+			return t->ngroups;
+		if (tg->w.sub <= t->ngroups)
+			return t->groups[tg->w.index].nlocs;
+		return 0;
 	}
 	return 0;
 }
@@ -2095,10 +2182,19 @@ static ccg_err lookup_tree(const ccg_trace *t, ccg_id dir, const target *tg,
 	return tree_child(t, dir, tg, found, out, NULL);
 }
 
+/* Root and window directories list groups; group directories (of the
+ * tree or of a window) list locations. */
+static int lists_groups(const target *tg)
+{
+	return tg->w.kind == W_ROOT || (tg->w.kind == W_WIN && tg->w.sub == 0);
+}
+
 static void flat_name(const ccg_trace *t, const target *tg, uint64_t k,
 		      ccg_buf *out)
 {
-	if (tg->w.kind == W_ROOT)
+	if (tg->w.kind == W_ROOT && k == t->ngroups)
+		ccg_buf_adds(out, "time");
+	else if (lists_groups(tg))
 		ccg_buf_adds(out, t->groups[k].dirname);
 	else
 		ccg_buf_adds(out,
@@ -2108,8 +2204,101 @@ static void flat_name(const ccg_trace *t, const target *tg, uint64_t k,
 static uint64_t flat_id(const ccg_trace *t, const target *tg, uint64_t k)
 {
 	if (tg->w.kind == W_ROOT)
-		return 1 + k;
+		return k == t->ngroups ? t->nodes : 1 + k;
+	if (tg->w.kind == W_WIN) {
+		uint64_t base = CCG_WIN_BASE + tg->w.win * win_stride(t);
+		if (tg->w.sub == 0)
+			return base + 1 + k;
+		return base + 1 + t->ngroups +
+		       t->groups[tg->w.index].locs[k];
+	}
 	return t->locs[t->groups[tg->w.index].locs[k]].base;
+}
+
+/* Parses one time of a window name: ticks ("12345"), or a decimal number
+ * with a unit s, ms, us or ns ("1.25s"), into ticks; *end is left after
+ * it.  Returns -1 on garbage or overflow. */
+static int parse_time(const char *s, const char **end, uint64_t res,
+		      uint64_t *ticks)
+{
+	unsigned __int128 ip = 0, fp = 0, fden = 1;
+	const char *p = s;
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if ((ip = ip * 10 + (unsigned)(*p - '0')) > UINT64_MAX)
+			return -1;
+	int frac = *p == '.';
+	if (frac)
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			if (fden < (unsigned __int128)1 << 100) {
+				fp = fp * 10 + (unsigned)(*p - '0');
+				fden *= 10;
+			}
+	uint64_t div = 0;
+	if (!strncmp(p, "ms", 2))
+		div = 1000, p += 2;
+	else if (!strncmp(p, "us", 2))
+		div = 1000000, p += 2;
+	else if (!strncmp(p, "ns", 2))
+		div = 1000000000, p += 2;
+	else if (*p == 's')
+		div = 1, p += 1;
+	unsigned __int128 v;
+	if (div) {
+		if (!res)
+			return -1;
+		v = ip * res / div + fp * res / fden / div;
+	} else {
+		if (frac)
+			return -1; /* ticks are whole */
+		v = ip;
+	}
+	if (v > UINT64_MAX)
+		return -1;
+	*ticks = (uint64_t)v;
+	*end = p;
+	return 0;
+}
+
+static ccg_err lookup_window(const ccg_trace *t, const char *name,
+			     ccg_id *out)
+{
+	uint64_t res = ccg_defs_clock(t->defs)->resolution;
+	uint64_t a, b;
+	const char *p;
+	if (parse_time(name, &p, res, &a) || *p != '-' ||
+	    parse_time(p + 1, &p, res, &b) || *p || b <= a ||
+	    a > UINT64_MAX - t->zero || b > UINT64_MAX - t->zero)
+		return CCG_ENOENT;
+	a += t->zero;
+	b += t->zero;
+	ccg_trace *w = (ccg_trace *)t;
+	pthread_mutex_lock(&w->win_mu);
+	size_t i;
+	for (i = 0; i < w->nwins; i++)
+		if (w->wins[i].t0 == a && w->wins[i].t1 == b)
+			break;
+	ccg_err err = CCG_OK;
+	if (i == w->nwins) {
+		if (w->nwins >= CCG_WIN_MAX) {
+			err = CCG_ERANGE;
+		} else if (w->nwins == w->capwins) {
+			size_t cap = w->capwins ? w->capwins * 2 : 16;
+			struct win *nw = realloc(w->wins, cap * sizeof *nw);
+			if (!nw)
+				err = CCG_ENOMEM;
+			else
+				w->wins = nw, w->capwins = cap;
+		}
+		if (!err)
+			w->wins[w->nwins++] = (struct win){a, b};
+	}
+	pthread_mutex_unlock(&w->win_mu);
+	if (err)
+		return err;
+	*out = mkid(CCG_WIN_BASE + i * win_stride(t), V_DIR);
+	return CCG_OK;
 }
 
 ccg_err ccg_trace_lookup(const ccg_trace *t, ccg_id dir, const char *name,
@@ -2132,6 +2321,8 @@ ccg_err ccg_trace_lookup(const ccg_trace *t, ccg_id dir, const char *name,
 	}
 	if (tg.w.kind == W_TREE)
 		return lookup_tree(t, dir, &tg, name, out);
+	if (tg.w.kind == W_TIME)
+		return lookup_window(t, name, out);
 	ccg_buf b = CCG_BUF_INIT;
 	err = CCG_ENOENT;
 	uint64_t n = dir_count(t, &tg);
@@ -2249,6 +2440,21 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 			return CCG_ENOENT;
 		render_group_info(t, &t->groups[tg.w.index], &b);
 		break;
+	case W_TIME:
+		return CCG_ENOENT;
+	case W_WIN: {
+		if (v != V_STATS)
+			return CCG_ENOENT;
+		pthread_mutex_lock((pthread_mutex_t *)&t->win_mu);
+		struct win wn = t->wins[tg.w.win];
+		pthread_mutex_unlock((pthread_mutex_t *)&t->win_mu);
+		err = window_stats_text(t, &tg.w, wn.t0, wn.t1, &b);
+		if (err) {
+			ccg_buf_free(&b);
+			return err;
+		}
+		break;
+	}
 	case W_TREE:
 		if (v == V_EVENTS)
 			return read_events(t, &tg.in, off, len, out);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # stats.tsv against an independent reference computed from otf2-print
-# (every location, the whole trace) and from call directories' own
-# events (a random sample), on every shared trace and on generated ones,
-# multithreaded and with -s.
+# (every location, the whole trace, random time windows time/T0-T1/ and
+# their locations) and from call directories' own events (a random
+# sample), on every shared trace and on generated ones, multithreaded and
+# with -s.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -16,7 +17,7 @@ mode=mt
 for anchor in "$CCG_TRACES"/*/traces.otf2 "$work/gen/traces.otf2" "$work/quirks/traces.otf2"; do
   m="$work/mnt"
   ccg_mount $mode "$anchor" "$m" -o fanout=8
-  /usr/bin/python3 "$CCG_TOOLS/ref_stats.py" --mount "$m" --anchor "$anchor" --nodes 120
+  /usr/bin/python3 "$CCG_TOOLS/ref_stats.py" --mount "$m" --anchor "$anchor" --nodes 120 --windows 25
   ccg_unmount "$m"
   mode=$([ $mode = mt ] && echo st || echo mt)
 done

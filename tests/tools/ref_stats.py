@@ -64,24 +64,24 @@ class Stats:
         return sorted(out, key=lambda x: tuple(str(v) for v in x))
 
 
-def compute(events, end=None):
-    """events: (kind, time, region key, region name) in file order."""
-    st = Stats()
-    stack = []  # [key, name, start, callees]
+def activations(events, end=None):
+    """Every call of a location as (key, name, start, duration, parent
+    index, nested in the same region), from (kind, time, key, name)."""
+    acts = []
+    stack = []  # [key, name, start, index in acts]
     last = None
 
     def close(t):
-        key, name, start, callees = stack.pop()
-        d = max(t - start, 0)
-        nested = any(f[0] == key for f in stack)
-        st.activation(key, name, d, callees, nested)
-        if stack:
-            stack[-1][3] += d
+        key, name, start, idx = stack.pop()
+        acts[idx][3] = max(t - start, 0)
 
     for kind, t, key, name in events:
         last = t if last is None else max(last, t)
         if kind == "ENTER":
-            stack.append([key, name, t, 0])
+            parent = stack[-1][3] if stack else None
+            nested = any(f[0] == key for f in stack)
+            acts.append([key, name, t, 0, parent, nested])
+            stack.append([key, name, t, len(acts) - 1])
         elif kind == "LEAVE":
             pos = next((i for i in range(len(stack) - 1, -1, -1)
                         if stack[i][0] == key), None)
@@ -92,7 +92,45 @@ def compute(events, end=None):
     close_at = end if end is not None else last
     while stack:
         close(close_at)
+    return acts
+
+
+def window_stats(acts, a=None, b=None):
+    """Statistics of the activations, restricted to [a, b) when given."""
+    st = Stats()
+    clip = [0] * len(acts)
+    seen = [False] * len(acts)
+    for i, (key, name, start, d, parent, nested) in enumerate(acts):
+        if a is None:
+            clip[i], seen[i] = d, True
+        elif d == 0:
+            seen[i] = a <= start < b
+        else:
+            c = min(start + d, b) - max(start, a)
+            clip[i], seen[i] = max(c, 0), c > 0
+    callees = [0] * len(acts)
+    for i, act in enumerate(acts):
+        if seen[i] and act[4] is not None:
+            callees[act[4]] += clip[i]
+    for i, (key, name, start, d, parent, nested) in enumerate(acts):
+        if not seen[i]:
+            continue
+        counts = a is None or a <= start < b
+        st.names[key] = name
+        r = st.rows[key]
+        if counts:
+            r[0] += 1
+            r[3] += clip[i]
+            r[4] = clip[i] if r[4] is None else min(r[4], clip[i])
+            r[5] = clip[i] if r[5] is None else max(r[5], clip[i])
+        if not nested:
+            r[1] += clip[i]
+        r[2] += max(clip[i] - callees[i], 0)
     return st
+
+
+def compute(events, end=None):
+    return window_stats(activations(events, end))
 
 
 def otf2_events(anchor, loc):
@@ -145,6 +183,7 @@ def main():
     ap.add_argument("--anchor", required=True)
     ap.add_argument("--nodes", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--windows", type=int, default=20)
     a = ap.parse_args()
     m = a.mount
     fails = []
@@ -180,6 +219,33 @@ def main():
                                                       "stats.tsv"), st)
     if whole:
         compare("trace", os.path.join(m, "stats.tsv"), total)
+
+    # Random windows: the whole window and each location below it.
+    info = dict(l.split(": ", 1) for l in
+                open(os.path.join(m, "info")).read().splitlines()
+                if ": " in l)
+    zero, first, last = (int(info[k]) for k in ("zero", "first", "last"))
+    acts = {}
+    for row in rows:
+        if row.get("status", "ok") == "ok":
+            ev = otf2_events(a.anchor, int(row["id"]))
+            if ev is not None:
+                acts[row["id"]] = activations(ev)
+    rnd_w = random.Random(a.seed + 1)
+    for k in range(a.windows if whole else 0):
+        lo = rnd_w.randint(first, last)
+        hi = rnd_w.randint(lo + 1, last + 1) if k % 2 else lo + rnd_w.randint(1, max(1, (last - first) // 50))
+        wdir = os.path.join(m, "time", f"{lo - zero}-{hi - zero}")
+        tot = Stats()
+        for row in rows:
+            if row["id"] not in acts:
+                continue
+            st = window_stats(acts[row["id"]], lo, hi)
+            tot.merge(st)
+            if k < 3:
+                compare(f"window {lo}-{hi} location {row['id']}",
+                        os.path.join(wdir, row["path"], "stats.tsv"), st)
+        compare(f"window {lo}-{hi}", os.path.join(wdir, "stats.tsv"), tot)
 
     # Call directories: from their own events.tsv.
     rnd = random.Random(a.seed)
@@ -218,8 +284,9 @@ def main():
 
     for f in fails[:20]:
         print("FAIL:", f, file=sys.stderr)
-    print(f"stats of {len(rows)} locations and {min(a.nodes, len(calls))} "
-          f"call directories checked; {len(fails)} failures")
+    print(f"stats of {len(rows)} locations, {a.windows} windows and "
+          f"{min(a.nodes, len(calls))} call directories checked; "
+          f"{len(fails)} failures")
     sys.exit(1 if fails else 0)
 
 
