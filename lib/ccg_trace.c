@@ -55,6 +55,7 @@ enum view {
 	V_DEFINITIONS,
 	V_PATTERNS,
 	V_STATS,
+	V_TIMELINE,
 	V__COUNT
 };
 _Static_assert(V__COUNT <= (1 << CCG_VIEW_BITS), "views fit their bits");
@@ -68,6 +69,7 @@ static const char *const view_name[V__COUNT] = {
 	[V_DEFINITIONS] = "definitions.tsv",
 	[V_PATTERNS] = "patterns.tsv",
 	[V_STATS] = "stats.tsv",
+	[V_TIMELINE] = "timeline.tsv",
 };
 
 /* The files of each kind of directory, in listing order. */
@@ -77,9 +79,9 @@ static const enum view root_files[] = {V_README,  V_INFO,
 				       V_STATS};
 static const enum view group_files[] = {V_INFO, V_STATS};
 static const enum view loc_files[] = {V_INFO, V_EVENTS, V_PATTERNS,
-				      V_STATS};
+				      V_STATS, V_TIMELINE};
 static const enum view node_files[] = {V_INFO, V_EVENTS, V_STATS};
-static const enum view win_files[] = {V_STATS};
+static const enum view win_files[] = {V_STATS, V_TIMELINE};
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -145,6 +147,8 @@ struct ccg_trace {
 	pthread_mutex_t win_mu; /* protects the window table below */
 	struct win { uint64_t t0, t1; } *wins; /* looked-up time windows */
 	size_t nwins, capwins;
+	struct tln { uint64_t dir; uint32_t bins; } *tlns; /* timeline-N.tsv */
+	size_t ntlns, captlns;  /* also protected by win_mu */
 	pthread_mutex_t pat_mu; /* protects the pattern texts below */
 	ccg_buf *pat_root;      /* patterns.tsv of the root, when made */
 	ccg_buf **pat_loc;      /* per location, when made */
@@ -222,6 +226,7 @@ typedef struct where {
 	size_t win;             /* W_WIN: window index */
 	uint64_t sub;           /* W_WIN: 0 the window, 1..G a group, then
 				 * the locations */
+	uint32_t bins;          /* a timeline-N.tsv: N; else 0 */
 } where;
 
 /* One node at one place: a location directory, a call or a group. */
@@ -234,8 +239,13 @@ typedef struct inst {
 	ccg_node hdr;
 } inst;
 
-/* Window directories live far above every tree instance. */
+/* Window directories live far above every tree instance, and the
+ * timeline-N.tsv files of any directory above those. */
 #define CCG_WIN_BASE ((uint64_t)1 << 56)
+#define CCG_TLN_BASE ((uint64_t)1 << 58)
+/* Bins of timeline.tsv, and the most a timeline-N.tsv may have. */
+#define CCG_TIMELINE_BINS 100
+#define CCG_TIMELINE_MAX 100000
 /* Most distinct windows looked up in one mount. */
 #define CCG_WIN_MAX (1u << 20)
 
@@ -246,6 +256,18 @@ static uint64_t win_stride(const ccg_trace *t)
 
 static int locate(const ccg_trace *t, uint64_t node, where *w)
 {
+	w->bins = 0;
+	if (node >= CCG_TLN_BASE) {
+		pthread_mutex_lock((pthread_mutex_t *)&t->win_mu);
+		size_t i = (size_t)(node - CCG_TLN_BASE);
+		int ok = i < t->ntlns;
+		struct tln tl = ok ? t->tlns[i] : (struct tln){0, 0};
+		pthread_mutex_unlock((pthread_mutex_t *)&t->win_mu);
+		if (!ok || tl.dir >= CCG_TLN_BASE || locate(t, tl.dir, w))
+			return -1;
+		w->bins = tl.bins;
+		return 0;
+	}
 	if (node == 0) {
 		w->kind = W_ROOT;
 		return 0;
@@ -1079,6 +1101,7 @@ void ccg_trace_close(ccg_trace *t)
 	pthread_mutex_destroy(&t->pat_mu);
 	pthread_mutex_destroy(&t->win_mu);
 	free(t->wins);
+	free(t->tlns);
 	free(t->index_path);
 	free(t->anchor);
 	free(t);
@@ -1832,6 +1855,115 @@ static ccg_err stats_text(const ccg_trace *t, const uint32_t *ids, size_t n,
 	return err ? err : ccg_buf_status(b);
 }
 
+/* The locations a window or location directory covers. */
+static size_t scope_locs(const ccg_trace *t, const where *w, size_t *first,
+			 const uint32_t **members)
+{
+	*first = 0;
+	*members = NULL;
+	if (w->kind == W_TREE) {
+		*first = w->index;
+		return 1;
+	}
+	if (w->sub > t->ngroups) {
+		*first = w->index;
+		return 1;
+	}
+	if (w->sub > 0) {
+		*members = t->groups[w->index].locs;
+		return t->groups[w->index].nlocs;
+	}
+	return t->nlocs;
+}
+
+typedef struct tl_col {
+	uint64_t region;
+	uint64_t total;
+} tl_col;
+
+static int cmp_tl_col(const void *a, const void *b)
+{
+	const tl_col *x = a, *y = b;
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return x->region < y->region ? -1 : x->region > y->region;
+}
+
+/* timeline.tsv: `bins` equal bins of [t0, t1), a row each, with the
+ * exclusive time of every region inside the bin. */
+static ccg_err timeline_text(const ccg_trace *t, const where *w, uint64_t t0,
+			     uint64_t t1, uint32_t bins, ccg_buf *b)
+{
+	size_t first;
+	const uint32_t *members;
+	size_t n = scope_locs(t, w, &first, &members);
+	ccg_stats *per = calloc(bins, sizeof *per);
+	ccg_stats all = {0};
+	ccg_err err = per ? CCG_OK : CCG_ENOMEM;
+	uint64_t span = t1 > t0 ? t1 - t0 : 0;
+	for (uint32_t k = 0; !err && k < bins; k++) {
+		uint64_t a = t0 + (uint64_t)((unsigned __int128)span * k / bins);
+		uint64_t z = t0 + (uint64_t)((unsigned __int128)span * (k + 1) /
+					     bins);
+		for (size_t i = 0; !err && i < n && z > a; i++) {
+			const loc *l = &t->locs[members ? members[i] : first + i];
+			if (!l->nevents)
+				continue;
+			ccg_stats part = {0};
+			err = ccg_stats_window(t->stats, l->root, l->first, a, z,
+					       &part);
+			if (!err)
+				err = ccg_stats_merge(&per[k], &part);
+			ccg_stats_free(&part);
+		}
+		if (!err)
+			err = ccg_stats_merge(&all, &per[k]);
+	}
+	tl_col *cols = err ? NULL : malloc((all.n ? all.n : 1) * sizeof *cols);
+	if (!err && !cols)
+		err = CCG_ENOMEM;
+	if (!err) {
+		for (uint32_t i = 0; i < all.n; i++)
+			cols[i] = (tl_col){all.r[i].region, all.r[i].excl};
+		qsort(cols, all.n, sizeof *cols, cmp_tl_col);
+		ccg_buf_add(b, t->tsv_note.data, t->tsv_note.len);
+		ccg_buf_adds(b, "start\tend");
+		for (uint32_t i = 0; i < all.n; i++) {
+			size_t ri = region_index(t, cols[i].region);
+			ccg_buf_addc(b, '\t');
+			if (ri != SIZE_MAX)
+				ccg_render_escape(b,
+					ccg_defs_region(t->defs, ri)->name);
+			else
+				ccg_buf_addf(b, "?%llu",
+					     (unsigned long long)cols[i].region);
+		}
+		ccg_buf_addc(b, '\n');
+		for (uint32_t k = 0; k < bins; k++) {
+			uint64_t a = t0 + (uint64_t)((unsigned __int128)span *
+						     k / bins);
+			uint64_t z = t0 + (uint64_t)((unsigned __int128)span *
+						     (k + 1) / bins);
+			ccg_buf_addf(b, "%llu\t%llu", (unsigned long long)a,
+				     (unsigned long long)z);
+			for (uint32_t i = 0; i < all.n; i++) {
+				uint64_t v = 0;
+				for (uint32_t j = 0; j < per[k].n; j++)
+					if (per[k].r[j].region == cols[i].region)
+						v = per[k].r[j].excl;
+				ccg_buf_addf(b, "\t%llu", (unsigned long long)v);
+			}
+			ccg_buf_addc(b, '\n');
+		}
+	}
+	for (uint32_t k = 0; per && k < bins; k++)
+		ccg_stats_free(&per[k]);
+	free(per);
+	free(cols);
+	ccg_stats_free(&all);
+	return err ? err : ccg_buf_status(b);
+}
+
 /* Statistics of a window directory: all locations, a group's, or one. */
 static ccg_err window_stats_text(const ccg_trace *t, const where *w,
 				 uint64_t t0, uint64_t t1, ccg_buf *b)
@@ -2027,6 +2159,11 @@ static ccg_err find(const ccg_trace *t, ccg_id id, target *tg)
 	uint64_t node = id_node(id);
 	if (locate(t, node, &tg->w))
 		return CCG_ENOENT;
+	if (node >= CCG_TLN_BASE) {
+		pthread_mutex_lock((pthread_mutex_t *)&t->win_mu);
+		node = t->tlns[node - CCG_TLN_BASE].dir;
+		pthread_mutex_unlock((pthread_mutex_t *)&t->win_mu);
+	}
 	if (tg->w.kind != W_TREE)
 		return CCG_OK;
 	const loc *l = &t->locs[tg->w.index];
@@ -2261,6 +2398,46 @@ static int parse_time(const char *s, const char **end, uint64_t res,
 	return 0;
 }
 
+/* timeline-N.tsv of directory node `dir`: `rest` is "N.tsv". */
+static ccg_err lookup_timeline(const ccg_trace *t, uint64_t dir,
+			       const char *rest, ccg_id *out)
+{
+	uint64_t n = 0;
+	const char *p = rest;
+	if (*p < '1' || *p > '9')
+		return CCG_ENOENT;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if ((n = n * 10 + (uint64_t)(*p - '0')) > CCG_TIMELINE_MAX)
+			return CCG_ENOENT;
+	if (strcmp(p, ".tsv"))
+		return CCG_ENOENT;
+	ccg_trace *w = (ccg_trace *)t;
+	ccg_err err = CCG_OK;
+	pthread_mutex_lock(&w->win_mu);
+	size_t i;
+	for (i = 0; i < w->ntlns; i++)
+		if (w->tlns[i].dir == dir && w->tlns[i].bins == n)
+			break;
+	if (i == w->ntlns) {
+		if (w->ntlns >= CCG_WIN_MAX) {
+			err = CCG_ERANGE;
+		} else if (w->ntlns == w->captlns) {
+			size_t cap = w->captlns ? w->captlns * 2 : 16;
+			struct tln *nt = realloc(w->tlns, cap * sizeof *nt);
+			if (!nt)
+				err = CCG_ENOMEM;
+			else
+				w->tlns = nt, w->captlns = cap;
+		}
+		if (!err)
+			w->tlns[w->ntlns++] = (struct tln){dir, (uint32_t)n};
+	}
+	pthread_mutex_unlock(&w->win_mu);
+	if (!err)
+		*out = mkid(CCG_TLN_BASE + i, V_TIMELINE);
+	return err;
+}
+
 static ccg_err lookup_window(const ccg_trace *t, const char *name,
 			     ccg_id *out)
 {
@@ -2319,6 +2496,9 @@ ccg_err ccg_trace_lookup(const ccg_trace *t, ccg_id dir, const char *name,
 			return CCG_OK;
 		}
 	}
+	if (has_view(files, nfiles, V_TIMELINE) &&
+	    !strncmp(name, "timeline-", 9))
+		return lookup_timeline(t, id_node(dir), name + 9, out);
 	if (tg.w.kind == W_TREE)
 		return lookup_tree(t, dir, &tg, name, out);
 	if (tg.w.kind == W_TIME)
@@ -2443,12 +2623,18 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 	case W_TIME:
 		return CCG_ENOENT;
 	case W_WIN: {
-		if (v != V_STATS)
+		if (v != V_STATS && v != V_TIMELINE)
 			return CCG_ENOENT;
 		pthread_mutex_lock((pthread_mutex_t *)&t->win_mu);
 		struct win wn = t->wins[tg.w.win];
 		pthread_mutex_unlock((pthread_mutex_t *)&t->win_mu);
-		err = window_stats_text(t, &tg.w, wn.t0, wn.t1, &b);
+		if (v == V_TIMELINE)
+			err = timeline_text(t, &tg.w, wn.t0, wn.t1,
+					    tg.w.bins ? tg.w.bins
+						      : CCG_TIMELINE_BINS,
+					    &b);
+		else
+			err = window_stats_text(t, &tg.w, wn.t0, wn.t1, &b);
 		if (err) {
 			ccg_buf_free(&b);
 			return err;
@@ -2465,6 +2651,17 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 		}
 		if (v == V_STATS) {
 			err = stats_text(t, &tg.in.node, 1, &b);
+			if (err) {
+				ccg_buf_free(&b);
+				return err;
+			}
+			break;
+		}
+		if (v == V_TIMELINE && tg.is_loc) {
+			err = timeline_text(t, &tg.w, t->first, t->last + 1,
+					    tg.w.bins ? tg.w.bins
+						      : CCG_TIMELINE_BINS,
+					    &b);
 			if (err) {
 				ccg_buf_free(&b);
 				return err;

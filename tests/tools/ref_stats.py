@@ -247,6 +247,44 @@ def main():
                         os.path.join(wdir, row["path"], "stats.tsv"), st)
         compare(f"window {lo}-{hi}", os.path.join(wdir, "stats.tsv"), tot)
 
+    # timeline.tsv of a few locations and of one window: every bin's
+    # exclusive times are that bin's window statistics.
+    def check_timeline(path, scope, bins_expected=100):
+        with open(path) as f:
+            lines = [l.split("\t") for l in f.read().splitlines()
+                     if not l.startswith("#")]
+        names = [unescape(n) for n in lines[0][2:]]
+        if len(lines) - 1 != bins_expected:
+            fails.append(f"{path}: {len(lines) - 1} bins, not {bins_expected}")
+        for row in lines[1:]:
+            b0, b1 = int(row[0]), int(row[1])
+            st = Stats()
+            for rid in scope:
+                st.merge(window_stats(acts[rid], b0, b1))
+            want = collections.Counter()
+            for key, r in st.rows.items():
+                if r[2]:
+                    want[st.names[key]] += r[2]
+            got = collections.Counter()
+            for n, v in zip(names, row[2:]):
+                if int(v):
+                    got[n] += int(v)
+            if want != got:
+                fails.append(f"{path}: bin {b0}-{b1}: {dict(got)} vs "
+                             f"reference {dict(want)}")
+                return
+
+    for row in rows[:3]:
+        if row["id"] in acts:
+            check_timeline(os.path.join(m, row["path"], "timeline.tsv"),
+                           [row["id"]])
+    if acts:
+        span = last + 1 - first
+        lo, hi = first + span // 3, first + span // 3 + max(span // 7, 1)
+        check_timeline(os.path.join(m, "time", f"{lo - zero}-{hi - zero}",
+                                    "timeline-13.tsv"),
+                       list(acts), 13)
+
     # Call directories: from their own events.tsv.
     rnd = random.Random(a.seed)
     calls = []
