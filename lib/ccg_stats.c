@@ -11,8 +11,10 @@
 
 typedef struct entry {
 	uint32_t id;
+	int folded;             /* holds `fo`, not `st` */
 	unsigned refs;          /* protected by cache.mu */
 	ccg_stats st;
+	ccg_folded fo;
 	size_t bytes;
 	struct entry *prev, *next, *hnext; /* LRU and hash links, cache.mu */
 } entry;
@@ -141,6 +143,7 @@ void ccg_statcache_free(ccg_statcache *c)
 	for (entry *e = c->lru_head; e;) {
 		entry *n = e->next;
 		ccg_stats_free(&e->st);
+		ccg_folded_free(&e->fo);
 		free(e);
 		e = n;
 	}
@@ -195,6 +198,7 @@ static void evict(ccg_statcache *c)
 			lru_unlink(c, e);
 			c->bytes -= e->bytes;
 			ccg_stats_free(&e->st);
+			ccg_folded_free(&e->fo);
 			free(e);
 		}
 		e = prev;
@@ -202,10 +206,10 @@ static void evict(ccg_statcache *c)
 }
 
 /* A cached result, referenced; NULL when absent. */
-static entry *lookup(ccg_statcache *c, uint32_t id)
+static entry *lookup(ccg_statcache *c, uint32_t id, int folded)
 {
 	for (entry *e = c->buckets[id % CCG_STATS_BUCKETS]; e; e = e->hnext) {
-		if (e->id == id) {
+		if (e->id == id && e->folded == folded) {
 			e->refs++;
 			lru_unlink(c, e);
 			lru_front(c, e);
@@ -216,11 +220,12 @@ static entry *lookup(ccg_statcache *c, uint32_t id)
 }
 
 static ccg_err compute(ccg_statcache *c, uint32_t id, ccg_stats *out);
+static entry *insert(ccg_statcache *c, entry *ne);
 
 ccg_err ccg_stats_node(ccg_statcache *c, uint32_t id, const ccg_stats **out)
 {
 	pthread_mutex_lock(&c->mu);
-	entry *e = lookup(c, id);
+	entry *e = lookup(c, id, 0);
 	if (e)
 		c->hits++;
 	pthread_mutex_unlock(&c->mu);
@@ -228,39 +233,44 @@ ccg_err ccg_stats_node(ccg_statcache *c, uint32_t id, const ccg_stats **out)
 		*out = &e->st;
 		return CCG_OK;
 	}
-	ccg_stats st = {0};
-	ccg_err err = compute(c, id, &st);
-	if (err) {
-		ccg_stats_free(&st);
-		return err;
-	}
 	entry *ne = calloc(1, sizeof *ne);
-	if (!ne) {
-		ccg_stats_free(&st);
+	if (!ne)
 		return CCG_ENOMEM;
-	}
-	ne->id = id;
-	ne->st = st;
-	ne->bytes = sizeof *ne + st.n * sizeof *st.r;
-	pthread_mutex_lock(&c->mu);
-	c->computed++;
-	if ((e = lookup(c, id))) {
-		/* Another thread was faster. */
-		pthread_mutex_unlock(&c->mu);
+	ccg_err err = compute(c, id, &ne->st);
+	if (err) {
 		ccg_stats_free(&ne->st);
 		free(ne);
-		*out = &e->st;
-		return CCG_OK;
+		return err;
+	}
+	ne->id = id;
+	ne->bytes = sizeof *ne + ne->st.n * sizeof *ne->st.r;
+	e = insert(c, ne);
+	*out = &e->st;
+	return CCG_OK;
+}
+
+/* Puts a computed entry in the cache (or drops it for one another thread
+ * put there first); returns the referenced entry. */
+static entry *insert(ccg_statcache *c, entry *ne)
+{
+	pthread_mutex_lock(&c->mu);
+	c->computed++;
+	entry *e = lookup(c, ne->id, ne->folded);
+	if (e) {
+		pthread_mutex_unlock(&c->mu);
+		ccg_stats_free(&ne->st);
+		ccg_folded_free(&ne->fo);
+		free(ne);
+		return e;
 	}
 	ne->refs = 1;
-	ne->hnext = c->buckets[id % CCG_STATS_BUCKETS];
-	c->buckets[id % CCG_STATS_BUCKETS] = ne;
+	ne->hnext = c->buckets[ne->id % CCG_STATS_BUCKETS];
+	c->buckets[ne->id % CCG_STATS_BUCKETS] = ne;
 	lru_front(c, ne);
 	c->bytes += ne->bytes;
 	evict(c);
 	pthread_mutex_unlock(&c->mu);
-	*out = &ne->st;
-	return CCG_OK;
+	return ne;
 }
 
 void ccg_stats_put(ccg_statcache *c, const ccg_stats *st)
@@ -375,4 +385,227 @@ ccg_err ccg_stats_window(ccg_statcache *c, uint32_t id, uint64_t start,
 	}
 	out->callee_dur = callees;
 	return CCG_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Folded profiles                                                      */
+
+void ccg_folded_free(ccg_folded *f)
+{
+	for (uint32_t i = 0; i < f->n; i++)
+		free(f->p[i].regions);
+	free(f->p);
+	memset(f, 0, sizeof *f);
+}
+
+static int cmp_path(const ccg_fpath *a, const ccg_fpath *b)
+{
+	uint32_t n = a->len < b->len ? a->len : b->len;
+	for (uint32_t i = 0; i < n; i++)
+		if (a->regions[i] != b->regions[i])
+			return a->regions[i] < b->regions[i] ? -1 : 1;
+	return a->len < b->len ? -1 : a->len > b->len;
+}
+
+static ccg_err path_copy(ccg_fpath *dst, const ccg_fpath *src, int prefix,
+			 uint64_t region)
+{
+	dst->len = src->len + (prefix ? 1 : 0);
+	dst->excl = src->excl;
+	dst->regions = malloc((dst->len ? dst->len : 1) * sizeof *dst->regions);
+	if (!dst->regions)
+		return CCG_ENOMEM;
+	if (prefix)
+		dst->regions[0] = region;
+	memcpy(dst->regions + (prefix ? 1 : 0), src->regions,
+	       src->len * sizeof *src->regions);
+	return CCG_OK;
+}
+
+ccg_err ccg_folded_merge(ccg_folded *a, const ccg_folded *b)
+{
+	if (b->n == 0)
+		return CCG_OK;
+	ccg_fpath *p = calloc(a->n + b->n, sizeof *p);
+	if (!p)
+		return CCG_ENOMEM;
+	uint32_t i = 0, j = 0, n = 0;
+	ccg_err err = CCG_OK;
+	while (!err && (i < a->n || j < b->n)) {
+		int c = i == a->n ? 1 : j == b->n ? -1 : cmp_path(&a->p[i], &b->p[j]);
+		if (c < 0) {
+			p[n++] = a->p[i];
+			a->p[i++].regions = NULL;
+		} else if (c > 0) {
+			err = path_copy(&p[n++], &b->p[j++], 0, 0);
+		} else {
+			p[n] = a->p[i];
+			a->p[i++].regions = NULL;
+			p[n++].excl += b->p[j++].excl;
+		}
+	}
+	for (uint32_t k = 0; k < a->n; k++)
+		free(a->p[k].regions);
+	free(a->p);
+	a->p = p;
+	a->n = n;
+	return err;
+}
+
+/* Folded profile of a call of `region`: its own exclusive time on the
+ * path [region], and every path of `inner` below it. */
+static ccg_err fold_call(const ccg_folded *inner, uint64_t region,
+			 uint64_t own, ccg_folded *out)
+{
+	out->p = calloc(inner->n + 1, sizeof *out->p);
+	if (!out->p)
+		return CCG_ENOMEM;
+	ccg_fpath self = {NULL, 0, own};
+	ccg_err err = path_copy(&out->p[out->n++], &self, 1, region);
+	for (uint32_t i = 0; !err && i < inner->n; i++)
+		err = path_copy(&out->p[out->n++], &inner->p[i], 1, region);
+	if (err)
+		return err;
+	/* [region] sorts before [region, ...]; the rest keep their order. */
+	return CCG_OK;
+}
+
+static ccg_err folded_compute(ccg_statcache *c, uint32_t id, ccg_folded *out)
+{
+	ccg_node h;
+	ccg_item *items;
+	ccg_err err = load_items(c->s, id, &h, &items);
+	if (err)
+		return err;
+	ccg_folded inner = {0};
+	uint64_t callees = 0;
+	for (uint32_t i = 0; !err && i < h.nitems; i++) {
+		if (CCG_REF_IS_EVENT(items[i].ref))
+			continue;
+		const ccg_folded *cf;
+		const ccg_stats *cs;
+		if ((err = ccg_folded_node(c, items[i].ref, &cf)))
+			break;
+		err = ccg_folded_merge(&inner, cf);
+		ccg_folded_put(c, cf);
+		if (!err && !(err = ccg_stats_node(c, items[i].ref, &cs))) {
+			callees += cs->callee_dur;
+			ccg_stats_put(c, cs);
+		}
+	}
+	free(items);
+	if (!err && h.kind == CCG_NODE_CALL) {
+		uint64_t d = ccg_node_shown_dur(&h);
+		err = fold_call(&inner, h.region, d > callees ? d - callees : 0,
+				out);
+		ccg_folded_free(&inner);
+	} else {
+		*out = inner;
+	}
+	return err;
+}
+
+ccg_err ccg_folded_node(ccg_statcache *c, uint32_t id, const ccg_folded **out)
+{
+	pthread_mutex_lock(&c->mu);
+	entry *e = lookup(c, id, 1);
+	if (e)
+		c->hits++;
+	pthread_mutex_unlock(&c->mu);
+	if (e) {
+		*out = &e->fo;
+		return CCG_OK;
+	}
+	entry *ne = calloc(1, sizeof *ne);
+	if (!ne)
+		return CCG_ENOMEM;
+	ne->id = id;
+	ne->folded = 1;
+	ccg_err err = folded_compute(c, id, &ne->fo);
+	if (err) {
+		ccg_folded_free(&ne->fo);
+		free(ne);
+		return err;
+	}
+	ne->bytes = sizeof *ne + ne->fo.n * sizeof *ne->fo.p;
+	for (uint32_t i = 0; i < ne->fo.n; i++)
+		ne->bytes += ne->fo.p[i].len * sizeof(uint64_t);
+	e = insert(c, ne);
+	*out = &e->fo;
+	return CCG_OK;
+}
+
+void ccg_folded_put(ccg_statcache *c, const ccg_folded *f)
+{
+	entry *e = (entry *)((char *)f - offsetof(entry, fo));
+	pthread_mutex_lock(&c->mu);
+	e->refs--;
+	if (c->bytes > c->cap)
+		evict(c);
+	pthread_mutex_unlock(&c->mu);
+}
+
+ccg_err ccg_folded_window(ccg_statcache *c, uint32_t id, uint64_t start,
+			  uint64_t t0, uint64_t t1, ccg_folded *out)
+{
+	ccg_node h;
+	ccg_err err = ccg_store_get_node(c->s, id, &h, NULL, 0);
+	if (err)
+		return err;
+	uint64_t d = ccg_node_shown_dur(&h), end = start + d;
+	int starts_in = start >= t0 && start < t1;
+	if (start >= t1 || end < t0 || (d == 0 && !starts_in))
+		return CCG_OK;
+	if (start >= t0 && end <= t1) {
+		const ccg_folded *full;
+		if ((err = ccg_folded_node(c, id, &full)))
+			return err;
+		err = ccg_folded_merge(out, full);
+		ccg_folded_put(c, full);
+		return err;
+	}
+	/* Crossing an edge: children clipped, this call's own part clipped;
+	 * the clipped callee time comes from the statistics query. */
+	ccg_item *items;
+	if ((err = load_items(c->s, id, &h, &items)))
+		return err;
+	ccg_folded inner = {0};
+	for (uint32_t i = 0; !err && i < h.nitems; i++) {
+		if (CCG_REF_IS_EVENT(items[i].ref))
+			continue;
+		ccg_folded part = {0};
+		err = ccg_folded_window(c, items[i].ref,
+					start + (uint64_t)items[i].offset, t0,
+					t1, &part);
+		if (!err)
+			err = ccg_folded_merge(&inner, &part);
+		ccg_folded_free(&part);
+	}
+	free(items);
+	if (err || h.kind != CCG_NODE_CALL) {
+		if (!err)
+			*out = inner;
+		else
+			ccg_folded_free(&inner);
+		return err;
+	}
+	ccg_stats st = {0};
+	err = ccg_stats_window(c, id, start, t0, t1, &st);
+	uint64_t own = 0;
+	for (uint32_t i = 0; !err && i < st.n; i++)
+		if (st.r[i].region == h.region) {
+			/* The call's own exclusive part: its row's exclusive
+			 * time minus what nested calls of its region add. */
+			uint64_t nested = 0;
+			for (uint32_t k = 0; k < inner.n; k++)
+				if (inner.p[k].regions[inner.p[k].len - 1] ==
+				    h.region)
+					nested += inner.p[k].excl;
+			own = st.r[i].excl - nested;
+		}
+	ccg_stats_free(&st);
+	if (!err && (own || starts_in || end > t0))
+		err = fold_call(&inner, h.region, own, out);
+	ccg_folded_free(&inner);
+	return err;
 }

@@ -61,6 +61,35 @@ ccg_err ccg_stats_window(ccg_statcache *c, uint32_t id, uint64_t start,
 ccg_err ccg_stats_merge(ccg_stats *a, const ccg_stats *b);
 void ccg_stats_free(ccg_stats *st);
 
+/* ---- folded profiles (profile.folded) ---- */
+
+/* One call path (region ids, outermost first) and its exclusive time. */
+typedef struct ccg_fpath {
+	uint64_t *regions;
+	uint32_t len;
+	uint64_t excl;
+} ccg_fpath;
+
+/* The call paths of a subtree, relative to it, sorted by path. */
+typedef struct ccg_folded {
+	uint32_t n;
+	ccg_fpath *p;
+} ccg_folded;
+
+/* The folded profile of node `id`'s whole subtree; shared, cached: give
+ * it back with ccg_folded_put. */
+ccg_err ccg_folded_node(ccg_statcache *c, uint32_t id, const ccg_folded **out);
+void ccg_folded_put(ccg_statcache *c, const ccg_folded *f);
+
+/* The folded profile of node `id` at `start`, restricted to [t0, t1)
+ * (durations clipped).  *out is the caller's: ccg_folded_free. */
+ccg_err ccg_folded_window(ccg_statcache *c, uint32_t id, uint64_t start,
+			  uint64_t t0, uint64_t t1, ccg_folded *out);
+
+/* Adds `b` into `a`. */
+ccg_err ccg_folded_merge(ccg_folded *a, const ccg_folded *b);
+void ccg_folded_free(ccg_folded *f);
+
 /* Cache figures: results computed, results served from the cache. */
 void ccg_statcache_counts(ccg_statcache *c, uint64_t *computed,
 			  uint64_t *hits);

@@ -56,6 +56,7 @@ enum view {
 	V_PATTERNS,
 	V_STATS,
 	V_TIMELINE,
+	V_FOLDED,
 	V__COUNT
 };
 _Static_assert(V__COUNT <= (1 << CCG_VIEW_BITS), "views fit their bits");
@@ -70,18 +71,20 @@ static const char *const view_name[V__COUNT] = {
 	[V_PATTERNS] = "patterns.tsv",
 	[V_STATS] = "stats.tsv",
 	[V_TIMELINE] = "timeline.tsv",
+	[V_FOLDED] = "profile.folded",
 };
 
 /* The files of each kind of directory, in listing order. */
 static const enum view root_files[] = {V_README,  V_INFO,
 				       V_REGIONS, V_LOCATIONS,
 				       V_DEFINITIONS, V_PATTERNS,
-				       V_STATS};
-static const enum view group_files[] = {V_INFO, V_STATS};
+				       V_STATS, V_FOLDED};
+static const enum view group_files[] = {V_INFO, V_STATS, V_FOLDED};
 static const enum view loc_files[] = {V_INFO, V_EVENTS, V_PATTERNS,
-				      V_STATS, V_TIMELINE};
-static const enum view node_files[] = {V_INFO, V_EVENTS, V_STATS};
-static const enum view win_files[] = {V_STATS, V_TIMELINE};
+				      V_STATS, V_TIMELINE, V_FOLDED};
+static const enum view node_files[] = {V_INFO, V_EVENTS, V_STATS,
+				       V_FOLDED};
+static const enum view win_files[] = {V_STATS, V_TIMELINE, V_FOLDED};
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -1855,6 +1858,54 @@ static ccg_err stats_text(const ccg_trace *t, const uint32_t *ids, size_t n,
 	return err ? err : ccg_buf_status(b);
 }
 
+static void render_folded(const ccg_trace *t, const ccg_folded *f,
+			  ccg_buf *b)
+{
+	ccg_buf name = CCG_BUF_INIT;
+	for (uint32_t i = 0; i < f->n; i++) {
+		const ccg_fpath *p = &f->p[i];
+		if (!p->excl)
+			continue;
+		for (uint32_t k = 0; k < p->len; k++) {
+			size_t ri = region_index(t, p->regions[k]);
+			if (k)
+				ccg_buf_addc(b, ';');
+			ccg_buf_reset(&name);
+			if (ri != SIZE_MAX)
+				ccg_render_escape(&name,
+					ccg_defs_region(t->defs, ri)->name);
+			else
+				ccg_buf_addf(&name, "?%llu",
+					     (unsigned long long)p->regions[k]);
+			for (size_t j = 0; j < name.len; j++)
+				if (name.data[j] == ';')
+					name.data[j] = ':';
+			ccg_buf_add(b, name.data, name.len);
+		}
+		ccg_buf_addf(b, " %llu\n", (unsigned long long)p->excl);
+	}
+	ccg_buf_free(&name);
+}
+
+/* profile.folded of whole subtrees (ids) or of a window over locations. */
+static ccg_err folded_text(const ccg_trace *t, const uint32_t *ids,
+			   size_t n, ccg_buf *b)
+{
+	ccg_folded acc = {0};
+	ccg_err err = CCG_OK;
+	for (size_t i = 0; !err && i < n; i++) {
+		const ccg_folded *f;
+		if ((err = ccg_folded_node(t->stats, ids[i], &f)))
+			break;
+		err = ccg_folded_merge(&acc, f);
+		ccg_folded_put(t->stats, f);
+	}
+	if (!err)
+		render_folded(t, &acc, b);
+	ccg_folded_free(&acc);
+	return err ? err : ccg_buf_status(b);
+}
+
 /* The locations a window or location directory covers. */
 static size_t scope_locs(const ccg_trace *t, const where *w, size_t *first,
 			 const uint32_t **members)
@@ -1961,6 +2012,31 @@ static ccg_err timeline_text(const ccg_trace *t, const where *w, uint64_t t0,
 	free(per);
 	free(cols);
 	ccg_stats_free(&all);
+	return err ? err : ccg_buf_status(b);
+}
+
+static ccg_err window_folded_text(const ccg_trace *t, const where *w,
+				  uint64_t t0, uint64_t t1, ccg_buf *b)
+{
+	size_t first;
+	const uint32_t *members;
+	size_t n = scope_locs(t, w, &first, &members);
+	ccg_folded acc = {0};
+	ccg_err err = CCG_OK;
+	for (size_t i = 0; !err && i < n; i++) {
+		const loc *l = &t->locs[members ? members[i] : first + i];
+		if (!l->nevents)
+			continue;
+		ccg_folded part = {0};
+		err = ccg_folded_window(t->stats, l->root, l->first, t0, t1,
+					&part);
+		if (!err)
+			err = ccg_folded_merge(&acc, &part);
+		ccg_folded_free(&part);
+	}
+	if (!err)
+		render_folded(t, &acc, b);
+	ccg_folded_free(&acc);
 	return err ? err : ccg_buf_status(b);
 }
 
@@ -2583,14 +2659,16 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 			err = patterns_text((ccg_trace *)t, NULL, &pt);
 			return err ? err : copy_range(pt, off, len, out);
 		}
-		case V_STATS: {
+		case V_STATS:
+		case V_FOLDED: {
 			uint32_t *ids = calloc(t->nlocs ? t->nlocs : 1,
 					       sizeof *ids);
 			if (!ids)
 				return CCG_ENOMEM;
 			for (size_t i = 0; i < t->nlocs; i++)
 				ids[i] = t->locs[i].root;
-			err = stats_text(t, ids, t->nlocs, &b);
+			err = v == V_STATS ? stats_text(t, ids, t->nlocs, &b)
+					   : folded_text(t, ids, t->nlocs, &b);
 			free(ids);
 			if (!err)
 				err = copy_range(&b, off, len, out);
@@ -2600,7 +2678,7 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 		default: return CCG_ENOENT;
 		}
 	case W_GROUP:
-		if (v == V_STATS) {
+		if (v == V_STATS || v == V_FOLDED) {
 			const group *g = &t->groups[tg.w.index];
 			uint32_t *ids = calloc(g->nlocs ? g->nlocs : 1,
 					       sizeof *ids);
@@ -2608,7 +2686,8 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 				return CCG_ENOMEM;
 			for (uint32_t i = 0; i < g->nlocs; i++)
 				ids[i] = t->locs[g->locs[i]].root;
-			err = stats_text(t, ids, g->nlocs, &b);
+			err = v == V_STATS ? stats_text(t, ids, g->nlocs, &b)
+					   : folded_text(t, ids, g->nlocs, &b);
 			free(ids);
 			if (err) {
 				ccg_buf_free(&b);
@@ -2623,7 +2702,7 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 	case W_TIME:
 		return CCG_ENOENT;
 	case W_WIN: {
-		if (v != V_STATS && v != V_TIMELINE)
+		if (v != V_STATS && v != V_TIMELINE && v != V_FOLDED)
 			return CCG_ENOENT;
 		pthread_mutex_lock((pthread_mutex_t *)&t->win_mu);
 		struct win wn = t->wins[tg.w.win];
@@ -2633,6 +2712,8 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 					    tg.w.bins ? tg.w.bins
 						      : CCG_TIMELINE_BINS,
 					    &b);
+		else if (v == V_FOLDED)
+			err = window_folded_text(t, &tg.w, wn.t0, wn.t1, &b);
 		else
 			err = window_stats_text(t, &tg.w, wn.t0, wn.t1, &b);
 		if (err) {
@@ -2649,8 +2730,9 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 			err = patterns_text((ccg_trace *)t, tg.in.l, &pt);
 			return err ? err : copy_range(pt, off, len, out);
 		}
-		if (v == V_STATS) {
-			err = stats_text(t, &tg.in.node, 1, &b);
+		if (v == V_STATS || v == V_FOLDED) {
+			err = v == V_STATS ? stats_text(t, &tg.in.node, 1, &b)
+					   : folded_text(t, &tg.in.node, 1, &b);
 			if (err) {
 				ccg_buf_free(&b);
 				return err;

@@ -133,6 +133,50 @@ def compute(events, end=None):
     return window_stats(activations(events, end))
 
 
+def fold_name(n):
+    n = n.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+    return n.replace("\r", "\\r").replace(";", ":")
+
+
+def folded(acts, a=None, b=None):
+    """Exclusive time per call path (names joined by ';'), clipped to
+    [a, b) when given."""
+    clip = [0] * len(acts)
+    seen = [False] * len(acts)
+    for i, (key, name, start, d, parent, nested) in enumerate(acts):
+        if a is None:
+            clip[i], seen[i] = d, True
+        elif d == 0:
+            seen[i] = a <= start < b
+        else:
+            c = min(start + d, b) - max(start, a)
+            clip[i], seen[i] = max(c, 0), c > 0
+    callees = [0] * len(acts)
+    for i, act in enumerate(acts):
+        if seen[i] and act[4] is not None:
+            callees[act[4]] += clip[i]
+    paths = {}
+    out = collections.Counter()
+    for i, act in enumerate(acts):
+        parent = act[4]
+        paths[i] = (paths[parent] + ";" if parent is not None else "") + \
+            fold_name(act[1])
+        if seen[i]:
+            v = max(clip[i] - callees[i], 0)
+            if v:
+                out[paths[i]] += v
+    return out
+
+
+def read_folded(path):
+    out = collections.Counter()
+    with open(path) as f:
+        for line in f.read().splitlines():
+            stack, _, v = line.rpartition(" ")
+            out[stack] += int(v)
+    return out
+
+
 def otf2_events(anchor, loc):
     p = subprocess.run(["otf2-print", "-L", str(loc), anchor],
                        capture_output=True, text=True, errors="replace")
@@ -246,6 +290,33 @@ def main():
                 compare(f"window {lo}-{hi} location {row['id']}",
                         os.path.join(wdir, row["path"], "stats.tsv"), st)
         compare(f"window {lo}-{hi}", os.path.join(wdir, "stats.tsv"), tot)
+
+    # profile.folded: locations, the trace, and windows.
+    def compare_folded(what, path, want):
+        got = read_folded(path)
+        if got != want:
+            diff = [k for k in set(got) | set(want) if got[k] != want[k]]
+            fails.append(f"{what}: profile.folded differs, e.g. "
+                         f"{diff[0]!r}: {got[diff[0]]} vs {want[diff[0]]}")
+
+    tot_f = collections.Counter()
+    for row in rows:
+        if row["id"] in acts:
+            f = folded(acts[row["id"]])
+            tot_f.update(f)
+            compare_folded(f"location {row['id']}",
+                           os.path.join(m, row["path"], "profile.folded"), f)
+    if whole:
+        compare_folded("trace", os.path.join(m, "profile.folded"), tot_f)
+    for k in range(min(a.windows, 8) if whole else 0):
+        lo = rnd_w.randint(first, last)
+        hi = lo + rnd_w.randint(1, max(1, (last - first) // 10))
+        want = collections.Counter()
+        for rid in acts:
+            want.update(folded(acts[rid], lo, hi))
+        compare_folded(f"window {lo}-{hi}",
+                       os.path.join(m, "time", f"{lo - zero}-{hi - zero}",
+                                    "profile.folded"), want)
 
     # timeline.tsv of a few locations and of one window: every bin's
     # exclusive times are that bin's window statistics.
