@@ -29,6 +29,7 @@ struct ccg_build {
 	uint32_t max_depth;
 	int have;
 	uint64_t first, last;
+	uint64_t prev;      /* time of the previous event */
 	ccg_repairs rep;
 };
 
@@ -232,9 +233,12 @@ static ccg_err pop(ccg_build *b, uint64_t end)
 static void seen(ccg_build *b, uint64_t time)
 {
 	if (!b->have) {
-		b->first = b->last = time;
+		b->first = b->last = b->prev = time;
 		b->have = 1;
 	}
+	if (time < b->prev)
+		b->rep.out_of_order++;
+	b->prev = time;
 	if (time > b->last)
 		b->last = time;
 }

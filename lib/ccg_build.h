@@ -39,6 +39,8 @@ typedef struct ccg_repairs {
 	uint64_t never_left;        /* calls closed at the end */
 	uint64_t end_before_start;  /* calls ending before they start */
 	uint64_t unknown_context;   /* calling contexts without a region */
+	uint64_t out_of_order;      /* events earlier than the one before
+				     * (not a repair: nothing is changed) */
 } ccg_repairs;
 
 /* Sum of the repairs that changed the tree. */

@@ -33,7 +33,7 @@
 #include "ccg_store.h"
 
 /* Format version; a file of another version is rebuilt. */
-#define CCG_INDEX_VERSION 1
+#define CCG_INDEX_VERSION 2
 
 /* What the index was built with; a mount asking for other values rebuilds. */
 typedef struct ccg_index_params {

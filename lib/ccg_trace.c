@@ -85,6 +85,8 @@ static const enum view loc_files[] = {V_INFO, V_EVENTS, V_PATTERNS,
 static const enum view node_files[] = {V_INFO, V_EVENTS, V_STATS,
 				       V_FOLDED};
 static const enum view win_files[] = {V_STATS, V_TIMELINE, V_FOLDED};
+static const enum view win_loc_files[] = {V_EVENTS, V_STATS, V_TIMELINE,
+					  V_FOLDED};
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -715,7 +717,7 @@ static ccg_err write_index(ccg_trace *t, const ccg_buf *identity,
 				r->leave_empty_stack, r->leave_not_open,
 				r->never_left, r->end_before_start,
 				r->unknown_context, ccg_zigzag(l->span.lo),
-				ccg_zigzag(l->span.hi)};
+				ccg_zigzag(l->span.hi), r->out_of_order};
 		for (size_t k = 0; k < NELEM(v); k++)
 			ccg_put_u(&rec, v[k]);
 		const char *m = l->errmsg ? l->errmsg : "";
@@ -764,11 +766,11 @@ static ccg_err load_loc(void *ctx, const unsigned char *p, size_t len)
 	load_ctx *c = ctx;
 	ccg_trace *t = c->t;
 	const unsigned char *end = p + len;
-	uint64_t v[17];
-	for (int i = 0; i < 17; i++)
+	uint64_t v[18];
+	for (int i = 0; i < 18; i++)
 		if (ccg_varint_get(&p, end, &v[i]))
 			return CCG_EFORMAT;
-	if (c->next >= t->nlocs || v[16] != (uint64_t)(end - p) ||
+	if (c->next >= t->nlocs || v[17] != (uint64_t)(end - p) ||
 	    v[0] != ccg_defs_location(t->defs, c->next)->id ||
 	    v[1] >= ccg_store_node_count(t->store) || v[5] > UINT32_MAX ||
 	    v[6] >= CCG__COUNT)
@@ -791,11 +793,12 @@ static ccg_err load_loc(void *ctx, const unsigned char *p, size_t len)
 	r->unknown_context = v[13];
 	l->span.lo = ccg_unzigzag(v[14]);
 	l->span.hi = ccg_unzigzag(v[15]);
-	if (v[16]) {
-		if (!(l->errmsg = malloc(v[16] + 1)))
+	r->out_of_order = v[16];
+	if (v[17]) {
+		if (!(l->errmsg = malloc(v[17] + 1)))
 			return CCG_ENOMEM;
-		memcpy(l->errmsg, p, v[16]);
-		l->errmsg[v[16]] = '\0';
+		memcpy(l->errmsg, p, v[17]);
+		l->errmsg[v[17]] = '\0';
 	}
 	ccg_node root;
 	return ccg_store_get_node(t->store, l->root, &root, NULL, 0);
@@ -1337,6 +1340,8 @@ typedef struct walk {
 	memo_ev *ev;
 	memo_node *nodes;
 	ccg_buf *fields_;
+	uint64_t t0, t1;        /* only events in [t0, t1) */
+	int windowed;           /* t0 and t1 are in force */
 } walk;
 
 static void walk_free(walk *w)
@@ -1421,6 +1426,63 @@ static ccg_err walk_push(walk *w, uint32_t node, uint64_t start,
 	return CCG_OK;
 }
 
+/* How a node's events meet the walk's window: 0 none, 1 all, 2 some.
+ * A location whose times run backwards is never taken whole or skipped
+ * whole, since its events may lie outside their calls' intervals. */
+static int window_part(const walk *w, uint64_t start, const ccg_node *h)
+{
+	if (!w->windowed)
+		return 1;
+	if (w->l->rep.out_of_order)
+		return 2;
+	uint64_t end = start + ccg_node_shown_dur(h);
+	if (start >= w->t1 || end < w->t0)
+		return 0;
+	if (start >= w->t0 && end < w->t1)
+		return 1;
+	return 2;
+}
+
+/* Bytes of the events of node `id` (at `start`) inside the window. */
+static ccg_err window_size(walk *w, uint32_t id, uint64_t start,
+			   uint64_t fixed, uint64_t *size)
+{
+	const memo_node *m;
+	ccg_err err = walk_node(w, id, &m);
+	if (err)
+		return err;
+	switch (window_part(w, start, &m->hdr)) {
+	case 0:
+		*size = 0;
+		return CCG_OK;
+	case 1:
+		*size = m->hdr.textlen + m->hdr.nevents * fixed;
+		return CCG_OK;
+	}
+	uint32_t n = m->hdr.nitems;
+	ccg_item *items = malloc((n ? n : 1) * sizeof *items);
+	if (!items)
+		return CCG_ENOMEM;
+	memcpy(items, m->items, n * sizeof *items);
+	*size = 0;
+	for (uint32_t i = 0; !err && i < n; i++) {
+		uint64_t at = start + (uint64_t)items[i].offset;
+		if (CCG_REF_IS_EVENT(items[i].ref)) {
+			const memo_ev *ev;
+			if (at < w->t0 || at >= w->t1)
+				continue;
+			if (!(err = walk_event(w, CCG_REF_ID(items[i].ref), &ev)))
+				*size += ev->textlen + fixed;
+			continue;
+		}
+		uint64_t part;
+		if (!(err = window_size(w, items[i].ref, at, fixed, &part)))
+			*size += part;
+	}
+	free(items);
+	return err;
+}
+
 /* Appends up to `len` bytes of the events.tsv body of `in`, starting at
  * body offset `off`. */
 static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
@@ -1440,6 +1502,8 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 		uint64_t at = f->start + (uint64_t)it->offset;
 		if (CCG_REF_IS_EVENT(it->ref)) {
 			const memo_ev *ev;
+			if (w->windowed && (at < w->t0 || at >= w->t1))
+				continue;
 			if ((err = walk_event(w, CCG_REF_ID(it->ref), &ev)))
 				break;
 			uint64_t size = ev->textlen + fixed;
@@ -1470,15 +1534,52 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 		const memo_node *m;
 		if ((err = walk_node(w, it->ref, &m)))
 			break;
+		uint32_t depth = f->depth + (m->hdr.kind == CCG_NODE_CALL);
 		uint64_t size = m->hdr.textlen + m->hdr.nevents * fixed;
-		if (off >= size) {
-			off -= size;
+		int part = window_part(w, at, &m->hdr);
+		if (part == 2 &&
+		    (err = window_size(w, it->ref, at, fixed, &size)))
+			break;
+		if (part == 0 || off >= size) {
+			off -= part == 0 ? 0 : size;
 			continue;
 		}
-		err = walk_push(w, it->ref, at,
-				f->depth + (m->hdr.kind == CCG_NODE_CALL));
+		err = walk_push(w, it->ref, at, depth);
 	}
 	ccg_buf_free(&line);
+	return err ? err : ccg_buf_status(out);
+}
+
+/* Size and bytes of a location's events.tsv inside [t0, t1). */
+static ccg_err window_events(const ccg_trace *t, const loc *l, uint64_t t0,
+			     uint64_t t1, uint64_t off, size_t len,
+			     ccg_buf *out, uint64_t *size)
+{
+	inst in;
+	ccg_err err = inst_root(t, l, &in);
+	if (err)
+		return err;
+	memo *m = memo_get(t);
+	if (!m)
+		return CCG_ENOMEM;
+	walk w = {t, l, NULL, 0, 0, m->ev, m->nodes, &m->fields, t0, t1, 1};
+	uint64_t body;
+	if ((err = window_size(&w, in.node, in.start, fixed_len(t, l), &body)))
+		return err;
+	const size_t hlen = t->ev_header.len;
+	if (size)
+		*size = hlen + body;
+	if (!out)
+		return CCG_OK;
+	size_t want_end = out->len + len;
+	if (off < hlen) {
+		size_t k = hlen - (size_t)off < len ? hlen - (size_t)off : len;
+		ccg_buf_add(out, t->ev_header.data + off, k);
+		off = hlen;
+	}
+	if (out->len < want_end && off - hlen < body)
+		err = walk_read(&w, &in, off - hlen, want_end - out->len, out);
+	walk_free(&w);
 	return err ? err : ccg_buf_status(out);
 }
 
@@ -1497,7 +1598,7 @@ static ccg_err read_events(const ccg_trace *t, const inst *in, uint64_t off,
 	memo *m = memo_get(t);
 	if (!m)
 		return CCG_ENOMEM;
-	walk w = {t, in->l, NULL, 0, 0, m->ev, m->nodes, &m->fields};
+	walk w = {t, in->l, NULL, 0, 0, m->ev, m->nodes, &m->fields, 0, 0, 0};
 	ccg_err err = walk_read(&w, in, off - hlen, want_end - out->len, out);
 	walk_free(&w);
 	return err;
@@ -1532,6 +1633,7 @@ static void add_repairs(ccg_buf *b, const ccg_repairs *r)
 	add_ku(b, "repair.never_left", r->never_left);
 	add_ku(b, "repair.end_before_start", r->end_before_start);
 	add_ku(b, "repair.unknown_calling_context", r->unknown_context);
+	add_ku(b, "events_out_of_order", r->out_of_order);
 }
 
 static void location_path(const ccg_trace *t, const loc *l, ccg_buf *b)
@@ -2228,6 +2330,7 @@ typedef struct target {
 	where w;
 	inst in;                /* W_TREE only */
 	int is_loc;             /* W_TREE: the location directory itself */
+	int win_loc;            /* W_WIN: a location inside a window */
 } target;
 
 static ccg_err find(const ccg_trace *t, ccg_id id, target *tg)
@@ -2235,6 +2338,7 @@ static ccg_err find(const ccg_trace *t, ccg_id id, target *tg)
 	uint64_t node = id_node(id);
 	if (locate(t, node, &tg->w))
 		return CCG_ENOENT;
+	tg->win_loc = tg->w.kind == W_WIN && tg->w.sub > t->ngroups;
 	if (node >= CCG_TLN_BASE) {
 		pthread_mutex_lock((pthread_mutex_t *)&t->win_mu);
 		node = t->tlns[node - CCG_TLN_BASE].dir;
@@ -2269,8 +2373,13 @@ static void dir_files(const target *tg, const enum view **files,
 		*nfiles = 0;
 		return;
 	case W_WIN:
-		*files = win_files;
-		*nfiles = NELEM(win_files);
+		if (tg->win_loc) {
+			*files = win_loc_files;
+			*nfiles = NELEM(win_loc_files);
+		} else {
+			*files = win_files;
+			*nfiles = NELEM(win_files);
+		}
 		return;
 	}
 }
@@ -2326,6 +2435,13 @@ ccg_err ccg_trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st)
 	if (tg.w.kind == W_TREE && v == V_EVENTS) {
 		st->size = events_size(t, &tg.in);
 		return CCG_OK;
+	}
+	if (tg.win_loc && v == V_EVENTS) {
+		pthread_mutex_lock((pthread_mutex_t *)&t->win_mu);
+		struct win wn = t->wins[tg.w.win];
+		pthread_mutex_unlock((pthread_mutex_t *)&t->win_mu);
+		return window_events(t, &t->locs[tg.w.index], wn.t0, wn.t1, 0, 0,
+				     NULL, &st->size);
 	}
 	ccg_buf b = CCG_BUF_INIT;
 	err = ccg_trace_read(t, id, 0, SIZE_MAX / 2, &b);
@@ -2702,11 +2818,14 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 	case W_TIME:
 		return CCG_ENOENT;
 	case W_WIN: {
-		if (v != V_STATS && v != V_TIMELINE && v != V_FOLDED)
-			return CCG_ENOENT;
 		pthread_mutex_lock((pthread_mutex_t *)&t->win_mu);
 		struct win wn = t->wins[tg.w.win];
 		pthread_mutex_unlock((pthread_mutex_t *)&t->win_mu);
+		if (v == V_EVENTS && tg.win_loc)
+			return window_events(t, &t->locs[tg.w.index], wn.t0,
+					     wn.t1, off, len, out, NULL);
+		if (v != V_STATS && v != V_TIMELINE && v != V_FOLDED)
+			return CCG_ENOENT;
 		if (v == V_TIMELINE)
 			err = timeline_text(t, &tg.w, wn.t0, wn.t1,
 					    tg.w.bins ? tg.w.bins

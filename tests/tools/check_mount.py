@@ -335,6 +335,25 @@ def main():
             fail(f"location {lid}: missing .evt file but status "
                  f"{info.get('status')}")
         walker.check_node(lpath, lines, 0)
+    # Window events: a location's events.tsv inside time/T0-T1/ is exactly
+    # its events.tsv lines with times in [T0, T1).
+    first, last = int(root_info["first"]), int(root_info["last"])
+    for k in range(6 if rows and last > first else 0):
+        lo = rnd.randint(first, last)
+        hi = rnd.randint(lo + 1, last + 1) if k % 2 else \
+            lo + rnd.randint(1, max(1, (last - first) // 20))
+        for row in rnd.sample(rows, min(3, len(rows))):
+            path = os.path.join(m, "time", f"{lo - zero}-{hi - zero}",
+                                row["path"], "events.tsv")
+            got = parse_tsv(check_file(path, rnd, probes=3))
+            full = parse_tsv(read_file(os.path.join(m, row["path"],
+                                                    "events.tsv")))
+            want = [l for l in full if l.startswith("#") or
+                    l.startswith("time\t") or
+                    lo <= int(l.split("\t", 1)[0]) < hi]
+            if got != want:
+                fail(f"window {lo}-{hi} location {row['id']}: "
+                     f"{len(got)} lines, expected {len(want)}")
     if total != int(root_info["events"]):
         fail(f"root info events {root_info['events']} != {total}")
     print(f"checked {len(rows)} locations, {total} events, "
