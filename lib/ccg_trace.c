@@ -84,7 +84,8 @@ static const enum view loc_files[] = {V_INFO, V_EVENTS, V_PATTERNS,
 				      V_STATS, V_TIMELINE, V_FOLDED};
 static const enum view node_files[] = {V_INFO, V_EVENTS, V_STATS,
 				       V_FOLDED};
-static const enum view win_files[] = {V_STATS, V_TIMELINE, V_FOLDED};
+static const enum view win_files[] = {V_EVENTS, V_STATS, V_TIMELINE,
+				      V_FOLDED};
 static const enum view win_loc_files[] = {V_EVENTS, V_STATS, V_TIMELINE,
 					  V_FOLDED};
 
@@ -154,6 +155,9 @@ struct ccg_trace {
 	size_t nwins, capwins;
 	struct tln { uint64_t dir; uint32_t bins; } *tlns; /* timeline-N.tsv */
 	size_t ntlns, captlns;  /* also protected by win_mu */
+	struct wmerge **merges; /* merged window events.tsv, by window and
+				 * scope; also protected by win_mu */
+	size_t nmerges, capmerges;
 	pthread_mutex_t pat_mu; /* protects the pattern texts below */
 	ccg_buf *pat_root;      /* patterns.tsv of the root, when made */
 	ccg_buf **pat_loc;      /* per location, when made */
@@ -161,6 +165,12 @@ struct ccg_trace {
 	ccg_buf ev_header;      /* the note and the events.tsv header */
 	ccg_buf readme, info, regions, locations, definitions;
 };
+
+struct wmerge;
+static void wmerge_free(struct wmerge *m);
+struct where;
+static size_t scope_locs(const ccg_trace *t, const struct where *w,
+			 size_t *first, const uint32_t **members);
 
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                        */
@@ -1108,6 +1118,9 @@ void ccg_trace_close(ccg_trace *t)
 	pthread_mutex_destroy(&t->win_mu);
 	free(t->wins);
 	free(t->tlns);
+	for (size_t i = 0; i < t->nmerges; i++)
+		wmerge_free(t->merges[i]);
+	free(t->merges);
 	free(t->index_path);
 	free(t->anchor);
 	free(t);
@@ -1583,6 +1596,323 @@ static ccg_err window_events(const ccg_trace *t, const loc *l, uint64_t t0,
 	return err ? err : ccg_buf_status(out);
 }
 
+/* ---- a window's events.tsv over several locations, merged ----
+ *
+ * Each location's window text is a stream sorted by its first column;
+ * the merged file takes lines by (time, location order).  Its size is the
+ * sum of the streams'.  The first read of a window builds checkpoints -
+ * every CCG_MERGE_STEP bytes, where each stream stands - by one merge pass
+ * (cost follows the window's events); a read then merges forward from the
+ * checkpoint below its offset. */
+
+/* Merged bytes between two checkpoints, and bytes read from a stream at
+ * once. */
+#define CCG_MERGE_STEP (256u << 10)
+#define CCG_MERGE_CHUNK (64u << 10)
+
+typedef struct wmerge {
+	size_t win;
+	uint64_t sub;
+	size_t n;               /* locations */
+	uint32_t *locs;
+	uint64_t *body;         /* per location, its window text bytes */
+	uint64_t total;
+	size_t ncp;
+	uint64_t *cp_off;       /* merged offset of checkpoint k */
+	uint64_t *cp_pos;       /* ncp x n: each stream's offset there */
+} wmerge;
+
+static void wmerge_free(struct wmerge *m)
+{
+	if (!m)
+		return;
+	free(m->locs);
+	free(m->body);
+	free(m->cp_off);
+	free(m->cp_pos);
+	free(m);
+}
+
+typedef struct mstream {
+	const loc *l;
+	inst root;
+	uint64_t pos, end;      /* next byte of the stream to fetch */
+	ccg_buf buf;
+	size_t at;              /* next line in buf */
+} mstream;
+
+/* Makes sure stream s holds a whole line at s->at; 0 when it has none. */
+static ccg_err mstream_fill(const ccg_trace *t, uint64_t t0, uint64_t t1,
+			    mstream *s, int *have)
+{
+	for (;;) {
+		const char *nl = s->at < s->buf.len
+					 ? memchr(s->buf.data + s->at, '\n',
+						  s->buf.len - s->at)
+					 : NULL;
+		if (nl) {
+			*have = 1;
+			return CCG_OK;
+		}
+		if (s->pos >= s->end) {
+			*have = 0;
+			return CCG_OK;
+		}
+		/* Keep the partial line, fetch more. */
+		size_t keep = s->buf.len - s->at;
+		memmove(s->buf.data, s->buf.data + s->at, keep);
+		s->buf.len = keep;
+		s->at = 0;
+		memo *m = memo_get(t);
+		if (!m)
+			return CCG_ENOMEM;
+		walk w = {t, s->l, NULL, 0, 0, m->ev, m->nodes, &m->fields,
+			  t0, t1, 1};
+		size_t before = s->buf.len;
+		ccg_err err = walk_read(&w, &s->root, s->pos, CCG_MERGE_CHUNK,
+					&s->buf);
+		walk_free(&w);
+		if (err)
+			return err;
+		if (s->buf.len == before)
+			return CCG_EFORMAT; /* the stream ended early */
+		s->pos += s->buf.len - before;
+	}
+}
+
+static uint64_t line_time(const char *p)
+{
+	uint64_t v = 0;
+	for (; *p >= '0' && *p <= '9'; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	return v;
+}
+
+/* The stream whose next line comes first; -1 when all are done. */
+static ccg_err mpick(const ccg_trace *t, uint64_t t0, uint64_t t1,
+		     mstream *s, size_t n, long *pick)
+{
+	uint64_t best = 0;
+	*pick = -1;
+	for (size_t i = 0; i < n; i++) {
+		int have;
+		ccg_err err = mstream_fill(t, t0, t1, &s[i], &have);
+		if (err)
+			return err;
+		if (!have)
+			continue;
+		uint64_t tm = line_time(s[i].buf.data + s[i].at);
+		if (*pick < 0 || tm < best) {
+			best = tm;
+			*pick = (long)i;
+		}
+	}
+	return CCG_OK;
+}
+
+static size_t mline_len(const mstream *s)
+{
+	const char *nl = memchr(s->buf.data + s->at, '\n', s->buf.len - s->at);
+	return (size_t)(nl - (s->buf.data + s->at)) + 1;
+}
+
+/* Opens the streams at the given positions (NULL: at their starts). */
+static ccg_err mstreams_open(const ccg_trace *t, const wmerge *m,
+			     const uint64_t *pos, mstream **out)
+{
+	mstream *s = calloc(m->n ? m->n : 1, sizeof *s);
+	if (!s)
+		return CCG_ENOMEM;
+	for (size_t i = 0; i < m->n; i++) {
+		s[i].l = &t->locs[m->locs[i]];
+		s[i].pos = pos ? pos[i] : 0;
+		s[i].end = m->body[i];
+		ccg_err err = inst_root(t, s[i].l, &s[i].root);
+		if (err) {
+			free(s);
+			return err;
+		}
+	}
+	*out = s;
+	return CCG_OK;
+}
+
+static void mstreams_close(mstream *s, size_t n)
+{
+	for (size_t i = 0; s && i < n; i++)
+		ccg_buf_free(&s[i].buf);
+	free(s);
+}
+
+/* Where stream i stands: its fetched position minus what is buffered. */
+static uint64_t mstream_pos(const mstream *s)
+{
+	return s->pos - (s->buf.len - s->at);
+}
+
+/* Builds the merge state of a window directory, checkpoints included. */
+static ccg_err wmerge_build(const ccg_trace *t, const where *w, uint64_t t0,
+			    uint64_t t1, wmerge **out)
+{
+	size_t first;
+	const uint32_t *members;
+	wmerge *m = calloc(1, sizeof *m);
+	if (!m)
+		return CCG_ENOMEM;
+	m->win = w->win;
+	m->sub = w->sub;
+	m->n = scope_locs(t, w, &first, &members);
+	m->locs = calloc(m->n ? m->n : 1, sizeof *m->locs);
+	m->body = calloc(m->n ? m->n : 1, sizeof *m->body);
+	ccg_err err = m->locs && m->body ? CCG_OK : CCG_ENOMEM;
+	for (size_t i = 0; !err && i < m->n; i++) {
+		m->locs[i] = members ? members[i] : (uint32_t)(first + i);
+		uint64_t size;
+		err = window_events(t, &t->locs[m->locs[i]], t0, t1, 0, 0, NULL,
+				    &size);
+		m->body[i] = size - t->ev_header.len;
+		m->total += m->body[i];
+	}
+	mstream *s = NULL;
+	if (!err)
+		err = mstreams_open(t, m, NULL, &s);
+	uint64_t merged = 0;
+	size_t cap = 0;
+	while (!err) {
+		if (merged >= (uint64_t)m->ncp * CCG_MERGE_STEP) {
+			if (m->ncp == cap) {
+				cap = cap ? cap * 2 : 16;
+				uint64_t *o = realloc(m->cp_off, cap * sizeof *o);
+				uint64_t *p = o ? realloc(m->cp_pos, cap *
+						 (m->n ? m->n : 1) * sizeof *p)
+						: NULL;
+				if (o)
+					m->cp_off = o;
+				if (!p) {
+					err = CCG_ENOMEM;
+					break;
+				}
+				m->cp_pos = p;
+			}
+			m->cp_off[m->ncp] = merged;
+			for (size_t i = 0; i < m->n; i++)
+				m->cp_pos[m->ncp * m->n + i] = mstream_pos(&s[i]);
+			m->ncp++;
+		}
+		long pick;
+		if ((err = mpick(t, t0, t1, s, m->n, &pick)) || pick < 0)
+			break;
+		size_t k = mline_len(&s[pick]);
+		s[pick].at += k;
+		merged += k;
+	}
+	mstreams_close(s, m->n);
+	if (!err && merged != m->total)
+		err = CCG_EFORMAT;
+	if (err) {
+		wmerge_free(m);
+		return err;
+	}
+	*out = m;
+	return CCG_OK;
+}
+
+/* The cached merge state of a window directory (built on first use). */
+static ccg_err wmerge_get(const ccg_trace *t, const where *w, uint64_t t0,
+			  uint64_t t1, const wmerge **out)
+{
+	ccg_trace *tw = (ccg_trace *)t;
+	pthread_mutex_lock(&tw->win_mu);
+	for (size_t i = 0; i < tw->nmerges; i++) {
+		if (tw->merges[i]->win == w->win && tw->merges[i]->sub == w->sub) {
+			*out = tw->merges[i];
+			pthread_mutex_unlock(&tw->win_mu);
+			return CCG_OK;
+		}
+	}
+	pthread_mutex_unlock(&tw->win_mu);
+	wmerge *m;
+	ccg_err err = wmerge_build(t, w, t0, t1, &m);
+	if (err)
+		return err;
+	pthread_mutex_lock(&tw->win_mu);
+	for (size_t i = 0; i < tw->nmerges; i++) {
+		if (tw->merges[i]->win == w->win && tw->merges[i]->sub == w->sub) {
+			*out = tw->merges[i];
+			pthread_mutex_unlock(&tw->win_mu);
+			wmerge_free(m);
+			return CCG_OK;
+		}
+	}
+	if (tw->nmerges == tw->capmerges) {
+		size_t cap = tw->capmerges ? tw->capmerges * 2 : 8;
+		wmerge **nm = realloc(tw->merges, cap * sizeof *nm);
+		if (!nm) {
+			pthread_mutex_unlock(&tw->win_mu);
+			wmerge_free(m);
+			return CCG_ENOMEM;
+		}
+		tw->merges = nm;
+		tw->capmerges = cap;
+	}
+	tw->merges[tw->nmerges++] = m;
+	pthread_mutex_unlock(&tw->win_mu);
+	*out = m;
+	return CCG_OK;
+}
+
+/* Size (out NULL) or bytes of a window directory's merged events.tsv. */
+static ccg_err merged_events(const ccg_trace *t, const where *w, uint64_t t0,
+			     uint64_t t1, uint64_t off, size_t len,
+			     ccg_buf *out, uint64_t *size)
+{
+	const wmerge *m;
+	ccg_err err = wmerge_get(t, w, t0, t1, &m);
+	if (err)
+		return err;
+	const size_t hlen = t->ev_header.len;
+	if (size)
+		*size = hlen + m->total;
+	if (!out)
+		return CCG_OK;
+	size_t want_end = out->len + len;
+	if (off < hlen) {
+		size_t k = hlen - (size_t)off < len ? hlen - (size_t)off : len;
+		ccg_buf_add(out, t->ev_header.data + off, k);
+		off = hlen;
+	}
+	uint64_t x = off - hlen;
+	if (out->len >= want_end || x >= m->total || !m->ncp)
+		return ccg_buf_status(out);
+	size_t k = (size_t)(x / CCG_MERGE_STEP);
+	if (k >= m->ncp)
+		k = m->ncp - 1;
+	while (k > 0 && m->cp_off[k] > x)
+		k--;
+	mstream *s;
+	if ((err = mstreams_open(t, m, &m->cp_pos[k * m->n], &s)))
+		return err;
+	uint64_t merged = m->cp_off[k];
+	while (!err && out->len < want_end) {
+		long pick;
+		if ((err = mpick(t, t0, t1, s, m->n, &pick)) || pick < 0)
+			break;
+		size_t n = mline_len(&s[pick]);
+		const char *line = s[pick].buf.data + s[pick].at;
+		if (merged + n > x) {
+			size_t skip = x > merged ? (size_t)(x - merged) : 0;
+			size_t take = n - skip;
+			if (take > want_end - out->len)
+				take = want_end - out->len;
+			ccg_buf_add(out, line + skip, take);
+		}
+		s[pick].at += n;
+		merged += n;
+	}
+	mstreams_close(s, m->n);
+	return err ? err : ccg_buf_status(out);
+}
+
 static ccg_err read_events(const ccg_trace *t, const inst *in, uint64_t off,
 			   size_t len, ccg_buf *out)
 {
@@ -2009,8 +2339,8 @@ static ccg_err folded_text(const ccg_trace *t, const uint32_t *ids,
 }
 
 /* The locations a window or location directory covers. */
-static size_t scope_locs(const ccg_trace *t, const where *w, size_t *first,
-			 const uint32_t **members)
+static size_t scope_locs(const ccg_trace *t, const struct where *w,
+			 size_t *first, const uint32_t **members)
 {
 	*first = 0;
 	*members = NULL;
@@ -2436,12 +2766,15 @@ ccg_err ccg_trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st)
 		st->size = events_size(t, &tg.in);
 		return CCG_OK;
 	}
-	if (tg.win_loc && v == V_EVENTS) {
+	if (tg.w.kind == W_WIN && v == V_EVENTS) {
 		pthread_mutex_lock((pthread_mutex_t *)&t->win_mu);
 		struct win wn = t->wins[tg.w.win];
 		pthread_mutex_unlock((pthread_mutex_t *)&t->win_mu);
-		return window_events(t, &t->locs[tg.w.index], wn.t0, wn.t1, 0, 0,
-				     NULL, &st->size);
+		if (tg.win_loc)
+			return window_events(t, &t->locs[tg.w.index], wn.t0,
+					     wn.t1, 0, 0, NULL, &st->size);
+		return merged_events(t, &tg.w, wn.t0, wn.t1, 0, 0, NULL,
+				     &st->size);
 	}
 	ccg_buf b = CCG_BUF_INIT;
 	err = ccg_trace_read(t, id, 0, SIZE_MAX / 2, &b);
@@ -2824,6 +3157,9 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 		if (v == V_EVENTS && tg.win_loc)
 			return window_events(t, &t->locs[tg.w.index], wn.t0,
 					     wn.t1, off, len, out, NULL);
+		if (v == V_EVENTS)
+			return merged_events(t, &tg.w, wn.t0, wn.t1, off, len,
+					     out, NULL);
 		if (v != V_STATS && v != V_TIMELINE && v != V_FOLDED)
 			return CCG_ENOENT;
 		if (v == V_TIMELINE)

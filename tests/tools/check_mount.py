@@ -336,24 +336,45 @@ def main():
                  f"{info.get('status')}")
         walker.check_node(lpath, lines, 0)
     # Window events: a location's events.tsv inside time/T0-T1/ is exactly
-    # its events.tsv lines with times in [T0, T1).
+    # its events.tsv lines with times in [T0, T1); the window's own
+    # events.tsv is all of them merged by (time, location order).
     first, last = int(root_info["first"]), int(root_info["last"])
+    full = {}
+    for row in rows:
+        lines = parse_tsv(read_file(os.path.join(m, row["path"],
+                                                 "events.tsv")))
+        full[row["id"]] = ([l for l in lines if l.startswith("#") or
+                            l.startswith("time\t")],
+                           [l for l in lines if not l.startswith("#") and
+                            not l.startswith("time\t")])
     for k in range(6 if rows and last > first else 0):
         lo = rnd.randint(first, last)
         hi = rnd.randint(lo + 1, last + 1) if k % 2 else \
             lo + rnd.randint(1, max(1, (last - first) // 20))
-        for row in rnd.sample(rows, min(3, len(rows))):
-            path = os.path.join(m, "time", f"{lo - zero}-{hi - zero}",
-                                row["path"], "events.tsv")
-            got = parse_tsv(check_file(path, rnd, probes=3))
-            full = parse_tsv(read_file(os.path.join(m, row["path"],
-                                                    "events.tsv")))
-            want = [l for l in full if l.startswith("#") or
-                    l.startswith("time\t") or
-                    lo <= int(l.split("\t", 1)[0]) < hi]
-            if got != want:
-                fail(f"window {lo}-{hi} location {row['id']}: "
-                     f"{len(got)} lines, expected {len(want)}")
+        wdir = os.path.join(m, "time", f"{lo - zero}-{hi - zero}")
+        merged = []
+        for i, row in enumerate(rows):
+            head, body = full[row["id"]]
+            inside = [l for l in body if lo <= int(l.split("\t", 1)[0]) < hi]
+            merged.extend((int(l.split("\t", 1)[0]), i, j, l)
+                          for j, l in enumerate(inside))
+            if i < 3 or rnd.random() < 0.1:
+                got = parse_tsv(check_file(os.path.join(
+                    wdir, row["path"], "events.tsv"), rnd, probes=3))
+                if got != head + inside:
+                    fail(f"window {lo}-{hi} location {row['id']}: "
+                         f"{len(got)} lines, expected {len(head + inside)}")
+        if not rows:
+            continue
+        head = full[rows[0]["id"]][0]
+        got = parse_tsv(check_file(os.path.join(wdir, "events.tsv"), rnd,
+                                   probes=5))
+        want = head + [x[3] for x in sorted(merged)]
+        if got != want:
+            n = next((i for i, (x, y) in enumerate(zip(got, want)) if x != y),
+                     min(len(got), len(want)))
+            fail(f"window {lo}-{hi}: merged events.tsv has {len(got)} "
+                 f"lines, expected {len(want)}; first difference at {n}")
     if total != int(root_info["events"]):
         fail(f"root info events {root_info['events']} != {total}")
     print(f"checked {len(rows)} locations, {total} events, "
