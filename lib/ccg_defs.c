@@ -450,3 +450,59 @@ void ccg_defs_record(const ccg_defs *d, size_t i, ccg_kind *kind,
 	*fields = rec_fields(d, r);
 	*len = r->len;
 }
+
+/* OTF2_GroupType values. */
+enum { GT_COMM_LOCATIONS = 4, GT_COMM_GROUP = 5, GT_COMM_SELF = 6 };
+
+/* Member k of a GROUP record (UINT64_MAX when out of range). */
+static uint64_t group_member(const ccg_defs *d, const rec *r, uint64_t k)
+{
+	const unsigned char *p = rec_fields(d, r), *end = p + r->len;
+	const ccg_kind_info *ki = &ccg_schema[r->kind];
+	uint64_t n, v = UINT64_MAX;
+	for (unsigned i = 0; i + 1 < ki->nfields; i++)
+		if (ccg_field_skip(&p, end, ki->f[i].type))
+			return UINT64_MAX;
+	if (ccg_varint_get(&p, end, &n) || k >= n)
+		return UINT64_MAX;
+	for (uint64_t i = 0; i <= k; i++)
+		if (ccg_varint_get(&p, end, &v))
+			return UINT64_MAX;
+	return v;
+}
+
+static const rec *find_rec(const ccg_defs *d, unsigned reftype, uint64_t id)
+{
+	uint32_t i;
+	if (idmap_get(&d->maps[reftype - CCG_FT_REF_STRING], id, &i))
+		return NULL;
+	return &d->recs[i];
+}
+
+uint64_t ccg_defs_rank_location(const ccg_defs *d, uint64_t comm,
+				uint64_t rank, uint64_t self)
+{
+	const rec *c = find_rec(d, CCG_FT_REF_COMM, comm);
+	if (!c || c->kind != CCG_DEF_COMM)
+		return UINT64_MAX;
+	const rec *g = find_rec(d, CCG_FT_REF_GROUP, rec_u(d, c, 2));
+	if (!g)
+		return UINT64_MAX;
+	uint64_t type = rec_u(d, g, 2), paradigm = rec_u(d, g, 3);
+	if (type == GT_COMM_SELF)
+		return self;
+	if (type == GT_COMM_LOCATIONS)
+		return group_member(d, g, rank);
+	if (type != GT_COMM_GROUP)
+		return UINT64_MAX;
+	uint64_t idx = group_member(d, g, rank);
+	if (idx == UINT64_MAX)
+		return UINT64_MAX;
+	for (size_t i = 0; i < d->nrecs; i++) {
+		const rec *r = &d->recs[i];
+		if (r->kind == CCG_DEF_GROUP && rec_u(d, r, 2) == GT_COMM_LOCATIONS &&
+		    rec_u(d, r, 3) == paradigm)
+			return group_member(d, r, idx);
+	}
+	return UINT64_MAX;
+}

@@ -77,6 +77,13 @@ uint64_t ccg_defs_cctx_region(const ccg_defs *d, uint64_t cctx);
 
 const ccg_clock *ccg_defs_clock(const ccg_defs *d);
 
+/* The location that is rank `rank` of communicator `comm` (MPI-style
+ * groups: a COMM_GROUP's members index the COMM_LOCATIONS group of its
+ * paradigm; a COMM_LOCATIONS group lists locations; COMM_SELF is `self`).
+ * UINT64_MAX when the definitions do not say. */
+uint64_t ccg_defs_rank_location(const ccg_defs *d, uint64_t comm,
+				uint64_t rank, uint64_t self);
+
 /* Locations, location groups and regions in definition order. */
 size_t ccg_defs_location_count(const ccg_defs *d);
 const ccg_def_location *ccg_defs_location(const ccg_defs *d, size_t i);

@@ -5,16 +5,18 @@
 #include <string.h>
 
 #include "ccg_build.h"
+#include "ccg_fields.h"
 
 /* Buckets of the result cache's hash table. */
 #define CCG_STATS_BUCKETS 65536
 
 typedef struct entry {
 	uint32_t id;
-	int folded;             /* holds `fo`, not `st` */
+	int folded;             /* 0: holds `st`, 1: `fo`, 2: `ms` */
 	unsigned refs;          /* protected by cache.mu */
 	ccg_stats st;
 	ccg_folded fo;
+	ccg_msgs ms;
 	size_t bytes;
 	struct entry *prev, *next, *hnext; /* LRU and hash links, cache.mu */
 } entry;
@@ -144,6 +146,7 @@ void ccg_statcache_free(ccg_statcache *c)
 		entry *n = e->next;
 		ccg_stats_free(&e->st);
 		ccg_folded_free(&e->fo);
+		ccg_msgs_free(&e->ms);
 		free(e);
 		e = n;
 	}
@@ -199,6 +202,7 @@ static void evict(ccg_statcache *c)
 			c->bytes -= e->bytes;
 			ccg_stats_free(&e->st);
 			ccg_folded_free(&e->fo);
+			ccg_msgs_free(&e->ms);
 			free(e);
 		}
 		e = prev;
@@ -260,6 +264,7 @@ static entry *insert(ccg_statcache *c, entry *ne)
 		pthread_mutex_unlock(&c->mu);
 		ccg_stats_free(&ne->st);
 		ccg_folded_free(&ne->fo);
+		ccg_msgs_free(&ne->ms);
 		free(ne);
 		return e;
 	}
@@ -607,5 +612,162 @@ ccg_err ccg_folded_window(ccg_statcache *c, uint32_t id, uint64_t start,
 	if (!err && (own || starts_in || end > t0))
 		err = fold_call(&inner, h.region, own, out);
 	ccg_folded_free(&inner);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* Messages                                                             */
+
+void ccg_msgs_free(ccg_msgs *m)
+{
+	free(m->m);
+	memset(m, 0, sizeof *m);
+}
+
+static int msg_before(const ccg_msg *a, const ccg_msg *b)
+{
+	return a->comm != b->comm ? a->comm < b->comm : a->rank < b->rank;
+}
+
+ccg_err ccg_msgs_merge(ccg_msgs *a, const ccg_msgs *b)
+{
+	if (b->n == 0)
+		return CCG_OK;
+	ccg_msg *r = malloc((a->n + b->n) * sizeof *r);
+	if (!r)
+		return CCG_ENOMEM;
+	uint32_t i = 0, j = 0, n = 0;
+	while (i < a->n || j < b->n) {
+		if (j == b->n || (i < a->n && msg_before(&a->m[i], &b->m[j]))) {
+			r[n++] = a->m[i++];
+		} else if (i == a->n || msg_before(&b->m[j], &a->m[i])) {
+			r[n++] = b->m[j++];
+		} else {
+			r[n] = a->m[i++];
+			r[n].count += b->m[j].count;
+			r[n++].bytes += b->m[j++].bytes;
+		}
+	}
+	free(a->m);
+	a->m = r;
+	a->n = n;
+	return CCG_OK;
+}
+
+/* Adds the message of event record `ev`, if it is a send. */
+static ccg_err add_send(ccg_statcache *c, uint32_t ev, ccg_msgs *out)
+{
+	ccg_evrec r;
+	ccg_buf f = CCG_BUF_INIT;
+	ccg_err err = ccg_store_get_event(c->s, ev, &r, &f);
+	if (!err && (r.kind == CCG_EV_MPI_SEND || r.kind == CCG_EV_MPI_ISEND)) {
+		ccg_msg m = {0, 0, 1, 0};
+		const unsigned char *p = (const unsigned char *)f.data;
+		if (ccg_field_u(r.kind, p, r.len, 0, &m.rank) ||
+		    ccg_field_u(r.kind, p, r.len, 1, &m.comm) ||
+		    ccg_field_u(r.kind, p, r.len, 3, &m.bytes)) {
+			err = CCG_EFORMAT;
+		} else {
+			ccg_msgs one = {1, &m};
+			err = ccg_msgs_merge(out, &one);
+		}
+	}
+	ccg_buf_free(&f);
+	return err;
+}
+
+static ccg_err msgs_compute(ccg_statcache *c, uint32_t id, ccg_msgs *out)
+{
+	ccg_node h;
+	ccg_item *items = NULL;
+	ccg_err err = load_items(c->s, id, &h, &items);
+	for (uint32_t i = 0; !err && i < h.nitems; i++) {
+		if (CCG_REF_IS_EVENT(items[i].ref)) {
+			err = add_send(c, CCG_REF_ID(items[i].ref), out);
+			continue;
+		}
+		const ccg_msgs *cm;
+		if (!(err = ccg_msgs_node(c, items[i].ref, &cm))) {
+			err = ccg_msgs_merge(out, cm);
+			ccg_msgs_put(c, cm);
+		}
+	}
+	free(items);
+	return err;
+}
+
+ccg_err ccg_msgs_node(ccg_statcache *c, uint32_t id, const ccg_msgs **out)
+{
+	pthread_mutex_lock(&c->mu);
+	entry *e = lookup(c, id, 2);
+	if (e)
+		c->hits++;
+	pthread_mutex_unlock(&c->mu);
+	if (e) {
+		*out = &e->ms;
+		return CCG_OK;
+	}
+	entry *ne = calloc(1, sizeof *ne);
+	if (!ne)
+		return CCG_ENOMEM;
+	ne->id = id;
+	ne->folded = 2;
+	ccg_err err = msgs_compute(c, id, &ne->ms);
+	if (err) {
+		ccg_msgs_free(&ne->ms);
+		free(ne);
+		return err;
+	}
+	ne->bytes = sizeof *ne + ne->ms.n * sizeof *ne->ms.m;
+	e = insert(c, ne);
+	*out = &e->ms;
+	return CCG_OK;
+}
+
+void ccg_msgs_put(ccg_statcache *c, const ccg_msgs *m)
+{
+	entry *e = (entry *)((char *)m - offsetof(entry, ms));
+	pthread_mutex_lock(&c->mu);
+	e->refs--;
+	if (c->bytes > c->cap)
+		evict(c);
+	pthread_mutex_unlock(&c->mu);
+}
+
+ccg_err ccg_msgs_window(ccg_statcache *c, uint32_t id, uint64_t start,
+			uint64_t t0, uint64_t t1, ccg_msgs *out)
+{
+	ccg_node h;
+	ccg_err err = ccg_store_get_node(c->s, id, &h, NULL, 0);
+	if (err)
+		return err;
+	uint64_t d = ccg_node_shown_dur(&h), end = start + d;
+	if (start >= t1 || end < t0)
+		return CCG_OK;
+	if (start >= t0 && end < t1) {
+		const ccg_msgs *full;
+		if ((err = ccg_msgs_node(c, id, &full)))
+			return err;
+		err = ccg_msgs_merge(out, full);
+		ccg_msgs_put(c, full);
+		return err;
+	}
+	ccg_item *items;
+	if ((err = load_items(c->s, id, &h, &items)))
+		return err;
+	for (uint32_t i = 0; !err && i < h.nitems; i++) {
+		uint64_t at = start + (uint64_t)items[i].offset;
+		if (CCG_REF_IS_EVENT(items[i].ref)) {
+			if (at >= t0 && at < t1)
+				err = add_send(c, CCG_REF_ID(items[i].ref), out);
+			continue;
+		}
+		ccg_msgs part = {0};
+		err = ccg_msgs_window(c, items[i].ref, at, t0, t1, &part);
+		if (!err)
+			err = ccg_msgs_merge(out, &part);
+		ccg_msgs_free(&part);
+	}
+	free(items);
 	return err;
 }

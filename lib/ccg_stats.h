@@ -90,6 +90,30 @@ ccg_err ccg_folded_window(ccg_statcache *c, uint32_t id, uint64_t start,
 ccg_err ccg_folded_merge(ccg_folded *a, const ccg_folded *b);
 void ccg_folded_free(ccg_folded *f);
 
+/* ---- point-to-point messages (messages.tsv) ---- */
+
+/* Messages sent to rank `rank` of communicator `comm`, from their send
+ * records (MPI_SEND, MPI_ISEND). */
+typedef struct ccg_msg {
+	uint64_t comm, rank;
+	uint64_t count, bytes;
+} ccg_msg;
+
+typedef struct ccg_msgs {
+	uint32_t n;
+	ccg_msg *m;             /* sorted by (comm, rank) */
+} ccg_msgs;
+
+/* The messages sent in node `id`'s subtree; shared, cached: give back
+ * with ccg_msgs_put. */
+ccg_err ccg_msgs_node(ccg_statcache *c, uint32_t id, const ccg_msgs **out);
+void ccg_msgs_put(ccg_statcache *c, const ccg_msgs *m);
+/* Those whose send record lies in [t0, t1); *out is the caller's. */
+ccg_err ccg_msgs_window(ccg_statcache *c, uint32_t id, uint64_t start,
+			uint64_t t0, uint64_t t1, ccg_msgs *out);
+ccg_err ccg_msgs_merge(ccg_msgs *a, const ccg_msgs *b);
+void ccg_msgs_free(ccg_msgs *m);
+
 /* Cache figures: results computed, results served from the cache. */
 void ccg_statcache_counts(ccg_statcache *c, uint64_t *computed,
 			  uint64_t *hits);

@@ -57,6 +57,7 @@ enum view {
 	V_STATS,
 	V_TIMELINE,
 	V_FOLDED,
+	V_MESSAGES,
 	V__COUNT
 };
 _Static_assert(V__COUNT <= (1 << CCG_VIEW_BITS), "views fit their bits");
@@ -72,22 +73,25 @@ static const char *const view_name[V__COUNT] = {
 	[V_STATS] = "stats.tsv",
 	[V_TIMELINE] = "timeline.tsv",
 	[V_FOLDED] = "profile.folded",
+	[V_MESSAGES] = "messages.tsv",
 };
 
 /* The files of each kind of directory, in listing order. */
 static const enum view root_files[] = {V_README,  V_INFO,
 				       V_REGIONS, V_LOCATIONS,
 				       V_DEFINITIONS, V_PATTERNS,
-				       V_STATS, V_FOLDED};
-static const enum view group_files[] = {V_INFO, V_STATS, V_FOLDED};
+				       V_STATS, V_FOLDED, V_MESSAGES};
+static const enum view group_files[] = {V_INFO, V_STATS, V_FOLDED,
+					V_MESSAGES};
 static const enum view loc_files[] = {V_INFO, V_EVENTS, V_PATTERNS,
-				      V_STATS, V_TIMELINE, V_FOLDED};
+				      V_STATS, V_TIMELINE, V_FOLDED,
+				      V_MESSAGES};
 static const enum view node_files[] = {V_INFO, V_EVENTS, V_STATS,
-				       V_FOLDED};
+				       V_FOLDED, V_MESSAGES};
 static const enum view win_files[] = {V_EVENTS, V_STATS, V_TIMELINE,
-				      V_FOLDED};
+				      V_FOLDED, V_MESSAGES};
 static const enum view win_loc_files[] = {V_EVENTS, V_STATS, V_TIMELINE,
-					  V_FOLDED};
+					  V_FOLDED, V_MESSAGES};
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -2338,6 +2342,127 @@ static ccg_err folded_text(const ccg_trace *t, const uint32_t *ids,
 	return err ? err : ccg_buf_status(b);
 }
 
+typedef struct msg_row {
+	uint64_t sender, receiver, count, bytes;
+	int unresolved;
+} msg_row;
+
+static int cmp_msg_row(const void *a, const void *b)
+{
+	const msg_row *x = a, *y = b;
+	if (x->sender != y->sender)
+		return x->sender < y->sender ? -1 : 1;
+	if (x->unresolved != y->unresolved)
+		return x->unresolved - y->unresolved;
+	return x->receiver < y->receiver ? -1 : x->receiver > y->receiver;
+}
+
+/* messages.tsv: per (sender, receiver) location, from send records.
+ * `ids[i]` is a store node of location `locs[i]`; with a window, only
+ * sends inside [t0, t1) count (starts[i] is the node's start). */
+static ccg_err messages_text(const ccg_trace *t, const loc *const *locs,
+			     const uint32_t *ids, const uint64_t *starts,
+			     size_t n, int windowed, uint64_t t0, uint64_t t1,
+			     ccg_buf *b)
+{
+	msg_row *rows = NULL;
+	size_t nrows = 0, cap = 0;
+	ccg_err err = CCG_OK;
+	for (size_t i = 0; !err && i < n; i++) {
+		ccg_msgs part = {0};
+		const ccg_msgs *full = NULL;
+		if (windowed)
+			err = ccg_msgs_window(t->stats, ids[i], starts[i], t0, t1,
+					      &part);
+		else
+			err = ccg_msgs_node(t->stats, ids[i], &full);
+		const ccg_msgs *ms = windowed ? &part : full;
+		for (uint32_t k = 0; !err && k < ms->n; k++) {
+			if (nrows == cap) {
+				cap = cap ? cap * 2 : 64;
+				msg_row *nr = realloc(rows, cap * sizeof *nr);
+				if (!nr) {
+					err = CCG_ENOMEM;
+					break;
+				}
+				rows = nr;
+			}
+			uint64_t to = ccg_defs_rank_location(
+				t->defs, ms->m[k].comm, ms->m[k].rank,
+				locs[i]->def->id);
+			rows[nrows++] = (msg_row){locs[i]->def->id, to,
+						  ms->m[k].count, ms->m[k].bytes,
+						  to == UINT64_MAX};
+		}
+		if (full)
+			ccg_msgs_put(t->stats, full);
+		ccg_msgs_free(&part);
+	}
+	if (!err) {
+		qsort(rows, nrows, sizeof *rows, cmp_msg_row);
+		ccg_buf_add(b, t->tsv_note.data, t->tsv_note.len);
+		ccg_buf_adds(b, "sender\treceiver\tmessages\tbytes\n");
+		for (size_t i = 0; i < nrows;) {
+			msg_row r = rows[i++];
+			while (i < nrows && !cmp_msg_row(&rows[i], &r)) {
+				r.count += rows[i].count;
+				r.bytes += rows[i++].bytes;
+			}
+			if (r.unresolved)
+				ccg_buf_addf(b, "%llu\t-\t%llu\t%llu\n",
+					     (unsigned long long)r.sender,
+					     (unsigned long long)r.count,
+					     (unsigned long long)r.bytes);
+			else
+				ccg_buf_addf(b, "%llu\t%llu\t%llu\t%llu\n",
+					     (unsigned long long)r.sender,
+					     (unsigned long long)r.receiver,
+					     (unsigned long long)r.count,
+					     (unsigned long long)r.bytes);
+		}
+	}
+	free(rows);
+	return err ? err : ccg_buf_status(b);
+}
+
+/* messages.tsv of a directory: the root, a group, a tree node, or a
+ * window at any level. */
+static ccg_err dir_messages(const ccg_trace *t, const struct where *w,
+			    const inst *in, int windowed, uint64_t t0,
+			    uint64_t t1, ccg_buf *b)
+{
+	size_t first = 0, n;
+	const uint32_t *members = NULL;
+	if (in) {
+		const loc *l = in->l;
+		return messages_text(t, &l, &in->node, &in->start, 1, 0, 0, 0,
+				     b);
+	}
+	if (w->kind == W_ROOT) {
+		n = t->nlocs;
+	} else if (w->kind == W_GROUP) {
+		members = t->groups[w->index].locs;
+		n = t->groups[w->index].nlocs;
+	} else {
+		n = scope_locs(t, w, &first, &members);
+	}
+	const loc **ls = calloc(n ? n : 1, sizeof *ls);
+	uint32_t *ids = calloc(n ? n : 1, sizeof *ids);
+	uint64_t *st = calloc(n ? n : 1, sizeof *st);
+	ccg_err err = ls && ids && st ? CCG_OK : CCG_ENOMEM;
+	for (size_t i = 0; !err && i < n; i++) {
+		ls[i] = &t->locs[members ? members[i] : first + i];
+		ids[i] = ls[i]->root;
+		st[i] = ls[i]->nevents ? ls[i]->first : 0;
+	}
+	if (!err)
+		err = messages_text(t, ls, ids, st, n, windowed, t0, t1, b);
+	free(ls);
+	free(ids);
+	free(st);
+	return err;
+}
+
 /* The locations a window or location directory covers. */
 static size_t scope_locs(const ccg_trace *t, const struct where *w,
 			 size_t *first, const uint32_t **members)
@@ -3108,6 +3233,12 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 			err = patterns_text((ccg_trace *)t, NULL, &pt);
 			return err ? err : copy_range(pt, off, len, out);
 		}
+		case V_MESSAGES:
+			err = dir_messages(t, &tg.w, NULL, 0, 0, 0, &b);
+			if (!err)
+				err = copy_range(&b, off, len, out);
+			ccg_buf_free(&b);
+			return err;
 		case V_STATS:
 		case V_FOLDED: {
 			uint32_t *ids = calloc(t->nlocs ? t->nlocs : 1,
@@ -3127,6 +3258,13 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 		default: return CCG_ENOENT;
 		}
 	case W_GROUP:
+		if (v == V_MESSAGES) {
+			if ((err = dir_messages(t, &tg.w, NULL, 0, 0, 0, &b))) {
+				ccg_buf_free(&b);
+				return err;
+			}
+			break;
+		}
 		if (v == V_STATS || v == V_FOLDED) {
 			const group *g = &t->groups[tg.w.index];
 			uint32_t *ids = calloc(g->nlocs ? g->nlocs : 1,
@@ -3160,7 +3298,8 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 		if (v == V_EVENTS)
 			return merged_events(t, &tg.w, wn.t0, wn.t1, off, len,
 					     out, NULL);
-		if (v != V_STATS && v != V_TIMELINE && v != V_FOLDED)
+		if (v != V_STATS && v != V_TIMELINE && v != V_FOLDED &&
+		    v != V_MESSAGES)
 			return CCG_ENOENT;
 		if (v == V_TIMELINE)
 			err = timeline_text(t, &tg.w, wn.t0, wn.t1,
@@ -3169,6 +3308,8 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 					    &b);
 		else if (v == V_FOLDED)
 			err = window_folded_text(t, &tg.w, wn.t0, wn.t1, &b);
+		else if (v == V_MESSAGES)
+			err = dir_messages(t, &tg.w, NULL, 1, wn.t0, wn.t1, &b);
 		else
 			err = window_stats_text(t, &tg.w, wn.t0, wn.t1, &b);
 		if (err) {
@@ -3184,6 +3325,13 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 			const ccg_buf *pt;
 			err = patterns_text((ccg_trace *)t, tg.in.l, &pt);
 			return err ? err : copy_range(pt, off, len, out);
+		}
+		if (v == V_MESSAGES) {
+			if ((err = dir_messages(t, &tg.w, &tg.in, 0, 0, 0, &b))) {
+				ccg_buf_free(&b);
+				return err;
+			}
+			break;
 		}
 		if (v == V_STATS || v == V_FOLDED) {
 			err = v == V_STATS ? stats_text(t, &tg.in.node, 1, &b)

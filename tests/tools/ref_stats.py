@@ -199,6 +199,35 @@ def otf2_events(anchor, loc):
     return out
 
 
+SEND_RE = re.compile(r'Receiver: \d+ \(".*?" <(\d+)>\).*Length: (\d+)')
+
+
+def otf2_sends(anchor, loc):
+    """(time, receiver location, bytes) of every MPI_SEND / MPI_ISEND."""
+    p = subprocess.run(["otf2-print", "-L", str(loc), anchor],
+                       capture_output=True, text=True, errors="replace")
+    out = []
+    for line in p.stdout.splitlines():
+        parts = line.split(None, 3)
+        if len(parts) < 4 or parts[0] not in ("MPI_SEND", "MPI_ISEND"):
+            continue
+        m = SEND_RE.search(parts[3])
+        out.append((int(parts[2]), int(m.group(1)) if m else None,
+                    int(m.group(2)) if m else 0))
+    return out
+
+
+def read_messages(path):
+    out = collections.Counter()
+    with open(path) as f:
+        lines = [l for l in f.read().splitlines() if not l.startswith("#")]
+    for l in lines[1:]:
+        snd, rcv, n, b = l.split("\t")
+        out[(int(snd), None if rcv == "-" else int(rcv), "n")] += int(n)
+        out[(int(snd), None if rcv == "-" else int(rcv), "b")] += int(b)
+    return out
+
+
 def unescape(s):
     return (s.replace("\\\\", "\0").replace("\\t", "\t").replace("\\n", "\n")
             .replace("\\r", "\r").replace("\0", "\\"))
@@ -317,6 +346,41 @@ def main():
         compare_folded(f"window {lo}-{hi}",
                        os.path.join(m, "time", f"{lo - zero}-{hi - zero}",
                                     "profile.folded"), want)
+
+    # messages.tsv: per (sender, receiver), from the send records.
+    sends = {row["id"]: otf2_sends(a.anchor, int(row["id"])) for row in rows
+             if row["id"] in acts}
+
+    def want_msgs(ids, lo=None, hi=None):
+        c = collections.Counter()
+        for rid in ids:
+            for t, to, nbytes in sends[rid]:
+                if lo is None or lo <= t < hi:
+                    c[(int(rid), to, "n")] += 1
+                    c[(int(rid), to, "b")] += nbytes
+        return c
+
+    def compare_msgs(what, path, want):
+        got = read_messages(path)
+        if +got != +want:
+            fails.append(f"{what}: messages.tsv {dict(got)} vs "
+                         f"reference {dict(want)}")
+
+    for row in rows:
+        if row["id"] in sends:
+            compare_msgs(f"location {row['id']}",
+                         os.path.join(m, row["path"], "messages.tsv"),
+                         want_msgs([row["id"]]))
+    if whole:
+        compare_msgs("trace", os.path.join(m, "messages.tsv"),
+                     want_msgs(list(sends)))
+        for k in range(min(a.windows, 6)):
+            lo = rnd_w.randint(first, last)
+            hi = lo + rnd_w.randint(1, max(1, (last - first) // 5))
+            compare_msgs(f"window {lo}-{hi}",
+                         os.path.join(m, "time", f"{lo - zero}-{hi - zero}",
+                                      "messages.tsv"),
+                         want_msgs(list(sends), lo, hi))
 
     # timeline.tsv of a few locations and of one window: every bin's
     # exclusive times are that bin's window statistics.
