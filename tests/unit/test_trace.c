@@ -164,6 +164,51 @@ static void test_bad_names(void **state)
 	ccg_trace_close(t);
 }
 
+/* time/ windows: good names are found (and found again as the same id),
+ * bad ones are not, and nothing is listed. */
+static void test_windows(void **state)
+{
+	(void)state;
+	ccg_trace *t = open_shared("pipit-pingpong", 64);
+	ccg_id time, w1, w2, id;
+	ccg_buf name = CCG_BUF_INIT;
+	assert_int_equal(ccg_trace_lookup(t, CCG_ID_ROOT, "time", &time),
+			 CCG_OK);
+	assert_int_equal(ccg_trace_readdir(t, time, 0, &id, &name),
+			 CCG_ENOENT);
+	assert_int_equal(ccg_trace_lookup(t, time, "0-1000", &w1), CCG_OK);
+	assert_int_equal(ccg_trace_lookup(t, time, "0-1000", &w2), CCG_OK);
+	assert_int_equal(w1, w2);
+	assert_int_equal(ccg_trace_lookup(t, time, "0.1s-0.2s", &w2), CCG_OK);
+	assert_int_not_equal(w1, w2);
+	assert_int_equal(ccg_trace_lookup(t, time, "1ms-2000us", &w2), CCG_OK);
+	assert_int_equal(ccg_trace_lookup(t, time, "5ns-6ns", &w2), CCG_OK);
+	const char *bad[] = {"", "-", "5", "5-", "-5", "5-5", "6-5", "x-y",
+			     "1.5-2", "1s-", "1s-0.5s", "1q-2q",
+			     "99999999999999999999999-1",
+			     "1-99999999999999999999999", "1--2", "1-2-3",
+			     "18446744073709551615-18446744073709551616"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		if (ccg_trace_lookup(t, time, bad[i], &id) != CCG_ENOENT)
+			fail_msg("window name '%s' was found", bad[i]);
+	/* A window outside the trace is empty but fine. */
+	assert_int_equal(ccg_trace_lookup(t, time, "900000000000-900000000001",
+					  &w2),
+			 CCG_OK);
+	ccg_id st;
+	ccg_stat sst;
+	assert_int_equal(ccg_trace_lookup(t, w2, "stats.tsv", &st), CCG_OK);
+	assert_int_equal(ccg_trace_stat(t, st, &sst), CCG_OK);
+	ccg_buf body = CCG_BUF_INIT;
+	assert_int_equal(ccg_trace_read(t, st, 0, 1 << 20, &body), CCG_OK);
+	assert_int_equal(body.len, sst.size);
+	assert_non_null(strstr(body.data, "region\tcalls"));
+	assert_null(strchr(strchr(body.data, '\n') + 1, '\n'));
+	ccg_buf_free(&body);
+	ccg_buf_free(&name);
+	ccg_trace_close(t);
+}
+
 static void test_open_errors(void **state)
 {
 	(void)state;
@@ -198,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_xeonphi),
 		cmocka_unit_test(test_mi300),
 		cmocka_unit_test(test_bad_names),
+		cmocka_unit_test(test_windows),
 		cmocka_unit_test(test_open_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
