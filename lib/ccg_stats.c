@@ -9,10 +9,15 @@
 
 /* Buckets of the result cache's hash table. */
 #define CCG_STATS_BUCKETS 65536
+/* Results of subtrees with fewer events are not kept: recomputing them is
+ * as cheap as caching, and caching millions of them would push out the
+ * large results that matter. */
+#define CCG_STATS_MIN_EVENTS 128
 
 typedef struct entry {
 	uint32_t id;
 	int folded;             /* 0: holds `st`, 1: `fo`, 2: `ms` */
+	int transient;          /* not in the cache: freed when put back */
 	unsigned refs;          /* protected by cache.mu */
 	ccg_stats st;
 	ccg_folded fo;
@@ -255,17 +260,32 @@ ccg_err ccg_stats_node(ccg_statcache *c, uint32_t id, const ccg_stats **out)
 
 /* Puts a computed entry in the cache (or drops it for one another thread
  * put there first); returns the referenced entry. */
+static void entry_free(entry *e)
+{
+	ccg_stats_free(&e->st);
+	ccg_folded_free(&e->fo);
+	ccg_msgs_free(&e->ms);
+	free(e);
+}
+
 static entry *insert(ccg_statcache *c, entry *ne)
 {
+	ccg_node h;
+	if (!ccg_store_get_node(c->s, ne->id, &h, NULL, 0) &&
+	    h.nevents < CCG_STATS_MIN_EVENTS) {
+		ne->transient = 1;
+		ne->refs = 1;
+		pthread_mutex_lock(&c->mu);
+		c->computed++;
+		pthread_mutex_unlock(&c->mu);
+		return ne;
+	}
 	pthread_mutex_lock(&c->mu);
 	c->computed++;
 	entry *e = lookup(c, ne->id, ne->folded);
 	if (e) {
 		pthread_mutex_unlock(&c->mu);
-		ccg_stats_free(&ne->st);
-		ccg_folded_free(&ne->fo);
-		ccg_msgs_free(&ne->ms);
-		free(ne);
+		entry_free(ne);
 		return e;
 	}
 	ne->refs = 1;
@@ -278,14 +298,22 @@ static entry *insert(ccg_statcache *c, entry *ne)
 	return ne;
 }
 
-void ccg_stats_put(ccg_statcache *c, const ccg_stats *st)
+static void entry_put(ccg_statcache *c, entry *e)
 {
-	entry *e = (entry *)((char *)st - offsetof(entry, st));
+	if (e->transient) {
+		entry_free(e);
+		return;
+	}
 	pthread_mutex_lock(&c->mu);
 	e->refs--;
 	if (c->bytes > c->cap)
 		evict(c);
 	pthread_mutex_unlock(&c->mu);
+}
+
+void ccg_stats_put(ccg_statcache *c, const ccg_stats *st)
+{
+	entry_put(c, (entry *)((char *)st - offsetof(entry, st)));
 }
 
 static ccg_err load_items(const ccg_store *s, uint32_t id, ccg_node *h,
@@ -542,12 +570,7 @@ ccg_err ccg_folded_node(ccg_statcache *c, uint32_t id, const ccg_folded **out)
 
 void ccg_folded_put(ccg_statcache *c, const ccg_folded *f)
 {
-	entry *e = (entry *)((char *)f - offsetof(entry, fo));
-	pthread_mutex_lock(&c->mu);
-	e->refs--;
-	if (c->bytes > c->cap)
-		evict(c);
-	pthread_mutex_unlock(&c->mu);
+	entry_put(c, (entry *)((char *)f - offsetof(entry, fo)));
 }
 
 ccg_err ccg_folded_window(ccg_statcache *c, uint32_t id, uint64_t start,
@@ -726,12 +749,7 @@ ccg_err ccg_msgs_node(ccg_statcache *c, uint32_t id, const ccg_msgs **out)
 
 void ccg_msgs_put(ccg_statcache *c, const ccg_msgs *m)
 {
-	entry *e = (entry *)((char *)m - offsetof(entry, ms));
-	pthread_mutex_lock(&c->mu);
-	e->refs--;
-	if (c->bytes > c->cap)
-		evict(c);
-	pthread_mutex_unlock(&c->mu);
+	entry_put(c, (entry *)((char *)m - offsetof(entry, ms)));
 }
 
 ccg_err ccg_msgs_window(ccg_statcache *c, uint32_t id, uint64_t start,
