@@ -13,6 +13,9 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1059,6 +1062,9 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 			}
 			t->build_seconds = secs;
 			t->index_bytes = bytes;
+#ifdef __GLIBC__
+			malloc_trim(0); /* give the build's memory back */
+#endif
 		} else if (!t->opt.no_index) {
 			note(t, "%s; serving from memory",
 			     wmsg.data ? wmsg.data : "cannot write the index");
