@@ -61,6 +61,7 @@ typedef struct cand {
 
 struct ccg_store {
 	const ccg_store_source *src; /* NULL for a store being built */
+	intern raw_tab;              /* hash of a node's raw items -> id */
 	int lossy;
 	uint64_t tol_abs;
 	double tol_rel;
@@ -210,6 +211,7 @@ void ccg_store_free(ccg_store *s)
 	free(s->summ);
 	free(s->ev_textlen);
 	intern_free(&s->shape_tab);
+	intern_free(&s->raw_tab);
 	free(s->cands);
 	ccg_buf_free(&s->scratch);
 	free(s);
@@ -406,6 +408,55 @@ static ccg_err node_lookup(ccg_store *s, uint8_t kind, uint64_t region,
 	return CCG_OK;
 }
 
+/* A hash of a node's identity straight from its items (no encoding):
+ * repeated nodes are recognised before they are serialized. */
+static ccg_hash128 raw_hash(uint8_t kind, uint64_t region, uint64_t start,
+			    uint64_t end, const uint64_t *starts,
+			    const ccg_ref *refs, uint32_t n)
+{
+	uint64_t h1 = kind * CCG_HASH_P1 ^ region, h2 = ~(end - start);
+	h2 = (h2 + n) * CCG_HASH_P2;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t k = starts[i] - start, r = refs[i];
+		h1 = (h1 ^ k) * CCG_HASH_P1;
+		h1 = (h1 << 29) | (h1 >> 35);
+		h1 ^= r;
+		h2 = (h2 + (k ^ (r << 32 | r))) * CCG_HASH_P2;
+		h2 ^= h2 >> 32;
+	}
+	return (ccg_hash128){ccg_mix64(h1 ^ (uint64_t)n << 56),
+			     ccg_mix64(h2 + region)};
+}
+
+/* The node already interned for this raw hash, if any. */
+static int raw_find(ccg_store *s, ccg_hash128 rh, ccg_ref *ref)
+{
+	if (!s->raw_tab.cap)
+		return 0;
+	slot *sl = intern_find(&s->raw_tab, rh);
+	if (!sl->id1)
+		return 0;
+	uint32_t id = sl->id1 - 1;
+	*ref = id;
+	s->nodes_offered++;
+	s->node_tab.offered_bytes += s->nodes.off[id + 1] - s->nodes.off[id];
+	return 1;
+}
+
+static ccg_err raw_add(ccg_store *s, ccg_hash128 rh, ccg_ref ref)
+{
+	if ((s->raw_tab.n + 1) * 4 > s->raw_tab.cap * 3 &&
+	    intern_grow(&s->raw_tab))
+		return CCG_ENOMEM;
+	slot *sl = intern_find(&s->raw_tab, rh);
+	if (!sl->id1) {
+		sl->h = rh;
+		sl->id1 = ref + 1;
+		s->raw_tab.n++;
+	}
+	return CCG_OK;
+}
+
 ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
 		       uint64_t start, uint64_t end, const uint64_t *starts,
 		       const ccg_ref *refs, uint32_t n, ccg_ref *ref)
@@ -413,11 +464,16 @@ ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
 	ccg_node sum;
 	ccg_hash128 h;
 	int found;
+	if (s->src)
+		return CCG_ENOTSUP;
+	ccg_hash128 rh = raw_hash(kind, region, start, end, starts, refs, n);
+	if (raw_find(s, rh, ref))
+		return CCG_OK;
 	ccg_err err = node_lookup(s, kind, region, start, end, starts, refs, n,
 				  &sum, &h, &found, ref);
-	if (err || found)
-		return err;
-	return node_insert(s, h, &sum, ref);
+	if (!err && !found)
+		err = node_insert(s, h, &sum, ref);
+	return err ? err : raw_add(s, rh, *ref);
 }
 
 void ccg_store_set_tolerance(ccg_store *s, uint64_t abs, double rel)
