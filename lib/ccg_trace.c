@@ -165,6 +165,7 @@ struct ccg_trace {
 	struct wmerge **merges; /* merged window events.tsv, by window and
 				 * scope; also protected by win_mu */
 	size_t nmerges, capmerges;
+	uint64_t merge_kept;    /* bytes of kept merged texts, win_mu */
 	pthread_mutex_t pat_mu; /* protects the pattern texts below */
 	ccg_buf *pat_root;      /* patterns.tsv of the root, when made */
 	ccg_buf **pat_loc;      /* per location, when made */
@@ -1619,6 +1620,11 @@ static ccg_err window_events(const ccg_trace *t, const loc *l, uint64_t t0,
  * once. */
 #define CCG_MERGE_STEP (256u << 10)
 #define CCG_MERGE_CHUNK (64u << 10)
+/* A merged window of at most this many bytes keeps its text from the
+ * checkpoint pass (while all kept texts stay under CCG_MERGE_KEEP_ALL), so
+ * its reads are copies. */
+#define CCG_MERGE_KEEP (4u << 20)
+#define CCG_MERGE_KEEP_ALL (64u << 20)
 
 typedef struct wmerge {
 	size_t win;
@@ -1630,6 +1636,7 @@ typedef struct wmerge {
 	size_t ncp;
 	uint64_t *cp_off;       /* merged offset of checkpoint k */
 	uint64_t *cp_pos;       /* ncp x n: each stream's offset there */
+	ccg_buf text;           /* the whole merged text, when kept */
 } wmerge;
 
 static void wmerge_free(struct wmerge *m)
@@ -1640,6 +1647,7 @@ static void wmerge_free(struct wmerge *m)
 	free(m->body);
 	free(m->cp_off);
 	free(m->cp_pos);
+	ccg_buf_free(&m->text);
 	free(m);
 }
 
@@ -1786,6 +1794,16 @@ static ccg_err wmerge_build(const ccg_trace *t, const where *w, uint64_t t0,
 	mstream *s = NULL;
 	if (!err)
 		err = mstreams_open(t, m, NULL, &s);
+	int keep = 0;
+	if (!err && m->total <= CCG_MERGE_KEEP) {
+		ccg_trace *tw = (ccg_trace *)t;
+		pthread_mutex_lock(&tw->win_mu);
+		if (tw->merge_kept + m->total <= CCG_MERGE_KEEP_ALL) {
+			tw->merge_kept += m->total;
+			keep = 1;
+		}
+		pthread_mutex_unlock(&tw->win_mu);
+	}
 	uint64_t merged = 0;
 	size_t cap = 0;
 	while (!err) {
@@ -1813,6 +1831,9 @@ static ccg_err wmerge_build(const ccg_trace *t, const where *w, uint64_t t0,
 		if ((err = mpick(t, t0, t1, s, m->n, &pick)) || pick < 0)
 			break;
 		size_t k = mline_len(&s[pick]);
+		if (keep && ccg_buf_add(&m->text, s[pick].buf.data + s[pick].at,
+					k))
+			err = CCG_ENOMEM;
 		s[pick].at += k;
 		merged += k;
 	}
@@ -1894,6 +1915,13 @@ static ccg_err merged_events(const ccg_trace *t, const where *w, uint64_t t0,
 	uint64_t x = off - hlen;
 	if (out->len >= want_end || x >= m->total || !m->ncp)
 		return ccg_buf_status(out);
+	if (m->text.len == m->total && m->total) {
+		size_t take = m->total - x < want_end - out->len
+				      ? (size_t)(m->total - x)
+				      : want_end - out->len;
+		ccg_buf_add(out, m->text.data + x, take);
+		return ccg_buf_status(out);
+	}
 	size_t k = (size_t)(x / CCG_MERGE_STEP);
 	if (k >= m->ncp)
 		k = m->ncp - 1;
