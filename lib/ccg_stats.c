@@ -16,7 +16,7 @@
 
 typedef struct entry {
 	uint32_t id;
-	int folded;             /* 0: holds `st`, 1: `fo`, 2: `ms` */
+	int kind;               /* 0: holds `st`, 1: `fo`, 2: `ms` */
 	int transient;          /* not in the cache: freed when put back */
 	unsigned refs;          /* protected by cache.mu */
 	ccg_stats st;
@@ -215,10 +215,10 @@ static void evict(ccg_statcache *c)
 }
 
 /* A cached result, referenced; NULL when absent. */
-static entry *lookup(ccg_statcache *c, uint32_t id, int folded)
+static entry *lookup(ccg_statcache *c, uint32_t id, int kind)
 {
 	for (entry *e = c->buckets[id % CCG_STATS_BUCKETS]; e; e = e->hnext) {
-		if (e->id == id && e->folded == folded) {
+		if (e->id == id && e->kind == kind) {
 			e->refs++;
 			lru_unlink(c, e);
 			lru_front(c, e);
@@ -231,31 +231,57 @@ static entry *lookup(ccg_statcache *c, uint32_t id, int folded)
 static ccg_err compute(ccg_statcache *c, uint32_t id, ccg_stats *out);
 static entry *insert(ccg_statcache *c, entry *ne);
 
-ccg_err ccg_stats_node(ccg_statcache *c, uint32_t id, const ccg_stats **out)
+static ccg_err folded_compute(ccg_statcache *c, uint32_t id, ccg_folded *out);
+static ccg_err msgs_compute(ccg_statcache *c, uint32_t id, ccg_msgs *out);
+static void entry_free(entry *e);
+
+/* Bytes an entry holds. */
+static size_t entry_bytes(const entry *e)
+{
+	size_t b = sizeof *e + e->st.n * sizeof *e->st.r +
+		   e->fo.n * sizeof *e->fo.p + e->ms.n * sizeof *e->ms.m;
+	for (uint32_t i = 0; i < e->fo.n; i++)
+		b += e->fo.p[i].len * sizeof(uint64_t);
+	return b;
+}
+
+/* The result of `kind` (0 stats, 1 folded, 2 messages) for node id, from
+ * the cache or computed (and then cached); referenced. */
+static ccg_err cached(ccg_statcache *c, uint32_t id, int kind, entry **out)
 {
 	pthread_mutex_lock(&c->mu);
-	entry *e = lookup(c, id, 0);
+	entry *e = lookup(c, id, kind);
 	if (e)
 		c->hits++;
 	pthread_mutex_unlock(&c->mu);
 	if (e) {
-		*out = &e->st;
+		*out = e;
 		return CCG_OK;
 	}
 	entry *ne = calloc(1, sizeof *ne);
 	if (!ne)
 		return CCG_ENOMEM;
-	ccg_err err = compute(c, id, &ne->st);
+	ne->id = id;
+	ne->kind = kind;
+	ccg_err err = kind == 0   ? compute(c, id, &ne->st)
+		      : kind == 1 ? folded_compute(c, id, &ne->fo)
+				  : msgs_compute(c, id, &ne->ms);
 	if (err) {
-		ccg_stats_free(&ne->st);
-		free(ne);
+		entry_free(ne);
 		return err;
 	}
-	ne->id = id;
-	ne->bytes = sizeof *ne + ne->st.n * sizeof *ne->st.r;
-	e = insert(c, ne);
-	*out = &e->st;
+	ne->bytes = entry_bytes(ne);
+	*out = insert(c, ne);
 	return CCG_OK;
+}
+
+ccg_err ccg_stats_node(ccg_statcache *c, uint32_t id, const ccg_stats **out)
+{
+	entry *e;
+	ccg_err err = cached(c, id, 0, &e);
+	if (!err)
+		*out = &e->st;
+	return err;
 }
 
 /* Puts a computed entry in the cache (or drops it for one another thread
@@ -282,7 +308,7 @@ static entry *insert(ccg_statcache *c, entry *ne)
 	}
 	pthread_mutex_lock(&c->mu);
 	c->computed++;
-	entry *e = lookup(c, ne->id, ne->folded);
+	entry *e = lookup(c, ne->id, ne->kind);
 	if (e) {
 		pthread_mutex_unlock(&c->mu);
 		entry_free(ne);
@@ -540,32 +566,11 @@ static ccg_err folded_compute(ccg_statcache *c, uint32_t id, ccg_folded *out)
 
 ccg_err ccg_folded_node(ccg_statcache *c, uint32_t id, const ccg_folded **out)
 {
-	pthread_mutex_lock(&c->mu);
-	entry *e = lookup(c, id, 1);
-	if (e)
-		c->hits++;
-	pthread_mutex_unlock(&c->mu);
-	if (e) {
+	entry *e;
+	ccg_err err = cached(c, id, 1, &e);
+	if (!err)
 		*out = &e->fo;
-		return CCG_OK;
-	}
-	entry *ne = calloc(1, sizeof *ne);
-	if (!ne)
-		return CCG_ENOMEM;
-	ne->id = id;
-	ne->folded = 1;
-	ccg_err err = folded_compute(c, id, &ne->fo);
-	if (err) {
-		ccg_folded_free(&ne->fo);
-		free(ne);
-		return err;
-	}
-	ne->bytes = sizeof *ne + ne->fo.n * sizeof *ne->fo.p;
-	for (uint32_t i = 0; i < ne->fo.n; i++)
-		ne->bytes += ne->fo.p[i].len * sizeof(uint64_t);
-	e = insert(c, ne);
-	*out = &e->fo;
-	return CCG_OK;
+	return err;
 }
 
 void ccg_folded_put(ccg_statcache *c, const ccg_folded *f)
@@ -721,30 +726,11 @@ static ccg_err msgs_compute(ccg_statcache *c, uint32_t id, ccg_msgs *out)
 
 ccg_err ccg_msgs_node(ccg_statcache *c, uint32_t id, const ccg_msgs **out)
 {
-	pthread_mutex_lock(&c->mu);
-	entry *e = lookup(c, id, 2);
-	if (e)
-		c->hits++;
-	pthread_mutex_unlock(&c->mu);
-	if (e) {
+	entry *e;
+	ccg_err err = cached(c, id, 2, &e);
+	if (!err)
 		*out = &e->ms;
-		return CCG_OK;
-	}
-	entry *ne = calloc(1, sizeof *ne);
-	if (!ne)
-		return CCG_ENOMEM;
-	ne->id = id;
-	ne->folded = 2;
-	ccg_err err = msgs_compute(c, id, &ne->ms);
-	if (err) {
-		ccg_msgs_free(&ne->ms);
-		free(ne);
-		return err;
-	}
-	ne->bytes = sizeof *ne + ne->ms.n * sizeof *ne->ms.m;
-	e = insert(c, ne);
-	*out = &e->ms;
-	return CCG_OK;
+	return err;
 }
 
 void ccg_msgs_put(ccg_statcache *c, const ccg_msgs *m)
