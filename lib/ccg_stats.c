@@ -51,6 +51,16 @@ static uint64_t max64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
+int ccg_stats_cover(uint64_t start, uint64_t dur, uint64_t t0, uint64_t t1)
+{
+	uint64_t end = start + dur;
+	if (start >= t1 || end < t0)
+		return CCG_COVER_NONE;
+	if (start >= t0 && end < t1)
+		return CCG_COVER_ALL;
+	return CCG_COVER_PART;
+}
+
 ccg_err ccg_stats_merge(ccg_stats *a, const ccg_stats *b)
 {
 	if (b->n == 0)
@@ -398,12 +408,10 @@ ccg_err ccg_stats_window(ccg_statcache *c, uint32_t id, uint64_t start,
 		return err;
 	uint64_t d = ccg_node_shown_dur(&h), end = start + d;
 	int starts_in = start >= t0 && start < t1;
-	/* Nothing inside: it starts at or after the end, or ends before the
-	 * start (a subtree ending exactly at t0 may still hold zero-length
-	 * calls at t0). */
-	if (start >= t1 || end < t0 || (d == 0 && !starts_in))
+	int cover = ccg_stats_cover(start, d, t0, t1);
+	if (cover == CCG_COVER_NONE)
 		return CCG_OK;
-	if (start >= t0 && end <= t1) {
+	if (cover == CCG_COVER_ALL) {
 		const ccg_stats *full;
 		if ((err = ccg_stats_node(c, id, &full)))
 			return err;
@@ -587,9 +595,10 @@ ccg_err ccg_folded_window(ccg_statcache *c, uint32_t id, uint64_t start,
 		return err;
 	uint64_t d = ccg_node_shown_dur(&h), end = start + d;
 	int starts_in = start >= t0 && start < t1;
-	if (start >= t1 || end < t0 || (d == 0 && !starts_in))
+	int cover = ccg_stats_cover(start, d, t0, t1);
+	if (cover == CCG_COVER_NONE)
 		return CCG_OK;
-	if (start >= t0 && end <= t1) {
+	if (cover == CCG_COVER_ALL) {
 		const ccg_folded *full;
 		if ((err = ccg_folded_node(c, id, &full)))
 			return err;
@@ -745,10 +754,10 @@ ccg_err ccg_msgs_window(ccg_statcache *c, uint32_t id, uint64_t start,
 	ccg_err err = ccg_store_get_node(c->s, id, &h, NULL, 0);
 	if (err)
 		return err;
-	uint64_t d = ccg_node_shown_dur(&h), end = start + d;
-	if (start >= t1 || end < t0)
+	int cover = ccg_stats_cover(start, ccg_node_shown_dur(&h), t0, t1);
+	if (cover == CCG_COVER_NONE)
 		return CCG_OK;
-	if (start >= t0 && end < t1) {
+	if (cover == CCG_COVER_ALL) {
 		const ccg_msgs *full;
 		if ((err = ccg_msgs_node(c, id, &full)))
 			return err;

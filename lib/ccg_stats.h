@@ -57,6 +57,13 @@ void ccg_stats_put(ccg_statcache *c, const ccg_stats *st);
 ccg_err ccg_stats_window(ccg_statcache *c, uint32_t id, uint64_t start,
 			 uint64_t t0, uint64_t t1, ccg_stats *out);
 
+/* How a subtree spanning [start, start + dur] meets the window [t0, t1):
+ * CCG_COVER_NONE (nothing of it inside), CCG_COVER_ALL (all of it: its
+ * end too lies before t1), or CCG_COVER_PART (it crosses an edge).  A
+ * subtree ending exactly at t0 crosses (zero-length calls at t0 count). */
+enum { CCG_COVER_NONE = 0, CCG_COVER_ALL = 1, CCG_COVER_PART = 2 };
+int ccg_stats_cover(uint64_t start, uint64_t dur, uint64_t t0, uint64_t t1);
+
 /* Adds `b` into `a` (rows of equal regions summed). */
 ccg_err ccg_stats_merge(ccg_stats *a, const ccg_stats *b);
 void ccg_stats_free(ccg_stats *st);

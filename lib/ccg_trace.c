@@ -1450,21 +1450,16 @@ static ccg_err walk_push(walk *w, uint32_t node, uint64_t start,
 	return CCG_OK;
 }
 
-/* How a node's events meet the walk's window: 0 none, 1 all, 2 some.
+/* How a node's events meet the walk's window (a CCG_COVER_ value).
  * A location whose times run backwards is never taken whole or skipped
  * whole, since its events may lie outside their calls' intervals. */
 static int window_part(const walk *w, uint64_t start, const ccg_node *h)
 {
 	if (!w->windowed)
-		return 1;
+		return CCG_COVER_ALL;
 	if (w->l->rep.out_of_order)
-		return 2;
-	uint64_t end = start + ccg_node_shown_dur(h);
-	if (start >= w->t1 || end < w->t0)
-		return 0;
-	if (start >= w->t0 && end < w->t1)
-		return 1;
-	return 2;
+		return CCG_COVER_PART;
+	return ccg_stats_cover(start, ccg_node_shown_dur(h), w->t0, w->t1);
 }
 
 /* Bytes of the events of node `id` (at `start`) inside the window. */
@@ -1476,10 +1471,10 @@ static ccg_err window_size(walk *w, uint32_t id, uint64_t start,
 	if (err)
 		return err;
 	switch (window_part(w, start, &m->hdr)) {
-	case 0:
+	case CCG_COVER_NONE:
 		*size = 0;
 		return CCG_OK;
-	case 1:
+	case CCG_COVER_ALL:
 		*size = m->hdr.textlen + m->hdr.nevents * fixed;
 		return CCG_OK;
 	}
@@ -1561,11 +1556,11 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 		uint32_t depth = f->depth + (m->hdr.kind == CCG_NODE_CALL);
 		uint64_t size = m->hdr.textlen + m->hdr.nevents * fixed;
 		int part = window_part(w, at, &m->hdr);
-		if (part == 2 &&
+		if (part == CCG_COVER_PART &&
 		    (err = window_size(w, it->ref, at, fixed, &size)))
 			break;
-		if (part == 0 || off >= size) {
-			off -= part == 0 ? 0 : size;
+		if (part == CCG_COVER_NONE || off >= size) {
+			off -= part == CCG_COVER_NONE ? 0 : size;
 			continue;
 		}
 		err = walk_push(w, it->ref, at, depth);
@@ -2477,21 +2472,14 @@ static ccg_err dir_messages(const ccg_trace *t, const struct where *w,
 			    const inst *in, int windowed, uint64_t t0,
 			    uint64_t t1, ccg_buf *b)
 {
-	size_t first = 0, n;
-	const uint32_t *members = NULL;
+	size_t first, n;
+	const uint32_t *members;
 	if (in) {
 		const loc *l = in->l;
 		return messages_text(t, &l, &in->node, &in->start, 1, 0, 0, 0,
 				     b);
 	}
-	if (w->kind == W_ROOT) {
-		n = t->nlocs;
-	} else if (w->kind == W_GROUP) {
-		members = t->groups[w->index].locs;
-		n = t->groups[w->index].nlocs;
-	} else {
-		n = scope_locs(t, w, &first, &members);
-	}
+	n = scope_locs(t, w, &first, &members);
 	const loc **ls = calloc(n ? n : 1, sizeof *ls);
 	uint32_t *ids = calloc(n ? n : 1, sizeof *ids);
 	uint64_t *st = calloc(n ? n : 1, sizeof *st);
@@ -2509,25 +2497,52 @@ static ccg_err dir_messages(const ccg_trace *t, const struct where *w,
 	return err;
 }
 
-/* The locations a window or location directory covers. */
+/* The locations a directory covers: all (the root, a window), a group's
+ * (a group, a group in a window), or one (a tree node, a location in a
+ * window).  Location i is t->locs[members ? members[i] : first + i]. */
 static size_t scope_locs(const ccg_trace *t, const struct where *w,
 			 size_t *first, const uint32_t **members)
 {
 	*first = 0;
 	*members = NULL;
-	if (w->kind == W_TREE) {
+	if (w->kind == W_TREE || (w->kind == W_WIN && w->sub > t->ngroups)) {
 		*first = w->index;
 		return 1;
 	}
-	if (w->sub > t->ngroups) {
-		*first = w->index;
-		return 1;
-	}
-	if (w->sub > 0) {
+	if (w->kind == W_GROUP || (w->kind == W_WIN && w->sub > 0)) {
 		*members = t->groups[w->index].locs;
 		return t->groups[w->index].nlocs;
 	}
 	return t->nlocs;
+}
+
+/* The root nodes of the locations a directory covers, in a new array. */
+static ccg_err scope_roots(const ccg_trace *t, const struct where *w,
+			   uint32_t **ids, size_t *n)
+{
+	size_t first;
+	const uint32_t *members;
+	*n = scope_locs(t, w, &first, &members);
+	*ids = calloc(*n ? *n : 1, sizeof **ids);
+	if (!*ids)
+		return CCG_ENOMEM;
+	for (size_t i = 0; i < *n; i++)
+		(*ids)[i] = t->locs[members ? members[i] : first + i].root;
+	return CCG_OK;
+}
+
+/* stats.tsv or profile.folded of a root or group directory. */
+static ccg_err scope_text(const ccg_trace *t, const struct where *w,
+			  enum view v, ccg_buf *b)
+{
+	uint32_t *ids;
+	size_t n;
+	ccg_err err = scope_roots(t, w, &ids, &n);
+	if (!err)
+		err = v == V_STATS ? stats_text(t, ids, n, b)
+				   : folded_text(t, ids, n, b);
+	free(ids);
+	return err;
 }
 
 typedef struct tl_col {
@@ -2647,15 +2662,9 @@ static ccg_err window_folded_text(const ccg_trace *t, const where *w,
 static ccg_err window_stats_text(const ccg_trace *t, const where *w,
 				 uint64_t t0, uint64_t t1, ccg_buf *b)
 {
-	size_t first = 0, n = t->nlocs;
-	const uint32_t *members = NULL;
-	if (w->sub > t->ngroups) {
-		first = w->index;
-		n = 1;
-	} else if (w->sub > 0) {
-		members = t->groups[w->index].locs;
-		n = t->groups[w->index].nlocs;
-	}
+	size_t first;
+	const uint32_t *members;
+	size_t n = scope_locs(t, w, &first, &members);
 	ccg_stats acc = {0};
 	ccg_err err = CCG_OK;
 	for (size_t i = 0; !err && i < n; i++) {
@@ -3286,21 +3295,12 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 			ccg_buf_free(&b);
 			return err;
 		case V_STATS:
-		case V_FOLDED: {
-			uint32_t *ids = calloc(t->nlocs ? t->nlocs : 1,
-					       sizeof *ids);
-			if (!ids)
-				return CCG_ENOMEM;
-			for (size_t i = 0; i < t->nlocs; i++)
-				ids[i] = t->locs[i].root;
-			err = v == V_STATS ? stats_text(t, ids, t->nlocs, &b)
-					   : folded_text(t, ids, t->nlocs, &b);
-			free(ids);
+		case V_FOLDED:
+			err = scope_text(t, &tg.w, v, &b);
 			if (!err)
 				err = copy_range(&b, off, len, out);
 			ccg_buf_free(&b);
 			return err;
-		}
 		default: return CCG_ENOENT;
 		}
 	case W_GROUP:
@@ -3312,17 +3312,7 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 			break;
 		}
 		if (v == V_STATS || v == V_FOLDED) {
-			const group *g = &t->groups[tg.w.index];
-			uint32_t *ids = calloc(g->nlocs ? g->nlocs : 1,
-					       sizeof *ids);
-			if (!ids)
-				return CCG_ENOMEM;
-			for (uint32_t i = 0; i < g->nlocs; i++)
-				ids[i] = t->locs[g->locs[i]].root;
-			err = v == V_STATS ? stats_text(t, ids, g->nlocs, &b)
-					   : folded_text(t, ids, g->nlocs, &b);
-			free(ids);
-			if (err) {
+			if ((err = scope_text(t, &tg.w, v, &b))) {
 				ccg_buf_free(&b);
 				return err;
 			}
