@@ -277,6 +277,15 @@ static uint64_t win_stride(const ccg_trace *t)
 	return 1 + t->ngroups + t->nlocs;
 }
 
+/* Window `i` (the table may grow under other threads). */
+static struct win window_of(const ccg_trace *t, size_t i)
+{
+	pthread_mutex_lock((pthread_mutex_t *)&t->win_mu);
+	struct win wn = t->wins[i];
+	pthread_mutex_unlock((pthread_mutex_t *)&t->win_mu);
+	return wn;
+}
+
 static int locate(const ccg_trace *t, uint64_t node, where *w)
 {
 	w->bins = 0;
@@ -2947,9 +2956,7 @@ ccg_err ccg_trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st)
 		return CCG_OK;
 	}
 	if (tg.w.kind == W_WIN && v == V_EVENTS) {
-		pthread_mutex_lock((pthread_mutex_t *)&t->win_mu);
-		struct win wn = t->wins[tg.w.win];
-		pthread_mutex_unlock((pthread_mutex_t *)&t->win_mu);
+		struct win wn = window_of(t, tg.w.win);
 		if (tg.win_loc)
 			return window_events(t, &t->locs[tg.w.index], wn.t0,
 					     wn.t1, 0, 0, NULL, &st->size);
@@ -3325,9 +3332,7 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 	case W_TIME:
 		return CCG_ENOENT;
 	case W_WIN: {
-		pthread_mutex_lock((pthread_mutex_t *)&t->win_mu);
-		struct win wn = t->wins[tg.w.win];
-		pthread_mutex_unlock((pthread_mutex_t *)&t->win_mu);
+		struct win wn = window_of(t, tg.w.win);
 		if (v == V_EVENTS && tg.win_loc)
 			return window_events(t, &t->locs[tg.w.index], wn.t0,
 					     wn.t1, off, len, out, NULL);
