@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ccg_build.h"
 #include "ccg_fields.h"
 
 /* Buckets of the result cache's hash table. */

@@ -26,11 +26,6 @@
 #include "ccg_error.h"
 #include "ccg_store.h"
 
-/* Default and smallest allowed fan-out. */
-#define CCG_FANOUT_DEFAULT 64
-#define CCG_FANOUT_MIN 2
-#define CCG_FANOUT_MAX 4096
-
 typedef struct ccg_repairs {
 	uint64_t leave_below_top;   /* Leaves that closed calls above them */
 	uint64_t frames_closed;     /* calls closed by such Leaves */

@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ccg_build.h"
 
 struct ccg_patterns {
 	uint32_t n;             /* nodes in the store */

@@ -137,6 +137,11 @@ uint64_t ccg_store_bytes_offered(const ccg_store *s);
 /* Bytes of all node and event records. */
 uint64_t ccg_store_bytes(const ccg_store *s);
 
+/* Fan-out: the most items a node holds (default, smallest, largest). */
+#define CCG_FANOUT_DEFAULT 64
+#define CCG_FANOUT_MIN 2
+#define CCG_FANOUT_MAX 4096
+
 /* Duration as a signed quantity clamped at zero: what names and info show. */
 static inline uint64_t ccg_node_shown_dur(const ccg_node *n)
 {
