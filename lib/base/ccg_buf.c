@@ -24,6 +24,24 @@ void ccg_buf_reset(ccg_buf *b)
 		b->data[0] = '\0';
 }
 
+void ccg_buf_setlen(ccg_buf *b, size_t len)
+{
+	if (!b->cap)
+		return; /* only len 0 is possible */
+	b->len = len < b->cap ? len : b->cap - 1;
+	b->data[b->len] = '\0';
+}
+
+void ccg_buf_drop(ccg_buf *b, size_t n)
+{
+	if (n > b->len)
+		n = b->len;
+	if (!n)
+		return;
+	memmove(b->data, b->data + n, b->len - n);
+	ccg_buf_setlen(b, b->len - n);
+}
+
 ccg_err ccg_buf_reserve(ccg_buf *b, size_t extra)
 {
 	if (extra > SIZE_MAX - b->len - 1)

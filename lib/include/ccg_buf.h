@@ -55,6 +55,14 @@ ccg_err ccg_buf_addi(ccg_buf *b, int64_t v);
 /* Sets len to 0, keeps the storage. */
 void ccg_buf_reset(ccg_buf *b);
 
+/* Sets len to `len`, which must be at most cap - 1 (for example after
+ * ccg_buf_reserve and a write into data + len), and terminates the text
+ * there: the only way code outside ccg_buf changes len.  Keeps `failed`. */
+void ccg_buf_setlen(ccg_buf *b, size_t len);
+
+/* Removes the first n bytes (n <= len), keeping the rest. */
+void ccg_buf_drop(ccg_buf *b, size_t n);
+
 /* Status of the whole run of appends since the last reset. */
 static inline ccg_err ccg_buf_status(const ccg_buf *b)
 {

@@ -70,6 +70,10 @@ void ccg_trace_close(ccg_trace *t);
 /* Kind and size of an entry.  CCG_ENOENT for an id that names nothing. */
 ccg_err ccg_trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st);
 
+/* Whether `id` (one the library handed out) names a directory; decided
+ * from the id alone, so readdir, opendir and open need no stat. */
+int ccg_trace_is_dir(ccg_id id);
+
 /* Finds `name` in directory `dir`.  CCG_ENOENT when absent, CCG_ENOTDIR
  * when dir is a file. */
 ccg_err ccg_trace_lookup(const ccg_trace *t, ccg_id dir, const char *name,

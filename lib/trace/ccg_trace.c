@@ -239,6 +239,11 @@ static enum view id_view(ccg_id id)
 	return (enum view)(id & ((1u << CCG_VIEW_BITS) - 1));
 }
 
+int ccg_trace_is_dir(ccg_id id)
+{
+	return id_view(id) == V_DIR;
+}
+
 /* ------------------------------------------------------------------ */
 /* Instances: a node of the store at one place in one location's tree   */
 
