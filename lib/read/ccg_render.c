@@ -75,6 +75,11 @@ static void put_ref(ccg_buf *b, const ccg_defs *d, unsigned reftype,
 	}
 }
 
+void ccg_render_region(ccg_buf *b, const ccg_defs *d, uint64_t region)
+{
+	put_ref(b, d, CCG_FT_REF_REGION, region);
+}
+
 static unsigned typed_ref(uint8_t t)
 {
 	switch (t) {

@@ -45,6 +45,11 @@ void ccg_render_event_head(ccg_buf *b, ccg_kind kind, uint64_t time,
 int ccg_render_event_tail(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
 			  const unsigned char *fields, size_t len);
 
+/* Appends the name of region `region`, escaped; a region the definitions
+ * do not have is "undefined" (OTF2's undefined id) or "?ID".  The one
+ * name of an unknown region in every file and directory name. */
+void ccg_render_region(ccg_buf *b, const ccg_defs *d, uint64_t region);
+
 /* Appends one definitions.tsv line: KIND \t ID \t NAME [\t key=value]...
  * Returns 0 or -1 as above. */
 int ccg_render_def(ccg_buf *b, const ccg_defs *d, size_t record);

@@ -1,0 +1,182 @@
+#include "ccg_table.h"
+
+#include <stdlib.h>
+
+#include "ccg_render.h"
+
+void ccg_sink_add(ccg_sink *s, const char *text, size_t n)
+{
+	ccg_buf_add(ccg_sink_begin(s), text, n);
+	ccg_sink_end(s);
+}
+
+ccg_err ccg_sink_status(const ccg_sink *s)
+{
+	if (s->out && ccg_buf_status(s->out))
+		return CCG_ENOMEM;
+	return ccg_buf_status(&s->line);
+}
+
+static int cmp_excl(const void *a, const void *b)
+{
+	const ccg_rstat *x = a, *y = b;
+	if (x->excl != y->excl)
+		return x->excl > y->excl ? -1 : 1;
+	if (x->incl != y->incl)
+		return x->incl > y->incl ? -1 : 1;
+	return x->region < y->region ? -1 : x->region > y->region;
+}
+
+void ccg_table_stats(ccg_sink *s, const ccg_defs *d, ccg_stats *st)
+{
+	static const char head[] = "region\tcalls\tinclusive\texclusive\t"
+				   "min\tmax\tmean\n";
+	qsort(st->r, st->n, sizeof *st->r, cmp_excl);
+	ccg_sink_add(s, head, sizeof head - 1);
+	for (uint32_t i = 0; i < st->n; i++) {
+		const ccg_rstat *r = &st->r[i];
+		ccg_buf *b = ccg_sink_begin(s);
+		ccg_render_region(b, d, r->region);
+		ccg_buf_addf(b, "\t%llu\t%llu\t%llu", (unsigned long long)r->calls,
+			     (unsigned long long)r->incl,
+			     (unsigned long long)r->excl);
+		if (r->calls)
+			ccg_buf_addf(b, "\t%llu\t%llu\t%.3f\n",
+				     (unsigned long long)r->min,
+				     (unsigned long long)r->max,
+				     (double)r->sum / (double)r->calls);
+		else
+			ccg_buf_adds(b, "\t-\t-\t-\n");
+		ccg_sink_end(s);
+	}
+}
+
+void ccg_table_folded(ccg_sink *s, const ccg_defs *d, const ccg_folded *f)
+{
+	for (uint32_t i = 0; i < f->n; i++) {
+		const ccg_fpath *p = &f->p[i];
+		if (!p->excl)
+			continue;
+		ccg_buf *b = ccg_sink_begin(s);
+		for (uint32_t k = 0; k < p->len; k++) {
+			if (k)
+				ccg_buf_addc(b, ';');
+			size_t at = b->len;
+			ccg_render_region(b, d, p->regions[k]);
+			for (size_t j = at; j < b->len; j++)
+				if (b->data[j] == ';')
+					b->data[j] = ':';
+		}
+		ccg_buf_addf(b, " %llu\n", (unsigned long long)p->excl);
+		ccg_sink_end(s);
+	}
+}
+
+static int cmp_msg_row(const void *a, const void *b)
+{
+	const ccg_msg_row *x = a, *y = b;
+	if (x->sender != y->sender)
+		return x->sender < y->sender ? -1 : 1;
+	if (x->unresolved != y->unresolved)
+		return x->unresolved - y->unresolved;
+	return x->receiver < y->receiver ? -1 : x->receiver > y->receiver;
+}
+
+void ccg_table_messages(ccg_sink *s, ccg_msg_row *rows, size_t n)
+{
+	static const char head[] = "sender\treceiver\tmessages\tbytes\n";
+	qsort(rows, n, sizeof *rows, cmp_msg_row);
+	ccg_sink_add(s, head, sizeof head - 1);
+	for (size_t i = 0; i < n;) {
+		ccg_buf *b = ccg_sink_begin(s);
+		ccg_msg_row r = rows[i++];
+		while (i < n && !cmp_msg_row(&rows[i], &r)) {
+			r.count += rows[i].count;
+			r.bytes += rows[i++].bytes;
+		}
+		ccg_buf_addu(b, r.sender, 0);
+		ccg_buf_addc(b, '\t');
+		if (r.unresolved)
+			ccg_buf_addc(b, '-');
+		else
+			ccg_buf_addu(b, r.receiver, 0);
+		ccg_buf_addf(b, "\t%llu\t%llu\n", (unsigned long long)r.count,
+			     (unsigned long long)r.bytes);
+		ccg_sink_end(s);
+	}
+}
+
+uint64_t ccg_table_bin_edge(uint64_t t0, uint64_t t1, uint32_t bins,
+			    uint32_t k)
+{
+	uint64_t span = t1 > t0 ? t1 - t0 : 0;
+	return t0 + (uint64_t)((unsigned __int128)span * k / bins);
+}
+
+typedef struct tl_col {
+	uint64_t region;
+	uint64_t total;
+} tl_col;
+
+static int cmp_tl_col(const void *a, const void *b)
+{
+	const tl_col *x = a, *y = b;
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return x->region < y->region ? -1 : x->region > y->region;
+}
+
+/* Exclusive time of `region` in st (rows sorted by region), 0 if none. */
+static uint64_t excl_of(const ccg_stats *st, uint64_t region)
+{
+	size_t lo = 0, hi = st->n;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		if (st->r[m].region < region)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < st->n && st->r[lo].region == region ? st->r[lo].excl : 0;
+}
+
+ccg_err ccg_table_timeline(ccg_sink *s, const ccg_defs *d,
+			   const ccg_stats *per, uint32_t bins, uint64_t t0,
+			   uint64_t t1)
+{
+	ccg_stats all = {0};
+	ccg_err err = CCG_OK;
+	for (uint32_t k = 0; !err && k < bins; k++)
+		err = ccg_stats_merge(&all, &per[k]);
+	tl_col *cols = err ? NULL : malloc((all.n ? all.n : 1) * sizeof *cols);
+	if (!err && !cols)
+		err = CCG_ENOMEM;
+	for (uint32_t i = 0; !err && i < all.n; i++)
+		cols[i] = (tl_col){all.r[i].region, all.r[i].excl};
+	if (!err) {
+		qsort(cols, all.n, sizeof *cols, cmp_tl_col);
+		ccg_buf *b = ccg_sink_begin(s);
+		ccg_buf_adds(b, "start\tend");
+		for (uint32_t i = 0; i < all.n; i++) {
+			ccg_buf_addc(b, '\t');
+			ccg_render_region(b, d, cols[i].region);
+		}
+		ccg_buf_addc(b, '\n');
+		ccg_sink_end(s);
+	}
+	for (uint32_t k = 0; !err && k < bins; k++) {
+		ccg_buf *b = ccg_sink_begin(s);
+		ccg_buf_addu(b, ccg_table_bin_edge(t0, t1, bins, k), 0);
+		ccg_buf_addc(b, '\t');
+		ccg_buf_addu(b, ccg_table_bin_edge(t0, t1, bins, k + 1), 0);
+		for (uint32_t i = 0; i < all.n; i++) {
+			ccg_buf_addc(b, '\t');
+			ccg_buf_addu(b, excl_of(&per[k], cols[i].region), 0);
+		}
+		ccg_buf_addc(b, '\n');
+		ccg_sink_end(s);
+	}
+	free(cols);
+	ccg_stats_free(&all);
+	return err ? err : ccg_sink_status(s);
+}

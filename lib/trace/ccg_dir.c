@@ -1,0 +1,411 @@
+/*
+ * ccg_dir.c - the directory tree: one table says which files each kind of
+ * directory has and how each file is sized and read; stat, lookup,
+ * readdir and read all go through it.  A directory's kind comes from its
+ * id (ccg_ids.c); listing a directory never sizes or reads its files.
+ */
+#include "trace_i.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The kinds of directory. */
+enum dkind { K_ROOT, K_GROUP, K_LOC, K_NODE, K_TIME, K_WIN, K_WIN_LOC };
+
+/* A directory or file's owner, resolved. */
+typedef struct target {
+	where w;
+	enum dkind kind;
+	inst in;                /* K_LOC, K_NODE: the instance */
+} target;
+
+/* A file: (out NULL) its exact size into *size, else up to `len` bytes
+ * from `off` appended to out. */
+typedef ccg_err (*file_fn)(const ccg_trace *t, const target *tg, enum view v,
+			   uint64_t off, size_t len, ccg_buf *out,
+			   uint64_t *size);
+
+typedef struct dir_file {
+	enum view v;
+	const char *name;
+	file_fn fn;
+} dir_file;
+
+/* Up to `len` bytes of src from `off`, or its size. */
+static ccg_err copy_range(const ccg_buf *src, uint64_t off, size_t len,
+			  ccg_buf *out, uint64_t *size)
+{
+	if (!out) {
+		*size = src->len;
+		return CCG_OK;
+	}
+	if (off >= src->len)
+		return CCG_OK;
+	size_t k = src->len - (size_t)off;
+	return ccg_buf_add(out, src->data + off, k < len ? k : len);
+}
+
+/* The root's fixed files, made at open. */
+static ccg_err f_fixed(const ccg_trace *t, const target *tg, enum view v,
+		       uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
+{
+	(void)tg;
+	const ccg_buf *b = v == V_README    ? &t->readme
+			   : v == V_INFO    ? &t->info
+			   : v == V_REGIONS ? &t->regions
+			   : v == V_LOCATIONS ? &t->locations
+					      : &t->definitions;
+	return copy_range(b, off, len, out, size);
+}
+
+/* patterns.tsv of the root or a location, made on first use. */
+static ccg_err f_patterns(const ccg_trace *t, const target *tg, enum view v,
+			  uint64_t off, size_t len, ccg_buf *out,
+			  uint64_t *size)
+{
+	(void)v;
+	const ccg_buf *b;
+	ccg_err err = ccg_tables_patterns(
+		t, tg->kind == K_LOC ? tg->in.l : NULL, &b);
+	return err ? err : copy_range(b, off, len, out, size);
+}
+
+/* info of a group, location or node: small, made when asked. */
+static ccg_err f_info(const ccg_trace *t, const target *tg, enum view v,
+		      uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
+{
+	(void)v;
+	ccg_buf b = CCG_BUF_INIT;
+	if (tg->kind == K_GROUP)
+		ccg_info_group(t, &t->groups[tg->w.index], &b);
+	else
+		ccg_info_node(t, &tg->in, tg->kind == K_LOC, &b);
+	ccg_err err = ccg_buf_status(&b);
+	if (!err)
+		err = copy_range(&b, off, len, out, size);
+	ccg_buf_free(&b);
+	return err;
+}
+
+/* events.tsv of a tree directory, a window location, or a window. */
+static ccg_err f_events(const ccg_trace *t, const target *tg, enum view v,
+			uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
+{
+	(void)v;
+	if (tg->kind == K_LOC || tg->kind == K_NODE) {
+		if (!out) {
+			*size = ccg_events_size(t, &tg->in);
+			return CCG_OK;
+		}
+		return ccg_events_read(t, &tg->in, off, len, out);
+	}
+	win wn = ccg_ids_window(t, tg->w.win);
+	if (tg->kind == K_WIN_LOC)
+		return ccg_events_window(t, &t->locs[tg->w.index], wn.t0, wn.t1,
+					 off, len, out, size);
+	return ccg_merge_events(t, &tg->w, wn.t0, wn.t1, off, len, out, size);
+}
+
+/* stats.tsv, profile.folded, messages.tsv, timeline.tsv: a size query
+ * measures the table line by line and never holds its text. */
+static ccg_err f_table(const ccg_trace *t, const target *tg, enum view v,
+		       uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
+{
+	ccg_buf b = CCG_BUF_INIT;
+	ccg_sink s = {out ? &b : NULL, CCG_BUF_INIT, 0};
+	const inst *in = tg->kind == K_LOC || tg->kind == K_NODE ? &tg->in
+								 : NULL;
+	ccg_err err = ccg_tables_text(t, &tg->w, in, v, &s);
+	if (!err && out)
+		err = copy_range(&b, off, len, out, NULL);
+	else if (!err)
+		*size = s.size;
+	ccg_buf_free(&s.line);
+	ccg_buf_free(&b);
+	return err;
+}
+
+#define FILE_INFO {V_INFO, "info", f_info}
+#define FILE_EVENTS {V_EVENTS, "events.tsv", f_events}
+#define FILE_PATTERNS {V_PATTERNS, "patterns.tsv", f_patterns}
+#define FILE_STATS {V_STATS, "stats.tsv", f_table}
+#define FILE_TIMELINE {V_TIMELINE, "timeline.tsv", f_table}
+#define FILE_FOLDED {V_FOLDED, "profile.folded", f_table}
+#define FILE_MESSAGES {V_MESSAGES, "messages.tsv", f_table}
+
+/* The files of each kind of directory, in listing order. */
+static const dir_file root_files[] = {
+	{V_README, "README", f_fixed},
+	{V_INFO, "info", f_fixed},
+	{V_REGIONS, "regions.tsv", f_fixed},
+	{V_LOCATIONS, "locations.tsv", f_fixed},
+	{V_DEFINITIONS, "definitions.tsv", f_fixed},
+	FILE_PATTERNS, FILE_STATS, FILE_FOLDED, FILE_MESSAGES};
+static const dir_file group_files[] = {FILE_INFO, FILE_STATS, FILE_FOLDED,
+				       FILE_MESSAGES};
+static const dir_file loc_files[] = {FILE_INFO, FILE_EVENTS, FILE_PATTERNS,
+				     FILE_STATS, FILE_TIMELINE, FILE_FOLDED,
+				     FILE_MESSAGES};
+static const dir_file node_files[] = {FILE_INFO, FILE_EVENTS, FILE_STATS,
+				      FILE_FOLDED, FILE_MESSAGES};
+static const dir_file win_files[] = {FILE_EVENTS, FILE_STATS, FILE_TIMELINE,
+				     FILE_FOLDED, FILE_MESSAGES};
+
+static const struct {
+	const dir_file *files;
+	size_t n;
+} dir_table[] = {
+	[K_ROOT] = {root_files, NELEM(root_files)},
+	[K_GROUP] = {group_files, NELEM(group_files)},
+	[K_LOC] = {loc_files, NELEM(loc_files)},
+	[K_NODE] = {node_files, NELEM(node_files)},
+	[K_TIME] = {NULL, 0},
+	[K_WIN] = {win_files, NELEM(win_files)},
+	[K_WIN_LOC] = {win_files, NELEM(win_files)},
+};
+
+/* File v of the directory of tg, NULL when it has none. */
+static const dir_file *file_of(const target *tg, enum view v)
+{
+	for (size_t i = 0; i < dir_table[tg->kind].n; i++)
+		if (dir_table[tg->kind].files[i].v == v)
+			return &dir_table[tg->kind].files[i];
+	return NULL;
+}
+
+static ccg_err find(const ccg_trace *t, ccg_id id, target *tg)
+{
+	uint64_t inum = ccg_id_inum(id);
+	if (ccg_ids_locate(t, inum, &tg->w))
+		return CCG_ENOENT;
+	inum = ccg_windows_owner(t, inum);
+	switch (tg->w.kind) {
+	case W_ROOT: tg->kind = K_ROOT; return CCG_OK;
+	case W_GROUP: tg->kind = K_GROUP; return CCG_OK;
+	case W_TIME: tg->kind = K_TIME; return CCG_OK;
+	case W_WIN:
+		tg->kind = tg->w.sub > t->ngroups ? K_WIN_LOC : K_WIN;
+		return CCG_OK;
+	case W_TREE:
+		break;
+	}
+	const loc *l = &t->locs[tg->w.index];
+	tg->kind = inum == l->base ? K_LOC : K_NODE;
+	return ccg_ids_resolve(t, l, inum, &tg->in);
+}
+
+/* Subdirectories of a directory. */
+static uint64_t dir_count(const ccg_trace *t, const target *tg)
+{
+	switch (tg->kind) {
+	case K_ROOT:
+		return t->ngroups + 1; /* and time/ */
+	case K_GROUP:
+		return t->groups[tg->w.index].nlocs;
+	case K_LOC:
+	case K_NODE:
+		return tg->in.hdr.nvis;
+	case K_WIN:
+		return tg->w.sub == 0 ? t->ngroups
+				      : t->groups[tg->w.index].nlocs;
+	case K_TIME:    /* windows are found by lookup, not listed */
+	case K_WIN_LOC:
+		return 0;
+	}
+	return 0;
+}
+
+ccg_err ccg_trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st)
+{
+	target tg;
+	enum view v = ccg_id_view(id);
+	ccg_err err = find(t, id, &tg);
+	if (err)
+		return err;
+	memset(st, 0, sizeof *st);
+	if (v == V_DIR) {
+		st->is_dir = 1;
+		st->nlink = 2 + dir_count(t, &tg);
+		return CCG_OK;
+	}
+	const dir_file *f = file_of(&tg, v);
+	if (!f)
+		return CCG_ENOENT;
+	st->nlink = 1;
+	return f->fn(t, &tg, v, 0, 0, NULL, &st->size);
+}
+
+ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
+		       size_t len, ccg_buf *out)
+{
+	target tg;
+	enum view v = ccg_id_view(id);
+	ccg_err err = find(t, id, &tg);
+	if (err)
+		return err;
+	if (v == V_DIR)
+		return CCG_EISDIR;
+	const dir_file *f = file_of(&tg, v);
+	if (!f)
+		return CCG_ENOENT;
+	__atomic_add_fetch(&t->mut->reads, 1, __ATOMIC_RELAXED);
+	return f->fn(t, &tg, v, off, len, out, NULL);
+}
+
+/* Visible child `k` of a tree directory: its id and (if asked) name. */
+static ccg_err tree_child(const ccg_trace *t, ccg_id dir, const target *tg,
+			  uint64_t k, ccg_id *out, ccg_buf *name)
+{
+	uint64_t cid;
+	ccg_err err = ccg_ids_child_inum(t, &tg->in, ccg_id_inum(dir), (uint32_t)k, &cid);
+	if (err)
+		return err;
+	*out = ccg_id_make(cid, V_DIR);
+	if (!name)
+		return CCG_OK;
+	kids ks;
+	err = ccg_kids_load(t, &tg->in, &ks);
+	if (!err)
+		ccg_kids_name(t, &ks, (uint32_t)k, name);
+	ccg_kids_free(&ks);
+	return err ? err : ccg_buf_status(name);
+}
+
+static ccg_err lookup_tree(const ccg_trace *t, ccg_id dir, const target *tg,
+			   const char *name, ccg_id *out)
+{
+	uint64_t rel = 0;
+	const char *p = name;
+	if (*p < '0' || *p > '9')
+		return CCG_ENOENT;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (rel > (UINT64_MAX - 9) / 10)
+			return CCG_ENOENT;
+		rel = rel * 10 + (uint64_t)(*p - '0');
+	}
+	if (rel > UINT64_MAX - t->zero)
+		return CCG_ENOENT;
+	uint64_t start = rel + t->zero;
+	kids ks;
+	ccg_buf b = CCG_BUF_INIT;
+	ccg_err err = ccg_kids_load(t, &tg->in, &ks);
+	uint32_t found = UINT32_MAX;
+	for (uint32_t j = 0; !err && j < ks.n; j++) {
+		if (ks.desc[j].start != start)
+			continue;
+		ccg_buf_reset(&b);
+		ccg_kids_name(t, &ks, j, &b);
+		if (ccg_buf_status(&b)) {
+			err = CCG_ENOMEM;
+			break;
+		}
+		if (!strcmp(b.data, name)) {
+			found = j;
+			break;
+		}
+	}
+	ccg_kids_free(&ks);
+	ccg_buf_free(&b);
+	if (err)
+		return err;
+	if (found == UINT32_MAX)
+		return CCG_ENOENT;
+	return tree_child(t, dir, tg, found, out, NULL);
+}
+
+/* Root and window directories list groups; group directories (of the
+ * tree or of a window) list locations. */
+static int lists_groups(const target *tg)
+{
+	return tg->w.kind == W_ROOT || (tg->w.kind == W_WIN && tg->w.sub == 0);
+}
+
+static void flat_name(const ccg_trace *t, const target *tg, uint64_t k,
+		      ccg_buf *out)
+{
+	if (tg->w.kind == W_ROOT && k == t->ngroups)
+		ccg_buf_adds(out, "time");
+	else if (lists_groups(tg))
+		ccg_buf_adds(out, t->groups[k].dirname);
+	else
+		ccg_buf_adds(out,
+			     t->locs[t->groups[tg->w.index].locs[k]].dirname);
+}
+
+static uint64_t flat_id(const ccg_trace *t, const target *tg, uint64_t k)
+{
+	if (tg->w.kind == W_ROOT)
+		return k == t->ngroups ? t->ninums : 1 + k;
+	if (tg->w.kind == W_WIN) {
+		uint64_t base = CCG_WIN_BASE + tg->w.win * ccg_ids_win_stride(t);
+		if (tg->w.sub == 0)
+			return base + 1 + k;
+		return base + 1 + t->ngroups +
+		       t->groups[tg->w.index].locs[k];
+	}
+	return t->locs[t->groups[tg->w.index].locs[k]].base;
+}
+
+ccg_err ccg_trace_lookup(const ccg_trace *t, ccg_id dir, const char *name,
+			 ccg_id *out)
+{
+	target tg;
+	ccg_err err = find(t, dir, &tg);
+	if (err)
+		return err;
+	if (ccg_id_view(dir) != V_DIR)
+		return CCG_ENOTDIR;
+	for (size_t i = 0; i < dir_table[tg.kind].n; i++) {
+		const dir_file *f = &dir_table[tg.kind].files[i];
+		if (!strcmp(name, f->name)) {
+			*out = ccg_id_make(ccg_id_inum(dir), f->v);
+			return CCG_OK;
+		}
+	}
+	if (file_of(&tg, V_TIMELINE) && !strncmp(name, "timeline-", 9))
+		return ccg_windows_timeline(t, ccg_id_inum(dir), name + 9, out);
+	if (tg.kind == K_LOC || tg.kind == K_NODE)
+		return lookup_tree(t, dir, &tg, name, out);
+	if (tg.kind == K_TIME)
+		return ccg_windows_lookup(t, name, out);
+	ccg_buf b = CCG_BUF_INIT;
+	err = CCG_ENOENT;
+	uint64_t n = dir_count(t, &tg);
+	for (uint64_t k = 0; k < n; k++) {
+		ccg_buf_reset(&b);
+		flat_name(t, &tg, k, &b);
+		if (b.data && !strcmp(b.data, name)) {
+			*out = ccg_id_make(flat_id(t, &tg, k), V_DIR);
+			err = CCG_OK;
+			break;
+		}
+	}
+	ccg_buf_free(&b);
+	return err;
+}
+
+ccg_err ccg_trace_readdir(const ccg_trace *t, ccg_id dir, uint64_t index,
+			  ccg_id *out, ccg_buf *name)
+{
+	target tg;
+	ccg_err err = find(t, dir, &tg);
+	if (err)
+		return err;
+	if (ccg_id_view(dir) != V_DIR)
+		return CCG_ENOTDIR;
+	size_t nfiles = dir_table[tg.kind].n;
+	if (index < nfiles) {
+		const dir_file *f = &dir_table[tg.kind].files[index];
+		*out = ccg_id_make(ccg_id_inum(dir), f->v);
+		ccg_buf_adds(name, f->name);
+		return ccg_buf_status(name);
+	}
+	index -= nfiles;
+	if (index >= dir_count(t, &tg))
+		return CCG_ENOENT;
+	if (tg.kind == K_LOC || tg.kind == K_NODE)
+		return tree_child(t, dir, &tg, index, out, name);
+	*out = ccg_id_make(flat_id(t, &tg, index), V_DIR);
+	flat_name(t, &tg, index, name);
+	return ccg_buf_status(name);
+}

@@ -1,0 +1,393 @@
+/*
+ * ccg_events.c - events.tsv: a depth-first walk over an instance's
+ * subtree that skips whole subtrees by their text sizes, so a read at any
+ * offset costs O(depth x fan-out + bytes read); windowed, it keeps only
+ * the events inside [t0, t1).  Each thread keeps a memo of decoded records
+ * across reads.
+ */
+#include "trace_i.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_grow.h"
+#include "ccg_render.h"
+
+/* Bytes of one events.tsv line besides the record's own text. */
+static uint64_t fixed_len(const ccg_trace *t, const loc *l)
+{
+	return t->w_time + t->w_depth + strlen(l->idstr);
+}
+
+uint64_t ccg_events_size(const ccg_trace *t, const inst *in)
+{
+	return t->ev_header.len + in->hdr.textlen +
+	       in->hdr.nevents * fixed_len(t, in->l);
+}
+
+/* Decoded records a read has seen, by id (direct-mapped): the shared graph
+ * repeats the same few records, so most lookups skip the block cache. */
+#define CCG_WALK_MEMO 1024
+
+typedef struct memo_ev {
+	uint32_t id1;           /* id + 1, 0 when empty */
+	uint32_t textlen;
+	ccg_kind kind;
+	ccg_buf tail;           /* the line after the depth column */
+} memo_ev;
+
+typedef struct memo_node {
+	uint32_t id1;
+	ccg_node hdr;
+	ccg_item *items;        /* t->opt.fanout + 1 entries */
+} memo_node;
+
+typedef struct wframe {
+	const memo_node *n;     /* may be evicted: copy what outlives it */
+	ccg_item *items;
+	uint32_t nitems, next;
+	uint64_t start;
+	uint32_t depth;         /* depth of this node's own events */
+} wframe;
+
+/* One thread's memo, kept across reads (pthread key, freed when the
+ * thread ends); `serial` tells which open trace its entries belong to. */
+typedef struct memo {
+	uint64_t serial;
+	uint32_t fanout;
+	memo_ev ev[CCG_WALK_MEMO];
+	memo_node nodes[CCG_WALK_MEMO];
+	ccg_buf fields;
+} memo;
+
+static pthread_key_t memo_key;
+static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
+static int memo_key_ok;
+
+static void memo_free(void *p)
+{
+	memo *m = p;
+	if (!m)
+		return;
+	for (size_t i = 0; i < CCG_WALK_MEMO; i++) {
+		ccg_buf_free(&m->ev[i].tail);
+		free(m->nodes[i].items);
+	}
+	ccg_buf_free(&m->fields);
+	free(m);
+}
+
+static void memo_key_init(void)
+{
+	memo_key_ok = pthread_key_create(&memo_key, memo_free) == 0;
+}
+
+/* This thread's memo for trace t, emptied if it held another trace. */
+static memo *memo_get(const ccg_trace *t)
+{
+	pthread_once(&memo_once, memo_key_init);
+	if (!memo_key_ok)
+		return NULL;
+	memo *m = pthread_getspecific(memo_key);
+	if (!m) {
+		if (!(m = calloc(1, sizeof *m)))
+			return NULL;
+		if (pthread_setspecific(memo_key, m)) {
+			free(m);
+			return NULL;
+		}
+	}
+	if (m->serial != t->serial || m->fanout != t->opt.fanout) {
+		for (size_t i = 0; i < CCG_WALK_MEMO; i++) {
+			m->ev[i].id1 = 0;
+			m->nodes[i].id1 = 0;
+			free(m->nodes[i].items);
+			m->nodes[i].items = NULL;
+		}
+		m->serial = t->serial;
+		m->fanout = t->opt.fanout;
+	}
+	return m;
+}
+
+typedef struct walk {
+	const ccg_trace *t;
+	const loc *l;
+	wframe *f;
+	size_t n, cap;
+	memo_ev *ev;
+	memo_node *nodes;
+	ccg_buf *fields_;
+	uint64_t t0, t1;        /* only events in [t0, t1) */
+	int windowed;           /* t0 and t1 are in force */
+} walk;
+
+static void walk_free(walk *w)
+{
+	for (size_t i = 0; i < w->cap; i++)
+		free(w->f[i].items);
+	free(w->f);
+}
+
+static ccg_err walk_event(walk *w, uint32_t id, const memo_ev **out)
+{
+	memo_ev *m = &w->ev[id % CCG_WALK_MEMO];
+	if (m->id1 != id + 1) {
+		ccg_evrec ev;
+		m->id1 = 0;
+		ccg_buf_reset(w->fields_);
+		ccg_err err = ccg_store_get_event(w->t->store, id, &ev,
+						  w->fields_);
+		if (err)
+			return err;
+		ccg_buf_reset(&m->tail);
+		ccg_render_event_tail(&m->tail, w->t->defs, ev.kind,
+				      (const unsigned char *)w->fields_->data,
+				      ev.len);
+		if (ccg_buf_status(&m->tail)) {
+			m->id1 = 0;
+			return CCG_ENOMEM;
+		}
+		m->id1 = id + 1;
+		m->kind = ev.kind;
+		m->textlen = ev.textlen;
+	}
+	*out = m;
+	return CCG_OK;
+}
+
+static ccg_err walk_node(walk *w, uint32_t id, const memo_node **out)
+{
+	memo_node *m = &w->nodes[id % CCG_WALK_MEMO];
+	if (m->id1 != id + 1) {
+		if (!m->items &&
+		    !(m->items = malloc(sizeof *m->items *
+					(w->t->opt.fanout + 1))))
+			return CCG_ENOMEM;
+		m->id1 = 0;
+		ccg_err err = ccg_store_get_node(w->t->store, id, &m->hdr,
+						 m->items, w->t->opt.fanout);
+		if (err)
+			return err;
+		m->id1 = id + 1;
+	}
+	*out = m;
+	return CCG_OK;
+}
+
+static ccg_err walk_push(walk *w, uint32_t node, uint64_t start,
+			 uint32_t depth)
+{
+	if (CCG_GROW(w->f, w->n + 1, w->cap))
+		return CCG_ENOMEM;
+	wframe *f = &w->f[w->n];
+	if (!f->items &&
+	    !(f->items = malloc(sizeof *f->items * (w->t->opt.fanout + 1))))
+		return CCG_ENOMEM;
+	const memo_node *m;
+	ccg_err err = walk_node(w, node, &m);
+	if (err)
+		return err;
+	memcpy(f->items, m->items, m->hdr.nitems * sizeof *f->items);
+	f->nitems = m->hdr.nitems;
+	f->next = 0;
+	f->start = start;
+	f->depth = depth;
+	w->n++;
+	return CCG_OK;
+}
+
+/* How a node's events meet the walk's window (a CCG_COVER_ value).
+ * A location whose times run backwards is never taken whole or skipped
+ * whole, since its events may lie outside their calls' intervals. */
+static int window_part(const walk *w, uint64_t start, const ccg_node *h)
+{
+	if (!w->windowed)
+		return CCG_COVER_ALL;
+	if (w->l->rep.out_of_order)
+		return CCG_COVER_PART;
+	return ccg_stats_cover(start, ccg_node_shown_dur(h), w->t0, w->t1);
+}
+
+/* Bytes of the events of node `id` (at `start`) inside the window. */
+static ccg_err window_size(walk *w, uint32_t id, uint64_t start,
+			   uint64_t fixed, uint64_t *size)
+{
+	const memo_node *m;
+	ccg_err err = walk_node(w, id, &m);
+	if (err)
+		return err;
+	switch (window_part(w, start, &m->hdr)) {
+	case CCG_COVER_NONE:
+		*size = 0;
+		return CCG_OK;
+	case CCG_COVER_ALL:
+		*size = m->hdr.textlen + m->hdr.nevents * fixed;
+		return CCG_OK;
+	}
+	uint32_t n = m->hdr.nitems;
+	ccg_item *items = malloc((n ? n : 1) * sizeof *items);
+	if (!items)
+		return CCG_ENOMEM;
+	memcpy(items, m->items, n * sizeof *items);
+	*size = 0;
+	for (uint32_t i = 0; !err && i < n; i++) {
+		uint64_t at = start + (uint64_t)items[i].offset;
+		if (CCG_REF_IS_EVENT(items[i].ref)) {
+			const memo_ev *ev;
+			if (at < w->t0 || at >= w->t1)
+				continue;
+			if (!(err = walk_event(w, CCG_REF_ID(items[i].ref), &ev)))
+				*size += ev->textlen + fixed;
+			continue;
+		}
+		uint64_t part;
+		if (!(err = window_size(w, items[i].ref, at, fixed, &part)))
+			*size += part;
+	}
+	free(items);
+	return err;
+}
+
+/* Appends up to `len` bytes of the events.tsv body of `in`, starting at
+ * body offset `off`. */
+static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
+			 ccg_buf *out)
+{
+	const uint64_t fixed = fixed_len(w->t, w->l);
+	size_t want_end = out->len + len;
+	ccg_buf line = CCG_BUF_INIT;
+	ccg_err err = walk_push(w, in->node, in->start, in->depth);
+	while (!err && w->n) {
+		wframe *f = &w->f[w->n - 1];
+		if (f->next == f->nitems) {
+			w->n--;
+			continue;
+		}
+		const ccg_item *it = &f->items[f->next++];
+		uint64_t at = f->start + (uint64_t)it->offset;
+		if (CCG_REF_IS_EVENT(it->ref)) {
+			const memo_ev *ev;
+			if (w->windowed && (at < w->t0 || at >= w->t1))
+				continue;
+			if ((err = walk_event(w, CCG_REF_ID(it->ref), &ev)))
+				break;
+			uint64_t size = ev->textlen + fixed;
+			if (off >= size) {
+				off -= size;
+				continue;
+			}
+			ccg_buf_reset(&line);
+			ccg_render_event_head(&line, ev->kind, at, w->t->w_time,
+					      w->l->idstr, f->depth,
+					      w->t->w_depth);
+			ccg_buf_add(&line, ev->tail.data, ev->tail.len);
+			if (ccg_buf_status(&line)) {
+				err = CCG_ENOMEM;
+				break;
+			}
+			if (off < line.len) {
+				size_t k = line.len - (size_t)off;
+				if (k > want_end - out->len)
+					k = want_end - out->len;
+				ccg_buf_add(out, line.data + off, k);
+			}
+			off = 0;
+			if (out->len >= want_end)
+				break;
+			continue;
+		}
+		const memo_node *m;
+		if ((err = walk_node(w, it->ref, &m)))
+			break;
+		uint32_t depth = f->depth + (m->hdr.kind == CCG_NODE_CALL);
+		uint64_t size = m->hdr.textlen + m->hdr.nevents * fixed;
+		int part = window_part(w, at, &m->hdr);
+		if (part == CCG_COVER_PART &&
+		    (err = window_size(w, it->ref, at, fixed, &size)))
+			break;
+		if (part == CCG_COVER_NONE || off >= size) {
+			off -= part == CCG_COVER_NONE ? 0 : size;
+			continue;
+		}
+		err = walk_push(w, it->ref, at, depth);
+	}
+	ccg_buf_free(&line);
+	return err ? err : ccg_buf_status(out);
+}
+
+size_t ccg_events_header(const ccg_trace *t, uint64_t *off, size_t len,
+			 ccg_buf *out)
+{
+	const size_t hlen = t->ev_header.len;
+	size_t want_end = out->len + len;
+	if (*off < hlen) {
+		size_t k = hlen - (size_t)*off < len ? hlen - (size_t)*off : len;
+		ccg_buf_add(out, t->ev_header.data + *off, k);
+		*off = hlen;
+	}
+	return want_end;
+}
+
+ccg_err ccg_events_window_body(const ccg_trace *t, const loc *l,
+			       uint64_t t0, uint64_t t1, uint64_t off,
+			       size_t len, ccg_buf *out)
+{
+	inst root;
+	ccg_err err = ccg_ids_root(t, l, &root);
+	if (err)
+		return err;
+	memo *m = memo_get(t);
+	if (!m)
+		return CCG_ENOMEM;
+	walk w = {t, l, NULL, 0, 0, m->ev, m->nodes, &m->fields, t0, t1, 1};
+	err = walk_read(&w, &root, off, len, out);
+	walk_free(&w);
+	return err;
+}
+
+/* Size and bytes of a location's events.tsv inside [t0, t1). */
+ccg_err ccg_events_window(const ccg_trace *t, const loc *l, uint64_t t0,
+			     uint64_t t1, uint64_t off, size_t len,
+			     ccg_buf *out, uint64_t *size)
+{
+	inst in;
+	ccg_err err = ccg_ids_root(t, l, &in);
+	if (err)
+		return err;
+	memo *m = memo_get(t);
+	if (!m)
+		return CCG_ENOMEM;
+	walk w = {t, l, NULL, 0, 0, m->ev, m->nodes, &m->fields, t0, t1, 1};
+	uint64_t body;
+	if ((err = window_size(&w, in.node, in.start, fixed_len(t, l), &body)))
+		return err;
+	const size_t hlen = t->ev_header.len;
+	if (size)
+		*size = hlen + body;
+	if (!out)
+		return CCG_OK;
+	size_t want_end = ccg_events_header(t, &off, len, out);
+	if (out->len < want_end && off - hlen < body)
+		err = walk_read(&w, &in, off - hlen, want_end - out->len, out);
+	walk_free(&w);
+	return err ? err : ccg_buf_status(out);
+}
+
+
+ccg_err ccg_events_read(const ccg_trace *t, const inst *in, uint64_t off,
+			   size_t len, ccg_buf *out)
+{
+	const size_t hlen = t->ev_header.len;
+	size_t want_end = ccg_events_header(t, &off, len, out);
+	if (out->len >= want_end || off - hlen >= ccg_events_size(t, in) - hlen)
+		return ccg_buf_status(out);
+	memo *m = memo_get(t);
+	if (!m)
+		return CCG_ENOMEM;
+	walk w = {t, in->l, NULL, 0, 0, m->ev, m->nodes, &m->fields, 0, 0, 0};
+	ccg_err err = walk_read(&w, in, off - hlen, want_end - out->len, out);
+	walk_free(&w);
+	return err;
+}
+

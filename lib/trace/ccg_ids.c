@@ -1,0 +1,211 @@
+/*
+ * ccg_ids.c - the id scheme (see trace_i.h): what an inum names, and the
+ * tree instances of a location, found from the inum by one descent.
+ */
+#include "trace_i.h"
+
+#include <stdlib.h>
+
+int ccg_trace_is_dir(ccg_id id)
+{
+	return ccg_id_view(id) == V_DIR;
+}
+
+uint64_t ccg_ids_win_stride(const ccg_trace *t)
+{
+	return 1 + t->ngroups + t->nlocs;
+}
+
+/* Window `i` (the table may grow under other threads). */
+win ccg_ids_window(const ccg_trace *t, size_t i)
+{
+	pthread_mutex_lock(&t->mut->win_mu);
+	win wn = t->mut->wins[i];
+	pthread_mutex_unlock(&t->mut->win_mu);
+	return wn;
+}
+
+int ccg_ids_locate(const ccg_trace *t, uint64_t inum, where *w)
+{
+	w->bins = 0;
+	if (inum >= CCG_TLN_BASE) {
+		pthread_mutex_lock(&t->mut->win_mu);
+		size_t i = (size_t)(inum - CCG_TLN_BASE);
+		int ok = i < t->mut->ntlns;
+		tln tl = ok ? t->mut->tlns[i] : (tln){0, 0};
+		pthread_mutex_unlock(&t->mut->win_mu);
+		if (!ok || tl.dir >= CCG_TLN_BASE || ccg_ids_locate(t, tl.dir, w))
+			return -1;
+		w->bins = (uint32_t)tl.bins;
+		return 0;
+	}
+	if (inum == 0) {
+		w->kind = W_ROOT;
+		return 0;
+	}
+	if (inum == t->ninums) {
+		w->kind = W_TIME;
+		return 0;
+	}
+	if (inum >= CCG_WIN_BASE) {
+		uint64_t k = inum - CCG_WIN_BASE;
+		w->kind = W_WIN;
+		w->win = (size_t)(k / ccg_ids_win_stride(t));
+		w->sub = k % ccg_ids_win_stride(t);
+		pthread_mutex_lock(&t->mut->win_mu);
+		int ok = w->win < t->mut->nwins;
+		pthread_mutex_unlock(&t->mut->win_mu);
+		if (!ok)
+			return -1;
+		if (w->sub > t->ngroups)
+			w->index = (size_t)(w->sub - 1 - t->ngroups);
+		else if (w->sub > 0)
+			w->index = (size_t)(w->sub - 1);
+		return 0;
+	}
+	if (inum <= t->ngroups) {
+		w->kind = W_GROUP;
+		w->index = (size_t)(inum - 1);
+		return 0;
+	}
+	if (inum >= t->ninums || t->nlocs == 0)
+		return -1;
+	size_t lo = 0, hi = t->nlocs - 1;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo + 1) / 2;
+		if (t->locs[m].base <= inum)
+			lo = m;
+		else
+			hi = m - 1;
+	}
+	if (inum < t->locs[lo].base)
+		return -1;
+	w->kind = W_TREE;
+	w->index = lo;
+	return 0;
+}
+
+ccg_err ccg_ids_root(const ccg_trace *t, const loc *l, inst *in)
+{
+	in->l = l;
+	in->node = l->root;
+	in->start = l->first > l->last ? 0 : l->first;
+	in->depth = in->parent_depth = 0;
+	return ccg_store_get_node(t->store, l->root, &in->hdr, NULL, 0);
+}
+
+/* The child instance of `in` for item `it` (a node). */
+ccg_err ccg_ids_child(const ccg_trace *t, const inst *in,
+			  const ccg_item *it, inst *out)
+{
+	out->l = in->l;
+	out->node = CCG_REF_ID(it->ref);
+	out->start = in->start + (uint64_t)it->offset;
+	out->parent_depth = in->depth;
+	ccg_err err = ccg_store_get_node(t->store, out->node, &out->hdr, NULL,
+					 0);
+	out->depth = in->depth + (out->hdr.kind == CCG_NODE_CALL);
+	return err;
+}
+
+ccg_err ccg_ids_items(const ccg_trace *t, const inst *in, ccg_item *items)
+{
+	ccg_node n;
+	return ccg_store_get_node(t->store, in->node, &n, items,
+				  CCG_FANOUT_MAX);
+}
+
+/* Resolves inum `inum` of location l (W_TREE). */
+ccg_err ccg_ids_resolve(const ccg_trace *t, const loc *l, uint64_t inum,
+		       inst *in)
+{
+	uint64_t p = inum - l->base;
+	ccg_err err = ccg_ids_root(t, l, in);
+	if (err)
+		return err;
+	if (p > in->hdr.ndirs)
+		return CCG_ENOENT;
+	ccg_item *items = malloc(sizeof *items * (CCG_FANOUT_MAX + 1));
+	if (!items)
+		return CCG_ENOMEM;
+	while (p > 0 && !err) {
+		p--;
+		if ((err = ccg_ids_items(t, in, items)))
+			break;
+		uint32_t i;
+		ccg_node h;
+		for (i = 0; i < in->hdr.nitems; i++) {
+			if (CCG_REF_IS_EVENT(items[i].ref))
+				continue;
+			if ((err = ccg_store_get_node(t->store, items[i].ref,
+						      &h, NULL, 0)))
+				break;
+			if (!h.visible)
+				continue;
+			if (p <= h.ndirs)
+				break;
+			p -= 1 + h.ndirs;
+		}
+		if (err)
+			break;
+		if (i == in->hdr.nitems) {
+			err = CCG_EFORMAT;
+			break;
+		}
+		inst child;
+		err = ccg_ids_child(t, in, &items[i], &child);
+		*in = child;
+	}
+	free(items);
+	return err;
+}
+
+/* Instance id of visible child k of `in` (whose id is `id`). */
+ccg_err ccg_ids_child_inum(const ccg_trace *t, const inst *in, uint64_t id,
+			uint32_t k, uint64_t *out)
+{
+	ccg_item *items = malloc(sizeof *items * (CCG_FANOUT_MAX + 1));
+	if (!items)
+		return CCG_ENOMEM;
+	ccg_err err = ccg_ids_items(t, in, items);
+	uint64_t p = id + 1;
+	for (uint32_t i = 0; !err && i < in->hdr.nitems; i++) {
+		ccg_node h;
+		if (CCG_REF_IS_EVENT(items[i].ref))
+			continue;
+		if ((err = ccg_store_get_node(t->store, items[i].ref, &h, NULL,
+					      0)))
+			break;
+		if (!h.visible)
+			continue;
+		if (k-- == 0) {
+			*out = p;
+			free(items);
+			return CCG_OK;
+		}
+		p += 1 + h.ndirs;
+	}
+	free(items);
+	return err ? err : CCG_ENOENT;
+}
+
+
+/* The locations a directory covers: all (the root, a window), a group's
+ * (a group, a group in a window), or one (a tree node, a location in a
+ * window).  Location i is t->locs[members ? members[i] : first + i]. */
+size_t ccg_ids_scope(const ccg_trace *t, const where *w,
+			 size_t *first, const uint32_t **members)
+{
+	*first = 0;
+	*members = NULL;
+	if (w->kind == W_TREE || (w->kind == W_WIN && w->sub > t->ngroups)) {
+		*first = w->index;
+		return 1;
+	}
+	if (w->kind == W_GROUP || (w->kind == W_WIN && w->sub > 0)) {
+		*members = t->groups[w->index].locs;
+		return t->groups[w->index].nlocs;
+	}
+	return t->nlocs;
+}
+

@@ -1,0 +1,343 @@
+/*
+ * ccg_info.c - the small files: every `info`, and the root's README,
+ * regions.tsv, locations.tsv and definitions.tsv (rendered once at open).
+ */
+#include "trace_i.h"
+
+#include "ccg_render.h"
+
+static const char *location_type_name(uint64_t t)
+{
+	static const char *const n[] = {"unknown", "cpu_thread",
+					"accelerator_stream", "metric"};
+	return t < NELEM(n) ? n[t] : "unknown";
+}
+
+static const char *lgroup_type_name(uint64_t t)
+{
+	static const char *const n[] = {"unknown", "process", "accelerator"};
+	return t < NELEM(n) ? n[t] : "unknown";
+}
+
+static const char *region_role_name(uint64_t r)
+{
+	static const char *const n[] = {
+		"unknown", "function", "wrapper", "loop", "code", "parallel",
+		"sections", "section", "workshare", "single", "single_sblock",
+		"master", "critical", "critical_sblock", "atomic", "barrier",
+		"implicit_barrier", "flush", "ordered", "ordered_sblock",
+		"task", "task_create", "task_wait", "coll_one2all",
+		"coll_all2one", "coll_all2all", "coll_other", "file_io",
+		"point2point", "rma", "data_transfer", "artificial",
+		"thread_create", "thread_wait", "task_untied", "allocate",
+		"deallocate", "reallocate", "file_io_metadata"};
+	return r < NELEM(n) ? n[r] : "unknown";
+}
+
+static const char *paradigm_name(const ccg_defs *d, uint64_t p)
+{
+	const char *s = ccg_render_paradigm(d, p);
+	return s ? s : "unknown";
+}
+
+
+static void add_kv(ccg_buf *b, const char *key, const char *val)
+{
+	ccg_buf_adds(b, key);
+	ccg_buf_adds(b, ": ");
+	ccg_render_escape(b, val);
+	ccg_buf_addc(b, '\n');
+}
+
+static void add_ku(ccg_buf *b, const char *key, uint64_t v)
+{
+	ccg_buf_adds(b, key);
+	ccg_buf_adds(b, ": ");
+	ccg_buf_addu(b, v, 0);
+	ccg_buf_addc(b, '\n');
+}
+
+static void add_repairs(ccg_buf *b, const ccg_repairs *r)
+{
+	add_ku(b, "repairs", ccg_repairs_total(r));
+	add_ku(b, "repair.leave_below_top", r->leave_below_top);
+	add_ku(b, "repair.frames_closed_by_leave", r->frames_closed);
+	add_ku(b, "repair.leave_with_empty_stack", r->leave_empty_stack);
+	add_ku(b, "repair.leave_of_region_not_open", r->leave_not_open);
+	add_ku(b, "repair.never_left", r->never_left);
+	add_ku(b, "repair.end_before_start", r->end_before_start);
+	add_ku(b, "repair.unknown_calling_context", r->unknown_context);
+	add_ku(b, "events_out_of_order", r->out_of_order);
+}
+
+
+void ccg_info_node(const ccg_trace *t, const inst *in, int is_loc,
+			     ccg_buf *b)
+{
+	const ccg_node *n = &in->hdr;
+	const loc *l = in->l;
+	if (is_loc) {
+		const ccg_def_location *d = l->def;
+		add_kv(b, "kind", "location");
+		add_ku(b, "location", d->id);
+		add_kv(b, "name", d->name);
+		add_kv(b, "group", t->groups[l->group].name);
+		add_kv(b, "type", location_type_name(d->type));
+		add_ku(b, "declared_events", d->declared_events);
+		add_kv(b, "status", l->errmsg ? "error" : "ok");
+		if (l->errmsg)
+			add_kv(b, "error", l->errmsg);
+		add_repairs(b, &l->rep);
+		add_ku(b, "max_depth", l->max_depth);
+		ccg_buf_adds(b, "path: ");
+		ccg_names_location_path(t, l, b);
+		ccg_buf_addc(b, '\n');
+	} else if (n->kind == CCG_NODE_CALL) {
+		add_kv(b, "kind", "call");
+		ccg_buf_adds(b, "region: ");
+		ccg_render_region(b, t->defs, n->region);
+		ccg_buf_addc(b, '\n');
+		add_ku(b, "region_id", n->region);
+		add_ku(b, "depth", in->depth);
+	} else {
+		add_kv(b, "kind", "group");
+	}
+	uint64_t start = is_loc && !l->nevents ? 0 : in->start;
+	uint64_t end = is_loc ? (l->nevents ? l->last : 0)
+			      : start + ccg_node_shown_dur(n);
+	add_ku(b, "start", start);
+	add_ku(b, "end", end);
+	add_ku(b, "duration", end - start);
+	if (l->nevents || !is_loc) {
+		add_ku(b, "start_since_zero", start - t->zero);
+		add_ku(b, "end_since_zero", end - t->zero);
+	}
+	add_ku(b, "events", n->nevents);
+	add_ku(b, "children", n->nvis);
+	add_ku(b, "directories_below", n->ndirs);
+	add_ku(b, "shared_node", in->node);
+}
+
+void ccg_info_group(const ccg_trace *t, const group *g, ccg_buf *b)
+{
+	add_kv(b, "kind", "location_group");
+	if (g->id != UINT64_MAX)
+		add_ku(b, "id", g->id);
+	add_kv(b, "name", g->name);
+	add_kv(b, "type", lgroup_type_name(g->type));
+	add_ku(b, "locations", g->nlocs);
+	uint64_t ev = 0;
+	for (uint32_t i = 0; i < g->nlocs; i++)
+		ev += t->locs[g->locs[i]].nevents;
+	add_ku(b, "events", ev);
+}
+
+ccg_err ccg_trace_summary(const ccg_trace *t, ccg_buf *b)
+{
+	const ccg_clock *ck = ccg_defs_clock(t->defs);
+	uint64_t bad = 0, repaired = 0, dirs = 0;
+	for (size_t i = 0; i < t->nlocs; i++) {
+		const loc *l = &t->locs[i];
+		bad += l->errmsg != NULL;
+		repaired += ccg_repairs_total(&l->rep) != 0;
+	}
+	dirs = t->ninums - 1 - t->ngroups;
+	add_kv(b, "trace", t->anchor);
+	add_ku(b, "clock.resolution", ck->resolution);
+	add_ku(b, "clock.offset", ck->offset);
+	add_ku(b, "clock.length", ck->length);
+	add_ku(b, "zero", t->zero);
+	add_ku(b, "first", t->first);
+	add_ku(b, "last", t->last);
+	if (ck->resolution)
+		ccg_buf_addf(b, "duration_seconds: %.9f\n",
+			     (double)(t->last - t->first) / ck->resolution);
+	add_ku(b, "location_groups", t->ngroups);
+	add_ku(b, "locations", t->nlocs);
+	add_ku(b, "locations_with_errors", bad);
+	add_ku(b, "locations_repaired", repaired);
+	add_ku(b, "regions", ccg_defs_region_count(t->defs));
+	add_ku(b, "definitions", ccg_defs_record_count(t->defs));
+	add_ku(b, "events", t->events);
+	add_ku(b, "directories", dirs);
+	add_ku(b, "max_depth", t->max_depth);
+	add_ku(b, "fanout", t->opt.fanout);
+	uint64_t offered = t->nodes_offered;
+	uint32_t shared = ccg_store_node_count(t->store);
+	add_ku(b, "nodes_before_sharing", offered);
+	add_ku(b, "nodes_after_sharing", shared);
+	ccg_buf_addf(b, "Rn: %.2f\n", shared ? (double)offered / shared : 0.0);
+	add_ku(b, "event_records", ccg_store_event_count(t->store));
+	add_ku(b, "plain_tree_bytes", t->bytes_offered);
+	add_ku(b, "graph_bytes", t->graph_bytes);
+	ccg_buf_addf(b, "Rm: %.2f\n",
+		     t->graph_bytes ? (double)t->bytes_offered / t->graph_bytes
+				    : 0.0);
+	add_kv(b, "index", t->index_path ? t->index_path : "none");
+	add_ku(b, "index_bytes", t->index_bytes);
+	add_ku(b, "otf2_event_bytes", t->otf2_bytes);
+	ccg_buf_addf(b, "index_to_otf2: %.4f\n",
+		     t->otf2_bytes ? (double)t->index_bytes / t->otf2_bytes
+				   : 0.0);
+	ccg_buf_addf(b, "build_seconds: %.3f\n", t->build_seconds);
+	ccg_buf_addf(b, "build_events_per_second: %.0f\n",
+		     t->build_seconds > 0 ? t->events / t->build_seconds : 0);
+	if (t->opt.tol_abs || t->opt.tol_rel) {
+		add_ku(b, "tolerance_ticks", t->opt.tol_abs);
+		ccg_buf_addf(b, "tolerance_percent: %g\n", t->opt.tol_rel * 100);
+		add_ku(b, "lossy_shared_nodes", t->lossy_shared);
+		add_ku(b, "max_error_ticks", t->max_err);
+		ccg_buf_addf(b, "max_error_percent: %.6g\n",
+			     t->lossy_max_rel * 100);
+	} else {
+		add_kv(b, "tolerance", "none (lossless)");
+	}
+	add_kv(b, "this_open", t->built ? "built from OTF2" : "index reused");
+	ccg_buf_addf(b, "open_seconds: %.3f\n", t->open_seconds);
+	for (size_t i = 0; i < t->nlocs; i++) {
+		const loc *l = &t->locs[i];
+		if (!l->errmsg)
+			continue;
+		ccg_buf_adds(b, "error: location ");
+		ccg_buf_addu(b, l->def->id, 0);
+		ccg_buf_adds(b, ": ");
+		ccg_render_escape(b, l->errmsg);
+		ccg_buf_addc(b, '\n');
+	}
+	return ccg_buf_status(b);
+}
+
+static void render_regions(const ccg_trace *t, ccg_buf *b)
+{
+	ccg_buf_adds(b, "id\tname\tcanonical\tparadigm\trole\tfile\tline\n");
+	for (size_t i = 0; i < ccg_defs_region_count(t->defs); i++) {
+		const ccg_def_region *r = ccg_defs_region(t->defs, i);
+		ccg_buf_addu(b, r->id, 0);
+		ccg_buf_addc(b, '\t');
+		ccg_render_escape(b, r->name);
+		ccg_buf_addc(b, '\t');
+		ccg_render_escape(b, r->canonical);
+		ccg_buf_addc(b, '\t');
+		ccg_render_escape(b, paradigm_name(t->defs, r->paradigm));
+		ccg_buf_addc(b, '\t');
+		ccg_buf_adds(b, region_role_name(r->role));
+		ccg_buf_addc(b, '\t');
+		ccg_render_escape(b, r->file);
+		ccg_buf_addc(b, '\t');
+		ccg_buf_addu(b, r->begin_line, 0);
+		ccg_buf_addc(b, '\n');
+	}
+}
+
+static void render_locations(const ccg_trace *t, ccg_buf *b)
+{
+	ccg_buf_adds(b, "id\tname\tgroup\ttype\tevents\tfirst\tlast\tpath\t"
+			"declared_events\trepairs\tstatus\n");
+	for (size_t i = 0; i < t->nlocs; i++) {
+		const loc *l = &t->locs[i];
+		ccg_buf_addu(b, l->def->id, 0);
+		ccg_buf_addc(b, '\t');
+		ccg_render_escape(b, l->def->name);
+		ccg_buf_addc(b, '\t');
+		ccg_render_escape(b, t->groups[l->group].name);
+		ccg_buf_addc(b, '\t');
+		ccg_buf_adds(b, location_type_name(l->def->type));
+		ccg_buf_addc(b, '\t');
+		ccg_buf_addu(b, l->nevents, 0);
+		ccg_buf_addc(b, '\t');
+		if (!l->nevents)
+			ccg_buf_adds(b, "-\t-");
+		else
+			ccg_buf_addf(b, "%llu\t%llu",
+				     (unsigned long long)l->first,
+				     (unsigned long long)l->last);
+		ccg_buf_addc(b, '\t');
+		ccg_names_location_path(t, l, b);
+		ccg_buf_addc(b, '\t');
+		ccg_buf_addu(b, l->def->declared_events, 0);
+		ccg_buf_addc(b, '\t');
+		ccg_buf_addu(b, ccg_repairs_total(&l->rep), 0);
+		ccg_buf_addc(b, '\t');
+		if (l->errmsg) {
+			ccg_buf_adds(b, "error: ");
+			ccg_render_escape(b, l->errmsg);
+		} else {
+			ccg_buf_adds(b, "ok");
+		}
+		ccg_buf_addc(b, '\n');
+	}
+}
+
+static void render_readme(const ccg_trace *t, ccg_buf *b)
+{
+	ccg_buf_addf(b,
+		"This directory is the OTF2 trace\n  %s\nmounted by ccgfs "
+		"(read-only).\n\n", t->anchor);
+	ccg_buf_addf(b,
+		"It has %zu location groups, %zu locations and %llu events.\n"
+		"Each location's complete call history is a tree of "
+		"directories:\n\n"
+		"  info             facts about the trace (clock, counts, "
+		"errors,\n"
+		"                   sharing, index)\n"
+		"  regions.tsv      every region: id, name, paradigm, role, "
+		"source\n"
+		"  locations.tsv    every location: events, first/last time, "
+		"path here\n"
+		"  definitions.tsv  every global definition of the trace\n"
+		"  patterns.tsv     the call subtrees that repeat most\n"
+		"  stats.tsv        per region: calls, inclusive, exclusive, "
+		"min, max, mean\n"
+		"  profile.folded   exclusive ticks per call path (flame "
+		"graphs)\n"
+		"  messages.tsv     MPI messages: sender, receiver, count, "
+		"bytes\n"
+		"  GROUP/LOCATION/  one directory per location (see "
+		"locations.tsv)\n"
+		"    events.tsv     every event of the location\n"
+		"    timeline.tsv   time per region in 100 bins "
+		"(timeline-N.tsv: N bins)\n"
+		"    START-END.REGION/  one call; its directories are its "
+		"callees\n"
+		"    START-END/         a group of consecutive calls (at most "
+		"%u entries\n"
+		"                       per directory)\n"
+		"  time/T0-T1/      any time window, by name (ticks, or 1.2s, "
+		"5ms, ...):\n"
+		"                   the same files, and GROUP/LOCATION/ below "
+		"it\n\n",
+		t->ngroups, t->nlocs, (unsigned long long)t->events,
+		t->opt.fanout);
+	ccg_buf_addf(b,
+		"START and END in directory names are clock ticks since "
+		"%llu (the trace's\nclock offset), zero-padded so that `ls` "
+		"order is time order; the clock has\n%llu ticks per second. "
+		"events.tsv columns: time (ticks as in the trace),\n"
+		"kind (as otf2-print names it), location, depth, name, then "
+		"key=value\nattributes.  A call's events.tsv holds exactly the "
+		"events from its ENTER\nto its LEAVE.  Names are made path-safe "
+		"(/ %% # and control bytes as %%XX,\nspaces as _); the original "
+		"names are in the TSV files and info.\n",
+		(unsigned long long)t->zero,
+		(unsigned long long)ccg_defs_clock(t->defs)->resolution);
+}
+
+ccg_err ccg_info_static(ccg_trace *t)
+{
+	render_readme(t, &t->readme);
+	ccg_trace_summary(t, &t->info);
+	ccg_buf_add(&t->regions, t->tsv_note.data, t->tsv_note.len);
+	render_regions(t, &t->regions);
+	ccg_buf_add(&t->locations, t->tsv_note.data, t->tsv_note.len);
+	render_locations(t, &t->locations);
+	ccg_buf_add(&t->definitions, t->tsv_note.data, t->tsv_note.len);
+	ccg_buf_adds(&t->definitions, CCG_DEFS_HEADER);
+	for (size_t i = 0; i < ccg_defs_record_count(t->defs); i++)
+		ccg_render_def(&t->definitions, t->defs, i);
+	if (ccg_buf_status(&t->readme) || ccg_buf_status(&t->info) ||
+	    ccg_buf_status(&t->regions) || ccg_buf_status(&t->locations) ||
+	    ccg_buf_status(&t->definitions))
+		return CCG_ENOMEM;
+	return CCG_OK;
+}
+

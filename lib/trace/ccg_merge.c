@@ -1,0 +1,360 @@
+/*
+ * ccg_merge.c - a window's events.tsv over several locations, merged.
+ *
+ * Each location's window text is a stream sorted by its first column;
+ * the merged file takes lines by (time, location order).  Its size is the
+ * sum of the streams', known without merging.  The first read of a window
+ * builds checkpoints - every CCG_MERGE_STEP bytes, where each stream
+ * stands - by one merge pass (cost follows the window's events); a read
+ * then merges forward from the checkpoint below its offset.
+ */
+#include "trace_i.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_grow.h"
+
+/* Merged bytes between two checkpoints, and bytes read from a stream at
+ * once. */
+#define CCG_MERGE_STEP (256u << 10)
+#define CCG_MERGE_CHUNK (64u << 10)
+/* A merged window of at most this many bytes keeps its text from the
+ * checkpoint pass (while all kept texts stay under CCG_MERGE_KEEP_ALL), so
+ * its reads are copies. */
+#define CCG_MERGE_KEEP (4u << 20)
+#define CCG_MERGE_KEEP_ALL (64u << 20)
+
+typedef struct wmerge {
+	size_t win;
+	uint64_t sub;
+	size_t n;               /* locations */
+	uint32_t *locs;
+	uint64_t *body;         /* per location, its window text bytes */
+	uint64_t total;
+	size_t ncp;
+	uint64_t *cp_off;       /* merged offset of checkpoint k */
+	uint64_t *cp_pos;       /* ncp x n: each stream's offset there */
+	size_t cap_off, cap_pos;
+	ccg_buf text;           /* the whole merged text, when kept */
+} wmerge;
+
+void ccg_merge_free(struct wmerge *m)
+{
+	if (!m)
+		return;
+	free(m->locs);
+	free(m->body);
+	free(m->cp_off);
+	free(m->cp_pos);
+	ccg_buf_free(&m->text);
+	free(m);
+}
+
+typedef struct mstream {
+	const loc *l;
+	uint64_t pos, end;      /* next byte of the stream to fetch */
+	ccg_buf buf;
+	size_t at;              /* next line in buf */
+} mstream;
+
+/* Makes sure stream s holds a whole line at s->at; 0 when it has none. */
+static ccg_err mstream_fill(const ccg_trace *t, uint64_t t0, uint64_t t1,
+			    mstream *s, int *have)
+{
+	for (;;) {
+		const char *nl = s->at < s->buf.len
+					 ? memchr(s->buf.data + s->at, '\n',
+						  s->buf.len - s->at)
+					 : NULL;
+		if (nl) {
+			*have = 1;
+			return CCG_OK;
+		}
+		if (s->pos >= s->end) {
+			*have = 0;
+			return CCG_OK;
+		}
+		/* Keep the partial line, fetch more. */
+		ccg_buf_drop(&s->buf, s->at);
+		s->at = 0;
+		size_t before = s->buf.len;
+		ccg_err err = ccg_events_window_body(t, s->l, t0, t1, s->pos,
+						     CCG_MERGE_CHUNK, &s->buf);
+		if (err)
+			return err;
+		if (s->buf.len == before)
+			return CCG_EFORMAT; /* the stream ended early */
+		s->pos += s->buf.len - before;
+	}
+}
+
+static uint64_t line_time(const char *p)
+{
+	uint64_t v = 0;
+	for (; *p >= '0' && *p <= '9'; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	return v;
+}
+
+/* The stream whose next line comes first; -1 when all are done. */
+static ccg_err mpick(const ccg_trace *t, uint64_t t0, uint64_t t1,
+		     mstream *s, size_t n, long *pick)
+{
+	uint64_t best = 0;
+	*pick = -1;
+	for (size_t i = 0; i < n; i++) {
+		int have;
+		ccg_err err = mstream_fill(t, t0, t1, &s[i], &have);
+		if (err)
+			return err;
+		if (!have)
+			continue;
+		uint64_t tm = line_time(s[i].buf.data + s[i].at);
+		if (*pick < 0 || tm < best) {
+			best = tm;
+			*pick = (long)i;
+		}
+	}
+	return CCG_OK;
+}
+
+static size_t mline_len(const mstream *s)
+{
+	const char *nl = memchr(s->buf.data + s->at, '\n', s->buf.len - s->at);
+	return (size_t)(nl - (s->buf.data + s->at)) + 1;
+}
+
+/* Opens the streams at the given positions (NULL: at their starts). */
+static ccg_err mstreams_open(const ccg_trace *t, const wmerge *m,
+			     const uint64_t *pos, mstream **out)
+{
+	mstream *s = calloc(m->n ? m->n : 1, sizeof *s);
+	if (!s)
+		return CCG_ENOMEM;
+	for (size_t i = 0; i < m->n; i++) {
+		s[i].l = &t->locs[m->locs[i]];
+		s[i].pos = pos ? pos[i] : 0;
+		s[i].end = m->body[i];
+	}
+	*out = s;
+	return CCG_OK;
+}
+
+static void mstreams_close(mstream *s, size_t n)
+{
+	for (size_t i = 0; s && i < n; i++)
+		ccg_buf_free(&s[i].buf);
+	free(s);
+}
+
+/* Where stream i stands: its fetched position minus what is buffered. */
+static uint64_t mstream_pos(const mstream *s)
+{
+	return s->pos - (s->buf.len - s->at);
+}
+
+/* The locations of window directory w and the bytes of each one's window
+ * text (no header), into m: no merging, only sizes. */
+static ccg_err scope_sizes(const ccg_trace *t, const where *w, uint64_t t0,
+			   uint64_t t1, wmerge *m)
+{
+	size_t first;
+	const uint32_t *members;
+	m->win = w->win;
+	m->sub = w->sub;
+	m->n = ccg_ids_scope(t, w, &first, &members);
+	m->locs = calloc(m->n ? m->n : 1, sizeof *m->locs);
+	m->body = calloc(m->n ? m->n : 1, sizeof *m->body);
+	ccg_err err = m->locs && m->body ? CCG_OK : CCG_ENOMEM;
+	for (size_t i = 0; !err && i < m->n; i++) {
+		m->locs[i] = members ? members[i] : (uint32_t)(first + i);
+		uint64_t size;
+		err = ccg_events_window(t, &t->locs[m->locs[i]], t0, t1, 0, 0,
+					NULL, &size);
+		m->body[i] = size - t->ev_header.len;
+		m->total += m->body[i];
+	}
+	return err;
+}
+
+/* Records where every stream stands at merged offset `merged`. */
+static ccg_err checkpoint(wmerge *m, const mstream *s, uint64_t merged)
+{
+	size_t n = m->n ? m->n : 1;
+	if (CCG_GROW(m->cp_off, m->ncp + 1, m->cap_off) ||
+	    CCG_GROW(m->cp_pos, (m->ncp + 1) * n, m->cap_pos))
+		return CCG_ENOMEM;
+	m->cp_off[m->ncp] = merged;
+	for (size_t i = 0; i < m->n; i++)
+		m->cp_pos[m->ncp * m->n + i] = mstream_pos(&s[i]);
+	m->ncp++;
+	return CCG_OK;
+}
+
+/* Whether a merged text of `total` bytes may be kept whole. */
+static int may_keep(const ccg_trace *t, uint64_t total)
+{
+	int keep = 0;
+	if (total > CCG_MERGE_KEEP)
+		return 0;
+	pthread_mutex_lock(&t->mut->win_mu);
+	if (t->mut->merge_kept + total <= CCG_MERGE_KEEP_ALL) {
+		t->mut->merge_kept += total;
+		keep = 1;
+	}
+	pthread_mutex_unlock(&t->mut->win_mu);
+	return keep;
+}
+
+/* Builds the merge state of a window directory, checkpoints included. */
+static ccg_err wmerge_build(const ccg_trace *t, const where *w, uint64_t t0,
+			    uint64_t t1, wmerge **out)
+{
+	wmerge *m = calloc(1, sizeof *m);
+	if (!m)
+		return CCG_ENOMEM;
+	mstream *s = NULL;
+	ccg_err err = scope_sizes(t, w, t0, t1, m);
+	if (!err)
+		err = mstreams_open(t, m, NULL, &s);
+	int keep = !err && may_keep(t, m->total);
+	uint64_t merged = 0;
+	while (!err) {
+		if (merged >= (uint64_t)m->ncp * CCG_MERGE_STEP &&
+		    (err = checkpoint(m, s, merged)))
+			break;
+		long pick;
+		if ((err = mpick(t, t0, t1, s, m->n, &pick)) || pick < 0)
+			break;
+		size_t k = mline_len(&s[pick]);
+		if (keep && ccg_buf_add(&m->text, s[pick].buf.data + s[pick].at,
+					k))
+			err = CCG_ENOMEM;
+		s[pick].at += k;
+		merged += k;
+	}
+	mstreams_close(s, m->n);
+	if (!err && merged != m->total)
+		err = CCG_EFORMAT;
+	if (err) {
+		ccg_merge_free(m);
+		return err;
+	}
+	*out = m;
+	return CCG_OK;
+}
+
+/* The merge state of window directory w already built, or NULL.  Called
+ * with win_mu held. */
+static const wmerge *wmerge_find(const ccg_trace *t, const where *w)
+{
+	for (size_t i = 0; i < t->mut->nmerges; i++)
+		if (t->mut->merges[i]->win == w->win &&
+		    t->mut->merges[i]->sub == w->sub)
+			return t->mut->merges[i];
+	return NULL;
+}
+
+/* The cached merge state of a window directory (built on first use). */
+static ccg_err wmerge_get(const ccg_trace *t, const where *w, uint64_t t0,
+			  uint64_t t1, const wmerge **out)
+{
+	trace_mut *mu = t->mut;
+	pthread_mutex_lock(&mu->win_mu);
+	*out = wmerge_find(t, w);
+	pthread_mutex_unlock(&mu->win_mu);
+	if (*out)
+		return CCG_OK;
+	wmerge *m;
+	ccg_err err = wmerge_build(t, w, t0, t1, &m);
+	if (err)
+		return err;
+	pthread_mutex_lock(&mu->win_mu);
+	if (!(*out = wmerge_find(t, w))) {
+		err = CCG_GROW(mu->merges, mu->nmerges + 1, mu->capmerges);
+		if (!err)
+			*out = mu->merges[mu->nmerges++] = m;
+	}
+	pthread_mutex_unlock(&mu->win_mu);
+	if (*out != m)
+		ccg_merge_free(m);
+	return err;
+}
+
+/* Size of a window directory's merged events.tsv: the sum of its
+ * locations' window texts, known without merging them. */
+static ccg_err merged_size(const ccg_trace *t, const where *w, uint64_t t0,
+			   uint64_t t1, uint64_t *size)
+{
+	pthread_mutex_lock(&t->mut->win_mu);
+	const wmerge *have = wmerge_find(t, w);
+	pthread_mutex_unlock(&t->mut->win_mu);
+	if (have) {
+		*size = t->ev_header.len + have->total;
+		return CCG_OK;
+	}
+	wmerge m = {0};
+	ccg_err err = scope_sizes(t, w, t0, t1, &m);
+	*size = t->ev_header.len + m.total;
+	free(m.locs);
+	free(m.body);
+	return err;
+}
+
+/* Appends merged bytes [x, x + len) of m, merging from the checkpoint
+ * below x. */
+static ccg_err merged_read(const ccg_trace *t, const wmerge *m, uint64_t t0,
+			   uint64_t t1, uint64_t x, size_t len, ccg_buf *out)
+{
+	size_t want_end = out->len + len;
+	if (m->text.len == m->total) {
+		size_t take = m->total - x < len ? (size_t)(m->total - x) : len;
+		return ccg_buf_add(out, m->text.data + x, take);
+	}
+	size_t k = (size_t)(x / CCG_MERGE_STEP);
+	if (k >= m->ncp)
+		k = m->ncp - 1;
+	while (k > 0 && m->cp_off[k] > x)
+		k--;
+	mstream *s;
+	ccg_err err = mstreams_open(t, m, &m->cp_pos[k * m->n], &s);
+	if (err)
+		return err;
+	uint64_t merged = m->cp_off[k];
+	while (!err && out->len < want_end) {
+		long pick;
+		if ((err = mpick(t, t0, t1, s, m->n, &pick)) || pick < 0)
+			break;
+		size_t n = mline_len(&s[pick]);
+		const char *line = s[pick].buf.data + s[pick].at;
+		if (merged + n > x) {
+			size_t skip = x > merged ? (size_t)(x - merged) : 0;
+			size_t take = n - skip;
+			if (take > want_end - out->len)
+				take = want_end - out->len;
+			ccg_buf_add(out, line + skip, take);
+		}
+		s[pick].at += n;
+		merged += n;
+	}
+	mstreams_close(s, m->n);
+	return err ? err : ccg_buf_status(out);
+}
+
+ccg_err ccg_merge_events(const ccg_trace *t, const where *w, uint64_t t0,
+			 uint64_t t1, uint64_t off, size_t len, ccg_buf *out,
+			 uint64_t *size)
+{
+	if (!out)
+		return merged_size(t, w, t0, t1, size);
+	const wmerge *m;
+	ccg_err err = wmerge_get(t, w, t0, t1, &m);
+	if (err)
+		return err;
+	size_t want_end = ccg_events_header(t, &off, len, out);
+	uint64_t x = off - t->ev_header.len;
+	if (out->len >= want_end || x >= m->total || !m->ncp)
+		return ccg_buf_status(out);
+	return merged_read(t, m, t0, t1, x, want_end - out->len, out);
+}

@@ -1,0 +1,308 @@
+/*
+ * ccg_names.c - directory names: groups and locations (safe, unique among
+ * siblings with "#ID"), and call and group directories "START-END.REGION"
+ * (times from the trace's zero, zero-padded; equal siblings "#2", "#3").
+ */
+#include "trace_i.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_name.h"
+#include "ccg_render.h"
+
+/* Longest safe region part of a call directory name; leaves room for two
+ * 20-digit times, '-', '.', and a "#N" duplicate suffix within 255. */
+#define CCG_REGION_NAME_MAX 200
+/* Longest group or location directory name before its "#id" suffix. */
+#define CCG_DIR_NAME_MAX 230
+
+typedef struct named {
+	const char *name;
+	uint32_t idx;
+} named;
+static int cmp_named(const void *a, const void *b)
+{
+	const named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->idx < y->idx ? -1 : x->idx > y->idx);
+}
+
+ccg_err ccg_names_regions(ccg_trace *t)
+{
+	size_t n = ccg_defs_region_count(t->defs);
+	t->region_safe = calloc(n ? n : 1, sizeof *t->region_safe);
+	t->region_class = calloc(n ? n : 1, sizeof *t->region_class);
+	named *order = calloc(n ? n : 1, sizeof *order);
+	ccg_err err = CCG_ENOMEM;
+	if (!t->region_safe || !t->region_class || !order)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		ccg_buf b = CCG_BUF_INIT;
+		if (ccg_name_safe(&b, ccg_defs_region(t->defs, i)->name,
+				  CCG_REGION_NAME_MAX)) {
+			ccg_buf_free(&b);
+			goto out;
+		}
+		t->region_safe[i] = b.data;
+		order[i] = (named){b.data, (uint32_t)i};
+	}
+	qsort(order, n, sizeof *order, cmp_named);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t k = order[i].idx;
+		if (i && !strcmp(order[i - 1].name, order[i].name))
+			t->region_class[k] = t->region_class[order[i - 1].idx];
+		else
+			t->region_class[k] = k;
+	}
+	err = CCG_OK;
+out:
+	free(order);
+	return err;
+}
+
+/* Gives each of `n` directory names a unique form by appending "#id". */
+static ccg_err uniquify(char **names, const uint64_t *ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < i; j++) {
+			if (strcmp(names[i], names[j]))
+				continue;
+			ccg_buf b = CCG_BUF_INIT;
+			ccg_buf_addf(&b, "%s#%llu", names[i],
+				     (unsigned long long)ids[i]);
+			if (ccg_buf_status(&b))
+				return CCG_ENOMEM;
+			free(names[i]);
+			names[i] = b.data;
+			break;
+		}
+	}
+	return CCG_OK;
+}
+
+/* Safe directory names, unique among the n entries named name[i] with
+ * definition ids id[i], into out[i] (the caller frees them, also when
+ * this fails). */
+static ccg_err dir_names(const char *const *name, const uint64_t *id,
+			 size_t n, char **out)
+{
+	for (size_t i = 0; i < n; i++) {
+		ccg_buf b = CCG_BUF_INIT;
+		if (ccg_name_safe(&b, name[i], CCG_DIR_NAME_MAX)) {
+			ccg_buf_free(&b);
+			return CCG_ENOMEM;
+		}
+		out[i] = b.data;
+	}
+	return uniquify(out, id, n);
+}
+
+/* The group of every location, and every group's members in location
+ * definition order; ng groups come from the definitions, one more
+ * ("ungrouped") when a location names no group. */
+static ccg_err group_members(ccg_trace *t, size_t ng)
+{
+	for (size_t i = 0; i < t->nlocs; i++) {
+		size_t gi = ccg_defs_lgroup_index(t->defs, t->locs[i].def->group);
+		if (gi == SIZE_MAX)
+			gi = ng;
+		t->locs[i].group = (uint32_t)gi;
+		t->groups[gi].nlocs++;
+	}
+	for (size_t i = 0; i < t->ngroups; i++) {
+		group *g = &t->groups[i];
+		g->locs = calloc(g->nlocs ? g->nlocs : 1, sizeof *g->locs);
+		if (!g->locs)
+			return CCG_ENOMEM;
+		g->nlocs = 0;
+	}
+	for (size_t i = 0; i < t->nlocs; i++) {
+		group *g = &t->groups[t->locs[i].group];
+		g->locs[g->nlocs++] = (uint32_t)i;
+	}
+	return CCG_OK;
+}
+
+/* Directory names of the groups (i < ngroups) or of the locations of
+ * group i - ngroups, unique among their siblings. */
+static ccg_err name_dirs(ccg_trace *t, size_t i)
+{
+	int of_groups = i < t->ngroups;
+	const group *g = of_groups ? NULL : &t->groups[i - t->ngroups];
+	size_t n = of_groups ? t->ngroups : g->nlocs;
+	const char **name = calloc(n ? n : 1, sizeof *name);
+	uint64_t *id = calloc(n ? n : 1, sizeof *id);
+	char **out = calloc(n ? n : 1, sizeof *out);
+	ccg_err err = name && id && out ? CCG_OK : CCG_ENOMEM;
+	for (size_t k = 0; !err && k < n; k++) {
+		const ccg_def_location *d =
+			of_groups ? NULL : t->locs[g->locs[k]].def;
+		name[k] = of_groups ? t->groups[k].name : d->name;
+		id[k] = of_groups ? t->groups[k].id : d->id;
+	}
+	if (!err)
+		err = dir_names(name, id, n, out);
+	for (size_t k = 0; out && k < n; k++) {
+		char **slot = of_groups ? &t->groups[k].dirname
+					: &t->locs[g->locs[k]].dirname;
+		if (err)
+			free(out[k]);
+		else
+			*slot = out[k];
+	}
+	free(name);
+	free(id);
+	free(out);
+	return err;
+}
+
+ccg_err ccg_names_groups(ccg_trace *t)
+{
+	size_t ng = ccg_defs_lgroup_count(t->defs);
+	int need_ungrouped = 0;
+	for (size_t i = 0; i < t->nlocs; i++)
+		if (ccg_defs_lgroup_index(t->defs, t->locs[i].def->group) ==
+		    SIZE_MAX)
+			need_ungrouped = 1;
+	t->ngroups = ng + (size_t)need_ungrouped;
+	t->groups = calloc(t->ngroups ? t->ngroups : 1, sizeof *t->groups);
+	if (!t->groups)
+		return CCG_ENOMEM;
+	for (size_t i = 0; i < t->ngroups; i++) {
+		group *g = &t->groups[i];
+		if (i < ng) {
+			const ccg_def_lgroup *d = ccg_defs_lgroup(t->defs, i);
+			g->name = d->name;
+			g->id = d->id;
+			g->type = d->type;
+		} else {
+			g->name = "ungrouped";
+			g->id = UINT64_MAX;
+		}
+	}
+	ccg_err err = group_members(t, ng);
+	if (!err && t->ngroups)
+		err = name_dirs(t, 0);
+	for (size_t i = 0; !err && i < t->ngroups; i++)
+		err = name_dirs(t, t->ngroups + i);
+	return err;
+}
+
+void ccg_names_location_path(const ccg_trace *t, const loc *l, ccg_buf *b)
+{
+	ccg_buf_adds(b, t->groups[l->group].dirname);
+	ccg_buf_addc(b, '/');
+	ccg_buf_adds(b, l->dirname);
+}
+
+/* ------------------------------------------------------------------ */
+/* Names of call-tree directories                                       */
+
+size_t ccg_names_region_index(const ccg_trace *t, uint64_t region)
+{
+	return ccg_defs_region_index(t->defs, region);
+}
+
+
+static named_child describe(const inst *parent, const ccg_item *it,
+			    const ccg_node *h)
+{
+	named_child c;
+	c.start = parent->start + (uint64_t)it->offset;
+	c.end = c.start + ccg_node_shown_dur(h);
+	c.is_call = h->kind == CCG_NODE_CALL;
+	c.region = h->region;
+	return c;
+}
+
+/* Two sibling nodes get the same base name exactly when this agrees. */
+static int same_base(const ccg_trace *t, const named_child *a,
+		     const named_child *b)
+{
+	if (a->start != b->start || a->end != b->end || a->is_call != b->is_call)
+		return 0;
+	if (!a->is_call)
+		return 1;
+	size_t x = ccg_names_region_index(t, a->region), y = ccg_names_region_index(t, b->region);
+	if (x == SIZE_MAX || y == SIZE_MAX)
+		return a->region == b->region;
+	return t->region_class[x] == t->region_class[y];
+}
+
+static void base_name(const ccg_trace *t, const named_child *c, ccg_buf *out)
+{
+	ccg_buf_addu(out, c->start - t->zero, t->w_rel);
+	ccg_buf_addc(out, '-');
+	ccg_buf_addu(out, c->end - t->zero, t->w_rel);
+	if (!c->is_call)
+		return;
+	ccg_buf_addc(out, '.');
+	size_t ri = ccg_names_region_index(t, c->region);
+	if (ri != SIZE_MAX) {
+		ccg_buf_adds(out, t->region_safe[ri]);
+	} else {
+		/* An unknown region's one name, made path-safe. */
+		ccg_buf raw = CCG_BUF_INIT;
+		ccg_render_region(&raw, t->defs, c->region);
+		if (ccg_buf_status(&raw) ||
+		    ccg_name_safe(out, raw.data, CCG_REGION_NAME_MAX))
+			out->failed = 1;
+		ccg_buf_free(&raw);
+	}
+}
+
+
+void ccg_kids_free(kids *k)
+{
+	free(k->items);
+	free(k->item_of);
+	free(k->desc);
+}
+
+ccg_err ccg_kids_load(const ccg_trace *t, const inst *in, kids *k)
+{
+	memset(k, 0, sizeof *k);
+	k->items = malloc(sizeof *k->items * (CCG_FANOUT_MAX + 1));
+	k->item_of = malloc(sizeof *k->item_of * (in->hdr.nvis + 1));
+	k->desc = malloc(sizeof *k->desc * (in->hdr.nvis + 1));
+	if (!k->items || !k->item_of || !k->desc)
+		return CCG_ENOMEM;
+	ccg_err err = ccg_ids_items(t, in, k->items);
+	if (err)
+		return err;
+	k->nitems = in->hdr.nitems;
+	for (uint32_t i = 0; i < k->nitems; i++) {
+		ccg_node h;
+		if (CCG_REF_IS_EVENT(k->items[i].ref))
+			continue;
+		if ((err = ccg_store_get_node(t->store, k->items[i].ref, &h,
+					      NULL, 0)))
+			return err;
+		if (!h.visible)
+			continue;
+		if (k->n >= in->hdr.nvis)
+			return CCG_EFORMAT;
+		k->item_of[k->n] = i;
+		k->desc[k->n++] = describe(in, &k->items[i], &h);
+	}
+	return k->n == in->hdr.nvis ? CCG_OK : CCG_EFORMAT;
+}
+
+/* Name of visible child j. */
+void ccg_kids_name(const ccg_trace *t, const kids *k, uint32_t j,
+		     ccg_buf *out)
+{
+	unsigned dup = 0;
+	for (uint32_t i = j; i > 0; i--) {
+		if (k->desc[i - 1].start != k->desc[j].start)
+			break;
+		dup += (unsigned)same_base(t, &k->desc[i - 1], &k->desc[j]);
+	}
+	base_name(t, &k->desc[j], out);
+	if (dup) {
+		ccg_buf_addc(out, '#');
+		ccg_buf_addu(out, dup + 1, 0);
+	}
+}
+

@@ -1,0 +1,627 @@
+/*
+ * ccg_open.c - opening a trace: the index file when it is valid, else a
+ * build from OTF2 (then written to the index and served from it, as a
+ * remount would); the location and figure records of the index.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "trace_i.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <stdio.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ccg_codec.h"
+#include "ccg_ingest.h"
+#include "ccg_read.h"
+#include "ccg_render.h"
+
+/* Bytes of cached per-node statistics. */
+#define CCG_STATS_CACHE (64u << 20)
+/* Graphs up to this many bytes are compressed with LZ4HC at this level. */
+#define CCG_INDEX_HC_BYTES (1u << 20)
+#define CCG_INDEX_HC_LEVEL 9
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+ccg_err ccg_info_static(ccg_trace *t);
+
+ccg_err ccg_parse_tolerance(const char *s, uint64_t *abs, double *rel)
+{
+	*abs = 0;
+	*rel = 0;
+	int have_abs = 0, have_rel = 0;
+	while (*s) {
+		char *end;
+		errno = 0;
+		if (*s < '0' || *s > '9')
+			return CCG_EINVAL;
+		double v = strtod(s, &end);
+		if (errno || end == s || v < 0)
+			return CCG_EINVAL;
+		if (*end == '%') {
+			if (have_rel || v > 100)
+				return CCG_EINVAL;
+			*rel = v / 100;
+			have_rel = 1;
+			end++;
+		} else {
+			unsigned long long u = strtoull(s, &end, 10);
+			if (errno || have_abs || (*end && *end != ','))
+				return CCG_EINVAL;
+			*abs = u;
+			have_abs = 1;
+		}
+		if (*end == ',' && end[1])
+			end++;
+		else if (*end)
+			return CCG_EINVAL;
+		s = end;
+	}
+	return have_abs || have_rel ? CCG_OK : CCG_EINVAL;
+}
+
+void ccg_options_init(ccg_options *opt)
+{
+	memset(opt, 0, sizeof *opt);
+	opt->fanout = CCG_FANOUT_DEFAULT;
+	opt->cache_bytes = CCG_CACHE_DEFAULT;
+}
+
+static void note(const ccg_trace *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note(const ccg_trace *t, const char *fmt, ...)
+{
+	if (!t->opt.log)
+		return;
+	char line[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	t->opt.log(t->opt.log_ctx, line);
+}
+
+/* Reads every location of the archive into the store. */
+static ccg_err build_from_otf2(ccg_trace *t, ccg_buf *msg)
+{
+	ccg_ingest_opts o = {t->opt.fanout, t->opt.tol_abs, t->opt.tol_rel,
+			     t->opt.progress};
+	ccg_ingest_loc *il = NULL;
+	size_t n = 0;
+	double t0 = now();
+	ccg_err err = ccg_ingest(t->anchor, &o, &t->defs, &t->store, &il, &n,
+				 msg);
+	if (err)
+		return err;
+	t->locs = calloc(n ? n : 1, sizeof *t->locs);
+	if (!t->locs) {
+		for (size_t i = 0; i < n; i++)
+			free(il[i].errmsg);
+		free(il);
+		return CCG_ENOMEM;
+	}
+	t->nlocs = n;
+	for (size_t i = 0; i < n; i++) {
+		loc *l = &t->locs[i];
+		l->def = ccg_defs_location(t->defs, i);
+		l->root = il[i].root;
+		l->first = il[i].first;
+		l->last = il[i].last;
+		l->nevents = il[i].nevents;
+		l->max_depth = il[i].max_depth;
+		l->span = il[i].span;
+		l->rep = il[i].rep;
+		l->err = il[i].err;
+		l->errmsg = il[i].errmsg;
+	}
+	free(il);
+	t->build_seconds = now() - t0;
+	t->nodes_offered = ccg_store_nodes_offered(t->store);
+	t->bytes_offered = ccg_store_bytes_offered(t->store);
+	t->lossy_shared = ccg_store_lossy_shared(t->store);
+	t->lossy_max_rel = ccg_store_lossy_max_rel(t->store);
+	return CCG_OK;
+}
+
+/* ---- the index file: locations and figures as records ----
+ *
+ * A record is a list of fields, each a varint, in the order of its field
+ * table below: one table serves writing and reading.  The location record
+ * starts with the location's definition id (checked on reading) and ends
+ * with its error message (length, bytes); doc/index-format.md has both. */
+
+typedef enum { F_U64, F_U32, F_ERR, F_I64, F_F64 } ftype;
+typedef struct field {
+	size_t off;             /* in the struct the record describes */
+	ftype type;
+} field;
+
+static const field loc_fields[] = {
+	{offsetof(loc, root), F_U32},
+	{offsetof(loc, first), F_U64},
+	{offsetof(loc, last), F_U64},
+	{offsetof(loc, nevents), F_U64},
+	{offsetof(loc, max_depth), F_U32},
+	{offsetof(loc, err), F_ERR},
+	{offsetof(loc, rep.leave_below_top), F_U64},
+	{offsetof(loc, rep.frames_closed), F_U64},
+	{offsetof(loc, rep.leave_empty_stack), F_U64},
+	{offsetof(loc, rep.leave_not_open), F_U64},
+	{offsetof(loc, rep.never_left), F_U64},
+	{offsetof(loc, rep.end_before_start), F_U64},
+	{offsetof(loc, rep.unknown_context), F_U64},
+	{offsetof(loc, span.lo), F_I64},
+	{offsetof(loc, span.hi), F_I64},
+	{offsetof(loc, rep.out_of_order), F_U64},
+};
+
+static const field meta_fields[] = {
+	{offsetof(ccg_trace, build_seconds), F_F64},
+	{offsetof(ccg_trace, nodes_offered), F_U64},
+	{offsetof(ccg_trace, bytes_offered), F_U64},
+	{offsetof(ccg_trace, graph_bytes), F_U64},
+	{offsetof(ccg_trace, lossy_shared), F_U64},
+	{offsetof(ccg_trace, lossy_max_rel), F_F64},
+};
+
+static void rec_put(ccg_buf *b, const void *obj, const field *f, size_t n)
+{
+	const unsigned char *base = obj;
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char *at = base + f[i].off;
+		uint64_t v = 0;
+		uint32_t u32;
+		int64_t i64;
+		ccg_err e;
+		switch (f[i].type) {
+		case F_U64: case F_F64: memcpy(&v, at, sizeof v); break;
+		case F_U32: memcpy(&u32, at, sizeof u32); v = u32; break;
+		case F_ERR: memcpy(&e, at, sizeof e); v = (uint64_t)e; break;
+		case F_I64: memcpy(&i64, at, sizeof i64); v = ccg_zigzag(i64);
+			break;
+		}
+		ccg_put_u(b, v);
+	}
+}
+
+static ccg_err rec_get(const unsigned char **p, const unsigned char *end,
+		       void *obj, const field *f, size_t n)
+{
+	unsigned char *base = obj;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char *at = base + f[i].off;
+		uint64_t v;
+		if (ccg_varint_get(p, end, &v))
+			return CCG_EFORMAT;
+		uint32_t u32 = (uint32_t)v;
+		int64_t i64 = ccg_unzigzag(v);
+		ccg_err e = (ccg_err)v;
+		switch (f[i].type) {
+		case F_U64: case F_F64: memcpy(at, &v, sizeof v); break;
+		case F_U32:
+			if (v > UINT32_MAX)
+				return CCG_EFORMAT;
+			memcpy(at, &u32, sizeof u32);
+			break;
+		case F_ERR:
+			if (v >= CCG__COUNT)
+				return CCG_EFORMAT;
+			memcpy(at, &e, sizeof e);
+			break;
+		case F_I64: memcpy(at, &i64, sizeof i64); break;
+		}
+	}
+	return CCG_OK;
+}
+
+/* The location record of l. */
+static void loc_put(ccg_buf *rec, const loc *l)
+{
+	const char *m = l->errmsg ? l->errmsg : "";
+	ccg_put_u(rec, l->def->id);
+	rec_put(rec, l, loc_fields, NELEM(loc_fields));
+	ccg_put_u(rec, strlen(m));
+	ccg_buf_adds(rec, m);
+}
+
+static ccg_err write_index(ccg_trace *t, const ccg_buf *identity,
+			   ccg_buf *msg)
+{
+	ccg_index_writer *w = NULL;
+	ccg_buf rec = CCG_BUF_INIT;
+	/* Small graphs afford the slower, tighter compression. */
+	int level = ccg_store_bytes(t->store) <= CCG_INDEX_HC_BYTES
+			    ? CCG_INDEX_HC_LEVEL
+			    : 0;
+	ccg_index_params p = {t->opt.tol_abs, t->opt.tol_rel, t->opt.fanout,
+			      level};
+	ccg_err err = ccg_index_begin(t->index_path, &p, identity, &w, msg);
+	t->graph_bytes = ccg_store_bytes(t->store);
+	for (size_t i = 0; !err && i <= t->nlocs; i++) {
+		ccg_buf_reset(&rec);
+		if (i < t->nlocs)
+			loc_put(&rec, &t->locs[i]);
+		else
+			rec_put(&rec, t, meta_fields, NELEM(meta_fields));
+		err = ccg_buf_status(&rec);
+		if (!err)
+			err = ccg_index_add(w, i < t->nlocs ? CCG_SEC_LOCS
+							    : CCG_SEC_META,
+					    rec.data, rec.len);
+	}
+	if (!err)
+		err = ccg_index_add_store(w, t->store);
+	ccg_buf_free(&rec);
+	if (err) {
+		if (msg && !msg->len)
+			ccg_buf_addf(msg, "cannot write index %s: %s",
+				     t->index_path, ccg_err_text(err));
+		ccg_index_abort(w);
+		return err;
+	}
+	return ccg_index_commit(w, &t->index_bytes, msg);
+}
+
+typedef struct load_ctx {
+	ccg_trace *t;
+	size_t next;
+} load_ctx;
+
+static ccg_err load_loc(void *ctx, const unsigned char *p, size_t len)
+{
+	load_ctx *c = ctx;
+	ccg_trace *t = c->t;
+	const unsigned char *end = p + len;
+	uint64_t id, mlen;
+	if (c->next >= t->nlocs || ccg_varint_get(&p, end, &id) ||
+	    id != ccg_defs_location(t->defs, c->next)->id)
+		return CCG_EFORMAT;
+	loc *l = &t->locs[c->next];
+	l->def = ccg_defs_location(t->defs, c->next++);
+	if (rec_get(&p, end, l, loc_fields, NELEM(loc_fields)) ||
+	    ccg_varint_get(&p, end, &mlen) || mlen != (uint64_t)(end - p) ||
+	    l->root >= ccg_store_node_count(t->store))
+		return CCG_EFORMAT;
+	if (mlen) {
+		if (!(l->errmsg = malloc(mlen + 1)))
+			return CCG_ENOMEM;
+		memcpy(l->errmsg, p, mlen);
+		l->errmsg[mlen] = '\0';
+	}
+	ccg_node root;
+	return ccg_store_get_node(t->store, l->root, &root, NULL, 0);
+}
+
+static ccg_err load_meta(void *ctx, const unsigned char *p, size_t len)
+{
+	ccg_trace *t = ctx;
+	const unsigned char *end = p + len;
+	if (rec_get(&p, end, t, meta_fields, NELEM(meta_fields)))
+		return CCG_EFORMAT;
+	return p == end ? CCG_OK : CCG_EFORMAT;
+}
+
+/* Opens the index at t->index_path and takes everything from it. */
+static ccg_err load_index(ccg_trace *t, const ccg_buf *identity,
+			  ccg_buf *why)
+{
+	ccg_index_params p = {t->opt.tol_abs, t->opt.tol_rel, t->opt.fanout, 0};
+	ccg_err err = ccg_index_open(t->index_path, identity, &p, &t->index,
+				     why);
+	if (err)
+		return err;
+	load_ctx lc = {t, 0};
+	ccg_read *r = NULL;
+	t->index_bytes = ccg_index_bytes(t->index);
+	/* Definitions come from the trace's global .def file (its identity
+	 * was checked); no event file is opened. */
+	if ((err = ccg_read_open(t->anchor, &r, why)) ||
+	    (err = ccg_defs_create(&t->defs)) ||
+	    (err = ccg_read_defs(r, ccg_defs_add, t->defs, why)) ||
+	    (err = ccg_defs_finish(t->defs))) {
+		ccg_read_close(r);
+		return err == CCG_ENOMEM ? err : CCG_EIO;
+	}
+	ccg_read_close(r);
+	if ((err = ccg_index_store(t->index, t->opt.cache_bytes, &t->store)))
+		goto fail;
+	t->nlocs = ccg_defs_location_count(t->defs);
+	if (ccg_index_count(t->index, CCG_SEC_LOCS) != t->nlocs ||
+	    ccg_index_count(t->index, CCG_SEC_META) != 1) {
+		err = CCG_EFORMAT;
+		goto fail;
+	}
+	t->locs = calloc(t->nlocs ? t->nlocs : 1, sizeof *t->locs);
+	if (!t->locs) {
+		err = CCG_ENOMEM;
+		goto fail;
+	}
+	if ((err = ccg_index_each(t->index, CCG_SEC_LOCS, load_loc, &lc)) ||
+	    (err = ccg_index_each(t->index, CCG_SEC_META, load_meta, t)))
+		goto fail;
+	t->from_index = 1;
+	return CCG_OK;
+fail:
+	if (why && !why->len)
+		ccg_buf_addf(why, "damaged index (%s)", ccg_err_text(err));
+	return err == CCG_ENOMEM ? err : CCG_EFORMAT;
+}
+
+/* Drops what a build or a failed load left, keeping options and paths. */
+static void reset_content(ccg_trace *t)
+{
+	for (size_t i = 0; i < t->nlocs; i++) {
+		free(t->locs[i].dirname);
+		free(t->locs[i].errmsg);
+	}
+	free(t->locs);
+	t->locs = NULL;
+	t->nlocs = 0;
+	ccg_statcache_free(t->stats);
+	t->stats = NULL;
+	ccg_store_free(t->store);
+	t->store = NULL;
+	ccg_index_close(t->index);
+	t->index = NULL;
+	ccg_defs_free(t->defs);
+	t->defs = NULL;
+	t->from_index = 0;
+}
+
+/* Names, ids, widths and the fixed files, from defs, store and locs. */
+static ccg_err finish_setup(ccg_trace *t)
+{
+	const ccg_clock *ck = ccg_defs_clock(t->defs);
+	int have = 0;
+	ccg_err err;
+	if (!t->from_index)
+		t->graph_bytes = ccg_store_bytes(t->store);
+	if ((err = ccg_names_groups(t)) || (err = ccg_names_regions(t)) ||
+	    (err = ccg_statcache_create(t->store, CCG_STATS_CACHE, &t->stats)))
+		return err;
+	uint64_t nodes = 1 + t->ngroups;
+	for (size_t i = 0; i < t->nlocs; i++) {
+		loc *l = &t->locs[i];
+		ccg_node root;
+		snprintf(l->idstr, sizeof l->idstr, "%llu",
+			 (unsigned long long)l->def->id);
+		if ((err = ccg_store_get_node(t->store, l->root, &root, NULL, 0)))
+			return err;
+		l->base = nodes;
+		nodes += 1 + root.ndirs;
+		t->events += l->nevents;
+		if (l->max_depth > t->max_depth)
+			t->max_depth = l->max_depth;
+		if (l->first > l->last)
+			continue;
+		if (!have || l->first < t->first)
+			t->first = l->first;
+		if (!have || l->last > t->last)
+			t->last = l->last;
+		have = 1;
+	}
+	if (nodes > (UINT64_MAX >> CCG_VIEW_BITS))
+		return CCG_ERANGE;
+	t->ninums = nodes;
+	t->zero = ck->defined ? ck->offset : t->first;
+	if (have && t->first < t->zero)
+		t->zero = t->first;
+	t->w_time = ccg_digits_u64(t->last);
+	t->w_rel = ccg_digits_u64(t->last - t->zero);
+	t->w_depth = ccg_digits_u64(t->max_depth);
+	for (size_t i = 0; i < t->nlocs; i++) {
+		uint64_t lo = (uint64_t)0 - (uint64_t)t->locs[i].span.lo;
+		uint64_t hi = (uint64_t)t->locs[i].span.hi;
+		if (t->locs[i].span.lo < 0 && lo > t->max_err)
+			t->max_err = lo;
+		if (t->locs[i].span.hi > 0 && hi > t->max_err)
+			t->max_err = hi;
+	}
+	if (t->opt.tol_abs || t->opt.tol_rel)
+		ccg_buf_addf(&t->tsv_note,
+			     "# lossy: event times within %llu ticks or %g%% of "
+			     "a shared subtree's duration; largest error %llu "
+			     "ticks (%.3g%% of a subtree)\n",
+			     (unsigned long long)t->opt.tol_abs,
+			     t->opt.tol_rel * 100, (unsigned long long)t->max_err,
+			     t->lossy_max_rel * 100);
+	ccg_buf_add(&t->ev_header, t->tsv_note.data, t->tsv_note.len);
+	ccg_buf_adds(&t->ev_header, CCG_EVENTS_HEADER);
+	if (ccg_buf_status(&t->tsv_note) || ccg_buf_status(&t->ev_header))
+		return CCG_ENOMEM;
+	return ccg_info_static(t);
+}
+
+/* Bytes of the archive's event files, from its identity record. */
+static uint64_t evt_bytes(const ccg_buf *identity)
+{
+	const unsigned char *p = (const unsigned char *)identity->data;
+	const unsigned char *end = p + identity->len;
+	uint64_t sum = 0, nlen, size, sec, nsec;
+	while (p < end) {
+		if (ccg_varint_get(&p, end, &nlen) || nlen > (uint64_t)(end - p))
+			break;
+		const unsigned char *name = p;
+		p += nlen;
+		if (ccg_varint_get(&p, end, &size) ||
+		    ccg_varint_get(&p, end, &sec) ||
+		    ccg_varint_get(&p, end, &nsec))
+			break;
+		if (nlen > 4 && !memcmp(name + nlen - 4, ".evt", 4))
+			sum += size;
+	}
+	return sum;
+}
+
+ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
+		       ccg_trace **out, ccg_buf *msg)
+{
+	ccg_buf identity = CCG_BUF_INIT, why = CCG_BUF_INIT, path = CCG_BUF_INIT;
+	ccg_err err = CCG_ENOMEM;
+	ccg_trace *t = calloc(1, sizeof *t);
+	if (!t)
+		return CCG_ENOMEM;
+	if (!(t->mut = calloc(1, sizeof *t->mut))) {
+		free(t);
+		return CCG_ENOMEM;
+	}
+	pthread_mutex_init(&t->mut->pat_mu, NULL);
+	pthread_mutex_init(&t->mut->win_mu, NULL);
+	static uint64_t serials; /* one per open, for the read memos */
+	t->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
+	if (opt)
+		t->opt = *opt;
+	else
+		ccg_options_init(&t->opt);
+	if (t->opt.fanout < CCG_FANOUT_MIN || t->opt.fanout > CCG_FANOUT_MAX) {
+		if (msg)
+			ccg_buf_addf(msg, "fan-out must be from %d to %d",
+				     CCG_FANOUT_MIN, CCG_FANOUT_MAX);
+		err = CCG_EINVAL;
+		goto fail;
+	}
+	if (!t->opt.cache_bytes)
+		t->opt.cache_bytes = CCG_CACHE_DEFAULT;
+	if (!(t->anchor = strdup(anchor)))
+		goto fail;
+	if ((err = ccg_index_identity(anchor, &identity, msg)))
+		goto fail;
+	t->otf2_bytes = evt_bytes(&identity);
+	if (!t->opt.no_index) {
+		if (t->opt.index_path)
+			err = ccg_buf_adds(&path, t->opt.index_path);
+		else
+			err = ccg_index_default_path(anchor, &path);
+		if (err || !(t->index_path = strdup(path.data))) {
+			err = CCG_ENOMEM;
+			goto fail;
+		}
+	}
+	double t0 = now();
+	int have_index = !t->opt.no_index && access(t->index_path, F_OK) == 0;
+	if (have_index && !t->opt.rebuild) {
+		err = load_index(t, &identity, &why);
+		if (err == CCG_ENOMEM)
+			goto fail;
+		if (err) {
+			note(t, "rebuilding index %s: %s", t->index_path,
+			     why.data ? why.data : "unusable");
+			reset_content(t);
+		}
+	}
+	if (!t->from_index) {
+		if ((err = build_from_otf2(t, msg)))
+			goto fail;
+		t->built = 1;
+		ccg_buf wmsg = CCG_BUF_INIT;
+		if (!t->opt.no_index && !write_index(t, &identity, &wmsg)) {
+			/* Serve from the file just written, as a remount would. */
+			double secs = t->build_seconds;
+			uint64_t bytes = t->index_bytes;
+			reset_content(t);
+			ccg_buf_reset(&why);
+			if ((err = load_index(t, &identity, &why))) {
+				if (msg)
+					ccg_buf_addf(msg, "index just written is "
+						     "unreadable: %s", why.data);
+				ccg_buf_free(&wmsg);
+				goto fail;
+			}
+			t->build_seconds = secs;
+			t->index_bytes = bytes;
+#ifdef __GLIBC__
+			malloc_trim(0); /* give the build's memory back */
+#endif
+		} else if (!t->opt.no_index) {
+			note(t, "%s; serving from memory",
+			     wmsg.data ? wmsg.data : "cannot write the index");
+			free(t->index_path);
+			t->index_path = NULL;
+		}
+		ccg_buf_free(&wmsg);
+	}
+	t->open_seconds = now() - t0;
+	if ((err = finish_setup(t)))
+		goto fail;
+	ccg_buf_free(&identity);
+	ccg_buf_free(&why);
+	ccg_buf_free(&path);
+	*out = t;
+	return CCG_OK;
+fail:
+	if (msg && err == CCG_ENOMEM && !msg->len)
+		ccg_buf_adds(msg, "out of memory while building");
+	ccg_buf_free(&identity);
+	ccg_buf_free(&why);
+	ccg_buf_free(&path);
+	ccg_trace_close(t);
+	return err;
+}
+
+static void mut_free(trace_mut *m)
+{
+	if (!m)
+		return;
+	if (m->pat_root)
+		ccg_buf_free(m->pat_root);
+	free(m->pat_root);
+	for (size_t i = 0; m->pat_loc && i < m->nlocs_pat; i++) {
+		if (m->pat_loc[i])
+			ccg_buf_free(m->pat_loc[i]);
+		free(m->pat_loc[i]);
+	}
+	free(m->pat_loc);
+	pthread_mutex_destroy(&m->pat_mu);
+	pthread_mutex_destroy(&m->win_mu);
+	free(m->wins);
+	free(m->tlns);
+	for (size_t i = 0; i < m->nmerges; i++)
+		ccg_merge_free(m->merges[i]);
+	free(m->merges);
+	free(m);
+}
+
+void ccg_trace_close(ccg_trace *t)
+{
+	if (!t)
+		return;
+	if (t->region_safe && t->defs)
+		for (size_t i = 0; i < ccg_defs_region_count(t->defs); i++)
+			free(t->region_safe[i]);
+	free(t->region_safe);
+	t->region_safe = NULL;
+	reset_content(t);
+	for (size_t i = 0; i < t->ngroups; i++) {
+		free(t->groups[i].dirname);
+		free(t->groups[i].locs);
+	}
+	free(t->groups);
+	free(t->region_class);
+	ccg_buf_free(&t->readme);
+	ccg_buf_free(&t->info);
+	ccg_buf_free(&t->regions);
+	ccg_buf_free(&t->locations);
+	ccg_buf_free(&t->definitions);
+	ccg_buf_free(&t->tsv_note);
+	ccg_buf_free(&t->ev_header);
+	mut_free(t->mut);
+	free(t->index_path);
+	free(t->anchor);
+	free(t);
+}
+

@@ -1,0 +1,340 @@
+/*
+ * ccg_tables.c - stats.tsv, profile.folded, messages.tsv and timeline.tsv
+ * of any directory by one aggregation over its scope, and patterns.tsv.
+ *
+ * A directory's scope is a list of parts - a store node of one location at
+ * its start time - and, in a window, the window: a call directory is one
+ * part, a location its root, a group or the root every member's root; a
+ * window directory the roots of the locations it covers, clipped to the
+ * window.  Every table adds up its parts' cached query results
+ * (ccg_stats.h), so each is written once for every kind of directory.
+ */
+#include "trace_i.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_grow.h"
+#include "ccg_patterns.h"
+#include "ccg_render.h"
+#include "ccg_table.h"
+
+/* One piece of a scope: store node `node` of location l, at `start`. */
+typedef struct part {
+	const loc *l;
+	uint32_t node;
+	uint64_t start;
+} part;
+
+typedef struct scope {
+	part *p;
+	size_t n;
+	int windowed;           /* only [t0, t1) counts */
+	uint64_t t0, t1;
+} scope;
+
+/* The scope of directory w (in: its instance, for a tree directory); a
+ * window's locations without events are left out. */
+static ccg_err scope_of(const ccg_trace *t, const where *w, const inst *in,
+			scope *s)
+{
+	memset(s, 0, sizeof *s);
+	if (w->kind == W_WIN) {
+		win wn = ccg_ids_window(t, w->win);
+		s->windowed = 1;
+		s->t0 = wn.t0;
+		s->t1 = wn.t1;
+	}
+	if (in) {
+		s->p = malloc(sizeof *s->p);
+		if (!s->p)
+			return CCG_ENOMEM;
+		s->p[s->n++] = (part){in->l, in->node, in->start};
+		return CCG_OK;
+	}
+	size_t first;
+	const uint32_t *members;
+	size_t n = ccg_ids_scope(t, w, &first, &members);
+	s->p = calloc(n ? n : 1, sizeof *s->p);
+	if (!s->p)
+		return CCG_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const loc *l = &t->locs[members ? members[i] : first + i];
+		if (s->windowed && !l->nevents)
+			continue;
+		s->p[s->n++] = (part){l, l->root, l->nevents ? l->first : 0};
+	}
+	return CCG_OK;
+}
+
+/* Adds the statistics of part p (clipped to the scope's window) to acc. */
+static ccg_err add_stats(const ccg_trace *t, const scope *s, const part *p,
+			 ccg_stats *acc)
+{
+	ccg_stats own = {0};
+	const ccg_stats *st = NULL;
+	ccg_err err = s->windowed ? ccg_stats_window(t->stats, p->node, p->start,
+						     s->t0, s->t1, &own)
+				  : ccg_stats_node(t->stats, p->node, &st);
+	if (!err)
+		err = ccg_stats_merge(acc, st ? st : &own);
+	if (st)
+		ccg_stats_put(t->stats, st);
+	ccg_stats_free(&own);
+	return err;
+}
+
+/* Adds the folded profile of part p to acc. */
+static ccg_err add_folded(const ccg_trace *t, const scope *s, const part *p,
+			  ccg_folded *acc)
+{
+	ccg_folded own = {0};
+	const ccg_folded *f = NULL;
+	ccg_err err = s->windowed ? ccg_folded_window(t->stats, p->node,
+						      p->start, s->t0, s->t1,
+						      &own)
+				  : ccg_folded_node(t->stats, p->node, &f);
+	if (!err)
+		err = ccg_folded_merge(acc, f ? f : &own);
+	if (f)
+		ccg_folded_put(t->stats, f);
+	ccg_folded_free(&own);
+	return err;
+}
+
+/* Appends the messages sent in part p as rows (sender: p's location). */
+static ccg_err add_messages(const ccg_trace *t, const scope *s,
+			    const part *p, ccg_msg_row **rows, size_t *n,
+			    size_t *cap)
+{
+	ccg_msgs own = {0};
+	const ccg_msgs *ms = NULL;
+	ccg_err err = s->windowed ? ccg_msgs_window(t->stats, p->node, p->start,
+						    s->t0, s->t1, &own)
+				  : ccg_msgs_node(t->stats, p->node, &ms);
+	const ccg_msgs *m = ms ? ms : &own;
+	uint64_t from = p->l->def->id;
+	for (uint32_t k = 0; !err && k < m->n; k++) {
+		uint64_t to = ccg_defs_rank_location(t->defs, m->m[k].comm,
+						     m->m[k].rank, from);
+		if ((err = CCG_GROW(*rows, *n + 1, *cap)))
+			break;
+		(*rows)[(*n)++] = (ccg_msg_row){from, to, m->m[k].count,
+						m->m[k].bytes, to == UINT64_MAX};
+	}
+	if (ms)
+		ccg_msgs_put(t->stats, ms);
+	ccg_msgs_free(&own);
+	return err;
+}
+
+/* Appends table v (stats, folded, messages) of scope s. */
+static ccg_err scope_table(const ccg_trace *t, const scope *s, enum view v,
+			   ccg_sink *out)
+{
+	ccg_stats st = {0};
+	ccg_folded f = {0};
+	ccg_msg_row *rows = NULL;
+	size_t nrows = 0, cap = 0;
+	ccg_err err = CCG_OK;
+	for (size_t i = 0; !err && i < s->n; i++)
+		err = v == V_STATS    ? add_stats(t, s, &s->p[i], &st)
+		      : v == V_FOLDED ? add_folded(t, s, &s->p[i], &f)
+				      : add_messages(t, s, &s->p[i], &rows,
+						     &nrows, &cap);
+	if (!err && v != V_FOLDED)
+		ccg_sink_add(out, t->tsv_note.data, t->tsv_note.len);
+	if (!err && v == V_STATS)
+		ccg_table_stats(out, t->defs, &st);
+	else if (!err && v == V_FOLDED)
+		ccg_table_folded(out, t->defs, &f);
+	else if (!err)
+		ccg_table_messages(out, rows, nrows);
+	ccg_stats_free(&st);
+	ccg_folded_free(&f);
+	free(rows);
+	return err ? err : ccg_sink_status(out);
+}
+
+/* timeline.tsv of scope s: `bins` equal bins of [t0, t1). */
+static ccg_err scope_timeline(const ccg_trace *t, scope *s, uint64_t t0,
+			      uint64_t t1, uint32_t bins, ccg_sink *out)
+{
+	ccg_stats *per = calloc(bins, sizeof *per);
+	ccg_err err = per ? CCG_OK : CCG_ENOMEM;
+	s->windowed = 1;
+	for (uint32_t k = 0; !err && k < bins; k++) {
+		s->t0 = ccg_table_bin_edge(t0, t1, bins, k);
+		s->t1 = ccg_table_bin_edge(t0, t1, bins, k + 1);
+		for (size_t i = 0; !err && i < s->n && s->t1 > s->t0; i++)
+			if (s->p[i].l->nevents)
+				err = add_stats(t, s, &s->p[i], &per[k]);
+	}
+	if (!err) {
+		ccg_sink_add(out, t->tsv_note.data, t->tsv_note.len);
+		err = ccg_table_timeline(out, t->defs, per, bins, t0, t1);
+	}
+	for (uint32_t k = 0; per && k < bins; k++)
+		ccg_stats_free(&per[k]);
+	free(per);
+	return err;
+}
+
+ccg_err ccg_tables_text(const ccg_trace *t, const where *w, const inst *in,
+			enum view v, ccg_sink *out)
+{
+	scope s;
+	ccg_err err = scope_of(t, w, v == V_TIMELINE ? NULL : in, &s);
+	if (!err && v == V_TIMELINE) {
+		uint32_t bins = w->bins ? w->bins : CCG_TIMELINE_BINS;
+		uint64_t t0 = s.windowed ? s.t0 : t->first;
+		uint64_t t1 = s.windowed ? s.t1 : t->last + 1;
+		err = scope_timeline(t, &s, t0, t1, bins, out);
+	} else if (!err) {
+		err = scope_table(t, &s, v, out);
+	}
+	free(s.p);
+	return err;
+}
+
+/* Most rows of a patterns.tsv. */
+#define CCG_PATTERNS_TOP 100
+/* Deepest parent chain followed for a pattern's path. */
+#define CCG_PATH_MAX_DEPTH 4096
+
+/* Appends the path (from the mount root) of one occurrence of `node`. */
+static ccg_err pattern_path(const ccg_trace *t, const ccg_patterns *p,
+			    uint32_t node, ccg_buf *out)
+{
+	uint32_t chain_node[CCG_PATH_MAX_DEPTH], chain_item[CCG_PATH_MAX_DEPTH];
+	size_t depth = 0;
+	uint32_t cur = node, parent, item;
+	while (!ccg_patterns_parent(p, cur, &parent, &item)) {
+		if (depth == CCG_PATH_MAX_DEPTH)
+			return CCG_ERANGE;
+		chain_node[depth] = parent;
+		chain_item[depth++] = item;
+		cur = parent;
+	}
+	const loc *l = NULL;
+	for (size_t i = 0; i < t->nlocs && !l; i++)
+		if (t->locs[i].root == cur)
+			l = &t->locs[i];
+	if (!l)
+		return CCG_EFORMAT;
+	ccg_names_location_path(t, l, out);
+	inst in;
+	ccg_err err = ccg_ids_root(t, l, &in);
+	kids ks = {0};
+	while (!err && depth > 0) {
+		depth--;
+		uint32_t i = chain_item[depth];
+		if (in.node != chain_node[depth]) {
+			err = CCG_EFORMAT;
+			break;
+		}
+		if ((err = ccg_kids_load(t, &in, &ks)))
+			break;
+		if (i >= ks.nitems) {
+			err = CCG_EFORMAT;
+			break;
+		}
+		inst child;
+		if ((err = ccg_ids_child(t, &in, &ks.items[i], &child)))
+			break;
+		if (child.hdr.visible) {
+			for (uint32_t j = 0; j < ks.n; j++) {
+				if (ks.item_of[j] != i)
+					continue;
+				ccg_buf_addc(out, '/');
+				ccg_kids_name(t, &ks, j, out);
+			}
+		}
+		ccg_kids_free(&ks);
+		memset(&ks, 0, sizeof ks);
+		in = child;
+	}
+	ccg_kids_free(&ks);
+	return err ? err : ccg_buf_status(out);
+}
+
+static ccg_err render_patterns(const ccg_trace *t, const uint32_t *roots,
+			       size_t nroots, ccg_buf *b)
+{
+	ccg_patterns *p;
+	const ccg_pattern *rows;
+	size_t n;
+	ccg_err err = ccg_patterns_compute(t->store, roots, nroots, &p);
+	if (err)
+		return err;
+	if (!(err = ccg_patterns_top(p, CCG_PATTERNS_TOP, &rows, &n))) {
+		ccg_buf_add(b, t->tsv_note.data, t->tsv_note.len);
+		ccg_buf_adds(b, "region\tevents\toccurrences\ttotal_time\t"
+				"node\tpath\n");
+		for (size_t i = 0; i < n && !err; i++) {
+			ccg_node h;
+			if ((err = ccg_store_get_node(t->store, rows[i].node, &h,
+						      NULL, 0)))
+				break;
+			ccg_render_region(b, t->defs, h.region);
+			ccg_buf_addf(b, "\t%llu\t%llu\t%llu\t%u\t",
+				     (unsigned long long)rows[i].nevents,
+				     (unsigned long long)rows[i].occurrences,
+				     (unsigned long long)(rows[i].occurrences *
+							  rows[i].dur),
+				     rows[i].node);
+			err = pattern_path(t, p, rows[i].node, b);
+			ccg_buf_addc(b, '\n');
+		}
+	}
+	ccg_patterns_free(p);
+	return err ? err : ccg_buf_status(b);
+}
+
+/* The patterns.tsv text of the root (loc NULL) or a location, made once. */
+ccg_err ccg_tables_patterns(const ccg_trace *t, const loc *l, const ccg_buf **out)
+{
+	ccg_err err = CCG_OK;
+	pthread_mutex_lock(&t->mut->pat_mu);
+	ccg_buf **slot = &t->mut->pat_root;
+	if (l) {
+		if (!t->mut->pat_loc) {
+			t->mut->pat_loc = calloc(t->nlocs ? t->nlocs : 1,
+					    sizeof *t->mut->pat_loc);
+			t->mut->nlocs_pat = t->nlocs;
+		}
+		if (!t->mut->pat_loc) {
+			pthread_mutex_unlock(&t->mut->pat_mu);
+			return CCG_ENOMEM;
+		}
+		slot = &t->mut->pat_loc[l - t->locs];
+	}
+	if (!*slot) {
+		ccg_buf *b = calloc(1, sizeof *b);
+		uint32_t *roots = calloc(t->nlocs ? t->nlocs : 1, sizeof *roots);
+		size_t nroots = 0;
+		if (!b || !roots) {
+			err = CCG_ENOMEM;
+		} else {
+			if (l)
+				roots[nroots++] = l->root;
+			else
+				for (size_t i = 0; i < t->nlocs; i++)
+					roots[nroots++] = t->locs[i].root;
+			err = render_patterns(t, roots, nroots, b);
+		}
+		free(roots);
+		if (err) {
+			if (b)
+				ccg_buf_free(b);
+			free(b);
+		} else {
+			*slot = b;
+		}
+	}
+	if (!err)
+		*out = *slot;
+	pthread_mutex_unlock(&t->mut->pat_mu);
+	return err;
+}
+

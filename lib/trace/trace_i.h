@@ -1,0 +1,334 @@
+/*
+ * trace_i.h - internal to lib/trace/: the open trace and what its modules
+ * share.  Nothing outside lib/trace/ includes this file.
+ *
+ * The modules, in the order a request meets them:
+ *   ccg_dir.c      the directory table (kind x file -> size, read) and the
+ *                  public stat/lookup/readdir/read
+ *   ccg_ids.c      the id scheme: what an id names, tree instances
+ *   ccg_windows.c  time windows and timeline-N.tsv, found by lookup
+ *   ccg_names.c    directory names of groups, locations and calls
+ *   ccg_events.c   events.tsv: a walk over a subtree, whole or windowed
+ *   ccg_merge.c    a window's events.tsv merged over its locations
+ *   ccg_tables.c   stats.tsv, profile.folded, messages.tsv, timeline.tsv,
+ *                  patterns.tsv of any directory
+ *   ccg_info.c     info, README, regions.tsv, locations.tsv, definitions.tsv
+ *   ccg_open.c     opening: the index or a build, the location records
+ *
+ * Ids.  id = inum << CCG_VIEW_BITS | view: the low bits say which file of a
+ * directory (V_DIR: the directory itself), the high bits its instance
+ * number (inum).  Inum 0 is the root, 1..G the location groups, then each
+ * location's tree instances in preorder from that location's base (its own
+ * directory), then `time/` at t->ninums.  Window directories live from
+ * CCG_WIN_BASE on (window k's directory at CCG_WIN_BASE + k * stride, its
+ * groups and locations after it), timeline-N.tsv files from CCG_TLN_BASE
+ * on.  Tree ids are a function of the trace and options alone, so they are
+ * the same on every mount; window and timeline-N ids are handed out in
+ * lookup order and stay valid while the trace is open.  A store node id
+ * is a `node`; an instance number is an `inum`.
+ */
+#ifndef CCG_TRACE_I_H
+#define CCG_TRACE_I_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ccg_trace.h"
+#include "ccg_build.h"
+#include "ccg_defs.h"
+#include "ccg_index.h"
+#include "ccg_stats.h"
+#include "ccg_store.h"
+#include "ccg_table.h"
+
+/* Bits of an id that select the view. */
+#define CCG_VIEW_BITS 4
+/* Window directories live far above every tree instance, and the
+ * timeline-N.tsv files of any directory above those. */
+#define CCG_WIN_BASE ((uint64_t)1 << 56)
+#define CCG_TLN_BASE ((uint64_t)1 << 58)
+/* Bins of timeline.tsv, and the most a timeline-N.tsv may have. */
+#define CCG_TIMELINE_BINS 100
+#define CCG_TIMELINE_MAX 100000
+/* Most distinct windows (and timeline-N files) looked up in one open. */
+#define CCG_WIN_MAX (1u << 20)
+
+_Static_assert(sizeof(ccg_id) == 8, "ids are 64-bit");
+
+enum view {
+	V_DIR = 0,
+	V_INFO,
+	V_EVENTS,
+	V_README,
+	V_REGIONS,
+	V_LOCATIONS,
+	V_DEFINITIONS,
+	V_PATTERNS,
+	V_STATS,
+	V_TIMELINE,
+	V_FOLDED,
+	V_MESSAGES,
+	V__COUNT
+};
+_Static_assert(V__COUNT <= (1 << CCG_VIEW_BITS), "views fit their bits");
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+typedef struct loc {
+	const ccg_def_location *def;
+	uint32_t group;         /* index into trace.groups */
+	char *dirname;
+	char idstr[24];         /* location column of events.tsv */
+	uint32_t root;          /* root node in the store */
+	uint64_t base;          /* inum of the location directory */
+	uint64_t first, last;   /* timestamps; first > last when empty */
+	uint64_t nevents;
+	uint32_t max_depth;
+	ccg_span span;          /* lossy: range of event time errors */
+	ccg_repairs rep;
+	ccg_err err;
+	char *errmsg;           /* NULL when the location read cleanly */
+} loc;
+
+typedef struct group {
+	const char *name;
+	uint64_t id;            /* definition id, UINT64_MAX for "ungrouped" */
+	uint64_t type;
+	char *dirname;
+	uint32_t *locs;
+	uint32_t nlocs;
+} group;
+
+/* A looked-up time window, absolute ticks [t0, t1). */
+typedef struct win {
+	uint64_t t0, t1;
+} win;
+
+/* A looked-up timeline-N.tsv: the directory's inum and N. */
+typedef struct tln {
+	uint64_t dir;
+	uint64_t bins;
+} tln;
+
+struct wmerge;
+
+/* Everything of an open trace that changes after ccg_trace_open: the
+ * tables lookups fill in and the texts made on first read.  Each field
+ * names the lock that protects it. */
+typedef struct trace_mut {
+	pthread_mutex_t win_mu;
+	win *wins;              /* win_mu: looked-up windows */
+	size_t nwins, capwins;  /* win_mu */
+	tln *tlns;              /* win_mu: looked-up timeline-N.tsv */
+	size_t ntlns, captlns;  /* win_mu */
+	struct wmerge **merges; /* win_mu: merged window events.tsv, by
+				 * window and scope */
+	size_t nmerges, capmerges; /* win_mu */
+	uint64_t merge_kept;    /* win_mu: bytes of kept merged texts */
+	pthread_mutex_t pat_mu;
+	ccg_buf *pat_root;      /* pat_mu: patterns.tsv of the root */
+	ccg_buf **pat_loc;      /* pat_mu: per location, when made */
+	size_t nlocs_pat;       /* pat_mu */
+	uint64_t reads;         /* atomic: file reads served (a size query
+				 * is not one) */
+} trace_mut;
+
+/* An open trace.  Every field but `mut`'s contents is set by
+ * ccg_trace_open and read-only afterwards. */
+struct ccg_trace {
+	char *anchor;
+	ccg_options opt;
+	ccg_defs *defs;
+	ccg_store *store;
+	loc *locs;
+	size_t nlocs;
+	group *groups;
+	size_t ngroups;
+	char **region_safe;     /* per region index */
+	uint32_t *region_class; /* per region index: first equal safe name */
+	uint64_t zero;          /* names count ticks from here */
+	unsigned w_time;        /* width of times in events.tsv */
+	unsigned w_rel;         /* width of times in directory names */
+	unsigned w_depth;       /* width of the depth column */
+	uint64_t events;        /* all locations */
+	uint64_t ninums;        /* first inum past the last tree instance */
+	uint64_t first, last;   /* over all locations */
+	uint32_t max_depth;
+	double build_seconds;   /* reading OTF2 and building the graph */
+	double open_seconds;    /* this open, index or build included */
+	int built;              /* this open built the graph from OTF2 */
+	int from_index;         /* served from the index file */
+	char *index_path;       /* NULL when there is no index */
+	ccg_index *index;
+	ccg_statcache *stats;   /* cached per-node statistics */
+	uint64_t index_bytes;
+	uint64_t nodes_offered, bytes_offered, graph_bytes;
+	uint64_t otf2_bytes;    /* the archive's .evt files */
+	uint64_t lossy_shared;  /* nodes sharing an inexact representative */
+	double lossy_max_rel;
+	uint64_t max_err;       /* largest event time error, ticks */
+	ccg_buf tsv_note;       /* lossy: comment line atop every TSV */
+	uint64_t serial;        /* unique per open (tags thread memos) */
+	ccg_buf ev_header;      /* the note and the events.tsv header */
+	ccg_buf readme, info, regions, locations, definitions;
+	trace_mut *mut;         /* what changes after open, with its locks */
+};
+
+/* ---- ccg_ids.c: what an id names ---- */
+
+static inline ccg_id ccg_id_make(uint64_t inum, enum view v)
+{
+	return inum << CCG_VIEW_BITS | (uint64_t)v;
+}
+
+static inline uint64_t ccg_id_inum(ccg_id id)
+{
+	return id >> CCG_VIEW_BITS;
+}
+
+static inline enum view ccg_id_view(ccg_id id)
+{
+	return (enum view)(id & ((1u << CCG_VIEW_BITS) - 1));
+}
+
+/* What an inum is. */
+typedef struct where {
+	enum { W_ROOT, W_GROUP, W_TREE, W_TIME, W_WIN } kind;
+	size_t index;           /* group or location index */
+	size_t win;             /* W_WIN: window index */
+	uint64_t sub;           /* W_WIN: 0 the window, 1..G a group, then
+				 * the locations */
+	uint32_t bins;          /* a timeline-N.tsv: N; else 0 */
+} where;
+
+/* One node at one place: a location directory, a call or a group. */
+typedef struct inst {
+	const loc *l;
+	uint32_t node;          /* store id */
+	uint64_t start;         /* absolute start */
+	uint32_t depth;         /* depth of the node's own events */
+	uint32_t parent_depth;  /* depth of the parent's own events */
+	ccg_node hdr;
+} inst;
+
+/* Inums per window: the window, its groups, its locations. */
+uint64_t ccg_ids_win_stride(const ccg_trace *t);
+/* Window `i` (the table may grow under other threads). */
+win ccg_ids_window(const ccg_trace *t, size_t i);
+/* What inum is; -1 when it names nothing. */
+int ccg_ids_locate(const ccg_trace *t, uint64_t inum, where *w);
+/* The locations a directory covers: all (the root, a window), a group's
+ * (a group, a group in a window), or one (a tree node, a location in a
+ * window).  Location i is t->locs[members ? members[i] : first + i]. */
+size_t ccg_ids_scope(const ccg_trace *t, const where *w, size_t *first,
+		     const uint32_t **members);
+/* The instance of a location's directory. */
+ccg_err ccg_ids_root(const ccg_trace *t, const loc *l, inst *in);
+/* The child instance of `in` for item `it` (a node). */
+ccg_err ccg_ids_child(const ccg_trace *t, const inst *in, const ccg_item *it,
+		      inst *out);
+/* The items of `in` into `items` (CCG_FANOUT_MAX + 1 entries). */
+ccg_err ccg_ids_items(const ccg_trace *t, const inst *in, ccg_item *items);
+/* The instance `inum` of location l (W_TREE). */
+ccg_err ccg_ids_resolve(const ccg_trace *t, const loc *l, uint64_t inum,
+			inst *in);
+/* Inum of visible child k of `in`, whose inum is `inum`. */
+ccg_err ccg_ids_child_inum(const ccg_trace *t, const inst *in, uint64_t inum,
+			   uint32_t k, uint64_t *out);
+
+/* ---- ccg_windows.c: windows and timeline-N.tsv by lookup ---- */
+
+/* The window directory named `name` ("T0-T1") under time/. */
+ccg_err ccg_windows_lookup(const ccg_trace *t, const char *name,
+			   ccg_id *out);
+/* timeline-N.tsv of directory inum `dir`: `rest` is "N.tsv". */
+ccg_err ccg_windows_timeline(const ccg_trace *t, uint64_t dir,
+			     const char *rest, ccg_id *out);
+/* The directory inum a timeline-N.tsv inum belongs to (inum itself for
+ * any other). */
+uint64_t ccg_windows_owner(const ccg_trace *t, uint64_t inum);
+
+/* ---- ccg_names.c: directory names ---- */
+
+ccg_err ccg_names_regions(ccg_trace *t);
+ccg_err ccg_names_groups(ccg_trace *t);
+/* Index of region id `region` in the definitions, SIZE_MAX if unknown. */
+size_t ccg_names_region_index(const ccg_trace *t, uint64_t region);
+/* Appends "GROUP/LOCATION", the location's path from the mount. */
+void ccg_names_location_path(const ccg_trace *t, const loc *l, ccg_buf *b);
+
+/* A visible child as its name needs it. */
+typedef struct named_child {
+	uint64_t start, end;
+	uint8_t is_call;
+	uint64_t region;
+} named_child;
+
+/* The visible children of an instance, described, in order. */
+typedef struct kids {
+	ccg_item *items;
+	uint32_t nitems;
+	uint32_t *item_of;      /* visible child k -> item index */
+	named_child *desc;
+	uint32_t n;
+} kids;
+
+ccg_err ccg_kids_load(const ccg_trace *t, const inst *in, kids *k);
+void ccg_kids_free(kids *k);
+/* Appends the name of visible child j. */
+void ccg_kids_name(const ccg_trace *t, const kids *k, uint32_t j,
+		   ccg_buf *out);
+
+/* ---- ccg_events.c: events.tsv ---- */
+
+/* Size of the events.tsv of `in`. */
+uint64_t ccg_events_size(const ccg_trace *t, const inst *in);
+/* Appends up to `len` bytes of the events.tsv of `in` from `off`. */
+ccg_err ccg_events_read(const ccg_trace *t, const inst *in, uint64_t off,
+			size_t len, ccg_buf *out);
+/* Size (out NULL) or up to `len` bytes from `off` of a location's
+ * events.tsv inside [t0, t1), header included. */
+ccg_err ccg_events_window(const ccg_trace *t, const loc *l, uint64_t t0,
+			  uint64_t t1, uint64_t off, size_t len, ccg_buf *out,
+			  uint64_t *size);
+/* Appends the part of the events.tsv header (lossy note included) that
+ * [*off, *off + len) covers, moves *off past it, and returns out->len at
+ * which the read of `len` bytes ends. */
+size_t ccg_events_header(const ccg_trace *t, uint64_t *off, size_t len,
+			 ccg_buf *out);
+/* Appends up to `len` bytes of the body (no header) of a location's
+ * events.tsv inside [t0, t1), from body offset `off`. */
+ccg_err ccg_events_window_body(const ccg_trace *t, const loc *l,
+			       uint64_t t0, uint64_t t1, uint64_t off,
+			       size_t len, ccg_buf *out);
+
+/* ---- ccg_merge.c: a window's events.tsv over several locations ---- */
+
+/* Size (out NULL, no merging) or up to `len` bytes from `off` of the
+ * merged events.tsv of window directory w over [t0, t1). */
+ccg_err ccg_merge_events(const ccg_trace *t, const where *w, uint64_t t0,
+			 uint64_t t1, uint64_t off, size_t len, ccg_buf *out,
+			 uint64_t *size);
+void ccg_merge_free(struct wmerge *m);
+
+/* ---- ccg_tables.c: tables of any directory ---- */
+
+/* stats.tsv, profile.folded, messages.tsv or timeline.tsv (view v) of the
+ * directory `w` (with `in` for a tree directory) into the sink: appended,
+ * or only measured. */
+ccg_err ccg_tables_text(const ccg_trace *t, const where *w, const inst *in,
+			enum view v, ccg_sink *out);
+/* The patterns.tsv text of the root (l NULL) or a location, made once. */
+ccg_err ccg_tables_patterns(const ccg_trace *t, const loc *l,
+			    const ccg_buf **out);
+
+/* ---- ccg_info.c: info files and the root's fixed files ---- */
+
+void ccg_info_node(const ccg_trace *t, const inst *in, int is_loc,
+		   ccg_buf *b);
+void ccg_info_group(const ccg_trace *t, const group *g, ccg_buf *b);
+/* Renders readme, info, regions, locations and definitions once. */
+ccg_err ccg_info_static(ccg_trace *t);
+
+#endif
