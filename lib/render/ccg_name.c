@@ -46,8 +46,7 @@ ccg_err ccg_name_safe(ccg_buf *out, const char *name, size_t max)
 	if (out->len - base <= limit)
 		cut = out->len - base;
 	if (out->len - base > max) {
-		out->len = base + cut;
-		out->data[out->len] = '\0';
+		ccg_buf_setlen(out, base + cut);
 		ccg_buf_addf(out, "#%08x", ccg_name_hash(name));
 	}
 	return ccg_buf_status(out);

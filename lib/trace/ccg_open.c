@@ -468,6 +468,40 @@ static uint64_t evt_bytes(const ccg_buf *identity)
 	return sum;
 }
 
+/* Builds the graph from OTF2 and writes the index; then serves from the
+ * file just written, as a remount would (or from memory when it cannot
+ * be written). */
+static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
+			       ccg_buf *msg)
+{
+	ccg_err err = build_from_otf2(t, msg);
+	if (err)
+		return err;
+	t->built = 1;
+	ccg_buf wmsg = CCG_BUF_INIT, why = CCG_BUF_INIT;
+	if (!t->opt.no_index && !write_index(t, identity, &wmsg)) {
+		double secs = t->build_seconds;
+		uint64_t bytes = t->index_bytes;
+		reset_content(t);
+		if ((err = load_index(t, identity, &why)) && msg)
+			ccg_buf_addf(msg, "index just written is unreadable: %s",
+				     why.data);
+		t->build_seconds = secs;
+		t->index_bytes = bytes;
+#ifdef __GLIBC__
+		malloc_trim(0); /* give the build's memory back */
+#endif
+	} else if (!t->opt.no_index) {
+		note(t, "%s; serving from memory",
+		     wmsg.data ? wmsg.data : "cannot write the index");
+		free(t->index_path);
+		t->index_path = NULL;
+	}
+	ccg_buf_free(&wmsg);
+	ccg_buf_free(&why);
+	return err;
+}
+
 ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 		       ccg_trace **out, ccg_buf *msg)
 {
@@ -524,37 +558,8 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 			reset_content(t);
 		}
 	}
-	if (!t->from_index) {
-		if ((err = build_from_otf2(t, msg)))
-			goto fail;
-		t->built = 1;
-		ccg_buf wmsg = CCG_BUF_INIT;
-		if (!t->opt.no_index && !write_index(t, &identity, &wmsg)) {
-			/* Serve from the file just written, as a remount would. */
-			double secs = t->build_seconds;
-			uint64_t bytes = t->index_bytes;
-			reset_content(t);
-			ccg_buf_reset(&why);
-			if ((err = load_index(t, &identity, &why))) {
-				if (msg)
-					ccg_buf_addf(msg, "index just written is "
-						     "unreadable: %s", why.data);
-				ccg_buf_free(&wmsg);
-				goto fail;
-			}
-			t->build_seconds = secs;
-			t->index_bytes = bytes;
-#ifdef __GLIBC__
-			malloc_trim(0); /* give the build's memory back */
-#endif
-		} else if (!t->opt.no_index) {
-			note(t, "%s; serving from memory",
-			     wmsg.data ? wmsg.data : "cannot write the index");
-			free(t->index_path);
-			t->index_path = NULL;
-		}
-		ccg_buf_free(&wmsg);
-	}
+	if (!t->from_index && (err = build_and_write(t, &identity, msg)))
+		goto fail;
 	t->open_seconds = now() - t0;
 	if ((err = finish_setup(t)))
 		goto fail;
