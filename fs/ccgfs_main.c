@@ -143,98 +143,115 @@ static int open_trace(const cli *c, ccg_trace **out)
 	return err ? -1 : 0;
 }
 
-int main(int argc, char *argv[])
+/* --build-only and --info: open (building or reusing the index), report,
+ * close.  Returns the exit status. */
+static int run_offline(const cli *c, const char *prog)
 {
-	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
-	struct fuse_cmdline_opts opts = {0};
-	struct fuse_session *se = NULL;
-	struct fuse_loop_config *lc = NULL;
-	cli c = {0};
-	c.fanout = CCG_FANOUT_DEFAULT_FS;
-	fs f = {0};
-	ccg_buf msg = CCG_BUF_INIT;
+	ccg_trace *t;
+	if (!c->trace) {
+		usage(prog);
+		return 1;
+	}
+	if (open_trace(c, &t))
+		return 1;
+	if (c->info) {
+		ccg_buf msg = CCG_BUF_INIT;
+		ccg_trace_summary(t, &msg);
+		fputs(msg.data ? msg.data : "", stdout);
+		ccg_buf_free(&msg);
+	}
+	ccg_trace_close(t);
+	return 0;
+}
+
+/* Runs the session until it is unmounted or signalled: one thread with
+ * -s, else a pool.  Returns fuse's loop status. */
+static int session_loop(struct fuse_session *se,
+			const struct fuse_cmdline_opts *opts)
+{
+	if (opts->singlethread)
+		return fuse_session_loop(se);
+	struct fuse_loop_config *lc = fuse_loop_cfg_create();
+	if (!lc)
+		return -1;
+	fuse_loop_cfg_set_clone_fd(lc, (unsigned)opts->clone_fd);
+	fuse_loop_cfg_set_idle_threads(lc, FS_MAX_IDLE_THREADS);
+	int ret = fuse_session_loop_mt(se, lc);
+	fuse_loop_cfg_destroy(lc);
+	return ret;
+}
+
+/* Mounts `f` read-only at opts->mountpoint and serves it until unmounted.
+ * Returns the exit status. */
+static int serve(fs *f, struct fuse_args *args,
+		 const struct fuse_cmdline_opts *opts)
+{
+	struct fuse_session *se;
 	int ret = 1;
-
-	if (fuse_opt_parse(&args, &c, cli_opts, cli_proc) == -1)
-		goto out_args;
-	if (c.show_help) {
-		usage(argv[0]);
-		ret = 0;
-		goto out_args;
-	}
-	if (c.build_only || c.info) {
-		if (!c.trace) {
-			usage(argv[0]);
-			goto out_args;
-		}
-		if (open_trace(&c, &f.trace))
-			goto out_args;
-		if (c.info) {
-			ccg_buf_reset(&msg);
-			ccg_trace_summary(f.trace, &msg);
-			fputs(msg.data ? msg.data : "", stdout);
-		}
-		ccg_trace_close(f.trace);
-		ret = 0;
-		goto out_args;
-	}
-	if (fuse_parse_cmdline(&args, &opts) != 0)
-		goto out_args;
-	if (opts.show_version) {
-		printf("ccgfs 0.1, FUSE %s\n", fuse_pkgversion());
-		ret = 0;
-		goto out_opts;
-	}
-	if (!c.trace || !opts.mountpoint) {
-		usage(argv[0]);
-		goto out_opts;
-	}
-
-	if (open_trace(&c, &f.trace))
-		goto out_opts;
-	struct stat st;
-	if (stat(c.trace, &st) == 0)
-		f.mtime = st.st_mtim;
-	f.uid = getuid();
-	f.gid = getgid();
-
-	if (fuse_opt_add_arg(&args, "-oro") ||
-	    fuse_opt_add_arg(&args, "-osubtype=ccgfs") ||
-	    fuse_opt_add_arg(&args, "-odefault_permissions"))
-		goto out_trace;
-	se = fuse_session_new(&args, &fs_ops, sizeof fs_ops, &f);
+	if (fuse_opt_add_arg(args, "-oro") ||
+	    fuse_opt_add_arg(args, "-osubtype=ccgfs") ||
+	    fuse_opt_add_arg(args, "-odefault_permissions"))
+		return 1;
+	se = fuse_session_new(args, &fs_ops, sizeof fs_ops, f);
 	if (!se)
-		goto out_trace;
+		return 1;
 	if (fuse_set_signal_handlers(se) != 0)
 		goto out_session;
-	if (fuse_session_mount(se, opts.mountpoint) != 0)
+	if (fuse_session_mount(se, opts->mountpoint) != 0)
 		goto out_signals;
-	if (fuse_daemonize(opts.foreground) != 0)
-		goto out_unmount;
-	if (opts.singlethread) {
-		ret = fuse_session_loop(se);
-	} else {
-		lc = fuse_loop_cfg_create();
-		if (!lc)
-			goto out_unmount;
-		fuse_loop_cfg_set_clone_fd(lc, (unsigned)opts.clone_fd);
-		fuse_loop_cfg_set_idle_threads(lc, FS_MAX_IDLE_THREADS);
-		ret = fuse_session_loop_mt(se, lc);
-		fuse_loop_cfg_destroy(lc);
-	}
-	ret = ret != 0;
-out_unmount:
+	if (fuse_daemonize(opts->foreground) == 0)
+		ret = session_loop(se, opts) != 0;
 	fuse_session_unmount(se);
 out_signals:
 	fuse_remove_signal_handlers(se);
 out_session:
 	fuse_session_destroy(se);
-out_trace:
-	ccg_trace_close(f.trace);
-out_opts:
+	return ret;
+}
+
+/* TRACE MOUNTPOINT: FUSE's own options, then open the trace and serve it.
+ * Returns the exit status. */
+static int run_mount(const cli *c, struct fuse_args *args, const char *prog)
+{
+	struct fuse_cmdline_opts opts = {0};
+	fs f = {0};
+	struct stat st;
+	int ret = 1;
+	if (fuse_parse_cmdline(args, &opts) != 0)
+		return 1;
+	if (opts.show_version) {
+		printf("ccgfs 0.1, FUSE %s\n", fuse_pkgversion());
+		ret = 0;
+	} else if (!c->trace || !opts.mountpoint) {
+		usage(prog);
+	} else if (open_trace(c, &f.trace) == 0) {
+		if (stat(c->trace, &st) == 0)
+			f.mtime = st.st_mtim;
+		f.uid = getuid();
+		f.gid = getgid();
+		ret = serve(&f, args, &opts);
+		ccg_trace_close(f.trace);
+	}
 	free(opts.mountpoint);
-out_args:
-	ccg_buf_free(&msg);
+	return ret;
+}
+
+int main(int argc, char *argv[])
+{
+	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
+	cli c = {0};
+	int ret;
+	c.fanout = CCG_FANOUT_DEFAULT_FS;
+	if (fuse_opt_parse(&args, &c, cli_opts, cli_proc) == -1) {
+		ret = 1;
+	} else if (c.show_help) {
+		usage(argv[0]);
+		ret = 0;
+	} else if (c.build_only || c.info) {
+		ret = run_offline(&c, argv[0]);
+	} else {
+		ret = run_mount(&c, &args, argv[0]);
+	}
 	free(c.trace);
 	free(c.index);
 	free(c.tolerance);
