@@ -233,68 +233,30 @@ static void fs_statfs(fuse_req_t req, fuse_ino_t ino)
 	fuse_reply_statfs(req, &sv);
 }
 
-/* Every operation that would change the tree. */
-static void fs_erofs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *a,
-			     int to_set, struct fuse_file_info *fi)
-{
-	(void)ino, (void)a, (void)to_set, (void)fi;
-	fuse_reply_err(req, EROFS);
-}
-
-static void fs_erofs_mknod(fuse_req_t req, fuse_ino_t p, const char *n,
-			   mode_t m, dev_t d)
-{
-	(void)p, (void)n, (void)m, (void)d;
-	fuse_reply_err(req, EROFS);
-}
-
-static void fs_erofs_mkdir(fuse_req_t req, fuse_ino_t p, const char *n,
-			   mode_t m)
-{
-	(void)p, (void)n, (void)m;
-	fuse_reply_err(req, EROFS);
-}
-
-static void fs_erofs_unlink(fuse_req_t req, fuse_ino_t p, const char *n)
-{
-	(void)p, (void)n;
-	fuse_reply_err(req, EROFS);
-}
-
-static void fs_erofs_symlink(fuse_req_t req, const char *l, fuse_ino_t p,
-			     const char *n)
-{
-	(void)l, (void)p, (void)n;
-	fuse_reply_err(req, EROFS);
-}
-
-static void fs_erofs_rename(fuse_req_t req, fuse_ino_t p, const char *n,
-			    fuse_ino_t np, const char *nn, unsigned int fl)
-{
-	(void)p, (void)n, (void)np, (void)nn, (void)fl;
-	fuse_reply_err(req, EROFS);
-}
-
-static void fs_erofs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t np,
-			  const char *nn)
-{
-	(void)ino, (void)np, (void)nn;
-	fuse_reply_err(req, EROFS);
-}
-
-static void fs_erofs_create(fuse_req_t req, fuse_ino_t p, const char *n,
-			    mode_t m, struct fuse_file_info *fi)
-{
-	(void)p, (void)n, (void)m, (void)fi;
-	fuse_reply_err(req, EROFS);
-}
-
-static void fs_erofs_write(fuse_req_t req, fuse_ino_t ino, const char *b,
-			   size_t s, off_t o, struct fuse_file_info *fi)
-{
-	(void)ino, (void)b, (void)s, (void)o, (void)fi;
-	fuse_reply_err(req, EROFS);
-}
+/* Every operation that would change the tree answers EROFS.  The stubs
+ * differ only in the arguments they ignore, so one macro writes them. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#define FS_EROFS(op, ...)                                               \
+	static void fs_erofs_##op(fuse_req_t req, __VA_ARGS__)          \
+	{                                                               \
+		fuse_reply_err(req, EROFS);                             \
+	}
+FS_EROFS(setattr, fuse_ino_t ino, struct stat *a, int to_set,
+	 struct fuse_file_info *fi)
+FS_EROFS(mknod, fuse_ino_t p, const char *n, mode_t m, dev_t d)
+FS_EROFS(mkdir, fuse_ino_t p, const char *n, mode_t m)
+FS_EROFS(unlink, fuse_ino_t p, const char *n)
+FS_EROFS(symlink, const char *l, fuse_ino_t p, const char *n)
+FS_EROFS(rename, fuse_ino_t p, const char *n, fuse_ino_t np, const char *nn,
+	 unsigned int fl)
+FS_EROFS(link, fuse_ino_t ino, fuse_ino_t np, const char *nn)
+FS_EROFS(create, fuse_ino_t p, const char *n, mode_t m,
+	 struct fuse_file_info *fi)
+FS_EROFS(write, fuse_ino_t ino, const char *b, size_t s, off_t o,
+	 struct fuse_file_info *fi)
+#undef FS_EROFS
+#pragma GCC diagnostic pop
 
 const struct fuse_lowlevel_ops fs_ops = {
 	.lookup = fs_lookup,
