@@ -108,16 +108,14 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 		fuse_reply_attr(req, &st, FS_TIMEOUT);
 }
 
+/* opendir, readdir and open take an entry's kind from its id
+ * (ccg_trace_is_dir) and never render a file to learn it.  Their inodes
+ * come from lookup, which hands out only ids that name something. */
+
 static void fs_opendir(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)
 {
-	ccg_stat cs;
-	ccg_err err = ccg_trace_stat(fs_of(req)->trace, ino_to_id(ino), &cs);
-	if (err) {
-		fuse_reply_err(req, fs_errno(err));
-		return;
-	}
-	if (!cs.is_dir) {
+	if (!ccg_trace_is_dir(ino_to_id(ino))) {
 		fuse_reply_err(req, ENOTDIR);
 		return;
 	}
@@ -126,8 +124,33 @@ static void fs_opendir(fuse_req_t req, fuse_ino_t ino,
 	fuse_reply_open(req, fi);
 }
 
-/* Offsets: entry p (0 ".", 1 "..", 2.. the library's) has next offset p+1,
- * so a directory's offsets never change. */
+/* Entry p of directory `ino` (0 ".", 1 "..", 2.. the library's): its name
+ * in *n (in `name` for the library's), its inode and kind in *st.
+ * CCG_ENOENT past the last entry. */
+static ccg_err dir_entry(const fs *f, fuse_ino_t ino, uint64_t p,
+			 ccg_buf *name, const char **n, struct stat *st)
+{
+	ccg_id id;
+	memset(st, 0, sizeof *st);
+	if (p < FS_DOT_ENTRIES) {
+		*n = p == 0 ? "." : "..";
+		st->st_ino = p == 0 ? ino : FUSE_ROOT_ID;
+		st->st_mode = S_IFDIR;
+		return CCG_OK;
+	}
+	ccg_buf_reset(name);
+	ccg_err err = ccg_trace_readdir(f->trace, ino_to_id(ino),
+					p - FS_DOT_ENTRIES, &id, name);
+	if (err)
+		return err;
+	*n = name->data;
+	st->st_ino = id_to_ino(id);
+	st->st_mode = ccg_trace_is_dir(id) ? S_IFDIR : S_IFREG;
+	return CCG_OK;
+}
+
+/* Offsets: entry p has next offset p+1, so a directory's offsets never
+ * change. */
 static void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		       struct fuse_file_info *fi)
 {
@@ -143,33 +166,11 @@ static void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	}
 	for (uint64_t p = (uint64_t)off;; p++) {
 		struct stat st;
-		memset(&st, 0, sizeof st);
 		const char *n;
-		ccg_buf_reset(&name);
-		if (p < FS_DOT_ENTRIES) {
-			n = p == 0 ? "." : "..";
-			st.st_ino = p == 0 ? ino : FUSE_ROOT_ID;
-			st.st_mode = S_IFDIR;
-		} else {
-			ccg_id id;
-			ccg_err err = ccg_trace_readdir(
-				f->trace, ino_to_id(ino), p - FS_DOT_ENTRIES,
-				&id, &name);
-			if (err == CCG_ENOENT)
-				break;
-			if (err) {
-				error = fs_errno(err);
-				break;
-			}
-			ccg_stat cs;
-			err = ccg_trace_stat(f->trace, id, &cs);
-			if (err) {
-				error = fs_errno(err);
-				break;
-			}
-			n = name.data;
-			st.st_ino = id_to_ino(id);
-			st.st_mode = cs.is_dir ? S_IFDIR : S_IFREG;
+		ccg_err err = dir_entry(f, ino, p, &name, &n, &st);
+		if (err) {
+			error = err == CCG_ENOENT ? 0 : fs_errno(err);
+			break;
 		}
 		size_t need = fuse_add_direntry(req, buf + used, size - used, n,
 						&st, (off_t)(p + 1));
@@ -187,13 +188,7 @@ static void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 
 static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	ccg_stat cs;
-	ccg_err err = ccg_trace_stat(fs_of(req)->trace, ino_to_id(ino), &cs);
-	if (err) {
-		fuse_reply_err(req, fs_errno(err));
-		return;
-	}
-	if (cs.is_dir) {
+	if (ccg_trace_is_dir(ino_to_id(ino))) {
 		fuse_reply_err(req, EISDIR);
 		return;
 	}
