@@ -5,7 +5,6 @@
 
 #include "ccg_codec.h"
 #include "ccg_fields.h"
-#include "ccg_read.h"
 
 /* OTF2_Type values (OTF2_GeneralDefinitions.h). */
 enum {
