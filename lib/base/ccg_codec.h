@@ -75,8 +75,8 @@ static inline int ccg_f64_get(const unsigned char **pp,
 static inline void ccg_put_u(ccg_buf *b, uint64_t v)
 {
 	if (b->cap - b->len > CCG_VARINT_MAX) {
-		b->len += ccg_varint_put((unsigned char *)b->data + b->len, v);
-		b->data[b->len] = '\0';
+		unsigned n = ccg_varint_put((unsigned char *)b->data + b->len, v);
+		ccg_buf_setlen(b, b->len + n);
 		return;
 	}
 	unsigned char tmp[CCG_VARINT_MAX];

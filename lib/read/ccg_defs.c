@@ -6,6 +6,7 @@
 
 #include "ccg_codec.h"
 #include "ccg_fields.h"
+#include "ccg_grow.h"
 
 /* Load factor of the id maps, as numerator over 4 (3 = 75 %). */
 #define CCG_IDMAP_LOAD 3
@@ -30,7 +31,7 @@ struct ccg_defs {
 	size_t nrecs, caprecs;
 	const char **names;           /* per record, after finish */
 	char **owned;                 /* names built by finish */
-	size_t nowned;
+	size_t nowned, capowned;
 	idmap maps[CCG_REF__COUNT];   /* per reference space */
 	ccg_clock clock;
 	ccg_def_location *locs;
@@ -138,14 +139,8 @@ int ccg_defs_add(void *ctx, ccg_kind kind, uint64_t id,
 		 const unsigned char *fields, size_t len)
 {
 	ccg_defs *d = ctx;
-	if (d->nrecs == d->caprecs) {
-		size_t cap = d->caprecs ? d->caprecs * 2 : 256;
-		rec *r = realloc(d->recs, cap * sizeof *r);
-		if (!r)
-			return -1;
-		d->recs = r;
-		d->caprecs = cap;
-	}
+	if (CCG_GROW(d->recs, d->nrecs + 1, d->caprecs))
+		return -1;
 	rec *r = &d->recs[d->nrecs];
 	r->kind = kind;
 	r->id = id;
@@ -193,12 +188,10 @@ static const char *own(ccg_defs *d, char *s)
 {
 	if (!s)
 		return NULL;
-	char **o = realloc(d->owned, (d->nowned + 1) * sizeof *o);
-	if (!o) {
+	if (CCG_GROW(d->owned, d->nowned + 1, d->capowned)) {
 		free(s);
 		return NULL;
 	}
-	d->owned = o;
 	d->owned[d->nowned++] = s;
 	return s;
 }

@@ -1,7 +1,6 @@
 #include "ccg_fields.h"
 
 #include "ccg_codec.h"
-#include "ccg_read.h"
 
 static int skip_typed(const unsigned char **p, const unsigned char *end)
 {

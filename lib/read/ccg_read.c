@@ -2,9 +2,10 @@
  * ccg_read.c - reading an OTF2 archive into records (see ccg_read.h).
  *
  * Every OTF2 callback packs its arguments into one scratch buffer in the
- * order of ccg_schema[kind] and hands the bytes to the caller's sink.  The
- * scratch buffer lives in the ccg_read and is reused, so the per-event path
- * allocates nothing once the buffer has grown to the largest record.
+ * order of ccg_schema[kind] (with the appenders of ccg_codec.h, which write
+ * in place while there is room) and hands the bytes to the caller's sink.
+ * The scratch buffer lives in the ccg_read and is reused, so the per-event
+ * path allocates nothing once the buffer has grown to the largest record.
  *
  * Global definitions and every location are read through an OTF2_Reader of
  * their own, opened for that call and closed before it returns: whatever a
@@ -198,54 +199,19 @@ static ccg_err sink_err(int rc)
 }
 
 /* ------------------------------------------------------------------ */
-/* scratch buffer */
-
-/* In-place appenders for the scratch buffer.  While there is room for a
- * varint and the terminator they write directly; otherwise they fall back
- * to ccg_put_u, which grows the buffer.  The terminator is written once,
- * by scratch_done, before the sink sees the record. */
-static inline void put_u(ccg_buf *b, uint64_t v)
-{
-	if (b->cap - b->len > CCG_VARINT_MAX)
-		b->len += ccg_varint_put((unsigned char *)b->data + b->len, v);
-	else
-		ccg_put_u(b, v);
-}
-
-static inline void put_i(ccg_buf *b, int64_t v)
-{
-	put_u(b, ccg_zigzag(v));
-}
-
-static inline void scratch_reset(ccg_buf *b)
-{
-	b->len = 0;
-	b->failed = 0;
-}
-
-/* Restores the buffer's terminator; 0 unless an append failed. */
-static inline int scratch_done(ccg_buf *b)
-{
-	if (b->failed)
-		return -1;
-	b->data[b->len] = '\0';
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
 /* global definitions */
 
 static ccg_buf *def_begin(void *ud)
 {
 	ccg_read *r = ud;
-	scratch_reset(&r->scratch);
+	ccg_buf_reset(&r->scratch);
 	return &r->scratch;
 }
 
 static OTF2_CallbackCode def_emit(void *ud, ccg_kind kind, uint64_t id)
 {
 	ccg_read *r = ud;
-	if (scratch_done(&r->scratch)) {
+	if (ccg_buf_status(&r->scratch)) {
 		r->err = CCG_ENOMEM;
 		return OTF2_CALLBACK_INTERRUPT;
 	}
@@ -264,8 +230,8 @@ static OTF2_CallbackCode def_property(void *ud, ccg_kind kind,
 				      OTF2_Type type, OTF2_AttributeValue value)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, owner);
-	put_u(b, name);
+	ccg_put_u(b, owner);
+	ccg_put_u(b, name);
 	put_typed_av(b, type, value);
 	return def_emit(ud, kind, owner);
 }
@@ -281,10 +247,10 @@ static OTF2_CallbackCode gd_clock_properties(void *ud, uint64_t resolution,
 					     uint64_t realtime)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, resolution);
-	put_u(b, offset);
-	put_u(b, length);
-	put_u(b, realtime);
+	ccg_put_u(b, resolution);
+	ccg_put_u(b, offset);
+	ccg_put_u(b, length);
+	ccg_put_u(b, realtime);
 	return def_emit(ud, CCG_DEF_CLOCK_PROPERTIES, 0);
 }
 
@@ -293,9 +259,9 @@ static OTF2_CallbackCode gd_paradigm(void *ud, OTF2_Paradigm paradigm,
 				     OTF2_ParadigmClass cls)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, paradigm);
-	put_u(b, name);
-	put_u(b, cls);
+	ccg_put_u(b, paradigm);
+	ccg_put_u(b, name);
+	ccg_put_u(b, cls);
 	return def_emit(ud, CCG_DEF_PARADIGM, paradigm);
 }
 
@@ -306,8 +272,8 @@ static OTF2_CallbackCode gd_paradigm_property(void *ud,
 					      OTF2_AttributeValue value)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, paradigm);
-	put_u(b, property);
+	ccg_put_u(b, paradigm);
+	ccg_put_u(b, property);
 	put_typed_av(b, type, value);
 	return def_emit(ud, CCG_DEF_PARADIGM_PROPERTY, paradigm);
 }
@@ -320,16 +286,16 @@ gd_io_paradigm(void *ud, OTF2_IoParadigmRef self, OTF2_StringRef ident,
 	       const OTF2_AttributeValue *values)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, ident);
-	put_u(b, name);
-	put_u(b, cls);
-	put_u(b, flags);
+	ccg_put_u(b, self);
+	ccg_put_u(b, ident);
+	ccg_put_u(b, name);
+	ccg_put_u(b, cls);
+	ccg_put_u(b, flags);
 	if (!props || !types || !values)
 		n = 0;
-	put_u(b, n);
+	ccg_put_u(b, n);
 	for (unsigned i = 0; i < n; i++) {
-		put_u(b, props[i]);
+		ccg_put_u(b, props[i]);
 		put_typed_av(b, types[i], values[i]);
 	}
 	return def_emit(ud, CCG_DEF_IO_PARADIGM, self);
@@ -350,10 +316,10 @@ static OTF2_CallbackCode gd_attribute(void *ud, OTF2_AttributeRef self,
 				      OTF2_Type type)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, name);
-	put_u(b, description);
-	put_u(b, type);
+	ccg_put_u(b, self);
+	ccg_put_u(b, name);
+	ccg_put_u(b, description);
+	ccg_put_u(b, type);
 	return def_emit(ud, CCG_DEF_ATTRIBUTE, self);
 }
 
@@ -364,10 +330,10 @@ static OTF2_CallbackCode gd_system_tree_node(void *ud,
 					     OTF2_SystemTreeNodeRef parent)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, name);
-	put_u(b, class_name);
-	put_u(b, parent);
+	ccg_put_u(b, self);
+	ccg_put_u(b, name);
+	ccg_put_u(b, class_name);
+	ccg_put_u(b, parent);
 	return def_emit(ud, CCG_DEF_SYSTEM_TREE_NODE, self);
 }
 
@@ -379,11 +345,11 @@ static OTF2_CallbackCode gd_location_group(void *ud,
 					   OTF2_LocationGroupRef creator)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, name);
-	put_u(b, type);
-	put_u(b, parent);
-	put_u(b, creator);
+	ccg_put_u(b, self);
+	ccg_put_u(b, name);
+	ccg_put_u(b, type);
+	ccg_put_u(b, parent);
+	ccg_put_u(b, creator);
 	return def_emit(ud, CCG_DEF_LOCATION_GROUP, self);
 }
 
@@ -393,11 +359,11 @@ static OTF2_CallbackCode gd_location(void *ud, OTF2_LocationRef self,
 				     OTF2_LocationGroupRef group)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, name);
-	put_u(b, type);
-	put_u(b, events);
-	put_u(b, group);
+	ccg_put_u(b, self);
+	ccg_put_u(b, name);
+	ccg_put_u(b, type);
+	ccg_put_u(b, events);
+	ccg_put_u(b, group);
 	return def_emit(ud, CCG_DEF_LOCATION, self);
 }
 
@@ -408,16 +374,16 @@ gd_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name,
 	  OTF2_StringRef file, uint32_t begin, uint32_t end)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, name);
-	put_u(b, canonical);
-	put_u(b, description);
-	put_u(b, role);
-	put_u(b, paradigm);
-	put_u(b, flags);
-	put_u(b, file);
-	put_u(b, begin);
-	put_u(b, end);
+	ccg_put_u(b, self);
+	ccg_put_u(b, name);
+	ccg_put_u(b, canonical);
+	ccg_put_u(b, description);
+	ccg_put_u(b, role);
+	ccg_put_u(b, paradigm);
+	ccg_put_u(b, flags);
+	ccg_put_u(b, file);
+	ccg_put_u(b, begin);
+	ccg_put_u(b, end);
 	return def_emit(ud, CCG_DEF_REGION, self);
 }
 
@@ -427,11 +393,11 @@ static OTF2_CallbackCode gd_callsite(void *ud, OTF2_CallsiteRef self,
 				     OTF2_RegionRef left)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, file);
-	put_u(b, line);
-	put_u(b, entered);
-	put_u(b, left);
+	ccg_put_u(b, self);
+	ccg_put_u(b, file);
+	ccg_put_u(b, line);
+	ccg_put_u(b, entered);
+	ccg_put_u(b, left);
 	return def_emit(ud, CCG_DEF_CALLSITE, self);
 }
 
@@ -440,9 +406,9 @@ static OTF2_CallbackCode gd_callpath(void *ud, OTF2_CallpathRef self,
 				     OTF2_RegionRef region)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, parent);
-	put_u(b, region);
+	ccg_put_u(b, self);
+	ccg_put_u(b, parent);
+	ccg_put_u(b, region);
 	return def_emit(ud, CCG_DEF_CALLPATH, self);
 }
 
@@ -452,16 +418,16 @@ static OTF2_CallbackCode gd_group(void *ud, OTF2_GroupRef self,
 				  uint32_t n, const uint64_t *members)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, name);
-	put_u(b, type);
-	put_u(b, paradigm);
-	put_u(b, flags);
+	ccg_put_u(b, self);
+	ccg_put_u(b, name);
+	ccg_put_u(b, type);
+	ccg_put_u(b, paradigm);
+	ccg_put_u(b, flags);
 	if (!members)
 		n = 0;
-	put_u(b, n);
+	ccg_put_u(b, n);
 	for (uint32_t i = 0; i < n; i++)
-		put_u(b, members[i]);
+		ccg_put_u(b, members[i]);
 	return def_emit(ud, CCG_DEF_GROUP, self);
 }
 
@@ -472,15 +438,15 @@ gd_metric_member(void *ud, OTF2_MetricMemberRef self, OTF2_StringRef name,
 		 int64_t exponent, OTF2_StringRef unit)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, name);
-	put_u(b, description);
-	put_u(b, type);
-	put_u(b, mode);
-	put_u(b, value_type);
-	put_u(b, base);
-	put_i(b, exponent);
-	put_u(b, unit);
+	ccg_put_u(b, self);
+	ccg_put_u(b, name);
+	ccg_put_u(b, description);
+	ccg_put_u(b, type);
+	ccg_put_u(b, mode);
+	ccg_put_u(b, value_type);
+	ccg_put_u(b, base);
+	ccg_put_i(b, exponent);
+	ccg_put_u(b, unit);
 	return def_emit(ud, CCG_DEF_METRIC_MEMBER, self);
 }
 
@@ -491,14 +457,14 @@ static OTF2_CallbackCode gd_metric_class(void *ud, OTF2_MetricRef self,
 					 OTF2_RecorderKind recorder_kind)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
+	ccg_put_u(b, self);
 	if (!members)
 		n = 0;
-	put_u(b, n);
+	ccg_put_u(b, n);
 	for (unsigned i = 0; i < n; i++)
-		put_u(b, members[i]);
-	put_u(b, occurrence);
-	put_u(b, recorder_kind);
+		ccg_put_u(b, members[i]);
+	ccg_put_u(b, occurrence);
+	ccg_put_u(b, recorder_kind);
 	return def_emit(ud, CCG_DEF_METRIC_CLASS, self);
 }
 
@@ -509,11 +475,11 @@ static OTF2_CallbackCode gd_metric_instance(void *ud, OTF2_MetricRef self,
 					    uint64_t scope)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, cls);
-	put_u(b, recorder);
-	put_u(b, scope_type);
-	put_u(b, scope);
+	ccg_put_u(b, self);
+	ccg_put_u(b, cls);
+	ccg_put_u(b, recorder);
+	ccg_put_u(b, scope_type);
+	ccg_put_u(b, scope);
 	return def_emit(ud, CCG_DEF_METRIC_INSTANCE, self);
 }
 
@@ -522,11 +488,11 @@ static OTF2_CallbackCode gd_comm(void *ud, OTF2_CommRef self,
 				 OTF2_CommRef parent, OTF2_CommFlag flags)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, name);
-	put_u(b, group);
-	put_u(b, parent);
-	put_u(b, flags);
+	ccg_put_u(b, self);
+	ccg_put_u(b, name);
+	ccg_put_u(b, group);
+	ccg_put_u(b, parent);
+	ccg_put_u(b, flags);
 	return def_emit(ud, CCG_DEF_COMM, self);
 }
 
@@ -535,9 +501,9 @@ static OTF2_CallbackCode gd_parameter(void *ud, OTF2_ParameterRef self,
 				      OTF2_ParameterType type)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, name);
-	put_u(b, type);
+	ccg_put_u(b, self);
+	ccg_put_u(b, name);
+	ccg_put_u(b, type);
 	return def_emit(ud, CCG_DEF_PARAMETER, self);
 }
 
@@ -546,10 +512,10 @@ static OTF2_CallbackCode gd_rma_win(void *ud, OTF2_RmaWinRef self,
 				    OTF2_RmaWinFlag flags)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, name);
-	put_u(b, comm);
-	put_u(b, flags);
+	ccg_put_u(b, self);
+	ccg_put_u(b, name);
+	ccg_put_u(b, comm);
+	ccg_put_u(b, flags);
 	return def_emit(ud, CCG_DEF_RMA_WIN, self);
 }
 
@@ -558,8 +524,8 @@ static OTF2_CallbackCode gd_metric_class_recorder(void *ud,
 						  OTF2_LocationRef recorder)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, metric);
-	put_u(b, recorder);
+	ccg_put_u(b, metric);
+	ccg_put_u(b, recorder);
 	return def_emit(ud, CCG_DEF_METRIC_CLASS_RECORDER, metric);
 }
 
@@ -577,8 +543,8 @@ gd_system_tree_node_domain(void *ud, OTF2_SystemTreeNodeRef node,
 			   OTF2_SystemTreeDomain domain)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, node);
-	put_u(b, domain);
+	ccg_put_u(b, node);
+	ccg_put_u(b, domain);
 	return def_emit(ud, CCG_DEF_SYSTEM_TREE_NODE_DOMAIN, node);
 }
 
@@ -607,10 +573,10 @@ static OTF2_CallbackCode gd_cart_dimension(void *ud,
 					   OTF2_CartPeriodicity periodic)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, name);
-	put_u(b, size);
-	put_u(b, periodic);
+	ccg_put_u(b, self);
+	ccg_put_u(b, name);
+	ccg_put_u(b, size);
+	ccg_put_u(b, periodic);
 	return def_emit(ud, CCG_DEF_CART_DIMENSION, self);
 }
 
@@ -621,14 +587,14 @@ static OTF2_CallbackCode gd_cart_topology(void *ud,
 					  const OTF2_CartDimensionRef *dims)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, name);
-	put_u(b, comm);
+	ccg_put_u(b, self);
+	ccg_put_u(b, name);
+	ccg_put_u(b, comm);
 	if (!dims)
 		n = 0;
-	put_u(b, n);
+	ccg_put_u(b, n);
 	for (unsigned i = 0; i < n; i++)
-		put_u(b, dims[i]);
+		ccg_put_u(b, dims[i]);
 	return def_emit(ud, CCG_DEF_CART_TOPOLOGY, self);
 }
 
@@ -638,13 +604,13 @@ static OTF2_CallbackCode gd_cart_coordinate(void *ud,
 					    const uint32_t *coordinates)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, topology);
-	put_u(b, rank);
+	ccg_put_u(b, topology);
+	ccg_put_u(b, rank);
 	if (!coordinates)
 		n = 0;
-	put_u(b, n);
+	ccg_put_u(b, n);
 	for (unsigned i = 0; i < n; i++)
-		put_u(b, coordinates[i]);
+		ccg_put_u(b, coordinates[i]);
 	return def_emit(ud, CCG_DEF_CART_COORDINATE, topology);
 }
 
@@ -654,9 +620,9 @@ static OTF2_CallbackCode gd_source_code_location(void *ud,
 						 uint32_t line)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, file);
-	put_u(b, line);
+	ccg_put_u(b, self);
+	ccg_put_u(b, file);
+	ccg_put_u(b, line);
 	return def_emit(ud, CCG_DEF_SOURCE_CODE_LOCATION, self);
 }
 
@@ -666,10 +632,10 @@ gd_calling_context(void *ud, OTF2_CallingContextRef self,
 		   OTF2_CallingContextRef parent)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, region);
-	put_u(b, scl);
-	put_u(b, parent);
+	ccg_put_u(b, self);
+	ccg_put_u(b, region);
+	ccg_put_u(b, scl);
+	ccg_put_u(b, parent);
 	return def_emit(ud, CCG_DEF_CALLING_CONTEXT, self);
 }
 
@@ -688,12 +654,12 @@ gd_interrupt_generator(void *ud, OTF2_InterruptGeneratorRef self,
 		       OTF2_Base base, int64_t exponent, uint64_t period)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, name);
-	put_u(b, mode);
-	put_u(b, base);
-	put_i(b, exponent);
-	put_u(b, period);
+	ccg_put_u(b, self);
+	ccg_put_u(b, name);
+	ccg_put_u(b, mode);
+	ccg_put_u(b, base);
+	ccg_put_i(b, exponent);
+	ccg_put_u(b, period);
 	return def_emit(ud, CCG_DEF_INTERRUPT_GENERATOR, self);
 }
 
@@ -711,9 +677,9 @@ static OTF2_CallbackCode gd_io_regular_file(void *ud, OTF2_IoFileRef self,
 					    OTF2_SystemTreeNodeRef scope)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, name);
-	put_u(b, scope);
+	ccg_put_u(b, self);
+	ccg_put_u(b, name);
+	ccg_put_u(b, scope);
 	return def_emit(ud, CCG_DEF_IO_REGULAR_FILE, self);
 }
 
@@ -722,9 +688,9 @@ static OTF2_CallbackCode gd_io_directory(void *ud, OTF2_IoFileRef self,
 					 OTF2_SystemTreeNodeRef scope)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, name);
-	put_u(b, scope);
+	ccg_put_u(b, self);
+	ccg_put_u(b, name);
+	ccg_put_u(b, scope);
 	return def_emit(ud, CCG_DEF_IO_DIRECTORY, self);
 }
 
@@ -735,13 +701,13 @@ gd_io_handle(void *ud, OTF2_IoHandleRef self, OTF2_StringRef name,
 	     OTF2_IoHandleRef parent)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, name);
-	put_u(b, file);
-	put_u(b, paradigm);
-	put_u(b, flags);
-	put_u(b, comm);
-	put_u(b, parent);
+	ccg_put_u(b, self);
+	ccg_put_u(b, name);
+	ccg_put_u(b, file);
+	ccg_put_u(b, paradigm);
+	ccg_put_u(b, flags);
+	ccg_put_u(b, comm);
+	ccg_put_u(b, parent);
 	return def_emit(ud, CCG_DEF_IO_HANDLE, self);
 }
 
@@ -751,9 +717,9 @@ gd_io_pre_created_handle_state(void *ud, OTF2_IoHandleRef handle,
 			       OTF2_IoStatusFlag status)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, handle);
-	put_u(b, mode);
-	put_u(b, status);
+	ccg_put_u(b, handle);
+	ccg_put_u(b, mode);
+	ccg_put_u(b, status);
 	return def_emit(ud, CCG_DEF_IO_PRE_CREATED_HANDLE_STATE, handle);
 }
 
@@ -764,8 +730,8 @@ static OTF2_CallbackCode gd_callpath_parameter(void *ud,
 					       OTF2_AttributeValue value)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, callpath);
-	put_u(b, parameter);
+	ccg_put_u(b, callpath);
+	ccg_put_u(b, parameter);
 	put_typed_av(b, type, value);
 	return def_emit(ud, CCG_DEF_CALLPATH_PARAMETER, callpath);
 }
@@ -778,12 +744,12 @@ static OTF2_CallbackCode gd_inter_comm(void *ud, OTF2_CommRef self,
 				       OTF2_CommFlag flags)
 {
 	ccg_buf *b = def_begin(ud);
-	put_u(b, self);
-	put_u(b, name);
-	put_u(b, group_a);
-	put_u(b, group_b);
-	put_u(b, common);
-	put_u(b, flags);
+	ccg_put_u(b, self);
+	ccg_put_u(b, name);
+	ccg_put_u(b, group_a);
+	ccg_put_u(b, group_b);
+	ccg_put_u(b, common);
+	ccg_put_u(b, flags);
 	return def_emit(ud, CCG_DEF_INTER_COMM, self);
 }
 
@@ -871,7 +837,7 @@ static OTF2_GlobalDefReaderCallbacks *make_def_callbacks(void)
 	ccg_buf *b = &r_->scratch;                                       \
 	(void)loc_;                                                      \
 	(void)pos_;                                                      \
-	scratch_reset(b)
+	ccg_buf_reset(b)
 /* ... and ends by handing the record to the sink. */
 #define EV_END(kind, call) return ev_emit(r_, kind, time_, call, al_)
 
@@ -880,7 +846,7 @@ static OTF2_CallbackCode ev_emit(ccg_read *r, ccg_kind kind, uint64_t time,
 {
 	ccg_buf *b = &r->scratch;
 	uint32_t n = al ? OTF2_AttributeList_GetNumberOfElements(al) : 0;
-	put_u(b, n);
+	ccg_put_u(b, n);
 	for (uint32_t i = 0; i < n; i++) {
 		OTF2_AttributeRef id = 0;
 		OTF2_Type type = OTF2_TYPE_NONE;
@@ -891,10 +857,10 @@ static OTF2_CallbackCode ev_emit(ccg_read *r, ccg_kind kind, uint64_t time,
 			id = OTF2_UNDEFINED_ATTRIBUTE;
 			type = OTF2_TYPE_NONE;
 		}
-		put_u(b, id);
+		ccg_put_u(b, id);
 		put_typed_av(b, type, v);
 	}
-	if (scratch_done(b)) {
+	if (ccg_buf_status(b)) {
 		r->err = CCG_ENOMEM;
 		return OTF2_CALLBACK_INTERRUPT;
 	}
@@ -916,7 +882,7 @@ static OTF2_CallbackCode ev_unknown(EV_ARGS)
 static OTF2_CallbackCode ev_buffer_flush(EV_ARGS, OTF2_TimeStamp stop)
 {
 	EV_BEGIN;
-	put_u(b, stop);
+	ccg_put_u(b, stop);
 	EV_END(CCG_EV_BUFFER_FLUSH, 0);
 }
 
@@ -924,21 +890,21 @@ static OTF2_CallbackCode ev_measurement_on_off(EV_ARGS,
 					       OTF2_MeasurementMode mode)
 {
 	EV_BEGIN;
-	put_u(b, mode);
+	ccg_put_u(b, mode);
 	EV_END(CCG_EV_MEASUREMENT_ON_OFF, 0);
 }
 
 static OTF2_CallbackCode ev_enter(EV_ARGS, OTF2_RegionRef region)
 {
 	EV_BEGIN;
-	put_u(b, region);
+	ccg_put_u(b, region);
 	EV_END(CCG_EV_ENTER, region);
 }
 
 static OTF2_CallbackCode ev_leave(EV_ARGS, OTF2_RegionRef region)
 {
 	EV_BEGIN;
-	put_u(b, region);
+	ccg_put_u(b, region);
 	EV_END(CCG_EV_LEAVE, region);
 }
 
@@ -947,10 +913,10 @@ static OTF2_CallbackCode ev_mpi_send(EV_ARGS, uint32_t receiver,
 				     uint64_t length)
 {
 	EV_BEGIN;
-	put_u(b, receiver);
-	put_u(b, comm);
-	put_u(b, tag);
-	put_u(b, length);
+	ccg_put_u(b, receiver);
+	ccg_put_u(b, comm);
+	ccg_put_u(b, tag);
+	ccg_put_u(b, length);
 	EV_END(CCG_EV_MPI_SEND, 0);
 }
 
@@ -959,25 +925,25 @@ static OTF2_CallbackCode ev_mpi_isend(EV_ARGS, uint32_t receiver,
 				      uint64_t length, uint64_t request)
 {
 	EV_BEGIN;
-	put_u(b, receiver);
-	put_u(b, comm);
-	put_u(b, tag);
-	put_u(b, length);
-	put_u(b, request);
+	ccg_put_u(b, receiver);
+	ccg_put_u(b, comm);
+	ccg_put_u(b, tag);
+	ccg_put_u(b, length);
+	ccg_put_u(b, request);
 	EV_END(CCG_EV_MPI_ISEND, 0);
 }
 
 static OTF2_CallbackCode ev_mpi_isend_complete(EV_ARGS, uint64_t request)
 {
 	EV_BEGIN;
-	put_u(b, request);
+	ccg_put_u(b, request);
 	EV_END(CCG_EV_MPI_ISEND_COMPLETE, 0);
 }
 
 static OTF2_CallbackCode ev_mpi_irecv_request(EV_ARGS, uint64_t request)
 {
 	EV_BEGIN;
-	put_u(b, request);
+	ccg_put_u(b, request);
 	EV_END(CCG_EV_MPI_IRECV_REQUEST, 0);
 }
 
@@ -986,10 +952,10 @@ static OTF2_CallbackCode ev_mpi_recv(EV_ARGS, uint32_t sender,
 				     uint64_t length)
 {
 	EV_BEGIN;
-	put_u(b, sender);
-	put_u(b, comm);
-	put_u(b, tag);
-	put_u(b, length);
+	ccg_put_u(b, sender);
+	ccg_put_u(b, comm);
+	ccg_put_u(b, tag);
+	ccg_put_u(b, length);
 	EV_END(CCG_EV_MPI_RECV, 0);
 }
 
@@ -998,25 +964,25 @@ static OTF2_CallbackCode ev_mpi_irecv(EV_ARGS, uint32_t sender,
 				      uint64_t length, uint64_t request)
 {
 	EV_BEGIN;
-	put_u(b, sender);
-	put_u(b, comm);
-	put_u(b, tag);
-	put_u(b, length);
-	put_u(b, request);
+	ccg_put_u(b, sender);
+	ccg_put_u(b, comm);
+	ccg_put_u(b, tag);
+	ccg_put_u(b, length);
+	ccg_put_u(b, request);
 	EV_END(CCG_EV_MPI_IRECV, 0);
 }
 
 static OTF2_CallbackCode ev_mpi_request_test(EV_ARGS, uint64_t request)
 {
 	EV_BEGIN;
-	put_u(b, request);
+	ccg_put_u(b, request);
 	EV_END(CCG_EV_MPI_REQUEST_TEST, 0);
 }
 
 static OTF2_CallbackCode ev_mpi_request_cancelled(EV_ARGS, uint64_t request)
 {
 	EV_BEGIN;
-	put_u(b, request);
+	ccg_put_u(b, request);
 	EV_END(CCG_EV_MPI_REQUEST_CANCELLED, 0);
 }
 
@@ -1032,18 +998,18 @@ static OTF2_CallbackCode ev_mpi_collective_end(EV_ARGS, OTF2_CollectiveOp op,
 					       uint64_t received)
 {
 	EV_BEGIN;
-	put_u(b, op);
-	put_u(b, comm);
-	put_u(b, root);
-	put_u(b, sent);
-	put_u(b, received);
+	ccg_put_u(b, op);
+	ccg_put_u(b, comm);
+	ccg_put_u(b, root);
+	ccg_put_u(b, sent);
+	ccg_put_u(b, received);
 	EV_END(CCG_EV_MPI_COLLECTIVE_END, 0);
 }
 
 static OTF2_CallbackCode ev_omp_fork(EV_ARGS, uint32_t threads)
 {
 	EV_BEGIN;
-	put_u(b, threads);
+	ccg_put_u(b, threads);
 	EV_END(CCG_EV_OMP_FORK, 0);
 }
 
@@ -1057,8 +1023,8 @@ static OTF2_CallbackCode ev_omp_acquire_lock(EV_ARGS, uint32_t lock,
 					     uint32_t order)
 {
 	EV_BEGIN;
-	put_u(b, lock);
-	put_u(b, order);
+	ccg_put_u(b, lock);
+	ccg_put_u(b, order);
 	EV_END(CCG_EV_OMP_ACQUIRE_LOCK, 0);
 }
 
@@ -1066,29 +1032,29 @@ static OTF2_CallbackCode ev_omp_release_lock(EV_ARGS, uint32_t lock,
 					     uint32_t order)
 {
 	EV_BEGIN;
-	put_u(b, lock);
-	put_u(b, order);
+	ccg_put_u(b, lock);
+	ccg_put_u(b, order);
 	EV_END(CCG_EV_OMP_RELEASE_LOCK, 0);
 }
 
 static OTF2_CallbackCode ev_omp_task_create(EV_ARGS, uint64_t task)
 {
 	EV_BEGIN;
-	put_u(b, task);
+	ccg_put_u(b, task);
 	EV_END(CCG_EV_OMP_TASK_CREATE, 0);
 }
 
 static OTF2_CallbackCode ev_omp_task_switch(EV_ARGS, uint64_t task)
 {
 	EV_BEGIN;
-	put_u(b, task);
+	ccg_put_u(b, task);
 	EV_END(CCG_EV_OMP_TASK_SWITCH, 0);
 }
 
 static OTF2_CallbackCode ev_omp_task_complete(EV_ARGS, uint64_t task)
 {
 	EV_BEGIN;
-	put_u(b, task);
+	ccg_put_u(b, task);
 	EV_END(CCG_EV_OMP_TASK_COMPLETE, 0);
 }
 
@@ -1097,10 +1063,10 @@ static OTF2_CallbackCode ev_metric(EV_ARGS, OTF2_MetricRef metric,
 				   const OTF2_MetricValue *values)
 {
 	EV_BEGIN;
-	put_u(b, metric);
+	ccg_put_u(b, metric);
 	if (!types || !values)
 		n = 0;
-	put_u(b, n);
+	ccg_put_u(b, n);
 	for (unsigned i = 0; i < n; i++)
 		put_metric(b, types[i], values[i]);
 	EV_END(CCG_EV_METRIC, 0);
@@ -1111,8 +1077,8 @@ static OTF2_CallbackCode ev_parameter_string(EV_ARGS,
 					     OTF2_StringRef value)
 {
 	EV_BEGIN;
-	put_u(b, parameter);
-	put_u(b, value);
+	ccg_put_u(b, parameter);
+	ccg_put_u(b, value);
 	EV_END(CCG_EV_PARAMETER_STRING, 0);
 }
 
@@ -1121,8 +1087,8 @@ static OTF2_CallbackCode ev_parameter_int(EV_ARGS,
 					  int64_t value)
 {
 	EV_BEGIN;
-	put_u(b, parameter);
-	put_i(b, value);
+	ccg_put_u(b, parameter);
+	ccg_put_i(b, value);
 	EV_END(CCG_EV_PARAMETER_INT, 0);
 }
 
@@ -1131,22 +1097,22 @@ static OTF2_CallbackCode ev_parameter_unsigned_int(EV_ARGS,
 						   uint64_t value)
 {
 	EV_BEGIN;
-	put_u(b, parameter);
-	put_u(b, value);
+	ccg_put_u(b, parameter);
+	ccg_put_u(b, value);
 	EV_END(CCG_EV_PARAMETER_UNSIGNED_INT, 0);
 }
 
 static OTF2_CallbackCode ev_rma_win_create(EV_ARGS, OTF2_RmaWinRef win)
 {
 	EV_BEGIN;
-	put_u(b, win);
+	ccg_put_u(b, win);
 	EV_END(CCG_EV_RMA_WIN_CREATE, 0);
 }
 
 static OTF2_CallbackCode ev_rma_win_destroy(EV_ARGS, OTF2_RmaWinRef win)
 {
 	EV_BEGIN;
-	put_u(b, win);
+	ccg_put_u(b, win);
 	EV_END(CCG_EV_RMA_WIN_DESTROY, 0);
 }
 
@@ -1163,12 +1129,12 @@ static OTF2_CallbackCode ev_rma_collective_end(EV_ARGS, OTF2_CollectiveOp op,
 					       uint64_t received)
 {
 	EV_BEGIN;
-	put_u(b, op);
-	put_u(b, level);
-	put_u(b, win);
-	put_u(b, root);
-	put_u(b, sent);
-	put_u(b, received);
+	ccg_put_u(b, op);
+	ccg_put_u(b, level);
+	ccg_put_u(b, win);
+	ccg_put_u(b, root);
+	ccg_put_u(b, sent);
+	ccg_put_u(b, received);
 	EV_END(CCG_EV_RMA_COLLECTIVE_END, 0);
 }
 
@@ -1177,9 +1143,9 @@ static OTF2_CallbackCode ev_rma_group_sync(EV_ARGS, OTF2_RmaSyncLevel level,
 					   OTF2_GroupRef group)
 {
 	EV_BEGIN;
-	put_u(b, level);
-	put_u(b, win);
-	put_u(b, group);
+	ccg_put_u(b, level);
+	ccg_put_u(b, win);
+	ccg_put_u(b, group);
 	EV_END(CCG_EV_RMA_GROUP_SYNC, 0);
 }
 
@@ -1188,10 +1154,10 @@ static OTF2_CallbackCode ev_rma_request_lock(EV_ARGS, OTF2_RmaWinRef win,
 					     OTF2_LockType type)
 {
 	EV_BEGIN;
-	put_u(b, win);
-	put_u(b, remote);
-	put_u(b, lock);
-	put_u(b, type);
+	ccg_put_u(b, win);
+	ccg_put_u(b, remote);
+	ccg_put_u(b, lock);
+	ccg_put_u(b, type);
 	EV_END(CCG_EV_RMA_REQUEST_LOCK, 0);
 }
 
@@ -1200,10 +1166,10 @@ static OTF2_CallbackCode ev_rma_acquire_lock(EV_ARGS, OTF2_RmaWinRef win,
 					     OTF2_LockType type)
 {
 	EV_BEGIN;
-	put_u(b, win);
-	put_u(b, remote);
-	put_u(b, lock);
-	put_u(b, type);
+	ccg_put_u(b, win);
+	ccg_put_u(b, remote);
+	ccg_put_u(b, lock);
+	ccg_put_u(b, type);
 	EV_END(CCG_EV_RMA_ACQUIRE_LOCK, 0);
 }
 
@@ -1212,10 +1178,10 @@ static OTF2_CallbackCode ev_rma_try_lock(EV_ARGS, OTF2_RmaWinRef win,
 					 OTF2_LockType type)
 {
 	EV_BEGIN;
-	put_u(b, win);
-	put_u(b, remote);
-	put_u(b, lock);
-	put_u(b, type);
+	ccg_put_u(b, win);
+	ccg_put_u(b, remote);
+	ccg_put_u(b, lock);
+	ccg_put_u(b, type);
 	EV_END(CCG_EV_RMA_TRY_LOCK, 0);
 }
 
@@ -1223,9 +1189,9 @@ static OTF2_CallbackCode ev_rma_release_lock(EV_ARGS, OTF2_RmaWinRef win,
 					     uint32_t remote, uint64_t lock)
 {
 	EV_BEGIN;
-	put_u(b, win);
-	put_u(b, remote);
-	put_u(b, lock);
+	ccg_put_u(b, win);
+	ccg_put_u(b, remote);
+	ccg_put_u(b, lock);
 	EV_END(CCG_EV_RMA_RELEASE_LOCK, 0);
 }
 
@@ -1233,16 +1199,16 @@ static OTF2_CallbackCode ev_rma_sync(EV_ARGS, OTF2_RmaWinRef win,
 				     uint32_t remote, OTF2_RmaSyncType sync)
 {
 	EV_BEGIN;
-	put_u(b, win);
-	put_u(b, remote);
-	put_u(b, sync);
+	ccg_put_u(b, win);
+	ccg_put_u(b, remote);
+	ccg_put_u(b, sync);
 	EV_END(CCG_EV_RMA_SYNC, 0);
 }
 
 static OTF2_CallbackCode ev_rma_wait_change(EV_ARGS, OTF2_RmaWinRef win)
 {
 	EV_BEGIN;
-	put_u(b, win);
+	ccg_put_u(b, win);
 	EV_END(CCG_EV_RMA_WAIT_CHANGE, 0);
 }
 
@@ -1251,10 +1217,10 @@ static OTF2_CallbackCode ev_rma_put(EV_ARGS, OTF2_RmaWinRef win,
 				    uint64_t matching)
 {
 	EV_BEGIN;
-	put_u(b, win);
-	put_u(b, remote);
-	put_u(b, bytes);
-	put_u(b, matching);
+	ccg_put_u(b, win);
+	ccg_put_u(b, remote);
+	ccg_put_u(b, bytes);
+	ccg_put_u(b, matching);
 	EV_END(CCG_EV_RMA_PUT, 0);
 }
 
@@ -1263,10 +1229,10 @@ static OTF2_CallbackCode ev_rma_get(EV_ARGS, OTF2_RmaWinRef win,
 				    uint64_t matching)
 {
 	EV_BEGIN;
-	put_u(b, win);
-	put_u(b, remote);
-	put_u(b, bytes);
-	put_u(b, matching);
+	ccg_put_u(b, win);
+	ccg_put_u(b, remote);
+	ccg_put_u(b, bytes);
+	ccg_put_u(b, matching);
 	EV_END(CCG_EV_RMA_GET, 0);
 }
 
@@ -1276,12 +1242,12 @@ static OTF2_CallbackCode ev_rma_atomic(EV_ARGS, OTF2_RmaWinRef win,
 				       uint64_t received, uint64_t matching)
 {
 	EV_BEGIN;
-	put_u(b, win);
-	put_u(b, remote);
-	put_u(b, type);
-	put_u(b, sent);
-	put_u(b, received);
-	put_u(b, matching);
+	ccg_put_u(b, win);
+	ccg_put_u(b, remote);
+	ccg_put_u(b, type);
+	ccg_put_u(b, sent);
+	ccg_put_u(b, received);
+	ccg_put_u(b, matching);
 	EV_END(CCG_EV_RMA_ATOMIC, 0);
 }
 
@@ -1290,8 +1256,8 @@ static OTF2_CallbackCode ev_rma_op_complete_blocking(EV_ARGS,
 						     uint64_t matching)
 {
 	EV_BEGIN;
-	put_u(b, win);
-	put_u(b, matching);
+	ccg_put_u(b, win);
+	ccg_put_u(b, matching);
 	EV_END(CCG_EV_RMA_OP_COMPLETE_BLOCKING, 0);
 }
 
@@ -1300,8 +1266,8 @@ static OTF2_CallbackCode ev_rma_op_complete_non_blocking(EV_ARGS,
 							 uint64_t matching)
 {
 	EV_BEGIN;
-	put_u(b, win);
-	put_u(b, matching);
+	ccg_put_u(b, win);
+	ccg_put_u(b, matching);
 	EV_END(CCG_EV_RMA_OP_COMPLETE_NON_BLOCKING, 0);
 }
 
@@ -1309,8 +1275,8 @@ static OTF2_CallbackCode ev_rma_op_test(EV_ARGS, OTF2_RmaWinRef win,
 					uint64_t matching)
 {
 	EV_BEGIN;
-	put_u(b, win);
-	put_u(b, matching);
+	ccg_put_u(b, win);
+	ccg_put_u(b, matching);
 	EV_END(CCG_EV_RMA_OP_TEST, 0);
 }
 
@@ -1319,8 +1285,8 @@ static OTF2_CallbackCode ev_rma_op_complete_remote(EV_ARGS,
 						   uint64_t matching)
 {
 	EV_BEGIN;
-	put_u(b, win);
-	put_u(b, matching);
+	ccg_put_u(b, win);
+	ccg_put_u(b, matching);
 	EV_END(CCG_EV_RMA_OP_COMPLETE_REMOTE, 0);
 }
 
@@ -1328,29 +1294,29 @@ static OTF2_CallbackCode ev_thread_fork(EV_ARGS, OTF2_Paradigm model,
 					uint32_t threads)
 {
 	EV_BEGIN;
-	put_u(b, model);
-	put_u(b, threads);
+	ccg_put_u(b, model);
+	ccg_put_u(b, threads);
 	EV_END(CCG_EV_THREAD_FORK, 0);
 }
 
 static OTF2_CallbackCode ev_thread_join(EV_ARGS, OTF2_Paradigm model)
 {
 	EV_BEGIN;
-	put_u(b, model);
+	ccg_put_u(b, model);
 	EV_END(CCG_EV_THREAD_JOIN, 0);
 }
 
 static OTF2_CallbackCode ev_thread_team_begin(EV_ARGS, OTF2_CommRef team)
 {
 	EV_BEGIN;
-	put_u(b, team);
+	ccg_put_u(b, team);
 	EV_END(CCG_EV_THREAD_TEAM_BEGIN, 0);
 }
 
 static OTF2_CallbackCode ev_thread_team_end(EV_ARGS, OTF2_CommRef team)
 {
 	EV_BEGIN;
-	put_u(b, team);
+	ccg_put_u(b, team);
 	EV_END(CCG_EV_THREAD_TEAM_END, 0);
 }
 
@@ -1358,9 +1324,9 @@ static OTF2_CallbackCode ev_thread_acquire_lock(EV_ARGS, OTF2_Paradigm model,
 						uint32_t lock, uint32_t order)
 {
 	EV_BEGIN;
-	put_u(b, model);
-	put_u(b, lock);
-	put_u(b, order);
+	ccg_put_u(b, model);
+	ccg_put_u(b, lock);
+	ccg_put_u(b, order);
 	EV_END(CCG_EV_THREAD_ACQUIRE_LOCK, 0);
 }
 
@@ -1368,9 +1334,9 @@ static OTF2_CallbackCode ev_thread_release_lock(EV_ARGS, OTF2_Paradigm model,
 						uint32_t lock, uint32_t order)
 {
 	EV_BEGIN;
-	put_u(b, model);
-	put_u(b, lock);
-	put_u(b, order);
+	ccg_put_u(b, model);
+	ccg_put_u(b, lock);
+	ccg_put_u(b, order);
 	EV_END(CCG_EV_THREAD_RELEASE_LOCK, 0);
 }
 
@@ -1379,9 +1345,9 @@ static OTF2_CallbackCode ev_thread_task_create(EV_ARGS, OTF2_CommRef team,
 					       uint32_t generation)
 {
 	EV_BEGIN;
-	put_u(b, team);
-	put_u(b, creator);
-	put_u(b, generation);
+	ccg_put_u(b, team);
+	ccg_put_u(b, creator);
+	ccg_put_u(b, generation);
 	EV_END(CCG_EV_THREAD_TASK_CREATE, 0);
 }
 
@@ -1390,9 +1356,9 @@ static OTF2_CallbackCode ev_thread_task_switch(EV_ARGS, OTF2_CommRef team,
 					       uint32_t generation)
 {
 	EV_BEGIN;
-	put_u(b, team);
-	put_u(b, creator);
-	put_u(b, generation);
+	ccg_put_u(b, team);
+	ccg_put_u(b, creator);
+	ccg_put_u(b, generation);
 	EV_END(CCG_EV_THREAD_TASK_SWITCH, 0);
 }
 
@@ -1401,9 +1367,9 @@ static OTF2_CallbackCode ev_thread_task_complete(EV_ARGS, OTF2_CommRef team,
 						 uint32_t generation)
 {
 	EV_BEGIN;
-	put_u(b, team);
-	put_u(b, creator);
-	put_u(b, generation);
+	ccg_put_u(b, team);
+	ccg_put_u(b, creator);
+	ccg_put_u(b, generation);
 	EV_END(CCG_EV_THREAD_TASK_COMPLETE, 0);
 }
 
@@ -1411,8 +1377,8 @@ static OTF2_CallbackCode ev_thread_create(EV_ARGS, OTF2_CommRef contingent,
 					  uint64_t sequence)
 {
 	EV_BEGIN;
-	put_u(b, contingent);
-	put_u(b, sequence);
+	ccg_put_u(b, contingent);
+	ccg_put_u(b, sequence);
 	EV_END(CCG_EV_THREAD_CREATE, 0);
 }
 
@@ -1420,8 +1386,8 @@ static OTF2_CallbackCode ev_thread_begin(EV_ARGS, OTF2_CommRef contingent,
 					 uint64_t sequence)
 {
 	EV_BEGIN;
-	put_u(b, contingent);
-	put_u(b, sequence);
+	ccg_put_u(b, contingent);
+	ccg_put_u(b, sequence);
 	EV_END(CCG_EV_THREAD_BEGIN, 0);
 }
 
@@ -1429,8 +1395,8 @@ static OTF2_CallbackCode ev_thread_wait(EV_ARGS, OTF2_CommRef contingent,
 					uint64_t sequence)
 {
 	EV_BEGIN;
-	put_u(b, contingent);
-	put_u(b, sequence);
+	ccg_put_u(b, contingent);
+	ccg_put_u(b, sequence);
 	EV_END(CCG_EV_THREAD_WAIT, 0);
 }
 
@@ -1438,8 +1404,8 @@ static OTF2_CallbackCode ev_thread_end(EV_ARGS, OTF2_CommRef contingent,
 				       uint64_t sequence)
 {
 	EV_BEGIN;
-	put_u(b, contingent);
-	put_u(b, sequence);
+	ccg_put_u(b, contingent);
+	ccg_put_u(b, sequence);
 	EV_END(CCG_EV_THREAD_END, 0);
 }
 
@@ -1448,8 +1414,8 @@ static OTF2_CallbackCode ev_calling_context_enter(EV_ARGS,
 						  uint32_t unwind)
 {
 	EV_BEGIN;
-	put_u(b, cc);
-	put_u(b, unwind);
+	ccg_put_u(b, cc);
+	ccg_put_u(b, unwind);
 	EV_END(CCG_EV_CALLING_CONTEXT_ENTER, cc);
 }
 
@@ -1457,7 +1423,7 @@ static OTF2_CallbackCode ev_calling_context_leave(EV_ARGS,
 						  OTF2_CallingContextRef cc)
 {
 	EV_BEGIN;
-	put_u(b, cc);
+	ccg_put_u(b, cc);
 	EV_END(CCG_EV_CALLING_CONTEXT_LEAVE, cc);
 }
 
@@ -1466,9 +1432,9 @@ ev_calling_context_sample(EV_ARGS, OTF2_CallingContextRef cc, uint32_t unwind,
 			  OTF2_InterruptGeneratorRef generator)
 {
 	EV_BEGIN;
-	put_u(b, cc);
-	put_u(b, unwind);
-	put_u(b, generator);
+	ccg_put_u(b, cc);
+	ccg_put_u(b, unwind);
+	ccg_put_u(b, generator);
 	EV_END(CCG_EV_CALLING_CONTEXT_SAMPLE, 0);
 }
 
@@ -1478,10 +1444,10 @@ static OTF2_CallbackCode ev_io_create_handle(EV_ARGS, OTF2_IoHandleRef handle,
 					     OTF2_IoStatusFlag status)
 {
 	EV_BEGIN;
-	put_u(b, handle);
-	put_u(b, mode);
-	put_u(b, creation);
-	put_u(b, status);
+	ccg_put_u(b, handle);
+	ccg_put_u(b, mode);
+	ccg_put_u(b, creation);
+	ccg_put_u(b, status);
 	EV_END(CCG_EV_IO_CREATE_HANDLE, 0);
 }
 
@@ -1489,7 +1455,7 @@ static OTF2_CallbackCode ev_io_destroy_handle(EV_ARGS,
 					      OTF2_IoHandleRef handle)
 {
 	EV_BEGIN;
-	put_u(b, handle);
+	ccg_put_u(b, handle);
 	EV_END(CCG_EV_IO_DESTROY_HANDLE, 0);
 }
 
@@ -1499,9 +1465,9 @@ static OTF2_CallbackCode ev_io_duplicate_handle(EV_ARGS,
 						OTF2_IoStatusFlag status)
 {
 	EV_BEGIN;
-	put_u(b, old_handle);
-	put_u(b, new_handle);
-	put_u(b, status);
+	ccg_put_u(b, old_handle);
+	ccg_put_u(b, new_handle);
+	ccg_put_u(b, status);
 	EV_END(CCG_EV_IO_DUPLICATE_HANDLE, 0);
 }
 
@@ -1510,10 +1476,10 @@ static OTF2_CallbackCode ev_io_seek(EV_ARGS, OTF2_IoHandleRef handle,
 				    uint64_t result)
 {
 	EV_BEGIN;
-	put_u(b, handle);
-	put_i(b, offset);
-	put_u(b, whence);
-	put_u(b, result);
+	ccg_put_u(b, handle);
+	ccg_put_i(b, offset);
+	ccg_put_u(b, whence);
+	ccg_put_u(b, result);
 	EV_END(CCG_EV_IO_SEEK, 0);
 }
 
@@ -1522,8 +1488,8 @@ static OTF2_CallbackCode ev_io_change_status_flags(EV_ARGS,
 						   OTF2_IoStatusFlag status)
 {
 	EV_BEGIN;
-	put_u(b, handle);
-	put_u(b, status);
+	ccg_put_u(b, handle);
+	ccg_put_u(b, status);
 	EV_END(CCG_EV_IO_CHANGE_STATUS_FLAGS, 0);
 }
 
@@ -1532,8 +1498,8 @@ static OTF2_CallbackCode ev_io_delete_file(EV_ARGS,
 					   OTF2_IoFileRef file)
 {
 	EV_BEGIN;
-	put_u(b, paradigm);
-	put_u(b, file);
+	ccg_put_u(b, paradigm);
+	ccg_put_u(b, file);
 	EV_END(CCG_EV_IO_DELETE_FILE, 0);
 }
 
@@ -1545,11 +1511,11 @@ static OTF2_CallbackCode ev_io_operation_begin(EV_ARGS,
 					       uint64_t matching)
 {
 	EV_BEGIN;
-	put_u(b, handle);
-	put_u(b, mode);
-	put_u(b, flags);
-	put_u(b, bytes);
-	put_u(b, matching);
+	ccg_put_u(b, handle);
+	ccg_put_u(b, mode);
+	ccg_put_u(b, flags);
+	ccg_put_u(b, bytes);
+	ccg_put_u(b, matching);
 	EV_END(CCG_EV_IO_OPERATION_BEGIN, 0);
 }
 
@@ -1558,8 +1524,8 @@ static OTF2_CallbackCode ev_io_operation_test(EV_ARGS,
 					      uint64_t matching)
 {
 	EV_BEGIN;
-	put_u(b, handle);
-	put_u(b, matching);
+	ccg_put_u(b, handle);
+	ccg_put_u(b, matching);
 	EV_END(CCG_EV_IO_OPERATION_TEST, 0);
 }
 
@@ -1568,8 +1534,8 @@ static OTF2_CallbackCode ev_io_operation_issued(EV_ARGS,
 						uint64_t matching)
 {
 	EV_BEGIN;
-	put_u(b, handle);
-	put_u(b, matching);
+	ccg_put_u(b, handle);
+	ccg_put_u(b, matching);
 	EV_END(CCG_EV_IO_OPERATION_ISSUED, 0);
 }
 
@@ -1579,9 +1545,9 @@ static OTF2_CallbackCode ev_io_operation_complete(EV_ARGS,
 						  uint64_t matching)
 {
 	EV_BEGIN;
-	put_u(b, handle);
-	put_u(b, bytes);
-	put_u(b, matching);
+	ccg_put_u(b, handle);
+	ccg_put_u(b, bytes);
+	ccg_put_u(b, matching);
 	EV_END(CCG_EV_IO_OPERATION_COMPLETE, 0);
 }
 
@@ -1590,8 +1556,8 @@ static OTF2_CallbackCode ev_io_operation_cancelled(EV_ARGS,
 						   uint64_t matching)
 {
 	EV_BEGIN;
-	put_u(b, handle);
-	put_u(b, matching);
+	ccg_put_u(b, handle);
+	ccg_put_u(b, matching);
 	EV_END(CCG_EV_IO_OPERATION_CANCELLED, 0);
 }
 
@@ -1599,8 +1565,8 @@ static OTF2_CallbackCode ev_io_acquire_lock(EV_ARGS, OTF2_IoHandleRef handle,
 					    OTF2_LockType type)
 {
 	EV_BEGIN;
-	put_u(b, handle);
-	put_u(b, type);
+	ccg_put_u(b, handle);
+	ccg_put_u(b, type);
 	EV_END(CCG_EV_IO_ACQUIRE_LOCK, 0);
 }
 
@@ -1608,8 +1574,8 @@ static OTF2_CallbackCode ev_io_release_lock(EV_ARGS, OTF2_IoHandleRef handle,
 					    OTF2_LockType type)
 {
 	EV_BEGIN;
-	put_u(b, handle);
-	put_u(b, type);
+	ccg_put_u(b, handle);
+	ccg_put_u(b, type);
 	EV_END(CCG_EV_IO_RELEASE_LOCK, 0);
 }
 
@@ -1617,8 +1583,8 @@ static OTF2_CallbackCode ev_io_try_lock(EV_ARGS, OTF2_IoHandleRef handle,
 					OTF2_LockType type)
 {
 	EV_BEGIN;
-	put_u(b, handle);
-	put_u(b, type);
+	ccg_put_u(b, handle);
+	ccg_put_u(b, type);
 	EV_END(CCG_EV_IO_TRY_LOCK, 0);
 }
 
@@ -1627,19 +1593,19 @@ static OTF2_CallbackCode ev_program_begin(EV_ARGS, OTF2_StringRef name,
 					  const OTF2_StringRef *args)
 {
 	EV_BEGIN;
-	put_u(b, name);
+	ccg_put_u(b, name);
 	if (!args)
 		n = 0;
-	put_u(b, n);
+	ccg_put_u(b, n);
 	for (uint32_t i = 0; i < n; i++)
-		put_u(b, args[i]);
+		ccg_put_u(b, args[i]);
 	EV_END(CCG_EV_PROGRAM_BEGIN, 0);
 }
 
 static OTF2_CallbackCode ev_program_end(EV_ARGS, int64_t status)
 {
 	EV_BEGIN;
-	put_i(b, status);
+	ccg_put_i(b, status);
 	EV_END(CCG_EV_PROGRAM_END, 0);
 }
 
@@ -1647,7 +1613,7 @@ static OTF2_CallbackCode ev_non_blocking_collective_request(EV_ARGS,
 							    uint64_t request)
 {
 	EV_BEGIN;
-	put_u(b, request);
+	ccg_put_u(b, request);
 	EV_END(CCG_EV_NON_BLOCKING_COLLECTIVE_REQUEST, 0);
 }
 
@@ -1658,26 +1624,26 @@ ev_non_blocking_collective_complete(EV_ARGS, OTF2_CollectiveOp op,
 				    uint64_t request)
 {
 	EV_BEGIN;
-	put_u(b, op);
-	put_u(b, comm);
-	put_u(b, root);
-	put_u(b, sent);
-	put_u(b, received);
-	put_u(b, request);
+	ccg_put_u(b, op);
+	ccg_put_u(b, comm);
+	ccg_put_u(b, root);
+	ccg_put_u(b, sent);
+	ccg_put_u(b, received);
+	ccg_put_u(b, request);
 	EV_END(CCG_EV_NON_BLOCKING_COLLECTIVE_COMPLETE, 0);
 }
 
 static OTF2_CallbackCode ev_comm_create(EV_ARGS, OTF2_CommRef comm)
 {
 	EV_BEGIN;
-	put_u(b, comm);
+	ccg_put_u(b, comm);
 	EV_END(CCG_EV_COMM_CREATE, 0);
 }
 
 static OTF2_CallbackCode ev_comm_destroy(EV_ARGS, OTF2_CommRef comm)
 {
 	EV_BEGIN;
-	put_u(b, comm);
+	ccg_put_u(b, comm);
 	EV_END(CCG_EV_COMM_DESTROY, 0);
 }
 

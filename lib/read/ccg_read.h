@@ -56,10 +56,4 @@ ccg_err ccg_read_defs(ccg_read *r, ccg_read_def_fn def, void *ctx,
 ccg_err ccg_read_location(ccg_read *r, uint64_t location,
 			  ccg_read_event_fn ev, void *ctx, ccg_buf *msg);
 
-/* Decodes one CCG_FT_TYPED value at *p (bounds end): its OTF2 type and its
- * value as 64 raw bits (signed values sign-extended, float/double as the
- * bits of a double).  Returns 0, or -1 when the input is malformed. */
-int ccg_get_typed(const unsigned char **p, const unsigned char *end,
-		  uint8_t *otf2_type, uint64_t *raw);
-
 #endif

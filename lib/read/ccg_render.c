@@ -5,7 +5,6 @@
 
 #include "ccg_codec.h"
 #include "ccg_fields.h"
-#include "ccg_read.h"
 
 /* OTF2_Type values (OTF2_GeneralDefinitions.h). */
 enum {
@@ -328,8 +327,7 @@ int ccg_render_def(ccg_buf *b, const ccg_defs *d, size_t record)
 			if (!bad && b->len > mark && b->data[mark] == '-') {
 				memmove(b->data + mark, b->data + mark + 1,
 					b->len - mark - 1);
-				b->len--;
-				b->data[b->len] = '\0';
+				ccg_buf_setlen(b, b->len - 1);
 			}
 		} else {
 			bad = put_fields(b, d, kind, first, &p, end);

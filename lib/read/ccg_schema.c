@@ -24,7 +24,6 @@
 #include <string.h>
 
 #include "ccg_codec.h"
-#include "ccg_read.h"
 
 /* OTF2_Type values (OTF2_GeneralDefinitions.h); repeated here so the table
  * and codec need no OTF2 header. */

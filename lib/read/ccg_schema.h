@@ -229,4 +229,10 @@ extern const ccg_kind_info ccg_schema[CCG_KIND__COUNT];
  * its raw 64 bits) as CCG_FT_TYPED does. */
 void ccg_put_typed(ccg_buf *b, uint8_t otf2_type, uint64_t raw);
 
+/* Decodes one CCG_FT_TYPED value at *p (bounds end): its OTF2 type and its
+ * value as 64 raw bits (signed values sign-extended, float/double as the
+ * bits of a double).  Returns 0, or -1 when the input is malformed. */
+int ccg_get_typed(const unsigned char **p, const unsigned char *end,
+		  uint8_t *otf2_type, uint64_t *raw);
+
 #endif
