@@ -194,6 +194,15 @@ static ccg_err find(const ccg_trace *t, ccg_id id, target *tg)
 	return ccg_ids_resolve(t, l, inum, &tg->in);
 }
 
+/* find() for an id that must name a directory. */
+static ccg_err find_dir(const ccg_trace *t, ccg_id dir, target *tg)
+{
+	ccg_err err = find(t, dir, tg);
+	if (!err && ccg_id_view(dir) != V_DIR)
+		err = CCG_ENOTDIR;
+	return err;
+}
+
 /* Subdirectories of a directory. */
 static uint64_t dir_count(const ccg_trace *t, const target *tg)
 {
@@ -350,11 +359,9 @@ ccg_err ccg_trace_lookup(const ccg_trace *t, ccg_id dir, const char *name,
 			 ccg_id *out)
 {
 	target tg;
-	ccg_err err = find(t, dir, &tg);
+	ccg_err err = find_dir(t, dir, &tg);
 	if (err)
 		return err;
-	if (ccg_id_view(dir) != V_DIR)
-		return CCG_ENOTDIR;
 	for (size_t i = 0; i < dir_table[tg.kind].n; i++) {
 		const dir_file *f = &dir_table[tg.kind].files[i];
 		if (!strcmp(name, f->name)) {
@@ -388,11 +395,9 @@ ccg_err ccg_trace_readdir(const ccg_trace *t, ccg_id dir, uint64_t index,
 			  ccg_id *out, ccg_buf *name)
 {
 	target tg;
-	ccg_err err = find(t, dir, &tg);
+	ccg_err err = find_dir(t, dir, &tg);
 	if (err)
 		return err;
-	if (ccg_id_view(dir) != V_DIR)
-		return CCG_ENOTDIR;
 	size_t nfiles = dir_table[tg.kind].n;
 	if (index < nfiles) {
 		const dir_file *f = &dir_table[tg.kind].files[index];

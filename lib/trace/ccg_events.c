@@ -329,18 +329,29 @@ size_t ccg_events_header(const ccg_trace *t, uint64_t *off, size_t len,
 	return want_end;
 }
 
-ccg_err ccg_events_window_body(const ccg_trace *t, const loc *l,
-			       uint64_t t0, uint64_t t1, uint64_t off,
-			       size_t len, ccg_buf *out)
+/* A windowed walk over location l from its root (*root). */
+static ccg_err walk_window(const ccg_trace *t, const loc *l, uint64_t t0,
+			   uint64_t t1, inst *root, walk *w)
 {
-	inst root;
-	ccg_err err = ccg_ids_root(t, l, &root);
+	ccg_err err = ccg_ids_root(t, l, root);
 	if (err)
 		return err;
 	memo *m = memo_get(t);
 	if (!m)
 		return CCG_ENOMEM;
-	walk w = {t, l, NULL, 0, 0, m->ev, m->nodes, &m->fields, t0, t1, 1};
+	*w = (walk){t, l, NULL, 0, 0, m->ev, m->nodes, &m->fields, t0, t1, 1};
+	return CCG_OK;
+}
+
+ccg_err ccg_events_window_body(const ccg_trace *t, const loc *l,
+			       uint64_t t0, uint64_t t1, uint64_t off,
+			       size_t len, ccg_buf *out)
+{
+	inst root;
+	walk w;
+	ccg_err err = walk_window(t, l, t0, t1, &root, &w);
+	if (err)
+		return err;
 	err = walk_read(&w, &root, off, len, out);
 	walk_free(&w);
 	return err;
@@ -352,13 +363,10 @@ ccg_err ccg_events_window(const ccg_trace *t, const loc *l, uint64_t t0,
 			     ccg_buf *out, uint64_t *size)
 {
 	inst in;
-	ccg_err err = ccg_ids_root(t, l, &in);
+	walk w;
+	ccg_err err = walk_window(t, l, t0, t1, &in, &w);
 	if (err)
 		return err;
-	memo *m = memo_get(t);
-	if (!m)
-		return CCG_ENOMEM;
-	walk w = {t, l, NULL, 0, 0, m->ev, m->nodes, &m->fields, t0, t1, 1};
 	uint64_t body;
 	if ((err = window_size(&w, in.node, in.start, fixed_len(t, l), &body)))
 		return err;

@@ -57,17 +57,31 @@ static void add_ku(ccg_buf *b, const char *key, uint64_t v)
 	ccg_buf_addc(b, '\n');
 }
 
+/* A run of "key: number" lines. */
+typedef struct ku {
+	const char *key;
+	uint64_t v;
+} ku;
+
+static void add_kus(ccg_buf *b, const ku *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		add_ku(b, rows[i].key, rows[i].v);
+}
+
 static void add_repairs(ccg_buf *b, const ccg_repairs *r)
 {
-	add_ku(b, "repairs", ccg_repairs_total(r));
-	add_ku(b, "repair.leave_below_top", r->leave_below_top);
-	add_ku(b, "repair.frames_closed_by_leave", r->frames_closed);
-	add_ku(b, "repair.leave_with_empty_stack", r->leave_empty_stack);
-	add_ku(b, "repair.leave_of_region_not_open", r->leave_not_open);
-	add_ku(b, "repair.never_left", r->never_left);
-	add_ku(b, "repair.end_before_start", r->end_before_start);
-	add_ku(b, "repair.unknown_calling_context", r->unknown_context);
-	add_ku(b, "events_out_of_order", r->out_of_order);
+	const ku rows[] = {
+		{"repairs", ccg_repairs_total(r)},
+		{"repair.leave_below_top", r->leave_below_top},
+		{"repair.frames_closed_by_leave", r->frames_closed},
+		{"repair.leave_with_empty_stack", r->leave_empty_stack},
+		{"repair.leave_of_region_not_open", r->leave_not_open},
+		{"repair.never_left", r->never_left},
+		{"repair.end_before_start", r->end_before_start},
+		{"repair.unknown_calling_context", r->unknown_context},
+		{"events_out_of_order", r->out_of_order}};
+	add_kus(b, rows, NELEM(rows));
 }
 
 
@@ -132,36 +146,9 @@ void ccg_info_group(const ccg_trace *t, const group *g, ccg_buf *b)
 	add_ku(b, "events", ev);
 }
 
-ccg_err ccg_trace_summary(const ccg_trace *t, ccg_buf *b)
+/* The sharing figures of the root info. */
+static void add_sharing(const ccg_trace *t, ccg_buf *b)
 {
-	const ccg_clock *ck = ccg_defs_clock(t->defs);
-	uint64_t bad = 0, repaired = 0, dirs = 0;
-	for (size_t i = 0; i < t->nlocs; i++) {
-		const loc *l = &t->locs[i];
-		bad += l->errmsg != NULL;
-		repaired += ccg_repairs_total(&l->rep) != 0;
-	}
-	dirs = t->ninums - 1 - t->ngroups;
-	add_kv(b, "trace", t->anchor);
-	add_ku(b, "clock.resolution", ck->resolution);
-	add_ku(b, "clock.offset", ck->offset);
-	add_ku(b, "clock.length", ck->length);
-	add_ku(b, "zero", t->zero);
-	add_ku(b, "first", t->first);
-	add_ku(b, "last", t->last);
-	if (ck->resolution)
-		ccg_buf_addf(b, "duration_seconds: %.9f\n",
-			     (double)(t->last - t->first) / ck->resolution);
-	add_ku(b, "location_groups", t->ngroups);
-	add_ku(b, "locations", t->nlocs);
-	add_ku(b, "locations_with_errors", bad);
-	add_ku(b, "locations_repaired", repaired);
-	add_ku(b, "regions", ccg_defs_region_count(t->defs));
-	add_ku(b, "definitions", ccg_defs_record_count(t->defs));
-	add_ku(b, "events", t->events);
-	add_ku(b, "directories", dirs);
-	add_ku(b, "max_depth", t->max_depth);
-	add_ku(b, "fanout", t->opt.fanout);
 	uint64_t offered = t->nodes_offered;
 	uint32_t shared = ccg_store_node_count(t->store);
 	add_ku(b, "nodes_before_sharing", offered);
@@ -173,6 +160,11 @@ ccg_err ccg_trace_summary(const ccg_trace *t, ccg_buf *b)
 	ccg_buf_addf(b, "Rm: %.2f\n",
 		     t->graph_bytes ? (double)t->bytes_offered / t->graph_bytes
 				    : 0.0);
+}
+
+/* The index, build, tolerance and open figures of the root info. */
+static void add_open(const ccg_trace *t, ccg_buf *b)
+{
 	add_kv(b, "index", t->index_path ? t->index_path : "none");
 	add_ku(b, "index_bytes", t->index_bytes);
 	add_ku(b, "otf2_event_bytes", t->otf2_bytes);
@@ -194,6 +186,36 @@ ccg_err ccg_trace_summary(const ccg_trace *t, ccg_buf *b)
 	}
 	add_kv(b, "this_open", t->built ? "built from OTF2" : "index reused");
 	ccg_buf_addf(b, "open_seconds: %.3f\n", t->open_seconds);
+}
+
+ccg_err ccg_trace_summary(const ccg_trace *t, ccg_buf *b)
+{
+	const ccg_clock *ck = ccg_defs_clock(t->defs);
+	uint64_t bad = 0, repaired = 0, dirs = 0;
+	for (size_t i = 0; i < t->nlocs; i++) {
+		const loc *l = &t->locs[i];
+		bad += l->errmsg != NULL;
+		repaired += ccg_repairs_total(&l->rep) != 0;
+	}
+	dirs = t->ninums - 1 - t->ngroups;
+	add_kv(b, "trace", t->anchor);
+	const ku clock[] = {{"clock.resolution", ck->resolution},
+			    {"clock.offset", ck->offset}, {"clock.length", ck->length},
+			    {"zero", t->zero}, {"first", t->first}, {"last", t->last}};
+	add_kus(b, clock, NELEM(clock));
+	if (ck->resolution)
+		ccg_buf_addf(b, "duration_seconds: %.9f\n",
+			     (double)(t->last - t->first) / ck->resolution);
+	const ku counts[] = {
+		{"location_groups", t->ngroups}, {"locations", t->nlocs},
+		{"locations_with_errors", bad}, {"locations_repaired", repaired},
+		{"regions", ccg_defs_region_count(t->defs)},
+		{"definitions", ccg_defs_record_count(t->defs)},
+		{"events", t->events}, {"directories", dirs},
+		{"max_depth", t->max_depth}, {"fanout", t->opt.fanout}};
+	add_kus(b, counts, NELEM(counts));
+	add_sharing(t, b);
+	add_open(t, b);
 	for (size_t i = 0; i < t->nlocs; i++) {
 		const loc *l = &t->locs[i];
 		if (!l->errmsg)

@@ -151,33 +151,24 @@ typedef struct field {
 	ftype type;
 } field;
 
+#define LOC(f, type) {offsetof(loc, f), type}
+#define REP(f) {offsetof(loc, rep.f), F_U64}
 static const field loc_fields[] = {
-	{offsetof(loc, root), F_U32},
-	{offsetof(loc, first), F_U64},
-	{offsetof(loc, last), F_U64},
-	{offsetof(loc, nevents), F_U64},
-	{offsetof(loc, max_depth), F_U32},
-	{offsetof(loc, err), F_ERR},
-	{offsetof(loc, rep.leave_below_top), F_U64},
-	{offsetof(loc, rep.frames_closed), F_U64},
-	{offsetof(loc, rep.leave_empty_stack), F_U64},
-	{offsetof(loc, rep.leave_not_open), F_U64},
-	{offsetof(loc, rep.never_left), F_U64},
-	{offsetof(loc, rep.end_before_start), F_U64},
-	{offsetof(loc, rep.unknown_context), F_U64},
-	{offsetof(loc, span.lo), F_I64},
-	{offsetof(loc, span.hi), F_I64},
-	{offsetof(loc, rep.out_of_order), F_U64},
-};
+	LOC(root, F_U32), LOC(first, F_U64), LOC(last, F_U64),
+	LOC(nevents, F_U64), LOC(max_depth, F_U32), LOC(err, F_ERR),
+	REP(leave_below_top), REP(frames_closed), REP(leave_empty_stack),
+	REP(leave_not_open), REP(never_left), REP(end_before_start),
+	REP(unknown_context), LOC(span.lo, F_I64), LOC(span.hi, F_I64),
+	REP(out_of_order)};
+#undef REP
+#undef LOC
 
+#define META(f, type) {offsetof(ccg_trace, f), type}
 static const field meta_fields[] = {
-	{offsetof(ccg_trace, build_seconds), F_F64},
-	{offsetof(ccg_trace, nodes_offered), F_U64},
-	{offsetof(ccg_trace, bytes_offered), F_U64},
-	{offsetof(ccg_trace, graph_bytes), F_U64},
-	{offsetof(ccg_trace, lossy_shared), F_U64},
-	{offsetof(ccg_trace, lossy_max_rel), F_F64},
-};
+	META(build_seconds, F_F64), META(nodes_offered, F_U64),
+	META(bytes_offered, F_U64), META(graph_bytes, F_U64),
+	META(lossy_shared, F_U64), META(lossy_max_rel, F_F64)};
+#undef META
 
 static void rec_put(ccg_buf *b, const void *obj, const field *f, size_t n)
 {

@@ -67,65 +67,64 @@ static ccg_err scope_of(const ccg_trace *t, const where *w, const inst *in,
 	return CCG_OK;
 }
 
-/* Adds the statistics of part p (clipped to the scope's window) to acc. */
-static ccg_err add_stats(const ccg_trace *t, const scope *s, const part *p,
-			 ccg_stats *acc)
+/* What one part gives: a result shared from the cache (whole nodes) or
+ * the caller's own (a window), of the kind the table needs. */
+typedef struct result {
+	enum view v;
+	const ccg_stats *cst;
+	const ccg_folded *cf;
+	const ccg_msgs *cm;
+	ccg_stats st;
+	ccg_folded f;
+	ccg_msgs m;
+} result;
+
+static ccg_err part_get(const ccg_trace *t, const scope *s, const part *p,
+			result *r)
 {
-	ccg_stats own = {0};
-	const ccg_stats *st = NULL;
-	ccg_err err = s->windowed ? ccg_stats_window(t->stats, p->node, p->start,
-						     s->t0, s->t1, &own)
-				  : ccg_stats_node(t->stats, p->node, &st);
-	if (!err)
-		err = ccg_stats_merge(acc, st ? st : &own);
-	if (st)
-		ccg_stats_put(t->stats, st);
-	ccg_stats_free(&own);
-	return err;
+	ccg_statcache *c = t->stats;
+	uint32_t n = p->node;
+	if (s->windowed && r->v == V_STATS)
+		return ccg_stats_window(c, n, p->start, s->t0, s->t1, &r->st);
+	if (s->windowed && r->v == V_FOLDED)
+		return ccg_folded_window(c, n, p->start, s->t0, s->t1, &r->f);
+	if (s->windowed)
+		return ccg_msgs_window(c, n, p->start, s->t0, s->t1, &r->m);
+	if (r->v == V_STATS)
+		return ccg_stats_node(c, n, &r->cst);
+	if (r->v == V_FOLDED)
+		return ccg_folded_node(c, n, &r->cf);
+	return ccg_msgs_node(c, n, &r->cm);
 }
 
-/* Adds the folded profile of part p to acc. */
-static ccg_err add_folded(const ccg_trace *t, const scope *s, const part *p,
-			  ccg_folded *acc)
+/* Gives back what part_get took and empties r for the next part. */
+static void part_put(const ccg_trace *t, result *r)
 {
-	ccg_folded own = {0};
-	const ccg_folded *f = NULL;
-	ccg_err err = s->windowed ? ccg_folded_window(t->stats, p->node,
-						      p->start, s->t0, s->t1,
-						      &own)
-				  : ccg_folded_node(t->stats, p->node, &f);
-	if (!err)
-		err = ccg_folded_merge(acc, f ? f : &own);
-	if (f)
-		ccg_folded_put(t->stats, f);
-	ccg_folded_free(&own);
-	return err;
+	if (r->cst)
+		ccg_stats_put(t->stats, r->cst);
+	if (r->cf)
+		ccg_folded_put(t->stats, r->cf);
+	if (r->cm)
+		ccg_msgs_put(t->stats, r->cm);
+	ccg_stats_free(&r->st);
+	ccg_folded_free(&r->f);
+	ccg_msgs_free(&r->m);
+	*r = (result){.v = r->v};
 }
 
-/* Appends the messages sent in part p as rows (sender: p's location). */
-static ccg_err add_messages(const ccg_trace *t, const scope *s,
-			    const part *p, ccg_msg_row **rows, size_t *n,
-			    size_t *cap)
+/* Appends the messages of r, sent from location `from`, as rows. */
+static ccg_err add_rows(const ccg_trace *t, const ccg_msgs *m, uint64_t from,
+			ccg_msg_row **rows, size_t *n, size_t *cap)
 {
-	ccg_msgs own = {0};
-	const ccg_msgs *ms = NULL;
-	ccg_err err = s->windowed ? ccg_msgs_window(t->stats, p->node, p->start,
-						    s->t0, s->t1, &own)
-				  : ccg_msgs_node(t->stats, p->node, &ms);
-	const ccg_msgs *m = ms ? ms : &own;
-	uint64_t from = p->l->def->id;
-	for (uint32_t k = 0; !err && k < m->n; k++) {
+	for (uint32_t k = 0; k < m->n; k++) {
 		uint64_t to = ccg_defs_rank_location(t->defs, m->m[k].comm,
 						     m->m[k].rank, from);
-		if ((err = CCG_GROW(*rows, *n + 1, *cap)))
-			break;
+		if (CCG_GROW(*rows, *n + 1, *cap))
+			return CCG_ENOMEM;
 		(*rows)[(*n)++] = (ccg_msg_row){from, to, m->m[k].count,
 						m->m[k].bytes, to == UINT64_MAX};
 	}
-	if (ms)
-		ccg_msgs_put(t->stats, ms);
-	ccg_msgs_free(&own);
-	return err;
+	return CCG_OK;
 }
 
 /* Appends table v (stats, folded, messages) of scope s. */
@@ -136,12 +135,18 @@ static ccg_err scope_table(const ccg_trace *t, const scope *s, enum view v,
 	ccg_folded f = {0};
 	ccg_msg_row *rows = NULL;
 	size_t nrows = 0, cap = 0;
+	result r = {.v = v};
 	ccg_err err = CCG_OK;
-	for (size_t i = 0; !err && i < s->n; i++)
-		err = v == V_STATS    ? add_stats(t, s, &s->p[i], &st)
-		      : v == V_FOLDED ? add_folded(t, s, &s->p[i], &f)
-				      : add_messages(t, s, &s->p[i], &rows,
-						     &nrows, &cap);
+	for (size_t i = 0; !err && i < s->n; i++) {
+		if (!(err = part_get(t, s, &s->p[i], &r)) && v == V_STATS)
+			err = ccg_stats_merge(&st, r.cst ? r.cst : &r.st);
+		else if (!err && v == V_FOLDED)
+			err = ccg_folded_merge(&f, r.cf ? r.cf : &r.f);
+		else if (!err)
+			err = add_rows(t, r.cm ? r.cm : &r.m, s->p[i].l->def->id,
+				       &rows, &nrows, &cap);
+		part_put(t, &r);
+	}
 	if (!err && v != V_FOLDED)
 		ccg_sink_add(out, t->tsv_note.data, t->tsv_note.len);
 	if (!err && v == V_STATS)
@@ -166,9 +171,14 @@ static ccg_err scope_timeline(const ccg_trace *t, scope *s, uint64_t t0,
 	for (uint32_t k = 0; !err && k < bins; k++) {
 		s->t0 = ccg_table_bin_edge(t0, t1, bins, k);
 		s->t1 = ccg_table_bin_edge(t0, t1, bins, k + 1);
-		for (size_t i = 0; !err && i < s->n && s->t1 > s->t0; i++)
-			if (s->p[i].l->nevents)
-				err = add_stats(t, s, &s->p[i], &per[k]);
+		result r = {.v = V_STATS};
+		for (size_t i = 0; !err && i < s->n && s->t1 > s->t0; i++) {
+			if (!s->p[i].l->nevents)
+				continue;
+			if (!(err = part_get(t, s, &s->p[i], &r)))
+				err = ccg_stats_merge(&per[k], &r.st);
+			part_put(t, &r);
+		}
 	}
 	if (!err) {
 		ccg_sink_add(out, t->tsv_note.data, t->tsv_note.len);

@@ -78,6 +78,20 @@ static ccg_err table_intern(void *tabp, size_t *n, size_t *cap, size_t elem,
 	return CCG_OK;
 }
 
+/* Index of a timeline (is_tln) or window key in its table, under win_mu. */
+static ccg_err intern(const ccg_trace *t, int is_tln, const void *key,
+		      size_t *idx)
+{
+	trace_mut *m = t->mut;
+	pthread_mutex_lock(&m->win_mu);
+	ccg_err err = is_tln ? table_intern(&m->tlns, &m->ntlns, &m->captlns,
+					    sizeof(tln), key, idx)
+			     : table_intern(&m->wins, &m->nwins, &m->capwins,
+					    sizeof(win), key, idx);
+	pthread_mutex_unlock(&m->win_mu);
+	return err;
+}
+
 ccg_err ccg_windows_timeline(const ccg_trace *t, uint64_t dir,
 			     const char *rest, ccg_id *out)
 {
@@ -90,13 +104,9 @@ ccg_err ccg_windows_timeline(const ccg_trace *t, uint64_t dir,
 			return CCG_ENOENT;
 	if (strcmp(p, ".tsv"))
 		return CCG_ENOENT;
-	trace_mut *m = t->mut;
 	tln key = {dir, n};
 	size_t i;
-	pthread_mutex_lock(&m->win_mu);
-	ccg_err err = table_intern(&m->tlns, &m->ntlns, &m->captlns,
-				   sizeof key, &key, &i);
-	pthread_mutex_unlock(&m->win_mu);
+	ccg_err err = intern(t, 1, &key, &i);
 	if (!err)
 		*out = ccg_id_make(CCG_TLN_BASE + i, V_TIMELINE);
 	return err;
@@ -111,13 +121,9 @@ ccg_err ccg_windows_lookup(const ccg_trace *t, const char *name, ccg_id *out)
 	    parse_time(p + 1, &p, res, &b) || *p || b <= a ||
 	    a > UINT64_MAX - t->zero || b > UINT64_MAX - t->zero)
 		return CCG_ENOENT;
-	trace_mut *m = t->mut;
 	win key = {a + t->zero, b + t->zero};
 	size_t i;
-	pthread_mutex_lock(&m->win_mu);
-	ccg_err err = table_intern(&m->wins, &m->nwins, &m->capwins,
-				   sizeof key, &key, &i);
-	pthread_mutex_unlock(&m->win_mu);
+	ccg_err err = intern(t, 0, &key, &i);
 	if (!err)
 		*out = ccg_id_make(CCG_WIN_BASE + i * ccg_ids_win_stride(t),
 				   V_DIR);
