@@ -417,15 +417,12 @@ ccg_err ccg_read_defs(ccg_read *r, ccg_read_def_fn def, void *ctx,
 	return CCG_OK;
 }
 
-ccg_err ccg_read_location(ccg_read *r, uint64_t location,
-			  ccg_read_event_fn ev, void *ctx, ccg_buf *msg)
+/* Selects `location` and reads its local definitions: the mappings to
+ * global ids and the clock offsets the event reader applies.  No .def file
+ * is fine. */
+static ccg_err select_location(OTF2_Reader *rd, uint64_t location,
+			       ccg_buf *msg)
 {
-	if (!r || !ev)
-		return CCG_EINVAL;
-	OTF2_Reader *rd;
-	ccg_err err = open_reader(r->anchor, &rd, msg);
-	if (err)
-		return err;
 	OTF2_ErrorCode e = OTF2_Reader_SelectLocation(rd, location);
 	if (e != OTF2_SUCCESS) {
 		if (msg) {
@@ -434,38 +431,35 @@ ccg_err ccg_read_location(ccg_read *r, uint64_t location,
 				     location);
 			add_otf2_reason(msg, e);
 		}
-		OTF2_Reader_Close(rd);
 		return CCG_EIO;
 	}
-
-	/* Local definitions: the mappings to global ids and the clock
-	 * offsets the event reader applies.  No .def file is fine. */
-	if (OTF2_Reader_OpenDefFiles(rd) == OTF2_SUCCESS) {
-		OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rd, location);
-		if (dr) {
-			uint64_t n = 0;
-			otf2_msg_clear();
-			e = OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &n);
-			OTF2_Reader_CloseDefReader(rd, dr);
-			if (e != OTF2_SUCCESS) {
-				if (msg) {
-					ccg_buf_addf(msg,
-						     "location %" PRIu64
-						     ": cannot read local "
-						     "definitions",
-						     location);
-					add_otf2_reason(msg, e);
-				}
-				OTF2_Reader_CloseDefFiles(rd);
-				OTF2_Reader_Close(rd);
-				return CCG_EFORMAT;
-			}
+	if (OTF2_Reader_OpenDefFiles(rd) != OTF2_SUCCESS)
+		return CCG_OK;
+	OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rd, location);
+	if (dr) {
+		uint64_t n = 0;
+		otf2_msg_clear();
+		e = OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &n);
+		OTF2_Reader_CloseDefReader(rd, dr);
+		if (e != OTF2_SUCCESS && msg) {
+			ccg_buf_addf(msg,
+				     "location %" PRIu64
+				     ": cannot read local definitions",
+				     location);
+			add_otf2_reason(msg, e);
 		}
-		OTF2_Reader_CloseDefFiles(rd);
 	}
+	OTF2_Reader_CloseDefFiles(rd);
+	return e == OTF2_SUCCESS ? CCG_OK : CCG_EFORMAT;
+}
 
+/* Reads the events of the selected `location` into r's running sink;
+ * returns OTF2's verdict and the number of events read in *n. */
+static OTF2_ErrorCode read_events(ccg_read *r, OTF2_Reader *rd,
+				  uint64_t location, uint64_t *n)
+{
 	otf2_msg_clear();
-	e = OTF2_Reader_OpenEvtFiles(rd);
+	OTF2_ErrorCode e = OTF2_Reader_OpenEvtFiles(rd);
 	OTF2_EvtReader *er = NULL;
 	if (e == OTF2_SUCCESS) {
 		er = OTF2_Reader_GetEvtReader(rd, location);
@@ -474,19 +468,19 @@ ccg_err ccg_read_location(ccg_read *r, uint64_t location,
 	}
 	if (er)
 		e = OTF2_Reader_RegisterEvtCallbacks(rd, er, r->evcb, r);
-	uint64_t n = 0;
-	r->ev = ev;
-	r->ctx = ctx;
-	r->err = CCG_OK;
 	if (e == OTF2_SUCCESS)
-		e = OTF2_Reader_ReadAllLocalEvents(rd, er, &n);
-	r->ev = NULL;
-	r->ctx = NULL;
+		e = OTF2_Reader_ReadAllLocalEvents(rd, er, n);
 	if (er)
 		OTF2_Reader_CloseEvtReader(rd, er);
 	OTF2_Reader_CloseEvtFiles(rd);
-	OTF2_Reader_Close(rd);
+	return e;
+}
 
+/* What reading the events of `location` comes to: the error that stopped
+ * a callback (r->err), else OTF2's verdict e; with a reason in msg. */
+static ccg_err events_outcome(const ccg_read *r, uint64_t location,
+			      OTF2_ErrorCode e, uint64_t n, ccg_buf *msg)
+{
 	if (r->err) {
 		if (msg)
 			ccg_buf_addf(msg,
@@ -507,4 +501,29 @@ ccg_err ccg_read_location(ccg_read *r, uint64_t location,
 		return CCG_EIO;
 	}
 	return CCG_OK;
+}
+
+ccg_err ccg_read_location(ccg_read *r, uint64_t location,
+			  ccg_read_event_fn ev, void *ctx, ccg_buf *msg)
+{
+	if (!r || !ev)
+		return CCG_EINVAL;
+	OTF2_Reader *rd;
+	ccg_err err = open_reader(r->anchor, &rd, msg);
+	if (err)
+		return err;
+	err = select_location(rd, location, msg);
+	if (err) {
+		OTF2_Reader_Close(rd);
+		return err;
+	}
+	r->ev = ev;
+	r->ctx = ctx;
+	r->err = CCG_OK;
+	uint64_t n = 0;
+	OTF2_ErrorCode e = read_events(r, rd, location, &n);
+	r->ev = NULL;
+	r->ctx = NULL;
+	OTF2_Reader_Close(rd);
+	return events_outcome(r, location, e, n, msg);
 }
