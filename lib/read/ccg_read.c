@@ -183,6 +183,15 @@ void ccg_rd_put_av(ccg_buf *b, OTF2_Type type, OTF2_AttributeValue value)
 	ccg_put_typed(b, type, av_raw(type, value));
 }
 
+void ccg_rd_put_ids(ccg_buf *b, uint32_t n, const uint32_t *ids)
+{
+	if (!ids)
+		n = 0;
+	ccg_put_u(b, n);
+	for (uint32_t i = 0; i < n; i++)
+		ccg_put_u(b, ids[i]);
+}
+
 /* A metric value is 64 bits whatever its type. */
 void ccg_rd_put_metric(ccg_buf *b, OTF2_Type type, OTF2_MetricValue value)
 {
@@ -364,13 +373,39 @@ void ccg_read_close(ccg_read *r)
 	free(r);
 }
 
+/* Starts one ccg_read_defs or ccg_read_location: opens a fresh OTF2_Reader
+ * in *rd and installs the sink (def or ev, and ctx) the callbacks deliver
+ * to.  CCG_EINVAL without r or a sink. */
+static ccg_err start_call(ccg_read *r, ccg_read_def_fn def,
+			  ccg_read_event_fn ev, void *ctx, OTF2_Reader **rd,
+			  ccg_buf *msg)
+{
+	if (!r || (!def && !ev))
+		return CCG_EINVAL;
+	ccg_err err = open_reader(r->anchor, rd, msg);
+	if (err)
+		return err;
+	r->def = def;
+	r->ev = ev;
+	r->ctx = ctx;
+	r->err = CCG_OK;
+	return CCG_OK;
+}
+
+/* Ends what start_call started; r->err stays for the caller's report. */
+static void end_call(ccg_read *r, OTF2_Reader *rd)
+{
+	OTF2_Reader_Close(rd);
+	r->def = NULL;
+	r->ev = NULL;
+	r->ctx = NULL;
+}
+
 ccg_err ccg_read_defs(ccg_read *r, ccg_read_def_fn def, void *ctx,
 		      ccg_buf *msg)
 {
-	if (!r || !def)
-		return CCG_EINVAL;
 	OTF2_Reader *rd;
-	ccg_err err = open_reader(r->anchor, &rd, msg);
+	ccg_err err = start_call(r, def, NULL, ctx, &rd, msg);
 	if (err)
 		return err;
 	OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(rd);
@@ -380,12 +415,9 @@ ccg_err ccg_read_defs(ccg_read *r, ccg_read_def_fn def, void *ctx,
 				     r->anchor);
 			add_otf2_reason(msg, OTF2_SUCCESS);
 		}
-		OTF2_Reader_Close(rd);
+		end_call(r, rd);
 		return CCG_EIO;
 	}
-	r->def = def;
-	r->ctx = ctx;
-	r->err = CCG_OK;
 	otf2_msg_clear();
 	OTF2_ErrorCode e =
 		OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, r->defcb, r);
@@ -393,9 +425,7 @@ ccg_err ccg_read_defs(ccg_read *r, ccg_read_def_fn def, void *ctx,
 	if (e == OTF2_SUCCESS)
 		e = OTF2_Reader_ReadAllGlobalDefinitions(rd, gdr, &n);
 	OTF2_Reader_CloseGlobalDefReader(rd, gdr);
-	OTF2_Reader_Close(rd);
-	r->def = NULL;
-	r->ctx = NULL;
+	end_call(r, rd);
 	if (r->err) {
 		if (msg)
 			ccg_buf_addf(msg,
@@ -506,24 +536,17 @@ static ccg_err events_outcome(const ccg_read *r, uint64_t location,
 ccg_err ccg_read_location(ccg_read *r, uint64_t location,
 			  ccg_read_event_fn ev, void *ctx, ccg_buf *msg)
 {
-	if (!r || !ev)
-		return CCG_EINVAL;
 	OTF2_Reader *rd;
-	ccg_err err = open_reader(r->anchor, &rd, msg);
+	ccg_err err = start_call(r, NULL, ev, ctx, &rd, msg);
 	if (err)
 		return err;
 	err = select_location(rd, location, msg);
 	if (err) {
-		OTF2_Reader_Close(rd);
+		end_call(r, rd);
 		return err;
 	}
-	r->ev = ev;
-	r->ctx = ctx;
-	r->err = CCG_OK;
 	uint64_t n = 0;
 	OTF2_ErrorCode e = read_events(r, rd, location, &n);
-	r->ev = NULL;
-	r->ctx = NULL;
-	OTF2_Reader_Close(rd);
+	end_call(r, rd);
 	return events_outcome(r, location, e, n, msg);
 }

@@ -9,14 +9,15 @@
 
 #include "ccg_codec.h"
 
-/* Properties: owner, name, typed value. */
+/* Properties and parameters: owner, key (a name string or an id), typed
+ * value; the record's id is the owner's. */
 static OTF2_CallbackCode def_property(void *ud, ccg_kind kind,
-				      uint64_t owner, OTF2_StringRef name,
+				      uint64_t owner, uint64_t key,
 				      OTF2_Type type, OTF2_AttributeValue value)
 {
 	ccg_buf *b = ccg_rd_begin(ud);
 	ccg_put_u(b, owner);
-	ccg_put_u(b, name);
+	ccg_put_u(b, key);
 	ccg_rd_put_av(b, type, value);
 	return ccg_rd_emit_def(ud, kind, owner);
 }
@@ -56,11 +57,8 @@ static OTF2_CallbackCode gd_paradigm_property(void *ud,
 					      OTF2_Type type,
 					      OTF2_AttributeValue value)
 {
-	ccg_buf *b = ccg_rd_begin(ud);
-	ccg_put_u(b, paradigm);
-	ccg_put_u(b, property);
-	ccg_rd_put_av(b, type, value);
-	return ccg_rd_emit_def(ud, CCG_DEF_PARADIGM_PROPERTY, paradigm);
+	return def_property(ud, CCG_DEF_PARADIGM_PROPERTY, paradigm, property,
+			    type, value);
 }
 
 static OTF2_CallbackCode
@@ -243,11 +241,7 @@ static OTF2_CallbackCode gd_metric_class(void *ud, OTF2_MetricRef self,
 {
 	ccg_buf *b = ccg_rd_begin(ud);
 	ccg_put_u(b, self);
-	if (!members)
-		n = 0;
-	ccg_put_u(b, n);
-	for (unsigned i = 0; i < n; i++)
-		ccg_put_u(b, members[i]);
+	ccg_rd_put_ids(b, n, members);
 	ccg_put_u(b, occurrence);
 	ccg_put_u(b, recorder_kind);
 	return ccg_rd_emit_def(ud, CCG_DEF_METRIC_CLASS, self);
@@ -375,11 +369,7 @@ static OTF2_CallbackCode gd_cart_topology(void *ud,
 	ccg_put_u(b, self);
 	ccg_put_u(b, name);
 	ccg_put_u(b, comm);
-	if (!dims)
-		n = 0;
-	ccg_put_u(b, n);
-	for (unsigned i = 0; i < n; i++)
-		ccg_put_u(b, dims[i]);
+	ccg_rd_put_ids(b, n, dims);
 	return ccg_rd_emit_def(ud, CCG_DEF_CART_TOPOLOGY, self);
 }
 
@@ -391,11 +381,7 @@ static OTF2_CallbackCode gd_cart_coordinate(void *ud,
 	ccg_buf *b = ccg_rd_begin(ud);
 	ccg_put_u(b, topology);
 	ccg_put_u(b, rank);
-	if (!coordinates)
-		n = 0;
-	ccg_put_u(b, n);
-	for (unsigned i = 0; i < n; i++)
-		ccg_put_u(b, coordinates[i]);
+	ccg_rd_put_ids(b, n, coordinates);
 	return ccg_rd_emit_def(ud, CCG_DEF_CART_COORDINATE, topology);
 }
 
@@ -514,11 +500,8 @@ static OTF2_CallbackCode gd_callpath_parameter(void *ud,
 					       OTF2_Type type,
 					       OTF2_AttributeValue value)
 {
-	ccg_buf *b = ccg_rd_begin(ud);
-	ccg_put_u(b, callpath);
-	ccg_put_u(b, parameter);
-	ccg_rd_put_av(b, type, value);
-	return ccg_rd_emit_def(ud, CCG_DEF_CALLPATH_PARAMETER, callpath);
+	return def_property(ud, CCG_DEF_CALLPATH_PARAMETER, callpath,
+			    parameter, type, value);
 }
 
 static OTF2_CallbackCode gd_inter_comm(void *ud, OTF2_CommRef self,

@@ -742,11 +742,7 @@ static OTF2_CallbackCode ev_program_begin(EV_ARGS, OTF2_StringRef name,
 {
 	EV_BEGIN;
 	ccg_put_u(b, name);
-	if (!args)
-		n = 0;
-	ccg_put_u(b, n);
-	for (uint32_t i = 0; i < n; i++)
-		ccg_put_u(b, args[i]);
+	ccg_rd_put_ids(b, n, args);
 	EV_END(CCG_EV_PROGRAM_BEGIN, 0);
 }
 

@@ -31,6 +31,10 @@ ccg_buf *ccg_rd_begin(void *ud);
 /* Appends an OTF2 attribute value as one CCG_FT_TYPED field. */
 void ccg_rd_put_av(ccg_buf *b, OTF2_Type type, OTF2_AttributeValue value);
 
+/* Appends an array field of 32-bit ids: the count n, then n unsigned
+ * varints; an array OTF2 passes as NULL counts as empty. */
+void ccg_rd_put_ids(ccg_buf *b, uint32_t n, const uint32_t *ids);
+
 /* Appends one value of a Metric event as a typed value. */
 void ccg_rd_put_metric(ccg_buf *b, OTF2_Type type, OTF2_MetricValue value);
 
