@@ -1,9 +1,9 @@
 #include "ccg_defs.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccg_buf.h"
 #include "ccg_codec.h"
 #include "ccg_fields.h"
 #include "ccg_grow.h"
