@@ -203,7 +203,6 @@ void ccg_rd_put_metric(ccg_buf *b, OTF2_Type type, OTF2_MetricValue value)
 	ccg_put_typed(b, type, u);
 }
 
-
 /* ------------------------------------------------------------------ */
 /* delivering records (ccg_read_i.h) */
 

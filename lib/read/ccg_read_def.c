@@ -521,6 +521,7 @@ static OTF2_CallbackCode gd_inter_comm(void *ud, OTF2_CommRef self,
 	return ccg_rd_emit_def(ud, CCG_DEF_INTER_COMM, self);
 }
 
+/* The callback table, one entry per global definition kind of OTF2 3.0. */
 OTF2_GlobalDefReaderCallbacks *ccg_rd_def_callbacks(void)
 {
 	OTF2_GlobalDefReaderCallbacks *c = OTF2_GlobalDefReaderCallbacks_New();
