@@ -1,9 +1,9 @@
 #include "ccg_defs.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccg_buf.h"
 #include "ccg_codec.h"
 #include "ccg_fields.h"
 #include "ccg_grow.h"
@@ -259,6 +259,46 @@ static const char *referred_name(ccg_defs *d, const rec *r)
 	}
 }
 
+static void fill_location(const ccg_defs *d, const rec *r,
+			  ccg_def_location *l)
+{
+	l->id = r->id;
+	l->name = str(d, rec_u(d, r, 1));
+	l->type = rec_u(d, r, 2);
+	l->declared_events = rec_u(d, r, 3);
+	l->group = rec_u(d, r, 4);
+}
+
+static void fill_lgroup(const ccg_defs *d, const rec *r, ccg_def_lgroup *g)
+{
+	g->id = r->id;
+	g->name = str(d, rec_u(d, r, 1));
+	g->type = rec_u(d, r, 2);
+	g->parent = rec_u(d, r, 3);
+}
+
+static void fill_region(const ccg_defs *d, const rec *r, ccg_def_region *g)
+{
+	g->id = r->id;
+	g->name = str(d, rec_u(d, r, 1));
+	g->canonical = str(d, rec_u(d, r, 2));
+	g->role = rec_u(d, r, 4);
+	g->paradigm = rec_u(d, r, 5);
+	g->flags = rec_u(d, r, 6);
+	g->file = str(d, rec_u(d, r, 7));
+	g->begin_line = rec_u(d, r, 8);
+	g->end_line = rec_u(d, r, 9);
+}
+
+/* Maps `id` to the next index of an array (*n) and counts it. */
+static int index_add(idmap *m, uint64_t id, size_t *n)
+{
+	if (idmap_put(m, id, (uint32_t)*n))
+		return -1;
+	(*n)++;
+	return 0;
+}
+
 static ccg_err collect_tables(ccg_defs *d)
 {
 	size_t nl = 0, ng = 0, nr = 0;
@@ -275,44 +315,19 @@ static ccg_err collect_tables(ccg_defs *d)
 	for (size_t i = 0; i < d->nrecs; i++) {
 		const rec *r = &d->recs[i];
 		switch (r->kind) {
-		case CCG_DEF_LOCATION: {
-			ccg_def_location *l = &d->locs[d->nlocs++];
-			l->id = r->id;
-			l->name = str(d, rec_u(d, r, 1));
-			l->type = rec_u(d, r, 2);
-			l->declared_events = rec_u(d, r, 3);
-			l->group = rec_u(d, r, 4);
+		case CCG_DEF_LOCATION:
+			fill_location(d, r, &d->locs[d->nlocs++]);
 			break;
-		}
-		case CCG_DEF_LOCATION_GROUP: {
-			ccg_def_lgroup *g = &d->lgroups[d->nlgroups];
-			g->id = r->id;
-			g->name = str(d, rec_u(d, r, 1));
-			g->type = rec_u(d, r, 2);
-			g->parent = rec_u(d, r, 3);
-			if (idmap_put(&d->lgroup_idx, g->id,
-				      (uint32_t)d->nlgroups))
+		case CCG_DEF_LOCATION_GROUP:
+			fill_lgroup(d, r, &d->lgroups[d->nlgroups]);
+			if (index_add(&d->lgroup_idx, r->id, &d->nlgroups))
 				return CCG_ENOMEM;
-			d->nlgroups++;
 			break;
-		}
-		case CCG_DEF_REGION: {
-			ccg_def_region *g = &d->regions[d->nregions];
-			g->id = r->id;
-			g->name = str(d, rec_u(d, r, 1));
-			g->canonical = str(d, rec_u(d, r, 2));
-			g->role = rec_u(d, r, 4);
-			g->paradigm = rec_u(d, r, 5);
-			g->flags = rec_u(d, r, 6);
-			g->file = str(d, rec_u(d, r, 7));
-			g->begin_line = rec_u(d, r, 8);
-			g->end_line = rec_u(d, r, 9);
-			if (idmap_put(&d->region_idx, g->id,
-				      (uint32_t)d->nregions))
+		case CCG_DEF_REGION:
+			fill_region(d, r, &d->regions[d->nregions]);
+			if (index_add(&d->region_idx, r->id, &d->nregions))
 				return CCG_ENOMEM;
-			d->nregions++;
 			break;
-		}
 		case CCG_DEF_CLOCK_PROPERTIES:
 			d->clock.resolution = rec_u(d, r, 0);
 			d->clock.offset = rec_u(d, r, 1);

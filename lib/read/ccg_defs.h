@@ -16,7 +16,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ccg_buf.h"
 #include "ccg_error.h"
 #include "ccg_schema.h"
 

@@ -121,6 +121,29 @@ static int put_typed(ccg_buf *b, const ccg_defs *d, const unsigned char **p,
 	return 0;
 }
 
+/* Renders a list of typed values, comma-separated: a varint count, then
+ * per entry (when `keyed`) a varint key printed as "key:" and the value. */
+static int put_typed_list(ccg_buf *b, const ccg_defs *d, int keyed,
+			  const unsigned char **p, const unsigned char *end)
+{
+	uint64_t n, key;
+	if (ccg_varint_get(p, end, &n))
+		return -1;
+	for (uint64_t i = 0; i < n; i++) {
+		if (i)
+			ccg_buf_addc(b, ',');
+		if (keyed) {
+			if (ccg_varint_get(p, end, &key))
+				return -1;
+			ccg_buf_addu(b, key, 0);
+			ccg_buf_addc(b, ':');
+		}
+		if (put_typed(b, d, p, end))
+			return -1;
+	}
+	return 0;
+}
+
 /* Renders the value of one field of type t at *p. */
 static int put_value(ccg_buf *b, const ccg_defs *d, unsigned t,
 		     const unsigned char **p, const unsigned char *end)
@@ -141,29 +164,9 @@ static int put_value(ccg_buf *b, const ccg_defs *d, unsigned t,
 	case CCG_FT_TYPED:
 		return put_typed(b, d, p, end);
 	case CCG_FT_METRICS:
-		if (ccg_varint_get(p, end, &n))
-			return -1;
-		for (uint64_t i = 0; i < n; i++) {
-			if (i)
-				ccg_buf_addc(b, ',');
-			if (put_typed(b, d, p, end))
-				return -1;
-		}
-		return 0;
+		return put_typed_list(b, d, 0, p, end);
 	case CCG_FT_IOPROPS:
-		if (ccg_varint_get(p, end, &n))
-			return -1;
-		for (uint64_t i = 0; i < n; i++) {
-			if (i)
-				ccg_buf_addc(b, ',');
-			if (ccg_varint_get(p, end, &v))
-				return -1;
-			ccg_buf_addu(b, v, 0);
-			ccg_buf_addc(b, ':');
-			if (put_typed(b, d, p, end))
-				return -1;
-		}
-		return 0;
+		return put_typed_list(b, d, 1, p, end);
 	case CCG_FT_ARR_U:
 	case CCG_FT_ARR_STRING:
 	case CCG_FT_ARR_MEMBER:
