@@ -16,22 +16,6 @@ void ccg_buf_free(ccg_buf *b)
 	b->failed = 0;
 }
 
-void ccg_buf_reset(ccg_buf *b)
-{
-	b->len = 0;
-	b->failed = 0;
-	if (b->cap)
-		b->data[0] = '\0';
-}
-
-void ccg_buf_setlen(ccg_buf *b, size_t len)
-{
-	if (!b->cap)
-		return; /* only len 0 is possible */
-	b->len = len < b->cap ? len : b->cap - 1;
-	b->data[b->len] = '\0';
-}
-
 void ccg_buf_drop(ccg_buf *b, size_t n)
 {
 	if (n > b->len)

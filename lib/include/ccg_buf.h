@@ -53,12 +53,25 @@ ccg_err ccg_buf_addu(ccg_buf *b, uint64_t v, unsigned width);
 ccg_err ccg_buf_addi(ccg_buf *b, int64_t v);
 
 /* Sets len to 0, keeps the storage. */
-void ccg_buf_reset(ccg_buf *b);
+static inline void ccg_buf_reset(ccg_buf *b)
+{
+	b->len = 0;
+	b->failed = 0;
+	if (b->cap)
+		b->data[0] = '\0';
+}
 
 /* Sets len to `len`, which must be at most cap - 1 (for example after
  * ccg_buf_reserve and a write into data + len), and terminates the text
- * there: the only way code outside ccg_buf changes len.  Keeps `failed`. */
-void ccg_buf_setlen(ccg_buf *b, size_t len);
+ * there: the only way code outside ccg_buf changes len.  Keeps `failed`.
+ * (Inline: the varint writers call it for every number.) */
+static inline void ccg_buf_setlen(ccg_buf *b, size_t len)
+{
+	if (!b->cap)
+		return; /* only len 0 is possible */
+	b->len = len < b->cap ? len : b->cap - 1;
+	b->data[b->len] = '\0';
+}
 
 /* Removes the first n bytes (n <= len), keeping the rest. */
 void ccg_buf_drop(ccg_buf *b, size_t n);
