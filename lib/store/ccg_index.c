@@ -8,7 +8,6 @@
 #include <limits.h>
 #include <lz4.h>
 #include <lz4hc.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 
 #include "ccg_codec.h"
 #include "ccg_hash.h"
+#include "ccg_lru.h"
 
 /* Raw bytes gathered before a block is compressed and written. */
 #define CCG_INDEX_BLOCK (64 * 1024)
@@ -28,8 +28,9 @@
 #define CCG_INDEX_HEADER_MAX (64u << 20)
 #define CCG_INDEX_FOOTER_LEN 40
 #define CCG_INDEX_SEED 0x63636769647831ULL
-/* Buckets of the block cache's hash table. */
-#define CCG_CACHE_BUCKETS 4096
+/* Bytes of decompressed blocks cached until ccg_index_store sets its own
+ * budget. */
+#define CCG_INDEX_CACHE_DEFAULT (64u << 20)
 
 static const char index_magic[8] = {'C', 'C', 'G', 'I', 'D', 'X', '0', '1'};
 static const char footer_magic[8] = {'C', 'C', 'G', 'E', 'N', 'D', '0', '1'};
@@ -515,16 +516,12 @@ void ccg_index_abort(ccg_index_writer *w)
 /* ------------------------------------------------------------------ */
 /* Reading                                                              */
 
-/* A decompressed block in the cache. */
+/* A decompressed block; in the cache, its key is (section, block). */
 typedef struct cblock {
-	int sec;
-	uint64_t blk;
-	unsigned refs;          /* protected by cache.mu */
 	unsigned char *data;
 	uint32_t *start, *len;  /* per record, into data */
 	uint32_t count;
-	size_t bytes;
-	struct cblock *prev, *next, *hnext; /* LRU and hash links, cache.mu */
+	size_t bytes;           /* what it costs the cache */
 } cblock;
 
 typedef struct rsection {
@@ -537,10 +534,7 @@ struct ccg_index {
 	int fd;
 	uint64_t size;
 	rsection secs[CCG_SEC__COUNT];
-	pthread_mutex_t mu;     /* protects the cache below */
-	cblock *buckets[CCG_CACHE_BUCKETS];
-	cblock *lru_head, *lru_tail; /* most recent first */
-	size_t cached, cap;
+	ccg_lru *cache;         /* of cblocks, for ccg_index_store */
 };
 
 static ccg_err pread_all(int fd, void *p, size_t len, uint64_t off)
@@ -579,8 +573,6 @@ static ccg_err load_block(const ccg_index *x, int sec, uint64_t blk,
 	ccg_err err = CCG_ENOMEM;
 	if (!c || !b)
 		goto fail;
-	b->sec = sec;
-	b->blk = blk;
 	b->data = malloc(d->rsize ? d->rsize : 1);
 	if (!b->data)
 		goto fail;
@@ -629,104 +621,27 @@ fail:
 	return err;
 }
 
-static size_t bucket_of(int sec, uint64_t blk)
+static void cblock_destroy(void *ctx, void *value)
 {
-	return (size_t)(ccg_mix64(blk * CCG_SEC__COUNT + (uint64_t)sec) %
-			CCG_CACHE_BUCKETS);
+	(void)ctx;
+	cblock_free(value);
 }
 
-static void lru_unlink(ccg_index *x, cblock *b)
-{
-	if (b->prev)
-		b->prev->next = b->next;
-	else
-		x->lru_head = b->next;
-	if (b->next)
-		b->next->prev = b->prev;
-	else
-		x->lru_tail = b->prev;
-	b->prev = b->next = NULL;
-}
-
-static void lru_front(ccg_index *x, cblock *b)
-{
-	b->next = x->lru_head;
-	b->prev = NULL;
-	if (x->lru_head)
-		x->lru_head->prev = b;
-	x->lru_head = b;
-	if (!x->lru_tail)
-		x->lru_tail = b;
-}
-
-/* Drops unreferenced blocks, oldest first, while over capacity. */
-static void evict(ccg_index *x)
-{
-	cblock *b = x->lru_tail;
-	while (b && x->cached > x->cap) {
-		cblock *prev = b->prev;
-		if (b->refs == 0) {
-			cblock **pp = &x->buckets[bucket_of(b->sec, b->blk)];
-			while (*pp != b)
-				pp = &(*pp)->hnext;
-			*pp = b->hnext;
-			lru_unlink(x, b);
-			x->cached -= b->bytes;
-			cblock_free(b);
-		}
-		b = prev;
-	}
-}
-
-/* A referenced block; release with block_put. */
+/* Block `blk` of section `sec`, pinned in the cache: give it back with
+ * ccg_lru_put. */
 static ccg_err block_get(ccg_index *x, int sec, uint64_t blk, cblock **out)
 {
-	size_t h = bucket_of(sec, blk);
-	pthread_mutex_lock(&x->mu);
-	for (cblock *b = x->buckets[h]; b; b = b->hnext) {
-		if (b->sec == sec && b->blk == blk) {
-			b->refs++;
-			lru_unlink(x, b);
-			lru_front(x, b);
-			pthread_mutex_unlock(&x->mu);
-			*out = b;
-			return CCG_OK;
-		}
+	cblock *b = ccg_lru_get(x->cache, (uint64_t)sec, blk);
+	if (b) {
+		*out = b;
+		return CCG_OK;
 	}
-	pthread_mutex_unlock(&x->mu);
-	cblock *nb;
-	ccg_err err = load_block(x, sec, blk, &nb);
-	if (err)
-		return err;
-	pthread_mutex_lock(&x->mu);
-	for (cblock *b = x->buckets[h]; b; b = b->hnext) {
-		if (b->sec == sec && b->blk == blk) {
-			/* Another thread was faster. */
-			b->refs++;
-			pthread_mutex_unlock(&x->mu);
-			cblock_free(nb);
-			*out = b;
-			return CCG_OK;
-		}
-	}
-	nb->refs = 1;
-	nb->hnext = x->buckets[h];
-	x->buckets[h] = nb;
-	lru_front(x, nb);
-	x->cached += nb->bytes;
-	evict(x);
-	pthread_mutex_unlock(&x->mu);
-	*out = nb;
-	return CCG_OK;
-}
-
-static void block_put(ccg_index *x, cblock *b)
-{
-	pthread_mutex_lock(&x->mu);
-	b->refs--;
-	if (x->cached > x->cap)
-		evict(x);
-	pthread_mutex_unlock(&x->mu);
+	ccg_err err = load_block(x, sec, blk, &b);
+	void *v;
+	if (!err && !(err = ccg_lru_add(x->cache, (uint64_t)sec, blk, b,
+					  b->bytes, &v)))
+		*out = v;
+	return err;
 }
 
 /* Block holding record `id` of section `sec`. */
@@ -834,8 +749,10 @@ ccg_err ccg_index_open(const char *path, const ccg_buf *identity,
 	ccg_err err = CCG_ENOMEM;
 	if (!x)
 		return CCG_ENOMEM;
-	pthread_mutex_init(&x->mu, NULL);
-	x->cap = 64u << 20;
+	x->fd = -1;
+	if (ccg_lru_create(CCG_INDEX_CACHE_DEFAULT, cblock_destroy, NULL,
+			   &x->cache))
+		goto fail;
 	x->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	if (x->fd < 0 || fstat(x->fd, &st) != 0) {
@@ -922,16 +839,11 @@ void ccg_index_close(ccg_index *x)
 {
 	if (!x)
 		return;
-	for (cblock *b = x->lru_head; b;) {
-		cblock *n = b->next;
-		cblock_free(b);
-		b = n;
-	}
+	ccg_lru_free(x->cache);
 	for (int s = 0; s < CCG_SEC__COUNT; s++)
 		free(x->secs[s].blocks);
 	if (x->fd >= 0)
 		close(x->fd);
-	pthread_mutex_destroy(&x->mu);
 	free(x);
 }
 
@@ -980,7 +892,7 @@ static ccg_err src_get(void *ctx, int which, uint32_t id,
 		return err;
 	uint64_t i = id - x->secs[sec].blocks[blk].first;
 	if (i >= b->count) {
-		block_put(x, b);
+		ccg_lru_put(x->cache, b);
 		return CCG_EFORMAT;
 	}
 	*p = b->data + b->start[i];
@@ -991,7 +903,8 @@ static ccg_err src_get(void *ctx, int which, uint32_t id,
 
 static void src_release(void *ctx, void *hold)
 {
-	block_put(ctx, hold);
+	const ccg_index *x = ctx;
+	ccg_lru_put(x->cache, hold);
 }
 
 ccg_err ccg_index_store(ccg_index *x, size_t cache_bytes, ccg_store **out)
@@ -999,9 +912,7 @@ ccg_err ccg_index_store(ccg_index *x, size_t cache_bytes, ccg_store **out)
 	if (x->secs[CCG_SEC_NODES].nrecs > CCG_STORE_MAX_IDS ||
 	    x->secs[CCG_SEC_EVENTS].nrecs > CCG_STORE_MAX_IDS)
 		return CCG_EFORMAT;
-	pthread_mutex_lock(&x->mu);
-	x->cap = cache_bytes;
-	pthread_mutex_unlock(&x->mu);
+	ccg_lru_set_budget(x->cache, cache_bytes);
 	ccg_store_source src = {
 		.ctx = x,
 		.nnodes = (uint32_t)x->secs[CCG_SEC_NODES].nrecs,
