@@ -430,13 +430,13 @@ ccg_err ccg_statcache_create(const ccg_store *s, size_t max_bytes,
 			     ccg_statcache **out)
 {
 	ccg_statcache *c = calloc(1, sizeof *c);
-	if (!c)
-		return CCG_ENOMEM;
-	c->s = s;
-	if (ccg_lru_create(max_bytes, result_destroy, NULL, &c->lru)) {
+	ccg_err err = c ? ccg_lru_create(max_bytes, result_destroy, NULL, &c->lru)
+			: CCG_ENOMEM;
+	if (err) {
 		free(c);
-		return CCG_ENOMEM;
+		return err;
 	}
+	c->s = s;
 	*out = c;
 	return CCG_OK;
 }
