@@ -23,7 +23,7 @@
  *   use(v);
  *   ccg_lru_put(l, v);
  *
- * Every call is safe from many threads at once.
+ * Every call but ccg_lru_free is safe from many threads at once.
  */
 #ifndef CCG_LRU_H
 #define CCG_LRU_H

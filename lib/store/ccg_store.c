@@ -199,6 +199,16 @@ ccg_err ccg_store_create(ccg_store **out)
 	return *out ? CCG_OK : CCG_ENOMEM;
 }
 
+ccg_err ccg_store_open_source(const ccg_store_source *src, ccg_store **out)
+{
+	ccg_err err = ccg_store_create(out);
+	if (err)
+		return err;
+	(*out)->src_copy = *src;
+	(*out)->src = &(*out)->src_copy;
+	return CCG_OK;
+}
+
 void ccg_store_free(ccg_store *s)
 {
 	if (!s)
@@ -228,16 +238,6 @@ static void add_textlen(void *ctx, ccg_buf *b)
 {
 	textlen_ctx *c = ctx;
 	ccg_put_u(b, c->fn ? c->fn(c->ctx, c->kind, c->fields, c->len) : 0);
-}
-
-ccg_err ccg_store_open_source(const ccg_store_source *src, ccg_store **out)
-{
-	ccg_err err = ccg_store_create(out);
-	if (err)
-		return err;
-	(*out)->src_copy = *src;
-	(*out)->src = &(*out)->src_copy;
-	return CCG_OK;
 }
 
 /* Event record: kind, field length, fields, then (not hashed) text length. */
