@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccg_grow.h"
+
 typedef struct level {
 	uint64_t *starts, *ends;
 	ccg_ref *refs;
@@ -16,7 +18,7 @@ typedef struct frame {
 	uint64_t last;      /* time of the last item's end */
 	uint8_t kind;
 	uint32_t nlevels;   /* levels in use */
-	uint32_t caplevels;
+	size_t caplevels;
 	level *levels;
 } frame;
 
@@ -25,7 +27,7 @@ struct ccg_build {
 	uint32_t fanout;
 	frame *stack;       /* stack[0] is the root */
 	uint32_t depth;     /* open calls */
-	uint32_t capstack;
+	size_t capstack;
 	uint32_t max_depth;
 	int have;
 	uint64_t first, last;
@@ -41,7 +43,7 @@ uint64_t ccg_repairs_total(const ccg_repairs *r)
 
 static void frame_free(frame *f)
 {
-	for (uint32_t i = 0; i < f->caplevels; i++) {
+	for (size_t i = 0; i < f->caplevels; i++) {
 		free(f->levels[i].starts);
 		free(f->levels[i].ends);
 		free(f->levels[i].refs);
@@ -50,29 +52,24 @@ static void frame_free(frame *f)
 	free(f->levels);
 }
 
+/* Makes level k of f usable: room for fanout + 1 items. */
 static int frame_level(ccg_build *b, frame *f, uint32_t k)
 {
-	if (k < f->caplevels)
-		return 0;
-	uint32_t cap = f->caplevels ? f->caplevels * 2 : 4;
-	while (cap <= k)
-		cap *= 2;
-	level *l = realloc(f->levels, cap * sizeof *l);
-	if (!l)
+	if (CCG_GROW(f->levels, (size_t)k + 1, f->caplevels))
 		return -1;
-	f->levels = l;
-	for (uint32_t i = f->caplevels; i < cap; i++) {
-		level *x = &l[i];
-		x->n = 0;
-		x->starts = malloc((b->fanout + 1) * sizeof *x->starts);
-		x->ends = malloc((b->fanout + 1) * sizeof *x->ends);
-		x->refs = malloc((b->fanout + 1) * sizeof *x->refs);
-		x->spans = malloc((b->fanout + 1) * sizeof *x->spans);
-		f->caplevels = i + 1;
-		if (!x->starts || !x->ends || !x->refs || !x->spans)
-			return -1;
-	}
-	return 0;
+	level *x = &f->levels[k];
+	if (x->spans)
+		return 0;
+	size_t n = (size_t)b->fanout + 1;
+	if (!x->starts)
+		x->starts = malloc(n * sizeof *x->starts);
+	if (!x->ends)
+		x->ends = malloc(n * sizeof *x->ends);
+	if (!x->refs)
+		x->refs = malloc(n * sizeof *x->refs);
+	if (x->starts && x->ends && x->refs)
+		x->spans = malloc(n * sizeof *x->spans);
+	return x->spans ? 0 : -1;
 }
 
 ccg_err ccg_build_create(ccg_store *s, uint32_t fanout, ccg_build **out)
@@ -93,7 +90,7 @@ void ccg_build_free(ccg_build *b)
 {
 	if (!b)
 		return;
-	for (uint32_t i = 0; i < b->capstack; i++)
+	for (size_t i = 0; i < b->capstack; i++)
 		frame_free(&b->stack[i]);
 	free(b->stack);
 	free(b);
@@ -105,21 +102,14 @@ static frame *push_frame(ccg_build *b, uint8_t kind, uint64_t start,
 	uint32_t i = b->depth + (kind != CCG_NODE_ROOT);
 	if (kind == CCG_NODE_ROOT)
 		i = 0;
-	if (i >= b->capstack) {
-		uint32_t cap = b->capstack ? b->capstack * 2 : 16;
-		frame *s = realloc(b->stack, cap * sizeof *s);
-		if (!s)
-			return NULL;
-		memset(s + b->capstack, 0, (cap - b->capstack) * sizeof *s);
-		b->stack = s;
-		b->capstack = cap;
-	}
+	if (CCG_GROW(b->stack, (size_t)i + 1, b->capstack))
+		return NULL;
 	frame *f = &b->stack[i];
 	f->start = f->last = start;
 	f->region = region;
 	f->kind = kind;
 	f->nlevels = 0;
-	for (uint32_t k = 0; k < f->caplevels; k++)
+	for (size_t k = 0; k < f->caplevels; k++)
 		f->levels[k].n = 0;
 	return f;
 }
@@ -136,10 +126,8 @@ void ccg_build_reset(ccg_build *b)
 
 static const ccg_span zero_span = {0, 0};
 
-static ccg_err add_item(ccg_build *b, frame *f, uint32_t k, uint64_t start,
-			uint64_t end, ccg_ref ref, ccg_span span);
-
-/* Interns the first m items of level k as a group; returns it. */
+/* Interns the first m items of level l as a group: *ref, ending at *end,
+ * with the error range *span. */
 static ccg_err make_group(ccg_build *b, level *l, uint32_t m, ccg_ref *ref,
 			  uint64_t *end, ccg_span *span)
 {

@@ -161,7 +161,7 @@ static int pack_event(void *ctx, ccg_kind kind, uint64_t time, uint64_t call,
 	p += 16;
 	p += ccg_varint_put(p, len);
 	memcpy(p, fields, len);
-	b->len = (size_t)(p - (unsigned char *)b->data) + len;
+	ccg_buf_setlen(b, (size_t)(p - (unsigned char *)b->data) + len);
 	if ((++g->packed & (CCG_PROGRESS_EVERY - 1)) == 0)
 		progress(g, 0);
 	return 0;
@@ -284,6 +284,92 @@ static void *builder_main(void *arg)
 
 /* ---- the whole ---- */
 
+/* Opens the trace and reads its definitions; readies the store, the
+ * builder, the per-location results and the free chunks. */
+static ccg_err ingest_open(ingest *g, const char *anchor, ccg_read **r,
+			   ccg_buf *msg)
+{
+	ccg_err err;
+	if ((err = ccg_read_open(anchor, r, msg)) ||
+	    (err = ccg_defs_create(&g->defs)) ||
+	    (err = ccg_read_defs(*r, ccg_defs_add, g->defs, msg)) ||
+	    (err = ccg_defs_finish(g->defs)) ||
+	    (err = ccg_store_create(&g->store)) ||
+	    (err = ccg_build_create(g->store, g->o->fanout, &g->bld)))
+		return err;
+	ccg_store_set_tolerance(g->store, g->o->tol_abs, g->o->tol_rel);
+	g->nlocs = ccg_defs_location_count(g->defs);
+	g->locs = calloc(g->nlocs ? g->nlocs : 1, sizeof *g->locs);
+	if (!g->locs)
+		return CCG_ENOMEM;
+	for (size_t i = 0; i < g->nlocs; i++) {
+		uint64_t d = ccg_defs_location(g->defs, i)->declared_events;
+		if (d != UINT64_MAX)
+			g->total += d;
+	}
+	for (int i = 0; i < CCG_CHUNKS; i++) {
+		g->chunks[i].next = g->p.free_list;
+		g->p.free_list = &g->chunks[i];
+	}
+	return CCG_OK;
+}
+
+/* The reader stage: every location's events, packed into chunks for the
+ * builder, its last chunk carrying its read error; stops when the builder
+ * fails. */
+static void read_locations(ingest *g, ccg_read *r)
+{
+	for (size_t i = 0; i < g->nlocs; i++) {
+		if (!(g->cur = get_free(&g->p)))
+			break;
+		g->cur_loc = g->cur->loc = i;
+		ccg_buf lmsg = CCG_BUF_INIT;
+		ccg_err rerr = ccg_read_location(
+			r, ccg_defs_location(g->defs, i)->id, pack_event, g,
+			&lmsg);
+		if (!g->cur) {
+			ccg_buf_free(&lmsg);
+			break; /* the builder failed */
+		}
+		g->cur->end = 1;
+		g->cur->read_err = rerr;
+		g->cur->read_msg = lmsg.data; /* the builder frees it */
+		put_full(&g->p, g->cur);
+		g->cur = NULL;
+	}
+}
+
+/* Tells the builder that the reader is done, and waits for it. */
+static void join_builder(ingest *g, pthread_t th)
+{
+	pthread_mutex_lock(&g->p.mu);
+	g->p.done = 1;
+	pthread_cond_broadcast(&g->p.cv);
+	pthread_mutex_unlock(&g->p.mu);
+	pthread_join(th, NULL);
+}
+
+/* Frees what only ingesting needed, and after a failure its results. */
+static void ingest_close(ingest *g, ccg_read *r, ccg_err err)
+{
+	for (int i = 0; i < CCG_CHUNKS; i++) {
+		ccg_buf_free(&g->chunks[i].data);
+		free(g->chunks[i].read_msg);
+	}
+	ccg_buf_free(&g->line);
+	ccg_build_free(g->bld);
+	ccg_read_close(r);
+	pthread_cond_destroy(&g->p.cv);
+	pthread_mutex_destroy(&g->p.mu);
+	if (!err)
+		return;
+	for (size_t i = 0; g->locs && i < g->nlocs; i++)
+		free(g->locs[i].errmsg);
+	free(g->locs);
+	ccg_store_free(g->store);
+	ccg_defs_free(g->defs);
+}
+
 ccg_err ccg_ingest(const char *anchor, const ccg_ingest_opts *o,
 		   ccg_defs **defs, ccg_store **store, ccg_ingest_loc **locs,
 		   size_t *nlocs, ccg_buf *msg)
@@ -291,88 +377,23 @@ ccg_err ccg_ingest(const char *anchor, const ccg_ingest_opts *o,
 	ingest g;
 	ccg_read *r = NULL;
 	pthread_t th;
-	int started = 0;
-	ccg_err err;
 	memset(&g, 0, sizeof g);
 	g.o = o;
 	g.started = now();
 	pthread_mutex_init(&g.p.mu, NULL);
 	pthread_cond_init(&g.p.cv, NULL);
-	if ((err = ccg_read_open(anchor, &r, msg)) ||
-	    (err = ccg_defs_create(&g.defs)) ||
-	    (err = ccg_read_defs(r, ccg_defs_add, g.defs, msg)) ||
-	    (err = ccg_defs_finish(g.defs)) ||
-	    (err = ccg_store_create(&g.store)) ||
-	    (err = ccg_build_create(g.store, o->fanout, &g.bld)))
-		goto out;
-	ccg_store_set_tolerance(g.store, o->tol_abs, o->tol_rel);
-	g.nlocs = ccg_defs_location_count(g.defs);
-	g.locs = calloc(g.nlocs ? g.nlocs : 1, sizeof *g.locs);
-	if (!g.locs) {
+	ccg_err err = ingest_open(&g, anchor, &r, msg);
+	if (!err && pthread_create(&th, NULL, builder_main, &g) != 0)
 		err = CCG_ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < g.nlocs; i++) {
-		uint64_t d = ccg_defs_location(g.defs, i)->declared_events;
-		if (d != UINT64_MAX)
-			g.total += d;
-	}
-	for (int i = 0; i < CCG_CHUNKS; i++) {
-		g.chunks[i].next = g.p.free_list;
-		g.p.free_list = &g.chunks[i];
-	}
-	if (pthread_create(&th, NULL, builder_main, &g) != 0) {
-		err = CCG_ENOMEM;
-		goto out;
-	}
-	started = 1;
-	for (size_t i = 0; i < g.nlocs; i++) {
-		if (!(g.cur = get_free(&g.p)))
-			break;
-		g.cur_loc = g.cur->loc = i;
-		ccg_buf lmsg = CCG_BUF_INIT;
-		ccg_err rerr = ccg_read_location(
-			r, ccg_defs_location(g.defs, i)->id, pack_event, &g,
-			&lmsg);
-		if (!g.cur) {
-			ccg_buf_free(&lmsg);
-			break; /* the builder failed */
-		}
-		g.cur->end = 1;
-		g.cur->read_err = rerr;
-		g.cur->read_msg = lmsg.data; /* the builder frees it */
-		put_full(&g.p, g.cur);
-		g.cur = NULL;
-	}
-out:
-	if (started) {
-		pthread_mutex_lock(&g.p.mu);
-		g.p.done = 1;
-		pthread_cond_broadcast(&g.p.cv);
-		pthread_mutex_unlock(&g.p.mu);
-		pthread_join(th, NULL);
-		if (!err)
-			err = g.build_err;
-		if (!err)
+	if (!err) {
+		read_locations(&g, r);
+		join_builder(&g, th);
+		if (!(err = g.build_err))
 			progress(&g, 1);
 	}
-	for (int i = 0; i < CCG_CHUNKS; i++) {
-		ccg_buf_free(&g.chunks[i].data);
-		free(g.chunks[i].read_msg);
-	}
-	ccg_buf_free(&g.line);
-	ccg_build_free(g.bld);
-	ccg_read_close(r);
-	pthread_cond_destroy(&g.p.cv);
-	pthread_mutex_destroy(&g.p.mu);
-	if (err) {
-		for (size_t i = 0; g.locs && i < g.nlocs; i++)
-			free(g.locs[i].errmsg);
-		free(g.locs);
-		ccg_store_free(g.store);
-		ccg_defs_free(g.defs);
+	ingest_close(&g, r, err);
+	if (err)
 		return err;
-	}
 	*defs = g.defs;
 	*store = g.store;
 	*locs = g.locs;

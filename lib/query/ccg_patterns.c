@@ -1,8 +1,6 @@
 #include "ccg_patterns.h"
 
 #include <stdlib.h>
-#include <string.h>
-
 
 struct ccg_patterns {
 	uint32_t n;             /* nodes in the store */
@@ -29,16 +27,9 @@ void ccg_patterns_free(ccg_patterns *p)
 	free(p);
 }
 
-ccg_err ccg_patterns_compute(const ccg_store *s, const uint32_t *roots,
-			     size_t nroots, ccg_patterns **out)
+/* The per-node arrays of p. */
+static int patterns_alloc(ccg_patterns *p)
 {
-	ccg_patterns *p = calloc(1, sizeof *p);
-	ccg_item *items = malloc(sizeof *items * (CCG_FANOUT_MAX + 1));
-	uint32_t *stack = NULL;
-	ccg_err err = CCG_ENOMEM;
-	if (!p || !items)
-		goto fail;
-	p->n = ccg_store_node_count(s);
 	size_t n = p->n ? p->n : 1;
 	p->occ = calloc(n, sizeof *p->occ);
 	p->parent1 = calloc(n, sizeof *p->parent1);
@@ -46,20 +37,25 @@ ccg_err ccg_patterns_compute(const ccg_store *s, const uint32_t *roots,
 	p->is_call = calloc(n, 1);
 	p->nevents = calloc(n, sizeof *p->nevents);
 	p->dur = calloc(n, sizeof *p->dur);
-	uint8_t *seen = calloc(n, 1);
-	stack = malloc(n * sizeof *stack);
 	if (!p->occ || !p->parent1 || !p->item || !p->is_call ||
-	    !p->nevents || !p->dur || !seen || !stack) {
-		free(seen);
-		goto fail;
-	}
-	/* Mark what is reachable. */
+	    !p->nevents || !p->dur)
+		return -1;
+	return 0;
+}
+
+/* Marks in `seen` every node reachable from the roots, counting each root
+ * once, and notes what each reachable node is. */
+static ccg_err mark_reachable(const ccg_store *s, ccg_patterns *p,
+			      const uint32_t *roots, size_t nroots,
+			      uint8_t *seen, ccg_item *items)
+{
+	uint32_t *stack = malloc((p->n ? p->n : 1) * sizeof *stack);
 	size_t top = 0;
-	for (size_t r = 0; r < nroots; r++) {
+	ccg_err err = stack ? CCG_OK : CCG_ENOMEM;
+	for (size_t r = 0; !err && r < nroots; r++) {
 		if (roots[r] >= p->n) {
 			err = CCG_EINVAL;
-			free(seen);
-			goto fail;
+			break;
 		}
 		p->occ[roots[r]]++;
 		if (!seen[roots[r]]) {
@@ -67,13 +63,11 @@ ccg_err ccg_patterns_compute(const ccg_store *s, const uint32_t *roots,
 			stack[top++] = roots[r];
 		}
 	}
-	while (top) {
+	while (!err && top) {
 		uint32_t id = stack[--top];
 		ccg_node h;
-		if ((err = ccg_store_get_node(s, id, &h, items, CCG_FANOUT_MAX))) {
-			free(seen);
-			goto fail;
-		}
+		if ((err = ccg_store_get_node(s, id, &h, items, CCG_FANOUT_MAX)))
+			break;
 		p->is_call[id] = h.kind == CCG_NODE_CALL;
 		p->nevents[id] = h.nevents;
 		p->dur[id] = ccg_node_shown_dur(&h);
@@ -85,15 +79,22 @@ ccg_err ccg_patterns_compute(const ccg_store *s, const uint32_t *roots,
 			stack[top++] = c;
 		}
 	}
-	/* Parents have higher ids than their children: push counts down. */
+	free(stack);
+	return err;
+}
+
+/* Parents have higher ids than their children: pushes the counts down,
+ * and notes each node's first parent. */
+static ccg_err push_down(const ccg_store *s, ccg_patterns *p,
+			 const uint8_t *seen, ccg_item *items)
+{
 	for (uint32_t id = p->n; id-- > 0;) {
 		if (!seen[id] || !p->occ[id])
 			continue;
 		ccg_node h;
-		if ((err = ccg_store_get_node(s, id, &h, items, CCG_FANOUT_MAX))) {
-			free(seen);
-			goto fail;
-		}
+		ccg_err err = ccg_store_get_node(s, id, &h, items, CCG_FANOUT_MAX);
+		if (err)
+			return err;
 		for (uint32_t i = 0; i < h.nitems; i++) {
 			ccg_ref c = items[i].ref;
 			if (CCG_REF_IS_EVENT(c) || c >= id)
@@ -105,16 +106,31 @@ ccg_err ccg_patterns_compute(const ccg_store *s, const uint32_t *roots,
 			}
 		}
 	}
+	return CCG_OK;
+}
+
+ccg_err ccg_patterns_compute(const ccg_store *s, const uint32_t *roots,
+			     size_t nroots, ccg_patterns **out)
+{
+	ccg_patterns *p = calloc(1, sizeof *p);
+	ccg_item *items = malloc(sizeof *items * (CCG_FANOUT_MAX + 1));
+	uint8_t *seen = NULL;
+	ccg_err err = CCG_ENOMEM;
+	if (p && items) {
+		p->n = ccg_store_node_count(s);
+		seen = calloc(p->n ? p->n : 1, 1);
+	}
+	if (seen && !patterns_alloc(p) &&
+	    !(err = mark_reachable(s, p, roots, nroots, seen, items)))
+		err = push_down(s, p, seen, items);
 	free(seen);
-	free(stack);
 	free(items);
+	if (err) {
+		ccg_patterns_free(p);
+		return err;
+	}
 	*out = p;
 	return CCG_OK;
-fail:
-	free(stack);
-	free(items);
-	ccg_patterns_free(p);
-	return err;
 }
 
 static int cmp_rows(const void *a, const void *b)

@@ -1,38 +1,86 @@
 #include "ccg_stats.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ccg_fields.h"
+#include "ccg_lru.h"
 
-/* Buckets of the result cache's hash table. */
-#define CCG_STATS_BUCKETS 65536
 /* Results of subtrees with fewer events are not kept: recomputing them is
  * as cheap as caching, and caching millions of them would push out the
  * large results that matter. */
 #define CCG_STATS_MIN_EVENTS 128
 
-typedef struct entry {
-	uint32_t id;
-	int kind;               /* 0: holds `st`, 1: `fo`, 2: `ms` */
-	int transient;          /* not in the cache: freed when put back */
-	unsigned refs;          /* protected by cache.mu */
-	ccg_stats st;
-	ccg_folded fo;
-	ccg_msgs ms;
-	size_t bytes;
-	struct entry *prev, *next, *hnext; /* LRU and hash links, cache.mu */
-} entry;
+/* The kinds of result; a cached result's key is (node id, kind). */
+enum { K_STATS, K_FOLDED, K_MSGS };
+
+/* A result of any kind.  The union comes first, so a result, its union and
+ * the member handed out share one address: the cache finds a result from
+ * the member a caller gives back. */
+typedef struct result {
+	union {
+		ccg_stats st;
+		ccg_folded fo;
+		ccg_msgs ms;
+	} u;
+	int kind;
+} result;
+
+/* A time window [t0, t1). */
+typedef struct win {
+	uint64_t t0, t1;
+} win;
+
+/* The window a whole subtree, placed at time 0, lies in. */
+static const win whole = {0, UINT64_MAX};
 
 struct ccg_statcache {
 	const ccg_store *s;
-	pthread_mutex_t mu;     /* protects everything below */
-	entry **buckets;
-	entry *lru_head, *lru_tail;
-	size_t bytes, cap;
-	uint64_t computed, hits;
+	ccg_lru *lru;           /* results by (node id, kind) */
 };
+
+/* The one recursive query, defined at the end; a folded profile's window
+ * asks it for statistics. */
+static ccg_err query(ccg_statcache *c, int kind, uint32_t id, uint64_t start,
+		     const win *w, void *out);
+
+/* Merges rows b[0..bn) into the array *ap of *an rows, both sorted by
+ * `cmp`, rows that compare equal combined by `add` into the first.  `ap`
+ * points at the array pointer, of any row type (as for ccg_grow). */
+static ccg_err merge_rows(void *ap, uint32_t *an, const void *b, uint32_t bn,
+			  size_t size, int (*cmp)(const void *, const void *),
+			  void (*add)(void *row, const void *other))
+{
+	if (bn == 0)
+		return CCG_OK;
+	unsigned char *a, *r = malloc(((size_t)*an + bn) * size);
+	const unsigned char *pb = b;
+	if (!r)
+		return CCG_ENOMEM;
+	memcpy(&a, ap, sizeof a);
+	uint32_t i = 0, j = 0, n = 0;
+	while (i < *an || j < bn) {
+		int c;
+		if (i == *an || j == bn)
+			c = j == bn ? -1 : 1;
+		else
+			c = cmp(a + (size_t)i * size, pb + (size_t)j * size);
+		unsigned char *row = r + (size_t)n++ * size;
+		if (c <= 0)
+			memcpy(row, a + (size_t)i++ * size, size);
+		else
+			memcpy(row, pb + (size_t)j++ * size, size);
+		if (c == 0)
+			add(row, pb + (size_t)j++ * size);
+	}
+	free(a);
+	memcpy(ap, &r, sizeof r);
+	*an = n;
+	return CCG_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Statistics                                                           */
 
 void ccg_stats_free(ccg_stats *st)
 {
@@ -60,35 +108,28 @@ int ccg_stats_cover(uint64_t start, uint64_t dur, uint64_t t0, uint64_t t1)
 	return CCG_COVER_PART;
 }
 
+static int rstat_cmp(const void *a, const void *b)
+{
+	const ccg_rstat *x = a, *y = b;
+	return x->region < y->region ? -1 : x->region > y->region;
+}
+
+static void rstat_add(void *row, const void *other)
+{
+	ccg_rstat *x = row;
+	const ccg_rstat *y = other;
+	x->calls += y->calls;
+	x->incl += y->incl;
+	x->excl += y->excl;
+	x->sum += y->sum;
+	x->min = min64(x->min, y->min);
+	x->max = max64(x->max, y->max);
+}
+
 ccg_err ccg_stats_merge(ccg_stats *a, const ccg_stats *b)
 {
-	if (b->n == 0)
-		return CCG_OK;
-	ccg_rstat *r = malloc((a->n + b->n) * sizeof *r);
-	if (!r)
-		return CCG_ENOMEM;
-	uint32_t i = 0, j = 0, n = 0;
-	while (i < a->n || j < b->n) {
-		if (j == b->n || (i < a->n && a->r[i].region < b->r[j].region)) {
-			r[n++] = a->r[i++];
-		} else if (i == a->n || b->r[j].region < a->r[i].region) {
-			r[n++] = b->r[j++];
-		} else {
-			ccg_rstat x = a->r[i++];
-			const ccg_rstat *y = &b->r[j++];
-			x.calls += y->calls;
-			x.incl += y->incl;
-			x.excl += y->excl;
-			x.sum += y->sum;
-			x.min = min64(x.min, y->min);
-			x.max = max64(x.max, y->max);
-			r[n++] = x;
-		}
-	}
-	free(a->r);
-	a->r = r;
-	a->n = n;
-	return CCG_OK;
+	return merge_rows(&a->r, &a->n, b->r, b->n, sizeof *b->r, rstat_cmp,
+			  rstat_add);
 }
 
 /* The row of `region` in st, added (empty) if missing. */
@@ -134,322 +175,24 @@ static ccg_err add_own(ccg_stats *st, uint64_t region, uint64_t d,
 	return CCG_OK;
 }
 
-ccg_err ccg_statcache_create(const ccg_store *s, size_t max_bytes,
-			     ccg_statcache **out)
+/* Finishes the statistics `st` of node h at `start` in window w, which
+ * hold its children's, `callees` ticks of callee time: a call adds its
+ * own activation clipped to the window. */
+static ccg_err stats_own(const ccg_node *h, uint64_t start, const win *w,
+			 uint64_t callees, ccg_stats *st)
 {
-	ccg_statcache *c = calloc(1, sizeof *c);
-	if (!c)
-		return CCG_ENOMEM;
-	c->buckets = calloc(CCG_STATS_BUCKETS, sizeof *c->buckets);
-	if (!c->buckets) {
-		free(c);
-		return CCG_ENOMEM;
-	}
-	pthread_mutex_init(&c->mu, NULL);
-	c->s = s;
-	c->cap = max_bytes;
-	*out = c;
-	return CCG_OK;
-}
-
-void ccg_statcache_free(ccg_statcache *c)
-{
-	if (!c)
-		return;
-	for (entry *e = c->lru_head; e;) {
-		entry *n = e->next;
-		ccg_stats_free(&e->st);
-		ccg_folded_free(&e->fo);
-		ccg_msgs_free(&e->ms);
-		free(e);
-		e = n;
-	}
-	free(c->buckets);
-	pthread_mutex_destroy(&c->mu);
-	free(c);
-}
-
-void ccg_statcache_counts(ccg_statcache *c, uint64_t *computed,
-			  uint64_t *hits)
-{
-	pthread_mutex_lock(&c->mu);
-	*computed = c->computed;
-	*hits = c->hits;
-	pthread_mutex_unlock(&c->mu);
-}
-
-static void lru_unlink(ccg_statcache *c, entry *e)
-{
-	if (e->prev)
-		e->prev->next = e->next;
-	else
-		c->lru_head = e->next;
-	if (e->next)
-		e->next->prev = e->prev;
-	else
-		c->lru_tail = e->prev;
-	e->prev = e->next = NULL;
-}
-
-static void lru_front(ccg_statcache *c, entry *e)
-{
-	e->next = c->lru_head;
-	e->prev = NULL;
-	if (c->lru_head)
-		c->lru_head->prev = e;
-	c->lru_head = e;
-	if (!c->lru_tail)
-		c->lru_tail = e;
-}
-
-static void evict(ccg_statcache *c)
-{
-	entry *e = c->lru_tail;
-	while (e && c->bytes > c->cap) {
-		entry *prev = e->prev;
-		if (e->refs == 0) {
-			entry **pp = &c->buckets[e->id % CCG_STATS_BUCKETS];
-			while (*pp != e)
-				pp = &(*pp)->hnext;
-			*pp = e->hnext;
-			lru_unlink(c, e);
-			c->bytes -= e->bytes;
-			ccg_stats_free(&e->st);
-			ccg_folded_free(&e->fo);
-			ccg_msgs_free(&e->ms);
-			free(e);
-		}
-		e = prev;
-	}
-}
-
-/* A cached result, referenced; NULL when absent. */
-static entry *lookup(ccg_statcache *c, uint32_t id, int kind)
-{
-	for (entry *e = c->buckets[id % CCG_STATS_BUCKETS]; e; e = e->hnext) {
-		if (e->id == id && e->kind == kind) {
-			e->refs++;
-			lru_unlink(c, e);
-			lru_front(c, e);
-			return e;
-		}
-	}
-	return NULL;
-}
-
-static ccg_err compute(ccg_statcache *c, uint32_t id, ccg_stats *out);
-static entry *insert(ccg_statcache *c, entry *ne);
-
-static ccg_err folded_compute(ccg_statcache *c, uint32_t id, ccg_folded *out);
-static ccg_err msgs_compute(ccg_statcache *c, uint32_t id, ccg_msgs *out);
-static void entry_free(entry *e);
-
-/* Bytes an entry holds. */
-static size_t entry_bytes(const entry *e)
-{
-	size_t b = sizeof *e + e->st.n * sizeof *e->st.r +
-		   e->fo.n * sizeof *e->fo.p + e->ms.n * sizeof *e->ms.m;
-	for (uint32_t i = 0; i < e->fo.n; i++)
-		b += e->fo.p[i].len * sizeof(uint64_t);
-	return b;
-}
-
-/* The result of `kind` (0 stats, 1 folded, 2 messages) for node id, from
- * the cache or computed (and then cached); referenced. */
-static ccg_err cached(ccg_statcache *c, uint32_t id, int kind, entry **out)
-{
-	pthread_mutex_lock(&c->mu);
-	entry *e = lookup(c, id, kind);
-	if (e)
-		c->hits++;
-	pthread_mutex_unlock(&c->mu);
-	if (e) {
-		*out = e;
+	if (h->kind != CCG_NODE_CALL) {
+		st->callee_dur = callees;
 		return CCG_OK;
 	}
-	entry *ne = calloc(1, sizeof *ne);
-	if (!ne)
-		return CCG_ENOMEM;
-	ne->id = id;
-	ne->kind = kind;
-	ccg_err err = kind == 0   ? compute(c, id, &ne->st)
-		      : kind == 1 ? folded_compute(c, id, &ne->fo)
-				  : msgs_compute(c, id, &ne->ms);
-	if (err) {
-		entry_free(ne);
-		return err;
-	}
-	ne->bytes = entry_bytes(ne);
-	*out = insert(c, ne);
-	return CCG_OK;
-}
-
-ccg_err ccg_stats_node(ccg_statcache *c, uint32_t id, const ccg_stats **out)
-{
-	entry *e;
-	ccg_err err = cached(c, id, 0, &e);
-	if (!err)
-		*out = &e->st;
-	return err;
-}
-
-/* Puts a computed entry in the cache (or drops it for one another thread
- * put there first); returns the referenced entry. */
-static void entry_free(entry *e)
-{
-	ccg_stats_free(&e->st);
-	ccg_folded_free(&e->fo);
-	ccg_msgs_free(&e->ms);
-	free(e);
-}
-
-static entry *insert(ccg_statcache *c, entry *ne)
-{
-	ccg_node h;
-	if (!ccg_store_get_node(c->s, ne->id, &h, NULL, 0) &&
-	    h.nevents < CCG_STATS_MIN_EVENTS) {
-		ne->transient = 1;
-		ne->refs = 1;
-		pthread_mutex_lock(&c->mu);
-		c->computed++;
-		pthread_mutex_unlock(&c->mu);
-		return ne;
-	}
-	pthread_mutex_lock(&c->mu);
-	c->computed++;
-	entry *e = lookup(c, ne->id, ne->kind);
-	if (e) {
-		pthread_mutex_unlock(&c->mu);
-		entry_free(ne);
-		return e;
-	}
-	ne->refs = 1;
-	ne->hnext = c->buckets[ne->id % CCG_STATS_BUCKETS];
-	c->buckets[ne->id % CCG_STATS_BUCKETS] = ne;
-	lru_front(c, ne);
-	c->bytes += ne->bytes;
-	evict(c);
-	pthread_mutex_unlock(&c->mu);
-	return ne;
-}
-
-static void entry_put(ccg_statcache *c, entry *e)
-{
-	if (e->transient) {
-		entry_free(e);
-		return;
-	}
-	pthread_mutex_lock(&c->mu);
-	e->refs--;
-	if (c->bytes > c->cap)
-		evict(c);
-	pthread_mutex_unlock(&c->mu);
-}
-
-void ccg_stats_put(ccg_statcache *c, const ccg_stats *st)
-{
-	entry_put(c, (entry *)((char *)st - offsetof(entry, st)));
-}
-
-static ccg_err load_items(const ccg_store *s, uint32_t id, ccg_node *h,
-			  ccg_item **items)
-{
-	ccg_node hh;
-	ccg_err err = ccg_store_get_node(s, id, &hh, NULL, 0);
-	if (err)
-		return err;
-	*items = malloc((hh.nitems ? hh.nitems : 1) * sizeof **items);
-	if (!*items)
-		return CCG_ENOMEM;
-	err = ccg_store_get_node(s, id, h, *items, hh.nitems);
-	if (err) {
-		free(*items);
-		*items = NULL;
-	}
-	return err;
-}
-
-/* The whole subtree of node id, from its children's cached results. */
-static ccg_err compute(ccg_statcache *c, uint32_t id, ccg_stats *out)
-{
-	ccg_node h;
-	ccg_item *items;
-	ccg_err err = load_items(c->s, id, &h, &items);
-	if (err)
-		return err;
-	uint64_t callees = 0;
-	for (uint32_t i = 0; !err && i < h.nitems; i++) {
-		if (CCG_REF_IS_EVENT(items[i].ref))
-			continue;
-		const ccg_stats *cs;
-		if ((err = ccg_stats_node(c, items[i].ref, &cs)))
-			break;
-		err = ccg_stats_merge(out, cs);
-		callees += cs->callee_dur;
-		ccg_stats_put(c, cs);
-	}
-	free(items);
-	if (err)
-		return err;
-	if (h.kind == CCG_NODE_CALL)
-		return add_own(out, h.region, ccg_node_shown_dur(&h), callees,
-			       1);
-	out->callee_dur = callees;
-	return CCG_OK;
-}
-
-ccg_err ccg_stats_window(ccg_statcache *c, uint32_t id, uint64_t start,
-			 uint64_t t0, uint64_t t1, ccg_stats *out)
-{
-	ccg_node h;
-	ccg_err err = ccg_store_get_node(c->s, id, &h, NULL, 0);
-	if (err)
-		return err;
-	uint64_t d = ccg_node_shown_dur(&h), end = start + d;
-	int starts_in = start >= t0 && start < t1;
-	int cover = ccg_stats_cover(start, d, t0, t1);
-	if (cover == CCG_COVER_NONE)
-		return CCG_OK;
-	if (cover == CCG_COVER_ALL) {
-		const ccg_stats *full;
-		if ((err = ccg_stats_node(c, id, &full)))
-			return err;
-		err = ccg_stats_merge(out, full);
-		out->callee_dur = full->callee_dur;
-		ccg_stats_put(c, full);
-		return err;
-	}
-	/* Crossing an edge: the children, then this call's clipped part. */
-	ccg_item *items;
-	if ((err = load_items(c->s, id, &h, &items)))
-		return err;
-	uint64_t callees = 0;
-	for (uint32_t i = 0; !err && i < h.nitems; i++) {
-		if (CCG_REF_IS_EVENT(items[i].ref))
-			continue;
-		ccg_stats part = {0};
-		err = ccg_stats_window(c, items[i].ref,
-				       start + (uint64_t)items[i].offset, t0,
-				       t1, &part);
-		if (!err)
-			err = ccg_stats_merge(out, &part);
-		callees += part.callee_dur;
-		ccg_stats_free(&part);
-	}
-	free(items);
-	if (err)
-		return err;
-	if (h.kind == CCG_NODE_CALL) {
-		uint64_t lo = start > t0 ? start : t0;
-		uint64_t hi = end < t1 ? end : t1;
-		uint64_t clipped = hi > lo ? hi - lo : 0;
-		if (clipped || starts_in)
-			return add_own(out, h.region, clipped, callees,
-				       starts_in);
-		out->callee_dur = 0;
-		return CCG_OK;
-	}
-	out->callee_dur = callees;
+	uint64_t end = start + ccg_node_shown_dur(h);
+	uint64_t lo = start > w->t0 ? start : w->t0;
+	uint64_t hi = end < w->t1 ? end : w->t1;
+	uint64_t clipped = hi > lo ? hi - lo : 0;
+	int starts_in = start >= w->t0 && start < w->t1;
+	if (clipped || starts_in)
+		return add_own(st, h->region, clipped, callees, starts_in);
+	st->callee_dur = 0;
 	return CCG_OK;
 }
 
@@ -530,124 +273,55 @@ static ccg_err fold_call(const ccg_folded *inner, uint64_t region,
 	ccg_err err = path_copy(&out->p[out->n++], &self, 1, region);
 	for (uint32_t i = 0; !err && i < inner->n; i++)
 		err = path_copy(&out->p[out->n++], &inner->p[i], 1, region);
-	if (err)
-		return err;
 	/* [region] sorts before [region, ...]; the rest keep their order. */
-	return CCG_OK;
-}
-
-static ccg_err folded_compute(ccg_statcache *c, uint32_t id, ccg_folded *out)
-{
-	ccg_node h;
-	ccg_item *items;
-	ccg_err err = load_items(c->s, id, &h, &items);
-	if (err)
-		return err;
-	ccg_folded inner = {0};
-	uint64_t callees = 0;
-	for (uint32_t i = 0; !err && i < h.nitems; i++) {
-		if (CCG_REF_IS_EVENT(items[i].ref))
-			continue;
-		const ccg_folded *cf;
-		const ccg_stats *cs;
-		if ((err = ccg_folded_node(c, items[i].ref, &cf)))
-			break;
-		err = ccg_folded_merge(&inner, cf);
-		ccg_folded_put(c, cf);
-		if (!err && !(err = ccg_stats_node(c, items[i].ref, &cs))) {
-			callees += cs->callee_dur;
-			ccg_stats_put(c, cs);
-		}
-	}
-	free(items);
-	if (!err && h.kind == CCG_NODE_CALL) {
-		uint64_t d = ccg_node_shown_dur(&h);
-		err = fold_call(&inner, h.region, d > callees ? d - callees : 0,
-				out);
-		ccg_folded_free(&inner);
-	} else {
-		*out = inner;
-	}
 	return err;
 }
 
-ccg_err ccg_folded_node(ccg_statcache *c, uint32_t id, const ccg_folded **out)
+/* The exclusive time of call h (node id) of its own in window w: its
+ * region's exclusive time in the window statistics less what the nested
+ * calls of its region, the paths of `inner` ending in it, add. */
+static ccg_err own_in_window(ccg_statcache *c, uint32_t id, const ccg_node *h,
+			     uint64_t start, const win *w,
+			     const ccg_folded *inner, uint64_t *own)
 {
-	entry *e;
-	ccg_err err = cached(c, id, 1, &e);
-	if (!err)
-		*out = &e->fo;
-	return err;
-}
-
-void ccg_folded_put(ccg_statcache *c, const ccg_folded *f)
-{
-	entry_put(c, (entry *)((char *)f - offsetof(entry, fo)));
-}
-
-ccg_err ccg_folded_window(ccg_statcache *c, uint32_t id, uint64_t start,
-			  uint64_t t0, uint64_t t1, ccg_folded *out)
-{
-	ccg_node h;
-	ccg_err err = ccg_store_get_node(c->s, id, &h, NULL, 0);
-	if (err)
-		return err;
-	uint64_t d = ccg_node_shown_dur(&h), end = start + d;
-	int starts_in = start >= t0 && start < t1;
-	int cover = ccg_stats_cover(start, d, t0, t1);
-	if (cover == CCG_COVER_NONE)
-		return CCG_OK;
-	if (cover == CCG_COVER_ALL) {
-		const ccg_folded *full;
-		if ((err = ccg_folded_node(c, id, &full)))
-			return err;
-		err = ccg_folded_merge(out, full);
-		ccg_folded_put(c, full);
-		return err;
-	}
-	/* Crossing an edge: children clipped, this call's own part clipped;
-	 * the clipped callee time comes from the statistics query. */
-	ccg_item *items;
-	if ((err = load_items(c->s, id, &h, &items)))
-		return err;
-	ccg_folded inner = {0};
-	for (uint32_t i = 0; !err && i < h.nitems; i++) {
-		if (CCG_REF_IS_EVENT(items[i].ref))
-			continue;
-		ccg_folded part = {0};
-		err = ccg_folded_window(c, items[i].ref,
-					start + (uint64_t)items[i].offset, t0,
-					t1, &part);
-		if (!err)
-			err = ccg_folded_merge(&inner, &part);
-		ccg_folded_free(&part);
-	}
-	free(items);
-	if (err || h.kind != CCG_NODE_CALL) {
-		if (!err)
-			*out = inner;
-		else
-			ccg_folded_free(&inner);
-		return err;
-	}
 	ccg_stats st = {0};
-	err = ccg_stats_window(c, id, start, t0, t1, &st);
-	uint64_t own = 0;
-	for (uint32_t i = 0; !err && i < st.n; i++)
-		if (st.r[i].region == h.region) {
-			/* The call's own exclusive part: its row's exclusive
-			 * time minus what nested calls of its region add. */
-			uint64_t nested = 0;
-			for (uint32_t k = 0; k < inner.n; k++)
-				if (inner.p[k].regions[inner.p[k].len - 1] ==
-				    h.region)
-					nested += inner.p[k].excl;
-			own = st.r[i].excl - nested;
-		}
+	ccg_err err = query(c, K_STATS, id, start, w, &st);
+	*own = 0;
+	for (uint32_t i = 0; !err && i < st.n; i++) {
+		if (st.r[i].region != h->region)
+			continue;
+		uint64_t nested = 0;
+		for (uint32_t k = 0; k < inner->n; k++)
+			if (inner->p[k].regions[inner->p[k].len - 1] ==
+			    h->region)
+				nested += inner->p[k].excl;
+		*own = st.r[i].excl - nested;
+	}
 	ccg_stats_free(&st);
-	if (!err && (own || starts_in || end > t0))
-		err = fold_call(&inner, h.region, own, out);
-	ccg_folded_free(&inner);
+	return err;
+}
+
+/* Finishes the folded profile `out` of node h (id) at `start` from its
+ * children's, `inner` (consumed): a call puts them below itself with its
+ * own exclusive time, for the whole subtree (w NULL) its duration less
+ * `callees`. */
+static ccg_err folded_own(ccg_statcache *c, uint32_t id, const ccg_node *h,
+			  uint64_t start, const win *w, uint64_t callees,
+			  ccg_folded *inner, ccg_folded *out)
+{
+	if (h->kind != CCG_NODE_CALL) {
+		*out = *inner;
+		return CCG_OK;
+	}
+	uint64_t d = ccg_node_shown_dur(h), own = d > callees ? d - callees : 0;
+	ccg_err err = CCG_OK;
+	if (!w)
+		err = fold_call(inner, h->region, own, out);
+	else if (!(err = own_in_window(c, id, h, start, w, inner, &own)) &&
+		 (own || (start >= w->t0 && start < w->t1) ||
+		  start + d > w->t0))
+		err = fold_call(inner, h->region, own, out);
+	ccg_folded_free(inner);
 	return err;
 }
 
@@ -660,34 +334,26 @@ void ccg_msgs_free(ccg_msgs *m)
 	memset(m, 0, sizeof *m);
 }
 
-static int msg_before(const ccg_msg *a, const ccg_msg *b)
+static void msg_add(void *row, const void *other)
 {
-	return a->comm != b->comm ? a->comm < b->comm : a->rank < b->rank;
+	ccg_msg *x = row;
+	const ccg_msg *y = other;
+	x->count += y->count;
+	x->bytes += y->bytes;
+}
+
+static int msg_cmp(const void *a, const void *b)
+{
+	const ccg_msg *x = a, *y = b;
+	if (x->comm != y->comm)
+		return x->comm < y->comm ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
 ccg_err ccg_msgs_merge(ccg_msgs *a, const ccg_msgs *b)
 {
-	if (b->n == 0)
-		return CCG_OK;
-	ccg_msg *r = malloc((a->n + b->n) * sizeof *r);
-	if (!r)
-		return CCG_ENOMEM;
-	uint32_t i = 0, j = 0, n = 0;
-	while (i < a->n || j < b->n) {
-		if (j == b->n || (i < a->n && msg_before(&a->m[i], &b->m[j]))) {
-			r[n++] = a->m[i++];
-		} else if (i == a->n || msg_before(&b->m[j], &a->m[i])) {
-			r[n++] = b->m[j++];
-		} else {
-			r[n] = a->m[i++];
-			r[n].count += b->m[j].count;
-			r[n++].bytes += b->m[j++].bytes;
-		}
-	}
-	free(a->m);
-	a->m = r;
-	a->n = n;
-	return CCG_OK;
+	return merge_rows(&a->m, &a->n, b->m, b->n, sizeof *b->m, msg_cmp,
+			  msg_add);
 }
 
 /* Adds the message of event record `ev`, if it is a send. */
@@ -712,74 +378,324 @@ static ccg_err add_send(ccg_statcache *c, uint32_t ev, ccg_msgs *out)
 	return err;
 }
 
-static ccg_err msgs_compute(ccg_statcache *c, uint32_t id, ccg_msgs *out)
+/* ------------------------------------------------------------------ */
+/* Results of any kind                                                  */
+
+static void result_free(result *r)
 {
-	ccg_node h;
-	ccg_item *items = NULL;
-	ccg_err err = load_items(c->s, id, &h, &items);
-	for (uint32_t i = 0; !err && i < h.nitems; i++) {
-		if (CCG_REF_IS_EVENT(items[i].ref)) {
-			err = add_send(c, CCG_REF_ID(items[i].ref), out);
-			continue;
-		}
-		const ccg_msgs *cm;
-		if (!(err = ccg_msgs_node(c, items[i].ref, &cm))) {
-			err = ccg_msgs_merge(out, cm);
-			ccg_msgs_put(c, cm);
-		}
+	if (r->kind == K_STATS)
+		ccg_stats_free(&r->u.st);
+	else if (r->kind == K_FOLDED)
+		ccg_folded_free(&r->u.fo);
+	else
+		ccg_msgs_free(&r->u.ms);
+}
+
+/* The cache's destructor. */
+static void result_destroy(void *ctx, void *value)
+{
+	(void)ctx;
+	result_free(value);
+	free(value);
+}
+
+/* What a cached result costs. */
+static size_t result_bytes(const result *r)
+{
+	size_t b = sizeof *r;
+	if (r->kind == K_STATS)
+		return b + r->u.st.n * sizeof *r->u.st.r;
+	if (r->kind == K_MSGS)
+		return b + r->u.ms.n * sizeof *r->u.ms.m;
+	b += r->u.fo.n * sizeof *r->u.fo.p;
+	for (uint32_t i = 0; i < r->u.fo.n; i++)
+		b += r->u.fo.p[i].len * sizeof(uint64_t);
+	return b;
+}
+
+/* Adds result r into `into`, a result of the same kind. */
+static ccg_err merge(void *into, const result *r)
+{
+	if (r->kind == K_STATS)
+		return ccg_stats_merge(into, &r->u.st);
+	if (r->kind == K_FOLDED)
+		return ccg_folded_merge(into, &r->u.fo);
+	return ccg_msgs_merge(into, &r->u.ms);
+}
+
+/* ------------------------------------------------------------------ */
+/* The cache and the queries                                            */
+
+ccg_err ccg_statcache_create(const ccg_store *s, size_t max_bytes,
+			     ccg_statcache **out)
+{
+	ccg_statcache *c = calloc(1, sizeof *c);
+	ccg_err err = c ? ccg_lru_create(max_bytes, result_destroy, NULL, &c->lru)
+			: CCG_ENOMEM;
+	if (err) {
+		free(c);
+		return err;
 	}
-	free(items);
+	c->s = s;
+	*out = c;
+	return CCG_OK;
+}
+
+void ccg_statcache_free(ccg_statcache *c)
+{
+	if (!c)
+		return;
+	ccg_lru_free(c->lru);
+	free(c);
+}
+
+void ccg_statcache_counts(ccg_statcache *c, uint64_t *computed,
+			  uint64_t *hits)
+{
+	ccg_lru_usage u;
+	ccg_lru_usage_get(c->lru, &u);
+	*computed = u.adds;
+	*hits = u.hits;
+}
+
+static ccg_err load_items(const ccg_store *s, uint32_t id, ccg_node *h,
+			  ccg_item **items)
+{
+	ccg_node hh;
+	ccg_err err = ccg_store_get_node(s, id, &hh, NULL, 0);
+	if (err)
+		return err;
+	*items = malloc((hh.nitems ? hh.nitems : 1) * sizeof **items);
+	if (!*items)
+		return CCG_ENOMEM;
+	err = ccg_store_get_node(s, id, h, *items, hh.nitems);
+	if (err) {
+		free(*items);
+		*items = NULL;
+	}
 	return err;
 }
 
-ccg_err ccg_msgs_node(ccg_statcache *c, uint32_t id, const ccg_msgs **out)
+/* The whole result of `kind` of node id, pinned: from the cache, or
+ * computed and then cached (but not for a small subtree).  Give it back
+ * with ccg_lru_put.  *out is NULL on failure. */
+static ccg_err cached(ccg_statcache *c, uint32_t id, int kind,
+		      const void **out)
 {
-	entry *e;
-	ccg_err err = cached(c, id, 2, &e);
+	*out = NULL;
+	result *r = ccg_lru_get(c->lru, id, (uint64_t)kind);
+	if (r) {
+		*out = r;
+		return CCG_OK;
+	}
+	if (!(r = calloc(1, sizeof *r)))
+		return CCG_ENOMEM;
+	r->kind = kind;
+	ccg_err err = query(c, kind, id, 0, NULL, &r->u);
+	if (err) {
+		result_destroy(NULL, r);
+		return err;
+	}
+	ccg_node h;
+	void *v = r;
+	if (!ccg_store_get_node(c->s, id, &h, NULL, 0) &&
+	    h.nevents < CCG_STATS_MIN_EVENTS)
+		err = ccg_lru_hold(c->lru, r);
+	else
+		err = ccg_lru_add(c->lru, id, (uint64_t)kind, r, result_bytes(r),
+				  &v);
 	if (!err)
-		*out = &e->ms;
+		*out = v;
 	return err;
 }
 
-void ccg_msgs_put(ccg_statcache *c, const ccg_msgs *m)
+/* The callee time of node id's whole subtree, from its statistics. */
+static ccg_err callee_time(ccg_statcache *c, uint32_t id, uint64_t *d)
 {
-	entry_put(c, (entry *)((char *)m - offsetof(entry, ms)));
+	const void *v;
+	ccg_err err = cached(c, id, K_STATS, &v);
+	if (err)
+		return err;
+	const result *r = v;
+	*d = r->u.st.callee_dur;
+	ccg_lru_put(c->lru, r);
+	return CCG_OK;
 }
 
-ccg_err ccg_msgs_window(ccg_statcache *c, uint32_t id, uint64_t start,
-			uint64_t t0, uint64_t t1, ccg_msgs *out)
+/* Merges the whole result of `kind` of node id into `into`, and adds its
+ * callee time to *callees unless that is NULL. */
+static ccg_err add_whole(ccg_statcache *c, int kind, uint32_t id, void *into,
+			 uint64_t *callees)
+{
+	const void *v;
+	ccg_err err = cached(c, id, kind, &v);
+	if (err)
+		return err;
+	const result *r = v;
+	uint64_t d = kind == K_STATS ? r->u.st.callee_dur : 0;
+	err = merge(into, r);
+	ccg_lru_put(c->lru, r);
+	if (!err && callees && kind != K_STATS)
+		err = callee_time(c, id, &d);
+	if (callees)
+		*callees += d;
+	return err;
+}
+
+/* Merges the part of `kind` of node id at `start` in window w into `into`,
+ * and adds its callee time (statistics only) to *callees. */
+static ccg_err add_part(ccg_statcache *c, int kind, uint32_t id,
+			uint64_t start, const win *w, void *into,
+			uint64_t *callees)
+{
+	result part;
+	memset(&part, 0, sizeof part);
+	part.kind = kind;
+	ccg_err err = query(c, kind, id, start, w, &part.u);
+	if (!err)
+		err = merge(into, &part);
+	if (kind == K_STATS)
+		*callees += part.u.st.callee_dur;
+	result_free(&part);
+	return err;
+}
+
+/* Merges into `into` what the items of a node at `start` hold: the whole
+ * results of its child nodes, or with a window w their parts in it, and
+ * for messages the sends among its events (in w).  *callees sums the
+ * children's callee time where a query needs it. */
+static ccg_err add_items(ccg_statcache *c, int kind, const ccg_item *items,
+			 uint32_t n, uint64_t start, const win *w, void *into,
+			 uint64_t *callees)
+{
+	ccg_err err = CCG_OK;
+	for (uint32_t i = 0; !err && i < n; i++) {
+		ccg_ref ref = items[i].ref;
+		uint64_t at = start + (uint64_t)items[i].offset;
+		if (!CCG_REF_IS_EVENT(ref))
+			err = w ? add_part(c, kind, ref, at, w, into, callees)
+				: add_whole(c, kind, ref, into,
+					    kind == K_MSGS ? NULL : callees);
+		else if (kind == K_MSGS && (!w || (at >= w->t0 && at < w->t1)))
+			err = add_send(c, CCG_REF_ID(ref), into);
+	}
+	return err;
+}
+
+/* What a window query does first: how node id's subtree at `start` meets
+ * w (*cover).  Outside it, there is nothing to add; inside it, its whole
+ * result is merged into `out`; only a subtree crossing an edge
+ * (CCG_COVER_PART) is left to the caller. */
+static ccg_err window_head(ccg_statcache *c, int kind, uint32_t id,
+			   uint64_t start, const win *w, void *out, int *cover)
 {
 	ccg_node h;
 	ccg_err err = ccg_store_get_node(c->s, id, &h, NULL, 0);
 	if (err)
 		return err;
-	int cover = ccg_stats_cover(start, ccg_node_shown_dur(&h), t0, t1);
-	if (cover == CCG_COVER_NONE)
+	*cover = ccg_stats_cover(start, ccg_node_shown_dur(&h), w->t0, w->t1);
+	if (*cover != CCG_COVER_ALL)
 		return CCG_OK;
-	if (cover == CCG_COVER_ALL) {
-		const ccg_msgs *full;
-		if ((err = ccg_msgs_node(c, id, &full)))
-			return err;
-		err = ccg_msgs_merge(out, full);
-		ccg_msgs_put(c, full);
+	if (kind != K_STATS)
+		return add_whole(c, kind, id, out, NULL);
+	ccg_stats *st = out;
+	uint64_t callees = 0;
+	err = add_whole(c, kind, id, out, &callees);
+	st->callee_dur = callees;
+	return err;
+}
+
+/* The one recursive query: the result of `kind` of node id, at `start`,
+ * for the whole subtree (w NULL, start 0) or restricted to window w, added
+ * into `out` (a ccg_stats, ccg_folded or ccg_msgs as the kind says; a
+ * folded profile's must be empty).  From its children's results: the
+ * whole ones from the cache, the parts of those crossing an edge of w
+ * recursively; then a call's own part. */
+static ccg_err query(ccg_statcache *c, int kind, uint32_t id, uint64_t start,
+		     const win *w, void *out)
+{
+	ccg_err err;
+	int cover;
+	if (w && ((err = window_head(c, kind, id, start, w, out, &cover)) ||
+		  cover != CCG_COVER_PART))
 		return err;
-	}
+	ccg_node h;
 	ccg_item *items;
 	if ((err = load_items(c->s, id, &h, &items)))
 		return err;
-	for (uint32_t i = 0; !err && i < h.nitems; i++) {
-		uint64_t at = start + (uint64_t)items[i].offset;
-		if (CCG_REF_IS_EVENT(items[i].ref)) {
-			if (at >= t0 && at < t1)
-				err = add_send(c, CCG_REF_ID(items[i].ref), out);
-			continue;
-		}
-		ccg_msgs part = {0};
-		err = ccg_msgs_window(c, items[i].ref, at, t0, t1, &part);
-		if (!err)
-			err = ccg_msgs_merge(out, &part);
-		ccg_msgs_free(&part);
-	}
+	/* A folded profile gathers its children's apart: a call puts them
+	 * below itself. */
+	ccg_folded inner = {0};
+	uint64_t callees = 0;
+	err = add_items(c, kind, items, h.nitems, start, w,
+			kind == K_FOLDED ? &inner : out, &callees);
 	free(items);
+	if (err) {
+		ccg_folded_free(&inner);
+		return err;
+	}
+	if (kind == K_STATS)
+		return stats_own(&h, start, w ? w : &whole, callees, out);
+	if (kind == K_FOLDED)
+		return folded_own(c, id, &h, start, w, callees, &inner, out);
+	return CCG_OK;
+}
+
+/* ---- the typed faces: whole results, given back, windows ---- */
+
+ccg_err ccg_stats_node(ccg_statcache *c, uint32_t id, const ccg_stats **out)
+{
+	const void *v;
+	ccg_err err = cached(c, id, K_STATS, &v);
+	*out = v;
 	return err;
+}
+
+ccg_err ccg_folded_node(ccg_statcache *c, uint32_t id, const ccg_folded **out)
+{
+	const void *v;
+	ccg_err err = cached(c, id, K_FOLDED, &v);
+	*out = v;
+	return err;
+}
+
+ccg_err ccg_msgs_node(ccg_statcache *c, uint32_t id, const ccg_msgs **out)
+{
+	const void *v;
+	ccg_err err = cached(c, id, K_MSGS, &v);
+	*out = v;
+	return err;
+}
+
+void ccg_stats_put(ccg_statcache *c, const ccg_stats *st)
+{
+	ccg_lru_put(c->lru, st);
+}
+
+void ccg_folded_put(ccg_statcache *c, const ccg_folded *f)
+{
+	ccg_lru_put(c->lru, f);
+}
+
+void ccg_msgs_put(ccg_statcache *c, const ccg_msgs *m)
+{
+	ccg_lru_put(c->lru, m);
+}
+
+ccg_err ccg_stats_window(ccg_statcache *c, uint32_t id, uint64_t start,
+			 uint64_t t0, uint64_t t1, ccg_stats *out)
+{
+	return query(c, K_STATS, id, start, &(win){t0, t1}, out);
+}
+
+ccg_err ccg_folded_window(ccg_statcache *c, uint32_t id, uint64_t start,
+			  uint64_t t0, uint64_t t1, ccg_folded *out)
+{
+	return query(c, K_FOLDED, id, start, &(win){t0, t1}, out);
+}
+
+ccg_err ccg_msgs_window(ccg_statcache *c, uint32_t id, uint64_t start,
+			uint64_t t0, uint64_t t1, ccg_msgs *out)
+{
+	return query(c, K_MSGS, id, start, &(win){t0, t1}, out);
 }

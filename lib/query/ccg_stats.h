@@ -38,36 +38,6 @@ typedef struct ccg_stats {
 	ccg_rstat *r;
 } ccg_stats;
 
-typedef struct ccg_statcache ccg_statcache;
-
-/* A cache over store s holding at most `max_bytes` of results.
- * Ownership: ccg_statcache_free (after every result is put back). */
-ccg_err ccg_statcache_create(const ccg_store *s, size_t max_bytes,
-			     ccg_statcache **out);
-void ccg_statcache_free(ccg_statcache *c);
-
-/* The statistics of node `id`'s whole subtree.  The result is shared:
- * give it back with ccg_stats_put. */
-ccg_err ccg_stats_node(ccg_statcache *c, uint32_t id, const ccg_stats **out);
-void ccg_stats_put(ccg_statcache *c, const ccg_stats *st);
-
-/* The statistics of node `id`, starting at absolute time `start`,
- * restricted to [t0, t1).  *out is the caller's: free with
- * ccg_stats_free. */
-ccg_err ccg_stats_window(ccg_statcache *c, uint32_t id, uint64_t start,
-			 uint64_t t0, uint64_t t1, ccg_stats *out);
-
-/* How a subtree spanning [start, start + dur] meets the window [t0, t1):
- * CCG_COVER_NONE (nothing of it inside), CCG_COVER_ALL (all of it: its
- * end too lies before t1), or CCG_COVER_PART (it crosses an edge).  A
- * subtree ending exactly at t0 crosses (zero-length calls at t0 count). */
-enum { CCG_COVER_NONE = 0, CCG_COVER_ALL = 1, CCG_COVER_PART = 2 };
-int ccg_stats_cover(uint64_t start, uint64_t dur, uint64_t t0, uint64_t t1);
-
-/* Adds `b` into `a` (rows of equal regions summed). */
-ccg_err ccg_stats_merge(ccg_stats *a, const ccg_stats *b);
-void ccg_stats_free(ccg_stats *st);
-
 /* ---- folded profiles (profile.folded) ---- */
 
 /* One call path (region ids, outermost first) and its exclusive time. */
@@ -83,20 +53,6 @@ typedef struct ccg_folded {
 	ccg_fpath *p;
 } ccg_folded;
 
-/* The folded profile of node `id`'s whole subtree; shared, cached: give
- * it back with ccg_folded_put. */
-ccg_err ccg_folded_node(ccg_statcache *c, uint32_t id, const ccg_folded **out);
-void ccg_folded_put(ccg_statcache *c, const ccg_folded *f);
-
-/* The folded profile of node `id` at `start`, restricted to [t0, t1)
- * (durations clipped).  *out is the caller's: ccg_folded_free. */
-ccg_err ccg_folded_window(ccg_statcache *c, uint32_t id, uint64_t start,
-			  uint64_t t0, uint64_t t1, ccg_folded *out);
-
-/* Adds `b` into `a`. */
-ccg_err ccg_folded_merge(ccg_folded *a, const ccg_folded *b);
-void ccg_folded_free(ccg_folded *f);
-
 /* ---- point-to-point messages (messages.tsv) ---- */
 
 /* Messages sent to rank `rank` of communicator `comm`, from their send
@@ -111,18 +67,56 @@ typedef struct ccg_msgs {
 	ccg_msg *m;             /* sorted by (comm, rank) */
 } ccg_msgs;
 
-/* The messages sent in node `id`'s subtree; shared, cached: give back
- * with ccg_msgs_put. */
-ccg_err ccg_msgs_node(ccg_statcache *c, uint32_t id, const ccg_msgs **out);
-void ccg_msgs_put(ccg_statcache *c, const ccg_msgs *m);
-/* Those whose send record lies in [t0, t1); *out is the caller's. */
-ccg_err ccg_msgs_window(ccg_statcache *c, uint32_t id, uint64_t start,
-			uint64_t t0, uint64_t t1, ccg_msgs *out);
-ccg_err ccg_msgs_merge(ccg_msgs *a, const ccg_msgs *b);
-void ccg_msgs_free(ccg_msgs *m);
+/* ---- the cache ---- */
+
+typedef struct ccg_statcache ccg_statcache;
+
+/* A cache over store s holding at most `max_bytes` of results.
+ * Ownership: ccg_statcache_free (after every result is put back). */
+ccg_err ccg_statcache_create(const ccg_store *s, size_t max_bytes,
+			     ccg_statcache **out);
+void ccg_statcache_free(ccg_statcache *c);
 
 /* Cache figures: results computed, results served from the cache. */
 void ccg_statcache_counts(ccg_statcache *c, uint64_t *computed,
 			  uint64_t *hits);
+
+/* ---- the queries, one of each for statistics, folded profiles and
+ * messages (in a window: those whose send record lies in it) ---- */
+
+/* The result of node `id`'s whole subtree.  It is shared and cached: give
+ * it back with the put of its kind. */
+ccg_err ccg_stats_node(ccg_statcache *c, uint32_t id, const ccg_stats **out);
+ccg_err ccg_folded_node(ccg_statcache *c, uint32_t id, const ccg_folded **out);
+ccg_err ccg_msgs_node(ccg_statcache *c, uint32_t id, const ccg_msgs **out);
+void ccg_stats_put(ccg_statcache *c, const ccg_stats *st);
+void ccg_folded_put(ccg_statcache *c, const ccg_folded *f);
+void ccg_msgs_put(ccg_statcache *c, const ccg_msgs *m);
+
+/* The result of node `id`, starting at absolute time `start`, restricted
+ * to [t0, t1) (durations clipped).  *out, empty on entry, is the
+ * caller's: free it with the free of its kind. */
+ccg_err ccg_stats_window(ccg_statcache *c, uint32_t id, uint64_t start,
+			 uint64_t t0, uint64_t t1, ccg_stats *out);
+ccg_err ccg_folded_window(ccg_statcache *c, uint32_t id, uint64_t start,
+			  uint64_t t0, uint64_t t1, ccg_folded *out);
+ccg_err ccg_msgs_window(ccg_statcache *c, uint32_t id, uint64_t start,
+			uint64_t t0, uint64_t t1, ccg_msgs *out);
+
+/* Adds `b` into `a` (rows of equal regions, paths, or destinations
+ * summed), and frees a result. */
+ccg_err ccg_stats_merge(ccg_stats *a, const ccg_stats *b);
+ccg_err ccg_folded_merge(ccg_folded *a, const ccg_folded *b);
+ccg_err ccg_msgs_merge(ccg_msgs *a, const ccg_msgs *b);
+void ccg_stats_free(ccg_stats *st);
+void ccg_folded_free(ccg_folded *f);
+void ccg_msgs_free(ccg_msgs *m);
+
+/* How a subtree spanning [start, start + dur] meets the window [t0, t1):
+ * CCG_COVER_NONE (nothing of it inside), CCG_COVER_ALL (all of it: its
+ * end too lies before t1), or CCG_COVER_PART (it crosses an edge).  A
+ * subtree ending exactly at t0 crosses (zero-length calls at t0 count). */
+enum { CCG_COVER_NONE = 0, CCG_COVER_ALL = 1, CCG_COVER_PART = 2 };
+int ccg_stats_cover(uint64_t start, uint64_t dur, uint64_t t0, uint64_t t1);
 
 #endif

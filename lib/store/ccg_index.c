@@ -2,13 +2,10 @@
 
 #include "ccg_index.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <lz4.h>
 #include <lz4hc.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +13,9 @@
 #include <unistd.h>
 
 #include "ccg_codec.h"
+#include "ccg_grow.h"
 #include "ccg_hash.h"
+#include "ccg_lru.h"
 
 /* Raw bytes gathered before a block is compressed and written. */
 #define CCG_INDEX_BLOCK (64 * 1024)
@@ -27,9 +26,9 @@
 /* Largest header and directory a reader accepts. */
 #define CCG_INDEX_HEADER_MAX (64u << 20)
 #define CCG_INDEX_FOOTER_LEN 40
-#define CCG_INDEX_SEED 0x63636769647831ULL
-/* Buckets of the block cache's hash table. */
-#define CCG_CACHE_BUCKETS 4096
+/* Bytes of decompressed blocks cached until ccg_index_store sets its own
+ * budget. */
+#define CCG_INDEX_CACHE_DEFAULT (64u << 20)
 
 static const char index_magic[8] = {'C', 'C', 'G', 'I', 'D', 'X', '0', '1'};
 static const char footer_magic[8] = {'C', 'C', 'G', 'E', 'N', 'D', '0', '1'};
@@ -39,186 +38,48 @@ static uint64_t checksum(const void *p, size_t len)
 	return ccg_hash(p, len, CCG_INDEX_SEED).a;
 }
 
-static void put64(unsigned char *p, uint64_t v)
+/* Little-endian fields of n bytes. */
+static void put_le(unsigned char *p, uint64_t v, int n)
 {
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < n; i++)
 		p[i] = (unsigned char)(v >> (8 * i));
 }
 
-static uint64_t get64(const unsigned char *p)
+static uint64_t get_le(const unsigned char *p, int n)
 {
 	uint64_t v = 0;
-	for (int i = 7; i >= 0; i--)
+	for (int i = n - 1; i >= 0; i--)
 		v = (v << 8) | p[i];
 	return v;
 }
 
-/* ------------------------------------------------------------------ */
-/* Identity and paths                                                   */
-
-static int is_index_name(const char *name)
+static void put64(unsigned char *p, uint64_t v)
 {
-	size_t n = strlen(name);
-	return (n > 4 && !strcmp(name + n - 4, ".ccg")) ||
-	       strstr(name, ".ccg.tmp.") != NULL;
+	put_le(p, v, 8);
 }
 
-static int cmp_str(const void *a, const void *b)
+static uint64_t get64(const unsigned char *p)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return get_le(p, 8);
 }
 
-static void identity_entry(ccg_buf *out, const char *name, const char *path)
+/* Reads len bytes at offset off into `in`, or writes them from `from` (the
+ * other one NULL), through short transfers and interruptions. */
+static ccg_err pio_all(int fd, void *in, const void *from, size_t len,
+		       uint64_t off)
 {
-	struct stat st;
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return;
-	ccg_put_u(out, strlen(name));
-	ccg_buf_adds(out, name);
-	ccg_put_u(out, (uint64_t)st.st_size);
-	ccg_put_u(out, (uint64_t)st.st_mtim.tv_sec);
-	ccg_put_u(out, (uint64_t)st.st_mtim.tv_nsec);
-}
-
-/* The archive's base path: the anchor without its extension. */
-static char *archive_base(const char *anchor)
-{
-	char *base = strdup(anchor);
-	if (!base)
-		return NULL;
-	char *slash = strrchr(base, '/');
-	char *dot = strrchr(base, '.');
-	if (dot && (!slash || dot > slash + 1))
-		*dot = '\0';
-	return base;
-}
-
-ccg_err ccg_index_identity(const char *anchor, ccg_buf *out, ccg_buf *msg)
-{
-	struct stat st;
-	if (stat(anchor, &st) != 0) {
-		if (msg)
-			ccg_buf_addf(msg, "%s: %s", anchor, strerror(errno));
-		return CCG_EIO;
-	}
-	char *base = archive_base(anchor);
-	ccg_buf path = CCG_BUF_INIT;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	ccg_err err = CCG_ENOMEM;
-	if (!base)
-		goto out;
-	const char *bname = strrchr(base, '/') ? strrchr(base, '/') + 1 : base;
-	identity_entry(out, "anchor", anchor);
-	ccg_buf_addf(&path, "%s.def", base);
-	identity_entry(out, "def", path.data);
-	DIR *dir = opendir(base);
-	if (dir) {
-		struct dirent *e;
-		while ((e = readdir(dir))) {
-			/* Dot files and index files are not part of a trace. */
-			if (e->d_name[0] == '.' || is_index_name(e->d_name))
-				continue;
-			if (n == cap) {
-				cap = cap ? cap * 2 : 64;
-				char **nn = realloc(names, cap * sizeof *nn);
-				if (!nn) {
-					closedir(dir);
-					goto out;
-				}
-				names = nn;
-			}
-			if (!(names[n] = strdup(e->d_name))) {
-				closedir(dir);
-				goto out;
-			}
-			n++;
-		}
-		closedir(dir);
-	}
-	qsort(names, n, sizeof *names, cmp_str);
-	for (size_t i = 0; i < n; i++) {
-		ccg_buf name = CCG_BUF_INIT;
-		ccg_buf_reset(&path);
-		ccg_buf_addf(&path, "%s/%s", base, names[i]);
-		ccg_buf_addf(&name, "%s/%s", bname, names[i]);
-		if (!ccg_buf_status(&path) && !ccg_buf_status(&name))
-			identity_entry(out, name.data, path.data);
-		ccg_buf_free(&name);
-	}
-	err = ccg_buf_status(out) ? CCG_ENOMEM : ccg_buf_status(&path);
-out:
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	ccg_buf_free(&path);
-	free(base);
-	return err;
-}
-
-static int mkdirs(char *path)
-{
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
+	for (size_t done = 0; done < len;) {
+		off_t at = (off_t)(off + done);
+		ssize_t k = in ? pread(fd, (char *)in + done, len - done, at)
+			       : pwrite(fd, (const char *)from + done,
+					len - done, at);
+		if (k < 0 && errno == EINTR)
 			continue;
-		*p = '\0';
-		int rc = mkdir(path, 0755);
-		*p = '/';
-		if (rc != 0 && errno != EEXIST)
-			return -1;
+		if (k <= 0)
+			return CCG_EIO;
+		done += (size_t)k;
 	}
-	return mkdir(path, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
-/* A folder we may write into: access() says so, and its mode has a write
- * bit (root passes access() even on a folder its owner made read-only). */
-static int writable_dir(const char *dir)
-{
-	struct stat st;
-	return access(dir, W_OK) == 0 && stat(dir, &st) == 0 &&
-	       (st.st_mode & 0222) != 0;
-}
-
-ccg_err ccg_index_default_path(const char *anchor, ccg_buf *out)
-{
-	char *dir = strdup(anchor);
-	if (!dir)
-		return CCG_ENOMEM;
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		slash[slash == dir ? 1 : 0] = '\0';
-	const char *forced = getenv("CCGFS_INDEX_DIR");
-	int writable = !(forced && *forced) && writable_dir(slash ? dir : ".");
-	free(dir);
-	if (writable) {
-		ccg_buf_addf(out, "%s.ccg", anchor);
-		return ccg_buf_status(out);
-	}
-	char real[PATH_MAX];
-	if (!realpath(anchor, real))
-		snprintf(real, sizeof real, "%s", anchor);
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	ccg_buf d = CCG_BUF_INIT;
-	if (forced && *forced)
-		ccg_buf_adds(&d, forced);
-	else if (xdg && *xdg)
-		ccg_buf_addf(&d, "%s/ccgfs", xdg);
-	else
-		ccg_buf_addf(&d, "%s/.cache/ccgfs", home && *home ? home : "/tmp");
-	if (ccg_buf_status(&d)) {
-		ccg_buf_free(&d);
-		return CCG_ENOMEM;
-	}
-	mkdirs(d.data);
-	char *base = archive_base(real);
-	const char *bname = base && strrchr(base, '/') ? strrchr(base, '/') + 1
-						       : "trace";
-	ccg_buf_addf(out, "%s/%s-%016llx.ccg", d.data, bname,
-		     (unsigned long long)checksum(real, strlen(real)));
-	free(base);
-	ccg_buf_free(&d);
-	return ccg_buf_status(out);
+	return CCG_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -230,6 +91,7 @@ typedef struct dirent_blk {
 	uint64_t sum;
 } dirent_blk;
 
+/* A section: its records and blocks (`cap` only while writing). */
 typedef struct section {
 	uint64_t nrecs;
 	dirent_blk *blocks;
@@ -239,7 +101,7 @@ typedef struct section {
 struct ccg_index_writer {
 	char *path, *tmp;
 	int fd;
-	uint64_t pos;
+	uint64_t pos;           /* bytes written */
 	int cur;                /* section being written */
 	int level;              /* LZ4HC level, 0 for fast LZ4 */
 	ccg_buf raw;            /* records of the block being gathered */
@@ -251,17 +113,60 @@ struct ccg_index_writer {
 
 static ccg_err write_all(ccg_index_writer *w, const void *p, size_t len)
 {
-	const char *c = p;
-	while (len) {
-		ssize_t k = write(w->fd, c, len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return CCG_EIO;
-		c += k;
-		len -= (size_t)k;
-		w->pos += (uint64_t)k;
-	}
+	ccg_err err = pio_all(w->fd, NULL, p, len, w->pos);
+	if (!err)
+		w->pos += len;
+	return err;
+}
+
+/* Never replace a file that is not an index (a trace's own file, say): an
+ * existing file must be named *.ccg or carry the index magic. */
+static ccg_err refuse_foreign(const char *path, ccg_buf *msg)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	int fd = ccg_index_is_name(base) ? -1
+				     : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return CCG_OK;
+	char magic[8];
+	struct stat st;
+	int foreign = fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+		      (st.st_size > 0 && (pread(fd, magic, 8, 0) != 8 ||
+					  memcmp(magic, index_magic, 8)));
+	close(fd);
+	if (!foreign)
+		return CCG_OK;
+	if (msg)
+		ccg_buf_addf(msg, "%s exists and is not an index; not replacing it",
+			     path);
+	return CCG_EINVAL;
+}
+
+/* The header: magic, version, its length, tolerance, fan-out, the hash of
+ * the identity, checksum. */
+static ccg_err header(const ccg_index_params *p, const ccg_buf *identity,
+		      ccg_buf *h)
+{
+	unsigned char fixed[8] = {0};
+	ccg_buf_add(h, index_magic, 8);
+	ccg_buf_add(h, fixed, 8); /* version and length, below */
+	uint64_t rel;
+	memcpy(&rel, &p->tol_rel, sizeof rel);
+	ccg_put_u(h, p->tol_abs);
+	ccg_put_u(h, rel);
+	ccg_put_u(h, p->fanout);
+	ccg_hash128 idh = ccg_hash(identity->data, identity->len, CCG_INDEX_SEED);
+	put64(fixed, idh.a);
+	ccg_buf_add(h, fixed, 8);
+	put64(fixed, idh.b);
+	ccg_buf_add(h, fixed, 8);
+	ccg_buf_add(h, fixed, 8); /* checksum, below */
+	if (ccg_buf_status(h))
+		return CCG_ENOMEM;
+	unsigned char *hp = (unsigned char *)h->data;
+	put_le(hp + 8, CCG_INDEX_VERSION, 4);
+	put_le(hp + 12, h->len, 4);
+	put64(hp + h->len - 8, checksum(hp, h->len - 8));
 	return CCG_OK;
 }
 
@@ -279,29 +184,10 @@ ccg_err ccg_index_begin(const char *path, const ccg_index_params *p,
 	w->level = p->hc_level;
 	if (!(w->path = strdup(path)))
 		goto fail;
-	/* Never replace a file that is not an index (a trace's own file, say):
-	 * an existing file must be named *.ccg or carry the index magic. */
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	int fd0 = is_index_name(base) ? -1
-				      : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd0 >= 0) {
-		char magic[8];
-		struct stat st;
-		int foreign = fstat(fd0, &st) != 0 || !S_ISREG(st.st_mode) ||
-			      (st.st_size > 0 &&
-			       (pread(fd0, magic, 8, 0) != 8 ||
-				memcmp(magic, index_magic, 8)));
-		close(fd0);
-		if (foreign) {
-			if (msg)
-				ccg_buf_addf(msg, "%s exists and is not an index; "
-						  "not replacing it", path);
-			err = CCG_EINVAL;
-			goto fail;
-		}
-	}
+	if ((err = refuse_foreign(path, msg)))
+		goto fail;
 	ccg_buf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	if (ccg_buf_status(&tmp))
+	if ((err = ccg_buf_status(&tmp)))
 		goto fail;
 	w->tmp = tmp.data;
 	w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -312,29 +198,8 @@ ccg_err ccg_index_begin(const char *path, const ccg_index_params *p,
 		err = CCG_EIO;
 		goto fail;
 	}
-	/* Header: magic, version, length, fields, checksum. */
-	unsigned char fixed[16];
-	ccg_buf_add(&h, index_magic, 8);
-	ccg_buf_add(&h, fixed, 8); /* version and length, below */
-	uint64_t rel;
-	memcpy(&rel, &p->tol_rel, sizeof rel);
-	ccg_put_u(&h, p->tol_abs);
-	ccg_put_u(&h, rel);
-	ccg_put_u(&h, p->fanout);
-	ccg_hash128 idh = ccg_hash(identity->data, identity->len, CCG_INDEX_SEED);
-	put64(fixed, idh.a);
-	ccg_buf_add(&h, fixed, 8);
-	put64(fixed, idh.b);
-	ccg_buf_add(&h, fixed, 8);
-	ccg_buf_add(&h, fixed, 8); /* checksum, below */
-	if (ccg_buf_status(&h))
+	if ((err = header(p, identity, &h)))
 		goto fail;
-	unsigned char *hp = (unsigned char *)h.data;
-	for (int i = 0; i < 4; i++) {
-		hp[8 + i] = (unsigned char)(CCG_INDEX_VERSION >> (8 * i));
-		hp[12 + i] = (unsigned char)(h.len >> (8 * i));
-	}
-	put64(hp + h.len - 8, checksum(hp, h.len - 8));
 	if ((err = write_all(w, h.data, h.len))) {
 		if (msg)
 			ccg_buf_addf(msg, "cannot write %s", w->tmp);
@@ -361,14 +226,9 @@ static ccg_err flush_block(ccg_index_writer *w)
 		return blk.len > CCG_INDEX_BLOCK_MAX ? CCG_ERANGE : CCG_ENOMEM;
 	}
 	size_t bound = (size_t)LZ4_compressBound((int)blk.len);
-	if (bound > w->cbuf_cap) {
-		char *c = realloc(w->cbuf, bound);
-		if (!c) {
-			ccg_buf_free(&blk);
-			return CCG_ENOMEM;
-		}
-		w->cbuf = c;
-		w->cbuf_cap = bound;
+	if (CCG_GROW(w->cbuf, bound, w->cbuf_cap)) {
+		ccg_buf_free(&blk);
+		return CCG_ENOMEM;
 	}
 	int csize = w->level > 0
 			    ? LZ4_compress_HC(blk.data, w->cbuf, (int)blk.len,
@@ -380,15 +240,9 @@ static ccg_err flush_block(ccg_index_writer *w)
 		ccg_buf_free(&blk);
 		return CCG_EFORMAT;
 	}
-	if (s->nblocks == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 16;
-		dirent_blk *nb = realloc(s->blocks, cap * sizeof *nb);
-		if (!nb) {
-			ccg_buf_free(&blk);
-			return CCG_ENOMEM;
-		}
-		s->blocks = nb;
-		s->cap = cap;
+	if (CCG_GROW(s->blocks, s->nblocks + 1, s->cap)) {
+		ccg_buf_free(&blk);
+		return CCG_ENOMEM;
 	}
 	dirent_blk *d = &s->blocks[s->nblocks++];
 	d->first = w->raw_first;
@@ -439,6 +293,24 @@ ccg_err ccg_index_add_store(ccg_index_writer *w, const ccg_store *s)
 		if (!(err = ccg_store_event_record(s, i, &p, &len)))
 			err = ccg_index_add(w, CCG_SEC_EVENTS, p, len);
 	return err;
+}
+
+void ccg_index_abort(ccg_index_writer *w)
+{
+	if (!w)
+		return;
+	if (w->fd >= 0)
+		close(w->fd);
+	if (w->tmp) {
+		unlink(w->tmp);
+		free(w->tmp);
+	}
+	for (int s = 0; s < CCG_SEC__COUNT; s++)
+		free(w->secs[s].blocks);
+	ccg_buf_free(&w->raw);
+	free(w->cbuf);
+	free(w->path);
+	free(w);
 }
 
 ccg_err ccg_index_commit(ccg_index_writer *w, uint64_t *bytes, ccg_buf *msg)
@@ -494,70 +366,23 @@ ccg_err ccg_index_commit(ccg_index_writer *w, uint64_t *bytes, ccg_buf *msg)
 	return err;
 }
 
-void ccg_index_abort(ccg_index_writer *w)
-{
-	if (!w)
-		return;
-	if (w->fd >= 0)
-		close(w->fd);
-	if (w->tmp) {
-		unlink(w->tmp);
-		free(w->tmp);
-	}
-	for (int s = 0; s < CCG_SEC__COUNT; s++)
-		free(w->secs[s].blocks);
-	ccg_buf_free(&w->raw);
-	free(w->cbuf);
-	free(w->path);
-	free(w);
-}
-
 /* ------------------------------------------------------------------ */
 /* Reading                                                              */
 
-/* A decompressed block in the cache. */
+/* A decompressed block; in the cache, its key is (section, block). */
 typedef struct cblock {
-	int sec;
-	uint64_t blk;
-	unsigned refs;          /* protected by cache.mu */
 	unsigned char *data;
 	uint32_t *start, *len;  /* per record, into data */
 	uint32_t count;
-	size_t bytes;
-	struct cblock *prev, *next, *hnext; /* LRU and hash links, cache.mu */
+	size_t bytes;           /* what it costs the cache */
 } cblock;
-
-typedef struct rsection {
-	uint64_t nrecs;
-	dirent_blk *blocks;
-	size_t nblocks;
-} rsection;
 
 struct ccg_index {
 	int fd;
 	uint64_t size;
-	rsection secs[CCG_SEC__COUNT];
-	pthread_mutex_t mu;     /* protects the cache below */
-	cblock *buckets[CCG_CACHE_BUCKETS];
-	cblock *lru_head, *lru_tail; /* most recent first */
-	size_t cached, cap;
+	section secs[CCG_SEC__COUNT];
+	ccg_lru *cache;         /* of cblocks, for ccg_index_store */
 };
-
-static ccg_err pread_all(int fd, void *p, size_t len, uint64_t off)
-{
-	char *c = p;
-	while (len) {
-		ssize_t k = pread(fd, c, len, (off_t)off);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return CCG_EIO;
-		c += k;
-		len -= (size_t)k;
-		off += (uint64_t)k;
-	}
-	return CCG_OK;
-}
 
 static void cblock_free(cblock *b)
 {
@@ -579,12 +404,10 @@ static ccg_err load_block(const ccg_index *x, int sec, uint64_t blk,
 	ccg_err err = CCG_ENOMEM;
 	if (!c || !b)
 		goto fail;
-	b->sec = sec;
-	b->blk = blk;
 	b->data = malloc(d->rsize ? d->rsize : 1);
 	if (!b->data)
 		goto fail;
-	if ((err = pread_all(x->fd, c, d->csize, d->offset)))
+	if ((err = pio_all(x->fd, c, NULL, d->csize, d->offset)))
 		goto fail;
 	err = CCG_EFORMAT;
 	if (checksum(c, d->csize) != d->sum)
@@ -629,110 +452,33 @@ fail:
 	return err;
 }
 
-static size_t bucket_of(int sec, uint64_t blk)
+static void cblock_destroy(void *ctx, void *value)
 {
-	return (size_t)(ccg_mix64(blk * CCG_SEC__COUNT + (uint64_t)sec) %
-			CCG_CACHE_BUCKETS);
+	(void)ctx;
+	cblock_free(value);
 }
 
-static void lru_unlink(ccg_index *x, cblock *b)
-{
-	if (b->prev)
-		b->prev->next = b->next;
-	else
-		x->lru_head = b->next;
-	if (b->next)
-		b->next->prev = b->prev;
-	else
-		x->lru_tail = b->prev;
-	b->prev = b->next = NULL;
-}
-
-static void lru_front(ccg_index *x, cblock *b)
-{
-	b->next = x->lru_head;
-	b->prev = NULL;
-	if (x->lru_head)
-		x->lru_head->prev = b;
-	x->lru_head = b;
-	if (!x->lru_tail)
-		x->lru_tail = b;
-}
-
-/* Drops unreferenced blocks, oldest first, while over capacity. */
-static void evict(ccg_index *x)
-{
-	cblock *b = x->lru_tail;
-	while (b && x->cached > x->cap) {
-		cblock *prev = b->prev;
-		if (b->refs == 0) {
-			cblock **pp = &x->buckets[bucket_of(b->sec, b->blk)];
-			while (*pp != b)
-				pp = &(*pp)->hnext;
-			*pp = b->hnext;
-			lru_unlink(x, b);
-			x->cached -= b->bytes;
-			cblock_free(b);
-		}
-		b = prev;
-	}
-}
-
-/* A referenced block; release with block_put. */
+/* Block `blk` of section `sec`, pinned in the cache: give it back with
+ * ccg_lru_put. */
 static ccg_err block_get(ccg_index *x, int sec, uint64_t blk, cblock **out)
 {
-	size_t h = bucket_of(sec, blk);
-	pthread_mutex_lock(&x->mu);
-	for (cblock *b = x->buckets[h]; b; b = b->hnext) {
-		if (b->sec == sec && b->blk == blk) {
-			b->refs++;
-			lru_unlink(x, b);
-			lru_front(x, b);
-			pthread_mutex_unlock(&x->mu);
-			*out = b;
-			return CCG_OK;
-		}
+	cblock *b = ccg_lru_get(x->cache, (uint64_t)sec, blk);
+	if (b) {
+		*out = b;
+		return CCG_OK;
 	}
-	pthread_mutex_unlock(&x->mu);
-	cblock *nb;
-	ccg_err err = load_block(x, sec, blk, &nb);
-	if (err)
-		return err;
-	pthread_mutex_lock(&x->mu);
-	for (cblock *b = x->buckets[h]; b; b = b->hnext) {
-		if (b->sec == sec && b->blk == blk) {
-			/* Another thread was faster. */
-			b->refs++;
-			pthread_mutex_unlock(&x->mu);
-			cblock_free(nb);
-			*out = b;
-			return CCG_OK;
-		}
-	}
-	nb->refs = 1;
-	nb->hnext = x->buckets[h];
-	x->buckets[h] = nb;
-	lru_front(x, nb);
-	x->cached += nb->bytes;
-	evict(x);
-	pthread_mutex_unlock(&x->mu);
-	*out = nb;
-	return CCG_OK;
-}
-
-static void block_put(ccg_index *x, cblock *b)
-{
-	pthread_mutex_lock(&x->mu);
-	b->refs--;
-	if (x->cached > x->cap)
-		evict(x);
-	pthread_mutex_unlock(&x->mu);
+	ccg_err err = load_block(x, sec, blk, &b);
+	void *v;
+	if (!err && !(err = ccg_lru_add(x->cache, (uint64_t)sec, blk, b,
+					  b->bytes, &v)))
+		*out = v;
+	return err;
 }
 
 /* Block holding record `id` of section `sec`. */
 static int block_of(const ccg_index *x, int sec, uint64_t id, uint64_t *blk)
 {
-	const rsection *s = &x->secs[sec];
+	const section *s = &x->secs[sec];
 	if (id >= s->nrecs || s->nblocks == 0)
 		return -1;
 	size_t lo = 0, hi = s->nblocks - 1;
@@ -752,7 +498,7 @@ static ccg_err parse_directory(ccg_index *x, const unsigned char *p,
 {
 	const unsigned char *end = p + len;
 	for (int s = 0; s < CCG_SEC__COUNT; s++) {
-		rsection *sec = &x->secs[s];
+		section *sec = &x->secs[s];
 		uint64_t nrecs, nblocks;
 		if (ccg_varint_get(&p, end, &nrecs) ||
 		    ccg_varint_get(&p, end, &nblocks) ||
@@ -822,6 +568,81 @@ static ccg_err check_header(const unsigned char *h, size_t len,
 	return CCG_OK;
 }
 
+/* Reads and checks the header; *hlen receives its length. */
+static ccg_err read_header(ccg_index *x, const ccg_buf *identity,
+			   const ccg_index_params *want, uint32_t *hlen,
+			   ccg_buf *why)
+{
+	unsigned char fixed[16], *h = NULL;
+	if (x->size < 16 + 8 + CCG_INDEX_FOOTER_LEN ||
+	    pio_all(x->fd, fixed, NULL, 16, 0) || memcmp(fixed, index_magic, 8)) {
+		ccg_buf_adds(why, "not an index file (or truncated)");
+		return CCG_EFORMAT;
+	}
+	uint32_t version = (uint32_t)get_le(fixed + 8, 4);
+	*hlen = (uint32_t)get_le(fixed + 12, 4);
+	if (version != CCG_INDEX_VERSION) {
+		ccg_buf_addf(why, "index format %u, this ccgfs writes %u",
+			     version, CCG_INDEX_VERSION);
+		return CCG_ESTALE;
+	}
+	ccg_err err = CCG_EFORMAT;
+	if (*hlen < 24 || *hlen > CCG_INDEX_HEADER_MAX ||
+	    *hlen > x->size - CCG_INDEX_FOOTER_LEN || !(h = malloc(*hlen)) ||
+	    pio_all(x->fd, h, NULL, *hlen, 0) ||
+	    checksum(h, *hlen - 8) != get64(h + *hlen - 8))
+		ccg_buf_adds(why, "damaged header");
+	else
+		err = check_header(h, *hlen, identity, want, why);
+	free(h);
+	return err;
+}
+
+/* Reads and checks the footer and the directory behind the header of
+ * `hlen` bytes. */
+static ccg_err read_directory(ccg_index *x, uint32_t hlen, ccg_buf *why)
+{
+	unsigned char f[CCG_INDEX_FOOTER_LEN], *d = NULL;
+	if (pio_all(x->fd, f, NULL, sizeof f, x->size - sizeof f) ||
+	    memcmp(f, footer_magic, 8) || checksum(f, 32) != get64(f + 32)) {
+		ccg_buf_adds(why, "damaged or missing footer (interrupted build?)");
+		return CCG_EFORMAT;
+	}
+	uint64_t doff = get64(f + 8), dlen = get64(f + 16);
+	uint64_t dend = x->size - sizeof f;
+	ccg_err err = CCG_OK;
+	if (doff < hlen || doff > dend || dlen != dend - doff ||
+	    dlen > CCG_INDEX_HEADER_MAX || !(d = malloc(dlen ? dlen : 1)) ||
+	    pio_all(x->fd, d, NULL, dlen, doff) ||
+	    (dlen ? checksum(d, dlen) : 0) != get64(f + 24) ||
+	    parse_directory(x, d, dlen, hlen, doff)) {
+		ccg_buf_adds(why, "damaged directory");
+		err = CCG_EFORMAT;
+	}
+	free(d);
+	return err;
+}
+
+/* Checks every block of a small index now. */
+static ccg_err verify_blocks(ccg_index *x, ccg_buf *why)
+{
+	if (x->size > CCG_INDEX_VERIFY_ALL)
+		return CCG_OK;
+	for (int s = 0; s < CCG_SEC__COUNT; s++) {
+		for (size_t b = 0; b < x->secs[s].nblocks; b++) {
+			cblock *cb;
+			ccg_err err = load_block(x, s, b, &cb);
+			if (err) {
+				ccg_buf_addf(why, "damaged block %zu of section %d",
+					     b, s);
+				return err;
+			}
+			cblock_free(cb);
+		}
+	}
+	return CCG_OK;
+}
+
 ccg_err ccg_index_open(const char *path, const ccg_buf *identity,
 		       const ccg_index_params *want, ccg_index **out,
 		       ccg_buf *why)
@@ -830,91 +651,30 @@ ccg_err ccg_index_open(const char *path, const ccg_buf *identity,
 	if (!why)
 		why = &dummy;
 	ccg_index *x = calloc(1, sizeof *x);
-	unsigned char *h = NULL, *d = NULL;
 	ccg_err err = CCG_ENOMEM;
+	uint32_t hlen;
+	struct stat st;
 	if (!x)
 		return CCG_ENOMEM;
-	pthread_mutex_init(&x->mu, NULL);
-	x->cap = 64u << 20;
 	x->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	struct stat st;
 	if (x->fd < 0 || fstat(x->fd, &st) != 0) {
 		ccg_buf_addf(why, "cannot open: %s", strerror(errno));
 		err = CCG_EIO;
-		goto fail;
-	}
-	if (!S_ISREG(st.st_mode)) {
+	} else if (!S_ISREG(st.st_mode)) {
 		ccg_buf_adds(why, "not a regular file");
 		err = CCG_EFORMAT;
-		goto fail;
+	} else if (!ccg_lru_create(CCG_INDEX_CACHE_DEFAULT, cblock_destroy,
+				   NULL, &x->cache)) {
+		x->size = (uint64_t)st.st_size;
+		if (!(err = read_header(x, identity, want, &hlen, why)) &&
+		    !(err = read_directory(x, hlen, why)))
+			err = verify_blocks(x, why);
 	}
-	x->size = (uint64_t)st.st_size;
-	err = CCG_EFORMAT;
-	unsigned char fixed[16];
-	if (x->size < 16 + 8 + CCG_INDEX_FOOTER_LEN ||
-	    pread_all(x->fd, fixed, 16, 0) || memcmp(fixed, index_magic, 8)) {
-		ccg_buf_adds(why, "not an index file (or truncated)");
-		goto fail;
-	}
-	uint32_t version = 0, hlen = 0;
-	for (int i = 3; i >= 0; i--) {
-		version = version << 8 | fixed[8 + i];
-		hlen = hlen << 8 | fixed[12 + i];
-	}
-	if (version != CCG_INDEX_VERSION) {
-		ccg_buf_addf(why, "index format %u, this ccgfs writes %u",
-			     version, CCG_INDEX_VERSION);
-		err = CCG_ESTALE;
-		goto fail;
-	}
-	if (hlen < 24 || hlen > CCG_INDEX_HEADER_MAX ||
-	    hlen > x->size - CCG_INDEX_FOOTER_LEN || !(h = malloc(hlen)) ||
-	    pread_all(x->fd, h, hlen, 0) ||
-	    checksum(h, hlen - 8) != get64(h + hlen - 8)) {
-		ccg_buf_adds(why, "damaged header");
-		goto fail;
-	}
-	if ((err = check_header(h, hlen, identity, want, why)))
-		goto fail;
-	err = CCG_EFORMAT;
-	unsigned char f[CCG_INDEX_FOOTER_LEN];
-	if (pread_all(x->fd, f, sizeof f, x->size - sizeof f) ||
-	    memcmp(f, footer_magic, 8) || checksum(f, 32) != get64(f + 32)) {
-		ccg_buf_adds(why, "damaged or missing footer (interrupted build?)");
-		goto fail;
-	}
-	uint64_t doff = get64(f + 8), dlen = get64(f + 16);
-	uint64_t dend = x->size - sizeof f;
-	if (doff < hlen || doff > dend || dlen != dend - doff ||
-	    dlen > CCG_INDEX_HEADER_MAX || !(d = malloc(dlen ? dlen : 1)) ||
-	    pread_all(x->fd, d, dlen, doff) ||
-	    (dlen ? checksum(d, dlen) : 0) != get64(f + 24) ||
-	    parse_directory(x, d, dlen, hlen, doff)) {
-		ccg_buf_adds(why, "damaged directory");
-		goto fail;
-	}
-	if (x->size <= CCG_INDEX_VERIFY_ALL) {
-		for (int s = 0; s < CCG_SEC__COUNT; s++) {
-			for (size_t b = 0; b < x->secs[s].nblocks; b++) {
-				cblock *cb;
-				if ((err = load_block(x, s, b, &cb))) {
-					ccg_buf_addf(why, "damaged block %zu of "
-							  "section %d", b, s);
-					goto fail;
-				}
-				cblock_free(cb);
-			}
-		}
-	}
-	free(h);
-	free(d);
-	*out = x;
-	return CCG_OK;
-fail:
-	free(h);
-	free(d);
 	ccg_buf_free(&dummy);
-	ccg_index_close(x);
+	if (!err)
+		*out = x;
+	else
+		ccg_index_close(x);
 	return err;
 }
 
@@ -922,16 +682,11 @@ void ccg_index_close(ccg_index *x)
 {
 	if (!x)
 		return;
-	for (cblock *b = x->lru_head; b;) {
-		cblock *n = b->next;
-		cblock_free(b);
-		b = n;
-	}
+	ccg_lru_free(x->cache);
 	for (int s = 0; s < CCG_SEC__COUNT; s++)
 		free(x->secs[s].blocks);
 	if (x->fd >= 0)
 		close(x->fd);
-	pthread_mutex_destroy(&x->mu);
 	free(x);
 }
 
@@ -980,7 +735,7 @@ static ccg_err src_get(void *ctx, int which, uint32_t id,
 		return err;
 	uint64_t i = id - x->secs[sec].blocks[blk].first;
 	if (i >= b->count) {
-		block_put(x, b);
+		ccg_lru_put(x->cache, b);
 		return CCG_EFORMAT;
 	}
 	*p = b->data + b->start[i];
@@ -991,7 +746,8 @@ static ccg_err src_get(void *ctx, int which, uint32_t id,
 
 static void src_release(void *ctx, void *hold)
 {
-	block_put(ctx, hold);
+	const ccg_index *x = ctx;
+	ccg_lru_put(x->cache, hold);
 }
 
 ccg_err ccg_index_store(ccg_index *x, size_t cache_bytes, ccg_store **out)
@@ -999,9 +755,7 @@ ccg_err ccg_index_store(ccg_index *x, size_t cache_bytes, ccg_store **out)
 	if (x->secs[CCG_SEC_NODES].nrecs > CCG_STORE_MAX_IDS ||
 	    x->secs[CCG_SEC_EVENTS].nrecs > CCG_STORE_MAX_IDS)
 		return CCG_EFORMAT;
-	pthread_mutex_lock(&x->mu);
-	x->cap = cache_bytes;
-	pthread_mutex_unlock(&x->mu);
+	ccg_lru_set_budget(x->cache, cache_bytes);
 	ccg_store_source src = {
 		.ctx = x,
 		.nnodes = (uint32_t)x->secs[CCG_SEC_NODES].nrecs,

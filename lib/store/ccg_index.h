@@ -17,10 +17,14 @@
  * Every read is bounds-checked and every block checksummed: a damaged or
  * foreign file gives an error with a reason, never a crash or wrong data.
  *
- * Simple API: ccg_index_write (from a built trace), ccg_index_open,
- * ccg_index_close, and the section readers.  Advanced: ccg_index_backing
- * gives a store (ccg_store.h) whose nodes and events are read from the
- * file on demand through a bounded, refcounted block cache.
+ * Simple API: writing (ccg_index_begin, ccg_index_add or
+ * ccg_index_add_store per record, ccg_index_commit or ccg_index_abort),
+ * reading (ccg_index_open, the section readers ccg_index_count and
+ * ccg_index_each, ccg_index_close).  Advanced: ccg_index_store gives a
+ * store (ccg_store.h) whose nodes and events are read from the file on
+ * demand through a bounded, refcounted block cache (ccg_lru.h).
+ * ccg_index.c writes and reads the file; ccg_index_identity.c tells a
+ * trace's identity and where its index lives.
  */
 #ifndef CCG_INDEX_H
 #define CCG_INDEX_H
@@ -34,6 +38,8 @@
 
 /* Format version; a file of another version is rebuilt. */
 #define CCG_INDEX_VERSION 2
+/* Seed of the file's checksums and of the hash in a default path. */
+#define CCG_INDEX_SEED 0x63636769647831ULL
 
 /* What the index was built with; a mount asking for other values rebuilds. */
 typedef struct ccg_index_params {
@@ -65,6 +71,10 @@ ccg_err ccg_index_identity(const char *anchor, ccg_buf *out, ccg_buf *msg);
  * environment variable CCGFS_INDEX_DIR, when set, is the folder used
  * instead for every trace. */
 ccg_err ccg_index_default_path(const char *anchor, ccg_buf *out);
+
+/* 1 when a file named `name` (no folder) is an index: *.ccg, or the
+ * temporary file of one being written. */
+int ccg_index_is_name(const char *name);
 
 /* ---- writing ---- */
 

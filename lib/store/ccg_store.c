@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ccg_codec.h"
+#include "ccg_grow.h"
 #include "ccg_hash.h"
 
 /* Initial slots of an intern table (power of two). */
@@ -29,7 +30,7 @@ typedef struct arena {
 	ccg_buf bytes;
 	uint64_t *off;  /* record i is bytes[off[i], off[i+1]) */
 	uint32_t n;
-	uint32_t cap;
+	size_t cap;
 } arena;
 
 /* What a parent needs of a child node while building. */
@@ -109,6 +110,12 @@ static int intern_grow(intern *t)
 	return 0;
 }
 
+/* Makes room for one more entry, keeping the load at most 3/4. */
+static int intern_reserve(intern *t)
+{
+	return (t->n + 1) * 4 > t->cap * 3 ? intern_grow(t) : 0;
+}
+
 /* Finds h; returns its slot (empty when absent). */
 static slot *intern_find(intern *t, ccg_hash128 h)
 {
@@ -128,16 +135,8 @@ static void arena_free(arena *a)
 
 static int arena_push(arena *a, const void *p, size_t len)
 {
-	if (a->n + 2 > a->cap) {
-		uint32_t cap = a->cap ? a->cap * 2 : 1024;
-		uint64_t *o = realloc(a->off, (size_t)cap * sizeof *o);
-		if (!o)
-			return -1;
-		a->off = o;
-		a->cap = cap;
-	}
-	if (a->n == 0)
-		a->off[0] = 0;
+	if (CCG_GROW(a->off, (size_t)a->n + 2, a->cap))
+		return -1;
 	if (ccg_buf_add(&a->bytes, p, len))
 		return -1;
 	a->off[a->n + 1] = a->bytes.len;
@@ -167,7 +166,7 @@ static ccg_err intern_insert(intern *t, arena *a, ccg_buf *b, ccg_hash128 h,
 			     void (*more)(void *ctx, ccg_buf *b), void *ctx,
 			     uint32_t *id)
 {
-	if ((t->n + 1) * 4 > t->cap * 3 && intern_grow(t))
+	if (intern_reserve(t))
 		return CCG_ENOMEM;
 	if (a->n >= CCG_STORE_MAX_IDS)
 		return CCG_ERANGE;
@@ -198,6 +197,16 @@ ccg_err ccg_store_create(ccg_store **out)
 {
 	*out = calloc(1, sizeof **out);
 	return *out ? CCG_OK : CCG_ENOMEM;
+}
+
+ccg_err ccg_store_open_source(const ccg_store_source *src, ccg_store **out)
+{
+	ccg_err err = ccg_store_create(out);
+	if (err)
+		return err;
+	(*out)->src_copy = *src;
+	(*out)->src = &(*out)->src_copy;
+	return CCG_OK;
 }
 
 void ccg_store_free(ccg_store *s)
@@ -232,16 +241,6 @@ static void add_textlen(void *ctx, ccg_buf *b)
 }
 
 /* Event record: kind, field length, fields, then (not hashed) text length. */
-ccg_err ccg_store_open_source(const ccg_store_source *src, ccg_store **out)
-{
-	ccg_err err = ccg_store_create(out);
-	if (err)
-		return err;
-	(*out)->src_copy = *src;
-	(*out)->src = &(*out)->src_copy;
-	return CCG_OK;
-}
-
 ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 			const unsigned char *fields, size_t len,
 			ccg_textlen_fn textlen, void *ctx, ccg_ref *ref)
@@ -284,14 +283,8 @@ ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 	if (err)
 		return err;
 	*ref = CCG_REF_EVENT | id;
-	if (id >= s->captext) {
-		size_t cap = s->captext ? s->captext * 2 : 1024;
-		uint32_t *n = realloc(s->ev_textlen, cap * sizeof *n);
-		if (!n)
-			return CCG_ENOMEM;
-		s->ev_textlen = n;
-		s->captext = cap;
-	}
+	if (CCG_GROW(s->ev_textlen, (size_t)id + 1, s->captext))
+		return CCG_ENOMEM;
 	if (id == s->events.n - 1 && tc.fn) {
 		ccg_evrec ev;
 		const unsigned char *rp;
@@ -375,14 +368,8 @@ static ccg_err node_insert(ccg_store *s, ccg_hash128 h, const ccg_node *sum,
 	if (err)
 		return err;
 	*ref = id;
-	if (id >= s->capsumm) {
-		size_t cap = s->capsumm ? s->capsumm * 2 : 1024;
-		summ *ns = realloc(s->summ, cap * sizeof *ns);
-		if (!ns)
-			return CCG_ENOMEM;
-		s->summ = ns;
-		s->capsumm = cap;
-	}
+	if (CCG_GROW(s->summ, (size_t)id + 1, s->capsumm))
+		return CCG_ENOMEM;
 	s->summ[id] = (summ){sum->dur, sum->nevents, sum->textlen, sum->ndirs,
 			     sum->depth, sum->visible};
 	return CCG_OK;
@@ -445,8 +432,7 @@ static int raw_find(ccg_store *s, ccg_hash128 rh, ccg_ref *ref)
 
 static ccg_err raw_add(ccg_store *s, ccg_hash128 rh, ccg_ref ref)
 {
-	if ((s->raw_tab.n + 1) * 4 > s->raw_tab.cap * 3 &&
-	    intern_grow(&s->raw_tab))
+	if (intern_reserve(&s->raw_tab))
 		return CCG_ENOMEM;
 	slot *sl = intern_find(&s->raw_tab, rh);
 	if (!sl->id1) {
@@ -583,8 +569,7 @@ static int lossy_find(ccg_store *s, ccg_hash128 h, uint64_t start,
 
 static ccg_err shape_add(ccg_store *s, ccg_hash128 h, uint32_t id)
 {
-	if ((s->shape_tab.n + 1) * 4 > s->shape_tab.cap * 3 &&
-	    intern_grow(&s->shape_tab))
+	if (intern_reserve(&s->shape_tab))
 		return CCG_ENOMEM;
 	slot *sl = intern_find(&s->shape_tab, h);
 	uint32_t len = 0;
@@ -592,14 +577,8 @@ static ccg_err shape_add(ccg_store *s, ccg_hash128 h, uint32_t id)
 		len++;
 	if (len >= CCG_SHAPE_CANDIDATES)
 		return CCG_OK;
-	if (s->ncands == s->capcands) {
-		size_t cap = s->capcands ? s->capcands * 2 : 1024;
-		cand *nc = realloc(s->cands, cap * sizeof *nc);
-		if (!nc)
-			return CCG_ENOMEM;
-		s->cands = nc;
-		s->capcands = cap;
-	}
+	if (CCG_GROW(s->cands, s->ncands + 1, s->capcands))
+		return CCG_ENOMEM;
 	s->cands[s->ncands] = (cand){id, sl->id1};
 	if (!sl->id1) {
 		sl->h = h;
@@ -642,38 +621,38 @@ ccg_err ccg_store_node_tol(ccg_store *s, uint8_t kind, uint64_t region,
 	return shape_add(s, sh, *ref);
 }
 
-ccg_err ccg_node_decode(const unsigned char *p, size_t len, ccg_node *node,
+ccg_err ccg_node_decode(const unsigned char *p, size_t len, ccg_node *h,
 			ccg_item *items, uint32_t max)
 {
 	const unsigned char *end = p + len;
 	uint64_t v[9];
 	if (ccg_varint_get(&p, end, &v[0]))
 		return CCG_EFORMAT;
-	memset(node, 0, sizeof *node);
-	node->kind = (uint8_t)(v[0] & 3);
-	node->visible = (uint8_t)((v[0] >> 2) & 1);
-	if (node->kind > CCG_NODE_ROOT)
+	memset(h, 0, sizeof *h);
+	h->kind = (uint8_t)(v[0] & 3);
+	h->visible = (uint8_t)((v[0] >> 2) & 1);
+	if (h->kind > CCG_NODE_ROOT)
 		return CCG_EFORMAT;
-	if (node->kind == CCG_NODE_CALL &&
-	    ccg_varint_get(&p, end, &node->region))
+	if (h->kind == CCG_NODE_CALL &&
+	    ccg_varint_get(&p, end, &h->region))
 		return CCG_EFORMAT;
 	for (int i = 1; i <= 7; i++)
 		if (ccg_varint_get(&p, end, &v[i]))
 			return CCG_EFORMAT;
-	node->dur = v[1];
-	node->nevents = v[2];
-	node->textlen = v[3];
-	node->ndirs = v[4];
+	h->dur = v[1];
+	h->nevents = v[2];
+	h->textlen = v[3];
+	h->ndirs = v[4];
 	if (v[5] > UINT32_MAX || v[6] > UINT32_MAX || v[7] > UINT32_MAX)
 		return CCG_EFORMAT;
-	node->nvis = (uint32_t)v[5];
-	node->depth = (uint32_t)v[6];
-	node->nitems = (uint32_t)v[7];
+	h->nvis = (uint32_t)v[5];
+	h->depth = (uint32_t)v[6];
+	h->nitems = (uint32_t)v[7];
 	if (!items)
 		return CCG_OK;
-	if (node->nitems > max)
+	if (h->nitems > max)
 		return CCG_ERANGE;
-	for (uint32_t i = 0; i < node->nitems; i++) {
+	for (uint32_t i = 0; i < h->nitems; i++) {
 		uint64_t off, ref;
 		if (ccg_varint_get(&p, end, &off) ||
 		    ccg_varint_get(&p, end, &ref) || ref > UINT32_MAX)
@@ -725,7 +704,7 @@ ccg_err ccg_store_event_record(const ccg_store *s, uint32_t id,
 	return CCG_OK;
 }
 
-ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *node,
+ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *h,
 			   ccg_item *items, uint32_t max)
 {
 	const unsigned char *p;
@@ -737,12 +716,12 @@ ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *node,
 		ccg_err err = s->src->get(s->src->ctx, 0, id, &p, &len, &hold);
 		if (err)
 			return err;
-		err = ccg_node_decode(p, len, node, items, max);
+		err = ccg_node_decode(p, len, h, items, max);
 		s->src->release(s->src->ctx, hold);
 		return err;
 	}
 	ccg_err err = ccg_store_node_record(s, id, &p, &len);
-	return err ? err : ccg_node_decode(p, len, node, items, max);
+	return err ? err : ccg_node_decode(p, len, h, items, max);
 }
 
 ccg_err ccg_store_get_event(const ccg_store *s, uint32_t id, ccg_evrec *ev,

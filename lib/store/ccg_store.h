@@ -117,10 +117,10 @@ ccg_err ccg_store_node_tol(ccg_store *s, uint8_t kind, uint64_t region,
 uint64_t ccg_store_lossy_shared(const ccg_store *s);
 double ccg_store_lossy_max_rel(const ccg_store *s);
 
-/* Reads node `id`: its header, and up to `max` items into `items` (may be
- * NULL with max 0).  CCG_ENOENT for an unknown id, CCG_EFORMAT for a
+/* Reads node `id`: its header into *h, and up to `max` items into `items`
+ * (may be NULL with max 0).  CCG_ENOENT for an unknown id, CCG_EFORMAT for a
  * damaged record. */
-ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *node,
+ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *h,
 			   ccg_item *items, uint32_t max);
 
 /* Reads event record `id`: its header and its fields appended to `fields`
@@ -173,8 +173,9 @@ ccg_err ccg_store_node_record(const ccg_store *s, uint32_t id,
 ccg_err ccg_store_event_record(const ccg_store *s, uint32_t id,
 			       const unsigned char **p, size_t *len);
 
-/* Decoders of one record, bounds-checked; used by every backing. */
-ccg_err ccg_node_decode(const unsigned char *p, size_t len, ccg_node *node,
+/* Decoders of one record, bounds-checked, whether the store holds it or
+ * reads it from a source. */
+ccg_err ccg_node_decode(const unsigned char *p, size_t len, ccg_node *h,
 			ccg_item *items, uint32_t max);
 ccg_err ccg_evrec_decode(const unsigned char *p, size_t len, ccg_evrec *ev,
 			 const unsigned char **fields);
