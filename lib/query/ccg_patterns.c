@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include "ccg_search.h"
+
 struct ccg_patterns {
 	uint32_t n;             /* nodes in the store */
 	uint64_t *occ;          /* per node; 0 when unreachable */
@@ -135,12 +137,10 @@ ccg_err ccg_patterns_compute(const ccg_store *s, const uint32_t *roots,
 
 static int cmp_rows(const void *a, const void *b)
 {
-	const ccg_pattern *x = a, *y = b;
-	if (x->occurrences != y->occurrences)
-		return x->occurrences > y->occurrences ? -1 : 1;
-	if (x->nevents != y->nevents)
-		return x->nevents > y->nevents ? -1 : 1;
-	return x->node < y->node ? -1 : x->node > y->node;
+	const ccg_pattern *x = a, *y = b; /* most occurrences, events first */
+	const uint64_t p[] = {y->occurrences, y->nevents, x->node};
+	const uint64_t q[] = {x->occurrences, x->nevents, y->node};
+	return ccg_cmp_keys(p, q, 3);
 }
 
 ccg_err ccg_patterns_top(ccg_patterns *p, size_t top,

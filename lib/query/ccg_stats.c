@@ -1,10 +1,13 @@
 #include "ccg_stats.h"
 
+#include <stddef.h>
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "ccg_fields.h"
 #include "ccg_lru.h"
+#include "ccg_search.h"
 
 /* Results of subtrees with fewer events are not kept: recomputing them is
  * as cheap as caching, and caching millions of them would push out the
@@ -135,14 +138,8 @@ ccg_err ccg_stats_merge(ccg_stats *a, const ccg_stats *b)
 /* The row of `region` in st, added (empty) if missing. */
 static ccg_rstat *row(ccg_stats *st, uint64_t region)
 {
-	uint32_t lo = 0, hi = st->n;
-	while (lo < hi) {
-		uint32_t m = lo + (hi - lo) / 2;
-		if (st->r[m].region < region)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	uint32_t lo = (uint32_t)ccg_search(st->r, st->n, sizeof *st->r,
+					   offsetof(ccg_rstat, region), region);
 	if (lo < st->n && st->r[lo].region == region)
 		return &st->r[lo];
 	ccg_rstat *r = realloc(st->r, (st->n + 1) * sizeof *r);

@@ -1,6 +1,9 @@
 #include "ccg_table.h"
 
+#include <stddef.h>
 #include <stdlib.h>
+
+#include "ccg_search.h"
 
 #include "ccg_render.h"
 
@@ -19,12 +22,10 @@ ccg_err ccg_sink_status(const ccg_sink *s)
 
 static int cmp_excl(const void *a, const void *b)
 {
-	const ccg_rstat *x = a, *y = b;
-	if (x->excl != y->excl)
-		return x->excl > y->excl ? -1 : 1;
-	if (x->incl != y->incl)
-		return x->incl > y->incl ? -1 : 1;
-	return x->region < y->region ? -1 : x->region > y->region;
+	const ccg_rstat *x = a, *y = b; /* exclusive, inclusive down */
+	const uint64_t p[] = {y->excl, y->incl, x->region};
+	const uint64_t q[] = {x->excl, x->incl, y->region};
+	return ccg_cmp_keys(p, q, 3);
 }
 
 void ccg_table_stats(ccg_sink *s, const ccg_defs *d, ccg_stats *st)
@@ -75,11 +76,10 @@ void ccg_table_folded(ccg_sink *s, const ccg_defs *d, const ccg_folded *f)
 static int cmp_msg_row(const void *a, const void *b)
 {
 	const ccg_msg_row *x = a, *y = b;
-	if (x->sender != y->sender)
-		return x->sender < y->sender ? -1 : 1;
-	if (x->unresolved != y->unresolved)
-		return x->unresolved - y->unresolved;
-	return x->receiver < y->receiver ? -1 : x->receiver > y->receiver;
+	int c = ccg_cmp_u64(x->sender, y->sender);
+	if (!c)
+		c = x->unresolved - y->unresolved;
+	return c ? c : ccg_cmp_u64(x->receiver, y->receiver);
 }
 
 void ccg_table_messages(ccg_sink *s, ccg_msg_row *rows, size_t n)
@@ -121,23 +121,16 @@ typedef struct tl_col {
 static int cmp_tl_col(const void *a, const void *b)
 {
 	const tl_col *x = a, *y = b;
-	if (x->total != y->total)
-		return x->total > y->total ? -1 : 1;
-	return x->region < y->region ? -1 : x->region > y->region;
+	int c = ccg_cmp_u64(y->total, x->total);
+	return c ? c : ccg_cmp_u64(x->region, y->region);
 }
 
 /* Exclusive time of `region` in st (rows sorted by region), 0 if none. */
 static uint64_t excl_of(const ccg_stats *st, uint64_t region)
 {
-	size_t lo = 0, hi = st->n;
-	while (lo < hi) {
-		size_t m = lo + (hi - lo) / 2;
-		if (st->r[m].region < region)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo < st->n && st->r[lo].region == region ? st->r[lo].excl : 0;
+	size_t i = ccg_search(st->r, st->n, sizeof *st->r,
+			      offsetof(ccg_rstat, region), region);
+	return i < st->n && st->r[i].region == region ? st->r[i].excl : 0;
 }
 
 ccg_err ccg_table_timeline(ccg_sink *s, const ccg_defs *d,

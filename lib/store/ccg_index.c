@@ -15,6 +15,7 @@
 #include "ccg_codec.h"
 #include "ccg_grow.h"
 #include "ccg_hash.h"
+#include "ccg_search.h"
 #include "ccg_lru.h"
 
 /* Raw bytes gathered before a block is compressed and written. */
@@ -481,15 +482,11 @@ static int block_of(const ccg_index *x, int sec, uint64_t id, uint64_t *blk)
 	const section *s = &x->secs[sec];
 	if (id >= s->nrecs || s->nblocks == 0)
 		return -1;
-	size_t lo = 0, hi = s->nblocks - 1;
-	while (lo < hi) {
-		size_t m = lo + (hi - lo + 1) / 2;
-		if (s->blocks[m].first <= id)
-			lo = m;
-		else
-			hi = m - 1;
-	}
-	*blk = lo;
+	/* The last block whose first record is <= id (block 0 holds
+	 * record 0, so there is one). */
+	size_t k = ccg_search(s->blocks, s->nblocks, sizeof *s->blocks,
+			      offsetof(dirent_blk, first), id + 1);
+	*blk = k ? k - 1 : 0;
 	return 0;
 }
 

@@ -50,12 +50,7 @@ static ccg_err f_fixed(const ccg_trace *t, const target *tg, enum view v,
 		       uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
 {
 	(void)tg;
-	const ccg_buf *b = v == V_README    ? &t->readme
-			   : v == V_INFO    ? &t->info
-			   : v == V_REGIONS ? &t->regions
-			   : v == V_LOCATIONS ? &t->locations
-					      : &t->definitions;
-	return copy_range(b, off, len, out, size);
+	return copy_range(&t->fixed[v], off, len, out, size);
 }
 
 /* patterns.tsv of the root or a location, made on first use. */

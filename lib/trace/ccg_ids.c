@@ -4,7 +4,10 @@
  */
 #include "trace_i.h"
 
+#include <stddef.h>
 #include <stdlib.h>
+
+#include "ccg_search.h"
 
 int ccg_trace_is_dir(ccg_id id)
 {
@@ -70,15 +73,10 @@ int ccg_ids_locate(const ccg_trace *t, uint64_t inum, where *w)
 	}
 	if (inum >= t->ninums || t->nlocs == 0)
 		return -1;
-	size_t lo = 0, hi = t->nlocs - 1;
-	while (lo < hi) {
-		size_t m = lo + (hi - lo + 1) / 2;
-		if (t->locs[m].base <= inum)
-			lo = m;
-		else
-			hi = m - 1;
-	}
-	if (inum < t->locs[lo].base)
+	/* The last location whose base is <= inum. */
+	size_t lo = ccg_search(t->locs, t->nlocs, sizeof *t->locs,
+			       offsetof(loc, base), inum + 1);
+	if (lo-- == 0)
 		return -1;
 	w->kind = W_TREE;
 	w->index = lo;

@@ -346,20 +346,20 @@ static void render_readme(const ccg_trace *t, ccg_buf *b)
 
 ccg_err ccg_info_static(ccg_trace *t)
 {
-	render_readme(t, &t->readme);
-	ccg_trace_summary(t, &t->info);
-	ccg_buf_add(&t->regions, t->tsv_note.data, t->tsv_note.len);
-	render_regions(t, &t->regions);
-	ccg_buf_add(&t->locations, t->tsv_note.data, t->tsv_note.len);
-	render_locations(t, &t->locations);
-	ccg_buf_add(&t->definitions, t->tsv_note.data, t->tsv_note.len);
-	ccg_buf_adds(&t->definitions, CCG_DEFS_HEADER);
+	ccg_buf *f = t->fixed;
+	render_readme(t, &f[V_README]);
+	ccg_trace_summary(t, &f[V_INFO]);
+	ccg_buf_add(&f[V_REGIONS], t->tsv_note.data, t->tsv_note.len);
+	render_regions(t, &f[V_REGIONS]);
+	ccg_buf_add(&f[V_LOCATIONS], t->tsv_note.data, t->tsv_note.len);
+	render_locations(t, &f[V_LOCATIONS]);
+	ccg_buf_add(&f[V_DEFINITIONS], t->tsv_note.data, t->tsv_note.len);
+	ccg_buf_adds(&f[V_DEFINITIONS], CCG_DEFS_HEADER);
 	for (size_t i = 0; i < ccg_defs_record_count(t->defs); i++)
-		ccg_render_def(&t->definitions, t->defs, i);
-	if (ccg_buf_status(&t->readme) || ccg_buf_status(&t->info) ||
-	    ccg_buf_status(&t->regions) || ccg_buf_status(&t->locations) ||
-	    ccg_buf_status(&t->definitions))
-		return CCG_ENOMEM;
+		ccg_render_def(&f[V_DEFINITIONS], t->defs, i);
+	for (size_t v = 0; v < V__COUNT; v++)
+		if (ccg_buf_status(&f[v]))
+			return CCG_ENOMEM;
 	return CCG_OK;
 }
 

@@ -29,8 +29,10 @@ typedef struct wmerge {
 	size_t win;
 	uint64_t sub;
 	size_t n;               /* locations */
-	uint32_t *locs;
-	uint64_t *body;         /* per location, its window text bytes */
+	struct mpart {
+		uint32_t loc;   /* location index */
+		uint64_t body;  /* its window text bytes */
+	} *part;
 	uint64_t total;
 	size_t ncp;
 	uint64_t *cp_off;       /* merged offset of checkpoint k */
@@ -43,8 +45,7 @@ void ccg_merge_free(struct wmerge *m)
 {
 	if (!m)
 		return;
-	free(m->locs);
-	free(m->body);
+	free(m->part);
 	free(m->cp_off);
 	free(m->cp_pos);
 	ccg_buf_free(&m->text);
@@ -133,9 +134,9 @@ static ccg_err mstreams_open(const ccg_trace *t, const wmerge *m,
 	if (!s)
 		return CCG_ENOMEM;
 	for (size_t i = 0; i < m->n; i++) {
-		s[i].l = &t->locs[m->locs[i]];
+		s[i].l = &t->locs[m->part[i].loc];
 		s[i].pos = pos ? pos[i] : 0;
-		s[i].end = m->body[i];
+		s[i].end = m->part[i].body;
 	}
 	*out = s;
 	return CCG_OK;
@@ -164,16 +165,15 @@ static ccg_err scope_sizes(const ccg_trace *t, const where *w, uint64_t t0,
 	m->win = w->win;
 	m->sub = w->sub;
 	m->n = ccg_ids_scope(t, w, &first, &members);
-	m->locs = calloc(m->n ? m->n : 1, sizeof *m->locs);
-	m->body = calloc(m->n ? m->n : 1, sizeof *m->body);
-	ccg_err err = m->locs && m->body ? CCG_OK : CCG_ENOMEM;
+	m->part = calloc(m->n ? m->n : 1, sizeof *m->part);
+	ccg_err err = m->part ? CCG_OK : CCG_ENOMEM;
 	for (size_t i = 0; !err && i < m->n; i++) {
-		m->locs[i] = members ? members[i] : (uint32_t)(first + i);
+		m->part[i].loc = members ? members[i] : (uint32_t)(first + i);
 		uint64_t size;
-		err = ccg_events_window(t, &t->locs[m->locs[i]], t0, t1, 0, 0,
+		err = ccg_events_window(t, &t->locs[m->part[i].loc], t0, t1, 0, 0,
 					NULL, &size);
-		m->body[i] = size - t->ev_header.len;
-		m->total += m->body[i];
+		m->part[i].body = size - t->ev_header.len;
+		m->total += m->part[i].body;
 	}
 	return err;
 }
@@ -297,8 +297,7 @@ static ccg_err merged_size(const ccg_trace *t, const where *w, uint64_t t0,
 	wmerge m = {0};
 	ccg_err err = scope_sizes(t, w, t0, t1, &m);
 	*size = t->ev_header.len + m.total;
-	free(m.locs);
-	free(m.body);
+	free(m.part);
 	return err;
 }
 

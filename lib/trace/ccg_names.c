@@ -189,6 +189,20 @@ ccg_err ccg_names_groups(ccg_trace *t)
 	return err;
 }
 
+void ccg_names_free(ccg_trace *t)
+{
+	if (t->region_safe && t->defs)
+		for (size_t i = 0; i < ccg_defs_region_count(t->defs); i++)
+			free(t->region_safe[i]);
+	free(t->region_safe);
+	free(t->region_class);
+	for (size_t i = 0; i < t->ngroups; i++) {
+		free(t->groups[i].dirname);
+		free(t->groups[i].locs);
+	}
+	free(t->groups);
+}
+
 void ccg_names_location_path(const ccg_trace *t, const loc *l, ccg_buf *b)
 {
 	ccg_buf_adds(b, t->groups[l->group].dirname);

@@ -596,26 +596,13 @@ void ccg_trace_close(ccg_trace *t)
 {
 	if (!t)
 		return;
-	if (t->region_safe && t->defs)
-		for (size_t i = 0; i < ccg_defs_region_count(t->defs); i++)
-			free(t->region_safe[i]);
-	free(t->region_safe);
-	t->region_safe = NULL;
+	mut_free(t->mut);
+	ccg_names_free(t);
 	reset_content(t);
-	for (size_t i = 0; i < t->ngroups; i++) {
-		free(t->groups[i].dirname);
-		free(t->groups[i].locs);
-	}
-	free(t->groups);
-	free(t->region_class);
-	ccg_buf_free(&t->readme);
-	ccg_buf_free(&t->info);
-	ccg_buf_free(&t->regions);
-	ccg_buf_free(&t->locations);
-	ccg_buf_free(&t->definitions);
 	ccg_buf_free(&t->tsv_note);
 	ccg_buf_free(&t->ev_header);
-	mut_free(t->mut);
+	for (size_t v = 0; v < V__COUNT; v++)
+		ccg_buf_free(&t->fixed[v]);
 	free(t->index_path);
 	free(t->anchor);
 	free(t);

@@ -171,7 +171,9 @@ struct ccg_trace {
 	ccg_buf tsv_note;       /* lossy: comment line atop every TSV */
 	uint64_t serial;        /* unique per open (tags thread memos) */
 	ccg_buf ev_header;      /* the note and the events.tsv header */
-	ccg_buf readme, info, regions, locations, definitions;
+	ccg_buf fixed[V__COUNT]; /* the root's README, info, regions.tsv,
+				  * locations.tsv and definitions.tsv, by
+				  * view; the others empty */
 	trace_mut *mut;         /* what changes after open, with its locks */
 };
 
@@ -253,6 +255,9 @@ uint64_t ccg_windows_owner(const ccg_trace *t, uint64_t inum);
 
 ccg_err ccg_names_regions(ccg_trace *t);
 ccg_err ccg_names_groups(ccg_trace *t);
+/* Frees what the two above made, when the trace closes (before its
+ * definitions go). */
+void ccg_names_free(ccg_trace *t);
 /* Index of region id `region` in the definitions, SIZE_MAX if unknown. */
 size_t ccg_names_region_index(const ccg_trace *t, uint64_t region);
 /* Appends "GROUP/LOCATION", the location's path from the mount. */
