@@ -108,10 +108,16 @@ static void usage(const char *prog)
 	       (unsigned)(CCG_CACHE_DEFAULT >> 20));
 }
 
-static void log_line(void *ctx, const char *line)
+/* The library's notes on lines of their own; its progress on one line
+ * that each report overwrites (stderr is a terminal then). */
+static void log_line(void *ctx, ccg_log_kind kind, const char *line)
 {
 	(void)ctx;
-	fprintf(stderr, "ccgfs: %s\n", line);
+	if (kind == CCG_LOG_NOTE)
+		fprintf(stderr, "ccgfs: %s\n", line);
+	else
+		fprintf(stderr, "\rccgfs: %s %s", line,
+			kind == CCG_LOG_DONE ? "\n" : "");
 }
 
 /* Opens (building or reusing the index) as the options say. */

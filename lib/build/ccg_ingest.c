@@ -65,18 +65,19 @@ static double now(void)
 
 static void progress(ingest *g, int final)
 {
-	if (!g->o->progress)
+	if (!g->o->progress || !g->o->log)
 		return;
 	uint64_t n = g->packed;
 	double dt = now() - g->started;
 	double rate = dt > 0 ? n / dt : 0;
 	uint64_t total = g->total > n ? g->total : n;
 	double left = rate > 0 ? (total - n) / rate : 0;
-	fprintf(stderr, "\rccgfs: %llu of %llu events, %.1f M/s, %.0f s left ",
-		(unsigned long long)n, (unsigned long long)total, rate / 1e6,
-		left);
-	if (final)
-		fputc('\n', stderr);
+	char line[128];
+	snprintf(line, sizeof line, "%llu of %llu events, %.1f M/s, %.0f s left",
+		 (unsigned long long)n, (unsigned long long)total, rate / 1e6,
+		 left);
+	g->o->log(g->o->log_ctx, final ? CCG_LOG_DONE : CCG_LOG_PROGRESS,
+		  line);
 }
 
 /* ---- the queue ---- */

@@ -23,7 +23,9 @@ typedef struct ccg_ingest_opts {
 	uint32_t fanout;
 	uint64_t tol_abs;       /* lossy sharing, see ccg_store_set_tolerance */
 	double tol_rel;
-	int progress;           /* progress line on stderr */
+	int progress;           /* progress lines through log */
+	ccg_log_fn log;         /* may be NULL */
+	void *log_ctx;
 } ccg_ingest_opts;
 
 /* What one location came to. */

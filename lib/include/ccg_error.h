@@ -29,4 +29,15 @@ const char *ccg_err_name(ccg_err err);
 /* One-line human description of an error; never NULL. */
 const char *ccg_err_text(ccg_err err);
 
+/* The one channel through which the library reports, never writing to
+ * stderr itself: a note is a line of its own (an index rebuilt, and why);
+ * progress lines each replace the one before, and CCG_LOG_DONE gives the
+ * last of them.  `line` has no newline. */
+typedef enum ccg_log_kind {
+	CCG_LOG_NOTE = 0,
+	CCG_LOG_PROGRESS,
+	CCG_LOG_DONE
+} ccg_log_kind;
+typedef void (*ccg_log_fn)(void *ctx, ccg_log_kind kind, const char *line);
+
 #endif

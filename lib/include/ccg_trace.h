@@ -36,15 +36,16 @@ typedef uint64_t ccg_id;
 
 typedef struct ccg_options {
 	uint32_t fanout;        /* most items per node (and subdirectories) */
-	int progress;           /* print progress lines to stderr */
+	int progress;           /* report progress through `log` */
 	const char *index_path; /* NULL: next to the anchor, or the cache */
 	int no_index;           /* build in memory, read and write no file */
 	int rebuild;            /* ignore an existing index */
 	uint64_t tol_abs;       /* lossy: tolerance in ticks (0: none) */
 	double tol_rel;         /* lossy: relative tolerance (0: none) */
 	size_t cache_bytes;     /* index block cache */
-	/* Receives one-line notes (an index rebuilt, and why). */
-	void (*log)(void *ctx, const char *line);
+	/* The library's one reporting channel (ccg_log_fn, ccg_error.h):
+	 * notes, and progress lines when `progress` is set. */
+	ccg_log_fn log;
 	void *log_ctx;
 } ccg_options;
 

@@ -93,14 +93,14 @@ static void note(const ccg_trace *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	t->opt.log(t->opt.log_ctx, line);
+	t->opt.log(t->opt.log_ctx, CCG_LOG_NOTE, line);
 }
 
 /* Reads every location of the archive into the store. */
 static ccg_err build_from_otf2(ccg_trace *t, ccg_buf *msg)
 {
 	ccg_ingest_opts o = {t->opt.fanout, t->opt.tol_abs, t->opt.tol_rel,
-			     t->opt.progress};
+			     t->opt.progress, t->opt.log, t->opt.log_ctx};
 	ccg_ingest_loc *il = NULL;
 	size_t n = 0;
 	double t0 = now();
