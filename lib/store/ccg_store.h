@@ -50,7 +50,7 @@ typedef struct ccg_node {
 	uint8_t kind;         /* enum ccg_node_kind */
 	uint8_t visible;      /* a directory: a call, or a group with calls */
 	uint64_t region;      /* calls: the region id */
-	uint64_t dur;         /* end - start, modulo 2^64 (see ccg_node_end) */
+	uint64_t dur;         /* end - start, modulo 2^64 (see ccg_node_shown_dur) */
 	uint64_t nevents;     /* events in the subtree */
 	uint64_t textlen;     /* their text bytes, without time, depth and
 			       * location columns (see ccg_render.h) */
