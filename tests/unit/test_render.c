@@ -12,6 +12,7 @@
 #include "ccg_codec.h"
 #include "ccg_defs.h"
 #include "ccg_render.h"
+#include "ccg_table.h"
 
 static ccg_defs *defs;
 
@@ -120,6 +121,42 @@ static void test_undefined_and_unknown_refs(void **state)
 	ccg_buf_free(&out);
 }
 
+/* An unknown region has one name in every file: what events.tsv shows. */
+static void test_region_names_agree(void **state)
+{
+	(void)state;
+	const uint64_t ids[] = {7, 99, UINT32_MAX};
+	const char *const want[] = {"main", "?99", "undefined"};
+	ccg_rstat rows[3] = {{.region = 7, .excl = 3},
+			     {.region = 99, .excl = 2},
+			     {.region = UINT32_MAX, .excl = 1}};
+	ccg_stats st = {0, 3, rows};
+	ccg_buf out = CCG_BUF_INIT;
+	ccg_sink sink = {&out, CCG_BUF_INIT, 0};
+	for (size_t i = 0; i < 3; i++) {
+		ccg_buf_reset(&out);
+		ccg_render_region(&out, defs, ids[i]);
+		assert_string_equal(out.data, want[i]);
+	}
+	ccg_buf_reset(&out);
+	ccg_table_stats(&sink, defs, &st);
+	assert_non_null(strstr(out.data, "\nmain\t"));
+	assert_non_null(strstr(out.data, "\n?99\t"));
+	assert_non_null(strstr(out.data, "\nundefined\t"));
+	/* A size query measures the same text without keeping it. */
+	ccg_sink measure = {NULL, CCG_BUF_INIT, 0};
+	ccg_table_stats(&measure, defs, &st);
+	assert_int_equal(measure.size, out.len);
+	uint64_t path[] = {7, 99, UINT32_MAX};
+	ccg_fpath fp = {path, 3, 5};
+	ccg_folded f = {1, &fp};
+	ccg_buf_reset(&out);
+	ccg_table_folded(&sink, defs, &f);
+	assert_string_equal(out.data, "main;?99;undefined 5\n");
+	ccg_buf_free(&measure.line);
+	ccg_buf_free(&out);
+}
+
 static void test_malformed(void **state)
 {
 	(void)state;
@@ -184,6 +221,7 @@ int main(void)
 		cmocka_unit_test(test_enter_with_attribute),
 		cmocka_unit_test(test_mpi_send),
 		cmocka_unit_test(test_undefined_and_unknown_refs),
+		cmocka_unit_test(test_region_names_agree),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_width_independence),
 		cmocka_unit_test(test_escape),
