@@ -125,17 +125,23 @@ static void check_window_files(const ccg_trace *t, ccg_id dir, int depth)
 	ccg_buf_free(&name);
 }
 
+/* The window from a/n to b/n of the trace's span; its name into wname
+ * (96 bytes). */
+static ccg_id window(const ccg_trace *t, uint64_t n, uint64_t a, uint64_t b,
+		     char *wname)
+{
+	uint64_t span = t->last - t->first, at = t->first - t->zero;
+	snprintf(wname, 96, "%llu-%llu", (unsigned long long)(at + span * a / n),
+		 (unsigned long long)(at + span * b / n));
+	return lookup(t, lookup(t, CCG_ID_ROOT, "time"), wname);
+}
+
 static void test_window_stat_reads_nothing(void **state)
 {
 	(void)state;
 	ccg_trace *t = open_generated("stat", "-l 4 -e 4000 --mpi --metrics");
-	ccg_id time = lookup(t, CCG_ID_ROOT, "time");
-	uint64_t span = t->last - t->first;
 	char wname[96];
-	snprintf(wname, sizeof wname, "%llu-%llu",
-		 (unsigned long long)(t->first - t->zero + span / 3),
-		 (unsigned long long)(t->first - t->zero + 2 * span / 3));
-	check_window_files(t, lookup(t, time, wname), 0);
+	check_window_files(t, window(t, 3, 1, 2, wname), 0);
 	ccg_trace_close(t);
 }
 
@@ -171,14 +177,9 @@ static void test_window_merge(void **state)
 {
 	(void)state;
 	ccg_trace *t = open_generated("merge", "-l 5 -e 6000 --mpi --jitter 0.3");
-	ccg_id time = lookup(t, CCG_ID_ROOT, "time");
-	uint64_t span = t->last - t->first;
 	char wname[96];
-	snprintf(wname, sizeof wname, "%llu-%llu",
-		 (unsigned long long)(t->first - t->zero + span / 4),
-		 (unsigned long long)(t->first - t->zero + 3 * span / 4));
-	ccg_id win = lookup(t, time, wname);
-	assert_true(lookup(t, time, wname) == win);
+	ccg_id win = window(t, 4, 1, 3, wname);
+	assert_true(lookup(t, lookup(t, CCG_ID_ROOT, "time"), wname) == win);
 	ccg_buf merged = read_all(t, lookup(t, win, "events.tsv"));
 	/* The oracle: every location's window file, merged by time, ties in
 	 * location order (locations in group order, as listed). */
