@@ -170,10 +170,8 @@ static const dir_file *file_of(const target *tg, enum view v)
 
 static ccg_err find(const ccg_trace *t, ccg_id id, target *tg)
 {
-	uint64_t inum = ccg_id_inum(id);
-	if (ccg_ids_locate(t, inum, &tg->w))
+	if (ccg_ids_locate(t, ccg_id_inum(id), &tg->w))
 		return CCG_ENOENT;
-	inum = ccg_windows_owner(t, inum);
 	switch (tg->w.kind) {
 	case W_ROOT: tg->kind = K_ROOT; return CCG_OK;
 	case W_GROUP: tg->kind = K_GROUP; return CCG_OK;
@@ -185,8 +183,8 @@ static ccg_err find(const ccg_trace *t, ccg_id id, target *tg)
 		break;
 	}
 	const loc *l = &t->locs[tg->w.index];
-	tg->kind = inum == l->base ? K_LOC : K_NODE;
-	return ccg_ids_resolve(t, l, inum, &tg->in);
+	tg->kind = tg->w.dir == l->base ? K_LOC : K_NODE;
+	return ccg_ids_resolve(t, l, tg->w.dir, &tg->in);
 }
 
 /* find() for an id that must name a directory. */

@@ -31,6 +31,7 @@ win ccg_ids_window(const ccg_trace *t, size_t i)
 int ccg_ids_locate(const ccg_trace *t, uint64_t inum, where *w)
 {
 	w->bins = 0;
+	w->dir = inum;
 	if (inum >= CCG_TLN_BASE) {
 		pthread_mutex_lock(&t->mut->win_mu);
 		size_t i = (size_t)(inum - CCG_TLN_BASE);

@@ -129,14 +129,3 @@ ccg_err ccg_windows_lookup(const ccg_trace *t, const char *name, ccg_id *out)
 				   V_DIR);
 	return err;
 }
-
-uint64_t ccg_windows_owner(const ccg_trace *t, uint64_t inum)
-{
-	if (inum < CCG_TLN_BASE)
-		return inum;
-	pthread_mutex_lock(&t->mut->win_mu);
-	size_t i = (size_t)(inum - CCG_TLN_BASE);
-	uint64_t dir = i < t->mut->ntlns ? t->mut->tlns[i].dir : UINT64_MAX;
-	pthread_mutex_unlock(&t->mut->win_mu);
-	return dir;
-}

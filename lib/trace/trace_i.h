@@ -202,6 +202,8 @@ typedef struct where {
 	uint64_t sub;           /* W_WIN: 0 the window, 1..G a group, then
 				 * the locations */
 	uint32_t bins;          /* a timeline-N.tsv: N; else 0 */
+	uint64_t dir;           /* the directory's inum: for a timeline-N.tsv
+				 * its directory's, else the inum itself */
 } where;
 
 /* One node at one place: a location directory, a call or a group. */
@@ -247,9 +249,6 @@ ccg_err ccg_windows_lookup(const ccg_trace *t, const char *name,
 /* timeline-N.tsv of directory inum `dir`: `rest` is "N.tsv". */
 ccg_err ccg_windows_timeline(const ccg_trace *t, uint64_t dir,
 			     const char *rest, ccg_id *out);
-/* The directory inum a timeline-N.tsv inum belongs to (inum itself for
- * any other). */
-uint64_t ccg_windows_owner(const ccg_trace *t, uint64_t inum);
 
 /* ---- ccg_names.c: directory names ---- */
 
