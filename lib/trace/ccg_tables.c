@@ -27,10 +27,11 @@ typedef struct part {
 } part;
 
 typedef struct scope {
-	part *p;
+	part *p;                /* &one, or an array of the caller's */
 	size_t n;
 	int windowed;           /* only [t0, t1) counts */
 	uint64_t t0, t1;
+	part one;               /* a tree directory's only part */
 } scope;
 
 /* The scope of directory w (in: its instance, for a tree directory); a
@@ -46,10 +47,9 @@ static ccg_err scope_of(const ccg_trace *t, const where *w, const inst *in,
 		s->t1 = wn.t1;
 	}
 	if (in) {
-		s->p = malloc(sizeof *s->p);
-		if (!s->p)
-			return CCG_ENOMEM;
-		s->p[s->n++] = (part){in->l, in->node, in->start};
+		s->one = (part){in->l, in->node, in->start};
+		s->p = &s->one;
+		s->n = 1;
 		return CCG_OK;
 	}
 	size_t first;
@@ -194,7 +194,7 @@ ccg_err ccg_tables_text(const ccg_trace *t, const where *w, const inst *in,
 			enum view v, ccg_sink *out)
 {
 	scope s;
-	ccg_err err = scope_of(t, w, v == V_TIMELINE ? NULL : in, &s);
+	ccg_err err = scope_of(t, w, in, &s);
 	if (!err && v == V_TIMELINE) {
 		uint32_t bins = w->bins ? w->bins : CCG_TIMELINE_BINS;
 		uint64_t t0 = s.windowed ? s.t0 : t->first;
@@ -203,7 +203,8 @@ ccg_err ccg_tables_text(const ccg_trace *t, const where *w, const inst *in,
 	} else if (!err) {
 		err = scope_table(t, &s, v, out);
 	}
-	free(s.p);
+	if (s.p != &s.one)
+		free(s.p);
 	return err;
 }
 
