@@ -5,17 +5,16 @@
 
 #include "ccg_grow.h"
 
+/* One grouping level of an open frame: up to fanout + 1 pending items. */
 typedef struct level {
-	uint64_t *starts, *ends;
 	ccg_ref *refs;
-	ccg_span *spans;    /* lossy: each item's error range */
+	uint8_t *ends;      /* each item's ccg_node_end */
 	uint32_t n;
 } level;
 
 typedef struct frame {
 	uint64_t start;
 	uint64_t region;
-	uint64_t last;      /* time of the last item's end */
 	uint8_t kind;
 	uint32_t nlevels;   /* levels in use */
 	size_t caplevels;
@@ -32,6 +31,15 @@ struct ccg_build {
 	int have;
 	uint64_t first, last;
 	uint64_t prev;      /* time of the previous event */
+	uint64_t nevents;
+	uint64_t tbuf[CCG_TIME_BLOCK]; /* times not yet in a record */
+	uint32_t ntbuf;
+	uint32_t tbase;     /* the location's first time record */
+	int have_tbase;
+	uint64_t tol_abs;   /* lossy: see ccg_build_set_tolerance */
+	double tol_rel;
+	uint64_t stored_prev; /* lossy: the previous stored time */
+	ccg_build_lossy lossy;
 	ccg_repairs rep;
 };
 
@@ -44,10 +52,8 @@ uint64_t ccg_repairs_total(const ccg_repairs *r)
 static void frame_free(frame *f)
 {
 	for (size_t i = 0; i < f->caplevels; i++) {
-		free(f->levels[i].starts);
-		free(f->levels[i].ends);
 		free(f->levels[i].refs);
-		free(f->levels[i].spans);
+		free(f->levels[i].ends);
 	}
 	free(f->levels);
 }
@@ -58,18 +64,14 @@ static int frame_level(ccg_build *b, frame *f, uint32_t k)
 	if (CCG_GROW(f->levels, (size_t)k + 1, f->caplevels))
 		return -1;
 	level *x = &f->levels[k];
-	if (x->spans)
+	if (x->ends)
 		return 0;
 	size_t n = (size_t)b->fanout + 1;
-	if (!x->starts)
-		x->starts = malloc(n * sizeof *x->starts);
-	if (!x->ends)
-		x->ends = malloc(n * sizeof *x->ends);
 	if (!x->refs)
 		x->refs = malloc(n * sizeof *x->refs);
-	if (x->starts && x->ends && x->refs)
-		x->spans = malloc(n * sizeof *x->spans);
-	return x->spans ? 0 : -1;
+	if (x->refs)
+		x->ends = malloc(n);
+	return x->ends ? 0 : -1;
 }
 
 ccg_err ccg_build_create(ccg_store *s, uint32_t fanout, ccg_build **out)
@@ -96,16 +98,20 @@ void ccg_build_free(ccg_build *b)
 	free(b);
 }
 
+void ccg_build_set_tolerance(ccg_build *b, uint64_t abs, double rel)
+{
+	b->tol_abs = abs;
+	b->tol_rel = rel > 0 ? rel : 0;
+}
+
 static frame *push_frame(ccg_build *b, uint8_t kind, uint64_t start,
 			 uint64_t region)
 {
-	uint32_t i = b->depth + (kind != CCG_NODE_ROOT);
-	if (kind == CCG_NODE_ROOT)
-		i = 0;
+	uint32_t i = kind == CCG_NODE_ROOT ? 0 : b->depth + 1;
 	if (CCG_GROW(b->stack, (size_t)i + 1, b->capstack))
 		return NULL;
 	frame *f = &b->stack[i];
-	f->start = f->last = start;
+	f->start = start;
 	f->region = region;
 	f->kind = kind;
 	f->nlevels = 0;
@@ -120,56 +126,110 @@ void ccg_build_reset(ccg_build *b)
 	b->max_depth = 0;
 	b->have = 0;
 	b->first = b->last = 0;
+	b->nevents = 0;
+	b->ntbuf = 0;
+	b->have_tbase = 0;
+	memset(&b->lossy, 0, sizeof b->lossy);
 	memset(&b->rep, 0, sizeof b->rep);
 	push_frame(b, CCG_NODE_ROOT, 0, 0);
 }
 
-static const ccg_span zero_span = {0, 0};
-
-/* Interns the first m items of level l as a group: *ref, ending at *end,
- * with the error range *span. */
-static ccg_err make_group(ccg_build *b, level *l, uint32_t m, ccg_ref *ref,
-			  uint64_t *end, ccg_span *span)
+/* Moves the buffered times into a time record. */
+static ccg_err flush_times(ccg_build *b)
 {
-	*end = l->ends[m - 1];
-	return ccg_store_node_tol(b->s, CCG_NODE_GROUP, 0, l->starts[0], *end,
-				  l->starts, l->refs, l->spans, m, ref, span);
+	if (!b->ntbuf)
+		return CCG_OK;
+	uint32_t id;
+	ccg_err err = ccg_store_times(b->s, b->tbuf, b->ntbuf, &id);
+	if (err)
+		return err;
+	if (!b->have_tbase) {
+		b->tbase = id;
+		b->have_tbase = 1;
+	}
+	b->ntbuf = 0;
+	return CCG_OK;
 }
 
-static ccg_err add_item(ccg_build *b, frame *f, uint32_t k, uint64_t start,
-			uint64_t end, ccg_ref ref, ccg_span span)
+/* Lossy: the time to store for `time`, within the tolerance of it: the
+ * gap since the previous stored time rounded to a multiple of a quantum
+ * no larger than twice the allowed error (abs ticks, or rel of the gap).
+ * A gap that runs backwards is kept exact. */
+static uint64_t lossy_time(ccg_build *b, uint64_t time)
+{
+	if (!b->nevents || time < b->stored_prev)
+		return time;
+	uint64_t gap = time - b->stored_prev;
+	double rel = b->tol_rel * (double)gap;
+	uint64_t allowed = rel > (double)b->tol_abs ? (uint64_t)rel
+						    : b->tol_abs;
+	if (allowed == 0)
+		return time;
+	uint64_t q = 2 * allowed + 1;
+	uint64_t stored = b->stored_prev + (gap + allowed) / q * q;
+	int64_t e = (int64_t)(stored - time);
+	if (e) {
+		b->lossy.moved++;
+		if (e < b->lossy.span.lo)
+			b->lossy.span.lo = e;
+		if (e > b->lossy.span.hi)
+			b->lossy.span.hi = e;
+		double r = (double)(e < 0 ? -e : e) / (double)gap;
+		if (r > b->lossy.max_rel)
+			b->lossy.max_rel = r;
+	}
+	return stored;
+}
+
+/* Records the time of the next event of the stream. */
+static ccg_err record_time(ccg_build *b, uint64_t time)
+{
+	if (b->tol_abs || b->tol_rel > 0)
+		time = lossy_time(b, time);
+	b->stored_prev = time;
+	b->tbuf[b->ntbuf++] = time;
+	b->nevents++;
+	return b->ntbuf == CCG_TIME_BLOCK ? flush_times(b) : CCG_OK;
+}
+
+/* Interns the first m items of level l as a group: *ref, ending as its
+ * last item does. */
+static ccg_err make_group(ccg_build *b, level *l, uint32_t m, ccg_ref *ref,
+			  uint8_t *end)
+{
+	*end = l->ends[m - 1];
+	return ccg_store_node(b->s, CCG_NODE_GROUP, 0, *end, l->refs, m, ref);
+}
+
+static ccg_err add_item(ccg_build *b, frame *f, uint32_t k, ccg_ref ref,
+			uint8_t end)
 {
 	if (frame_level(b, f, k))
 		return CCG_ENOMEM;
 	if (k + 1 > f->nlevels)
 		f->nlevels = k + 1;
 	level *l = &f->levels[k];
-	l->starts[l->n] = start;
-	l->ends[l->n] = end;
 	l->refs[l->n] = ref;
-	l->spans[l->n] = span;
+	l->ends[l->n] = end;
 	l->n++;
 	if (l->n <= b->fanout)
 		return CCG_OK;
 	/* More than B: the first B become a group one level up. */
 	ccg_ref g;
-	uint64_t gend;
-	ccg_span gspan;
-	ccg_err err = make_group(b, l, b->fanout, &g, &gend, &gspan);
+	uint8_t gend;
+	ccg_err err = make_group(b, l, b->fanout, &g, &gend);
 	if (err)
 		return err;
-	uint64_t gstart = l->starts[0];
-	l->starts[0] = l->starts[b->fanout];
-	l->ends[0] = l->ends[b->fanout];
 	l->refs[0] = l->refs[b->fanout];
-	l->spans[0] = l->spans[b->fanout];
+	l->ends[0] = l->ends[b->fanout];
 	l->n = 1;
-	return add_item(b, f, k + 1, gstart, gend, g, gspan);
+	return add_item(b, f, k + 1, g, gend);
 }
 
-/* Closes frame f ending at `end`: groups what is pending, interns. */
-static ccg_err close_frame(ccg_build *b, frame *f, uint64_t end,
-			   ccg_ref *ref, ccg_span *span)
+/* Closes frame f, which ends as `endmode` says: groups what is pending,
+ * interns. */
+static ccg_err close_frame(ccg_build *b, frame *f, uint8_t endmode,
+			   ccg_ref *ref)
 {
 	uint32_t k = 0;
 	ccg_err err;
@@ -177,17 +237,13 @@ static ccg_err close_frame(ccg_build *b, frame *f, uint64_t end,
 		level *l = &f->levels[k];
 		if (l->n >= 2) {
 			ccg_ref g;
-			uint64_t gend;
-			ccg_span gspan;
-			if ((err = make_group(b, l, l->n, &g, &gend, &gspan)))
-				return err;
-			if ((err = add_item(b, f, k + 1, l->starts[0], gend, g,
-					    gspan)))
+			uint8_t gend;
+			if ((err = make_group(b, l, l->n, &g, &gend)) ||
+			    (err = add_item(b, f, k + 1, g, gend)))
 				return err;
 		} else if (l->n == 1) {
-			if ((err = add_item(b, f, k + 1, l->starts[0],
-					    l->ends[0], l->refs[0],
-					    l->spans[0])))
+			if ((err = add_item(b, f, k + 1, l->refs[0],
+					    l->ends[0])))
 				return err;
 		}
 		f->levels[k].n = 0; /* add_item may have moved the levels */
@@ -195,27 +251,23 @@ static ccg_err close_frame(ccg_build *b, frame *f, uint64_t end,
 	}
 	level empty = {0};
 	level *top = f->nlevels ? &f->levels[f->nlevels - 1] : &empty;
-	if (f->kind == CCG_NODE_CALL && (int64_t)(end - f->start) < 0)
-		b->rep.end_before_start++;
-	return ccg_store_node_tol(b->s, f->kind, f->region, f->start, end,
-				  top->starts, top->refs, top->spans, top->n,
-				  ref, span);
+	return ccg_store_node(b->s, f->kind, f->region, endmode, top->refs,
+			      top->n, ref);
 }
 
-/* Pops the top call, ending at `end`, into its parent. */
-static ccg_err pop(ccg_build *b, uint64_t end)
+/* Pops the top call, ending at `end` as `endmode` says, into its
+ * parent. */
+static ccg_err pop(ccg_build *b, uint64_t end, uint8_t endmode)
 {
 	frame *f = &b->stack[b->depth];
 	ccg_ref ref;
-	ccg_span span;
-	ccg_err err = close_frame(b, f, end, &ref, &span);
+	if ((int64_t)(end - f->start) < 0)
+		b->rep.end_before_start++;
+	ccg_err err = close_frame(b, f, endmode, &ref);
 	if (err)
 		return err;
-	uint64_t start = f->start;
 	b->depth--;
-	frame *p = &b->stack[b->depth];
-	p->last = end;
-	return add_item(b, p, 0, start, end, ref, span);
+	return add_item(b, &b->stack[b->depth], 0, ref, endmode);
 }
 
 static void seen(ccg_build *b, uint64_t time)
@@ -231,6 +283,13 @@ static void seen(ccg_build *b, uint64_t time)
 		b->last = time;
 }
 
+/* Adds event `ev` at `time` as an item of the top frame. */
+static ccg_err add_event(ccg_build *b, uint64_t time, ccg_ref ev)
+{
+	ccg_err err = record_time(b, time);
+	return err ? err : add_item(b, &b->stack[b->depth], 0, ev, CCG_END_LAST);
+}
+
 ccg_err ccg_build_event(ccg_build *b, uint64_t time, ccg_build_role role,
 			uint64_t region, ccg_ref ev, uint32_t *depth)
 {
@@ -243,9 +302,7 @@ ccg_err ccg_build_event(ccg_build *b, uint64_t time, ccg_build_role role,
 		if (b->depth > b->max_depth)
 			b->max_depth = b->depth;
 		*depth = b->depth;
-		frame *f = &b->stack[b->depth];
-		f->last = time;
-		return add_item(b, f, 0, time, time, ev, zero_span);
+		return add_event(b, time, ev);
 	}
 	if (role == CCG_ROLE_LEAVE) {
 		uint32_t p = b->depth;
@@ -259,38 +316,37 @@ ccg_err ccg_build_event(ccg_build *b, uint64_t time, ccg_build_role role,
 			if (p < b->depth) {
 				b->rep.leave_below_top++;
 				b->rep.frames_closed += b->depth - p;
+				/* They end at this Leave, the next event. */
 				while (b->depth > p)
-					if ((err = pop(b, time)))
+					if ((err = pop(b, time, CCG_END_NEXT)))
 						return err;
 			}
 			*depth = b->depth;
-			frame *f = &b->stack[b->depth];
-			if ((err = add_item(b, f, 0, time, time, ev, zero_span)))
+			if ((err = add_event(b, time, ev)))
 				return err;
-			f->last = time;
-			return pop(b, time);
+			return pop(b, time, CCG_END_LAST);
 		}
 	}
-	frame *f = &b->stack[b->depth];
 	*depth = b->depth;
-	f->last = time;
-	return add_item(b, f, 0, time, time, ev, zero_span);
+	return add_event(b, time, ev);
 }
 
-ccg_err ccg_build_finish(ccg_build *b, ccg_ref *root, uint64_t *start,
-			 uint64_t *end, ccg_span *span)
+ccg_err ccg_build_finish(ccg_build *b, ccg_build_result *res)
 {
-	ccg_span dummy;
 	ccg_err err;
 	b->rep.never_left += b->depth;
 	while (b->depth > 0)
-		if ((err = pop(b, b->last)))
+		if ((err = pop(b, b->last, CCG_END_LOC)))
 			return err;
-	frame *r = &b->stack[0];
-	r->start = b->have ? b->first : 0;
-	*start = r->start;
-	*end = b->have ? b->last : 0;
-	return close_frame(b, r, *end, root, span ? span : &dummy);
+	if ((err = flush_times(b)))
+		return err;
+	memset(res, 0, sizeof *res);
+	res->first = b->have ? b->first : 0;
+	res->last = b->have ? b->last : 0;
+	res->nevents = b->nevents;
+	res->tbase = b->have_tbase ? b->tbase : ccg_store_time_count(b->s);
+	res->lossy = b->lossy;
+	return close_frame(b, &b->stack[0], CCG_END_LOC, &res->root);
 }
 
 ccg_repairs *ccg_build_repairs(ccg_build *b)

@@ -5,6 +5,8 @@
  * interned in the store (ccg_store.h) as soon as its Leave arrives, so the
  * uncompressed tree never exists in memory: a builder holds only the open
  * calls, each with at most fanout+1 pending items per grouping level.
+ * Every event's time goes to the location's time stream, a record per
+ * CCG_TIME_BLOCK events.
  *
  * Every event is an item of the innermost open call (the location's root
  * when none is open); a call's first item is its ENTER, its last normally
@@ -17,6 +19,14 @@
  * with nothing open, or of a region not open, stays a plain event; calls
  * open at the end close at the location's last timestamp; an end before its
  * start is shown as the start (the events keep their times).
+ *
+ * Lossy mode (ccg_build_set_tolerance) stores each time within the
+ * tolerance of the original instead of exactly: the gap since the previous
+ * stored time is rounded to a multiple of 2e + 1 ticks, e the allowed
+ * error (abs ticks, or rel of that gap, whichever is larger), so repeated
+ * gaps become equal and their records compress.  An event's error is then
+ * at most rel of the time since the event before it, which lies inside
+ * the calls around both.  Times that run backwards stay exact.
  */
 #ifndef CCG_BUILD_H
 #define CCG_BUILD_H
@@ -41,6 +51,29 @@ typedef struct ccg_repairs {
 /* Sum of the repairs that changed the tree. */
 uint64_t ccg_repairs_total(const ccg_repairs *r);
 
+/* The signed error range of a location's event times: every event lies
+ * between lo and hi ticks from its original time. */
+typedef struct ccg_span {
+	int64_t lo, hi;
+} ccg_span;
+
+/* What lossy mode did to a location's times. */
+typedef struct ccg_build_lossy {
+	uint64_t moved;         /* events whose stored time differs */
+	ccg_span span;          /* range of the differences */
+	double max_rel;         /* largest difference relative to its gap */
+} ccg_build_lossy;
+
+/* What one location came to. */
+typedef struct ccg_build_result {
+	ccg_ref root;
+	uint64_t first, last;   /* first and last (largest) timestamps, 0
+				 * when empty */
+	uint64_t nevents;
+	uint32_t tbase;         /* its first time record */
+	ccg_build_lossy lossy;
+} ccg_build_result;
+
 typedef enum ccg_build_role {
 	CCG_ROLE_LEAF = 0,
 	CCG_ROLE_ENTER,
@@ -56,16 +89,18 @@ void ccg_build_free(ccg_build *b);
 /* Starts a new location (forgets the previous one's state). */
 void ccg_build_reset(ccg_build *b);
 
+/* Lossy mode: times within `abs` ticks or `rel` (0..1) of the gap before
+ * them (0, 0: exact, the default). */
+void ccg_build_set_tolerance(ccg_build *b, uint64_t abs, double rel);
+
 /* Adds one event: its interned record `ev`, its time, its role, and for
  * ENTER/LEAVE the region.  *depth receives the event's call depth. */
 ccg_err ccg_build_event(ccg_build *b, uint64_t time, ccg_build_role role,
 			uint64_t region, ccg_ref ev, uint32_t *depth);
 
-/* Closes what is open and interns the root.  *root receives it, *start
- * and *end the location's first and last timestamps (0 when empty), *span
- * (may be NULL) the range of time errors lossy sharing introduced. */
-ccg_err ccg_build_finish(ccg_build *b, ccg_ref *root, uint64_t *start,
-			 uint64_t *end, ccg_span *span);
+/* Closes what is open, writes the last time record and interns the
+ * root; *res receives what the location came to. */
+ccg_err ccg_build_finish(ccg_build *b, ccg_build_result *res);
 
 ccg_repairs *ccg_build_repairs(ccg_build *b);
 /* Deepest call depth of the current location. */

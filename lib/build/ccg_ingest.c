@@ -229,13 +229,17 @@ static ccg_err finish_location(ingest *g, ccg_ingest_loc *l, const chunk *c)
 		if (!l->errmsg)
 			return CCG_ENOMEM;
 	}
-	uint64_t first, last;
-	ccg_err err = ccg_build_finish(g->bld, &l->root, &first, &last,
-				       &l->span);
+	ccg_build_result res;
+	ccg_err err = ccg_build_finish(g->bld, &res);
 	if (err)
 		return err;
-	l->first = l->nevents ? first : 1;
-	l->last = l->nevents ? last : 0;
+	l->root = res.root;
+	l->tbase = res.tbase;
+	l->lossy = res.lossy;
+	if (res.nevents != l->nevents)
+		return CCG_EFORMAT;
+	l->first = l->nevents ? res.first : 1;
+	l->last = l->nevents ? res.last : 0;
 	l->rep = *ccg_build_repairs(g->bld);
 	l->max_depth = ccg_build_max_depth(g->bld);
 	ccg_build_reset(g->bld);
@@ -298,7 +302,7 @@ static ccg_err ingest_open(ingest *g, const char *anchor, ccg_read **r,
 	    (err = ccg_store_create(&g->store)) ||
 	    (err = ccg_build_create(g->store, g->o->fanout, &g->bld)))
 		return err;
-	ccg_store_set_tolerance(g->store, g->o->tol_abs, g->o->tol_rel);
+	ccg_build_set_tolerance(g->bld, g->o->tol_abs, g->o->tol_rel);
 	g->nlocs = ccg_defs_location_count(g->defs);
 	g->locs = calloc(g->nlocs ? g->nlocs : 1, sizeof *g->locs);
 	if (!g->locs)

@@ -21,7 +21,7 @@
 
 typedef struct ccg_ingest_opts {
 	uint32_t fanout;
-	uint64_t tol_abs;       /* lossy sharing, see ccg_store_set_tolerance */
+	uint64_t tol_abs;       /* lossy times, see ccg_build_set_tolerance */
 	double tol_rel;
 	int progress;           /* progress lines through log */
 	ccg_log_fn log;         /* may be NULL */
@@ -31,10 +31,11 @@ typedef struct ccg_ingest_opts {
 /* What one location came to. */
 typedef struct ccg_ingest_loc {
 	uint32_t root;          /* root node in the store */
+	uint32_t tbase;         /* first time record */
 	uint64_t first, last;   /* timestamps (first > last when empty) */
 	uint64_t nevents;
 	uint32_t max_depth;
-	ccg_span span;          /* lossy: range of event time errors */
+	ccg_build_lossy lossy;  /* what lossy mode did */
 	ccg_repairs rep;
 	ccg_err err;
 	char *errmsg;           /* NULL when read cleanly; owned */

@@ -10,7 +10,7 @@ struct ccg_patterns {
 	uint32_t *parent1;      /* per node: first parent + 1, 0 for none */
 	uint32_t *item;         /* per node: item index in that parent */
 	uint8_t *is_call;
-	uint64_t *nevents, *dur;
+	uint64_t *nevents;
 	ccg_pattern *rows;
 	size_t nrows;
 };
@@ -24,7 +24,6 @@ void ccg_patterns_free(ccg_patterns *p)
 	free(p->item);
 	free(p->is_call);
 	free(p->nevents);
-	free(p->dur);
 	free(p->rows);
 	free(p);
 }
@@ -38,9 +37,8 @@ static int patterns_alloc(ccg_patterns *p)
 	p->item = calloc(n, sizeof *p->item);
 	p->is_call = calloc(n, 1);
 	p->nevents = calloc(n, sizeof *p->nevents);
-	p->dur = calloc(n, sizeof *p->dur);
 	if (!p->occ || !p->parent1 || !p->item || !p->is_call ||
-	    !p->nevents || !p->dur)
+	    !p->nevents)
 		return -1;
 	return 0;
 }
@@ -49,7 +47,7 @@ static int patterns_alloc(ccg_patterns *p)
  * once, and notes what each reachable node is. */
 static ccg_err mark_reachable(const ccg_store *s, ccg_patterns *p,
 			      const uint32_t *roots, size_t nroots,
-			      uint8_t *seen, ccg_item *items)
+			      uint8_t *seen, ccg_ref *items)
 {
 	uint32_t *stack = malloc((p->n ? p->n : 1) * sizeof *stack);
 	size_t top = 0;
@@ -72,9 +70,8 @@ static ccg_err mark_reachable(const ccg_store *s, ccg_patterns *p,
 			break;
 		p->is_call[id] = h.kind == CCG_NODE_CALL;
 		p->nevents[id] = h.nevents;
-		p->dur[id] = ccg_node_shown_dur(&h);
 		for (uint32_t i = 0; i < h.nitems; i++) {
-			ccg_ref c = items[i].ref;
+			ccg_ref c = items[i];
 			if (CCG_REF_IS_EVENT(c) || c >= p->n || seen[c])
 				continue;
 			seen[c] = 1;
@@ -88,7 +85,7 @@ static ccg_err mark_reachable(const ccg_store *s, ccg_patterns *p,
 /* Parents have higher ids than their children: pushes the counts down,
  * and notes each node's first parent. */
 static ccg_err push_down(const ccg_store *s, ccg_patterns *p,
-			 const uint8_t *seen, ccg_item *items)
+			 const uint8_t *seen, ccg_ref *items)
 {
 	for (uint32_t id = p->n; id-- > 0;) {
 		if (!seen[id] || !p->occ[id])
@@ -98,7 +95,7 @@ static ccg_err push_down(const ccg_store *s, ccg_patterns *p,
 		if (err)
 			return err;
 		for (uint32_t i = 0; i < h.nitems; i++) {
-			ccg_ref c = items[i].ref;
+			ccg_ref c = items[i];
 			if (CCG_REF_IS_EVENT(c) || c >= id)
 				continue;
 			p->occ[c] += p->occ[id];
@@ -115,7 +112,7 @@ ccg_err ccg_patterns_compute(const ccg_store *s, const uint32_t *roots,
 			     size_t nroots, ccg_patterns **out)
 {
 	ccg_patterns *p = calloc(1, sizeof *p);
-	ccg_item *items = malloc(sizeof *items * (CCG_FANOUT_MAX + 1));
+	ccg_ref *items = malloc(sizeof *items * (CCG_FANOUT_MAX + 1));
 	uint8_t *seen = NULL;
 	ccg_err err = CCG_ENOMEM;
 	if (p && items) {
@@ -158,7 +155,7 @@ ccg_err ccg_patterns_top(ccg_patterns *p, size_t top,
 	for (uint32_t id = 0; id < p->n; id++)
 		if (p->is_call[id] && p->occ[id] >= 2)
 			p->rows[p->nrows++] = (ccg_pattern){
-				id, p->occ[id], p->nevents[id], p->dur[id]};
+				id, p->occ[id], p->nevents[id]};
 	qsort(p->rows, p->nrows, sizeof *p->rows, cmp_rows);
 	*rows = p->rows;
 	*n = p->nrows < top ? p->nrows : top;

@@ -5,7 +5,9 @@
  * Counts, for every call node reachable from the given roots, how many
  * times it occurs in the uncompressed trees (a shared node occurs once per
  * use), and remembers one place where it occurs (a parent node and the item
- * index there), so a path can be shown.  Costs O(reachable nodes).
+ * index there), so a path can be shown.  Costs O(reachable nodes).  A
+ * node is a structure without times, so a pattern's occurrences may each
+ * take their own time.
  */
 #ifndef CCG_PATTERNS_H
 #define CCG_PATTERNS_H
@@ -20,7 +22,6 @@ typedef struct ccg_pattern {
 	uint32_t node;          /* a call node */
 	uint64_t occurrences;
 	uint64_t nevents;       /* events in one occurrence */
-	uint64_t dur;           /* duration of the representative */
 } ccg_pattern;
 
 typedef struct ccg_patterns ccg_patterns;

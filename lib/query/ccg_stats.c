@@ -14,8 +14,10 @@
  * large results that matter. */
 #define CCG_STATS_MIN_EVENTS 128
 
-/* The kinds of result; a cached result's key is (node id, kind). */
-enum { K_STATS, K_FOLDED, K_MSGS };
+/* The kinds of result; a cached result's key is (location, node id,
+ * first event, kind). */
+enum { K_STATS = CCG_RES_STATS, K_FOLDED = CCG_RES_FOLDED,
+       K_MSGS = CCG_RES_MSGS };
 
 /* A result of any kind.  The union comes first, so a result, its union and
  * the member handed out share one address: the cache finds a result from
@@ -34,18 +36,28 @@ typedef struct win {
 	uint64_t t0, t1;
 } win;
 
-/* The window a whole subtree, placed at time 0, lies in. */
+/* The window a whole subtree lies in. */
 static const win whole = {0, UINT64_MAX};
 
 struct ccg_statcache {
 	const ccg_store *s;
-	ccg_lru *lru;           /* results by (node id, kind) */
+	ccg_lru *lru;           /* results by (location, node, first, kind) */
+	ccg_stored stored;      /* set before any query; .get NULL: none */
+	int storing;            /* ccg_stats_store_all runs: records go to
+				 * stored.put (one thread only) */
 };
+
+/* One query: the cache, the location and a reader of its times. */
+typedef struct qctx {
+	ccg_statcache *c;
+	const ccg_sloc *l;
+	ccg_tcur tc;
+} qctx;
 
 /* The one recursive query, defined at the end; a folded profile's window
  * asks it for statistics. */
-static ccg_err query(ccg_statcache *c, int kind, uint32_t id, uint64_t start,
-		     const win *w, void *out);
+static ccg_err query(qctx *q, int kind, const ccg_sinst *in, const win *w,
+		     void *out);
 
 /* Merges rows b[0..bn) into the array *ap of *an rows, both sorted by
  * `cmp`, rows that compare equal combined by `add` into the first.  `ap`
@@ -175,14 +187,15 @@ static ccg_err add_own(ccg_stats *st, uint64_t region, uint64_t d,
 /* Finishes the statistics `st` of node h at `start` in window w, which
  * hold its children's, `callees` ticks of callee time: a call adds its
  * own activation clipped to the window. */
-static ccg_err stats_own(const ccg_node *h, uint64_t start, const win *w,
-			 uint64_t callees, ccg_stats *st)
+static ccg_err stats_own(const ccg_node *h, const ccg_sinst *in,
+			 const win *w, uint64_t callees, ccg_stats *st)
 {
 	if (h->kind != CCG_NODE_CALL) {
 		st->callee_dur = callees;
 		return CCG_OK;
 	}
-	uint64_t end = start + ccg_node_shown_dur(h);
+	uint64_t start = in->start;
+	uint64_t end = start + ccg_shown_dur(in->start, in->end);
 	uint64_t lo = start > w->t0 ? start : w->t0;
 	uint64_t hi = end < w->t1 ? end : w->t1;
 	uint64_t clipped = hi > lo ? hi - lo : 0;
@@ -274,15 +287,15 @@ static ccg_err fold_call(const ccg_folded *inner, uint64_t region,
 	return err;
 }
 
-/* The exclusive time of call h (node id) of its own in window w: its
+/* The exclusive time of call h (instance in) of its own in window w: its
  * region's exclusive time in the window statistics less what the nested
  * calls of its region, the paths of `inner` ending in it, add. */
-static ccg_err own_in_window(ccg_statcache *c, uint32_t id, const ccg_node *h,
-			     uint64_t start, const win *w,
-			     const ccg_folded *inner, uint64_t *own)
+static ccg_err own_in_window(qctx *q, const ccg_sinst *in, const ccg_node *h,
+			     const win *w, const ccg_folded *inner,
+			     uint64_t *own)
 {
 	ccg_stats st = {0};
-	ccg_err err = query(c, K_STATS, id, start, w, &st);
+	ccg_err err = query(q, K_STATS, in, w, &st);
 	*own = 0;
 	for (uint32_t i = 0; !err && i < st.n; i++) {
 		if (st.r[i].region != h->region)
@@ -298,23 +311,25 @@ static ccg_err own_in_window(ccg_statcache *c, uint32_t id, const ccg_node *h,
 	return err;
 }
 
-/* Finishes the folded profile `out` of node h (id) at `start` from its
+/* Finishes the folded profile `out` of node h (instance in) from its
  * children's, `inner` (consumed): a call puts them below itself with its
  * own exclusive time, for the whole subtree (w NULL) its duration less
  * `callees`. */
-static ccg_err folded_own(ccg_statcache *c, uint32_t id, const ccg_node *h,
-			  uint64_t start, const win *w, uint64_t callees,
-			  ccg_folded *inner, ccg_folded *out)
+static ccg_err folded_own(qctx *q, const ccg_sinst *in, const ccg_node *h,
+			  const win *w, uint64_t callees, ccg_folded *inner,
+			  ccg_folded *out)
 {
 	if (h->kind != CCG_NODE_CALL) {
 		*out = *inner;
 		return CCG_OK;
 	}
-	uint64_t d = ccg_node_shown_dur(h), own = d > callees ? d - callees : 0;
+	uint64_t start = in->start;
+	uint64_t d = ccg_shown_dur(in->start, in->end);
+	uint64_t own = d > callees ? d - callees : 0;
 	ccg_err err = CCG_OK;
 	if (!w)
 		err = fold_call(inner, h->region, own, out);
-	else if (!(err = own_in_window(c, id, h, start, w, inner, &own)) &&
+	else if (!(err = own_in_window(q, in, h, w, inner, &own)) &&
 		 (own || (start >= w->t0 && start < w->t1) ||
 		  start + d > w->t0))
 		err = fold_call(inner, h->region, own, out);
@@ -354,7 +369,7 @@ ccg_err ccg_msgs_merge(ccg_msgs *a, const ccg_msgs *b)
 }
 
 /* Adds the message of event record `ev`, if it is a send. */
-static ccg_err add_send(ccg_statcache *c, uint32_t ev, ccg_msgs *out)
+static ccg_err add_send(const ccg_statcache *c, uint32_t ev, ccg_msgs *out)
 {
 	ccg_evrec r;
 	ccg_buf f = CCG_BUF_INIT;
@@ -455,100 +470,164 @@ void ccg_statcache_counts(ccg_statcache *c, uint64_t *computed,
 	*hits = u.hits;
 }
 
-static ccg_err load_items(const ccg_store *s, uint32_t id, ccg_node *h,
-			  ccg_item **items)
+ccg_err ccg_sinst_place(ccg_tcur *tc, uint64_t last, uint32_t node,
+			const ccg_node *h, uint64_t first, ccg_sinst *out)
 {
-	ccg_node hh;
-	ccg_err err = ccg_store_get_node(s, id, &hh, NULL, 0);
+	out->node = node;
+	out->first = first;
+	if (h->nevents == 0) {
+		out->start = out->end = 0;
+		return CCG_OK;
+	}
+	ccg_err err = ccg_tcur_get(tc, first, &out->start);
 	if (err)
 		return err;
-	*items = malloc((hh.nitems ? hh.nitems : 1) * sizeof **items);
-	if (!*items)
+	switch (h->endmode) {
+	case CCG_END_LAST:
+		return ccg_tcur_get(tc, first + h->nevents - 1, &out->end);
+	case CCG_END_NEXT:
+		return ccg_tcur_get(tc, first + h->nevents, &out->end);
+	default:
+		out->end = last;
+		return CCG_OK;
+	}
+}
+
+/* The items of instance `in` (header into *h), in a new array *refs. */
+static ccg_err load_items(const ccg_store *s, const ccg_sinst *in,
+			  ccg_node *h, ccg_ref **refs)
+{
+	ccg_node hh;
+	ccg_err err = ccg_store_get_node(s, in->node, &hh, NULL, 0);
+	if (err)
+		return err;
+	*refs = malloc((hh.nitems ? hh.nitems : 1) * sizeof **refs);
+	if (!*refs)
 		return CCG_ENOMEM;
-	err = ccg_store_get_node(s, id, h, *items, hh.nitems);
+	err = ccg_store_get_node(s, in->node, h, *refs, hh.nitems);
 	if (err) {
-		free(*items);
-		*items = NULL;
+		free(*refs);
+		*refs = NULL;
 	}
 	return err;
 }
 
-/* The whole result of `kind` of node id, pinned: from the cache, or
- * computed and then cached (but not for a small subtree).  Give it back
- * with ccg_lru_put.  *out is NULL on failure. */
-static ccg_err cached(ccg_statcache *c, uint32_t id, int kind,
+/* The cache key of instance `in` of kind `kind`. */
+static void key_of(const qctx *q, const ccg_sinst *in, int kind,
+		   uint64_t *k1, uint64_t *k2)
+{
+	*k1 = (uint64_t)q->l->index << 32 | in->node;
+	*k2 = in->first << 2 | (uint64_t)kind;
+}
+
+/* The whole result r (of kind r->kind) of instance `in`: read from its
+ * stored record if it has one, else computed and, while storing, handed
+ * to the stored put(). */
+static ccg_err whole_result(qctx *q, const ccg_sinst *in, uint64_t nevents,
+			    result *r)
+{
+	ccg_statcache *c = q->c;
+	int big = nevents >= CCG_SUMS_MIN_EVENTS;
+	ccg_err err;
+	if (big && c->stored.get && !c->storing) {
+		ccg_buf rec = CCG_BUF_INIT;
+		err = c->stored.get(c->stored.ctx, q->l, in, r->kind, &rec);
+		if (!err)
+			err = ccg_sums_decode(r->kind,
+					      (const unsigned char *)rec.data,
+					      rec.len, &r->u);
+		ccg_buf_free(&rec);
+		if (err != CCG_ENOENT)
+			return err;
+	}
+	if ((err = query(q, r->kind, in, NULL, &r->u)) || !big ||
+	    !c->storing)
+		return err;
+	ccg_buf rec = CCG_BUF_INIT;
+	if (!(err = ccg_sums_encode(r->kind, &r->u, &rec)))
+		err = c->stored.put(c->stored.ctx, q->l, in, r->kind, &rec);
+	ccg_buf_free(&rec);
+	return err;
+}
+
+/* The whole result of `kind` of instance `in`, pinned: from the cache, or
+ * found or computed and then cached (but not for a small subtree).  Give
+ * it back with ccg_lru_put.  *out is NULL on failure. */
+static ccg_err cached(qctx *q, const ccg_sinst *in, int kind,
 		      const void **out)
 {
+	ccg_statcache *c = q->c;
+	uint64_t k1, k2;
+	key_of(q, in, kind, &k1, &k2);
 	*out = NULL;
-	result *r = ccg_lru_get(c->lru, id, (uint64_t)kind);
+	result *r = ccg_lru_get(c->lru, k1, k2);
 	if (r) {
 		*out = r;
 		return CCG_OK;
 	}
+	ccg_node h;
+	ccg_err err = ccg_store_get_node(c->s, in->node, &h, NULL, 0);
+	if (err)
+		return err;
 	if (!(r = calloc(1, sizeof *r)))
 		return CCG_ENOMEM;
 	r->kind = kind;
-	ccg_err err = query(c, kind, id, 0, NULL, &r->u);
-	if (err) {
+	if ((err = whole_result(q, in, h.nevents, r))) {
 		result_destroy(NULL, r);
 		return err;
 	}
-	ccg_node h;
 	void *v = r;
-	if (!ccg_store_get_node(c->s, id, &h, NULL, 0) &&
-	    h.nevents < CCG_STATS_MIN_EVENTS)
+	if (h.nevents < CCG_STATS_MIN_EVENTS)
 		err = ccg_lru_hold(c->lru, r);
 	else
-		err = ccg_lru_add(c->lru, id, (uint64_t)kind, r, result_bytes(r),
-				  &v);
+		err = ccg_lru_add(c->lru, k1, k2, r, result_bytes(r), &v);
 	if (!err)
 		*out = v;
 	return err;
 }
 
-/* The callee time of node id's whole subtree, from its statistics. */
-static ccg_err callee_time(ccg_statcache *c, uint32_t id, uint64_t *d)
+/* The callee time of instance in's whole subtree, from its statistics. */
+static ccg_err callee_time(qctx *q, const ccg_sinst *in, uint64_t *d)
 {
 	const void *v;
-	ccg_err err = cached(c, id, K_STATS, &v);
+	ccg_err err = cached(q, in, K_STATS, &v);
 	if (err)
 		return err;
 	const result *r = v;
 	*d = r->u.st.callee_dur;
-	ccg_lru_put(c->lru, r);
+	ccg_lru_put(q->c->lru, r);
 	return CCG_OK;
 }
 
-/* Merges the whole result of `kind` of node id into `into`, and adds its
- * callee time to *callees unless that is NULL. */
-static ccg_err add_whole(ccg_statcache *c, int kind, uint32_t id, void *into,
+/* Merges the whole result of `kind` of instance `in` into `into`, and adds
+ * its callee time to *callees unless that is NULL. */
+static ccg_err add_whole(qctx *q, int kind, const ccg_sinst *in, void *into,
 			 uint64_t *callees)
 {
 	const void *v;
-	ccg_err err = cached(c, id, kind, &v);
+	ccg_err err = cached(q, in, kind, &v);
 	if (err)
 		return err;
 	const result *r = v;
 	uint64_t d = kind == K_STATS ? r->u.st.callee_dur : 0;
 	err = merge(into, r);
-	ccg_lru_put(c->lru, r);
+	ccg_lru_put(q->c->lru, r);
 	if (!err && callees && kind != K_STATS)
-		err = callee_time(c, id, &d);
+		err = callee_time(q, in, &d);
 	if (callees)
 		*callees += d;
 	return err;
 }
 
-/* Merges the part of `kind` of node id at `start` in window w into `into`,
- * and adds its callee time (statistics only) to *callees. */
-static ccg_err add_part(ccg_statcache *c, int kind, uint32_t id,
-			uint64_t start, const win *w, void *into,
-			uint64_t *callees)
+/* Merges the part of `kind` of instance `in` in window w into `into`, and
+ * adds its callee time (statistics only) to *callees. */
+static ccg_err add_part(qctx *q, int kind, const ccg_sinst *in, const win *w,
+			void *into, uint64_t *callees)
 {
 	result part;
 	memset(&part, 0, sizeof part);
 	part.kind = kind;
-	ccg_err err = query(c, kind, id, start, w, &part.u);
+	ccg_err err = query(q, kind, in, w, &part.u);
 	if (!err)
 		err = merge(into, &part);
 	if (kind == K_STATS)
@@ -557,110 +636,160 @@ static ccg_err add_part(ccg_statcache *c, int kind, uint32_t id,
 	return err;
 }
 
-/* Merges into `into` what the items of a node at `start` hold: the whole
- * results of its child nodes, or with a window w their parts in it, and
- * for messages the sends among its events (in w).  *callees sums the
- * children's callee time where a query needs it. */
-static ccg_err add_items(ccg_statcache *c, int kind, const ccg_item *items,
-			 uint32_t n, uint64_t start, const win *w, void *into,
+/* Merges into `into` what the n items `refs` of instance `in` hold: the
+ * whole results of its child nodes, or with a window w their parts in
+ * it, and for messages the sends among its events (in w).  *callees sums
+ * the children's callee time where a query needs it. */
+static ccg_err add_items(qctx *q, int kind, const ccg_ref *refs, uint32_t n,
+			 const ccg_sinst *in, const win *w, void *into,
 			 uint64_t *callees)
 {
 	ccg_err err = CCG_OK;
+	uint64_t idx = in->first;
 	for (uint32_t i = 0; !err && i < n; i++) {
-		ccg_ref ref = items[i].ref;
-		uint64_t at = start + (uint64_t)items[i].offset;
-		if (!CCG_REF_IS_EVENT(ref))
-			err = w ? add_part(c, kind, ref, at, w, into, callees)
-				: add_whole(c, kind, ref, into,
-					    kind == K_MSGS ? NULL : callees);
-		else if (kind == K_MSGS && (!w || (at >= w->t0 && at < w->t1)))
-			err = add_send(c, CCG_REF_ID(ref), into);
+		ccg_ref ref = refs[i];
+		if (CCG_REF_IS_EVENT(ref)) {
+			uint64_t at = 0;
+			if (kind == K_MSGS && w)
+				err = ccg_tcur_get(&q->tc, idx, &at);
+			idx++;
+			if (!err && kind == K_MSGS &&
+			    (!w || (at >= w->t0 && at < w->t1)))
+				err = add_send(q->c, CCG_REF_ID(ref), into);
+			continue;
+		}
+		ccg_node h;
+		ccg_sinst child;
+		if ((err = ccg_store_get_node(q->c->s, ref, &h, NULL, 0)) ||
+		    (err = ccg_sinst_place(&q->tc, q->l->last, ref, &h, idx,
+					   &child)))
+			break;
+		idx += h.nevents;
+		err = w ? add_part(q, kind, &child, w, into, callees)
+			: add_whole(q, kind, &child, into,
+				    kind == K_MSGS ? NULL : callees);
 	}
 	return err;
 }
 
-/* What a window query does first: how node id's subtree at `start` meets
- * w (*cover).  Outside it, there is nothing to add; inside it, its whole
+/* What a window query does first: how instance in's subtree meets w
+ * (*cover).  Outside it, there is nothing to add; inside it, its whole
  * result is merged into `out`; only a subtree crossing an edge
  * (CCG_COVER_PART) is left to the caller. */
-static ccg_err window_head(ccg_statcache *c, int kind, uint32_t id,
-			   uint64_t start, const win *w, void *out, int *cover)
+static ccg_err window_head(qctx *q, int kind, const ccg_sinst *in,
+			   const win *w, void *out, int *cover)
 {
-	ccg_node h;
-	ccg_err err = ccg_store_get_node(c->s, id, &h, NULL, 0);
-	if (err)
-		return err;
-	*cover = ccg_stats_cover(start, ccg_node_shown_dur(&h), w->t0, w->t1);
+	*cover = ccg_stats_cover(in->start, ccg_shown_dur(in->start, in->end),
+				 w->t0, w->t1);
 	if (*cover != CCG_COVER_ALL)
 		return CCG_OK;
 	if (kind != K_STATS)
-		return add_whole(c, kind, id, out, NULL);
+		return add_whole(q, kind, in, out, NULL);
 	ccg_stats *st = out;
 	uint64_t callees = 0;
-	err = add_whole(c, kind, id, out, &callees);
+	ccg_err err = add_whole(q, kind, in, out, &callees);
 	st->callee_dur = callees;
 	return err;
 }
 
-/* The one recursive query: the result of `kind` of node id, at `start`,
- * for the whole subtree (w NULL, start 0) or restricted to window w, added
- * into `out` (a ccg_stats, ccg_folded or ccg_msgs as the kind says; a
- * folded profile's must be empty).  From its children's results: the
- * whole ones from the cache, the parts of those crossing an edge of w
- * recursively; then a call's own part. */
-static ccg_err query(ccg_statcache *c, int kind, uint32_t id, uint64_t start,
-		     const win *w, void *out)
+/* The one recursive query: the result of `kind` of instance `in`, for the
+ * whole subtree (w NULL) or restricted to window w, added into `out` (a
+ * ccg_stats, ccg_folded or ccg_msgs as the kind says; a folded profile's
+ * must be empty).  From its children's results: the whole ones from the
+ * cache, the parts of those crossing an edge of w recursively; then a
+ * call's own part. */
+static ccg_err query(qctx *q, int kind, const ccg_sinst *in, const win *w,
+		     void *out)
 {
 	ccg_err err;
 	int cover;
-	if (w && ((err = window_head(c, kind, id, start, w, out, &cover)) ||
+	if (w && ((err = window_head(q, kind, in, w, out, &cover)) ||
 		  cover != CCG_COVER_PART))
 		return err;
 	ccg_node h;
-	ccg_item *items;
-	if ((err = load_items(c->s, id, &h, &items)))
+	ccg_ref *refs;
+	if ((err = load_items(q->c->s, in, &h, &refs)))
 		return err;
 	/* A folded profile gathers its children's apart: a call puts them
 	 * below itself. */
 	ccg_folded inner = {0};
 	uint64_t callees = 0;
-	err = add_items(c, kind, items, h.nitems, start, w,
+	err = add_items(q, kind, refs, h.nitems, in, w,
 			kind == K_FOLDED ? &inner : out, &callees);
-	free(items);
+	free(refs);
 	if (err) {
 		ccg_folded_free(&inner);
 		return err;
 	}
 	if (kind == K_STATS)
-		return stats_own(&h, start, w ? w : &whole, callees, out);
+		return stats_own(&h, in, w ? w : &whole, callees, out);
 	if (kind == K_FOLDED)
-		return folded_own(c, id, &h, start, w, callees, &inner, out);
+		return folded_own(q, in, &h, w, callees, &inner, out);
 	return CCG_OK;
 }
 
 /* ---- the typed faces: whole results, given back, windows ---- */
 
-ccg_err ccg_stats_node(ccg_statcache *c, uint32_t id, const ccg_stats **out)
+/* Runs f on a query context for location l (the context is large: a
+ * time record). */
+static ccg_err with_ctx(ccg_statcache *c, const ccg_sloc *l, int kind,
+			const ccg_sinst *in, const win *w, void *out)
 {
-	const void *v;
-	ccg_err err = cached(c, id, K_STATS, &v);
-	*out = v;
+	qctx *q = malloc(sizeof *q);
+	if (!q)
+		return CCG_ENOMEM;
+	q->c = c;
+	q->l = l;
+	ccg_tcur_init(&q->tc, c->s, l->tbase, l->nevents);
+	ccg_err err;
+	if (w) {
+		err = query(q, kind, in, w, out);
+	} else {
+		const void *v = NULL;
+		err = cached(q, in, kind, &v);
+		*(const void **)out = v;
+	}
+	free(q);
 	return err;
 }
 
-ccg_err ccg_folded_node(ccg_statcache *c, uint32_t id, const ccg_folded **out)
+ccg_err ccg_stats_node(ccg_statcache *c, const ccg_sloc *l,
+		       const ccg_sinst *in, const ccg_stats **out)
 {
-	const void *v;
-	ccg_err err = cached(c, id, K_FOLDED, &v);
-	*out = v;
-	return err;
+	return with_ctx(c, l, K_STATS, in, NULL, (void *)out);
 }
 
-ccg_err ccg_msgs_node(ccg_statcache *c, uint32_t id, const ccg_msgs **out)
+ccg_err ccg_folded_node(ccg_statcache *c, const ccg_sloc *l,
+			const ccg_sinst *in, const ccg_folded **out)
 {
-	const void *v;
-	ccg_err err = cached(c, id, K_MSGS, &v);
-	*out = v;
+	return with_ctx(c, l, K_FOLDED, in, NULL, (void *)out);
+}
+
+ccg_err ccg_msgs_node(ccg_statcache *c, const ccg_sloc *l,
+		      const ccg_sinst *in, const ccg_msgs **out)
+{
+	return with_ctx(c, l, K_MSGS, in, NULL, (void *)out);
+}
+
+void ccg_statcache_set_stored(ccg_statcache *c, const ccg_stored *st)
+{
+	c->stored = st ? *st : (ccg_stored){0};
+}
+
+ccg_err ccg_stats_store_all(ccg_statcache *c, const ccg_sloc *l,
+			    const ccg_sinst *root)
+{
+	if (!c->stored.put)
+		return CCG_EINVAL;
+	ccg_err err = CCG_OK;
+	c->storing = 1;
+	for (int kind = K_STATS; !err && kind <= K_MSGS; kind++) {
+		const void *v = NULL;
+		err = with_ctx(c, l, kind, root, NULL, &v);
+		if (v)
+			ccg_lru_put(c->lru, v);
+	}
+	c->storing = 0;
 	return err;
 }
 
@@ -679,20 +808,23 @@ void ccg_msgs_put(ccg_statcache *c, const ccg_msgs *m)
 	ccg_lru_put(c->lru, m);
 }
 
-ccg_err ccg_stats_window(ccg_statcache *c, uint32_t id, uint64_t start,
-			 uint64_t t0, uint64_t t1, ccg_stats *out)
+ccg_err ccg_stats_window(ccg_statcache *c, const ccg_sloc *l,
+			 const ccg_sinst *in, uint64_t t0, uint64_t t1,
+			 ccg_stats *out)
 {
-	return query(c, K_STATS, id, start, &(win){t0, t1}, out);
+	return with_ctx(c, l, K_STATS, in, &(win){t0, t1}, out);
 }
 
-ccg_err ccg_folded_window(ccg_statcache *c, uint32_t id, uint64_t start,
-			  uint64_t t0, uint64_t t1, ccg_folded *out)
+ccg_err ccg_folded_window(ccg_statcache *c, const ccg_sloc *l,
+			  const ccg_sinst *in, uint64_t t0, uint64_t t1,
+			  ccg_folded *out)
 {
-	return query(c, K_FOLDED, id, start, &(win){t0, t1}, out);
+	return with_ctx(c, l, K_FOLDED, in, &(win){t0, t1}, out);
 }
 
-ccg_err ccg_msgs_window(ccg_statcache *c, uint32_t id, uint64_t start,
-			uint64_t t0, uint64_t t1, ccg_msgs *out)
+ccg_err ccg_msgs_window(ccg_statcache *c, const ccg_sloc *l,
+			const ccg_sinst *in, uint64_t t0, uint64_t t1,
+			ccg_msgs *out)
 {
-	return query(c, K_MSGS, id, start, &(win){t0, t1}, out);
+	return with_ctx(c, l, K_MSGS, in, &(win){t0, t1}, out);
 }

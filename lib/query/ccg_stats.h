@@ -1,11 +1,13 @@
 /*
  * ccg_stats.h - per-region statistics by cached recursive queries.
  *
- * The statistics of a node's subtree are computed from its children's,
- * and a shared node's are computed once for all of its uses: results live
- * in a bounded cache (least recently used first out), handed out
- * refcounted, safe under many threads.  A time window costs only the nodes
- * that cross its edges; every node inside it takes its cached result.
+ * The statistics of a node instance's subtree are computed from its
+ * children's; results of large instances live in a bounded cache (least
+ * recently used first out), handed out refcounted, safe under many
+ * threads.  A time window costs only the instances that cross its edges;
+ * every instance inside it takes its whole result.  A node holds no times
+ * (ccg_store.h): an instance is a node placed in its location's time
+ * stream, and its results depend on that place.
  *
  * Definitions (per region):
  *   calls      its activations (ENTER or CALLING_CONTEXT_ENTER); in a
@@ -23,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ccg_buf.h"
 #include "ccg_error.h"
 #include "ccg_store.h"
 
@@ -67,6 +70,31 @@ typedef struct ccg_msgs {
 	ccg_msg *m;             /* sorted by (comm, rank) */
 } ccg_msgs;
 
+/* ---- instances ---- */
+
+/* A location as the queries see it: an index that tells it apart in the
+ * cache, its time stream, its last timestamp. */
+typedef struct ccg_sloc {
+	uint32_t index;
+	uint32_t tbase;         /* first time record */
+	uint64_t nevents;
+	uint64_t last;
+} ccg_sloc;
+
+/* A node placed in a location: its first event in the time stream, its
+ * start and end (ccg_node_end). */
+typedef struct ccg_sinst {
+	uint32_t node;
+	uint64_t first;
+	uint64_t start, end;
+} ccg_sinst;
+
+/* Places node `node` (header h) whose first event is event `first` of the
+ * stream that tc reads; `last` is the location's last timestamp.  An
+ * empty node starts and ends at 0. */
+ccg_err ccg_sinst_place(ccg_tcur *tc, uint64_t last, uint32_t node,
+			const ccg_node *h, uint64_t first, ccg_sinst *out);
+
 /* ---- the cache ---- */
 
 typedef struct ccg_statcache ccg_statcache;
@@ -84,24 +112,30 @@ void ccg_statcache_counts(ccg_statcache *c, uint64_t *computed,
 /* ---- the queries, one of each for statistics, folded profiles and
  * messages (in a window: those whose send record lies in it) ---- */
 
-/* The result of node `id`'s whole subtree.  It is shared and cached: give
- * it back with the put of its kind. */
-ccg_err ccg_stats_node(ccg_statcache *c, uint32_t id, const ccg_stats **out);
-ccg_err ccg_folded_node(ccg_statcache *c, uint32_t id, const ccg_folded **out);
-ccg_err ccg_msgs_node(ccg_statcache *c, uint32_t id, const ccg_msgs **out);
+/* The result of instance in's whole subtree, in location l.  It is shared
+ * and cached: give it back with the put of its kind. */
+ccg_err ccg_stats_node(ccg_statcache *c, const ccg_sloc *l,
+		       const ccg_sinst *in, const ccg_stats **out);
+ccg_err ccg_folded_node(ccg_statcache *c, const ccg_sloc *l,
+			const ccg_sinst *in, const ccg_folded **out);
+ccg_err ccg_msgs_node(ccg_statcache *c, const ccg_sloc *l,
+		      const ccg_sinst *in, const ccg_msgs **out);
 void ccg_stats_put(ccg_statcache *c, const ccg_stats *st);
 void ccg_folded_put(ccg_statcache *c, const ccg_folded *f);
 void ccg_msgs_put(ccg_statcache *c, const ccg_msgs *m);
 
-/* The result of node `id`, starting at absolute time `start`, restricted
- * to [t0, t1) (durations clipped).  *out, empty on entry, is the
- * caller's: free it with the free of its kind. */
-ccg_err ccg_stats_window(ccg_statcache *c, uint32_t id, uint64_t start,
-			 uint64_t t0, uint64_t t1, ccg_stats *out);
-ccg_err ccg_folded_window(ccg_statcache *c, uint32_t id, uint64_t start,
-			  uint64_t t0, uint64_t t1, ccg_folded *out);
-ccg_err ccg_msgs_window(ccg_statcache *c, uint32_t id, uint64_t start,
-			uint64_t t0, uint64_t t1, ccg_msgs *out);
+/* The result of instance `in` of location l restricted to [t0, t1)
+ * (durations clipped).  *out, empty on entry, is the caller's: free it
+ * with the free of its kind. */
+ccg_err ccg_stats_window(ccg_statcache *c, const ccg_sloc *l,
+			 const ccg_sinst *in, uint64_t t0, uint64_t t1,
+			 ccg_stats *out);
+ccg_err ccg_folded_window(ccg_statcache *c, const ccg_sloc *l,
+			  const ccg_sinst *in, uint64_t t0, uint64_t t1,
+			  ccg_folded *out);
+ccg_err ccg_msgs_window(ccg_statcache *c, const ccg_sloc *l,
+			const ccg_sinst *in, uint64_t t0, uint64_t t1,
+			ccg_msgs *out);
 
 /* Adds `b` into `a` (rows of equal regions, paths, or destinations
  * summed), and frees a result. */
@@ -111,6 +145,44 @@ ccg_err ccg_msgs_merge(ccg_msgs *a, const ccg_msgs *b);
 void ccg_stats_free(ccg_stats *st);
 void ccg_folded_free(ccg_folded *f);
 void ccg_msgs_free(ccg_msgs *m);
+
+/* ---- stored results (the index's summaries) ----
+ *
+ * The whole results of large instances are computed once, when the trace
+ * is built, and stored as records; a query for such an instance reads its
+ * record instead of walking its subtree.  Whatever holds the records
+ * (ccg_stored) is given to the cache: put() receives each record as it is
+ * computed (ccg_stats_store_all), get() finds one (safe under many
+ * threads). */
+
+enum { CCG_RES_STATS = 0, CCG_RES_FOLDED = 1, CCG_RES_MSGS = 2 };
+
+/* Instances with fewer events have no stored results. */
+#define CCG_SUMS_MIN_EVENTS (1u << 15)
+
+typedef struct ccg_stored {
+	void *ctx;
+	ccg_err (*put)(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
+		       int kind, const ccg_buf *rec);
+	/* CCG_OK with the record appended to rec, CCG_ENOENT when none. */
+	ccg_err (*get)(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
+		       int kind, ccg_buf *rec);
+} ccg_stored;
+
+/* Sets what stores results (NULL: nothing).  Before any query. */
+void ccg_statcache_set_stored(ccg_statcache *c, const ccg_stored *st);
+
+/* Computes every kind of whole result of instance `root` of location l,
+ * handing each record of an instance of CCG_SUMS_MIN_EVENTS events or more
+ * to the stored put() as it is made. */
+ccg_err ccg_stats_store_all(ccg_statcache *c, const ccg_sloc *l,
+			    const ccg_sinst *root);
+
+/* A result of kind CCG_RES_* as a record appended to out, and back (*out
+ * empty on entry; freed again on failure). */
+ccg_err ccg_sums_encode(int kind, const void *res, ccg_buf *out);
+ccg_err ccg_sums_decode(int kind, const unsigned char *p, size_t len,
+			void *out);
 
 /* How a subtree spanning [start, start + dur] meets the window [t0, t1):
  * CCG_COVER_NONE (nothing of it inside), CCG_COVER_ALL (all of it: its

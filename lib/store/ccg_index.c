@@ -293,6 +293,9 @@ ccg_err ccg_index_add_store(ccg_index_writer *w, const ccg_store *s)
 	for (uint32_t i = 0; !err && i < ccg_store_event_count(s); i++)
 		if (!(err = ccg_store_event_record(s, i, &p, &len)))
 			err = ccg_index_add(w, CCG_SEC_EVENTS, p, len);
+	for (uint32_t i = 0; !err && i < ccg_store_time_count(s); i++)
+		if (!(err = ccg_store_time_record(s, i, &p, &len)))
+			err = ccg_index_add(w, CCG_SEC_TIMES, p, len);
 	return err;
 }
 
@@ -718,14 +721,12 @@ ccg_err ccg_index_each(ccg_index *x, enum ccg_section sec,
 	return CCG_OK;
 }
 
-static ccg_err src_get(void *ctx, int which, uint32_t id,
-		       const unsigned char **p, size_t *len, void **hold)
+ccg_err ccg_index_record(ccg_index *x, enum ccg_section sec, uint64_t id,
+			 const unsigned char **p, size_t *len, void **hold)
 {
-	ccg_index *x = ctx;
-	int sec = which ? CCG_SEC_EVENTS : CCG_SEC_NODES;
 	uint64_t blk;
 	cblock *b;
-	if (block_of(x, sec, id, &blk))
+	if (sec >= CCG_SEC__COUNT || block_of(x, sec, id, &blk))
 		return CCG_ENOENT;
 	ccg_err err = block_get(x, sec, blk, &b);
 	if (err)
@@ -741,22 +742,37 @@ static ccg_err src_get(void *ctx, int which, uint32_t id,
 	return CCG_OK;
 }
 
+void ccg_index_release(ccg_index *x, void *hold)
+{
+	ccg_lru_put(x->cache, hold);
+}
+
+static ccg_err src_get(void *ctx, int which, uint32_t id,
+		       const unsigned char **p, size_t *len, void **hold)
+{
+	static const int secs[] = {CCG_SEC_NODES, CCG_SEC_EVENTS, CCG_SEC_TIMES};
+	if (which < 0 || which > 2)
+		return CCG_EINVAL;
+	return ccg_index_record(ctx, secs[which], id, p, len, hold);
+}
+
 static void src_release(void *ctx, void *hold)
 {
-	const ccg_index *x = ctx;
-	ccg_lru_put(x->cache, hold);
+	ccg_index_release(ctx, hold);
 }
 
 ccg_err ccg_index_store(ccg_index *x, size_t cache_bytes, ccg_store **out)
 {
 	if (x->secs[CCG_SEC_NODES].nrecs > CCG_STORE_MAX_IDS ||
-	    x->secs[CCG_SEC_EVENTS].nrecs > CCG_STORE_MAX_IDS)
+	    x->secs[CCG_SEC_EVENTS].nrecs > CCG_STORE_MAX_IDS ||
+	    x->secs[CCG_SEC_TIMES].nrecs > CCG_STORE_MAX_IDS)
 		return CCG_EFORMAT;
 	ccg_lru_set_budget(x->cache, cache_bytes);
 	ccg_store_source src = {
 		.ctx = x,
 		.nnodes = (uint32_t)x->secs[CCG_SEC_NODES].nrecs,
 		.nevents = (uint32_t)x->secs[CCG_SEC_EVENTS].nrecs,
+		.ntimes = (uint32_t)x->secs[CCG_SEC_TIMES].nrecs,
 		.bytes = x->size,
 		.get = src_get,
 		.release = src_release,

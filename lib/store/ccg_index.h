@@ -7,7 +7,8 @@
  *            the anchor, the global definitions and every file of the
  *            archive folder), checksum;
  *   blocks   LZ4-compressed blocks of records, one section after another:
- *            locations, summary, nodes, events (the global definitions
+ *            locations, summary, nodes, events, times, stored results
+ *            (the global definitions
  *            stay in the trace's .def file, whose identity is checked);
  *   directory  per section its record count and per block its first
  *            record, file offset, sizes and checksum;
@@ -37,7 +38,7 @@
 #include "ccg_store.h"
 
 /* Format version; a file of another version is rebuilt. */
-#define CCG_INDEX_VERSION 2
+#define CCG_INDEX_VERSION 3
 /* Seed of the file's checksums and of the hash in a default path. */
 #define CCG_INDEX_SEED 0x63636769647831ULL
 
@@ -55,6 +56,9 @@ enum ccg_section {
 	CCG_SEC_META,       /* one record of trace figures (owner's format) */
 	CCG_SEC_NODES,      /* node records (ccg_store.h) */
 	CCG_SEC_EVENTS,     /* event records (ccg_store.h) */
+	CCG_SEC_TIMES,      /* time records (ccg_store.h) */
+	CCG_SEC_SUMS,       /* stored results of large instances (owner's
+			     * format) */
 	CCG_SEC__COUNT
 };
 
@@ -124,6 +128,12 @@ ccg_err ccg_index_each(ccg_index *x, enum ccg_section sec,
 		       ccg_err (*fn)(void *ctx, const unsigned char *rec,
 				     size_t len),
 		       void *ctx);
+
+/* The bytes of record `id` of section sec, valid until
+ * ccg_index_release(x, *hold); safe under many threads. */
+ccg_err ccg_index_record(ccg_index *x, enum ccg_section sec, uint64_t id,
+			 const unsigned char **p, size_t *len, void **hold);
+void ccg_index_release(ccg_index *x, void *hold);
 
 /* A read-only store reading nodes and events from the file, with a block
  * cache of at most `cache_bytes`.  The store borrows x: close the store

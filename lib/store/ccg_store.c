@@ -9,8 +9,6 @@
 
 /* Initial slots of an intern table (power of two). */
 #define CCG_INTERN_INITIAL 4096
-/* Most items of a node that lossy sharing considers (= fan-out limit). */
-#define CCG_SHAPE_ITEMS_MAX 4097
 /* Seeds that keep the node and event hash spaces apart. */
 #define CCG_SEED_NODE 0x6E6F6465ULL
 #define CCG_SEED_EVENT 0x6576656EULL
@@ -35,9 +33,9 @@ typedef struct arena {
 
 /* What a parent needs of a child node while building. */
 typedef struct summ {
-	uint64_t dur, nevents, textlen, ndirs;
+	uint64_t nevents, textlen, ndirs;
 	uint32_t depth;
-	uint8_t visible;
+	uint8_t visible, endmode;
 } summ;
 
 /* Recently interned small event records, to skip hashing. */
@@ -51,34 +49,16 @@ typedef struct evmemo {
 	unsigned char bytes[CCG_EVMEMO_BYTES];
 } evmemo;
 
-/* One representative of a shape, in a chain per shape. */
-typedef struct cand {
-	uint32_t node;
-	uint32_t next1;      /* next candidate + 1, 0 at the end */
-} cand;
-
-/* Representatives kept per shape. */
-#define CCG_SHAPE_CANDIDATES 8
-
 struct ccg_store {
 	const ccg_store_source *src; /* NULL for a store being built */
 	intern raw_tab;              /* hash of a node's raw items -> id */
-	int lossy;
-	uint64_t tol_abs;
-	double tol_rel;
-	intern shape_tab;            /* shape hash -> first candidate + 1 */
-	cand *cands;
-	size_t ncands, capcands;
-	uint64_t lossy_shared;
-	double lossy_max_rel;
-	ccg_item shape_items[CCG_SHAPE_ITEMS_MAX];
 	summ *summ;                  /* per node, while building */
 	size_t capsumm;
 	uint32_t *ev_textlen;        /* per event record, while building */
 	size_t captext;
 	evmemo memo[CCG_EVMEMO_SLOTS];
 	ccg_store_source src_copy;
-	arena nodes, events;
+	arena nodes, events, times;
 	intern node_tab, event_tab;
 	uint64_t nodes_offered;
 	ccg_buf scratch;
@@ -219,9 +199,8 @@ void ccg_store_free(ccg_store *s)
 	intern_free(&s->event_tab);
 	free(s->summ);
 	free(s->ev_textlen);
-	intern_free(&s->shape_tab);
 	intern_free(&s->raw_tab);
-	free(s->cands);
+	arena_free(&s->times);
 	ccg_buf_free(&s->scratch);
 	free(s);
 }
@@ -304,15 +283,17 @@ ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 
 /* Serializes a node into s->scratch; *sum receives its summary. */
 static ccg_err node_record(ccg_store *s, uint8_t kind, uint64_t region,
-			   uint64_t start, uint64_t end, const uint64_t *starts,
-			   const ccg_ref *refs, uint32_t n, ccg_node *sum)
+			   uint8_t endmode, const ccg_ref *refs, uint32_t n,
+			   ccg_node *sum)
 {
 	memset(sum, 0, sizeof *sum);
 	if (s->src)
 		return CCG_ENOTSUP;
+	if (kind > CCG_NODE_ROOT || endmode > CCG_END_LOC)
+		return CCG_EINVAL;
 	sum->kind = kind;
+	sum->endmode = endmode;
 	sum->region = kind == CCG_NODE_CALL ? region : 0;
-	sum->dur = end - start;
 	sum->nitems = n;
 	for (uint32_t i = 0; i < n; i++) {
 		if (CCG_REF_IS_EVENT(refs[i])) {
@@ -341,20 +322,18 @@ static ccg_err node_record(ccg_store *s, uint8_t kind, uint64_t region,
 	}
 	ccg_buf *b = &s->scratch;
 	ccg_buf_reset(b);
-	ccg_put_u(b, (uint64_t)sum->kind | (uint64_t)sum->visible << 2);
+	ccg_put_u(b, (uint64_t)sum->kind | (uint64_t)sum->visible << 2 |
+			     (uint64_t)endmode << 3);
 	if (kind == CCG_NODE_CALL)
 		ccg_put_u(b, sum->region);
-	ccg_put_u(b, sum->dur);
 	ccg_put_u(b, sum->nevents);
 	ccg_put_u(b, sum->textlen);
 	ccg_put_u(b, sum->ndirs);
 	ccg_put_u(b, sum->nvis);
 	ccg_put_u(b, sum->depth);
 	ccg_put_u(b, n);
-	for (uint32_t i = 0; i < n; i++) {
-		ccg_put_i(b, (int64_t)(starts[i] - start));
+	for (uint32_t i = 0; i < n; i++)
 		ccg_put_u(b, refs[i]);
-	}
 	return ccg_buf_status(b) ? CCG_ENOMEM : CCG_OK;
 }
 
@@ -370,20 +349,19 @@ static ccg_err node_insert(ccg_store *s, ccg_hash128 h, const ccg_node *sum,
 	*ref = id;
 	if (CCG_GROW(s->summ, (size_t)id + 1, s->capsumm))
 		return CCG_ENOMEM;
-	s->summ[id] = (summ){sum->dur, sum->nevents, sum->textlen, sum->ndirs,
-			     sum->depth, sum->visible};
+	s->summ[id] = (summ){sum->nevents, sum->textlen, sum->ndirs,
+			     sum->depth, sum->visible, sum->endmode};
 	return CCG_OK;
 }
 
 /* Serializes a node and looks it up: CCG_OK with *found set (and *ref
  * when found); *sum and *h serve a later node_insert. */
 static ccg_err node_lookup(ccg_store *s, uint8_t kind, uint64_t region,
-			   uint64_t start, uint64_t end, const uint64_t *starts,
-			   const ccg_ref *refs, uint32_t n, ccg_node *sum,
-			   ccg_hash128 *h, int *found, ccg_ref *ref)
+			   uint8_t endmode, const ccg_ref *refs, uint32_t n,
+			   ccg_node *sum, ccg_hash128 *h, int *found,
+			   ccg_ref *ref)
 {
-	ccg_err err = node_record(s, kind, region, start, end, starts, refs, n,
-				  sum);
+	ccg_err err = node_record(s, kind, region, endmode, refs, n, sum);
 	if (err)
 		return err;
 	s->nodes_offered++;
@@ -397,18 +375,17 @@ static ccg_err node_lookup(ccg_store *s, uint8_t kind, uint64_t region,
 
 /* A hash of a node's identity straight from its items (no encoding):
  * repeated nodes are recognised before they are serialized. */
-static ccg_hash128 raw_hash(uint8_t kind, uint64_t region, uint64_t start,
-			    uint64_t end, const uint64_t *starts,
+static ccg_hash128 raw_hash(uint8_t kind, uint64_t region, uint8_t endmode,
 			    const ccg_ref *refs, uint32_t n)
 {
-	uint64_t h1 = kind * CCG_HASH_P1 ^ region, h2 = ~(end - start);
+	uint64_t h1 = (kind | (uint64_t)endmode << 4) * CCG_HASH_P1 ^ region;
+	uint64_t h2 = ~(uint64_t)endmode;
 	h2 = (h2 + n) * CCG_HASH_P2;
 	for (uint32_t i = 0; i < n; i++) {
-		uint64_t k = starts[i] - start, r = refs[i];
-		h1 = (h1 ^ k) * CCG_HASH_P1;
+		uint64_t r = refs[i];
+		h1 = (h1 ^ r) * CCG_HASH_P1;
 		h1 = (h1 << 29) | (h1 >> 35);
-		h1 ^= r;
-		h2 = (h2 + (k ^ (r << 32 | r))) * CCG_HASH_P2;
+		h2 = (h2 + (r << 32 | r)) * CCG_HASH_P2;
 		h2 ^= h2 >> 32;
 	}
 	return (ccg_hash128){ccg_mix64(h1 ^ (uint64_t)n << 56),
@@ -444,202 +421,43 @@ static ccg_err raw_add(ccg_store *s, ccg_hash128 rh, ccg_ref ref)
 }
 
 ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
-		       uint64_t start, uint64_t end, const uint64_t *starts,
-		       const ccg_ref *refs, uint32_t n, ccg_ref *ref)
+		       uint8_t endmode, const ccg_ref *refs, uint32_t n,
+		       ccg_ref *ref)
 {
 	ccg_node sum;
 	ccg_hash128 h;
 	int found;
 	if (s->src)
 		return CCG_ENOTSUP;
-	ccg_hash128 rh = raw_hash(kind, region, start, end, starts, refs, n);
+	ccg_hash128 rh = raw_hash(kind, region, endmode, refs, n);
 	if (raw_find(s, rh, ref))
 		return CCG_OK;
-	ccg_err err = node_lookup(s, kind, region, start, end, starts, refs, n,
-				  &sum, &h, &found, ref);
+	ccg_err err = node_lookup(s, kind, region, endmode, refs, n, &sum, &h,
+				  &found, ref);
 	if (!err && !found)
 		err = node_insert(s, h, &sum, ref);
 	return err ? err : raw_add(s, rh, *ref);
 }
 
-void ccg_store_set_tolerance(ccg_store *s, uint64_t abs, double rel)
-{
-	s->tol_abs = abs;
-	s->tol_rel = rel;
-	s->lossy = abs > 0 || rel > 0;
-}
-
-uint64_t ccg_store_lossy_shared(const ccg_store *s)
-{
-	return s->lossy_shared;
-}
-
-double ccg_store_lossy_max_rel(const ccg_store *s)
-{
-	return s->lossy_max_rel;
-}
-
-static ccg_span span_union(const ccg_span *spans, uint32_t n)
-{
-	ccg_span r = {0, 0};
-	for (uint32_t i = 0; spans && i < n; i++) {
-		if (spans[i].lo < r.lo)
-			r.lo = spans[i].lo;
-		if (spans[i].hi > r.hi)
-			r.hi = spans[i].hi;
-	}
-	return r;
-}
-
-static uint64_t mag(int64_t v)
-{
-	return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-}
-
-static ccg_hash128 shape_hash(uint8_t kind, uint64_t region,
-			      const ccg_ref *refs, uint32_t n)
-{
-	uint64_t h[4] = {kind, region, n, 0};
-	ccg_hash128 a = ccg_hash(h, sizeof h, 0x7368617065ULL);
-	ccg_hash128 b = ccg_hash(refs, n * sizeof *refs, a.a ^ a.b);
-	return b;
-}
-
-/* Tries the representatives of this shape; on a fit returns 1 with *ref
- * and *span set. */
-static int lossy_find(ccg_store *s, ccg_hash128 h, uint64_t start,
-		      uint64_t end, const uint64_t *starts,
-		      const ccg_ref *refs, const ccg_span *spans, uint32_t n,
-		      ccg_ref *ref, ccg_span *span)
-{
-	if (!s->shape_tab.cap)
-		return 0;
-	slot *sl = intern_find(&s->shape_tab, h);
-	if (!sl->id1)
-		return 0;
-	ccg_item *items = s->shape_items;
-	int64_t dur = (int64_t)(end - start);
-	uint64_t best_err = UINT64_MAX;
-	for (uint32_t c = sl->id1; c; c = s->cands[c - 1].next1) {
-		uint32_t id = s->cands[c - 1].node;
-		ccg_node r;
-		if (ccg_store_get_node(s, id, &r, items, CCG_SHAPE_ITEMS_MAX) ||
-		    r.nitems != n)
-			continue;
-		ccg_span sp = {INT64_MAX, INT64_MIN};
-		int same = 1;
-		for (uint32_t i = 0; i < n && same; i++) {
-			if (items[i].ref != refs[i]) {
-				same = 0;
-				break;
-			}
-			int64_t d = items[i].offset - (int64_t)(starts[i] - start);
-			int64_t lo = d + (spans ? spans[i].lo : 0);
-			int64_t hi = d + (spans ? spans[i].hi : 0);
-			if (lo < sp.lo)
-				sp.lo = lo;
-			if (hi > sp.hi)
-				sp.hi = hi;
-		}
-		if (!same)
-			continue;
-		if (n == 0)
-			sp.lo = sp.hi = 0;
-		uint64_t err = mag(sp.lo) > mag(sp.hi) ? mag(sp.lo) : mag(sp.hi);
-		uint64_t derr = mag((int64_t)r.dur - dur);
-		uint64_t worst = err > derr ? err : derr;
-		int fits = worst <= s->tol_abs ||
-			   (double)worst <= s->tol_rel * (double)(dur > 0 ? dur : 0);
-		if (fits && worst < best_err) {
-			best_err = worst;
-			*ref = id;
-			*span = sp;
-		}
-	}
-	if (best_err == UINT64_MAX)
-		return 0;
-	if (best_err > 0) {
-		s->lossy_shared++;
-		double rel = dur > 0 ? (double)best_err / (double)dur : 0;
-		if (rel > s->lossy_max_rel)
-			s->lossy_max_rel = rel;
-	}
-	return 1;
-}
-
-static ccg_err shape_add(ccg_store *s, ccg_hash128 h, uint32_t id)
-{
-	if (intern_reserve(&s->shape_tab))
-		return CCG_ENOMEM;
-	slot *sl = intern_find(&s->shape_tab, h);
-	uint32_t len = 0;
-	for (uint32_t c = sl->id1; c; c = s->cands[c - 1].next1)
-		len++;
-	if (len >= CCG_SHAPE_CANDIDATES)
-		return CCG_OK;
-	if (CCG_GROW(s->cands, s->ncands + 1, s->capcands))
-		return CCG_ENOMEM;
-	s->cands[s->ncands] = (cand){id, sl->id1};
-	if (!sl->id1) {
-		sl->h = h;
-		s->shape_tab.n++;
-	}
-	sl->id1 = (uint32_t)++s->ncands;
-	return CCG_OK;
-}
-
-ccg_err ccg_store_node_tol(ccg_store *s, uint8_t kind, uint64_t region,
-			   uint64_t start, uint64_t end, const uint64_t *starts,
-			   const ccg_ref *refs, const ccg_span *spans,
-			   uint32_t n, ccg_ref *ref, ccg_span *span)
-{
-	*span = span_union(spans, n);
-	if (!s->lossy || n > CCG_SHAPE_ITEMS_MAX)
-		return ccg_store_node(s, kind, region, start, end, starts, refs,
-				      n, ref);
-	ccg_node sum;
-	ccg_hash128 h;
-	int found;
-	ccg_err err = node_lookup(s, kind, region, start, end, starts, refs, n,
-				  &sum, &h, &found, ref);
-	if (err || found)
-		return err; /* an exact match: the items' errors stand */
-	/* New: does a representative of its shape fit within tolerance? */
-	ccg_hash128 sh = shape_hash(kind, region, refs, n);
-	ccg_ref rep;
-	ccg_span sp;
-	if (lossy_find(s, sh, start, end, starts, refs, spans, n, &rep, &sp)) {
-		*ref = rep;
-		*span = sp;
-		return CCG_OK;
-	}
-	/* lossy_find decoded other records: serialize this one again. */
-	if ((err = node_record(s, kind, region, start, end, starts, refs, n,
-			       &sum)) ||
-	    (err = node_insert(s, h, &sum, ref)))
-		return err;
-	return shape_add(s, sh, *ref);
-}
-
 ccg_err ccg_node_decode(const unsigned char *p, size_t len, ccg_node *h,
-			ccg_item *items, uint32_t max)
+			ccg_ref *refs, uint32_t max)
 {
 	const unsigned char *end = p + len;
-	uint64_t v[9];
+	uint64_t v[8];
 	if (ccg_varint_get(&p, end, &v[0]))
 		return CCG_EFORMAT;
 	memset(h, 0, sizeof *h);
 	h->kind = (uint8_t)(v[0] & 3);
 	h->visible = (uint8_t)((v[0] >> 2) & 1);
-	if (h->kind > CCG_NODE_ROOT)
+	h->endmode = (uint8_t)(v[0] >> 3);
+	if (h->kind > CCG_NODE_ROOT || v[0] >> 3 > CCG_END_LOC)
 		return CCG_EFORMAT;
 	if (h->kind == CCG_NODE_CALL &&
 	    ccg_varint_get(&p, end, &h->region))
 		return CCG_EFORMAT;
-	for (int i = 1; i <= 7; i++)
+	for (int i = 2; i <= 7; i++)
 		if (ccg_varint_get(&p, end, &v[i]))
 			return CCG_EFORMAT;
-	h->dur = v[1];
 	h->nevents = v[2];
 	h->textlen = v[3];
 	h->ndirs = v[4];
@@ -648,17 +466,17 @@ ccg_err ccg_node_decode(const unsigned char *p, size_t len, ccg_node *h,
 	h->nvis = (uint32_t)v[5];
 	h->depth = (uint32_t)v[6];
 	h->nitems = (uint32_t)v[7];
-	if (!items)
+	if (h->nitems > len)
+		return CCG_EFORMAT; /* an item takes a byte at least */
+	if (!refs)
 		return CCG_OK;
 	if (h->nitems > max)
 		return CCG_ERANGE;
 	for (uint32_t i = 0; i < h->nitems; i++) {
-		uint64_t off, ref;
-		if (ccg_varint_get(&p, end, &off) ||
-		    ccg_varint_get(&p, end, &ref) || ref > UINT32_MAX)
+		uint64_t ref;
+		if (ccg_varint_get(&p, end, &ref) || ref > UINT32_MAX)
 			return CCG_EFORMAT;
-		items[i].offset = ccg_unzigzag(off);
-		items[i].ref = (ccg_ref)ref;
+		refs[i] = (ccg_ref)ref;
 	}
 	return p == end ? CCG_OK : CCG_EFORMAT;
 }
@@ -705,7 +523,7 @@ ccg_err ccg_store_event_record(const ccg_store *s, uint32_t id,
 }
 
 ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *h,
-			   ccg_item *items, uint32_t max)
+			   ccg_ref *refs, uint32_t max)
 {
 	const unsigned char *p;
 	size_t len;
@@ -716,12 +534,12 @@ ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *h,
 		ccg_err err = s->src->get(s->src->ctx, 0, id, &p, &len, &hold);
 		if (err)
 			return err;
-		err = ccg_node_decode(p, len, h, items, max);
+		err = ccg_node_decode(p, len, h, refs, max);
 		s->src->release(s->src->ctx, hold);
 		return err;
 	}
 	ccg_err err = ccg_store_node_record(s, id, &p, &len);
-	return err ? err : ccg_node_decode(p, len, h, items, max);
+	return err ? err : ccg_node_decode(p, len, h, refs, max);
 }
 
 ccg_err ccg_store_get_event(const ccg_store *s, uint32_t id, ccg_evrec *ev,
@@ -771,5 +589,106 @@ uint64_t ccg_store_bytes(const ccg_store *s)
 {
 	if (s->src)
 		return s->src->bytes;
-	return s->nodes.bytes.len + s->events.bytes.len;
+	return s->nodes.bytes.len + s->events.bytes.len + s->times.bytes.len;
+}
+
+/* ------------------------------------------------------------------ */
+/* Time records                                                         */
+
+ccg_err ccg_store_times(ccg_store *s, const uint64_t *t, uint32_t n,
+			uint32_t *id)
+{
+	if (s->src)
+		return CCG_ENOTSUP;
+	if (n == 0 || n > CCG_TIME_BLOCK)
+		return CCG_EINVAL;
+	if (s->times.n >= CCG_STORE_MAX_IDS)
+		return CCG_ERANGE;
+	ccg_buf *b = &s->scratch;
+	ccg_buf_reset(b);
+	ccg_put_u(b, n);
+	ccg_put_u(b, t[0]);
+	for (uint32_t i = 1; i < n; i++)
+		ccg_put_i(b, (int64_t)(t[i] - t[i - 1]));
+	if (ccg_buf_status(b) || arena_push(&s->times, b->data, b->len))
+		return CCG_ENOMEM;
+	*id = s->times.n - 1;
+	return CCG_OK;
+}
+
+ccg_err ccg_times_decode(const unsigned char *p, size_t len, uint64_t *t,
+			 uint32_t *n)
+{
+	const unsigned char *end = p + len;
+	uint64_t k, v;
+	if (ccg_varint_get(&p, end, &k) || k == 0 || k > CCG_TIME_BLOCK ||
+	    ccg_varint_get(&p, end, &v))
+		return CCG_EFORMAT;
+	t[0] = v;
+	for (uint32_t i = 1; i < k; i++) {
+		if (ccg_varint_get(&p, end, &v))
+			return CCG_EFORMAT;
+		t[i] = t[i - 1] + (uint64_t)ccg_unzigzag(v);
+	}
+	*n = (uint32_t)k;
+	return p == end ? CCG_OK : CCG_EFORMAT;
+}
+
+ccg_err ccg_store_time_record(const ccg_store *s, uint32_t id,
+			      const unsigned char **p, size_t *len)
+{
+	if (s->src || id >= s->times.n)
+		return CCG_ENOENT;
+	*p = (const unsigned char *)s->times.bytes.data + s->times.off[id];
+	*len = (size_t)(s->times.off[id + 1] - s->times.off[id]);
+	return CCG_OK;
+}
+
+ccg_err ccg_store_get_times(const ccg_store *s, uint32_t id, uint64_t *t,
+			    uint32_t *n)
+{
+	const unsigned char *p;
+	size_t len;
+	if (s->src) {
+		void *hold;
+		if (id >= s->src->ntimes)
+			return CCG_ENOENT;
+		ccg_err err = s->src->get(s->src->ctx, 2, id, &p, &len, &hold);
+		if (err)
+			return err;
+		err = ccg_times_decode(p, len, t, n);
+		s->src->release(s->src->ctx, hold);
+		return err;
+	}
+	ccg_err err = ccg_store_time_record(s, id, &p, &len);
+	return err ? err : ccg_times_decode(p, len, t, n);
+}
+
+uint32_t ccg_store_time_count(const ccg_store *s)
+{
+	return s->src ? s->src->ntimes : s->times.n;
+}
+
+ccg_err ccg_tcur_get(ccg_tcur *c, uint64_t i, uint64_t *t)
+{
+	if (i >= c->n)
+		return CCG_ENOENT;
+	uint64_t blk = i / CCG_TIME_BLOCK;
+	unsigned k = (unsigned)(blk % CCG_TCUR_SLOTS);
+	if (c->blk1[k] != blk + 1) {
+		uint32_t len;
+		c->blk1[k] = 0;
+		if (blk > UINT32_MAX - c->base)
+			return CCG_EFORMAT;
+		ccg_err err = ccg_store_get_times(c->s, c->base + (uint32_t)blk,
+						  c->t[k], &len);
+		if (err)
+			return err;
+		uint64_t want = c->n - blk * CCG_TIME_BLOCK;
+		if (len != (want < CCG_TIME_BLOCK ? want : CCG_TIME_BLOCK))
+			return CCG_EFORMAT;
+		c->blk1[k] = blk + 1;
+	}
+	*t = c->t[k][i % CCG_TIME_BLOCK];
+	return CCG_OK;
 }

@@ -2,21 +2,32 @@
  * ccg_store.h - the compressed complete call graph: shared nodes and events.
  *
  * The store holds every distinct event record and every distinct subtree
- * once (hash-consing).  An event record is an event without its time: kind,
- * fields and attribute list.  A node is a call, a group of consecutive
- * items (bounded fan-out) or a location's root; it holds its items - events
- * and child nodes - each with its time offset from the node's start, and
- * cached summaries of its subtree (duration, events, text bytes, visible
- * directories).  Nodes hold durations and offsets, never absolute times, so
- * a loop of identical iterations is stored as one iteration, and B of them
- * as one group node, and so on: O(log n) nodes.
+ * structure once (hash-consing), and apart from them the times.
+ *
+ * An event record is an event without its time: kind, fields and
+ * attribute list.  A node is a call, a group of consecutive items (bounded
+ * fan-out) or a location's root; it holds its items - events and child
+ * nodes - and summaries of its subtree (events, text bytes, visible
+ * directories, depth).  A node holds no time at all: a loop whose
+ * iterations do the same calls is stored as one iteration however its
+ * times vary, B of them as one group node, and so on: O(log n) nodes.
+ *
+ * Times.  Each location's event times, in event order, are a stream of
+ * time records of CCG_TIME_BLOCK times each (the first absolute, then
+ * signed deltas), appended, never shared.  A node instance is placed by
+ * the index of its first event in that stream: its start is that event's
+ * time, its end the time its `endmode` names (ccg_node_end), and its
+ * items follow one another in the stream (an event takes one time, a node
+ * its nevents).  So any node's events come back exactly, with O(1) time
+ * records read per block of events.
  *
  * References are tagged 32-bit values: CCG_REF_EVENT | event id, or a node
  * id.  Ids are dense, in order of first appearance, so the same trace
  * always gives the same store.
  *
- * Simple API: create, intern events and nodes, read them back.
- * Advanced: the raw record bytes, for the index file (ccg_index.h).
+ * Simple API: create, intern events and nodes, append times, read them
+ * back (a time cursor reads a location's stream).  Advanced: the raw
+ * record bytes, for the index file (ccg_index.h).
  */
 #ifndef CCG_STORE_H
 #define CCG_STORE_H
@@ -38,19 +49,26 @@ typedef uint32_t ccg_ref;
 
 enum ccg_node_kind { CCG_NODE_CALL = 0, CCG_NODE_GROUP = 1, CCG_NODE_ROOT = 2 };
 
-/* One item of a node: an event or a child node, `offset` ticks after the
- * node's start (negative only in traces whose time runs backwards). */
-typedef struct ccg_item {
-	int64_t offset;
-	ccg_ref ref;
-} ccg_item;
+/* Where an instance's end lies, for an instance whose first event is
+ * event f of the stream and which holds n events: */
+enum ccg_node_end {
+	CCG_END_LAST = 0,     /* at its last event, f + n - 1 (a call closed
+			       * by its Leave; a group ending in one) */
+	CCG_END_NEXT = 1,     /* at the next event, f + n (a call closed by
+			       * the Leave of a call below it) */
+	CCG_END_LOC = 2       /* at the location's last timestamp (a root; a
+			       * call open at the end) */
+};
+
+/* Times per time record. */
+#define CCG_TIME_BLOCK 256
 
 /* A node's header: what it is and what its subtree holds. */
 typedef struct ccg_node {
 	uint8_t kind;         /* enum ccg_node_kind */
 	uint8_t visible;      /* a directory: a call, or a group with calls */
+	uint8_t endmode;      /* enum ccg_node_end */
 	uint64_t region;      /* calls: the region id */
-	uint64_t dur;         /* end - start, modulo 2^64 (see ccg_node_shown_dur) */
 	uint64_t nevents;     /* events in the subtree */
 	uint64_t textlen;     /* their text bytes, without time, depth and
 			       * location columns (see ccg_render.h) */
@@ -84,44 +102,56 @@ ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 			const unsigned char *fields, size_t len,
 			ccg_textlen_fn textlen, void *ctx, ccg_ref *ref);
 
-/* Interns a node whose items start at the given absolute times.  `start`
- * and `end` are the node's absolute start and end; `region` is used for
- * calls.  *ref receives the node's reference. */
+/* Interns a node of n items `refs`; `region` is used for calls.  *ref
+ * receives the node's reference. */
 ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
-		       uint64_t start, uint64_t end, const uint64_t *starts,
-		       const ccg_ref *refs, uint32_t n, ccg_ref *ref);
+		       uint8_t endmode, const ccg_ref *refs, uint32_t n,
+		       ccg_ref *ref);
 
-/* ---- lossy sharing (the 2003 paper's time tolerance) ---- */
+/* Appends a time record of n (1..CCG_TIME_BLOCK) times; *id receives its
+ * id.  A location's records are consecutive ids, all full but its last. */
+ccg_err ccg_store_times(ccg_store *s, const uint64_t *t, uint32_t n,
+			uint32_t *id);
 
-/* The signed error range of an instance's event times: every event of it
- * lies between lo and hi ticks from its original time. */
-typedef struct ccg_span {
-	int64_t lo, hi;
-} ccg_span;
-
-/* Turns on lossy sharing: a new node may share a representative of the
- * same shape (kind, region, items) whose offsets and duration differ, when
- * every event time stays within `abs` ticks, or within `rel` (0..1) of the
- * node's duration, of its original. */
-void ccg_store_set_tolerance(ccg_store *s, uint64_t abs, double rel);
-
-/* ccg_store_node with error ranges: spans[i] is item i's range (NULL for
- * all zero); *span receives the node instance's range. */
-ccg_err ccg_store_node_tol(ccg_store *s, uint8_t kind, uint64_t region,
-			   uint64_t start, uint64_t end, const uint64_t *starts,
-			   const ccg_ref *refs, const ccg_span *spans,
-			   uint32_t n, ccg_ref *ref, ccg_span *span);
-
-/* Nodes that shared a representative they did not equal exactly, and the
- * largest error relative to a replaced node's duration. */
-uint64_t ccg_store_lossy_shared(const ccg_store *s);
-double ccg_store_lossy_max_rel(const ccg_store *s);
-
-/* Reads node `id`: its header into *h, and up to `max` items into `items`
+/* Reads node `id`: its header into *h, and up to `max` items into `refs`
  * (may be NULL with max 0).  CCG_ENOENT for an unknown id, CCG_EFORMAT for a
  * damaged record. */
 ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *h,
-			   ccg_item *items, uint32_t max);
+			   ccg_ref *refs, uint32_t max);
+
+/* Reads time record `id` into t (CCG_TIME_BLOCK entries), *n its count. */
+ccg_err ccg_store_get_times(const ccg_store *s, uint32_t id, uint64_t *t,
+			    uint32_t *n);
+
+/* Decoded records a time cursor holds (direct-mapped by record). */
+#define CCG_TCUR_SLOTS 4
+
+/* A reader of one location's time stream: its first record `base` and
+ * its event count n.  It holds a few decoded records; reading in order
+ * decodes each record once, and a walk that looks ahead to a node's end
+ * and comes back keeps both.  Not shared between threads. */
+typedef struct ccg_tcur {
+	const ccg_store *s;
+	uint32_t base;
+	uint64_t n;
+	uint64_t blk1[CCG_TCUR_SLOTS]; /* record held, relative to base, + 1;
+					* 0 none */
+	uint64_t t[CCG_TCUR_SLOTS][CCG_TIME_BLOCK];
+} ccg_tcur;
+
+static inline void ccg_tcur_init(ccg_tcur *c, const ccg_store *s,
+				 uint32_t base, uint64_t n)
+{
+	c->s = s;
+	c->base = base;
+	c->n = n;
+	for (int i = 0; i < CCG_TCUR_SLOTS; i++)
+		c->blk1[i] = 0;
+}
+
+/* *t = the time of event i of the stream.  CCG_ENOENT past its end,
+ * CCG_EFORMAT when a record does not hold what the stream needs. */
+ccg_err ccg_tcur_get(ccg_tcur *c, uint64_t i, uint64_t *t);
 
 /* Reads event record `id`: its header and its fields appended to `fields`
  * (may be NULL). */
@@ -130,11 +160,12 @@ ccg_err ccg_store_get_event(const ccg_store *s, uint32_t id, ccg_evrec *ev,
 
 uint32_t ccg_store_node_count(const ccg_store *s);
 uint32_t ccg_store_event_count(const ccg_store *s);
+uint32_t ccg_store_time_count(const ccg_store *s);
 /* Nodes and events offered to interning (before sharing). */
 uint64_t ccg_store_nodes_offered(const ccg_store *s);
 /* Bytes all records offered to interning would take unshared (for Rm). */
 uint64_t ccg_store_bytes_offered(const ccg_store *s);
-/* Bytes of all node and event records. */
+/* Bytes of all node, event and time records. */
 uint64_t ccg_store_bytes(const ccg_store *s);
 
 /* Fan-out: the most items a node holds (default, smallest, largest). */
@@ -142,20 +173,22 @@ uint64_t ccg_store_bytes(const ccg_store *s);
 #define CCG_FANOUT_MIN 2
 #define CCG_FANOUT_MAX 4096
 
-/* Duration as a signed quantity clamped at zero: what names and info show. */
-static inline uint64_t ccg_node_shown_dur(const ccg_node *n)
+/* A duration end - start as a signed quantity clamped at zero: what names
+ * and statistics show. */
+static inline uint64_t ccg_shown_dur(uint64_t start, uint64_t end)
 {
-	return (int64_t)n->dur < 0 ? 0 : n->dur;
+	return (int64_t)(end - start) < 0 ? 0 : end - start;
 }
 
 /* ---- advanced: a store read from elsewhere (the index file) ---- */
 
 /* Where a read-only store gets its records.  get() gives the bytes of node
- * record `id` (which 0) or event record `id` (which 1), valid until
- * release(ctx, *hold); both must be safe to call from many threads. */
+ * record `id` (which 0), event record `id` (which 1) or time record `id`
+ * (which 2), valid until release(ctx, *hold); both must be safe to call
+ * from many threads. */
 typedef struct ccg_store_source {
 	void *ctx;
-	uint32_t nnodes, nevents;
+	uint32_t nnodes, nevents, ntimes;
 	uint64_t bytes;
 	ccg_err (*get)(void *ctx, int which, uint32_t id,
 		       const unsigned char **p, size_t *len, void **hold);
@@ -172,11 +205,15 @@ ccg_err ccg_store_node_record(const ccg_store *s, uint32_t id,
 			      const unsigned char **p, size_t *len);
 ccg_err ccg_store_event_record(const ccg_store *s, uint32_t id,
 			       const unsigned char **p, size_t *len);
+ccg_err ccg_store_time_record(const ccg_store *s, uint32_t id,
+			      const unsigned char **p, size_t *len);
 
 /* Decoders of one record, bounds-checked, whether the store holds it or
  * reads it from a source. */
 ccg_err ccg_node_decode(const unsigned char *p, size_t len, ccg_node *h,
-			ccg_item *items, uint32_t max);
+			ccg_ref *refs, uint32_t max);
+ccg_err ccg_times_decode(const unsigned char *p, size_t len, uint64_t *t,
+			 uint32_t *n);
 ccg_err ccg_evrec_decode(const unsigned char *p, size_t len, ccg_evrec *ev,
 			 const unsigned char **fields);
 

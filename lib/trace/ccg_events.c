@@ -39,14 +39,13 @@ typedef struct memo_ev {
 typedef struct memo_node {
 	uint32_t id1;
 	ccg_node hdr;
-	ccg_item *items;        /* t->opt.fanout + 1 entries */
+	ccg_ref *items;         /* t->opt.fanout + 1 entries */
 } memo_node;
 
 typedef struct wframe {
-	const memo_node *n;     /* may be evicted: copy what outlives it */
-	ccg_item *items;
+	ccg_ref *items;
 	uint32_t nitems, next;
-	uint64_t start;
+	uint64_t idx;           /* the next item's first event */
 	uint32_t depth;         /* depth of this node's own events */
 } wframe;
 
@@ -58,6 +57,7 @@ typedef struct memo {
 	memo_ev ev[CCG_WALK_MEMO];
 	memo_node nodes[CCG_WALK_MEMO];
 	ccg_buf fields;
+	ccg_tcur tc;            /* reinitialised for each walk */
 } memo;
 
 static pthread_key_t memo_key;
@@ -118,9 +118,20 @@ typedef struct walk {
 	memo_ev *ev;
 	memo_node *nodes;
 	ccg_buf *fields_;
+	ccg_tcur *tc;           /* the location's times */
 	uint64_t t0, t1;        /* only events in [t0, t1) */
 	int windowed;           /* t0 and t1 are in force */
 } walk;
+
+/* A walk over location l with thread memo m, windowed to [t0, t1) when
+ * `windowed`. */
+static walk walk_make(const ccg_trace *t, const loc *l, memo *m, uint64_t t0,
+		      uint64_t t1, int windowed)
+{
+	ccg_tcur_init(&m->tc, t->store, l->tbase, l->nevents);
+	return (walk){t, l, NULL, 0, 0, m->ev, m->nodes, &m->fields, &m->tc,
+		      t0, t1, windowed};
+}
 
 static void walk_free(walk *w)
 {
@@ -175,7 +186,7 @@ static ccg_err walk_node(walk *w, uint32_t id, const memo_node **out)
 	return CCG_OK;
 }
 
-static ccg_err walk_push(walk *w, uint32_t node, uint64_t start,
+static ccg_err walk_push(walk *w, uint32_t node, uint64_t first,
 			 uint32_t depth)
 {
 	if (CCG_GROW(w->f, w->n + 1, w->cap))
@@ -191,33 +202,46 @@ static ccg_err walk_push(walk *w, uint32_t node, uint64_t start,
 	memcpy(f->items, m->items, m->hdr.nitems * sizeof *f->items);
 	f->nitems = m->hdr.nitems;
 	f->next = 0;
-	f->start = start;
+	f->idx = first;
 	f->depth = depth;
 	w->n++;
 	return CCG_OK;
 }
 
-/* How a node's events meet the walk's window (a CCG_COVER_ value).
- * A location whose times run backwards is never taken whole or skipped
- * whole, since its events may lie outside their calls' intervals. */
-static int window_part(const walk *w, uint64_t start, const ccg_node *h)
+/* How node `id` (header h), whose first event is event `first`, meets
+ * the walk's window (a CCG_COVER_ value).  A location whose times run
+ * backwards is never taken whole or skipped whole, since its events may
+ * lie outside their calls' intervals. */
+static ccg_err window_part(walk *w, uint32_t id, const ccg_node *h,
+			   uint64_t first, int *part)
 {
+	*part = CCG_COVER_ALL;
 	if (!w->windowed)
-		return CCG_COVER_ALL;
+		return CCG_OK;
+	*part = CCG_COVER_PART;
 	if (w->l->rep.out_of_order)
-		return CCG_COVER_PART;
-	return ccg_stats_cover(start, ccg_node_shown_dur(h), w->t0, w->t1);
+		return CCG_OK;
+	ccg_sinst si;
+	ccg_err err = ccg_sinst_place(w->tc, w->l->last, id, h, first, &si);
+	if (!err)
+		*part = ccg_stats_cover(si.start, ccg_shown_dur(si.start, si.end),
+					w->t0, w->t1);
+	return err;
 }
 
-/* Bytes of the events of node `id` (at `start`) inside the window. */
-static ccg_err window_size(walk *w, uint32_t id, uint64_t start,
+/* Bytes of the events of node `id` (first event `first`) inside the
+ * window. */
+static ccg_err window_size(walk *w, uint32_t id, uint64_t first,
 			   uint64_t fixed, uint64_t *size)
 {
 	const memo_node *m;
+	int part;
 	ccg_err err = walk_node(w, id, &m);
+	if (!err)
+		err = window_part(w, id, &m->hdr, first, &part);
 	if (err)
 		return err;
-	switch (window_part(w, start, &m->hdr)) {
+	switch (part) {
 	case CCG_COVER_NONE:
 		*size = 0;
 		return CCG_OK;
@@ -226,24 +250,30 @@ static ccg_err window_size(walk *w, uint32_t id, uint64_t start,
 		return CCG_OK;
 	}
 	uint32_t n = m->hdr.nitems;
-	ccg_item *items = malloc((n ? n : 1) * sizeof *items);
+	ccg_ref *items = malloc((n ? n : 1) * sizeof *items);
 	if (!items)
 		return CCG_ENOMEM;
 	memcpy(items, m->items, n * sizeof *items);
 	*size = 0;
+	uint64_t idx = first;
 	for (uint32_t i = 0; !err && i < n; i++) {
-		uint64_t at = start + (uint64_t)items[i].offset;
-		if (CCG_REF_IS_EVENT(items[i].ref)) {
+		if (CCG_REF_IS_EVENT(items[i])) {
 			const memo_ev *ev;
-			if (at < w->t0 || at >= w->t1)
+			uint64_t at;
+			if ((err = ccg_tcur_get(w->tc, idx++, &at)) ||
+			    at < w->t0 || at >= w->t1)
 				continue;
-			if (!(err = walk_event(w, CCG_REF_ID(items[i].ref), &ev)))
+			if (!(err = walk_event(w, CCG_REF_ID(items[i]), &ev)))
 				*size += ev->textlen + fixed;
 			continue;
 		}
-		uint64_t part;
-		if (!(err = window_size(w, items[i].ref, at, fixed, &part)))
-			*size += part;
+		uint64_t sub;
+		if ((err = walk_node(w, items[i], &m)))
+			break;
+		uint64_t nev = m->hdr.nevents;
+		if (!(err = window_size(w, items[i], idx, fixed, &sub)))
+			*size += sub;
+		idx += nev;
 	}
 	free(items);
 	return err;
@@ -257,20 +287,24 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 	const uint64_t fixed = fixed_len(w->t, w->l);
 	size_t want_end = out->len + len;
 	ccg_buf line = CCG_BUF_INIT;
-	ccg_err err = walk_push(w, in->node, in->start, in->depth);
+	ccg_err err = walk_push(w, in->node, in->first, in->depth);
 	while (!err && w->n) {
 		wframe *f = &w->f[w->n - 1];
 		if (f->next == f->nitems) {
 			w->n--;
 			continue;
 		}
-		const ccg_item *it = &f->items[f->next++];
-		uint64_t at = f->start + (uint64_t)it->offset;
-		if (CCG_REF_IS_EVENT(it->ref)) {
+		ccg_ref ref = f->items[f->next++];
+		uint64_t idx = f->idx;
+		if (CCG_REF_IS_EVENT(ref)) {
 			const memo_ev *ev;
+			uint64_t at;
+			f->idx++;
+			if ((err = ccg_tcur_get(w->tc, idx, &at)))
+				break;
 			if (w->windowed && (at < w->t0 || at >= w->t1))
 				continue;
-			if ((err = walk_event(w, CCG_REF_ID(it->ref), &ev)))
+			if ((err = walk_event(w, CCG_REF_ID(ref), &ev)))
 				break;
 			uint64_t size = ev->textlen + fixed;
 			if (off >= size) {
@@ -298,19 +332,22 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 			continue;
 		}
 		const memo_node *m;
-		if ((err = walk_node(w, it->ref, &m)))
+		if ((err = walk_node(w, ref, &m)))
 			break;
+		f->idx += m->hdr.nevents;
 		uint32_t depth = f->depth + (m->hdr.kind == CCG_NODE_CALL);
 		uint64_t size = m->hdr.textlen + m->hdr.nevents * fixed;
-		int part = window_part(w, at, &m->hdr);
+		int part;
+		if ((err = window_part(w, ref, &m->hdr, idx, &part)))
+			break;
 		if (part == CCG_COVER_PART &&
-		    (err = window_size(w, it->ref, at, fixed, &size)))
+		    (err = window_size(w, ref, idx, fixed, &size)))
 			break;
 		if (part == CCG_COVER_NONE || off >= size) {
 			off -= part == CCG_COVER_NONE ? 0 : size;
 			continue;
 		}
-		err = walk_push(w, it->ref, at, depth);
+		err = walk_push(w, ref, idx, depth);
 	}
 	ccg_buf_free(&line);
 	return err ? err : ccg_buf_status(out);
@@ -339,7 +376,7 @@ static ccg_err walk_window(const ccg_trace *t, const loc *l, uint64_t t0,
 	memo *m = memo_get(t);
 	if (!m)
 		return CCG_ENOMEM;
-	*w = (walk){t, l, NULL, 0, 0, m->ev, m->nodes, &m->fields, t0, t1, 1};
+	*w = walk_make(t, l, m, t0, t1, 1);
 	return CCG_OK;
 }
 
@@ -368,7 +405,7 @@ ccg_err ccg_events_window(const ccg_trace *t, const loc *l, uint64_t t0,
 	if (err)
 		return err;
 	uint64_t body;
-	if ((err = window_size(&w, in.node, in.start, fixed_len(t, l), &body)))
+	if ((err = window_size(&w, in.node, in.first, fixed_len(t, l), &body)))
 		return err;
 	const size_t hlen = t->ev_header.len;
 	if (size)
@@ -393,7 +430,7 @@ ccg_err ccg_events_read(const ccg_trace *t, const inst *in, uint64_t off,
 	memo *m = memo_get(t);
 	if (!m)
 		return CCG_ENOMEM;
-	walk w = {t, in->l, NULL, 0, 0, m->ev, m->nodes, &m->fields, 0, 0, 0};
+	walk w = walk_make(t, in->l, m, 0, 0, 0);
 	ccg_err err = walk_read(&w, in, off - hlen, want_end - out->len, out);
 	walk_free(&w);
 	return err;

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ccg_search.h"
 
@@ -88,30 +89,77 @@ ccg_err ccg_ids_root(const ccg_trace *t, const loc *l, inst *in)
 {
 	in->l = l;
 	in->node = l->root;
+	in->first = 0;
 	in->start = l->first > l->last ? 0 : l->first;
+	in->end = l->first > l->last ? 0 : l->last;
 	in->depth = in->parent_depth = 0;
 	return ccg_store_get_node(t->store, l->root, &in->hdr, NULL, 0);
 }
 
-/* The child instance of `in` for item `it` (a node). */
-ccg_err ccg_ids_child(const ccg_trace *t, const inst *in,
-			  const ccg_item *it, inst *out)
+void ccg_ids_items_free(titems *it)
 {
+	free(it->refs);
+	free(it->first);
+	free(it->tc);
+	memset(it, 0, sizeof *it);
+}
+
+ccg_err ccg_ids_items(const ccg_trace *t, const inst *in, titems *it)
+{
+	if (!it->refs)
+		it->refs = malloc(sizeof *it->refs * (CCG_FANOUT_MAX + 1));
+	if (!it->first)
+		it->first = malloc(sizeof *it->first * (CCG_FANOUT_MAX + 1));
+	if (!it->tc)
+		it->tc = calloc(1, sizeof *it->tc);
+	if (!it->refs || !it->first || !it->tc)
+		return CCG_ENOMEM;
+	if (it->tc->s != t->store || it->tc->base != in->l->tbase ||
+	    it->tc->n != in->l->nevents)
+		ccg_tcur_init(it->tc, t->store, in->l->tbase, in->l->nevents);
+	ccg_node n;
+	ccg_err err = ccg_store_get_node(t->store, in->node, &n, it->refs,
+					 CCG_FANOUT_MAX);
+	if (err)
+		return err;
+	it->n = n.nitems;
+	uint64_t idx = in->first;
+	for (uint32_t i = 0; i < it->n; i++) {
+		it->first[i] = idx;
+		if (CCG_REF_IS_EVENT(it->refs[i])) {
+			idx++;
+			continue;
+		}
+		ccg_node h;
+		if ((err = ccg_store_get_node(t->store, it->refs[i], &h, NULL,
+					      0)))
+			return err;
+		idx += h.nevents;
+	}
+	return idx == in->first + in->hdr.nevents ? CCG_OK : CCG_EFORMAT;
+}
+
+ccg_err ccg_ids_child(const ccg_trace *t, const inst *in, titems *it,
+		      uint32_t i, inst *out)
+{
+	if (i >= it->n || CCG_REF_IS_EVENT(it->refs[i]))
+		return CCG_EINVAL;
 	out->l = in->l;
-	out->node = CCG_REF_ID(it->ref);
-	out->start = in->start + (uint64_t)it->offset;
+	out->node = it->refs[i];
 	out->parent_depth = in->depth;
 	ccg_err err = ccg_store_get_node(t->store, out->node, &out->hdr, NULL,
 					 0);
+	if (err)
+		return err;
+	ccg_sinst si;
+	if ((err = ccg_sinst_place(it->tc, in->l->last, out->node, &out->hdr,
+				   it->first[i], &si)))
+		return err;
+	out->first = si.first;
+	out->start = si.start;
+	out->end = si.end;
 	out->depth = in->depth + (out->hdr.kind == CCG_NODE_CALL);
-	return err;
-}
-
-ccg_err ccg_ids_items(const ccg_trace *t, const inst *in, ccg_item *items)
-{
-	ccg_node n;
-	return ccg_store_get_node(t->store, in->node, &n, items,
-				  CCG_FANOUT_MAX);
+	return CCG_OK;
 }
 
 /* Resolves inum `inum` of location l (W_TREE). */
@@ -124,20 +172,18 @@ ccg_err ccg_ids_resolve(const ccg_trace *t, const loc *l, uint64_t inum,
 		return err;
 	if (p > in->hdr.ndirs)
 		return CCG_ENOENT;
-	ccg_item *items = malloc(sizeof *items * (CCG_FANOUT_MAX + 1));
-	if (!items)
-		return CCG_ENOMEM;
+	titems it = {0};
 	while (p > 0 && !err) {
 		p--;
-		if ((err = ccg_ids_items(t, in, items)))
+		if ((err = ccg_ids_items(t, in, &it)))
 			break;
 		uint32_t i;
 		ccg_node h;
-		for (i = 0; i < in->hdr.nitems; i++) {
-			if (CCG_REF_IS_EVENT(items[i].ref))
+		for (i = 0; i < it.n; i++) {
+			if (CCG_REF_IS_EVENT(it.refs[i]))
 				continue;
-			if ((err = ccg_store_get_node(t->store, items[i].ref,
-						      &h, NULL, 0)))
+			if ((err = ccg_store_get_node(t->store, it.refs[i], &h,
+						      NULL, 0)))
 				break;
 			if (!h.visible)
 				continue;
@@ -147,15 +193,15 @@ ccg_err ccg_ids_resolve(const ccg_trace *t, const loc *l, uint64_t inum,
 		}
 		if (err)
 			break;
-		if (i == in->hdr.nitems) {
+		if (i == it.n) {
 			err = CCG_EFORMAT;
 			break;
 		}
 		inst child;
-		err = ccg_ids_child(t, in, &items[i], &child);
+		err = ccg_ids_child(t, in, &it, i, &child);
 		*in = child;
 	}
-	free(items);
+	ccg_ids_items_free(&it);
 	return err;
 }
 
@@ -163,28 +209,29 @@ ccg_err ccg_ids_resolve(const ccg_trace *t, const loc *l, uint64_t inum,
 ccg_err ccg_ids_child_inum(const ccg_trace *t, const inst *in, uint64_t id,
 			uint32_t k, uint64_t *out)
 {
-	ccg_item *items = malloc(sizeof *items * (CCG_FANOUT_MAX + 1));
-	if (!items)
+	ccg_ref *refs = malloc(sizeof *refs * (CCG_FANOUT_MAX + 1));
+	if (!refs)
 		return CCG_ENOMEM;
-	ccg_err err = ccg_ids_items(t, in, items);
+	ccg_node n;
+	ccg_err err = ccg_store_get_node(t->store, in->node, &n, refs,
+					 CCG_FANOUT_MAX);
 	uint64_t p = id + 1;
-	for (uint32_t i = 0; !err && i < in->hdr.nitems; i++) {
+	for (uint32_t i = 0; !err && i < n.nitems; i++) {
 		ccg_node h;
-		if (CCG_REF_IS_EVENT(items[i].ref))
+		if (CCG_REF_IS_EVENT(refs[i]))
 			continue;
-		if ((err = ccg_store_get_node(t->store, items[i].ref, &h, NULL,
-					      0)))
+		if ((err = ccg_store_get_node(t->store, refs[i], &h, NULL, 0)))
 			break;
 		if (!h.visible)
 			continue;
 		if (k-- == 0) {
 			*out = p;
-			free(items);
+			free(refs);
 			return CCG_OK;
 		}
 		p += 1 + h.ndirs;
 	}
-	free(items);
+	free(refs);
 	return err ? err : CCG_ENOENT;
 }
 

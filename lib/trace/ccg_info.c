@@ -118,7 +118,7 @@ void ccg_info_node(const ccg_trace *t, const inst *in, int is_loc,
 	}
 	uint64_t start = is_loc && !l->nevents ? 0 : in->start;
 	uint64_t end = is_loc ? (l->nevents ? l->last : 0)
-			      : start + ccg_node_shown_dur(n);
+			      : start + ccg_shown_dur(in->start, in->end);
 	add_ku(b, "start", start);
 	add_ku(b, "end", end);
 	add_ku(b, "duration", end - start);
@@ -177,7 +177,7 @@ static void add_open(const ccg_trace *t, ccg_buf *b)
 	if (t->opt.tol_abs || t->opt.tol_rel) {
 		add_ku(b, "tolerance_ticks", t->opt.tol_abs);
 		ccg_buf_addf(b, "tolerance_percent: %g\n", t->opt.tol_rel * 100);
-		add_ku(b, "lossy_shared_nodes", t->lossy_shared);
+		add_ku(b, "lossy_moved_events", t->lossy_shared);
 		add_ku(b, "max_error_ticks", t->max_err);
 		ccg_buf_addf(b, "max_error_percent: %.6g\n",
 			     t->lossy_max_rel * 100);

@@ -219,14 +219,13 @@ size_t ccg_names_region_index(const ccg_trace *t, uint64_t region)
 }
 
 
-static named_child describe(const inst *parent, const ccg_item *it,
-			    const ccg_node *h)
+static named_child describe(const inst *child)
 {
 	named_child c;
-	c.start = parent->start + (uint64_t)it->offset;
-	c.end = c.start + ccg_node_shown_dur(h);
-	c.is_call = h->kind == CCG_NODE_CALL;
-	c.region = h->region;
+	c.start = child->start;
+	c.end = c.start + ccg_shown_dur(child->start, child->end);
+	c.is_call = child->hdr.kind == CCG_NODE_CALL;
+	c.region = child->hdr.region;
 	return c;
 }
 
@@ -269,7 +268,7 @@ static void base_name(const ccg_trace *t, const named_child *c, ccg_buf *out)
 
 void ccg_kids_free(kids *k)
 {
-	free(k->items);
+	ccg_ids_items_free(&k->it);
 	free(k->item_of);
 	free(k->desc);
 }
@@ -277,28 +276,29 @@ void ccg_kids_free(kids *k)
 ccg_err ccg_kids_load(const ccg_trace *t, const inst *in, kids *k)
 {
 	memset(k, 0, sizeof *k);
-	k->items = malloc(sizeof *k->items * (CCG_FANOUT_MAX + 1));
 	k->item_of = malloc(sizeof *k->item_of * (in->hdr.nvis + 1));
 	k->desc = malloc(sizeof *k->desc * (in->hdr.nvis + 1));
-	if (!k->items || !k->item_of || !k->desc)
+	if (!k->item_of || !k->desc)
 		return CCG_ENOMEM;
-	ccg_err err = ccg_ids_items(t, in, k->items);
+	ccg_err err = ccg_ids_items(t, in, &k->it);
 	if (err)
 		return err;
-	k->nitems = in->hdr.nitems;
-	for (uint32_t i = 0; i < k->nitems; i++) {
+	for (uint32_t i = 0; i < k->it.n; i++) {
 		ccg_node h;
-		if (CCG_REF_IS_EVENT(k->items[i].ref))
+		if (CCG_REF_IS_EVENT(k->it.refs[i]))
 			continue;
-		if ((err = ccg_store_get_node(t->store, k->items[i].ref, &h,
+		if ((err = ccg_store_get_node(t->store, k->it.refs[i], &h,
 					      NULL, 0)))
 			return err;
 		if (!h.visible)
 			continue;
 		if (k->n >= in->hdr.nvis)
 			return CCG_EFORMAT;
+		inst child;
+		if ((err = ccg_ids_child(t, in, &k->it, i, &child)))
+			return err;
 		k->item_of[k->n] = i;
-		k->desc[k->n++] = describe(in, &k->items[i], &h);
+		k->desc[k->n++] = describe(&child);
 	}
 	return k->n == in->hdr.nvis ? CCG_OK : CCG_EFORMAT;
 }

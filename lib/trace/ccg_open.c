@@ -25,7 +25,6 @@
 #include "ccg_render.h"
 
 /* Bytes of cached per-node statistics. */
-#define CCG_STATS_CACHE (64u << 20)
 /* Graphs up to this many bytes are compressed with LZ4HC at this level. */
 #define CCG_INDEX_HC_BYTES (1u << 20)
 #define CCG_INDEX_HC_LEVEL 9
@@ -124,7 +123,11 @@ static ccg_err build_from_otf2(ccg_trace *t, ccg_buf *msg)
 		l->last = il[i].last;
 		l->nevents = il[i].nevents;
 		l->max_depth = il[i].max_depth;
-		l->span = il[i].span;
+		l->tbase = il[i].tbase;
+		l->span = il[i].lossy.span;
+		t->lossy_shared += il[i].lossy.moved;
+		if (il[i].lossy.max_rel > t->lossy_max_rel)
+			t->lossy_max_rel = il[i].lossy.max_rel;
 		l->rep = il[i].rep;
 		l->err = il[i].err;
 		l->errmsg = il[i].errmsg;
@@ -133,8 +136,6 @@ static ccg_err build_from_otf2(ccg_trace *t, ccg_buf *msg)
 	t->build_seconds = now() - t0;
 	t->nodes_offered = ccg_store_nodes_offered(t->store);
 	t->bytes_offered = ccg_store_bytes_offered(t->store);
-	t->lossy_shared = ccg_store_lossy_shared(t->store);
-	t->lossy_max_rel = ccg_store_lossy_max_rel(t->store);
 	return CCG_OK;
 }
 
@@ -154,7 +155,7 @@ typedef struct field {
 #define LOC(f, type) {offsetof(loc, f), type}
 #define REP(f) {offsetof(loc, rep.f), F_U64}
 static const field loc_fields[] = {
-	LOC(root, F_U32), LOC(first, F_U64), LOC(last, F_U64),
+	LOC(root, F_U32), LOC(tbase, F_U32), LOC(first, F_U64), LOC(last, F_U64),
 	LOC(nevents, F_U64), LOC(max_depth, F_U32), LOC(err, F_ERR),
 	REP(leave_below_top), REP(frames_closed), REP(leave_empty_stack),
 	REP(leave_not_open), REP(never_left), REP(end_before_start),
@@ -257,6 +258,8 @@ static ccg_err write_index(ccg_trace *t, const ccg_buf *identity,
 	}
 	if (!err)
 		err = ccg_index_add_store(w, t->store);
+	if (!err)
+		err = ccg_sumset_write(t->sums, w);
 	ccg_buf_free(&rec);
 	if (err) {
 		if (msg && !msg->len)
@@ -343,7 +346,8 @@ static ccg_err load_index(ccg_trace *t, const ccg_buf *identity,
 		goto fail;
 	}
 	if ((err = ccg_index_each(t->index, CCG_SEC_LOCS, load_loc, &lc)) ||
-	    (err = ccg_index_each(t->index, CCG_SEC_META, load_meta, t)))
+	    (err = ccg_index_each(t->index, CCG_SEC_META, load_meta, t)) ||
+	    (err = ccg_sumset_load(t->index, &t->sums)))
 		goto fail;
 	t->from_index = 1;
 	return CCG_OK;
@@ -365,6 +369,8 @@ static void reset_content(ccg_trace *t)
 	t->nlocs = 0;
 	ccg_statcache_free(t->stats);
 	t->stats = NULL;
+	ccg_sumset_free(t->sums);
+	t->sums = NULL;
 	ccg_store_free(t->store);
 	t->store = NULL;
 	ccg_index_close(t->index);
@@ -385,6 +391,7 @@ static ccg_err finish_setup(ccg_trace *t)
 	if ((err = ccg_names_groups(t)) || (err = ccg_names_regions(t)) ||
 	    (err = ccg_statcache_create(t->store, CCG_STATS_CACHE, &t->stats)))
 		return err;
+	ccg_sumset_attach(t->sums, t->stats);
 	uint64_t nodes = 1 + t->ngroups;
 	for (size_t i = 0; i < t->nlocs; i++) {
 		loc *l = &t->locs[i];
@@ -393,6 +400,13 @@ static ccg_err finish_setup(ccg_trace *t)
 			 (unsigned long long)l->def->id);
 		if ((err = ccg_store_get_node(t->store, l->root, &root, NULL, 0)))
 			return err;
+		uint64_t nrec = (l->nevents + CCG_TIME_BLOCK - 1) / CCG_TIME_BLOCK;
+		if (root.nevents != l->nevents ||
+		    l->tbase > ccg_store_time_count(t->store) ||
+		    nrec > ccg_store_time_count(t->store) - l->tbase)
+			return CCG_EFORMAT;
+		l->sl = (ccg_sloc){(uint32_t)i, l->tbase, l->nevents,
+				   l->nevents ? l->last : 0};
 		l->base = nodes;
 		nodes += 1 + root.ndirs;
 		t->events += l->nevents;
@@ -426,8 +440,8 @@ static ccg_err finish_setup(ccg_trace *t)
 	if (t->opt.tol_abs || t->opt.tol_rel)
 		ccg_buf_addf(&t->tsv_note,
 			     "# lossy: event times within %llu ticks or %g%% of "
-			     "a shared subtree's duration; largest error %llu "
-			     "ticks (%.3g%% of a subtree)\n",
+			     "the time since the event before; largest error "
+			     "%llu ticks (%.3g%% of that time)\n",
 			     (unsigned long long)t->opt.tol_abs,
 			     t->opt.tol_rel * 100, (unsigned long long)t->max_err,
 			     t->lossy_max_rel * 100);
@@ -466,8 +480,12 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 			       ccg_buf *msg)
 {
 	ccg_err err = build_from_otf2(t, msg);
+	double t0 = now();
+	if (!err)
+		err = ccg_sumset_build(t, &t->sums);
 	if (err)
 		return err;
+	t->build_seconds += now() - t0;
 	t->built = 1;
 	ccg_buf wmsg = CCG_BUF_INIT, why = CCG_BUF_INIT;
 	if (!t->opt.no_index && !write_index(t, identity, &wmsg)) {

@@ -2,8 +2,8 @@
  * ccg_tables.c - stats.tsv, profile.folded, messages.tsv and timeline.tsv
  * of any directory by one aggregation over its scope, and patterns.tsv.
  *
- * A directory's scope is a list of parts - a store node of one location at
- * its start time - and, in a window, the window: a call directory is one
+ * A directory's scope is a list of parts - a node instance of one
+ * location - and, in a window, the window: a call directory is one
  * part, a location its root, a group or the root every member's root; a
  * window directory the roots of the locations it covers, clipped to the
  * window.  Every table adds up its parts' cached query results
@@ -19,11 +19,10 @@
 #include "ccg_render.h"
 #include "ccg_table.h"
 
-/* One piece of a scope: store node `node` of location l, at `start`. */
+/* One piece of a scope: a node instance of location l. */
 typedef struct part {
 	const loc *l;
-	uint32_t node;
-	uint64_t start;
+	ccg_sinst in;
 } part;
 
 typedef struct scope {
@@ -47,7 +46,7 @@ static ccg_err scope_of(const ccg_trace *t, const where *w, const inst *in,
 		s->t1 = wn.t1;
 	}
 	if (in) {
-		s->one = (part){in->l, in->node, in->start};
+		s->one = (part){in->l, inst_sinst(in)};
 		s->p = &s->one;
 		s->n = 1;
 		return CCG_OK;
@@ -62,7 +61,13 @@ static ccg_err scope_of(const ccg_trace *t, const where *w, const inst *in,
 		const loc *l = &t->locs[members ? members[i] : first + i];
 		if (s->windowed && !l->nevents)
 			continue;
-		s->p[s->n++] = (part){l, l->root, l->nevents ? l->first : 0};
+		inst root;
+		ccg_err err = ccg_ids_root(t, l, &root);
+		if (err) {
+			free(s->p);
+			return err;
+		}
+		s->p[s->n++] = (part){l, inst_sinst(&root)};
 	}
 	return CCG_OK;
 }
@@ -83,18 +88,19 @@ static ccg_err part_get(const ccg_trace *t, const scope *s, const part *p,
 			result *r)
 {
 	ccg_statcache *c = t->stats;
-	uint32_t n = p->node;
+	const ccg_sloc *l = &p->l->sl;
+	const ccg_sinst *n = &p->in;
 	if (s->windowed && r->v == V_STATS)
-		return ccg_stats_window(c, n, p->start, s->t0, s->t1, &r->st);
+		return ccg_stats_window(c, l, n, s->t0, s->t1, &r->st);
 	if (s->windowed && r->v == V_FOLDED)
-		return ccg_folded_window(c, n, p->start, s->t0, s->t1, &r->f);
+		return ccg_folded_window(c, l, n, s->t0, s->t1, &r->f);
 	if (s->windowed)
-		return ccg_msgs_window(c, n, p->start, s->t0, s->t1, &r->m);
+		return ccg_msgs_window(c, l, n, s->t0, s->t1, &r->m);
 	if (r->v == V_STATS)
-		return ccg_stats_node(c, n, &r->cst);
+		return ccg_stats_node(c, l, n, &r->cst);
 	if (r->v == V_FOLDED)
-		return ccg_folded_node(c, n, &r->cf);
-	return ccg_msgs_node(c, n, &r->cm);
+		return ccg_folded_node(c, l, n, &r->cf);
+	return ccg_msgs_node(c, l, n, &r->cm);
 }
 
 /* Gives back what part_get took and empties r for the next part. */
@@ -246,12 +252,12 @@ static ccg_err pattern_path(const ccg_trace *t, const ccg_patterns *p,
 		}
 		if ((err = ccg_kids_load(t, &in, &ks)))
 			break;
-		if (i >= ks.nitems) {
+		if (i >= ks.it.n) {
 			err = CCG_EFORMAT;
 			break;
 		}
 		inst child;
-		if ((err = ccg_ids_child(t, &in, &ks.items[i], &child)))
+		if ((err = ccg_ids_child(t, &in, &ks.it, i, &child)))
 			break;
 		if (child.hdr.visible) {
 			for (uint32_t j = 0; j < ks.n; j++) {
@@ -280,7 +286,7 @@ static ccg_err render_patterns(const ccg_trace *t, const uint32_t *roots,
 		return err;
 	if (!(err = ccg_patterns_top(p, CCG_PATTERNS_TOP, &rows, &n))) {
 		ccg_buf_add(b, t->tsv_note.data, t->tsv_note.len);
-		ccg_buf_adds(b, "region\tevents\toccurrences\ttotal_time\t"
+		ccg_buf_adds(b, "region\tevents\toccurrences\ttotal_events\t"
 				"node\tpath\n");
 		for (size_t i = 0; i < n && !err; i++) {
 			ccg_node h;
@@ -292,7 +298,7 @@ static ccg_err render_patterns(const ccg_trace *t, const uint32_t *roots,
 				     (unsigned long long)rows[i].nevents,
 				     (unsigned long long)rows[i].occurrences,
 				     (unsigned long long)(rows[i].occurrences *
-							  rows[i].dur),
+							  rows[i].nevents),
 				     rows[i].node);
 			err = pattern_path(t, p, rows[i].node, b);
 			ccg_buf_addc(b, '\n');

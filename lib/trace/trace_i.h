@@ -51,6 +51,8 @@
 /* Bins of timeline.tsv, and the most a timeline-N.tsv may have. */
 #define CCG_TIMELINE_BINS 100
 #define CCG_TIMELINE_MAX 100000
+/* Bytes of query results the cache keeps. */
+#define CCG_STATS_CACHE (64u << 20)
 /* Most distinct windows (and timeline-N files) looked up in one open. */
 #define CCG_WIN_MAX (1u << 20)
 
@@ -81,6 +83,7 @@ typedef struct loc {
 	char *dirname;
 	char idstr[24];         /* location column of events.tsv */
 	uint32_t root;          /* root node in the store */
+	uint32_t tbase;         /* first time record */
 	uint64_t base;          /* inum of the location directory */
 	uint64_t first, last;   /* timestamps; first > last when empty */
 	uint64_t nevents;
@@ -89,6 +92,7 @@ typedef struct loc {
 	ccg_repairs rep;
 	ccg_err err;
 	char *errmsg;           /* NULL when the location read cleanly */
+	ccg_sloc sl;            /* the location as queries see it */
 } loc;
 
 typedef struct group {
@@ -112,6 +116,7 @@ typedef struct tln {
 } tln;
 
 struct wmerge;
+typedef struct ccg_sumset ccg_sumset;
 
 /* Everything of an open trace that changes after ccg_trace_open: the
  * tables lookups fill in and the texts made on first read.  Each field
@@ -161,12 +166,14 @@ struct ccg_trace {
 	int from_index;         /* served from the index file */
 	char *index_path;       /* NULL when there is no index */
 	ccg_index *index;
-	ccg_statcache *stats;   /* cached per-node statistics */
+	ccg_statcache *stats;   /* cached per-instance statistics */
+	ccg_sumset *sums;       /* stored results of large instances */
 	uint64_t index_bytes;
 	uint64_t nodes_offered, bytes_offered, graph_bytes;
 	uint64_t otf2_bytes;    /* the archive's .evt files */
-	uint64_t lossy_shared;  /* nodes sharing an inexact representative */
-	double lossy_max_rel;
+	uint64_t lossy_shared;  /* events whose stored time differs */
+	double lossy_max_rel;   /* largest such difference relative to the
+				 * time since the event before */
 	uint64_t max_err;       /* largest event time error, ticks */
 	ccg_buf tsv_note;       /* lossy: comment line atop every TSV */
 	uint64_t serial;        /* unique per open (tags thread memos) */
@@ -210,11 +217,27 @@ typedef struct where {
 typedef struct inst {
 	const loc *l;
 	uint32_t node;          /* store id */
-	uint64_t start;         /* absolute start */
+	uint64_t first;         /* its first event in the location's stream */
+	uint64_t start, end;    /* absolute (ccg_node_end) */
 	uint32_t depth;         /* depth of the node's own events */
 	uint32_t parent_depth;  /* depth of the parent's own events */
 	ccg_node hdr;
 } inst;
+
+/* The instance as the queries see it. */
+static inline ccg_sinst inst_sinst(const inst *in)
+{
+	return (ccg_sinst){in->node, in->first, in->start, in->end};
+}
+
+/* The items of an instance: references, each one's first event, and a
+ * reader of the location's times to place them. */
+typedef struct titems {
+	ccg_ref *refs;          /* CCG_FANOUT_MAX + 1 entries */
+	uint64_t *first;
+	uint32_t n;
+	ccg_tcur *tc;
+} titems;
 
 /* Inums per window: the window, its groups, its locations. */
 uint64_t ccg_ids_win_stride(const ccg_trace *t);
@@ -229,11 +252,13 @@ size_t ccg_ids_scope(const ccg_trace *t, const where *w, size_t *first,
 		     const uint32_t **members);
 /* The instance of a location's directory. */
 ccg_err ccg_ids_root(const ccg_trace *t, const loc *l, inst *in);
-/* The child instance of `in` for item `it` (a node). */
-ccg_err ccg_ids_child(const ccg_trace *t, const inst *in, const ccg_item *it,
-		      inst *out);
-/* The items of `in` into `items` (CCG_FANOUT_MAX + 1 entries). */
-ccg_err ccg_ids_items(const ccg_trace *t, const inst *in, ccg_item *items);
+/* The items of `in` into *it (its arrays made on first use; free them
+ * with ccg_ids_items_free). */
+ccg_err ccg_ids_items(const ccg_trace *t, const inst *in, titems *it);
+void ccg_ids_items_free(titems *it);
+/* The child instance of `in` for item i of it (a node). */
+ccg_err ccg_ids_child(const ccg_trace *t, const inst *in, titems *it,
+		      uint32_t i, inst *out);
 /* The instance `inum` of location l (W_TREE). */
 ccg_err ccg_ids_resolve(const ccg_trace *t, const loc *l, uint64_t inum,
 			inst *in);
@@ -271,8 +296,7 @@ typedef struct named_child {
 
 /* The visible children of an instance, described, in order. */
 typedef struct kids {
-	ccg_item *items;
-	uint32_t nitems;
+	titems it;
 	uint32_t *item_of;      /* visible child k -> item index */
 	named_child *desc;
 	uint32_t n;
@@ -326,6 +350,19 @@ ccg_err ccg_tables_text(const ccg_trace *t, const where *w, const inst *in,
 /* The patterns.tsv text of the root (l NULL) or a location, made once. */
 ccg_err ccg_tables_patterns(const ccg_trace *t, const loc *l,
 			    const ccg_buf **out);
+
+/* ---- ccg_sumset.c: stored results of large instances ---- */
+
+/* Computes the stored results of every location of a freshly built t. */
+ccg_err ccg_sumset_build(const ccg_trace *t, ccg_sumset **out);
+/* Appends them to the index being written (section CCG_SEC_SUMS). */
+ccg_err ccg_sumset_write(const ccg_sumset *s, ccg_index_writer *w);
+/* Their keys from an index (the results stay in x, borrowed). */
+ccg_err ccg_sumset_load(ccg_index *x, ccg_sumset **out);
+/* Lets the queries of c read them (s NULL: nothing). */
+void ccg_sumset_attach(ccg_sumset *s, ccg_statcache *c);
+size_t ccg_sumset_count(const ccg_sumset *s);
+void ccg_sumset_free(ccg_sumset *s);
 
 /* ---- ccg_info.c: info files and the root's fixed files ---- */
 

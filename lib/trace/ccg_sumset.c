@@ -1,0 +1,208 @@
+/*
+ * ccg_sumset.c - the stored results of a trace's large instances (see
+ * "stored results" in ccg_stats.h): made while building, written to the
+ * index's CCG_SEC_SUMS section, found again by key.
+ *
+ * A record is varint k1 (location << 32 | node), varint k2 (first event
+ * << 2 | kind), then the result (ccg_sums_encode).  Records are written
+ * sorted by key, each key once; at open only the keys are kept in
+ * memory, the results stay in the file's blocks until asked for.
+ */
+#include "trace_i.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_codec.h"
+#include "ccg_grow.h"
+#include "ccg_search.h"
+
+typedef struct sumkey {
+	uint64_t k1, k2;
+	uint64_t rec;           /* record id (index) or offset (memory) */
+	uint64_t len;           /* memory: the record's length */
+} sumkey;
+
+struct ccg_sumset {
+	sumkey *keys;           /* sorted by (k1, k2) once made */
+	size_t n, cap;
+	ccg_buf bytes;          /* made while building: the records */
+	ccg_index *x;           /* or read from here (borrowed) */
+};
+
+static int key_cmp(const void *a, const void *b)
+{
+	const sumkey *x = a, *y = b;
+	const uint64_t p[] = {x->k1, x->k2}, q[] = {y->k1, y->k2};
+	return ccg_cmp_keys(p, q, 2);
+}
+
+static void make_key(const ccg_sloc *l, const ccg_sinst *in, int kind,
+		     uint64_t *k1, uint64_t *k2)
+{
+	*k1 = (uint64_t)l->index << 32 | in->node;
+	*k2 = in->first << 2 | (uint64_t)kind;
+}
+
+static ccg_err put(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
+		   int kind, const ccg_buf *rec)
+{
+	ccg_sumset *s = ctx;
+	sumkey k = {0};
+	make_key(l, in, kind, &k.k1, &k.k2);
+	if (CCG_GROW(s->keys, s->n + 1, s->cap))
+		return CCG_ENOMEM;
+	k.rec = s->bytes.len;
+	k.len = rec->len;
+	if (ccg_buf_add(&s->bytes, rec->data, rec->len))
+		return CCG_ENOMEM;
+	s->keys[s->n++] = k;
+	return CCG_OK;
+}
+
+/* The key of l, in, kind; NULL when none. */
+static const sumkey *find(const ccg_sumset *s, const ccg_sloc *l,
+			  const ccg_sinst *in, int kind)
+{
+	sumkey k;
+	make_key(l, in, kind, &k.k1, &k.k2);
+	return bsearch(&k, s->keys, s->n, sizeof k, key_cmp);
+}
+
+static ccg_err get(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
+		   int kind, ccg_buf *rec)
+{
+	const ccg_sumset *s = ctx;
+	const sumkey *k = find(s, l, in, kind);
+	if (!k)
+		return CCG_ENOENT;
+	if (!s->x)
+		return ccg_buf_add(rec, s->bytes.data + k->rec, (size_t)k->len)
+			       ? CCG_ENOMEM
+			       : CCG_OK;
+	const unsigned char *p, *end;
+	size_t len;
+	void *hold;
+	uint64_t k1, k2;
+	ccg_err err = ccg_index_record(s->x, CCG_SEC_SUMS, k->rec, &p, &len,
+				       &hold);
+	if (err)
+		return err;
+	end = p + len;
+	if (ccg_varint_get(&p, end, &k1) || ccg_varint_get(&p, end, &k2) ||
+	    k1 != k->k1 || k2 != k->k2)
+		err = CCG_EFORMAT;
+	else if (ccg_buf_add(rec, p, (size_t)(end - p)))
+		err = CCG_ENOMEM;
+	ccg_index_release(s->x, hold);
+	return err;
+}
+
+ccg_err ccg_sumset_build(const ccg_trace *t, ccg_sumset **out)
+{
+	ccg_statcache *c = NULL;
+	ccg_sumset *s = calloc(1, sizeof *s);
+	ccg_err err = s ? ccg_statcache_create(t->store, CCG_STATS_CACHE, &c)
+			: CCG_ENOMEM;
+	if (!err)
+		ccg_statcache_set_stored(c, &(ccg_stored){s, put, NULL});
+	for (size_t i = 0; !err && i < t->nlocs; i++) {
+		const loc *l = &t->locs[i];
+		inst root;
+		ccg_sloc sl = {(uint32_t)i, l->tbase, l->nevents,
+			       l->nevents ? l->last : 0};
+		if (!(err = ccg_ids_root(t, l, &root)))
+			err = ccg_stats_store_all(c, &sl, &(ccg_sinst){
+				root.node, 0, root.start, root.end});
+	}
+	ccg_statcache_free(c);
+	if (err) {
+		ccg_sumset_free(s);
+		return err;
+	}
+	/* Sorted, each key once (a result evicted from the cache and made
+	 * again is offered again; both are equal). */
+	qsort(s->keys, s->n, sizeof *s->keys, key_cmp);
+	size_t n = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (!n || key_cmp(&s->keys[n - 1], &s->keys[i]))
+			s->keys[n++] = s->keys[i];
+	s->n = n;
+	*out = s;
+	return CCG_OK;
+}
+
+ccg_err ccg_sumset_write(const ccg_sumset *s, ccg_index_writer *w)
+{
+	ccg_buf rec = CCG_BUF_INIT;
+	ccg_err err = CCG_OK;
+	for (size_t i = 0; s && !err && i < s->n; i++) {
+		const sumkey *k = &s->keys[i];
+		ccg_buf_reset(&rec);
+		ccg_put_u(&rec, k->k1);
+		ccg_put_u(&rec, k->k2);
+		ccg_buf_add(&rec, s->bytes.data + k->rec, (size_t)k->len);
+		if (!(err = ccg_buf_status(&rec)))
+			err = ccg_index_add(w, CCG_SEC_SUMS, rec.data, rec.len);
+	}
+	ccg_buf_free(&rec);
+	return err;
+}
+
+typedef struct load_ctx {
+	ccg_sumset *s;
+	uint64_t id;
+} load_ctx;
+
+static ccg_err load_key(void *ctx, const unsigned char *p, size_t len)
+{
+	load_ctx *lc = ctx;
+	ccg_sumset *s = lc->s;
+	const unsigned char *end = p + len;
+	sumkey k = {0};
+	if (ccg_varint_get(&p, end, &k.k1) || ccg_varint_get(&p, end, &k.k2))
+		return CCG_EFORMAT;
+	if (s->n && key_cmp(&s->keys[s->n - 1], &k) >= 0)
+		return CCG_EFORMAT; /* not sorted: damaged */
+	k.rec = lc->id++;
+	if (CCG_GROW(s->keys, s->n + 1, s->cap))
+		return CCG_ENOMEM;
+	s->keys[s->n++] = k;
+	return CCG_OK;
+}
+
+ccg_err ccg_sumset_load(ccg_index *x, ccg_sumset **out)
+{
+	ccg_sumset *s = calloc(1, sizeof *s);
+	if (!s)
+		return CCG_ENOMEM;
+	s->x = x;
+	load_ctx lc = {s, 0};
+	ccg_err err = ccg_index_each(x, CCG_SEC_SUMS, load_key, &lc);
+	if (err) {
+		ccg_sumset_free(s);
+		return err;
+	}
+	*out = s;
+	return CCG_OK;
+}
+
+void ccg_sumset_attach(ccg_sumset *s, ccg_statcache *c)
+{
+	if (s)
+		ccg_statcache_set_stored(c, &(ccg_stored){s, NULL, get});
+}
+
+size_t ccg_sumset_count(const ccg_sumset *s)
+{
+	return s ? s->n : 0;
+}
+
+void ccg_sumset_free(ccg_sumset *s)
+{
+	if (!s)
+		return;
+	free(s->keys);
+	ccg_buf_free(&s->bytes);
+	free(s);
+}
