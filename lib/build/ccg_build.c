@@ -152,9 +152,10 @@ static ccg_err flush_times(ccg_build *b)
 }
 
 /* Lossy: the time to store for `time`, within the tolerance of it: the
- * gap since the previous stored time rounded to a multiple of a quantum
- * no larger than twice the allowed error (abs ticks, or rel of the gap).
- * A gap that runs backwards is kept exact. */
+ * gap since the previous stored time rounded down to a multiple of the
+ * allowed error (abs ticks, or rel of the gap) + 1, so a stored time never
+ * passes its original and times that rise keep rising.  A gap that runs
+ * backwards is kept exact. */
 static uint64_t lossy_time(ccg_build *b, uint64_t time)
 {
 	if (!b->nevents || time < b->stored_prev)
@@ -165,8 +166,8 @@ static uint64_t lossy_time(ccg_build *b, uint64_t time)
 						    : b->tol_abs;
 	if (allowed == 0)
 		return time;
-	uint64_t q = 2 * allowed + 1;
-	uint64_t stored = b->stored_prev + (gap + allowed) / q * q;
+	uint64_t q = allowed + 1;
+	uint64_t stored = b->stored_prev + gap / q * q;
 	int64_t e = (int64_t)(stored - time);
 	if (e) {
 		b->lossy.moved++;

@@ -22,9 +22,10 @@
  *
  * Lossy mode (ccg_build_set_tolerance) stores each time within the
  * tolerance of the original instead of exactly: the gap since the previous
- * stored time is rounded to a multiple of 2e + 1 ticks, e the allowed
+ * stored time is rounded down to a multiple of e + 1 ticks, e the allowed
  * error (abs ticks, or rel of that gap, whichever is larger), so repeated
- * gaps become equal and their records compress.  An event's error is then
+ * gaps become equal and their records compress, and no stored time passes
+ * its original (rising times keep rising).  An event's error is then
  * at most rel of the time since the event before it, which lies inside
  * the calls around both.  Times that run backwards stay exact.
  */

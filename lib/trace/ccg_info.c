@@ -155,6 +155,8 @@ static void add_sharing(const ccg_trace *t, ccg_buf *b)
 	add_ku(b, "nodes_after_sharing", shared);
 	ccg_buf_addf(b, "Rn: %.2f\n", shared ? (double)offered / shared : 0.0);
 	add_ku(b, "event_records", ccg_store_event_count(t->store));
+	add_ku(b, "time_records", ccg_store_time_count(t->store));
+	add_ku(b, "stored_results", ccg_sumset_count(t->sums));
 	add_ku(b, "plain_tree_bytes", t->bytes_offered);
 	add_ku(b, "graph_bytes", t->graph_bytes);
 	ccg_buf_addf(b, "Rm: %.2f\n",
@@ -171,9 +173,12 @@ static void add_open(const ccg_trace *t, ccg_buf *b)
 	ccg_buf_addf(b, "index_to_otf2: %.4f\n",
 		     t->otf2_bytes ? (double)t->index_bytes / t->otf2_bytes
 				   : 0.0);
-	ccg_buf_addf(b, "build_seconds: %.3f\n", t->build_seconds);
-	ccg_buf_addf(b, "build_events_per_second: %.0f\n",
-		     t->build_seconds > 0 ? t->events / t->build_seconds : 0);
+	if (t->built) {
+		ccg_buf_addf(b, "build_seconds: %.3f\n", t->build_seconds);
+		ccg_buf_addf(b, "build_events_per_second: %.0f\n",
+			     t->build_seconds > 0 ? t->events / t->build_seconds
+						  : 0);
+	}
 	if (t->opt.tol_abs || t->opt.tol_rel) {
 		add_ku(b, "tolerance_ticks", t->opt.tol_abs);
 		ccg_buf_addf(b, "tolerance_percent: %g\n", t->opt.tol_rel * 100);

@@ -166,7 +166,7 @@ static const field loc_fields[] = {
 
 #define META(f, type) {offsetof(ccg_trace, f), type}
 static const field meta_fields[] = {
-	META(build_seconds, F_F64), META(nodes_offered, F_U64),
+	META(nodes_offered, F_U64),
 	META(bytes_offered, F_U64), META(graph_bytes, F_U64),
 	META(lossy_shared, F_U64), META(lossy_max_rel, F_F64)};
 #undef META

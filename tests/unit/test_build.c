@@ -1,9 +1,14 @@
 /* The call-graph builder and its store: exact trees for small hand-made
- * event streams (expected offsets, durations and counts written down from
- * the streams), every repair with its counter, sharing of identical
- * subtrees (same timestamps, loops, shifted locations), bounded fan-out
- * with the events recovered in order from the tree, the visible/ndirs
- * bookkeeping, event records, and the decoders on truncated records. */
+ * event streams (expected items, places in the time stream, start and end
+ * times and counts written down from the streams), every repair with its
+ * counter and the end it gives the calls it closes, sharing of subtrees of
+ * the same structure whatever their times (equal or jittered durations,
+ * loops, shifted locations), bounded fan-out with the events and their
+ * times recovered in order from the tree and the time stream, the
+ * visible/ndirs bookkeeping, event records, and the decoders on truncated
+ * records.  Times are always read back through the time stream
+ * (ccg_tcur) and compared with the times fed; an instance's start and end
+ * are computed here from the definitions of ccg_node_end. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -82,16 +87,10 @@ static uint32_t leave(ccg_build *b, ccg_store *s, uint64_t t, uint64_t r)
 
 /* Reads node `ref`: header and up to 16 items. */
 static void node16(const ccg_store *s, ccg_ref ref, ccg_node *n,
-		   ccg_item items[16])
+		   ccg_ref refs[16])
 {
 	assert_false(CCG_REF_IS_EVENT(ref));
-	assert_int_equal(ccg_store_get_node(s, ref, n, items, 16), CCG_OK);
-}
-
-static void expect_item(const ccg_item *it, int64_t offset, ccg_ref ref)
-{
-	assert_int_equal(it->offset, offset);
-	assert_int_equal(it->ref, ref);
+	assert_int_equal(ccg_store_get_node(s, ref, n, refs, 16), CCG_OK);
 }
 
 static void expect_repairs(ccg_build *b, uint64_t below_top, uint64_t closed,
@@ -110,15 +109,28 @@ static void expect_repairs(ccg_build *b, uint64_t below_top, uint64_t closed,
 			 closed + empty + not_open + never_left + backwards);
 }
 
+/* A store, a builder, and what the location last finished came to, with a
+ * cursor over its time stream. */
 typedef struct fixture {
 	ccg_store *s;
 	ccg_build *b;
+	uint32_t t0;              /* time records before the location */
+	ccg_build_result res;
+	ccg_tcur tc;
 } fixture;
 
 static void fx_open(fixture *fx, uint32_t fanout)
 {
 	assert_int_equal(ccg_store_create(&fx->s), CCG_OK);
 	assert_int_equal(ccg_build_create(fx->s, fanout, &fx->b), CCG_OK);
+	fx->t0 = 0;
+}
+
+/* Starts the next location. */
+static void fx_reset(fixture *fx)
+{
+	ccg_build_reset(fx->b);
+	fx->t0 = ccg_store_time_count(fx->s);
 }
 
 static void fx_close(fixture *fx)
@@ -127,15 +139,107 @@ static void fx_close(fixture *fx)
 	ccg_store_free(fx->s);
 }
 
-static ccg_ref finish(ccg_build *b, uint64_t want_start, uint64_t want_end)
+/* Finishes the location: checks its first and last timestamps, that its
+ * time records are the ceil(n / CCG_TIME_BLOCK) records appended since it
+ * started, that exact mode moved nothing, and that the root holds its
+ * events and ends with the location; opens fx->tc on its stream. */
+static ccg_ref finish(fixture *fx, uint64_t want_first, uint64_t want_last)
 {
-	ccg_ref root = CCG_REF_EVENT;
-	uint64_t start = 1, end = 1;
-	assert_int_equal(ccg_build_finish(b, &root, &start, &end, NULL), CCG_OK);
-	assert_false(CCG_REF_IS_EVENT(root));
-	assert_int_equal(start, want_start);
-	assert_int_equal(end, want_end);
-	return root;
+	ccg_build_result *r = &fx->res;
+	memset(r, 0xA5, sizeof *r);
+	assert_int_equal(ccg_build_finish(fx->b, r), CCG_OK);
+	assert_false(CCG_REF_IS_EVENT(r->root));
+	assert_int_equal(r->first, want_first);
+	assert_int_equal(r->last, want_last);
+	uint64_t nrec = (r->nevents + CCG_TIME_BLOCK - 1) / CCG_TIME_BLOCK;
+	assert_int_equal(ccg_store_time_count(fx->s), fx->t0 + nrec);
+	if (r->nevents)
+		assert_int_equal(r->tbase, fx->t0);
+	assert_int_equal(r->lossy.moved, 0);
+	assert_int_equal(r->lossy.span.lo, 0);
+	assert_int_equal(r->lossy.span.hi, 0);
+	ccg_node n;
+	assert_int_equal(ccg_store_get_node(fx->s, r->root, &n, NULL, 0),
+			 CCG_OK);
+	assert_int_equal(n.kind, CCG_NODE_ROOT);
+	assert_int_equal(n.endmode, CCG_END_LOC);
+	assert_int_equal(n.nevents, r->nevents);
+	ccg_tcur_init(&fx->tc, fx->s, r->tbase, r->nevents);
+	return r->root;
+}
+
+/* The time of event i of the stream. */
+static uint64_t tat(ccg_tcur *tc, uint64_t i)
+{
+	uint64_t t = 0;
+	assert_int_equal(ccg_tcur_get(tc, i, &t), CCG_OK);
+	return t;
+}
+
+/* The whole stream holds exactly the n times `want`. */
+static void expect_stream(fixture *fx, const uint64_t *want, size_t n)
+{
+	assert_int_equal(fx->res.nevents, n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(tat(&fx->tc, i), want[i]);
+	uint64_t t;
+	assert_int_equal(ccg_tcur_get(&fx->tc, n, &t), CCG_ENOENT);
+}
+
+/* Where an instance of node h whose first event is event `first` starts
+ * and ends: the definitions of ccg_node_end restated, not asked of the
+ * library.  `last` is the location's last timestamp. */
+static void place(ccg_tcur *tc, uint64_t last, const ccg_node *h,
+		  uint64_t first, uint64_t *start, uint64_t *end)
+{
+	assert_true(h->nevents > 0);
+	*start = tat(tc, first);
+	switch (h->endmode) {
+	case CCG_END_LAST:
+		*end = tat(tc, first + h->nevents - 1);
+		break;
+	case CCG_END_NEXT:
+		*end = tat(tc, first + h->nevents);
+		break;
+	case CCG_END_LOC:
+		*end = last;
+		break;
+	default:
+		fail_msg("endmode %u", (unsigned)h->endmode);
+	}
+}
+
+/* Node `ref` placed at event `first` of the last location ends as
+ * `endmode` says, and spans [start, end]. */
+static void expect_inst(fixture *fx, ccg_ref ref, uint64_t first,
+			uint8_t endmode, uint64_t start, uint64_t end)
+{
+	ccg_node n;
+	assert_false(CCG_REF_IS_EVENT(ref));
+	assert_int_equal(ccg_store_get_node(fx->s, ref, &n, NULL, 0), CCG_OK);
+	assert_int_equal(n.endmode, endmode);
+	uint64_t s, e;
+	place(&fx->tc, fx->res.last, &n, first, &s, &e);
+	assert_int_equal(s, start);
+	assert_int_equal(e, end);
+}
+
+/* The first event of item i of a node whose first event is `first`: the
+ * items before it take one event each, or their nodes' nevents. */
+static uint64_t item_first(const ccg_store *s, const ccg_ref *refs,
+			   uint32_t i, uint64_t first)
+{
+	for (uint32_t k = 0; k < i; k++) {
+		if (CCG_REF_IS_EVENT(refs[k])) {
+			first++;
+			continue;
+		}
+		ccg_node c;
+		assert_int_equal(ccg_store_get_node(s, refs[k], &c, NULL, 0),
+				 CCG_OK);
+		first += c.nevents;
+	}
+	return first;
 }
 
 /* ---- 1. balanced calls ---- */
@@ -149,52 +253,64 @@ static void test_balanced(void **state)
 	assert_int_equal(enter(fx.b, fx.s, 20, R_B), 2);
 	assert_int_equal(leave(fx.b, fx.s, 30, R_B), 2);
 	assert_int_equal(leave(fx.b, fx.s, 40, R_A), 1);
-	ccg_ref root = finish(fx.b, 10, 40);
+	ccg_ref root = finish(&fx, 10, 40);
 	expect_repairs(fx.b, 0, 0, 0, 0, 0, 0);
 	assert_int_equal(ccg_build_max_depth(fx.b), 2);
+	const uint64_t times[] = {10, 20, 30, 40};
+	expect_stream(&fx, times, 4);
+	/* One time record, of the four times. */
+	assert_int_equal(fx.res.tbase, 0);
+	assert_int_equal(ccg_store_time_count(fx.s), 1);
+	uint64_t rec[CCG_TIME_BLOCK];
+	uint32_t nrec = 0;
+	assert_int_equal(ccg_store_get_times(fx.s, 0, rec, &nrec), CCG_OK);
+	assert_int_equal(nrec, 4);
+	assert_memory_equal(rec, times, sizeof times);
+	assert_int_equal(ccg_store_get_times(fx.s, 1, rec, &nrec), CCG_ENOENT);
 
 	ccg_node n;
-	ccg_item it[16];
+	ccg_ref it[16];
 	node16(fx.s, root, &n, it);
 	assert_int_equal(n.kind, CCG_NODE_ROOT);
 	assert_int_equal(n.visible, 0);
-	assert_int_equal(n.dur, 30);
 	assert_int_equal(n.nevents, 4);
 	assert_int_equal(n.textlen, 8); /* 4 records of 1 field byte, +1 */
 	assert_int_equal(n.ndirs, 2);
 	assert_int_equal(n.nvis, 1);
 	assert_int_equal(n.depth, 2);
 	assert_int_equal(n.nitems, 1);
-	assert_int_equal(it[0].offset, 0);
-	ccg_ref a = it[0].ref;
+	expect_inst(&fx, root, 0, CCG_END_LOC, 10, 40);
+	ccg_ref a = it[0];
 
 	node16(fx.s, a, &n, it);
 	assert_int_equal(n.kind, CCG_NODE_CALL);
 	assert_int_equal(n.visible, 1);
 	assert_int_equal(n.region, R_A);
-	assert_int_equal(n.dur, 30);
 	assert_int_equal(n.nevents, 4);
 	assert_int_equal(n.textlen, 8);
 	assert_int_equal(n.ndirs, 1);
 	assert_int_equal(n.nvis, 1);
 	assert_int_equal(n.depth, 2);
 	assert_int_equal(n.nitems, 3);
-	expect_item(&it[0], 0, enter_ev(fx.s, R_A));
-	assert_int_equal(it[1].offset, 10);
-	expect_item(&it[2], 30, leave_ev(fx.s, R_A));
-	ccg_ref b = it[1].ref;
+	expect_inst(&fx, a, 0, CCG_END_LAST, 10, 40);
+	assert_int_equal(it[0], enter_ev(fx.s, R_A));
+	assert_false(CCG_REF_IS_EVENT(it[1]));
+	assert_int_equal(it[2], leave_ev(fx.s, R_A));
+	assert_int_equal(item_first(fx.s, it, 1, 0), 1);
+	assert_int_equal(item_first(fx.s, it, 2, 0), 3);
+	ccg_ref b = it[1];
+	expect_inst(&fx, b, 1, CCG_END_LAST, 20, 30);
 
 	node16(fx.s, b, &n, it);
 	assert_int_equal(n.kind, CCG_NODE_CALL);
 	assert_int_equal(n.region, R_B);
-	assert_int_equal(n.dur, 10);
 	assert_int_equal(n.nevents, 2);
 	assert_int_equal(n.ndirs, 0);
 	assert_int_equal(n.nvis, 0);
 	assert_int_equal(n.depth, 1);
 	assert_int_equal(n.nitems, 2);
-	expect_item(&it[0], 0, enter_ev(fx.s, R_B));
-	expect_item(&it[1], 10, leave_ev(fx.s, R_B));
+	assert_int_equal(it[0], enter_ev(fx.s, R_B));
+	assert_int_equal(it[1], leave_ev(fx.s, R_B));
 
 	/* b, a, root: three distinct nodes, each offered once. */
 	assert_int_equal(ccg_store_node_count(fx.s), 3);
@@ -205,46 +321,67 @@ static void test_balanced(void **state)
 
 /* ---- 2. repairs ---- */
 
-/* Leave of a region below the top: the calls above close at its time. */
+/* Leave of a region below the top: the calls above close at its time
+ * (they end at the next event, CCG_END_NEXT: the Leave, which is their
+ * caller's item); later events make the location end after it.  A call of
+ * the same items that ends otherwise (never left) is another node. */
 static void test_repair_leave_below_top(void **state)
 {
 	(void)state;
 	fixture fx;
 	fx_open(&fx, CCG_FANOUT_DEFAULT);
+	ccg_ref x = leaf_ev(fx.s, 5);
 	assert_int_equal(enter(fx.b, fx.s, 10, R_A), 1);
 	assert_int_equal(enter(fx.b, fx.s, 20, R_B), 2);
 	assert_int_equal(enter(fx.b, fx.s, 30, R_C), 3);
 	assert_int_equal(leave(fx.b, fx.s, 45, R_A), 1);
-	ccg_ref root = finish(fx.b, 10, 45);
-	expect_repairs(fx.b, 1, 2, 0, 0, 0, 0);
+	assert_int_equal(feed(fx.b, 60, CCG_ROLE_LEAF, 0, x), 0);
+	assert_int_equal(enter(fx.b, fx.s, 70, R_C), 1);
+	ccg_ref root = finish(&fx, 10, 70);
+	expect_repairs(fx.b, 1, 2, 0, 0, 1, 0);
+	const uint64_t times[] = {10, 20, 30, 45, 60, 70};
+	expect_stream(&fx, times, 6);
 
 	ccg_node n;
-	ccg_item it[16];
+	ccg_ref it[16];
 	node16(fx.s, root, &n, it);
-	assert_int_equal(n.nitems, 1);
-	assert_int_equal(n.nevents, 4);
-	node16(fx.s, it[0].ref, &n, it);
-	assert_int_equal(n.region, R_A);
-	assert_int_equal(n.dur, 35);
 	assert_int_equal(n.nitems, 3);
-	expect_item(&it[0], 0, enter_ev(fx.s, R_A));
-	assert_int_equal(it[1].offset, 10);
-	expect_item(&it[2], 35, leave_ev(fx.s, R_A));
+	assert_int_equal(n.nevents, 6);
+	assert_int_equal(it[1], x);
+	expect_inst(&fx, root, 0, CCG_END_LOC, 10, 70);
+	/* The last C: its ENTER only, like the first, but never left. */
+	ccg_ref c_loc = it[2];
+	expect_inst(&fx, c_loc, 5, CCG_END_LOC, 70, 70);
+	expect_inst(&fx, it[0], 0, CCG_END_LAST, 10, 45);
+	node16(fx.s, it[0], &n, it);
+	assert_int_equal(n.region, R_A);
+	assert_int_equal(n.nevents, 4);
+	assert_int_equal(n.nitems, 3);
+	assert_int_equal(it[0], enter_ev(fx.s, R_A));
+	assert_int_equal(it[2], leave_ev(fx.s, R_A));
+	assert_int_equal(item_first(fx.s, it, 2, 0), 3);
+	/* B: 20 .. 45, the time of the Leave of A, event 1 + 2. */
+	expect_inst(&fx, it[1], 1, CCG_END_NEXT, 20, 45);
 
-	node16(fx.s, it[1].ref, &n, it);
+	node16(fx.s, it[1], &n, it);
 	assert_int_equal(n.region, R_B);
-	assert_int_equal(n.dur, 25); /* 20 .. 45 */
 	assert_int_equal(n.nevents, 2);
 	assert_int_equal(n.nitems, 2);
-	expect_item(&it[0], 0, enter_ev(fx.s, R_B));
-	assert_int_equal(it[1].offset, 10);
+	assert_int_equal(it[0], enter_ev(fx.s, R_B));
+	/* C: 30 .. 45, though its only event is at 30. */
+	expect_inst(&fx, it[1], 2, CCG_END_NEXT, 30, 45);
 
-	node16(fx.s, it[1].ref, &n, it);
+	assert_int_not_equal(it[1], c_loc);
+	ccg_ref c_next = it[1];
+	node16(fx.s, c_next, &n, it);
 	assert_int_equal(n.region, R_C);
-	assert_int_equal(n.dur, 15); /* 30 .. 45 */
 	assert_int_equal(n.nevents, 1);
 	assert_int_equal(n.nitems, 1);
-	expect_item(&it[0], 0, enter_ev(fx.s, R_C));
+	assert_int_equal(it[0], enter_ev(fx.s, R_C));
+	node16(fx.s, c_loc, &n, it);
+	assert_int_equal(n.region, R_C);
+	assert_int_equal(n.nitems, 1);
+	assert_int_equal(it[0], enter_ev(fx.s, R_C));
 	fx_close(&fx);
 }
 
@@ -258,21 +395,23 @@ static void test_repair_leave_empty_stack(void **state)
 	assert_int_equal(enter(fx.b, fx.s, 6, R_B), 1);
 	assert_int_equal(leave(fx.b, fx.s, 7, R_B), 1);
 	assert_int_equal(leave(fx.b, fx.s, 9, R_C), 0);
-	ccg_ref root = finish(fx.b, 5, 9);
+	ccg_ref root = finish(&fx, 5, 9);
 	expect_repairs(fx.b, 0, 0, 2, 0, 0, 0);
+	const uint64_t times[] = {5, 6, 7, 9};
+	expect_stream(&fx, times, 4);
 
 	ccg_node n;
-	ccg_item it[16];
+	ccg_ref it[16];
 	node16(fx.s, root, &n, it);
 	assert_int_equal(n.nitems, 3);
 	assert_int_equal(n.nevents, 4);
-	assert_int_equal(n.dur, 4);
-	expect_item(&it[0], 0, leave_ev(fx.s, R_A));
-	assert_int_equal(it[1].offset, 1);
-	expect_item(&it[2], 4, leave_ev(fx.s, R_C));
-	node16(fx.s, it[1].ref, &n, it);
+	expect_inst(&fx, root, 0, CCG_END_LOC, 5, 9);
+	assert_int_equal(it[0], leave_ev(fx.s, R_A));
+	assert_int_equal(it[2], leave_ev(fx.s, R_C));
+	assert_int_equal(item_first(fx.s, it, 2, 0), 3);
+	expect_inst(&fx, it[1], 1, CCG_END_LAST, 6, 7);
+	node16(fx.s, it[1], &n, it);
 	assert_int_equal(n.region, R_B);
-	assert_int_equal(n.dur, 1);
 	assert_int_equal(n.nitems, 2);
 	fx_close(&fx);
 }
@@ -288,30 +427,35 @@ static void test_repair_leave_not_open(void **state)
 	assert_int_equal(leave(fx.b, fx.s, 15, R_Z), 2);
 	assert_int_equal(leave(fx.b, fx.s, 17, R_B), 2);
 	assert_int_equal(leave(fx.b, fx.s, 20, R_A), 1);
-	ccg_ref root = finish(fx.b, 10, 20);
+	ccg_ref root = finish(&fx, 10, 20);
 	expect_repairs(fx.b, 0, 0, 0, 1, 0, 0);
+	const uint64_t times[] = {10, 12, 15, 17, 20};
+	expect_stream(&fx, times, 5);
 
 	ccg_node n;
-	ccg_item it[16];
+	ccg_ref it[16];
 	node16(fx.s, root, &n, it);
 	assert_int_equal(n.nevents, 5);
-	node16(fx.s, it[0].ref, &n, it);
+	expect_inst(&fx, it[0], 0, CCG_END_LAST, 10, 20);
+	node16(fx.s, it[0], &n, it);
 	assert_int_equal(n.region, R_A);
-	assert_int_equal(n.dur, 10);
 	assert_int_equal(n.nitems, 3);
-	assert_int_equal(it[1].offset, 2);
-	node16(fx.s, it[1].ref, &n, it);
+	expect_inst(&fx, it[1], 1, CCG_END_LAST, 12, 17);
+	node16(fx.s, it[1], &n, it);
 	assert_int_equal(n.region, R_B);
-	assert_int_equal(n.dur, 5);
 	assert_int_equal(n.nevents, 3);
 	assert_int_equal(n.nitems, 3);
-	expect_item(&it[0], 0, enter_ev(fx.s, R_B));
-	expect_item(&it[1], 3, leave_ev(fx.s, R_Z));
-	expect_item(&it[2], 5, leave_ev(fx.s, R_B));
+	assert_int_equal(it[0], enter_ev(fx.s, R_B));
+	assert_int_equal(it[1], leave_ev(fx.s, R_Z));
+	assert_int_equal(it[2], leave_ev(fx.s, R_B));
+	/* The stray Leave keeps its own time, event 1 + 1. */
+	assert_int_equal(item_first(fx.s, it, 1, 1), 2);
+	assert_int_equal(tat(&fx.tc, 2), 15);
 	fx_close(&fx);
 }
 
-/* Calls never left close at the location's last timestamp. */
+/* Calls never left close at the location's last timestamp (CCG_END_LOC):
+ * the largest time, even when the last event is earlier. */
 static void test_repair_never_left(void **state)
 {
 	(void)state;
@@ -321,37 +465,57 @@ static void test_repair_never_left(void **state)
 	assert_int_equal(enter(fx.b, fx.s, 10, R_A), 1);
 	assert_int_equal(enter(fx.b, fx.s, 20, R_B), 2);
 	assert_int_equal(feed(fx.b, 25, CCG_ROLE_LEAF, 0, x), 2);
-	ccg_ref root = finish(fx.b, 10, 25);
+	ccg_ref root = finish(&fx, 10, 25);
 	expect_repairs(fx.b, 0, 0, 0, 0, 2, 0);
+	const uint64_t times[] = {10, 20, 25};
+	expect_stream(&fx, times, 3);
 
 	ccg_node n;
-	ccg_item it[16];
+	ccg_ref it[16];
 	node16(fx.s, root, &n, it);
 	assert_int_equal(n.nitems, 1);
 	assert_int_equal(n.nevents, 3);
-	assert_int_equal(n.dur, 15);
-	node16(fx.s, it[0].ref, &n, it);
+	expect_inst(&fx, root, 0, CCG_END_LOC, 10, 25);
+	expect_inst(&fx, it[0], 0, CCG_END_LOC, 10, 25);
+	node16(fx.s, it[0], &n, it);
 	assert_int_equal(n.region, R_A);
-	assert_int_equal(n.dur, 15);
 	assert_int_equal(n.nitems, 2);
-	expect_item(&it[0], 0, enter_ev(fx.s, R_A));
-	assert_int_equal(it[1].offset, 10);
-	node16(fx.s, it[1].ref, &n, it);
+	assert_int_equal(it[0], enter_ev(fx.s, R_A));
+	expect_inst(&fx, it[1], 1, CCG_END_LOC, 20, 25);
+	node16(fx.s, it[1], &n, it);
 	assert_int_equal(n.region, R_B);
-	assert_int_equal(n.dur, 5);
 	assert_int_equal(n.nitems, 2);
-	expect_item(&it[0], 0, enter_ev(fx.s, R_B));
-	expect_item(&it[1], 5, x);
+	assert_int_equal(it[0], enter_ev(fx.s, R_B));
+	assert_int_equal(it[1], x);
 
 	/* After a reset the counters start again from zero. */
-	ccg_build_reset(fx.b);
+	fx_reset(&fx);
 	expect_repairs(fx.b, 0, 0, 0, 0, 0, 0);
 	assert_int_equal(ccg_build_max_depth(fx.b), 0);
+
+	/* A second location, in the records after the first one's: its
+	 * largest time (30) comes before its last event (25); the calls
+	 * open at the end close at 30. */
+	assert_int_equal(enter(fx.b, fx.s, 10, R_A), 1);
+	assert_int_equal(feed(fx.b, 30, CCG_ROLE_LEAF, 0, x), 1);
+	assert_int_equal(enter(fx.b, fx.s, 20, R_B), 2);
+	assert_int_equal(feed(fx.b, 25, CCG_ROLE_LEAF, 0, x), 2);
+	root = finish(&fx, 10, 30);
+	assert_int_equal(fx.res.tbase, 1);
+	expect_repairs(fx.b, 0, 0, 0, 0, 2, 0);
+	const uint64_t times2[] = {10, 30, 20, 25};
+	expect_stream(&fx, times2, 4);
+	node16(fx.s, root, &n, it);
+	expect_inst(&fx, it[0], 0, CCG_END_LOC, 10, 30);
+	node16(fx.s, it[0], &n, it);
+	assert_int_equal(n.nitems, 3);
+	assert_int_equal(it[1], x);
+	expect_inst(&fx, it[2], 2, CCG_END_LOC, 20, 30);
 	fx_close(&fx);
 }
 
 /* A Leave earlier than its Enter: counted, shown as zero length, and the
- * LEAVE event keeps its own time (a negative offset). */
+ * LEAVE event keeps its own time. */
 static void test_repair_end_before_start(void **state)
 {
 	(void)state;
@@ -359,64 +523,75 @@ static void test_repair_end_before_start(void **state)
 	fx_open(&fx, CCG_FANOUT_DEFAULT);
 	assert_int_equal(enter(fx.b, fx.s, 100, R_A), 1);
 	assert_int_equal(leave(fx.b, fx.s, 60, R_A), 1);
-	ccg_ref root = finish(fx.b, 100, 100);
+	ccg_ref root = finish(&fx, 100, 100);
 	expect_repairs(fx.b, 0, 0, 0, 0, 0, 1);
+	const uint64_t times[] = {100, 60};
+	expect_stream(&fx, times, 2);
 
 	ccg_node n;
-	ccg_item it[16];
+	ccg_ref it[16];
 	node16(fx.s, root, &n, it);
 	assert_int_equal(n.nitems, 1);
-	assert_int_equal(it[0].offset, 0);
-	node16(fx.s, it[0].ref, &n, it);
+	expect_inst(&fx, it[0], 0, CCG_END_LAST, 100, 60);
+	assert_int_equal(ccg_shown_dur(100, 60), 0);
+	assert_int_equal(ccg_shown_dur(60, 100), 40);
+	node16(fx.s, it[0], &n, it);
 	assert_int_equal(n.kind, CCG_NODE_CALL);
-	assert_int_equal((int64_t)n.dur, -40);
-	assert_int_equal(ccg_node_shown_dur(&n), 0);
 	assert_int_equal(n.nitems, 2);
-	expect_item(&it[0], 0, enter_ev(fx.s, R_A));
-	expect_item(&it[1], -40, leave_ev(fx.s, R_A));
+	assert_int_equal(it[0], enter_ev(fx.s, R_A));
+	assert_int_equal(it[1], leave_ev(fx.s, R_A));
 	fx_close(&fx);
 }
 
-/* ---- 3. equal timestamps share nodes ---- */
+/* ---- 3. the same structure shares nodes, whatever the times ---- */
 
-static void test_same_timestamps(void **state)
+static void test_same_structure(void **state)
 {
 	(void)state;
 	fixture fx;
 	fx_open(&fx, CCG_FANOUT_DEFAULT);
+	/* B twice at the same time, zero length, then once 6 .. 8. */
 	assert_int_equal(enter(fx.b, fx.s, 0, R_A), 1);
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(enter(fx.b, fx.s, 5, R_B), 2);
 		assert_int_equal(leave(fx.b, fx.s, 5, R_B), 2);
 	}
+	assert_int_equal(enter(fx.b, fx.s, 6, R_B), 2);
+	assert_int_equal(leave(fx.b, fx.s, 8, R_B), 2);
 	assert_int_equal(leave(fx.b, fx.s, 9, R_A), 1);
-	ccg_ref root = finish(fx.b, 0, 9);
+	ccg_ref root = finish(&fx, 0, 9);
 	expect_repairs(fx.b, 0, 0, 0, 0, 0, 0);
+	const uint64_t times[] = {0, 5, 5, 5, 5, 6, 8, 9};
+	expect_stream(&fx, times, 8);
 
 	ccg_node n;
-	ccg_item it[16];
+	ccg_ref it[16];
 	node16(fx.s, root, &n, it);
-	node16(fx.s, it[0].ref, &n, it);
+	node16(fx.s, it[0], &n, it);
 	assert_int_equal(n.region, R_A);
-	assert_int_equal(n.nitems, 4);
-	assert_int_equal(n.nevents, 6);
-	assert_int_equal(n.nvis, 2);
-	assert_int_equal(n.ndirs, 2);
-	expect_item(&it[0], 0, enter_ev(fx.s, R_A));
-	assert_int_equal(it[1].offset, 5);
-	assert_int_equal(it[2].offset, 5);
-	assert_false(CCG_REF_IS_EVENT(it[1].ref));
-	assert_int_equal(it[1].ref, it[2].ref);
-	expect_item(&it[3], 9, leave_ev(fx.s, R_A));
-	node16(fx.s, it[1].ref, &n, it);
+	assert_int_equal(n.nitems, 5);
+	assert_int_equal(n.nevents, 8);
+	assert_int_equal(n.nvis, 3);
+	assert_int_equal(n.ndirs, 3);
+	assert_int_equal(it[0], enter_ev(fx.s, R_A));
+	assert_false(CCG_REF_IS_EVENT(it[1]));
+	assert_int_equal(it[1], it[2]);
+	assert_int_equal(it[1], it[3]);
+	assert_int_equal(it[4], leave_ev(fx.s, R_A));
+	/* One node, three places, three spans. */
+	assert_int_equal(item_first(fx.s, it, 2, 0), 3);
+	assert_int_equal(item_first(fx.s, it, 3, 0), 5);
+	expect_inst(&fx, it[1], 1, CCG_END_LAST, 5, 5);
+	expect_inst(&fx, it[2], 3, CCG_END_LAST, 5, 5);
+	expect_inst(&fx, it[3], 5, CCG_END_LAST, 6, 8);
+	node16(fx.s, it[1], &n, it);
 	assert_int_equal(n.region, R_B);
-	assert_int_equal(n.dur, 0);
 	assert_int_equal(n.nitems, 2);
-	expect_item(&it[0], 0, enter_ev(fx.s, R_B));
-	expect_item(&it[1], 0, leave_ev(fx.s, R_B));
-	/* b (once), a, root; b was offered twice. */
+	assert_int_equal(it[0], enter_ev(fx.s, R_B));
+	assert_int_equal(it[1], leave_ev(fx.s, R_B));
+	/* b (once), a, root; b was offered three times. */
 	assert_int_equal(ccg_store_node_count(fx.s), 3);
-	assert_int_equal(ccg_store_nodes_offered(fx.s), 4);
+	assert_int_equal(ccg_store_nodes_offered(fx.s), 5);
 	fx_close(&fx);
 }
 
@@ -424,23 +599,28 @@ static void test_same_timestamps(void **state)
 
 typedef struct walk {
 	const ccg_store *s;
+	ccg_tcur *tc;             /* the location's time stream */
+	uint64_t last;            /* its last timestamp */
 	uint32_t fanout;
 	const ccg_ref *want_ref;  /* the input events, in order */
 	const uint64_t *want_time;
+	const size_t *match;      /* per ENTER position, its LEAVE's */
 	size_t nwant;
 	size_t pos;               /* events seen so far */
 	uint64_t ncalls;          /* call instances */
 	uint64_t nvisgroups;      /* group instances holding a call */
 	uint64_t nnodes;          /* node instances */
-	int balanced;             /* every call has its LEAVE, in time order */
 } walk;
 
-/* Walks node `ref` starting at absolute time `base`: checks the fan-out
- * bounds and the node's summaries against what its items hold, and the
- * events against the input.  Returns the events below; *has_call and
- * *dirs receive whether a call is below and how many visible nodes. */
-static uint64_t walk_node(walk *w, ccg_ref ref, uint64_t base, int *has_call,
-			  uint64_t *dirs)
+/* Walks node `ref` whose first event is event `first` of the stream: checks
+ * the fan-out bounds and the node's summaries against what its items hold,
+ * the events and their times against the input, and the instance's place:
+ * it starts at its first event's time; a call (the streams are balanced)
+ * ends at its own LEAVE, the one matching its ENTER; a group ends as its
+ * last item does.  Returns the events below; *has_call and *dirs receive
+ * whether a call is below and how many visible nodes; *endmode its. */
+static uint64_t walk_node(walk *w, ccg_ref ref, uint64_t first,
+			  int *has_call, uint64_t *dirs, uint8_t *endmode)
 {
 	ccg_node n;
 	assert_false(CCG_REF_IS_EVENT(ref));
@@ -448,34 +628,37 @@ static uint64_t walk_node(walk *w, ccg_ref ref, uint64_t base, int *has_call,
 	assert_true(n.nitems <= w->fanout);
 	if (n.kind == CCG_NODE_GROUP)
 		assert_true(n.nitems >= 2);
-	ccg_item *it = malloc((n.nitems + 1) * sizeof *it);
+	ccg_ref *it = malloc((n.nitems + 1) * sizeof *it);
 	assert_non_null(it);
 	assert_int_equal(ccg_store_get_node(w->s, ref, &n, it, n.nitems),
 			 CCG_OK);
 	w->nnodes++;
-	uint64_t nev = 0, mydirs = 0;
+	/* Its first event is the next one of the input. */
+	assert_int_equal(first, w->pos);
+	uint64_t nev = 0, mydirs = 0, idx = first;
 	uint32_t nvis = 0;
 	int call_below = 0;
-	uint64_t last_end = 0; /* end of the last item, from the node start */
+	uint8_t last_end = CCG_END_LAST;
 	for (uint32_t i = 0; i < n.nitems; i++) {
-		uint64_t t = base + (uint64_t)it[i].offset;
-		last_end = (uint64_t)it[i].offset;
-		if (CCG_REF_IS_EVENT(it[i].ref)) {
+		if (CCG_REF_IS_EVENT(it[i])) {
 			assert_true(w->pos < w->nwant);
-			assert_int_equal(it[i].ref, w->want_ref[w->pos]);
-			assert_int_equal(t, w->want_time[w->pos]);
+			assert_int_equal(it[i], w->want_ref[w->pos]);
+			assert_int_equal(tat(w->tc, idx), w->want_time[w->pos]);
 			w->pos++;
+			idx++;
 			nev++;
+			last_end = CCG_END_LAST;
 			continue;
 		}
 		ccg_node c;
-		assert_int_equal(ccg_store_get_node(w->s, it[i].ref, &c, NULL,
-						    0),
+		assert_int_equal(ccg_store_get_node(w->s, it[i], &c, NULL, 0),
 				 CCG_OK);
 		int ch = 0;
 		uint64_t cd = 0;
-		nev += walk_node(w, it[i].ref, t, &ch, &cd);
-		last_end += c.dur;
+		uint64_t k = walk_node(w, it[i], idx, &ch, &cd, &last_end);
+		assert_int_equal(k, c.nevents);
+		nev += k;
+		idx += k;
 		int vis = c.kind == CCG_NODE_CALL || ch;
 		assert_int_equal(c.visible, vis);
 		nvis += (uint32_t)vis;
@@ -486,41 +669,55 @@ static uint64_t walk_node(walk *w, ccg_ref ref, uint64_t base, int *has_call,
 	assert_int_equal(n.nevents, nev);
 	assert_int_equal(n.nvis, nvis);
 	assert_int_equal(n.ndirs, mydirs);
+	uint64_t start = 0, end = 0;
+	if (nev)
+		place(w->tc, w->last, &n, first, &start, &end);
 	if (n.kind == CCG_NODE_CALL) {
 		w->ncalls++;
 		assert_int_equal(n.visible, 1);
-		/* Balanced streams: a call ends with its LEAVE, the end of
-		 * its last item (the LEAVE or a group ending with it). */
-		if (w->balanced)
-			assert_int_equal(n.dur, last_end);
+		/* Its first event is an ENTER (match set); balanced: it
+		 * ends with the LEAVE that matches it, at that LEAVE's
+		 * time. */
+		assert_int_not_equal(w->match[first], (size_t)-1);
+		assert_int_equal(n.endmode, CCG_END_LAST);
+		assert_int_equal(first + n.nevents - 1, w->match[first]);
+		assert_int_equal(start, w->want_time[first]);
+		assert_int_equal(end, w->want_time[w->match[first]]);
 	} else if (n.kind == CCG_NODE_GROUP) {
-		/* A group spans its first item's start to its last's end. */
-		assert_int_equal(it[0].offset, 0);
-		assert_int_equal(n.dur, last_end);
+		assert_int_equal(n.endmode, last_end);
+		assert_int_equal(start, w->want_time[first]);
+		assert_int_equal(end, w->want_time[first + nev - 1]);
 		assert_int_equal(n.visible, call_below);
 		w->nvisgroups += (uint64_t)call_below;
 	} else {
 		assert_int_equal(n.visible, 0);
+		assert_int_equal(n.endmode, CCG_END_LOC);
 	}
 	free(it);
 	*has_call = call_below;
 	*dirs = mydirs;
+	*endmode = n.endmode;
 	return nev;
 }
 
-static void walk_root(walk *w, ccg_ref root, uint64_t start)
+static void walk_root(walk *w, fixture *fx)
 {
 	int has_call;
 	uint64_t dirs;
+	uint8_t em;
+	w->s = fx->s;
+	w->tc = &fx->tc;
+	w->last = fx->res.last;
 	ccg_node n;
-	assert_int_equal(ccg_store_get_node(w->s, root, &n, NULL, 0), CCG_OK);
+	assert_int_equal(ccg_store_get_node(w->s, fx->res.root, &n, NULL, 0),
+			 CCG_OK);
 	assert_int_equal(n.kind, CCG_NODE_ROOT);
-	if (w->balanced && w->nwant)
-		assert_int_equal(n.dur,
-				 w->want_time[w->nwant - 1] - w->want_time[0]);
-	assert_int_equal(walk_node(w, root, start, &has_call, &dirs),
+	assert_int_equal(walk_node(w, fx->res.root, 0, &has_call, &dirs, &em),
 			 w->nwant);
 	assert_int_equal(w->pos, w->nwant);
+	assert_int_equal(fx->res.nevents, w->nwant);
+	uint64_t t;
+	assert_int_equal(ccg_tcur_get(&fx->tc, w->nwant, &t), CCG_ENOENT);
 }
 
 /* An input stream recorded alongside the builder. */
@@ -528,7 +725,9 @@ typedef struct stream {
 	fixture *fx;
 	ccg_ref *ref;
 	uint64_t *time;
+	size_t *match;            /* ENTER position -> LEAVE position */
 	size_t n, cap;
+	size_t open[64];          /* positions of the open ENTERs */
 	uint32_t depth;           /* expected depth of the open calls */
 	uint64_t ncalls;
 	uint64_t t;               /* current time */
@@ -548,20 +747,27 @@ static void st_ev(stream *st, ccg_build_role role, uint64_t region,
 		st->cap = st->cap ? st->cap * 2 : 256;
 		st->ref = realloc(st->ref, st->cap * sizeof *st->ref);
 		st->time = realloc(st->time, st->cap * sizeof *st->time);
+		st->match = realloc(st->match, st->cap * sizeof *st->match);
 		assert_non_null(st->ref);
 		assert_non_null(st->time);
+		assert_non_null(st->match);
 	}
 	st->ref[st->n] = ev;
 	st->time[st->n] = st->t;
-	st->n++;
+	st->match[st->n] = (size_t)-1;
 	if (role == CCG_ROLE_ENTER) {
+		assert_true(st->depth < 64);
+		st->open[st->depth] = st->n;
 		st->depth++;
 		st->ncalls++;
 	}
 	uint32_t d = feed(st->fx->b, st->t, role, region, ev);
 	assert_int_equal(d, st->depth);
-	if (role == CCG_ROLE_LEAVE)
+	if (role == CCG_ROLE_LEAVE) {
 		st->depth--;
+		st->match[st->open[st->depth]] = st->n;
+	}
+	st->n++;
 }
 
 static void st_enter(stream *st, uint64_t r)
@@ -606,6 +812,14 @@ static void st_free(stream *st)
 {
 	free(st->ref);
 	free(st->time);
+	free(st->match);
+}
+
+static walk st_walk(const stream *st, uint32_t fanout)
+{
+	return (walk){.fanout = fanout, .want_ref = st->ref,
+		      .want_time = st->time, .match = st->match,
+		      .nwant = st->n};
 }
 
 /* ---- 4. fan-out ---- */
@@ -630,19 +844,16 @@ static void test_fanout(void **state)
 					st_leave(&st, R_A);
 				}
 				uint64_t first = st.n ? st.time[0] : 0;
-				ccg_ref root = finish(fx.b, first,
-						      st.n ? st.t : 0);
+				finish(&fx, first, st.n ? st.t : 0);
 				expect_repairs(fx.b, 0, 0, 0, 0, 0, 0);
-				walk w = {.s = fx.s, .fanout = B,
-					  .want_ref = st.ref,
-					  .want_time = st.time,
-					  .nwant = st.n, .balanced = 1};
-				walk_root(&w, root, first);
+				walk w = st_walk(&st, B);
+				walk_root(&w, &fx);
 				assert_int_equal(w.ncalls, st.ncalls);
 				ccg_node n;
-				assert_int_equal(ccg_store_get_node(fx.s, root,
-								    &n, NULL, 0),
-						 CCG_OK);
+				assert_int_equal(
+					ccg_store_get_node(fx.s, fx.res.root,
+							   &n, NULL, 0),
+					CCG_OK);
 				assert_int_equal(n.nevents, st.n);
 				assert_int_equal(n.ndirs,
 						 st.ncalls + w.nvisgroups);
@@ -672,19 +883,19 @@ static void test_close_grows_levels(void **state)
 		st.t += 2;
 		st_leaf(&st, (uint64_t)i);
 	}
-	ccg_ref root = finish(fx.b, 5, st.t);
-	walk w = {.s = fx.s, .fanout = 2, .want_ref = st.ref,
-		  .want_time = st.time, .nwant = st.n,
-		  .balanced = 1};
-	walk_root(&w, root, 5);
+	finish(&fx, 5, st.t);
+	walk w = st_walk(&st, 2);
+	walk_root(&w, &fx);
 	st_free(&st);
 	fx_close(&fx);
 }
 
-/* ---- 5. a loop of identical iterations ---- */
+/* ---- 5. loops ---- */
 
 #define LOOP_N 1000000u
 
+/* main { N x body { 3 x inner } }: O(log N) nodes, and every one of the
+ * 8N + 2 times comes back from the stream. */
 static void test_loop_sharing(void **state)
 {
 	(void)state;
@@ -724,7 +935,7 @@ static void test_loop_sharing(void **state)
 					 &d),
 			 CCG_OK);
 	fed++;
-	ccg_ref root = finish(b, t, end);
+	ccg_ref root = finish(&fx, t, end);
 	expect_repairs(b, 0, 0, 0, 0, 0, 0);
 
 	/* ceil(log_64(N)) by integer steps. */
@@ -735,8 +946,32 @@ static void test_loop_sharing(void **state)
 	assert_true(ccg_store_node_count(fx.s) <= 3 * lg + 10);
 	assert_true(ccg_store_nodes_offered(fx.s) > LOOP_N);
 
+	/* Every time, from the formula that fed it. */
+	assert_int_equal(fx.res.nevents, fed);
+	assert_int_equal(tat(&fx.tc, 0), t);
+	for (uint64_t i = 0; i < LOOP_N; i++) {
+		uint64_t it0 = t + 10 + i * 100, at = 1 + 8 * i;
+		if (tat(&fx.tc, at) != it0)
+			fail_msg("body %llu starts at %llu, fed %llu",
+				 (unsigned long long)i,
+				 (unsigned long long)tat(&fx.tc, at),
+				 (unsigned long long)it0);
+		for (uint64_t k = 0; k < 3; k++) {
+			uint64_t c = it0 + 10 + k * 20;
+			if (tat(&fx.tc, at + 1 + 2 * k) != c ||
+			    tat(&fx.tc, at + 2 + 2 * k) != c + 10)
+				fail_msg("inner %llu of body %llu",
+					 (unsigned long long)k,
+					 (unsigned long long)i);
+		}
+		if (tat(&fx.tc, at + 7) != it0 + 70)
+			fail_msg("body %llu ends wrong",
+				 (unsigned long long)i);
+	}
+	assert_int_equal(tat(&fx.tc, fed - 1), end);
+
 	ccg_node n;
-	ccg_item it[64];
+	ccg_ref it[64];
 	assert_int_equal(ccg_store_get_node(fx.s, root, &n, it, 64), CCG_OK);
 	assert_int_equal(n.nevents, fed);
 	assert_int_equal(fed, 8ull * LOOP_N + 2);
@@ -747,49 +982,139 @@ static void test_loop_sharing(void **state)
 	assert_true(n.ndirs <= 1 + 4ull * LOOP_N + (LOOP_N + 2) / 63 + 8);
 	assert_int_equal(n.depth, 3);
 	assert_int_equal(n.nitems, 1);
-	assert_int_equal(ccg_store_get_node(fx.s, it[0].ref, &n, NULL, 0),
-			 CCG_OK);
+	expect_inst(&fx, root, 0, CCG_END_LOC, t, end);
+	expect_inst(&fx, it[0], 0, CCG_END_LAST, t, end);
+	assert_int_equal(ccg_store_get_node(fx.s, it[0], &n, NULL, 0), CCG_OK);
 	assert_int_equal(n.region, R_A);
-	assert_int_equal(n.dur, end - t);
 	assert_int_equal(n.nevents, fed);
 	assert_true(n.nitems <= 64);
 	fx_close(&fx);
 }
 
+#define JIT_N 1000u
+
+/* main { 1000 x B { leaf } } at fan-out 64, B's durations and the gaps
+ * between them `jitter`ed at random (0: all the same).  The store and
+ * the stream are returned in fx and st. */
+static void jitter_loop(fixture *fx, stream *st, int jitter)
+{
+	fx_open(fx, 64);
+	*st = (stream){.fx = fx, .t = 100, .rng = 99};
+	st_enter(st, R_A);
+	for (uint32_t i = 0; i < JIT_N; i++) {
+		st->t += jitter ? 1 + rnd(st, 1000) : 10;
+		st_enter(st, R_B);
+		st->t += jitter ? rnd(st, 50) : 3;
+		st_leaf(st, 7);
+		st->t += jitter ? rnd(st, 5000) : 4;
+		st_leave(st, R_B);
+	}
+	st->t += 1;
+	st_leave(st, R_A);
+	finish(fx, 100, st->t);
+	expect_repairs(fx->b, 0, 0, 0, 0, 0, 0);
+}
+
+/* A loop whose iterations take different times still shares one node per
+ * iteration structure: the same nodes, record for record, as a loop of
+ * identical iterations, and each iteration's times come back exactly. */
+static void test_loop_jitter(void **state)
+{
+	(void)state;
+	fixture fa, fb;
+	stream sa, sb;
+	jitter_loop(&fa, &sa, 0);
+	jitter_loop(&fb, &sb, 1);
+	/* Durations really differ. */
+	uint64_t dmin = UINT64_MAX, dmax = 0;
+	for (size_t i = 1; i + 1 < sb.n; i += 3) {
+		uint64_t dd = sb.time[i + 2] - sb.time[i];
+		dmin = dd < dmin ? dd : dmin;
+		dmax = dd > dmax ? dd : dmax;
+	}
+	assert_true(dmax > dmin + 1000);
+	/* 1002 items of main: 15 full groups of 64 (the first with main's
+	 * ENTER, then 14 of B only, one node), a last group of 41 B and the
+	 * LEAVE: B, 3 groups, main, root. */
+	assert_int_equal(ccg_store_node_count(fa.s), 6);
+	assert_int_equal(ccg_store_node_count(fb.s), 6);
+	/* B 1000 times, 16 groups, main, root. */
+	assert_int_equal(ccg_store_nodes_offered(fa.s), 1018);
+	assert_int_equal(ccg_store_nodes_offered(fb.s), 1018);
+	assert_int_equal(fa.res.root, fb.res.root);
+	for (uint32_t id = 0; id < 6; id++) {
+		const unsigned char *p, *q;
+		size_t lp, lq;
+		assert_int_equal(ccg_store_node_record(fa.s, id, &p, &lp),
+				 CCG_OK);
+		assert_int_equal(ccg_store_node_record(fb.s, id, &q, &lq),
+				 CCG_OK);
+		assert_int_equal(lp, lq);
+		assert_memory_equal(p, q, lp);
+	}
+	/* Every instance in its place, at its own times. */
+	walk wa = st_walk(&sa, 64), wb = st_walk(&sb, 64);
+	walk_root(&wa, &fa);
+	walk_root(&wb, &fb);
+	assert_int_equal(wb.ncalls, 1 + JIT_N);
+	assert_int_equal(wb.nnodes, wa.nnodes);
+	st_free(&sa);
+	st_free(&sb);
+	fx_close(&fa);
+	fx_close(&fb);
+}
+
 /* ---- 6. sharing across locations ---- */
 
-/* main { f { c(3) } g { c(5) c(7) } f { c(3) } h { ev } }, shifted by
- * `shift`; `longer` makes the first call of g one tick longer (taking
- * the tick from the gap after it). */
-static void feed_location(fixture *fx, uint64_t shift, int longer,
-			  uint64_t *first, uint64_t *last)
+/* Records and feeds one event of feed_location. */
+static void fl_ev(fixture *fx, uint64_t *tm, size_t *k, uint64_t t,
+		  ccg_build_role role, uint64_t region, ccg_ref ev)
+{
+	assert_true(*k < 32);
+	tm[(*k)++] = t;
+	feed(fx->b, t, role, region, ev);
+}
+
+/* main { f { c } g { c c } f { c } h { ev } } from 1000 + shift; variant 1
+ * makes the first c of g one tick longer (the times differ, the structure
+ * not), variant 2 gives it a plain event (the structure differs).  The
+ * times fed go to tm; returns their count. */
+static size_t feed_location(fixture *fx, uint64_t shift, int variant,
+			    uint64_t *tm)
 {
 	uint64_t t = 1000 + shift;
-	ccg_build *b = fx->b;
 	ccg_store *s = fx->s;
-	*first = t;
-	enter(b, s, t, 1);
+	size_t k = 0;
+	fx_reset(fx);
+#define E(at, r) fl_ev(fx, tm, &k, (at), CCG_ROLE_ENTER, (r), enter_ev(s, (r)))
+#define L(at, r) fl_ev(fx, tm, &k, (at), CCG_ROLE_LEAVE, (r), leave_ev(s, (r)))
+	E(t, 1);
 	for (int rep = 0; rep < 2; rep++) {
-		enter(b, s, t + 2, 2);          /* f */
-		enter(b, s, t + 3, 5);          /* c */
-		leave(b, s, t + 6, 5);
-		leave(b, s, t + 8, 2);
+		E(t + 2, 2);                    /* f */
+		E(t + 3, 5);                    /* c */
+		L(t + 6, 5);
+		L(t + 8, 2);
 		t += 8;
 		if (rep)
 			break;
-		enter(b, s, t + 1, 3);          /* g */
-		enter(b, s, t + 2, 5);
-		leave(b, s, t + 7 + (uint64_t)longer, 5);
-		enter(b, s, t + 9, 5);
-		leave(b, s, t + 16, 5);
-		leave(b, s, t + 20, 3);
+		E(t + 1, 3);                    /* g */
+		E(t + 2, 5);
+		if (variant == 2)
+			fl_ev(fx, tm, &k, t + 4, CCG_ROLE_LEAF, 0,
+			      leaf_ev(s, 43));
+		L(t + 7 + (variant == 1), 5);
+		E(t + 9, 5);
+		L(t + 16, 5);
+		L(t + 20, 3);
 		t += 20;
 	}
-	enter(b, s, t + 1, 4);                  /* h */
-	feed(b, t + 2, CCG_ROLE_LEAF, 0, leaf_ev(s, 42));
-	leave(b, s, t + 3, 4);
-	leave(b, s, t + 5, 1);
-	*last = t + 5;
+	E(t + 1, 4);                            /* h */
+	fl_ev(fx, tm, &k, t + 2, CCG_ROLE_LEAF, 0, leaf_ev(s, 42));
+	L(t + 3, 4);
+	L(t + 5, 1);
+#undef E
+#undef L
+	return k;
 }
 
 static void test_sharing_locations(void **state)
@@ -797,57 +1122,93 @@ static void test_sharing_locations(void **state)
 	(void)state;
 	fixture fx;
 	fx_open(&fx, CCG_FANOUT_DEFAULT);
-	uint64_t first, last;
-	feed_location(&fx, 0, 0, &first, &last);
-	ccg_ref r1 = finish(fx.b, first, last);
+	uint64_t tm[32];
+	size_t k = feed_location(&fx, 0, 0, tm);
+	assert_int_equal(k, 19);
+	ccg_ref r1 = finish(&fx, 1000, 1041);
+	expect_stream(&fx, tm, k);
 	uint32_t size1 = ccg_store_node_count(fx.s);
-	/* c(3), f, c(5), c(7), g, h, main, root */
-	assert_int_equal(size1, 8);
+	ccg_node n1, n3;
+	ccg_ref a[16], c[16];
+	node16(fx.s, r1, &n1, a);
+	ccg_ref main1 = a[0];
+	node16(fx.s, main1, &n1, a);
+	assert_int_equal(n1.nitems, 6);
+	/* main: ENTER, f (4 events), g (6), f (4), h (3), LEAVE. */
+	assert_int_equal(item_first(fx.s, a, 2, 0), 5);
+	assert_int_equal(item_first(fx.s, a, 3, 0), 11);
+	assert_int_equal(item_first(fx.s, a, 4, 0), 15);
+	assert_int_equal(item_first(fx.s, a, 5, 0), 18);
+	expect_inst(&fx, main1, 0, CCG_END_LAST, 1000, 1041);
+	expect_inst(&fx, a[1], 1, CCG_END_LAST, 1002, 1008);
+	expect_inst(&fx, a[2], 5, CCG_END_LAST, 1009, 1028);
+	expect_inst(&fx, a[3], 11, CCG_END_LAST, 1030, 1036);
+	expect_inst(&fx, a[4], 15, CCG_END_LAST, 1037, 1039);
+	assert_int_equal(a[1], a[3]); /* f twice */
+	ccg_ref g1 = a[2];
+	node16(fx.s, g1, &n1, a);
+	assert_int_equal(n1.nitems, 4);
+	assert_int_equal(a[1], a[2]); /* c twice in g, 5 and 7 ticks long */
+	expect_inst(&fx, a[1], 6, CCG_END_LAST, 1010, 1015);
+	expect_inst(&fx, a[2], 8, CCG_END_LAST, 1017, 1024);
+	ccg_ref c1 = a[1];
+	/* Every c is one node, whatever its length: c, f, g, h, main,
+	 * root. */
+	assert_int_equal(size1, 6);
 
-	ccg_build_reset(fx.b);
-	feed_location(&fx, 12345, 0, &first, &last);
-	assert_int_equal(first, 1000 + 12345);
-	ccg_ref r2 = finish(fx.b, first, last);
+	/* Shifted: the same nodes, another time stream. */
+	k = feed_location(&fx, 12345, 0, tm);
+	ccg_ref r2 = finish(&fx, 1000 + 12345, 1041 + 12345);
+	assert_int_equal(fx.res.tbase, 1);
+	expect_stream(&fx, tm, k);
 	assert_int_equal(r2, r1);
 	assert_int_equal(ccg_store_node_count(fx.s), size1);
+	expect_inst(&fx, g1, 5, CCG_END_LAST, 1009 + 12345, 1028 + 12345);
 
-	ccg_build_reset(fx.b);
-	feed_location(&fx, 777, 1, &first, &last);
-	ccg_ref r3 = finish(fx.b, first, last);
-	assert_int_not_equal(r3, r1);
-	uint32_t grown = ccg_store_node_count(fx.s) - size1;
-	assert_true(grown > 0);
-	assert_true(grown < size1);
-	/* Only the changed call and its ancestors are new: c6, g, main,
-	 * root. */
-	assert_int_equal(grown, 4);
+	/* Another duration: still the same nodes; c lasts 6 ticks here. */
+	k = feed_location(&fx, 777, 1, tm);
+	ccg_ref r3 = finish(&fx, 1777, 1818);
+	assert_int_equal(fx.res.tbase, 2);
+	expect_stream(&fx, tm, k);
+	assert_int_equal(r3, r1);
+	assert_int_equal(ccg_store_node_count(fx.s), size1);
+	expect_inst(&fx, c1, 6, CCG_END_LAST, 1787, 1793);
+	expect_inst(&fx, c1, 8, CCG_END_LAST, 1794, 1801);
+
+	/* Another structure: only the changed call and its ancestors are
+	 * new: c with the event, g, main, root. */
+	k = feed_location(&fx, 50, 2, tm);
+	assert_int_equal(k, 20);
+	ccg_ref r4 = finish(&fx, 1050, 1091);
+	expect_stream(&fx, tm, k);
+	assert_int_not_equal(r4, r1);
+	assert_int_equal(ccg_store_node_count(fx.s) - size1, 4);
 
 	/* main's children f, f and h are the same nodes in both trees; g
 	 * differs. */
-	ccg_node n1, n3;
-	ccg_item a[16], c[16];
 	node16(fx.s, r1, &n1, a);
-	node16(fx.s, r3, &n3, c);
-	node16(fx.s, a[0].ref, &n1, a);
-	node16(fx.s, c[0].ref, &n3, c);
+	node16(fx.s, r4, &n3, c);
+	node16(fx.s, a[0], &n1, a);
+	node16(fx.s, c[0], &n3, c);
 	assert_int_equal(n1.nitems, 6);
 	assert_int_equal(n3.nitems, 6);
 	for (int i = 0; i < 6; i++) {
-		assert_int_equal(a[i].offset, c[i].offset);
 		if (i == 2)
-			assert_int_not_equal(a[i].ref, c[i].ref);
+			assert_int_not_equal(a[i], c[i]);
 		else
-			assert_int_equal(a[i].ref, c[i].ref);
+			assert_int_equal(a[i], c[i]);
 	}
-	assert_int_equal(a[1].ref, a[3].ref); /* f twice */
+	expect_inst(&fx, c[2], 5, CCG_END_LAST, 1059, 1078);
+	expect_inst(&fx, c[3], 12, CCG_END_LAST, 1080, 1086);
 	/* Inside g, the second inner call is still shared. */
-	node16(fx.s, a[2].ref, &n1, a);
-	node16(fx.s, c[2].ref, &n3, c);
+	node16(fx.s, a[2], &n1, a);
+	node16(fx.s, c[2], &n3, c);
 	assert_int_equal(n1.nitems, 4);
 	assert_int_equal(n3.nitems, 4);
-	assert_int_not_equal(a[1].ref, c[1].ref);
-	assert_int_equal(a[2].ref, c[2].ref);
-	assert_int_equal(a[2].offset, c[2].offset);
+	assert_int_not_equal(a[1], c[1]);
+	assert_int_equal(a[2], c[2]);
+	expect_inst(&fx, c[1], 6, CCG_END_LAST, 1060, 1065);
+	expect_inst(&fx, c[2], 9, CCG_END_LAST, 1067, 1074);
 	fx_close(&fx);
 }
 
@@ -866,33 +1227,30 @@ static void test_visible_events_only(void **state)
 	}
 	st.t++;
 	st_leave(&st, R_A);
-	ccg_ref root = finish(fx.b, 50, st.t);
-	walk w = {.s = fx.s, .fanout = 8, .want_ref = st.ref,
-		  .want_time = st.time, .nwant = st.n,
-		  .balanced = 1};
-	walk_root(&w, root, 50);
+	ccg_ref root = finish(&fx, 50, st.t);
+	walk w = st_walk(&st, 8);
+	walk_root(&w, &fx);
 	assert_int_equal(w.ncalls, 1);
 	assert_int_equal(w.nvisgroups, 0);
 	/* 202 items in at most 8 per node: groups are there. */
 	assert_true(w.nnodes > 2 + 202 / 8);
 
 	ccg_node n;
-	ccg_item it[16];
+	ccg_ref it[16];
 	node16(fx.s, root, &n, it);
 	assert_int_equal(n.ndirs, 1);
 	assert_int_equal(n.nvis, 1);
-	node16(fx.s, it[0].ref, &n, it);
+	node16(fx.s, it[0], &n, it);
 	assert_int_equal(n.kind, CCG_NODE_CALL);
 	assert_int_equal(n.nevents, 202);
 	assert_int_equal(n.nvis, 0);
 	assert_int_equal(n.ndirs, 0);
 	assert_true(n.nitems <= 8);
 	for (uint32_t i = 0; i < n.nitems; i++) {
-		if (CCG_REF_IS_EVENT(it[i].ref))
+		if (CCG_REF_IS_EVENT(it[i]))
 			continue;
 		ccg_node g;
-		assert_int_equal(ccg_store_get_node(fx.s, it[i].ref, &g, NULL,
-						    0),
+		assert_int_equal(ccg_store_get_node(fx.s, it[i], &g, NULL, 0),
 				 CCG_OK);
 		assert_int_equal(g.kind, CCG_NODE_GROUP);
 		assert_int_equal(g.visible, 0);
@@ -936,11 +1294,9 @@ static void test_visible_mixed(void **state)
 	st.t++;
 	st_leave(&st, R_A);
 	assert_int_equal(st.ncalls, 1 + 6 + 3);
-	ccg_ref root = finish(fx.b, 7, st.t);
-	walk w = {.s = fx.s, .fanout = 4, .want_ref = st.ref,
-		  .want_time = st.time, .nwant = st.n,
-		  .balanced = 1};
-	walk_root(&w, root, 7);
+	ccg_ref root = finish(&fx, 7, st.t);
+	walk w = st_walk(&st, 4);
+	walk_root(&w, &fx);
 	assert_int_equal(w.ncalls, st.ncalls);
 	assert_true(w.nvisgroups > 0);
 	ccg_node n;
@@ -949,7 +1305,6 @@ static void test_visible_mixed(void **state)
 	st_free(&st);
 	fx_close(&fx);
 }
-
 /* ---- 8. event records ---- */
 
 static void test_event_records(void **state)
@@ -1039,6 +1394,10 @@ static void test_event_records(void **state)
 	assert_int_equal(ccg_store_get_event(s, 6, &ev, NULL), CCG_ENOENT);
 	ccg_node n;
 	assert_int_equal(ccg_store_get_node(s, 0, &n, NULL, 0), CCG_ENOENT);
+	uint64_t t[CCG_TIME_BLOCK];
+	uint32_t nt;
+	assert_int_equal(ccg_store_time_count(s), 0);
+	assert_int_equal(ccg_store_get_times(s, 0, t, &nt), CCG_ENOENT);
 	ccg_store_free(s);
 }
 
@@ -1057,7 +1416,10 @@ static void test_decode_truncated(void **state)
 	assert_int_equal(enter(fx.b, fx.s, t0 + 400000, 200), 2);
 	assert_int_equal(leave(fx.b, fx.s, t0 + 300, 200), 2); /* backwards */
 	assert_int_equal(leave(fx.b, fx.s, t0 + (1ull << 35), big), 1);
-	ccg_ref root = finish(fx.b, t0, t0 + (1ull << 35));
+	ccg_ref root = finish(&fx, t0, t0 + (1ull << 35));
+	const uint64_t times[] = {t0, t0 + 300000, t0 + 400000, t0 + 300,
+				  t0 + (1ull << 35)};
+	expect_stream(&fx, times, 5);
 
 	uint32_t nn = ccg_store_node_count(fx.s);
 	assert_int_equal(nn, 3);
@@ -1067,7 +1429,7 @@ static void test_decode_truncated(void **state)
 		assert_int_equal(ccg_store_node_record(fx.s, id, &p, &len),
 				 CCG_OK);
 		ccg_node full, n;
-		ccg_item it[8], jt[8];
+		ccg_ref it[8], jt[8];
 		assert_int_equal(ccg_node_decode(p, len, &full, it, 8), CCG_OK);
 		assert_true(full.nitems >= 1);
 		if (full.nitems > 1)
@@ -1096,14 +1458,46 @@ static void test_decode_truncated(void **state)
 			free(q);
 		}
 	}
-	/* The call with the backwards Leave has a negative offset. */
+	/* The call with the backwards Leave ends before it starts. */
 	ccg_node n;
-	ccg_item it[16];
+	ccg_ref it[16];
 	node16(fx.s, root, &n, it);
-	node16(fx.s, it[0].ref, &n, it);
+	node16(fx.s, it[0], &n, it);
 	assert_int_equal(n.region, big);
-	node16(fx.s, it[2].ref, &n, it);
-	assert_int_equal(it[1].offset, 300 - 400000);
+	assert_int_equal(item_first(fx.s, it, 2, 0), 2);
+	expect_inst(&fx, it[2], 2, CCG_END_LAST, t0 + 400000, t0 + 300);
+
+	/* The time record: whole, short by any number of bytes, or with
+	 * one byte too many. */
+	assert_int_equal(ccg_store_time_count(fx.s), 1);
+	{
+		const unsigned char *p;
+		size_t len;
+		uint64_t t[CCG_TIME_BLOCK];
+		uint32_t nt = 0;
+		assert_int_equal(ccg_store_time_record(fx.s, 0, &p, &len),
+				 CCG_OK);
+		assert_int_equal(ccg_times_decode(p, len, t, &nt), CCG_OK);
+		assert_int_equal(nt, 5);
+		assert_memory_equal(t, times, sizeof times);
+		unsigned char *x = malloc(len + 1);
+		assert_non_null(x);
+		memcpy(x, p, len);
+		x[len] = 0;
+		assert_int_equal(ccg_times_decode(x, len + 1, t, &nt),
+				 CCG_EFORMAT);
+		free(x);
+		for (size_t l = 0; l < len; l++) {
+			unsigned char *q = malloc(l ? l : 1);
+			assert_non_null(q);
+			memcpy(q, p, l);
+			assert_int_not_equal(ccg_times_decode(q, l, t, &nt),
+					     CCG_OK);
+			free(q);
+		}
+		assert_int_equal(ccg_store_time_record(fx.s, 1, &p, &len),
+				 CCG_ENOENT);
+	}
 
 	uint32_t ne = ccg_store_event_count(fx.s);
 	assert_int_equal(ne, 5);
@@ -1157,10 +1551,11 @@ static void test_decode_garbage(void **state)
 			q[i] = (y & 0x300) ? (unsigned char)(c & 0x07) : c;
 		}
 		ccg_node n;
-		ccg_item it[16];
+		ccg_ref it[16];
 		if (ccg_node_decode(q, len, &n, it, 16) == CCG_OK) {
 			assert_true(n.nitems <= 16);
 			assert_true(n.kind <= CCG_NODE_ROOT);
+			assert_true(n.endmode <= CCG_END_LOC);
 		}
 		(void)ccg_node_decode(q, len, &n, NULL, 0);
 		ccg_evrec ev;
@@ -1169,6 +1564,11 @@ static void test_decode_garbage(void **state)
 			assert_true(f >= q && f + ev.len <= q + len);
 			assert_true(ev.kind < CCG_EV__COUNT);
 		}
+		uint64_t t[CCG_TIME_BLOCK];
+		uint32_t nt = 0;
+		if (ccg_times_decode(q, len, t, &nt) == CCG_OK)
+			assert_true(nt >= 1 && nt <= CCG_TIME_BLOCK &&
+				    nt <= len);
 		free(q);
 	}
 }
@@ -1182,10 +1582,11 @@ int main(void)
 		cmocka_unit_test(test_repair_leave_not_open),
 		cmocka_unit_test(test_repair_never_left),
 		cmocka_unit_test(test_repair_end_before_start),
-		cmocka_unit_test(test_same_timestamps),
+		cmocka_unit_test(test_same_structure),
 		cmocka_unit_test(test_fanout),
 		cmocka_unit_test(test_close_grows_levels),
 		cmocka_unit_test(test_loop_sharing),
+		cmocka_unit_test(test_loop_jitter),
 		cmocka_unit_test(test_sharing_locations),
 		cmocka_unit_test(test_visible_events_only),
 		cmocka_unit_test(test_visible_mixed),

@@ -1,7 +1,9 @@
-/* The index file: a store written and read back record for record, and a
+/* The index file: a store written and read back record for record (nodes,
+ * events and time records, and the time stream through a cursor), and a
  * small index refused (never crashing, never misread) after every possible
- * single-bit flip and every truncation; stale identities and parameters
- * are told apart from damage. */
+ * single-bit flip and every truncation; a time block damaged after the
+ * index was opened is refused when read, the other blocks still read
+ * right; stale identities and parameters are told apart from damage. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,8 +30,9 @@ static uint32_t textlen(void *ctx, ccg_kind kind, const unsigned char *f,
 	return (uint32_t)(kind * 7 + len);
 }
 
-/* A store with a few calls, groups and events. */
-static ccg_store *make_store(void)
+/* A store with a few calls, groups and events; *res (may be NULL)
+ * receives what its location came to. */
+static ccg_store *make_store(ccg_build_result *res)
 {
 	ccg_store *s;
 	ccg_build *b;
@@ -61,11 +64,12 @@ static ccg_store *make_store(void)
 				 CCG_OK);
 		t += 1;
 	}
-	ccg_ref root;
-	uint64_t first, last;
-	assert_int_equal(ccg_build_finish(b, &root, &first, &last, NULL),
-			 CCG_OK);
+	ccg_build_result r;
+	assert_int_equal(ccg_build_finish(b, &r), CCG_OK);
+	assert_int_equal(r.nevents, 120);
 	ccg_build_free(b);
+	if (res)
+		*res = r;
 	return s;
 }
 
@@ -91,7 +95,7 @@ static void same_store(const ccg_store *a, const ccg_store *b)
 {
 	assert_int_equal(ccg_store_node_count(a), ccg_store_node_count(b));
 	assert_int_equal(ccg_store_event_count(a), ccg_store_event_count(b));
-	ccg_item ia[8], ib[8];
+	ccg_ref ia[8], ib[8];
 	for (uint32_t i = 0; i < ccg_store_node_count(a); i++) {
 		ccg_node x, y;
 		assert_int_equal(ccg_store_get_node(a, i, &x, ia, 8), CCG_OK);
@@ -99,17 +103,15 @@ static void same_store(const ccg_store *a, const ccg_store *b)
 		assert_int_equal(x.kind, y.kind);
 		assert_int_equal(x.visible, y.visible);
 		assert_int_equal(x.region, y.region);
-		assert_int_equal(x.dur, y.dur);
+		assert_int_equal(x.endmode, y.endmode);
 		assert_int_equal(x.nevents, y.nevents);
 		assert_int_equal(x.textlen, y.textlen);
 		assert_int_equal(x.ndirs, y.ndirs);
 		assert_int_equal(x.nvis, y.nvis);
 		assert_int_equal(x.depth, y.depth);
 		assert_int_equal(x.nitems, y.nitems);
-		for (uint32_t k = 0; k < x.nitems; k++) {
-			assert_int_equal(ia[k].offset, ib[k].offset);
-			assert_int_equal(ia[k].ref, ib[k].ref);
-		}
+		for (uint32_t k = 0; k < x.nitems; k++)
+			assert_int_equal(ia[k], ib[k]);
 	}
 	for (uint32_t i = 0; i < ccg_store_event_count(a); i++) {
 		ccg_evrec x, y;
@@ -125,12 +127,51 @@ static void same_store(const ccg_store *a, const ccg_store *b)
 		ccg_buf_free(&fx);
 		ccg_buf_free(&fy);
 	}
+	assert_int_equal(ccg_store_time_count(a), ccg_store_time_count(b));
+	for (uint32_t i = 0; i < ccg_store_time_count(a); i++) {
+		uint64_t ta[CCG_TIME_BLOCK], tb[CCG_TIME_BLOCK];
+		uint32_t na = 0, nb = 0;
+		assert_int_equal(ccg_store_get_times(a, i, ta, &na), CCG_OK);
+		assert_int_equal(ccg_store_get_times(b, i, tb, &nb), CCG_OK);
+		assert_int_equal(na, nb);
+		assert_memory_equal(ta, tb, na * sizeof *ta);
+	}
+	uint64_t t[CCG_TIME_BLOCK];
+	uint32_t n;
+	assert_int_equal(ccg_store_get_times(b, ccg_store_time_count(a), t, &n),
+			 CCG_ENOENT);
+}
+
+/* make_store's times, as fed. */
+static void expect_make_store_times(const ccg_store *s,
+				    const ccg_build_result *res)
+{
+	static ccg_tcur tc;
+	ccg_tcur_init(&tc, s, res->tbase, res->nevents);
+	uint64_t t = 100, got;
+	for (int i = 0; i < 40; i++) {
+		assert_int_equal(ccg_tcur_get(&tc, 3 * (uint64_t)i, &got),
+				 CCG_OK);
+		assert_int_equal(got, t);
+		t += 3 + i % 4;
+		assert_int_equal(ccg_tcur_get(&tc, 3 * (uint64_t)i + 1, &got),
+				 CCG_OK);
+		assert_int_equal(got, t);
+		t += 2;
+		assert_int_equal(ccg_tcur_get(&tc, 3 * (uint64_t)i + 2, &got),
+				 CCG_OK);
+		assert_int_equal(got, t);
+		t += 1;
+	}
+	assert_int_equal(ccg_tcur_get(&tc, 120, &got), CCG_ENOENT);
 }
 
 static void test_roundtrip(void **state)
 {
 	(void)state;
-	ccg_store *s = make_store();
+	ccg_build_result res;
+	ccg_store *s = make_store(&res);
+	expect_make_store_times(s, &res);
 	ccg_buf id = CCG_BUF_INIT;
 	ccg_buf_adds(&id, "identity of the trace");
 	for (int level = 0; level <= 9; level += 9) {
@@ -144,6 +185,7 @@ static void test_roundtrip(void **state)
 		/* A tiny cache forces eviction and reloads. */
 		assert_int_equal(ccg_index_store(x, 1, &r), CCG_OK);
 		same_store(s, r);
+		expect_make_store_times(r, &res);
 		ccg_store_free(r);
 		ccg_index_close(x);
 		ccg_buf_free(&why);
@@ -155,7 +197,7 @@ static void test_roundtrip(void **state)
 static void test_stale(void **state)
 {
 	(void)state;
-	ccg_store *s = make_store();
+	ccg_store *s = make_store(NULL);
 	ccg_buf id = CCG_BUF_INIT, other = CCG_BUF_INIT, why = CCG_BUF_INIT;
 	ccg_buf_adds(&id, "identity A");
 	ccg_buf_adds(&other, "identity B");
@@ -205,7 +247,7 @@ static void spill(const unsigned char *p, size_t len)
 static void test_every_flip_and_cut(void **state)
 {
 	(void)state;
-	ccg_store *s = make_store();
+	ccg_store *s = make_store(NULL);
 	ccg_buf id = CCG_BUF_INIT;
 	ccg_buf_adds(&id, "identity");
 	write_index(s, &id, 0);
@@ -242,10 +284,183 @@ static void test_every_flip_and_cut(void **state)
 	ccg_store_free(s);
 }
 
+/* One block of the file, from its directory. */
+typedef struct blockinfo {
+	uint64_t first, offset, csize;
+} blockinfo;
+
+/* Reads the directory of the index in `file` (the layout ccg_index.h
+ * gives: the footer's last 40 bytes hold magic, directory offset and
+ * length, checksums; the directory per section its record count, block
+ * count and per block first record, offset, compressed and raw size,
+ * checksum) and returns section `sec`'s blocks (*nrecs its records). */
+static blockinfo *section_blocks(const unsigned char *file, size_t len,
+				 int sec, uint64_t *nrecs, size_t *nblocks)
+{
+	assert_true(len > 40);
+	const unsigned char *f = file + len - 40;
+	assert_memory_equal(f, "CCGEND01", 8);
+	uint64_t doff = 0, dlen = 0;
+	for (int i = 7; i >= 0; i--) {
+		doff = doff << 8 | f[8 + i];
+		dlen = dlen << 8 | f[16 + i];
+	}
+	assert_true(doff + dlen == len - 40);
+	const unsigned char *p = file + doff, *end = p + dlen;
+	blockinfo *out = NULL;
+	for (int s = 0; s < CCG_SEC__COUNT; s++) {
+		uint64_t nr, nb;
+		assert_int_equal(ccg_varint_get(&p, end, &nr), 0);
+		assert_int_equal(ccg_varint_get(&p, end, &nb), 0);
+		if (s == sec) {
+			*nrecs = nr;
+			*nblocks = (size_t)nb;
+			out = calloc(nb ? nb : 1, sizeof *out);
+			assert_non_null(out);
+		}
+		for (uint64_t b = 0; b < nb; b++) {
+			uint64_t v[5];
+			for (int i = 0; i < 5; i++)
+				assert_int_equal(ccg_varint_get(&p, end, &v[i]),
+						 0);
+			if (s == sec)
+				out[b] = (blockinfo){v[0], v[1], v[2]};
+		}
+	}
+	assert_true(p == end);
+	assert_non_null(out);
+	return out;
+}
+
+/* A location of many events at random times (large jumps both ways, so
+ * that the time section takes several blocks). */
+#define DMG_N 20000u
+
+static ccg_store *make_timed_store(uint64_t *times, ccg_build_result *res)
+{
+	ccg_store *s;
+	ccg_build *b;
+	assert_int_equal(ccg_store_create(&s), CCG_OK);
+	assert_int_equal(ccg_build_create(s, 3, &b), CCG_OK);
+	unsigned char f[1] = {9};
+	ccg_ref e;
+	assert_int_equal(ccg_store_event(s, CCG_EV_MPI_SEND, f, 1, textlen,
+					 NULL, &e),
+			 CCG_OK);
+	uint64_t x = 0x9E3779B97F4A7C15ull;
+	for (uint32_t i = 0; i < DMG_N; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		times[i] = x >> 16;
+		uint32_t d;
+		assert_int_equal(ccg_build_event(b, times[i], CCG_ROLE_LEAF, 0,
+						 e, &d),
+				 CCG_OK);
+	}
+	assert_int_equal(ccg_build_finish(b, res), CCG_OK);
+	assert_int_equal(res->nevents, DMG_N);
+	ccg_build_free(b);
+	return s;
+}
+
+/* A byte of a time block flipped after the index was opened: reading a
+ * time record of that block fails (its checksum), never gives other
+ * times; the records of the other blocks still read right; opened again,
+ * the index is refused. */
+static void test_time_block_damage(void **state)
+{
+	(void)state;
+	static uint64_t times[DMG_N];
+	ccg_build_result res;
+	ccg_store *s = make_timed_store(times, &res);
+	uint32_t nrec = ccg_store_time_count(s);
+	assert_int_equal(nrec, (DMG_N + CCG_TIME_BLOCK - 1) / CCG_TIME_BLOCK);
+	ccg_buf id = CCG_BUF_INIT;
+	ccg_buf_adds(&id, "identity");
+	write_index(s, &id, 0);
+	size_t len;
+	unsigned char *file = slurp(&len);
+	uint64_t nrecs = 0;
+	size_t nblocks = 0;
+	blockinfo *bl = section_blocks(file, len, CCG_SEC_TIMES, &nrecs,
+				       &nblocks);
+	assert_int_equal(nrecs, nrec);
+	assert_true(nblocks >= 3);
+	/* Damage the middle of block 1: records [lo, hi). */
+	uint64_t lo = bl[1].first, hi = bl[2].first;
+	assert_true(lo > 0 && hi > lo);
+	uint64_t at = bl[1].offset + bl[1].csize / 2;
+	free(bl);
+
+	ccg_index *x;
+	ccg_buf why = CCG_BUF_INIT;
+	assert_int_equal(ccg_index_open(path, &id, &params, &x, &why), CCG_OK);
+	ccg_store *r;
+	assert_int_equal(ccg_index_store(x, 1 << 20, &r), CCG_OK);
+	assert_int_equal(ccg_store_time_count(r), nrec);
+	{
+		FILE *fp = fopen(path, "r+b"); /* in place: x reads it */
+		assert_non_null(fp);
+		assert_int_equal(fseek(fp, (long)at, SEEK_SET), 0);
+		assert_int_equal(fputc(file[at] ^ 0xFF, fp), file[at] ^ 0xFF);
+		assert_int_equal(fclose(fp), 0);
+	}
+	for (uint32_t i = 0; i < nrec; i++) {
+		uint64_t t[CCG_TIME_BLOCK];
+		uint32_t n = 0;
+		ccg_err err = ccg_store_get_times(r, i, t, &n);
+		if (i >= lo && i < hi) {
+			assert_int_equal(err, CCG_EFORMAT);
+			continue;
+		}
+		assert_int_equal(err, CCG_OK);
+		uint32_t want = i + 1 < nrec ? CCG_TIME_BLOCK
+					     : DMG_N - i * CCG_TIME_BLOCK;
+		assert_int_equal(n, want);
+		assert_memory_equal(t, times + (size_t)i * CCG_TIME_BLOCK,
+				    n * sizeof *t);
+	}
+	/* Through a cursor: every event of the damaged records fails, every
+	 * other comes back as fed. */
+	static ccg_tcur tc;
+	ccg_tcur_init(&tc, r, res.tbase, res.nevents);
+	for (uint64_t i = 0; i < DMG_N; i++) {
+		uint64_t t = 0;
+		ccg_err err = ccg_tcur_get(&tc, i, &t);
+		uint64_t rec = i / CCG_TIME_BLOCK;
+		if (rec >= lo && rec < hi) {
+			if (err != CCG_EFORMAT)
+				fail_msg("event %llu of a damaged record: "
+					 "error %d, time %llu",
+					 (unsigned long long)i, (int)err,
+					 (unsigned long long)t);
+		} else if (err != CCG_OK || t != times[i]) {
+			fail_msg("event %llu: error %d, time %llu, fed %llu",
+				 (unsigned long long)i, (int)err,
+				 (unsigned long long)t,
+				 (unsigned long long)times[i]);
+		}
+	}
+	ccg_store_free(r);
+	ccg_index_close(x);
+	/* Opened again, every block is checked: refused. */
+	ccg_buf_reset(&why);
+	x = NULL;
+	assert_int_equal(ccg_index_open(path, &id, &params, &x, &why),
+			 CCG_EFORMAT);
+	assert_non_null(why.data);
+	assert_non_null(strstr(why.data, "damaged block"));
+	ccg_buf_free(&why);
+	ccg_buf_free(&id);
+	free(file);
+	ccg_store_free(s);
+}
+
 static void test_interrupted(void **state)
 {
 	(void)state;
-	ccg_store *s = make_store();
+	ccg_store *s = make_store(NULL);
 	ccg_buf id = CCG_BUF_INIT;
 	ccg_buf_adds(&id, "identity");
 	unlink(path);
@@ -266,6 +481,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_stale),
 		cmocka_unit_test(test_every_flip_and_cut),
+		cmocka_unit_test(test_time_block_damage),
 		cmocka_unit_test(test_interrupted),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
