@@ -29,6 +29,7 @@ typedef struct cli {
 	char *index;
 	char *tolerance;
 	unsigned cache_mib;
+	unsigned long long summaries;
 	int noindex, rebuild;
 	int show_help, build_only, info;
 } cli;
@@ -42,6 +43,7 @@ static const struct fuse_opt cli_opts[] = {
 	{"index=%s", offsetof(cli, index), 0},
 	{"tolerance=%s", offsetof(cli, tolerance), 0},
 	{"cache=%u", offsetof(cli, cache_mib), 0},
+	{"summaries=%llu", offsetof(cli, summaries), 0},
 	CLI_OPT("noindex", noindex),
 	CLI_OPT("rebuild", rebuild),
 	FUSE_OPT_KEY("-h", KEY_HELP),
@@ -102,10 +104,13 @@ static void usage(const char *prog)
 	       "    -o tolerance=T        lossy sharing: T ticks and/or P%% "
 	       "(1000, 5%%, 1000,5%%)\n"
 	       "    -o cache=MIB          index block cache (default %u MiB)\n"
+	       "    -o summaries=N        building: store the statistics of "
+	       "every call or group\n"
+	       "                          of N events or more (default %u)\n"
 	       "    -o OPT[,OPT...]       other FUSE mount options\n"
 	       "    -h, --help            this text\n",
 	       prog, prog, prog, CCG_FANOUT_DEFAULT_FS,
-	       (unsigned)(CCG_CACHE_DEFAULT >> 20));
+	       (unsigned)(CCG_CACHE_DEFAULT >> 20), CCG_SUMS_DEFAULT);
 }
 
 /* The library's notes on lines of their own; its progress on one line
@@ -131,6 +136,7 @@ static int open_trace(const cli *c, ccg_trace **out)
 	o.index_path = c->index;
 	o.no_index = c->noindex;
 	o.rebuild = c->rebuild;
+	o.sums_min = c->summaries;
 	if (c->cache_mib)
 		o.cache_bytes = (size_t)c->cache_mib << 20;
 	o.log = log_line;

@@ -33,6 +33,8 @@ typedef uint64_t ccg_id;
 
 /* Default bytes of decompressed index blocks kept in memory. */
 #define CCG_CACHE_DEFAULT (64u << 20)
+/* Default smallest instance (in events) whose statistics the index stores. */
+#define CCG_SUMS_DEFAULT 32768u
 
 typedef struct ccg_options {
 	uint32_t fanout;        /* most items per node (and subdirectories) */
@@ -43,6 +45,9 @@ typedef struct ccg_options {
 	uint64_t tol_abs;       /* lossy: tolerance in ticks (0: none) */
 	double tol_rel;         /* lossy: relative tolerance (0: none) */
 	size_t cache_bytes;     /* index block cache */
+	uint64_t sums_min;      /* building: store the results of instances
+				 * of this many events or more (0: the
+				 * default); an index keeps its own */
 	/* The library's one reporting channel (ccg_log_fn, ccg_error.h):
 	 * notes, and progress lines when `progress` is set. */
 	ccg_log_fn log;

@@ -527,7 +527,7 @@ static ccg_err whole_result(qctx *q, const ccg_sinst *in, uint64_t nevents,
 			    result *r)
 {
 	ccg_statcache *c = q->c;
-	int big = nevents >= CCG_SUMS_MIN_EVENTS;
+	int big = c->stored.min_events && nevents >= c->stored.min_events;
 	ccg_err err;
 	if (big && c->stored.get && !c->storing) {
 		ccg_buf rec = CCG_BUF_INIT;

@@ -157,11 +157,9 @@ void ccg_msgs_free(ccg_msgs *m);
 
 enum { CCG_RES_STATS = 0, CCG_RES_FOLDED = 1, CCG_RES_MSGS = 2 };
 
-/* Instances with fewer events have no stored results. */
-#define CCG_SUMS_MIN_EVENTS (1u << 15)
-
 typedef struct ccg_stored {
 	void *ctx;
+	uint64_t min_events;    /* instances with fewer have no record */
 	ccg_err (*put)(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
 		       int kind, const ccg_buf *rec);
 	/* CCG_OK with the record appended to rec, CCG_ENOENT when none. */
@@ -173,8 +171,8 @@ typedef struct ccg_stored {
 void ccg_statcache_set_stored(ccg_statcache *c, const ccg_stored *st);
 
 /* Computes every kind of whole result of instance `root` of location l,
- * handing each record of an instance of CCG_SUMS_MIN_EVENTS events or more
- * to the stored put() as it is made. */
+ * handing each record of an instance of min_events events or more to the
+ * stored put() as it is made. */
 ccg_err ccg_stats_store_all(ccg_statcache *c, const ccg_sloc *l,
 			    const ccg_sinst *root);
 

@@ -502,24 +502,71 @@ ccg_err ccg_evrec_decode(const unsigned char *p, size_t len, ccg_evrec *ev,
 	return CCG_OK;
 }
 
+/* ------------------------------------------------------------------ */
+/* Reading records                                                      */
+
+/* The records of kind `which` (0 nodes, 1 events, 2 times), as the
+ * source numbers them. */
+static const arena *arena_of(const ccg_store *s, int which)
+{
+	return which == 0 ? &s->nodes : which == 1 ? &s->events : &s->times;
+}
+
+static uint32_t count_of(const ccg_store *s, int which)
+{
+	if (!s->src)
+		return arena_of(s, which)->n;
+	return which == 0 ? s->src->nnodes
+			  : which == 1 ? s->src->nevents : s->src->ntimes;
+}
+
+/* The bytes of record `id` of kind `which` of a store being built. */
+static ccg_err own_record(const ccg_store *s, int which, uint32_t id,
+			  const unsigned char **p, size_t *len)
+{
+	const arena *a = arena_of(s, which);
+	if (s->src || id >= a->n)
+		return CCG_ENOENT;
+	*p = (const unsigned char *)a->bytes.data + a->off[id];
+	*len = (size_t)(a->off[id + 1] - a->off[id]);
+	return CCG_OK;
+}
+
+/* The bytes of record `id` of kind `which`, from the store or its
+ * source, valid until record_put(s, *hold). */
+static ccg_err record_get(const ccg_store *s, int which, uint32_t id,
+			  const unsigned char **p, size_t *len, void **hold)
+{
+	*hold = NULL;
+	if (id >= count_of(s, which))
+		return CCG_ENOENT;
+	if (s->src)
+		return s->src->get(s->src->ctx, which, id, p, len, hold);
+	return own_record(s, which, id, p, len);
+}
+
+static void record_put(const ccg_store *s, void *hold)
+{
+	if (s->src && hold)
+		s->src->release(s->src->ctx, hold);
+}
+
 ccg_err ccg_store_node_record(const ccg_store *s, uint32_t id,
 			      const unsigned char **p, size_t *len)
 {
-	if (s->src || id >= s->nodes.n)
-		return CCG_ENOENT;
-	*p = (const unsigned char *)s->nodes.bytes.data + s->nodes.off[id];
-	*len = (size_t)(s->nodes.off[id + 1] - s->nodes.off[id]);
-	return CCG_OK;
+	return own_record(s, 0, id, p, len);
 }
 
 ccg_err ccg_store_event_record(const ccg_store *s, uint32_t id,
 			       const unsigned char **p, size_t *len)
 {
-	if (s->src || id >= s->events.n)
-		return CCG_ENOENT;
-	*p = (const unsigned char *)s->events.bytes.data + s->events.off[id];
-	*len = (size_t)(s->events.off[id + 1] - s->events.off[id]);
-	return CCG_OK;
+	return own_record(s, 1, id, p, len);
+}
+
+ccg_err ccg_store_time_record(const ccg_store *s, uint32_t id,
+			      const unsigned char **p, size_t *len)
+{
+	return own_record(s, 2, id, p, len);
 }
 
 ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *h,
@@ -527,19 +574,12 @@ ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *h,
 {
 	const unsigned char *p;
 	size_t len;
-	if (s->src) {
-		void *hold;
-		if (id >= s->src->nnodes)
-			return CCG_ENOENT;
-		ccg_err err = s->src->get(s->src->ctx, 0, id, &p, &len, &hold);
-		if (err)
-			return err;
+	void *hold;
+	ccg_err err = record_get(s, 0, id, &p, &len, &hold);
+	if (!err)
 		err = ccg_node_decode(p, len, h, refs, max);
-		s->src->release(s->src->ctx, hold);
-		return err;
-	}
-	ccg_err err = ccg_store_node_record(s, id, &p, &len);
-	return err ? err : ccg_node_decode(p, len, h, refs, max);
+	record_put(s, hold);
+	return err;
 }
 
 ccg_err ccg_store_get_event(const ccg_store *s, uint32_t id, ccg_evrec *ev,
@@ -547,32 +587,37 @@ ccg_err ccg_store_get_event(const ccg_store *s, uint32_t id, ccg_evrec *ev,
 {
 	const unsigned char *p, *f;
 	size_t len;
-	void *hold = NULL;
-	ccg_err err;
-	if (s->src) {
-		if (id >= s->src->nevents)
-			return CCG_ENOENT;
-		err = s->src->get(s->src->ctx, 1, id, &p, &len, &hold);
-	} else {
-		err = ccg_store_event_record(s, id, &p, &len);
-	}
+	void *hold;
+	ccg_err err = record_get(s, 1, id, &p, &len, &hold);
 	if (!err)
 		err = ccg_evrec_decode(p, len, ev, &f);
 	if (!err && fields)
 		err = ccg_buf_add(fields, f, ev->len);
-	if (s->src && hold)
-		s->src->release(s->src->ctx, hold);
+	record_put(s, hold);
+	return err;
+}
+
+ccg_err ccg_store_get_times(const ccg_store *s, uint32_t id, uint64_t *t,
+			    uint32_t *n)
+{
+	const unsigned char *p;
+	size_t len;
+	void *hold;
+	ccg_err err = record_get(s, 2, id, &p, &len, &hold);
+	if (!err)
+		err = ccg_times_decode(p, len, t, n);
+	record_put(s, hold);
 	return err;
 }
 
 uint32_t ccg_store_node_count(const ccg_store *s)
 {
-	return s->src ? s->src->nnodes : s->nodes.n;
+	return count_of(s, 0);
 }
 
 uint32_t ccg_store_event_count(const ccg_store *s)
 {
-	return s->src ? s->src->nevents : s->events.n;
+	return count_of(s, 1);
 }
 
 uint64_t ccg_store_nodes_offered(const ccg_store *s)
@@ -634,39 +679,9 @@ ccg_err ccg_times_decode(const unsigned char *p, size_t len, uint64_t *t,
 	return p == end ? CCG_OK : CCG_EFORMAT;
 }
 
-ccg_err ccg_store_time_record(const ccg_store *s, uint32_t id,
-			      const unsigned char **p, size_t *len)
-{
-	if (s->src || id >= s->times.n)
-		return CCG_ENOENT;
-	*p = (const unsigned char *)s->times.bytes.data + s->times.off[id];
-	*len = (size_t)(s->times.off[id + 1] - s->times.off[id]);
-	return CCG_OK;
-}
-
-ccg_err ccg_store_get_times(const ccg_store *s, uint32_t id, uint64_t *t,
-			    uint32_t *n)
-{
-	const unsigned char *p;
-	size_t len;
-	if (s->src) {
-		void *hold;
-		if (id >= s->src->ntimes)
-			return CCG_ENOENT;
-		ccg_err err = s->src->get(s->src->ctx, 2, id, &p, &len, &hold);
-		if (err)
-			return err;
-		err = ccg_times_decode(p, len, t, n);
-		s->src->release(s->src->ctx, hold);
-		return err;
-	}
-	ccg_err err = ccg_store_time_record(s, id, &p, &len);
-	return err ? err : ccg_times_decode(p, len, t, n);
-}
-
 uint32_t ccg_store_time_count(const ccg_store *s)
 {
-	return s->src ? s->src->ntimes : s->times.n;
+	return count_of(s, 2);
 }
 
 ccg_err ccg_tcur_get(ccg_tcur *c, uint64_t i, uint64_t *t)

@@ -157,6 +157,7 @@ static void add_sharing(const ccg_trace *t, ccg_buf *b)
 	add_ku(b, "event_records", ccg_store_event_count(t->store));
 	add_ku(b, "time_records", ccg_store_time_count(t->store));
 	add_ku(b, "stored_results", ccg_sumset_count(t->sums));
+	add_ku(b, "stored_results_min_events", t->sums_min);
 	add_ku(b, "plain_tree_bytes", t->bytes_offered);
 	add_ku(b, "graph_bytes", t->graph_bytes);
 	ccg_buf_addf(b, "Rm: %.2f\n",

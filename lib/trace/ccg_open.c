@@ -166,7 +166,7 @@ static const field loc_fields[] = {
 
 #define META(f, type) {offsetof(ccg_trace, f), type}
 static const field meta_fields[] = {
-	META(nodes_offered, F_U64),
+	META(nodes_offered, F_U64), META(sums_min, F_U64),
 	META(bytes_offered, F_U64), META(graph_bytes, F_U64),
 	META(lossy_shared, F_U64), META(lossy_max_rel, F_F64)};
 #undef META
@@ -391,7 +391,7 @@ static ccg_err finish_setup(ccg_trace *t)
 	if ((err = ccg_names_groups(t)) || (err = ccg_names_regions(t)) ||
 	    (err = ccg_statcache_create(t->store, CCG_STATS_CACHE, &t->stats)))
 		return err;
-	ccg_sumset_attach(t->sums, t->stats);
+	ccg_sumset_attach(t->sums, t->sums_min, t->stats);
 	uint64_t nodes = 1 + t->ngroups;
 	for (size_t i = 0; i < t->nlocs; i++) {
 		loc *l = &t->locs[i];
@@ -540,6 +540,7 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 	}
 	if (!t->opt.cache_bytes)
 		t->opt.cache_bytes = CCG_CACHE_DEFAULT;
+	t->sums_min = t->opt.sums_min ? t->opt.sums_min : CCG_SUMS_DEFAULT;
 	if (!(t->anchor = strdup(anchor)))
 		goto fail;
 	if ((err = ccg_index_identity(anchor, &identity, msg)))

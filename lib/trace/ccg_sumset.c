@@ -105,7 +105,8 @@ ccg_err ccg_sumset_build(const ccg_trace *t, ccg_sumset **out)
 	ccg_err err = s ? ccg_statcache_create(t->store, CCG_STATS_CACHE, &c)
 			: CCG_ENOMEM;
 	if (!err)
-		ccg_statcache_set_stored(c, &(ccg_stored){s, put, NULL});
+		ccg_statcache_set_stored(c, &(ccg_stored){s, t->sums_min, put,
+							  NULL});
 	for (size_t i = 0; !err && i < t->nlocs; i++) {
 		const loc *l = &t->locs[i];
 		inst root;
@@ -187,10 +188,11 @@ ccg_err ccg_sumset_load(ccg_index *x, ccg_sumset **out)
 	return CCG_OK;
 }
 
-void ccg_sumset_attach(ccg_sumset *s, ccg_statcache *c)
+void ccg_sumset_attach(ccg_sumset *s, uint64_t min_events, ccg_statcache *c)
 {
 	if (s)
-		ccg_statcache_set_stored(c, &(ccg_stored){s, NULL, get});
+		ccg_statcache_set_stored(c, &(ccg_stored){s, min_events, NULL,
+							  get});
 }
 
 size_t ccg_sumset_count(const ccg_sumset *s)

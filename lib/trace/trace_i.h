@@ -168,6 +168,7 @@ struct ccg_trace {
 	ccg_index *index;
 	ccg_statcache *stats;   /* cached per-instance statistics */
 	ccg_sumset *sums;       /* stored results of large instances */
+	uint64_t sums_min;      /* ... of this many events or more */
 	uint64_t index_bytes;
 	uint64_t nodes_offered, bytes_offered, graph_bytes;
 	uint64_t otf2_bytes;    /* the archive's .evt files */
@@ -359,8 +360,9 @@ ccg_err ccg_sumset_build(const ccg_trace *t, ccg_sumset **out);
 ccg_err ccg_sumset_write(const ccg_sumset *s, ccg_index_writer *w);
 /* Their keys from an index (the results stay in x, borrowed). */
 ccg_err ccg_sumset_load(ccg_index *x, ccg_sumset **out);
-/* Lets the queries of c read them (s NULL: nothing). */
-void ccg_sumset_attach(ccg_sumset *s, ccg_statcache *c);
+/* Lets the queries of c read them (s NULL: nothing); instances of
+ * min_events events or more have them. */
+void ccg_sumset_attach(ccg_sumset *s, uint64_t min_events, ccg_statcache *c);
 size_t ccg_sumset_count(const ccg_sumset *s);
 void ccg_sumset_free(ccg_sumset *s);
 

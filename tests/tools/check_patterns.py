@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Checks patterns.tsv against a brute-force count over the mounted tree.
 
-Every call directory gets a signature: its events.tsv with times made
-relative to the call's start and depths relative to the call's depth.  Two
-calls share a node exactly when their signatures are equal, so a pattern's
+Every call directory gets a signature: its events.tsv without the times
+(a node is a structure without times), depths relative to the call's depth.
+Two calls share a node exactly when their signatures are equal (in traces
+without repaired calls, whose end would also count), so a pattern's
 occurrences must equal the number of call directories with its signature,
 and its path must lead to such a directory.
 
@@ -21,12 +22,11 @@ def signature(path):
                  if not l.startswith("#") and not l.startswith("time\t")]
     if not lines:
         return None
-    first = lines[0].split("\t")
-    t0, d0 = int(first[0]), int(first[3])
+    d0 = int(lines[0].split("\t")[3])
     sig = []
     for l in lines:
         c = l.split("\t")
-        sig.append((int(c[0]) - t0, c[1], int(c[3]) - d0, tuple(c[4:])))
+        sig.append((c[1], int(c[3]) - d0, tuple(c[4:])))
     return tuple(sig)
 
 

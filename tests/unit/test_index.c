@@ -309,7 +309,7 @@ static blockinfo *section_blocks(const unsigned char *file, size_t len,
 	const unsigned char *p = file + doff, *end = p + dlen;
 	blockinfo *out = NULL;
 	for (int s = 0; s < CCG_SEC__COUNT; s++) {
-		uint64_t nr, nb;
+		uint64_t nr = 0, nb = 0;
 		assert_int_equal(ccg_varint_get(&p, end, &nr), 0);
 		assert_int_equal(ccg_varint_get(&p, end, &nb), 0);
 		if (s == sec) {
