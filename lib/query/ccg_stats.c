@@ -43,8 +43,6 @@ struct ccg_statcache {
 	const ccg_store *s;
 	ccg_lru *lru;           /* results by (location, node, first, kind) */
 	ccg_stored stored;      /* set before any query; .get NULL: none */
-	int storing;            /* ccg_stats_store_all runs: records go to
-				 * stored.put (one thread only) */
 };
 
 /* One query: the cache, the location and a reader of its times. */
@@ -368,26 +366,37 @@ ccg_err ccg_msgs_merge(ccg_msgs *a, const ccg_msgs *b)
 			  msg_add);
 }
 
-/* Adds the message of event record `ev`, if it is a send. */
-static ccg_err add_send(const ccg_statcache *c, uint32_t ev, ccg_msgs *out)
+ccg_err ccg_msg_of_event(const ccg_store *s, uint32_t ev, ccg_msg *m,
+			 int *is_send)
 {
 	ccg_evrec r;
 	ccg_buf f = CCG_BUF_INIT;
-	ccg_err err = ccg_store_get_event(c->s, ev, &r, &f);
+	ccg_err err = ccg_store_get_event(s, ev, &r, &f);
+	*is_send = 0;
 	if (!err && (r.kind == CCG_EV_MPI_SEND || r.kind == CCG_EV_MPI_ISEND)) {
-		ccg_msg m = {0, 0, 1, 0};
 		const unsigned char *p = (const unsigned char *)f.data;
-		if (ccg_field_u(r.kind, p, r.len, 0, &m.rank) ||
-		    ccg_field_u(r.kind, p, r.len, 1, &m.comm) ||
-		    ccg_field_u(r.kind, p, r.len, 3, &m.bytes)) {
+		*m = (ccg_msg){0, 0, 1, 0};
+		if (ccg_field_u(r.kind, p, r.len, 0, &m->rank) ||
+		    ccg_field_u(r.kind, p, r.len, 1, &m->comm) ||
+		    ccg_field_u(r.kind, p, r.len, 3, &m->bytes))
 			err = CCG_EFORMAT;
-		} else {
-			ccg_msgs one = {1, &m};
-			err = ccg_msgs_merge(out, &one);
-		}
+		else
+			*is_send = 1;
 	}
 	ccg_buf_free(&f);
 	return err;
+}
+
+/* Adds the message of event record `ev`, if it is a send. */
+static ccg_err add_send(const ccg_statcache *c, uint32_t ev, ccg_msgs *out)
+{
+	ccg_msg m;
+	int is_send;
+	ccg_err err = ccg_msg_of_event(c->s, ev, &m, &is_send);
+	if (err || !is_send)
+		return err;
+	ccg_msgs one = {1, &m};
+	return ccg_msgs_merge(out, &one);
 }
 
 /* ------------------------------------------------------------------ */
@@ -521,15 +530,14 @@ static void key_of(const qctx *q, const ccg_sinst *in, int kind,
 }
 
 /* The whole result r (of kind r->kind) of instance `in`: read from its
- * stored record if it has one, else computed and, while storing, handed
- * to the stored put(). */
+ * stored record if it has one, else computed. */
 static ccg_err whole_result(qctx *q, const ccg_sinst *in, uint64_t nevents,
 			    result *r)
 {
 	ccg_statcache *c = q->c;
 	int big = c->stored.min_events && nevents >= c->stored.min_events;
 	ccg_err err;
-	if (big && c->stored.get && !c->storing) {
+	if (big && c->stored.get) {
 		ccg_buf rec = CCG_BUF_INIT;
 		err = c->stored.get(c->stored.ctx, q->l, in, r->kind, &rec);
 		if (!err)
@@ -540,14 +548,7 @@ static ccg_err whole_result(qctx *q, const ccg_sinst *in, uint64_t nevents,
 		if (err != CCG_ENOENT)
 			return err;
 	}
-	if ((err = query(q, r->kind, in, NULL, &r->u)) || !big ||
-	    !c->storing)
-		return err;
-	ccg_buf rec = CCG_BUF_INIT;
-	if (!(err = ccg_sums_encode(r->kind, &r->u, &rec)))
-		err = c->stored.put(c->stored.ctx, q->l, in, r->kind, &rec);
-	ccg_buf_free(&rec);
-	return err;
+	return query(q, r->kind, in, NULL, &r->u);
 }
 
 /* The whole result of `kind` of instance `in`, pinned: from the cache, or
@@ -774,23 +775,6 @@ ccg_err ccg_msgs_node(ccg_statcache *c, const ccg_sloc *l,
 void ccg_statcache_set_stored(ccg_statcache *c, const ccg_stored *st)
 {
 	c->stored = st ? *st : (ccg_stored){0};
-}
-
-ccg_err ccg_stats_store_all(ccg_statcache *c, const ccg_sloc *l,
-			    const ccg_sinst *root)
-{
-	if (!c->stored.put)
-		return CCG_EINVAL;
-	ccg_err err = CCG_OK;
-	c->storing = 1;
-	for (int kind = K_STATS; !err && kind <= K_MSGS; kind++) {
-		const void *v = NULL;
-		err = with_ctx(c, l, kind, root, NULL, &v);
-		if (v)
-			ccg_lru_put(c->lru, v);
-	}
-	c->storing = 0;
-	return err;
 }
 
 void ccg_stats_put(ccg_statcache *c, const ccg_stats *st)

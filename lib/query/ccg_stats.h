@@ -149,19 +149,16 @@ void ccg_msgs_free(ccg_msgs *m);
 /* ---- stored results (the index's summaries) ----
  *
  * The whole results of large instances are computed once, when the trace
- * is built, and stored as records; a query for such an instance reads its
- * record instead of walking its subtree.  Whatever holds the records
- * (ccg_stored) is given to the cache: put() receives each record as it is
- * computed (ccg_stats_store_all), get() finds one (safe under many
- * threads). */
+ * is built (ccg_sums_walk), and stored as records; a query for such an
+ * instance reads its record instead of walking its subtree.  Whatever
+ * holds the records (ccg_stored) is given to the cache: get() finds one
+ * (safe under many threads). */
 
 enum { CCG_RES_STATS = 0, CCG_RES_FOLDED = 1, CCG_RES_MSGS = 2 };
 
 typedef struct ccg_stored {
 	void *ctx;
 	uint64_t min_events;    /* instances with fewer have no record */
-	ccg_err (*put)(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
-		       int kind, const ccg_buf *rec);
 	/* CCG_OK with the record appended to rec, CCG_ENOENT when none. */
 	ccg_err (*get)(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
 		       int kind, ccg_buf *rec);
@@ -170,11 +167,22 @@ typedef struct ccg_stored {
 /* Sets what stores results (NULL: nothing).  Before any query. */
 void ccg_statcache_set_stored(ccg_statcache *c, const ccg_stored *st);
 
-/* Computes every kind of whole result of instance `root` of location l,
- * handing each record of an instance of min_events events or more to the
- * stored put() as it is made. */
-ccg_err ccg_stats_store_all(ccg_statcache *c, const ccg_sloc *l,
-			    const ccg_sinst *root);
+/* The message of event record `ev` (count 1) with *is_send 1, when it is
+ * a send (MPI_SEND, MPI_ISEND); else *is_send 0. */
+ccg_err ccg_msg_of_event(const ccg_store *s, uint32_t ev, ccg_msg *m,
+			 int *is_send);
+
+/* One walk over the instance `root` of location l computing the whole
+ * results of it and of every instance below it of `min_events` events or
+ * more, each handed to put() as a record (kinds in order) as soon as it is
+ * complete: what ccg_stats_node would give, at the cost of one pass over
+ * the events. */
+ccg_err ccg_sums_walk(const ccg_store *s, const ccg_sloc *l,
+		      const ccg_sinst *root, uint64_t min_events,
+		      ccg_err (*put)(void *ctx, const ccg_sloc *l,
+				     const ccg_sinst *in, int kind,
+				     const ccg_buf *rec),
+		      void *ctx);
 
 /* A result of kind CCG_RES_* as a record appended to out, and back (*out
  * empty on entry; freed again on failure). */

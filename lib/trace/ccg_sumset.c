@@ -100,29 +100,24 @@ static ccg_err get(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
 
 ccg_err ccg_sumset_build(const ccg_trace *t, ccg_sumset **out)
 {
-	ccg_statcache *c = NULL;
 	ccg_sumset *s = calloc(1, sizeof *s);
-	ccg_err err = s ? ccg_statcache_create(t->store, CCG_STATS_CACHE, &c)
-			: CCG_ENOMEM;
-	if (!err)
-		ccg_statcache_set_stored(c, &(ccg_stored){s, t->sums_min, put,
-							  NULL});
+	ccg_err err = s ? CCG_OK : CCG_ENOMEM;
 	for (size_t i = 0; !err && i < t->nlocs; i++) {
 		const loc *l = &t->locs[i];
 		inst root;
 		ccg_sloc sl = {(uint32_t)i, l->tbase, l->nevents,
 			       l->nevents ? l->last : 0};
 		if (!(err = ccg_ids_root(t, l, &root)))
-			err = ccg_stats_store_all(c, &sl, &(ccg_sinst){
-				root.node, 0, root.start, root.end});
+			err = ccg_sums_walk(t->store, &sl, &(ccg_sinst){
+				root.node, 0, root.start, root.end},
+					    t->sums_min, put, s);
 	}
-	ccg_statcache_free(c);
 	if (err) {
 		ccg_sumset_free(s);
 		return err;
 	}
-	/* Sorted, each key once (a result evicted from the cache and made
-	 * again is offered again; both are equal). */
+	/* Sorted, each key once (an instance and its only child can share
+	 * a key only if they are one; kept for safety). */
 	qsort(s->keys, s->n, sizeof *s->keys, key_cmp);
 	size_t n = 0;
 	for (size_t i = 0; i < s->n; i++)
@@ -191,8 +186,7 @@ ccg_err ccg_sumset_load(ccg_index *x, ccg_sumset **out)
 void ccg_sumset_attach(ccg_sumset *s, uint64_t min_events, ccg_statcache *c)
 {
 	if (s)
-		ccg_statcache_set_stored(c, &(ccg_stored){s, min_events, NULL,
-							  get});
+		ccg_statcache_set_stored(c, &(ccg_stored){s, min_events, get});
 }
 
 size_t ccg_sumset_count(const ccg_sumset *s)

@@ -1,0 +1,548 @@
+/*
+ * ccg_sumwalk.c - the stored results of a location in one pass
+ * (ccg_sums_walk, see ccg_stats.h).
+ *
+ * A depth-first walk with an explicit stack of frames (one per node
+ * instance on the current path).  Every instance of min_events events or
+ * more opens an accumulator: what its subtree adds up to so far.  A call's
+ * own part (its activation, its exclusive time on its call path) and a
+ * send's message go to the innermost open accumulator; when an instance
+ * ends, its accumulator becomes its results (handed to put()) and is added
+ * into the one around it.  So every event is seen once, and only the large
+ * instances' results are ever made.
+ *
+ * Definitions are those of ccg_stats.h.  Recursion counts once: a call of
+ * region r adds its inclusive time unless a call of r is open between it
+ * and its accumulator's instance; per region, the position of the
+ * innermost open call of it answers that in O(1).
+ */
+#include "ccg_stats.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_grow.h"
+
+/* ---- a map of (u64, u64) keys to u32 values (open addressing) ---- */
+
+typedef struct kv {
+	uint64_t a, b;
+	uint32_t v1;            /* value + 1; 0 for an empty slot */
+} kv;
+
+typedef struct map {
+	kv *s;
+	size_t cap, n;          /* cap a power of two, n <= 3/4 cap */
+} map;
+
+static size_t map_slot(const map *m, uint64_t a, uint64_t b)
+{
+	uint64_t h = (a * 0x9E3779B97F4A7C15ULL) ^ (b + 0x632BE59BD9B4E019ULL);
+	h ^= h >> 29;
+	h *= 0xBF58476D1CE4E5B9ULL;
+	h ^= h >> 32;
+	size_t i = (size_t)h & (m->cap - 1);
+	while (m->s[i].v1 && (m->s[i].a != a || m->s[i].b != b))
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+/* The value of (a, b), or UINT32_MAX. */
+static uint32_t map_get(const map *m, uint64_t a, uint64_t b)
+{
+	if (!m->cap)
+		return UINT32_MAX;
+	const kv *e = &m->s[map_slot(m, a, b)];
+	return e->v1 ? e->v1 - 1 : UINT32_MAX;
+}
+
+static int map_put(map *m, uint64_t a, uint64_t b, uint32_t v)
+{
+	if ((m->n + 1) * 4 > m->cap * 3) {
+		map old = *m;
+		m->cap = old.cap ? old.cap * 2 : 64;
+		m->s = calloc(m->cap, sizeof *m->s);
+		if (!m->s) {
+			*m = old;
+			return -1;
+		}
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.s[i].v1)
+				m->s[map_slot(m, old.s[i].a, old.s[i].b)] = old.s[i];
+		free(old.s);
+	}
+	kv *e = &m->s[map_slot(m, a, b)];
+	if (!e->v1)
+		m->n++;
+	*e = (kv){a, b, v + 1};
+	return 0;
+}
+
+static void map_clear(map *m)
+{
+	if (m->cap)
+		memset(m->s, 0, m->cap * sizeof *m->s);
+	m->n = 0;
+}
+
+/* ---- accumulators ---- */
+
+/* A call path of an accumulator: its last region, the path above it, its
+ * exclusive time.  Node 0 is the empty path (the instance itself). */
+typedef struct tnode {
+	uint64_t region;
+	uint32_t parent;
+	uint64_t excl;
+} tnode;
+
+typedef struct acc {
+	ccg_sinst in;
+	uint32_t pos;           /* its frame's position in the stack */
+	ccg_rstat *rows;        /* by region, in order of first use */
+	uint32_t nrows;
+	size_t caprows;
+	map row_of;             /* (0, region) -> row */
+	tnode *paths;
+	uint32_t npaths;
+	size_t cappaths;
+	map path_of;            /* (parent, region) -> path */
+	ccg_msg *msgs;
+	uint32_t nmsgs;
+	size_t capmsgs;
+	map msg_of;             /* (comm, rank) -> msg */
+} acc;
+
+typedef struct frame {
+	uint32_t node;
+	uint8_t kind;
+	uint8_t endmode;
+	uint64_t region;
+	uint64_t start;         /* (its end is read when it ends) */
+	uint64_t first, nevents;
+	size_t refs;            /* its items: walk.refs[refs .. refs + n) */
+	uint32_t n, next;
+	uint64_t idx;           /* first event of the next item */
+	uint64_t callees;       /* durations of its direct callees */
+	uint32_t path;          /* its call path in the innermost accumulator */
+	uint32_t saved_inner;   /* calls: the innermost open call of its
+				 * region before it, + 1 (0: none) */
+	int opens;              /* it opened an accumulator */
+} frame;
+
+/* Event records seen, by id (direct-mapped): whether each is a send. */
+#define CCG_SUMWALK_MEMO 4096
+
+typedef struct evmemo {
+	uint32_t id1;           /* id + 1, 0 when empty */
+	int is_send;
+	ccg_msg m;
+} evmemo;
+
+typedef struct walk {
+	const ccg_store *s;
+	const ccg_sloc *l;
+	uint64_t min_events;
+	ccg_err (*put)(void *, const ccg_sloc *, const ccg_sinst *, int,
+		       const ccg_buf *);
+	void *ctx;
+	ccg_tcur *tc;
+	frame *f;
+	size_t nf, capf;
+	ccg_ref *refs;          /* the items of every open frame, stacked */
+	size_t nrefs, caprefs;
+	acc *a;                 /* open accumulators, innermost last */
+	size_t na, capa;
+	map inner;              /* (0, region) -> innermost open call of it:
+				 * its position + 1 (entries of 0: none) */
+	ccg_buf rec;
+	evmemo *ev;             /* CCG_SUMWALK_MEMO entries */
+} walk;
+
+static void acc_free(acc *a)
+{
+	free(a->rows);
+	free(a->row_of.s);
+	free(a->paths);
+	free(a->path_of.s);
+	free(a->msgs);
+	free(a->msg_of.s);
+}
+
+/* Opens an accumulator (reusing a closed one's arrays) for instance
+ * `in`, whose frame is at `pos`. */
+static ccg_err acc_open(walk *w, const ccg_sinst *in, uint32_t pos)
+{
+	if (CCG_GROW(w->a, w->na + 1, w->capa))
+		return CCG_ENOMEM;
+	acc *a = &w->a[w->na]; /* zeroed when new, else reused */
+	a->in = *in;
+	a->pos = pos;
+	a->nrows = a->npaths = a->nmsgs = 0;
+	map_clear(&a->row_of);
+	map_clear(&a->path_of);
+	map_clear(&a->msg_of);
+	if (CCG_GROW(a->paths, 1, a->cappaths))
+		return CCG_ENOMEM;
+	a->paths[0] = (tnode){0, UINT32_MAX, 0};
+	a->npaths = 1;
+	w->na++;
+	return CCG_OK;
+}
+
+static ccg_rstat *acc_row(acc *a, uint64_t region)
+{
+	uint32_t i = map_get(&a->row_of, 0, region);
+	if (i != UINT32_MAX)
+		return &a->rows[i];
+	if (CCG_GROW(a->rows, (size_t)a->nrows + 1, a->caprows) ||
+	    map_put(&a->row_of, 0, region, a->nrows))
+		return NULL;
+	a->rows[a->nrows] = (ccg_rstat){region, 0, 0, 0, 0, UINT64_MAX, 0};
+	return &a->rows[a->nrows++];
+}
+
+/* The path `region` below path `parent`, made if new; UINT32_MAX when out
+ * of memory. */
+static uint32_t acc_path(acc *a, uint32_t parent, uint64_t region)
+{
+	uint32_t i = map_get(&a->path_of, parent, region);
+	if (i != UINT32_MAX)
+		return i;
+	if (CCG_GROW(a->paths, (size_t)a->npaths + 1, a->cappaths) ||
+	    map_put(&a->path_of, parent, region, a->npaths))
+		return UINT32_MAX;
+	a->paths[a->npaths] = (tnode){region, parent, 0};
+	return a->npaths++;
+}
+
+static ccg_err acc_msg(acc *a, const ccg_msg *m)
+{
+	uint32_t i = map_get(&a->msg_of, m->comm, m->rank);
+	if (i == UINT32_MAX) {
+		if (CCG_GROW(a->msgs, (size_t)a->nmsgs + 1, a->capmsgs) ||
+		    map_put(&a->msg_of, m->comm, m->rank, a->nmsgs))
+			return CCG_ENOMEM;
+		i = a->nmsgs++;
+		a->msgs[i] = (ccg_msg){m->comm, m->rank, 0, 0};
+	}
+	a->msgs[i].count += m->count;
+	a->msgs[i].bytes += m->bytes;
+	return CCG_OK;
+}
+
+/* ---- the results of a finished accumulator ---- */
+
+static int row_cmp(const void *x, const void *y)
+{
+	const ccg_rstat *a = x, *b = y;
+	return a->region < b->region ? -1 : a->region > b->region;
+}
+
+static int msg_cmp(const void *x, const void *y)
+{
+	const ccg_msg *a = x, *b = y;
+	if (a->comm != b->comm)
+		return a->comm < b->comm ? -1 : 1;
+	return a->rank < b->rank ? -1 : a->rank > b->rank;
+}
+
+/* An edge of the path tree, for ordering children by region. */
+typedef struct edge {
+	uint32_t parent, child;
+	uint64_t region;
+} edge;
+
+static int edge_cmp(const void *x, const void *y)
+{
+	const edge *a = x, *b = y;
+	if (a->parent != b->parent)
+		return a->parent < b->parent ? -1 : 1;
+	return a->region < b->region ? -1 : a->region > b->region;
+}
+
+/* The folded profile of a: every path but the empty one, in path order
+ * (a preorder over children sorted by region, without recursion). */
+static ccg_err acc_folded(const acc *a, ccg_folded *out)
+{
+	uint32_t n = a->npaths - 1;
+	edge *e = malloc((n ? n : 1) * sizeof *e);
+	uint32_t *first = malloc(((size_t)a->npaths + 1) * sizeof *first);
+	uint32_t *stack = malloc((a->npaths ? a->npaths : 1) * sizeof *stack);
+	uint32_t *depth = calloc(a->npaths ? a->npaths : 1, sizeof *depth);
+	ccg_err err = CCG_ENOMEM;
+	out->n = 0;
+	out->p = calloc(n ? n : 1, sizeof *out->p);
+	if (!e || !first || !stack || !depth || !out->p)
+		goto done;
+	for (uint32_t i = 1; i < a->npaths; i++)
+		e[i - 1] = (edge){a->paths[i].parent, i, a->paths[i].region};
+	qsort(e, n, sizeof *e, edge_cmp);
+	/* first[p]: the first edge of parent p. */
+	for (uint32_t p = 0, k = 0; p <= a->npaths; p++) {
+		while (k < n && e[k].parent < p)
+			k++;
+		first[p] = k;
+	}
+	size_t top = 0;
+	for (uint32_t k = first[1]; k-- > first[0];)
+		stack[top++] = e[k].child;
+	err = CCG_OK;
+	while (top && !err) {
+		uint32_t c = stack[--top];
+		const tnode *t = &a->paths[c];
+		depth[c] = (t->parent ? depth[t->parent] : 0) + 1;
+		ccg_fpath *fp = &out->p[out->n++];
+		fp->len = depth[c];
+		fp->excl = t->excl;
+		if (!(fp->regions = malloc(fp->len * sizeof *fp->regions))) {
+			err = CCG_ENOMEM;
+			break;
+		}
+		for (uint32_t i = fp->len, x = c; i-- > 0; x = a->paths[x].parent)
+			fp->regions[i] = a->paths[x].region;
+		for (uint32_t k = first[c + 1]; k-- > first[c];)
+			stack[top++] = e[k].child;
+	}
+done:
+	free(e);
+	free(first);
+	free(stack);
+	free(depth);
+	if (err)
+		ccg_folded_free(out);
+	return err;
+}
+
+/* Hands the results of accumulator a (its instance's callee time
+ * `callees`) to put(), kinds in order. */
+static ccg_err acc_emit(walk *w, acc *a, uint64_t callees)
+{
+	ccg_stats st = {callees, a->nrows, a->rows};
+	ccg_msgs ms = {a->nmsgs, a->msgs};
+	ccg_folded fo = {0};
+	/* Sorting moves rows away from their maps: a is closed after this. */
+	qsort(a->rows, a->nrows, sizeof *a->rows, row_cmp);
+	qsort(a->msgs, a->nmsgs, sizeof *a->msgs, msg_cmp);
+	ccg_err err = acc_folded(a, &fo);
+	const void *res[] = {&st, &fo, &ms};
+	for (int k = CCG_RES_STATS; !err && k <= CCG_RES_MSGS; k++) {
+		ccg_buf_reset(&w->rec);
+		if (!(err = ccg_sums_encode(k, res[k], &w->rec)))
+			err = w->put(w->ctx, w->l, &a->in, k, &w->rec);
+	}
+	ccg_folded_free(&fo);
+	return err;
+}
+
+/* The innermost open call of `region`: its position + 1, 0 for none. */
+static uint32_t inner_of(const walk *w, uint64_t region)
+{
+	uint32_t v = map_get(&w->inner, 0, region);
+	return v == UINT32_MAX ? 0 : v;
+}
+
+/* Adds finished accumulator c into the one around it, p, whose frames
+ * below c's instance end at path `at` (c's results are relative to its
+ * instance, so its paths go below `at`). */
+static ccg_err acc_merge(walk *w, acc *p, const acc *c, uint32_t at)
+{
+	for (uint32_t i = 0; i < c->nrows; i++) {
+		const ccg_rstat *r = &c->rows[i];
+		ccg_rstat *x = acc_row(p, r->region);
+		if (!x)
+			return CCG_ENOMEM;
+		x->calls += r->calls;
+		x->excl += r->excl;
+		x->sum += r->sum;
+		x->min = r->min < x->min ? r->min : x->min;
+		x->max = r->max > x->max ? r->max : x->max;
+		/* Its outermost calls of the region are outermost in p too
+		 * unless a call of it is open between p's instance and c's. */
+		if (inner_of(w, r->region) <= p->pos)
+			x->incl += r->incl;
+	}
+	for (uint32_t i = 0; i < c->nmsgs; i++)
+		if (acc_msg(p, &c->msgs[i]))
+			return CCG_ENOMEM;
+	/* Path k of c is path map[k] of p (parents come before children). */
+	uint32_t *m = malloc((c->npaths ? c->npaths : 1) * sizeof *m);
+	if (!m)
+		return CCG_ENOMEM;
+	m[0] = at;
+	for (uint32_t k = 1; k < c->npaths; k++) {
+		m[k] = acc_path(p, m[c->paths[k].parent], c->paths[k].region);
+		if (m[k] == UINT32_MAX) {
+			free(m);
+			return CCG_ENOMEM;
+		}
+		p->paths[m[k]].excl += c->paths[k].excl;
+	}
+	free(m);
+	return CCG_OK;
+}
+
+/* ---- the walk ---- */
+
+/* Pushes a frame for node `node` whose first event is `first`; *nevents
+ * receives its events.  Times are read in event order: its start now, its
+ * end when it ends (ccg_node_end), so the walk reads each time record
+ * once. */
+static ccg_err push(walk *w, uint32_t node, uint64_t first, uint64_t *nevents)
+{
+	if (CCG_GROW(w->f, w->nf + 1, w->capf) ||
+	    CCG_GROW(w->refs, w->nrefs + CCG_FANOUT_MAX + 1, w->caprefs))
+		return CCG_ENOMEM;
+	ccg_node h;
+	uint64_t start = 0;
+	ccg_err err = ccg_store_get_node(w->s, node, &h, w->refs + w->nrefs,
+					 CCG_FANOUT_MAX + 1);
+	if (!err && h.nevents)
+		err = ccg_tcur_get(w->tc, first, &start);
+	if (err)
+		return err;
+	*nevents = h.nevents;
+	uint32_t pos = (uint32_t)w->nf;
+	frame *f = &w->f[pos];
+	const frame *up = pos ? &w->f[pos - 1] : NULL;
+	*f = (frame){node, h.kind, h.endmode, h.region, start, first,
+		     h.nevents, w->nrefs, h.nitems, 0, first, 0, 0, 0, 0};
+	w->nrefs += h.nitems;
+	w->nf++;
+	f->opens = h.nevents >= w->min_events || pos == 0;
+	if (f->opens && (err = acc_open(w, &(ccg_sinst){node, first, start, 0},
+					pos)))
+		return err;
+	f->path = f->opens || !up ? 0 : up->path;
+	if (h.kind != CCG_NODE_CALL)
+		return CCG_OK;
+	acc *a = &w->a[w->na - 1];
+	if ((f->path = acc_path(a, f->path, h.region)) == UINT32_MAX)
+		return CCG_ENOMEM;
+	f->saved_inner = inner_of(w, h.region);
+	return map_put(&w->inner, 0, h.region, pos + 1) ? CCG_ENOMEM : CCG_OK;
+}
+
+/* The end of frame f (ccg_node_end). */
+static ccg_err frame_end(walk *w, const frame *f, uint64_t *end)
+{
+	*end = 0;
+	if (!f->nevents)
+		return CCG_OK;
+	if (f->endmode == CCG_END_LAST)
+		return ccg_tcur_get(w->tc, f->first + f->nevents - 1, end);
+	if (f->endmode == CCG_END_NEXT)
+		return ccg_tcur_get(w->tc, f->first + f->nevents, end);
+	*end = w->l->last;
+	return CCG_OK;
+}
+
+/* Pops the top frame: a call adds its own part, an accumulator it opened
+ * is emitted and added into the one around it. */
+static ccg_err pop(walk *w)
+{
+	frame *f = &w->f[w->nf - 1];
+	acc *a = &w->a[w->na - 1];
+	uint64_t end;
+	ccg_err err = frame_end(w, f, &end);
+	if (err)
+		return err;
+	uint64_t d = ccg_shown_dur(f->start, end);
+	/* What this frame adds to its caller's callee time. */
+	uint64_t given = f->kind == CCG_NODE_CALL ? d : f->callees;
+	if (f->kind == CCG_NODE_CALL) {
+		if (map_put(&w->inner, 0, f->region, f->saved_inner))
+			return CCG_ENOMEM;
+		ccg_rstat *r = acc_row(a, f->region);
+		if (!r)
+			return CCG_ENOMEM;
+		uint64_t own = d > f->callees ? d - f->callees : 0;
+		r->calls++;
+		r->sum += d;
+		r->excl += own;
+		r->min = d < r->min ? d : r->min;
+		r->max = d > r->max ? d : r->max;
+		if (f->saved_inner <= a->pos)
+			r->incl += d;
+		a->paths[f->path].excl += own;
+	}
+	if (f->opens) {
+		a->in.end = end;
+		if (f->nevents >= w->min_events)
+			err = acc_emit(w, a, given);
+		if (!err && w->na >= 2)
+			err = acc_merge(w, &w->a[w->na - 2], a,
+					w->f[w->nf - 2].path);
+		w->na--;
+	}
+	w->nrefs = f->refs;
+	w->nf--;
+	if (w->nf)
+		w->f[w->nf - 1].callees += given;
+	return err;
+}
+
+/* Goes one step: the top frame's next item, or its end. */
+static ccg_err step(walk *w)
+{
+	frame *f = &w->f[w->nf - 1];
+	if (f->next == f->n)
+		return pop(w);
+	ccg_ref ref = w->refs[f->refs + f->next++];
+	if (CCG_REF_IS_EVENT(ref)) {
+		uint32_t id = CCG_REF_ID(ref);
+		evmemo *e = &w->ev[id % CCG_SUMWALK_MEMO];
+		f->idx++;
+		if (e->id1 != id + 1) {
+			e->id1 = 0;
+			ccg_err err = ccg_msg_of_event(w->s, id, &e->m,
+						       &e->is_send);
+			if (err)
+				return err;
+			e->id1 = id + 1;
+		}
+		return e->is_send ? acc_msg(&w->a[w->na - 1], &e->m) : CCG_OK;
+	}
+	uint64_t nev;
+	size_t at = w->nf - 1;
+	ccg_err err = push(w, ref, f->idx, &nev);
+	w->f[at].idx += nev;
+	return err;
+}
+
+ccg_err ccg_sums_walk(const ccg_store *s, const ccg_sloc *l,
+		      const ccg_sinst *root, uint64_t min_events,
+		      ccg_err (*put)(void *ctx, const ccg_sloc *l,
+				     const ccg_sinst *in, int kind,
+				     const ccg_buf *rec),
+		      void *ctx)
+{
+	walk w;
+	memset(&w, 0, sizeof w);
+	w.s = s;
+	w.l = l;
+	w.min_events = min_events ? min_events : 1;
+	w.put = put;
+	w.ctx = ctx;
+	uint64_t nev;
+	ccg_err err = CCG_OK;
+	if (!(w.tc = malloc(sizeof *w.tc)) ||
+	    !(w.ev = calloc(CCG_SUMWALK_MEMO, sizeof *w.ev)))
+		err = CCG_ENOMEM;
+	if (!err) {
+		ccg_tcur_init(w.tc, s, l->tbase, l->nevents);
+		err = push(&w, root->node, root->first, &nev);
+	}
+	/* Every step pushes or pops; a frame pushes at most its items. */
+	while (!err && w.nf)
+		err = step(&w);
+	for (size_t i = 0; i < w.capa; i++)
+		acc_free(&w.a[i]);
+	free(w.a);
+	free(w.f);
+	free(w.refs);
+	free(w.inner.s);
+	free(w.tc);
+	free(w.ev);
+	ccg_buf_free(&w.rec);
+	return err;
+}
