@@ -9,8 +9,7 @@
 
 /* Initial slots of an intern table (power of two). */
 #define CCG_INTERN_INITIAL 4096
-/* Seeds that keep the node and event hash spaces apart. */
-#define CCG_SEED_NODE 0x6E6F6465ULL
+/* Seed of the event records' hash. */
 #define CCG_SEED_EVENT 0x6576656EULL
 
 typedef struct slot {
@@ -51,7 +50,6 @@ typedef struct evmemo {
 
 struct ccg_store {
 	const ccg_store_source *src; /* NULL for a store being built */
-	intern raw_tab;              /* hash of a node's raw items -> id */
 	summ *summ;                  /* per node, while building */
 	size_t capsumm;
 	uint32_t *ev_textlen;        /* per event record, while building */
@@ -199,7 +197,6 @@ void ccg_store_free(ccg_store *s)
 	intern_free(&s->event_tab);
 	free(s->summ);
 	free(s->ev_textlen);
-	intern_free(&s->raw_tab);
 	arena_free(&s->times);
 	ccg_buf_free(&s->scratch);
 	free(s);
@@ -337,46 +334,11 @@ static ccg_err node_record(ccg_store *s, uint8_t kind, uint64_t region,
 	return ccg_buf_status(b) ? CCG_ENOMEM : CCG_OK;
 }
 
-/* Adds the node serialized in s->scratch (hash h) with summary sum. */
-static ccg_err node_insert(ccg_store *s, ccg_hash128 h, const ccg_node *sum,
-			   ccg_ref *ref)
-{
-	uint32_t id;
-	ccg_err err = intern_insert(&s->node_tab, &s->nodes, &s->scratch, h,
-				    NULL, NULL, &id);
-	if (err)
-		return err;
-	*ref = id;
-	if (CCG_GROW(s->summ, (size_t)id + 1, s->capsumm))
-		return CCG_ENOMEM;
-	s->summ[id] = (summ){sum->nevents, sum->textlen, sum->ndirs,
-			     sum->depth, sum->visible, sum->endmode};
-	return CCG_OK;
-}
-
-/* Serializes a node and looks it up: CCG_OK with *found set (and *ref
- * when found); *sum and *h serve a later node_insert. */
-static ccg_err node_lookup(ccg_store *s, uint8_t kind, uint64_t region,
-			   uint8_t endmode, const ccg_ref *refs, uint32_t n,
-			   ccg_node *sum, ccg_hash128 *h, int *found,
-			   ccg_ref *ref)
-{
-	ccg_err err = node_record(s, kind, region, endmode, refs, n, sum);
-	if (err)
-		return err;
-	s->nodes_offered++;
-	uint32_t id;
-	*found = intern_lookup(&s->node_tab, &s->scratch, CCG_SEED_NODE, h,
-			       &id);
-	if (*found)
-		*ref = id;
-	return CCG_OK;
-}
-
-/* A hash of a node's identity straight from its items (no encoding):
- * repeated nodes are recognised before they are serialized. */
-static ccg_hash128 raw_hash(uint8_t kind, uint64_t region, uint8_t endmode,
-			    const ccg_ref *refs, uint32_t n)
+/* A node's identity: kind, region, end mode and items, hashed straight
+ * from them (no encoding), so a repeated node is found before it is
+ * serialized.  Nodes hold no times, so this is all of the identity. */
+static ccg_hash128 node_hash(uint8_t kind, uint64_t region, uint8_t endmode,
+			     const ccg_ref *refs, uint32_t n)
 {
 	uint64_t h1 = (kind | (uint64_t)endmode << 4) * CCG_HASH_P1 ^ region;
 	uint64_t h2 = ~(uint64_t)endmode;
@@ -392,51 +354,39 @@ static ccg_hash128 raw_hash(uint8_t kind, uint64_t region, uint8_t endmode,
 			     ccg_mix64(h2 + region)};
 }
 
-/* The node already interned for this raw hash, if any. */
-static int raw_find(ccg_store *s, ccg_hash128 rh, ccg_ref *ref)
-{
-	if (!s->raw_tab.cap)
-		return 0;
-	slot *sl = intern_find(&s->raw_tab, rh);
-	if (!sl->id1)
-		return 0;
-	uint32_t id = sl->id1 - 1;
-	*ref = id;
-	s->nodes_offered++;
-	s->node_tab.offered_bytes += s->nodes.off[id + 1] - s->nodes.off[id];
-	return 1;
-}
-
-static ccg_err raw_add(ccg_store *s, ccg_hash128 rh, ccg_ref ref)
-{
-	if (intern_reserve(&s->raw_tab))
-		return CCG_ENOMEM;
-	slot *sl = intern_find(&s->raw_tab, rh);
-	if (!sl->id1) {
-		sl->h = rh;
-		sl->id1 = ref + 1;
-		s->raw_tab.n++;
-	}
-	return CCG_OK;
-}
-
 ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
 		       uint8_t endmode, const ccg_ref *refs, uint32_t n,
 		       ccg_ref *ref)
 {
-	ccg_node sum;
-	ccg_hash128 h;
-	int found;
 	if (s->src)
 		return CCG_ENOTSUP;
-	ccg_hash128 rh = raw_hash(kind, region, endmode, refs, n);
-	if (raw_find(s, rh, ref))
-		return CCG_OK;
-	ccg_err err = node_lookup(s, kind, region, endmode, refs, n, &sum, &h,
-				  &found, ref);
-	if (!err && !found)
-		err = node_insert(s, h, &sum, ref);
-	return err ? err : raw_add(s, rh, *ref);
+	ccg_hash128 h = node_hash(kind, region, endmode, refs, n);
+	s->nodes_offered++;
+	if (s->node_tab.cap) {
+		const slot *sl = intern_find(&s->node_tab, h);
+		if (sl->id1) {
+			uint32_t id = sl->id1 - 1;
+			*ref = id;
+			s->node_tab.offered_bytes +=
+				s->nodes.off[id + 1] - s->nodes.off[id];
+			return CCG_OK;
+		}
+	}
+	ccg_node sum;
+	uint32_t id;
+	ccg_err err = node_record(s, kind, region, endmode, refs, n, &sum);
+	if (err)
+		return err;
+	s->node_tab.offered_bytes += s->scratch.len;
+	if ((err = intern_insert(&s->node_tab, &s->nodes, &s->scratch, h, NULL,
+				 NULL, &id)))
+		return err;
+	*ref = id;
+	if (CCG_GROW(s->summ, (size_t)id + 1, s->capsumm))
+		return CCG_ENOMEM;
+	s->summ[id] = (summ){sum.nevents, sum.textlen, sum.ndirs, sum.depth,
+			     sum.visible, sum.endmode};
+	return CCG_OK;
 }
 
 ccg_err ccg_node_decode(const unsigned char *p, size_t len, ccg_node *h,
