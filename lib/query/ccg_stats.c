@@ -36,9 +36,6 @@ typedef struct win {
 	uint64_t t0, t1;
 } win;
 
-/* The window a whole subtree lies in. */
-static const win whole = {0, UINT64_MAX};
-
 struct ccg_statcache {
 	const ccg_store *s;
 	ccg_lru *lru;           /* results by (location, node, first, kind) */
@@ -182,9 +179,9 @@ static ccg_err add_own(ccg_stats *st, uint64_t region, uint64_t d,
 	return CCG_OK;
 }
 
-/* Finishes the statistics `st` of node h at `start` in window w, which
- * hold its children's, `callees` ticks of callee time: a call adds its
- * own activation clipped to the window. */
+/* Finishes the statistics `st` of node h at `start` in window w (NULL:
+ * the whole subtree), which hold its children's, `callees` ticks of
+ * callee time: a call adds its own activation clipped to the window. */
 static ccg_err stats_own(const ccg_node *h, const ccg_sinst *in,
 			 const win *w, uint64_t callees, ccg_stats *st)
 {
@@ -192,8 +189,10 @@ static ccg_err stats_own(const ccg_node *h, const ccg_sinst *in,
 		st->callee_dur = callees;
 		return CCG_OK;
 	}
-	uint64_t start = in->start;
-	uint64_t end = start + ccg_shown_dur(in->start, in->end);
+	uint64_t start = in->start, d = ccg_shown_dur(in->start, in->end);
+	if (!w) /* the whole subtree: nothing to clip */
+		return add_own(st, h->region, d, callees, 1);
+	uint64_t end = start + d;
 	uint64_t lo = start > w->t0 ? start : w->t0;
 	uint64_t hi = end < w->t1 ? end : w->t1;
 	uint64_t clipped = hi > lo ? hi - lo : 0;
@@ -234,8 +233,9 @@ static ccg_err path_copy(ccg_fpath *dst, const ccg_fpath *src, int prefix,
 		return CCG_ENOMEM;
 	if (prefix)
 		dst->regions[0] = region;
-	memcpy(dst->regions + (prefix ? 1 : 0), src->regions,
-	       src->len * sizeof *src->regions);
+	if (src->len)
+		memcpy(dst->regions + (prefix ? 1 : 0), src->regions,
+		       src->len * sizeof *src->regions);
 	return CCG_OK;
 }
 
@@ -723,7 +723,7 @@ static ccg_err query(qctx *q, int kind, const ccg_sinst *in, const win *w,
 		return err;
 	}
 	if (kind == K_STATS)
-		return stats_own(&h, in, w ? w : &whole, callees, out);
+		return stats_own(&h, in, w, callees, out);
 	if (kind == K_FOLDED)
 		return folded_own(q, in, &h, w, callees, &inner, out);
 	return CCG_OK;

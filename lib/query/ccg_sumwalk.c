@@ -321,8 +321,10 @@ static ccg_err acc_emit(walk *w, acc *a, uint64_t callees)
 	ccg_msgs ms = {a->nmsgs, a->msgs};
 	ccg_folded fo = {0};
 	/* Sorting moves rows away from their maps: a is closed after this. */
-	qsort(a->rows, a->nrows, sizeof *a->rows, row_cmp);
-	qsort(a->msgs, a->nmsgs, sizeof *a->msgs, msg_cmp);
+	if (a->nrows > 1)
+		qsort(a->rows, a->nrows, sizeof *a->rows, row_cmp);
+	if (a->nmsgs > 1)
+		qsort(a->msgs, a->nmsgs, sizeof *a->msgs, msg_cmp);
 	ccg_err err = acc_folded(a, &fo);
 	const void *res[] = {&st, &fo, &ms};
 	for (int k = CCG_RES_STATS; !err && k <= CCG_RES_MSGS; k++) {

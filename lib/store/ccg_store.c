@@ -657,3 +657,31 @@ ccg_err ccg_tcur_get(ccg_tcur *c, uint64_t i, uint64_t *t)
 	*t = c->t[k][i % CCG_TIME_BLOCK];
 	return CCG_OK;
 }
+
+ccg_err ccg_tcur_lower(ccg_tcur *c, uint64_t t, uint64_t *i)
+{
+	uint64_t nrec = (c->n + CCG_TIME_BLOCK - 1) / CCG_TIME_BLOCK;
+	uint64_t lo = 0, hi = nrec, v;
+	ccg_err err;
+	/* The first record whose first time is >= t: the answer lies in the
+	 * record before it, or is its first event. */
+	while (lo < hi) {
+		uint64_t m = lo + (hi - lo) / 2;
+		if ((err = ccg_tcur_get(c, m * CCG_TIME_BLOCK, &v)))
+			return err;
+		if (v < t)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	uint64_t k = lo ? (lo - 1) * CCG_TIME_BLOCK : 0;
+	uint64_t end = lo * CCG_TIME_BLOCK < c->n ? lo * CCG_TIME_BLOCK : c->n;
+	for (; k < end; k++) {
+		if ((err = ccg_tcur_get(c, k, &v)))
+			return err;
+		if (v >= t)
+			break;
+	}
+	*i = k;
+	return CCG_OK;
+}

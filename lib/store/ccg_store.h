@@ -153,6 +153,11 @@ static inline void ccg_tcur_init(ccg_tcur *c, const ccg_store *s,
  * CCG_EFORMAT when a record does not hold what the stream needs. */
 ccg_err ccg_tcur_get(ccg_tcur *c, uint64_t i, uint64_t *t);
 
+/* In a stream whose times never fall: *i = its first event at time t or
+ * later (n when none), by a binary search over the records' first times,
+ * O(log n) records read. */
+ccg_err ccg_tcur_lower(ccg_tcur *c, uint64_t t, uint64_t *i);
+
 /* Reads event record `id`: its header and its fields appended to `fields`
  * (may be NULL). */
 ccg_err ccg_store_get_event(const ccg_store *s, uint32_t id, ccg_evrec *ev,

@@ -121,6 +121,9 @@ typedef struct walk {
 	ccg_tcur *tc;           /* the location's times */
 	uint64_t t0, t1;        /* only events in [t0, t1) */
 	int windowed;           /* t0 and t1 are in force */
+	int by_index;           /* times never fall: the window's events are
+				 * events i0 .. i1 - 1 */
+	uint64_t i0, i1;
 } walk;
 
 /* A walk over location l with thread memo m, windowed to [t0, t1) when
@@ -130,7 +133,7 @@ static walk walk_make(const ccg_trace *t, const loc *l, memo *m, uint64_t t0,
 {
 	ccg_tcur_init(&m->tc, t->store, l->tbase, l->nevents);
 	return (walk){t, l, NULL, 0, 0, m->ev, m->nodes, &m->fields, &m->tc,
-		      t0, t1, windowed};
+		      t0, t1, windowed, 0, 0, 0};
 }
 
 static void walk_free(walk *w)
@@ -218,6 +221,14 @@ static ccg_err window_part(walk *w, uint32_t id, const ccg_node *h,
 	*part = CCG_COVER_ALL;
 	if (!w->windowed)
 		return CCG_OK;
+	if (w->by_index) {
+		uint64_t end = first + h->nevents;
+		if (end <= w->i0 || first >= w->i1)
+			*part = CCG_COVER_NONE;
+		else if (first < w->i0 || end > w->i1)
+			*part = CCG_COVER_PART;
+		return CCG_OK;
+	}
 	*part = CCG_COVER_PART;
 	if (w->l->rep.out_of_order)
 		return CCG_OK;
@@ -366,7 +377,8 @@ size_t ccg_events_header(const ccg_trace *t, uint64_t *off, size_t len,
 	return want_end;
 }
 
-/* A windowed walk over location l from its root (*root). */
+/* A windowed walk over location l from its root (*root).  Where times
+ * never fall, the window is a range of events, found once. */
 static ccg_err walk_window(const ccg_trace *t, const loc *l, uint64_t t0,
 			   uint64_t t1, inst *root, walk *w)
 {
@@ -377,7 +389,12 @@ static ccg_err walk_window(const ccg_trace *t, const loc *l, uint64_t t0,
 	if (!m)
 		return CCG_ENOMEM;
 	*w = walk_make(t, l, m, t0, t1, 1);
-	return CCG_OK;
+	if (l->rep.out_of_order || t1 <= t0)
+		return CCG_OK;
+	w->by_index = 1;
+	if ((err = ccg_tcur_lower(w->tc, t0, &w->i0)))
+		return err;
+	return ccg_tcur_lower(w->tc, t1, &w->i1);
 }
 
 ccg_err ccg_events_window_body(const ccg_trace *t, const loc *l,
