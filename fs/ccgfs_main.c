@@ -101,7 +101,7 @@ static void usage(const char *prog)
 	       "    -o index=PATH         where the index file lives\n"
 	       "    -o noindex            build in memory; no index file\n"
 	       "    -o rebuild            rebuild the index even if it is valid\n"
-	       "    -o tolerance=T        lossy sharing: T ticks and/or P%% "
+	       "    -o tolerance=T        lossy times: T ticks and/or P%% "
 	       "(1000, 5%%, 1000,5%%)\n"
 	       "    -o cache=MIB          index block cache (default %u MiB)\n"
 	       "    -o summaries=N        building: store the statistics of "

@@ -31,20 +31,7 @@
 #include "ccg_stats.h"
 #include "ccg_store.h"
 
-static uint64_t rng_state;
-
-static uint64_t rnd64(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
-
-static uint64_t rnd(uint64_t mod)
-{
-	return rnd64() % mod;
-}
+#include "test_rng.h"
 
 /* ---- events fed ---- */
 
