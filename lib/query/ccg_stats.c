@@ -530,7 +530,7 @@ static void key_of(const qctx *q, const ccg_sinst *in, int kind,
 }
 
 /* The whole result r (of kind r->kind) of instance `in`: read from its
- * stored record if it has one, else computed. */
+ * stored record if it has one that reads cleanly, else computed. */
 static ccg_err whole_result(qctx *q, const ccg_sinst *in, uint64_t nevents,
 			    result *r)
 {
@@ -545,7 +545,8 @@ static ccg_err whole_result(qctx *q, const ccg_sinst *in, uint64_t nevents,
 					      (const unsigned char *)rec.data,
 					      rec.len, &r->u);
 		ccg_buf_free(&rec);
-		if (err != CCG_ENOENT)
+		/* A record missing or damaged: compute the result instead. */
+		if (!err || err == CCG_ENOMEM)
 			return err;
 	}
 	return query(q, r->kind, in, NULL, &r->u);
