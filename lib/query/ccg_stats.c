@@ -118,7 +118,7 @@ int ccg_stats_cover(uint64_t start, uint64_t dur, uint64_t t0, uint64_t t1)
 	return CCG_COVER_PART;
 }
 
-static int rstat_cmp(const void *a, const void *b)
+int ccg_rstat_cmp(const void *a, const void *b)
 {
 	const ccg_rstat *x = a, *y = b;
 	return x->region < y->region ? -1 : x->region > y->region;
@@ -138,7 +138,7 @@ static void rstat_add(void *row, const void *other)
 
 ccg_err ccg_stats_merge(ccg_stats *a, const ccg_stats *b)
 {
-	return merge_rows(&a->r, &a->n, b->r, b->n, sizeof *b->r, rstat_cmp,
+	return merge_rows(&a->r, &a->n, b->r, b->n, sizeof *b->r, ccg_rstat_cmp,
 			  rstat_add);
 }
 
@@ -352,7 +352,7 @@ static void msg_add(void *row, const void *other)
 	x->bytes += y->bytes;
 }
 
-static int msg_cmp(const void *a, const void *b)
+int ccg_msg_cmp(const void *a, const void *b)
 {
 	const ccg_msg *x = a, *y = b;
 	if (x->comm != y->comm)
@@ -362,7 +362,7 @@ static int msg_cmp(const void *a, const void *b)
 
 ccg_err ccg_msgs_merge(ccg_msgs *a, const ccg_msgs *b)
 {
-	return merge_rows(&a->m, &a->n, b->m, b->n, sizeof *b->m, msg_cmp,
+	return merge_rows(&a->m, &a->n, b->m, b->n, sizeof *b->m, ccg_msg_cmp,
 			  msg_add);
 }
 

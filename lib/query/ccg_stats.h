@@ -137,6 +137,11 @@ ccg_err ccg_msgs_window(ccg_statcache *c, const ccg_sloc *l,
 			const ccg_sinst *in, uint64_t t0, uint64_t t1,
 			ccg_msgs *out);
 
+/* The orders of result rows (qsort comparators): statistics by region,
+ * messages by (comm, rank). */
+int ccg_rstat_cmp(const void *a, const void *b);
+int ccg_msg_cmp(const void *a, const void *b);
+
 /* Adds `b` into `a` (rows of equal regions, paths, or destinations
  * summed), and frees a result. */
 ccg_err ccg_stats_merge(ccg_stats *a, const ccg_stats *b);

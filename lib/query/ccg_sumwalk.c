@@ -232,20 +232,6 @@ static ccg_err acc_msg(acc *a, const ccg_msg *m)
 
 /* ---- the results of a finished accumulator ---- */
 
-static int row_cmp(const void *x, const void *y)
-{
-	const ccg_rstat *a = x, *b = y;
-	return a->region < b->region ? -1 : a->region > b->region;
-}
-
-static int msg_cmp(const void *x, const void *y)
-{
-	const ccg_msg *a = x, *b = y;
-	if (a->comm != b->comm)
-		return a->comm < b->comm ? -1 : 1;
-	return a->rank < b->rank ? -1 : a->rank > b->rank;
-}
-
 /* An edge of the path tree, for ordering children by region. */
 typedef struct edge {
 	uint32_t parent, child;
@@ -322,9 +308,9 @@ static ccg_err acc_emit(walk *w, acc *a, uint64_t callees)
 	ccg_folded fo = {0};
 	/* Sorting moves rows away from their maps: a is closed after this. */
 	if (a->nrows > 1)
-		qsort(a->rows, a->nrows, sizeof *a->rows, row_cmp);
+		qsort(a->rows, a->nrows, sizeof *a->rows, ccg_rstat_cmp);
 	if (a->nmsgs > 1)
-		qsort(a->msgs, a->nmsgs, sizeof *a->msgs, msg_cmp);
+		qsort(a->msgs, a->nmsgs, sizeof *a->msgs, ccg_msg_cmp);
 	ccg_err err = acc_folded(a, &fo);
 	const void *res[] = {&st, &fo, &ms};
 	for (int k = CCG_RES_STATS; !err && k <= CCG_RES_MSGS; k++) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccg_grow.h"
 #include "ccg_search.h"
 
 int ccg_trace_is_dir(ccg_id id)
@@ -99,7 +100,7 @@ ccg_err ccg_ids_root(const ccg_trace *t, const loc *l, inst *in)
 void ccg_ids_items_free(titems *it)
 {
 	free(it->refs);
-	free(it->first);
+	free(it->item);
 	free(it->tc);
 	memset(it, 0, sizeof *it);
 }
@@ -108,11 +109,9 @@ ccg_err ccg_ids_items(const ccg_trace *t, const inst *in, titems *it)
 {
 	if (!it->refs)
 		it->refs = malloc(sizeof *it->refs * (CCG_FANOUT_MAX + 1));
-	if (!it->first)
-		it->first = malloc(sizeof *it->first * (CCG_FANOUT_MAX + 1));
 	if (!it->tc)
 		it->tc = calloc(1, sizeof *it->tc);
-	if (!it->refs || !it->first || !it->tc)
+	if (!it->refs || !it->tc)
 		return CCG_ENOMEM;
 	if (it->tc->s != t->store || it->tc->base != in->l->tbase ||
 	    it->tc->n != in->l->nevents)
@@ -122,38 +121,36 @@ ccg_err ccg_ids_items(const ccg_trace *t, const inst *in, titems *it)
 					 CCG_FANOUT_MAX);
 	if (err)
 		return err;
+	if (CCG_GROW(it->item, n.nitems, it->cap))
+		return CCG_ENOMEM;
 	it->n = n.nitems;
 	uint64_t idx = in->first;
 	for (uint32_t i = 0; i < it->n; i++) {
-		it->first[i] = idx;
+		it->item[i].first = idx;
 		if (CCG_REF_IS_EVENT(it->refs[i])) {
 			idx++;
 			continue;
 		}
-		ccg_node h;
-		if ((err = ccg_store_get_node(t->store, it->refs[i], &h, NULL,
-					      0)))
+		if ((err = ccg_store_get_node(t->store, it->refs[i],
+					      &it->item[i].hdr, NULL, 0)))
 			return err;
-		idx += h.nevents;
+		idx += it->item[i].hdr.nevents;
 	}
 	return idx == in->first + in->hdr.nevents ? CCG_OK : CCG_EFORMAT;
 }
 
-ccg_err ccg_ids_child(const ccg_trace *t, const inst *in, titems *it,
-		      uint32_t i, inst *out)
+ccg_err ccg_ids_child(const inst *in, titems *it, uint32_t i, inst *out)
 {
 	if (i >= it->n || CCG_REF_IS_EVENT(it->refs[i]))
 		return CCG_EINVAL;
 	out->l = in->l;
 	out->node = it->refs[i];
 	out->parent_depth = in->depth;
-	ccg_err err = ccg_store_get_node(t->store, out->node, &out->hdr, NULL,
-					 0);
-	if (err)
-		return err;
+	out->hdr = it->item[i].hdr;
 	ccg_sinst si;
+	ccg_err err;
 	if ((err = ccg_sinst_place(it->tc, in->l->last, out->node, &out->hdr,
-				   it->first[i], &si)))
+				   it->item[i].first, &si)))
 		return err;
 	out->first = si.first;
 	out->start = si.start;
@@ -178,27 +175,20 @@ ccg_err ccg_ids_resolve(const ccg_trace *t, const loc *l, uint64_t inum,
 		if ((err = ccg_ids_items(t, in, &it)))
 			break;
 		uint32_t i;
-		ccg_node h;
 		for (i = 0; i < it.n; i++) {
-			if (CCG_REF_IS_EVENT(it.refs[i]))
+			const ccg_node *h = &it.item[i].hdr;
+			if (CCG_REF_IS_EVENT(it.refs[i]) || !h->visible)
 				continue;
-			if ((err = ccg_store_get_node(t->store, it.refs[i], &h,
-						      NULL, 0)))
+			if (p <= h->ndirs)
 				break;
-			if (!h.visible)
-				continue;
-			if (p <= h.ndirs)
-				break;
-			p -= 1 + h.ndirs;
+			p -= 1 + h->ndirs;
 		}
-		if (err)
-			break;
 		if (i == it.n) {
 			err = CCG_EFORMAT;
 			break;
 		}
 		inst child;
-		err = ccg_ids_child(t, in, &it, i, &child);
+		err = ccg_ids_child(in, &it, i, &child);
 		*in = child;
 	}
 	ccg_ids_items_free(&it);

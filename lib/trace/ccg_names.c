@@ -284,18 +284,12 @@ ccg_err ccg_kids_load(const ccg_trace *t, const inst *in, kids *k)
 	if (err)
 		return err;
 	for (uint32_t i = 0; i < k->it.n; i++) {
-		ccg_node h;
-		if (CCG_REF_IS_EVENT(k->it.refs[i]))
-			continue;
-		if ((err = ccg_store_get_node(t->store, k->it.refs[i], &h,
-					      NULL, 0)))
-			return err;
-		if (!h.visible)
+		if (CCG_REF_IS_EVENT(k->it.refs[i]) || !k->it.item[i].hdr.visible)
 			continue;
 		if (k->n >= in->hdr.nvis)
 			return CCG_EFORMAT;
 		inst child;
-		if ((err = ccg_ids_child(t, in, &k->it, i, &child)))
+		if ((err = ccg_ids_child(in, &k->it, i, &child)))
 			return err;
 		k->item_of[k->n] = i;
 		k->desc[k->n++] = describe(&child);

@@ -257,7 +257,7 @@ static ccg_err pattern_path(const ccg_trace *t, const ccg_patterns *p,
 			break;
 		}
 		inst child;
-		if ((err = ccg_ids_child(t, &in, &ks.it, i, &child)))
+		if ((err = ccg_ids_child(&in, &ks.it, i, &child)))
 			break;
 		if (child.hdr.visible) {
 			for (uint32_t j = 0; j < ks.n; j++) {

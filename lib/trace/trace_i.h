@@ -231,12 +231,19 @@ static inline ccg_sinst inst_sinst(const inst *in)
 	return (ccg_sinst){in->node, in->first, in->start, in->end};
 }
 
-/* The items of an instance: references, each one's first event, and a
- * reader of the location's times to place them. */
+/* The items of an instance: references, each one's first event and (for
+ * nodes) header, decoded once, and a reader of the location's times to
+ * place them. */
+typedef struct titem {
+	uint64_t first;         /* its first event */
+	ccg_node hdr;           /* a node's header; unset for an event */
+} titem;
+
 typedef struct titems {
 	ccg_ref *refs;          /* CCG_FANOUT_MAX + 1 entries */
-	uint64_t *first;
+	titem *item;            /* n of them */
 	uint32_t n;
+	size_t cap;             /* entries of item */
 	ccg_tcur *tc;
 } titems;
 
@@ -258,8 +265,7 @@ ccg_err ccg_ids_root(const ccg_trace *t, const loc *l, inst *in);
 ccg_err ccg_ids_items(const ccg_trace *t, const inst *in, titems *it);
 void ccg_ids_items_free(titems *it);
 /* The child instance of `in` for item i of it (a node). */
-ccg_err ccg_ids_child(const ccg_trace *t, const inst *in, titems *it,
-		      uint32_t i, inst *out);
+ccg_err ccg_ids_child(const inst *in, titems *it, uint32_t i, inst *out);
 /* The instance `inum` of location l (W_TREE). */
 ccg_err ccg_ids_resolve(const ccg_trace *t, const loc *l, uint64_t inum,
 			inst *in);
