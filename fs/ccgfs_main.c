@@ -30,6 +30,7 @@ typedef struct cli {
 	char *tolerance;
 	unsigned cache_mib;
 	unsigned long long summaries;
+	unsigned threads;
 	int noindex, rebuild;
 	int show_help, build_only, info;
 } cli;
@@ -44,6 +45,7 @@ static const struct fuse_opt cli_opts[] = {
 	{"tolerance=%s", offsetof(cli, tolerance), 0},
 	{"cache=%u", offsetof(cli, cache_mib), 0},
 	{"summaries=%llu", offsetof(cli, summaries), 0},
+	{"threads=%u", offsetof(cli, threads), 0},
 	CLI_OPT("noindex", noindex),
 	CLI_OPT("rebuild", rebuild),
 	FUSE_OPT_KEY("-h", KEY_HELP),
@@ -107,6 +109,8 @@ static void usage(const char *prog)
 	       "    -o summaries=N        building: store the statistics of "
 	       "every call or group\n"
 	       "                          of N events or more (default %u)\n"
+	       "    -o threads=N          building: N threads (default: one "
+	       "per core)\n"
 	       "    -o OPT[,OPT...]       other FUSE mount options\n"
 	       "    -h, --help            this text\n",
 	       prog, prog, prog, CCG_FANOUT_DEFAULT_FS,
@@ -137,6 +141,7 @@ static int open_trace(const cli *c, ccg_trace **out)
 	o.no_index = c->noindex;
 	o.rebuild = c->rebuild;
 	o.sums_min = c->summaries;
+	o.threads = (int)(c->threads > 64 ? 64 : c->threads);
 	if (c->cache_mib)
 		o.cache_bytes = (size_t)c->cache_mib << 20;
 	o.log = log_line;

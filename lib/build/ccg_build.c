@@ -98,6 +98,12 @@ void ccg_build_free(ccg_build *b)
 	free(b);
 }
 
+void ccg_build_set_store(ccg_build *b, ccg_store *s)
+{
+	b->s = s;
+	ccg_build_reset(b);
+}
+
 void ccg_build_set_tolerance(ccg_build *b, uint64_t abs, double rel)
 {
 	b->tol_abs = abs;

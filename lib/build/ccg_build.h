@@ -90,6 +90,10 @@ void ccg_build_free(ccg_build *b);
 /* Starts a new location (forgets the previous one's state). */
 void ccg_build_reset(ccg_build *b);
 
+/* Starts a new location that goes into store s (a store per location
+ * lets locations be built at once, see ccg_store_merge). */
+void ccg_build_set_store(ccg_build *b, ccg_store *s);
+
 /* Lossy mode: times within `abs` ticks or `rel` (0..1) of the gap before
  * them (0, 0: exact, the default). */
 void ccg_build_set_tolerance(ccg_build *b, uint64_t abs, double rel);

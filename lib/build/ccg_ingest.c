@@ -7,54 +7,53 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
-#include "ccg_codec.h"
+#include "ccg_grow.h"
 #include "ccg_read.h"
 #include "ccg_render.h"
 
-/* Bytes of packed events handed from the reader to the builder at once. */
-#define CCG_CHUNK_BYTES (256u << 10)
-/* Chunks in flight between the two stages. */
-#define CCG_CHUNKS 4
 /* Events between two progress lines. */
 #define CCG_PROGRESS_EVERY (1u << 21)
+/* Events a worker counts before adding them to the shared count. */
+#define CCG_COUNT_BATCH 4096u
+/* Most worker threads. */
+#define CCG_INGEST_MAX_THREADS 64
 
-/* Packed event: kind (1), time (8), call (8), varint length, fields. */
-typedef struct chunk {
-	ccg_buf data;
-	int end;                /* the location's last chunk */
-	size_t loc;
-	ccg_err read_err;
-	char *read_msg;
-	struct chunk *next;
-} chunk;
+typedef struct ingest ingest;
 
-typedef struct pipe_ {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;      /* signals both queues and `failed` */
-	chunk *full_head, *full_tail; /* protected by mu */
-	chunk *free_list;       /* protected by mu */
-	int failed;             /* builder failed: protected by mu */
-	int done;               /* reader finished: protected by mu */
-} pipe_;
-
-typedef struct ingest {
-	const ccg_ingest_opts *o;
-	ccg_defs *defs;
-	ccg_store *store;
+/* One worker: reads a location at a time into a store of its own. */
+typedef struct worker {
+	ingest *g;
+	ccg_read *r;
+	ccg_store *part;        /* the location being read; owned */
 	ccg_build *bld;
-	ccg_ingest_loc *locs;
+	ccg_buf line;           /* scratch of text lengths */
+	ccg_err err;            /* why the read callback stopped */
+	uint32_t counted;       /* events not yet in g->nread */
+	pthread_t th;
+} __attribute__((aligned(128))) worker; /* no cache line shared */
+
+struct ingest {
+	const ccg_ingest_opts *o;
+	ccg_defs *defs;         /* read-only once read */
+	const char *anchor;
+	ccg_store *store;       /* merged parts: only the merging worker */
+	ccg_ingest_loc *locs;   /* locs[i]: the worker that reads i, then the
+				 * one that merges it */
 	size_t nlocs;
-	pipe_ p;
-	chunk chunks[CCG_CHUNKS];
-	chunk *cur;             /* reader's chunk */
-	size_t cur_loc;         /* reader's location */
-	ccg_buf line;           /* builder's scratch */
-	ccg_err build_err;      /* builder thread's result */
-	uint64_t packed;        /* events packed (reader) */
+	pthread_mutex_t mu;
+	size_t next;            /* next location to read: mu */
+	size_t merged;          /* locations merged, in order: mu */
+	ccg_store **parked;     /* read, waiting to be merged: mu */
+	ccg_store **spare;      /* merged parts, emptied for reuse: mu */
+	size_t nspare, capspare;
+	int merging;            /* a worker is merging: mu */
+	ccg_err err;            /* the first failure: mu */
+	uint64_t nread;         /* events read: atomic */
 	uint64_t total;         /* declared events */
 	double started;
-} ingest;
+};
 
 static double now(void)
 {
@@ -63,11 +62,10 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void progress(ingest *g, int final)
+static void progress(ingest *g, uint64_t n, int final)
 {
 	if (!g->o->progress || !g->o->log)
 		return;
-	uint64_t n = g->packed;
 	double dt = now() - g->started;
 	double rate = dt > 0 ? n / dt : 0;
 	uint64_t total = g->total > n ? g->total : n;
@@ -80,121 +78,45 @@ static void progress(ingest *g, int final)
 		  line);
 }
 
-/* ---- the queue ---- */
-
-static void put_full(pipe_ *p, chunk *c)
+/* Adds a worker's uncounted events to the shared count. */
+static void count(worker *w)
 {
-	pthread_mutex_lock(&p->mu);
-	c->next = NULL;
-	if (p->full_tail)
-		p->full_tail->next = c;
-	else
-		p->full_head = c;
-	p->full_tail = c;
-	pthread_cond_broadcast(&p->cv);
-	pthread_mutex_unlock(&p->mu);
+	uint64_t was = __atomic_fetch_add(&w->g->nread, w->counted,
+					  __ATOMIC_RELAXED);
+	if ((was + w->counted) / CCG_PROGRESS_EVERY != was / CCG_PROGRESS_EVERY)
+		progress(w->g, was + w->counted, 0);
+	w->counted = 0;
 }
 
-/* A free chunk for the reader; NULL when the builder failed. */
-static chunk *get_free(pipe_ *p)
-{
-	pthread_mutex_lock(&p->mu);
-	while (!p->free_list && !p->failed)
-		pthread_cond_wait(&p->cv, &p->mu);
-	chunk *c = p->failed ? NULL : p->free_list;
-	if (c)
-		p->free_list = c->next;
-	pthread_mutex_unlock(&p->mu);
-	if (c) {
-		ccg_buf_reset(&c->data);
-		c->end = 0;
-		c->read_err = CCG_OK;
-		c->read_msg = NULL;
-	}
-	return c;
-}
-
-/* The next full chunk for the builder; NULL when the reader is done. */
-static chunk *get_full(pipe_ *p)
-{
-	pthread_mutex_lock(&p->mu);
-	while (!p->full_head && !p->done)
-		pthread_cond_wait(&p->cv, &p->mu);
-	chunk *c = p->full_head;
-	if (c) {
-		p->full_head = c->next;
-		if (!p->full_head)
-			p->full_tail = NULL;
-	}
-	pthread_mutex_unlock(&p->mu);
-	return c;
-}
-
-static void put_free(pipe_ *p, chunk *c)
-{
-	pthread_mutex_lock(&p->mu);
-	c->next = p->free_list;
-	p->free_list = c;
-	pthread_cond_broadcast(&p->cv);
-	pthread_mutex_unlock(&p->mu);
-}
-
-/* ---- the reader stage ---- */
-
-static int pack_event(void *ctx, ccg_kind kind, uint64_t time, uint64_t call,
-		      const unsigned char *fields, size_t len)
-{
-	ingest *g = ctx;
-	chunk *c = g->cur;
-	if (c->data.len >= CCG_CHUNK_BYTES) {
-		put_full(&g->p, c);
-		if (!(c = g->cur = get_free(&g->p)))
-			return -1;
-		c->loc = g->cur_loc;
-	}
-	ccg_buf *b = &c->data;
-	if (ccg_buf_reserve(b, 17 + CCG_VARINT_MAX + len))
-		return -1;
-	unsigned char *p = (unsigned char *)b->data + b->len;
-	*p++ = (unsigned char)kind;
-	memcpy(p, &time, 8);
-	memcpy(p + 8, &call, 8);
-	p += 16;
-	p += ccg_varint_put(p, len);
-	memcpy(p, fields, len);
-	ccg_buf_setlen(b, (size_t)(p - (unsigned char *)b->data) + len);
-	if ((++g->packed & (CCG_PROGRESS_EVERY - 1)) == 0)
-		progress(g, 0);
-	return 0;
-}
-
-/* ---- the builder stage ---- */
+/* ---- one location ---- */
 
 static uint32_t textlen_of(void *ctx, ccg_kind kind,
 			   const unsigned char *fields, size_t len)
 {
-	ingest *g = ctx;
-	ccg_buf_reset(&g->line);
-	ccg_render_event(&g->line, g->defs, kind, 0, 0, "", 0, 0, fields, len);
-	if (ccg_buf_status(&g->line) || g->line.len - 2 > UINT32_MAX) {
-		g->build_err = CCG_ENOMEM;
+	worker *w = ctx;
+	ccg_buf_reset(&w->line);
+	ccg_render_event(&w->line, w->g->defs, kind, 0, 0, "", 0, 0, fields,
+			 len);
+	if (ccg_buf_status(&w->line) || w->line.len - 2 > UINT32_MAX) {
+		w->err = CCG_ENOMEM;
 		return 0;
 	}
-	return (uint32_t)(g->line.len - 2);
+	return (uint32_t)(w->line.len - 2);
 }
 
-static ccg_err build_event(ingest *g, ccg_ingest_loc *l, ccg_kind kind,
-			   uint64_t time, uint64_t call,
-			   const unsigned char *fields, size_t len)
+/* The read callback: one event into the worker's part. */
+static int build_event(void *ctx, ccg_kind kind, uint64_t time, uint64_t call,
+		       const unsigned char *fields, size_t len)
 {
+	worker *w = ctx;
 	uint64_t region = call;
 	ccg_build_role role = CCG_ROLE_LEAF;
 	switch (kind) {
 	case CCG_EV_CALLING_CONTEXT_ENTER:
 	case CCG_EV_CALLING_CONTEXT_LEAVE:
-		region = ccg_defs_cctx_region(g->defs, call);
+		region = ccg_defs_cctx_region(w->g->defs, call);
 		if (region == UINT64_MAX)
-			ccg_build_repairs(g->bld)->unknown_context++;
+			ccg_build_repairs(w->bld)->unknown_context++;
 		role = kind == CCG_EV_CALLING_CONTEXT_ENTER ? CCG_ROLE_ENTER
 							    : CCG_ROLE_LEAVE;
 		break;
@@ -209,163 +131,235 @@ static ccg_err build_event(ingest *g, ccg_ingest_loc *l, ccg_kind kind,
 	}
 	ccg_ref ev;
 	uint32_t depth;
-	ccg_err err = ccg_store_event(g->store, kind, fields, len, textlen_of,
-				      g, &ev);
-	if (!err && g->build_err)
-		err = g->build_err;
+	ccg_err err = ccg_store_event(w->part, kind, fields, len, textlen_of,
+				      w, &ev);
+	if (!err && w->err)
+		err = w->err;
 	if (!err)
-		err = ccg_build_event(g->bld, time, role, region, ev, &depth);
-	l->nevents++;
-	return err;
+		err = ccg_build_event(w->bld, time, role, region, ev, &depth);
+	if (++w->counted == CCG_COUNT_BATCH)
+		count(w);
+	if (!err)
+		return 0;
+	w->err = err;
+	return -1;
 }
 
-static ccg_err finish_location(ingest *g, ccg_ingest_loc *l, const chunk *c)
+/* Reads location i into w->part; its results into g->locs[i], its root
+ * still a reference into the part. */
+static ccg_err read_location(worker *w, size_t i)
 {
-	if (c->read_err) {
-		l->err = c->read_err;
-		l->errmsg = strdup(c->read_msg && *c->read_msg
-					   ? c->read_msg
-					   : ccg_err_text(c->read_err));
+	ingest *g = w->g;
+	ccg_ingest_loc *l = &g->locs[i];
+	ccg_buf msg = CCG_BUF_INIT;
+	ccg_build_reset(w->bld);
+	w->err = CCG_OK;
+	ccg_err rerr = ccg_read_location(
+		w->r, ccg_defs_location(g->defs, i)->id, build_event, w, &msg);
+	count(w);
+	if (w->err) { /* the build failed, not the trace */
+		ccg_buf_free(&msg);
+		return w->err;
+	}
+	if (rerr) {
+		l->err = rerr;
+		l->errmsg = strdup(msg.data && *msg.data ? msg.data
+							 : ccg_err_text(rerr));
+		ccg_buf_free(&msg);
 		if (!l->errmsg)
 			return CCG_ENOMEM;
 	}
+	ccg_buf_free(&msg);
 	ccg_build_result res;
-	ccg_err err = ccg_build_finish(g->bld, &res);
+	ccg_err err = ccg_build_finish(w->bld, &res);
 	if (err)
 		return err;
 	l->root = res.root;
-	l->tbase = res.tbase;
+	l->nevents = res.nevents;
 	l->lossy = res.lossy;
-	if (res.nevents != l->nevents)
-		return CCG_EFORMAT;
-	l->first = l->nevents ? res.first : 1;
-	l->last = l->nevents ? res.last : 0;
-	l->rep = *ccg_build_repairs(g->bld);
-	l->max_depth = ccg_build_max_depth(g->bld);
-	ccg_build_reset(g->bld);
+	l->first = res.nevents ? res.first : 1;
+	l->last = res.nevents ? res.last : 0;
+	l->rep = *ccg_build_repairs(w->bld);
+	l->max_depth = ccg_build_max_depth(w->bld);
 	return CCG_OK;
 }
 
-static ccg_err build_chunk(ingest *g, const chunk *c)
+/* ---- merging in order ---- */
+
+/* Hands location i's part to the whole; merges every part that is next
+ * in order, unless another worker is merging (it takes them). */
+static ccg_err park_and_merge(ingest *g, size_t i, ccg_store *part)
 {
-	ccg_ingest_loc *l = &g->locs[c->loc];
-	const unsigned char *p = (const unsigned char *)c->data.data;
-	const unsigned char *end = p + c->data.len;
-	while (p < end) {
-		uint64_t time, call, len;
-		ccg_kind kind = (ccg_kind)*p++;
-		memcpy(&time, p, 8);
-		memcpy(&call, p + 8, 8);
-		p += 16;
-		if (ccg_varint_get(&p, end, &len) || len > (uint64_t)(end - p))
-			return CCG_EFORMAT;
-		ccg_err err = build_event(g, l, kind, time, call, p, (size_t)len);
-		if (err)
-			return err;
-		p += len;
+	ccg_err err = CCG_OK;
+	pthread_mutex_lock(&g->mu);
+	g->parked[i] = part;
+	while (!g->merging && !g->err && g->merged < g->nlocs &&
+	       g->parked[g->merged]) {
+		size_t k = g->merged;
+		ccg_store *p = g->parked[k];
+		g->parked[k] = NULL;
+		g->merging = 1;
+		pthread_mutex_unlock(&g->mu);
+		ccg_ingest_loc *l = &g->locs[k];
+			err = ccg_store_merge(g->store, p, &l->root, &l->tbase);
+		ccg_store_clear(p);
+		pthread_mutex_lock(&g->mu);
+		g->merging = 0;
+		g->merged++;
+		if (err && !g->err)
+			g->err = err;
+		if (CCG_GROW(g->spare, g->nspare + 1, g->capspare))
+			ccg_store_free(p);
+		else
+			g->spare[g->nspare++] = p;
 	}
-	return c->end ? finish_location(g, l, c) : CCG_OK;
+	pthread_mutex_unlock(&g->mu);
+	return err;
 }
 
-static void *builder_main(void *arg)
+static void fail(ingest *g, ccg_err err)
 {
-	ingest *g = arg;
-	chunk *c;
-	while ((c = get_full(&g->p))) {
-		if (!g->build_err)
-			g->build_err = build_chunk(g, c);
-		free(c->read_msg);
-		c->read_msg = NULL;
-		if (g->build_err) {
-			pthread_mutex_lock(&g->p.mu);
-			g->p.failed = 1;
-			pthread_cond_broadcast(&g->p.cv);
-			pthread_mutex_unlock(&g->p.mu);
+	pthread_mutex_lock(&g->mu);
+	if (!g->err)
+		g->err = err;
+	pthread_mutex_unlock(&g->mu);
+}
+
+/* The next location to read, and an empty store for it in *part (a
+ * spare one, or NULL); g->nlocs when none is left or a worker failed. */
+static size_t take(ingest *g, ccg_store **part)
+{
+	pthread_mutex_lock(&g->mu);
+	size_t i = g->err ? g->nlocs : g->next;
+	if (i < g->nlocs)
+		g->next++;
+	*part = i < g->nlocs && g->nspare ? g->spare[--g->nspare] : NULL;
+	pthread_mutex_unlock(&g->mu);
+	return i;
+}
+
+static void *worker_main(void *arg)
+{
+	worker *w = arg;
+	ingest *g = w->g;
+	size_t i;
+	while ((i = take(g, &w->part)) < g->nlocs) {
+		ccg_err err = w->part ? CCG_OK : ccg_store_create(&w->part);
+		if (!err && !w->bld &&
+		    !(err = ccg_build_create(w->part, g->o->fanout, &w->bld)))
+			ccg_build_set_tolerance(w->bld, g->o->tol_abs,
+						g->o->tol_rel);
+		if (!err) {
+			ccg_build_set_store(w->bld, w->part);
+			err = read_location(w, i);
 		}
-		put_free(&g->p, c);
+		if (!err) {
+			ccg_store *part = w->part;
+			w->part = NULL;
+			err = park_and_merge(g, i, part);
+		}
+		if (err) {
+			fail(g, err);
+			break;
+		}
 	}
 	return NULL;
 }
 
 /* ---- the whole ---- */
 
-/* Opens the trace and reads its definitions; readies the store, the
- * builder, the per-location results and the free chunks. */
-static ccg_err ingest_open(ingest *g, const char *anchor, ccg_read **r,
-			   ccg_buf *msg)
+/* Opens the trace and reads its definitions; readies the store and the
+ * per-location results. */
+static ccg_err ingest_open(ingest *g, ccg_buf *msg)
 {
 	ccg_err err;
-	if ((err = ccg_read_open(anchor, r, msg)) ||
+	ccg_read *r = NULL;
+	if ((err = ccg_read_open(g->anchor, &r, msg)) ||
 	    (err = ccg_defs_create(&g->defs)) ||
-	    (err = ccg_read_defs(*r, ccg_defs_add, g->defs, msg)) ||
+	    (err = ccg_read_defs(r, ccg_defs_add, g->defs, msg)) ||
 	    (err = ccg_defs_finish(g->defs)) ||
-	    (err = ccg_store_create(&g->store)) ||
-	    (err = ccg_build_create(g->store, g->o->fanout, &g->bld)))
+	    (err = ccg_store_create(&g->store))) {
+		ccg_read_close(r);
 		return err;
-	ccg_build_set_tolerance(g->bld, g->o->tol_abs, g->o->tol_rel);
+	}
+	ccg_read_close(r);
 	g->nlocs = ccg_defs_location_count(g->defs);
 	g->locs = calloc(g->nlocs ? g->nlocs : 1, sizeof *g->locs);
-	if (!g->locs)
+	g->parked = calloc(g->nlocs ? g->nlocs : 1, sizeof *g->parked);
+	if (!g->locs || !g->parked)
 		return CCG_ENOMEM;
 	for (size_t i = 0; i < g->nlocs; i++) {
 		uint64_t d = ccg_defs_location(g->defs, i)->declared_events;
 		if (d != UINT64_MAX)
 			g->total += d;
 	}
-	for (int i = 0; i < CCG_CHUNKS; i++) {
-		g->chunks[i].next = g->p.free_list;
-		g->p.free_list = &g->chunks[i];
-	}
 	return CCG_OK;
 }
 
-/* The reader stage: every location's events, packed into chunks for the
- * builder, its last chunk carrying its read error; stops when the builder
- * fails. */
-static void read_locations(ingest *g, ccg_read *r)
+/* Threads to use: the option, or one per online core; never more than
+ * the locations. */
+static size_t thread_count(const ingest *g)
 {
-	for (size_t i = 0; i < g->nlocs; i++) {
-		if (!(g->cur = get_free(&g->p)))
-			break;
-		g->cur_loc = g->cur->loc = i;
-		ccg_buf lmsg = CCG_BUF_INIT;
-		ccg_err rerr = ccg_read_location(
-			r, ccg_defs_location(g->defs, i)->id, pack_event, g,
-			&lmsg);
-		if (!g->cur) {
-			ccg_buf_free(&lmsg);
-			break; /* the builder failed */
-		}
-		g->cur->end = 1;
-		g->cur->read_err = rerr;
-		g->cur->read_msg = lmsg.data; /* the builder frees it */
-		put_full(&g->p, g->cur);
-		g->cur = NULL;
-	}
+	long n = g->o->threads;
+	if (n <= 0)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	if (n > CCG_INGEST_MAX_THREADS)
+		n = CCG_INGEST_MAX_THREADS;
+	return (size_t)n < g->nlocs ? (size_t)n : (g->nlocs ? g->nlocs : 1);
 }
 
-/* Tells the builder that the reader is done, and waits for it. */
-static void join_builder(ingest *g, pthread_t th)
+static void worker_free(worker *w)
 {
-	pthread_mutex_lock(&g->p.mu);
-	g->p.done = 1;
-	pthread_cond_broadcast(&g->p.cv);
-	pthread_mutex_unlock(&g->p.mu);
-	pthread_join(th, NULL);
+	ccg_build_free(w->bld);
+	ccg_store_free(w->part);
+	ccg_buf_free(&w->line);
+	ccg_read_close(w->r);
+}
+
+/* Runs n workers (the calling thread is the first) until every location
+ * is merged or one fails. */
+static ccg_err run_workers(ingest *g, size_t n, ccg_buf *msg)
+{
+	worker *ws = aligned_alloc(_Alignof(worker), n * sizeof *ws);
+	size_t started = 0;
+	ccg_err err = ws ? CCG_OK : CCG_ENOMEM;
+	if (ws)
+		memset(ws, 0, n * sizeof *ws);
+	for (size_t k = 0; !err && k < n; k++) {
+		ws[k].g = g;
+		err = ccg_read_open(g->anchor, &ws[k].r, msg);
+	}
+	for (size_t k = 1; !err && k < n; k++, started++)
+		if (pthread_create(&ws[k].th, NULL, worker_main, &ws[k]))
+			break;
+	if (!err)
+		worker_main(&ws[0]);
+	else
+		fail(g, err);
+	for (size_t k = 1; k <= started; k++)
+		pthread_join(ws[k].th, NULL);
+	for (size_t k = 0; ws && k < n; k++)
+		worker_free(&ws[k]);
+	free(ws);
+	if (!err)
+		err = g->err;
+	if (!err && g->merged != g->nlocs)
+		err = CCG_ENOMEM; /* a thread could not be started */
+	return err;
 }
 
 /* Frees what only ingesting needed, and after a failure its results. */
-static void ingest_close(ingest *g, ccg_read *r, ccg_err err)
+static void ingest_close(ingest *g, ccg_err err)
 {
-	for (int i = 0; i < CCG_CHUNKS; i++) {
-		ccg_buf_free(&g->chunks[i].data);
-		free(g->chunks[i].read_msg);
-	}
-	ccg_buf_free(&g->line);
-	ccg_build_free(g->bld);
-	ccg_read_close(r);
-	pthread_cond_destroy(&g->p.cv);
-	pthread_mutex_destroy(&g->p.mu);
+	for (size_t i = 0; g->parked && i < g->nlocs; i++)
+		ccg_store_free(g->parked[i]);
+	free(g->parked);
+	for (size_t i = 0; i < g->nspare; i++)
+		ccg_store_free(g->spare[i]);
+	free(g->spare);
+	pthread_mutex_destroy(&g->mu);
 	if (!err)
 		return;
 	for (size_t i = 0; g->locs && i < g->nlocs; i++)
@@ -380,23 +374,17 @@ ccg_err ccg_ingest(const char *anchor, const ccg_ingest_opts *o,
 		   size_t *nlocs, ccg_buf *msg)
 {
 	ingest g;
-	ccg_read *r = NULL;
-	pthread_t th;
 	memset(&g, 0, sizeof g);
 	g.o = o;
+	g.anchor = anchor;
 	g.started = now();
-	pthread_mutex_init(&g.p.mu, NULL);
-	pthread_cond_init(&g.p.cv, NULL);
-	ccg_err err = ingest_open(&g, anchor, &r, msg);
-	if (!err && pthread_create(&th, NULL, builder_main, &g) != 0)
-		err = CCG_ENOMEM;
-	if (!err) {
-		read_locations(&g, r);
-		join_builder(&g, th);
-		if (!(err = g.build_err))
-			progress(&g, 1);
-	}
-	ingest_close(&g, r, err);
+	pthread_mutex_init(&g.mu, NULL);
+	ccg_err err = ingest_open(&g, msg);
+	if (!err)
+		err = run_workers(&g, thread_count(&g), msg);
+	if (!err)
+		progress(&g, g.nread, 1);
+	ingest_close(&g, err);
 	if (err)
 		return err;
 	*defs = g.defs;

@@ -1,11 +1,14 @@
 /*
  * ccg_ingest.h - reading an OTF2 archive into a compressed call graph.
  *
- * Two stages run at once: the calling thread decodes OTF2 (ccg_read.h)
- * and packs events into chunks; a builder thread interns event records
- * and builds each location's call graph (ccg_build.h) from the chunks.
- * Every location is read on its own: one whose events cannot be read keeps
- * the events read before the error, and its error.
+ * Workers (threads, the calling one among them) take locations in
+ * definition order; each decodes one location's events (ccg_read.h) and
+ * builds its call graph (ccg_build.h) into a store of its own, which is
+ * then merged into the whole (ccg_store_merge) strictly in location order,
+ * by whichever worker finds the next one ready.  So the store, and the
+ * index written from it, are the same byte for byte whatever the number of
+ * workers.  Every location is read on its own: one whose events cannot be
+ * read keeps the events read before the error, and its error.
  */
 #ifndef CCG_INGEST_H
 #define CCG_INGEST_H
@@ -26,6 +29,7 @@ typedef struct ccg_ingest_opts {
 	int progress;           /* progress lines through log */
 	ccg_log_fn log;         /* may be NULL */
 	void *log_ctx;
+	int threads;            /* workers; 0: one per online core */
 } ccg_ingest_opts;
 
 /* What one location came to. */

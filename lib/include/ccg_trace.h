@@ -48,6 +48,7 @@ typedef struct ccg_options {
 	uint64_t sums_min;      /* building: store the results of instances
 				 * of this many events or more (0: the
 				 * default); an index keeps its own */
+	int threads;            /* building: threads (0: one per core) */
 	/* The library's one reporting channel (ccg_log_fn, ccg_error.h):
 	 * notes, and progress lines when `progress` is set. */
 	ccg_log_fn log;

@@ -33,6 +33,7 @@ typedef struct arena {
 /* What a parent needs of a child node while building. */
 typedef struct summ {
 	uint64_t nevents, textlen, ndirs;
+	uint64_t offers;        /* times the node was offered to interning */
 	uint32_t depth;
 	uint8_t visible, endmode;
 } summ;
@@ -61,6 +62,9 @@ struct ccg_store {
 	uint64_t nodes_offered;
 	ccg_buf scratch;
 };
+
+static ccg_err own_record(const ccg_store *s, int which, uint32_t id,
+			  const unsigned char **p, size_t *len);
 
 static void intern_free(intern *t)
 {
@@ -202,6 +206,24 @@ void ccg_store_free(ccg_store *s)
 	free(s);
 }
 
+void ccg_store_clear(ccg_store *s)
+{
+	arena *as[] = {&s->nodes, &s->events, &s->times};
+	intern *ts[] = {&s->node_tab, &s->event_tab};
+	for (int i = 0; i < 3; i++) {
+		ccg_buf_reset(&as[i]->bytes);
+		as[i]->n = 0;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (ts[i]->slots)
+			memset(ts[i]->slots, 0, ts[i]->cap * sizeof *ts[i]->slots);
+		ts[i]->n = 0;
+		ts[i]->offered_bytes = 0;
+	}
+	memset(s->memo, 0, sizeof s->memo);
+	s->nodes_offered = 0;
+}
+
 typedef struct textlen_ctx {
 	ccg_textlen_fn fn;
 	void *ctx;
@@ -278,20 +300,10 @@ ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 	return CCG_OK;
 }
 
-/* Serializes a node into s->scratch; *sum receives its summary. */
-static ccg_err node_record(ccg_store *s, uint8_t kind, uint64_t region,
-			   uint8_t endmode, const ccg_ref *refs, uint32_t n,
-			   ccg_node *sum)
+/* The summary of a node of n items `refs` into *sum, from its items'. */
+static ccg_err node_summary(const ccg_store *s, const ccg_ref *refs,
+			    uint32_t n, ccg_node *sum)
 {
-	memset(sum, 0, sizeof *sum);
-	if (s->src)
-		return CCG_ENOTSUP;
-	if (kind > CCG_NODE_ROOT || endmode > CCG_END_LOC)
-		return CCG_EINVAL;
-	sum->kind = kind;
-	sum->endmode = endmode;
-	sum->region = kind == CCG_NODE_CALL ? region : 0;
-	sum->nitems = n;
 	for (uint32_t i = 0; i < n; i++) {
 		if (CCG_REF_IS_EVENT(refs[i])) {
 			uint32_t e = CCG_REF_ID(refs[i]);
@@ -311,12 +323,34 @@ static ccg_err node_record(ccg_store *s, uint8_t kind, uint64_t region,
 		if (c->depth > sum->depth)
 			sum->depth = c->depth;
 	}
-	if (kind == CCG_NODE_CALL) {
+	if (sum->kind == CCG_NODE_CALL) {
 		sum->visible = 1;
 		sum->depth++;
-	} else if (kind == CCG_NODE_GROUP) {
+	} else if (sum->kind == CCG_NODE_GROUP) {
 		sum->visible = sum->ndirs > 0;
 	}
+	return CCG_OK;
+}
+
+/* Serializes a node into s->scratch; *sum receives its summary, or holds
+ * it already when `known` (a merged node's, the same in any store). */
+static ccg_err node_record(ccg_store *s, uint8_t kind, uint64_t region,
+			   uint8_t endmode, const ccg_ref *refs, uint32_t n,
+			   int known, ccg_node *sum)
+{
+	if (!known)
+		memset(sum, 0, sizeof *sum);
+	if (s->src)
+		return CCG_ENOTSUP;
+	if (kind > CCG_NODE_ROOT || endmode > CCG_END_LOC)
+		return CCG_EINVAL;
+	sum->kind = kind;
+	sum->endmode = endmode;
+	sum->region = kind == CCG_NODE_CALL ? region : 0;
+	sum->nitems = n;
+	ccg_err err = known ? CCG_OK : node_summary(s, refs, n, sum);
+	if (err)
+		return err;
 	ccg_buf *b = &s->scratch;
 	ccg_buf_reset(b);
 	ccg_put_u(b, (uint64_t)sum->kind | (uint64_t)sum->visible << 2 |
@@ -354,9 +388,21 @@ static ccg_hash128 node_hash(uint8_t kind, uint64_t region, uint8_t endmode,
 			     ccg_mix64(h2 + region)};
 }
 
+static ccg_err intern_node(ccg_store *s, uint8_t kind, uint64_t region,
+			   uint8_t endmode, const ccg_ref *refs, uint32_t n,
+			   const ccg_node *known, ccg_ref *ref);
+
 ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
 		       uint8_t endmode, const ccg_ref *refs, uint32_t n,
 		       ccg_ref *ref)
+{
+	return intern_node(s, kind, region, endmode, refs, n, NULL, ref);
+}
+
+/* Interns a node; `known`, when given, is its summary. */
+static ccg_err intern_node(ccg_store *s, uint8_t kind, uint64_t region,
+			   uint8_t endmode, const ccg_ref *refs, uint32_t n,
+			   const ccg_node *known, ccg_ref *ref)
 {
 	if (s->src)
 		return CCG_ENOTSUP;
@@ -369,12 +415,16 @@ ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
 			*ref = id;
 			s->node_tab.offered_bytes +=
 				s->nodes.off[id + 1] - s->nodes.off[id];
+			s->summ[id].offers++;
 			return CCG_OK;
 		}
 	}
 	ccg_node sum;
 	uint32_t id;
-	ccg_err err = node_record(s, kind, region, endmode, refs, n, &sum);
+	if (known)
+		sum = *known;
+	ccg_err err = node_record(s, kind, region, endmode, refs, n,
+				  known != NULL, &sum);
 	if (err)
 		return err;
 	s->node_tab.offered_bytes += s->scratch.len;
@@ -384,9 +434,127 @@ ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
 	*ref = id;
 	if (CCG_GROW(s->summ, (size_t)id + 1, s->capsumm))
 		return CCG_ENOMEM;
-	s->summ[id] = (summ){sum.nevents, sum.textlen, sum.ndirs, sum.depth,
-			     sum.visible, sum.endmode};
+	s->summ[id] = (summ){sum.nevents, sum.textlen, sum.ndirs, 1,
+			     sum.depth, sum.visible, sum.endmode};
 	return CCG_OK;
+}
+
+static uint32_t merged_textlen(void *ctx, ccg_kind kind,
+			       const unsigned char *fields, size_t len)
+{
+	(void)kind;
+	(void)fields;
+	(void)len;
+	return *(const uint32_t *)ctx;
+}
+
+/* Interns src's event records into dst, in src's id order; map[i] is the
+ * reference of src's event i in dst. */
+static ccg_err merge_events(ccg_store *dst, const ccg_store *src,
+			    ccg_ref *map)
+{
+	for (uint32_t i = 0; i < src->events.n; i++) {
+		const unsigned char *p, *f;
+		size_t len;
+		ccg_evrec ev;
+		ccg_err err;
+		if ((err = own_record(src, 1, i, &p, &len)) ||
+		    (err = ccg_evrec_decode(p, len, &ev, &f)) ||
+		    (err = ccg_store_event(dst, ev.kind, f, ev.len,
+					   merged_textlen, &ev.textlen,
+					   &map[i])))
+			return err;
+	}
+	return CCG_OK;
+}
+
+/* Interns src's nodes into dst, in src's id order (children come before
+ * their parents); map[i] is the id of src's node i in dst. */
+static ccg_err merge_nodes(ccg_store *dst, const ccg_store *src,
+			   const ccg_ref *evmap, ccg_ref *map)
+{
+	ccg_ref *refs = NULL;
+	size_t cap = 0;
+	ccg_err err = CCG_OK;
+	for (uint32_t i = 0; !err && i < src->nodes.n; i++) {
+		const unsigned char *p;
+		size_t len;
+		ccg_node h;
+		if ((err = own_record(src, 0, i, &p, &len)))
+			break;
+		err = ccg_node_decode(p, len, &h, refs, (uint32_t)cap);
+		if (err == CCG_ERANGE || !refs) {
+			if (CCG_GROW(refs, (size_t)h.nitems + 1, cap)) {
+				err = CCG_ENOMEM;
+				break;
+			}
+			err = ccg_node_decode(p, len, &h, refs, h.nitems);
+		}
+		if (err)
+			break;
+		for (uint32_t k = 0; k < h.nitems; k++) {
+			ccg_ref r = refs[k];
+			if (CCG_REF_IS_EVENT(r) ? CCG_REF_ID(r) >= src->events.n
+						: r >= i) {
+				err = CCG_EFORMAT;
+				break;
+			}
+			refs[k] = CCG_REF_IS_EVENT(r) ? evmap[CCG_REF_ID(r)]
+						      : map[r];
+		}
+		if (!err)
+			err = intern_node(dst, h.kind, h.region, h.endmode,
+					  refs, h.nitems, &h, &map[i]);
+	}
+	free(refs);
+	return err;
+}
+
+ccg_err ccg_store_merge(ccg_store *dst, const ccg_store *src, ccg_ref *root,
+			uint32_t *tbase)
+{
+	if (dst->src || src->src)
+		return CCG_ENOTSUP;
+	if (src->times.n > CCG_STORE_MAX_IDS - dst->times.n)
+		return CCG_ERANGE;
+	ccg_ref *evmap = malloc(((size_t)src->events.n + 1) * sizeof *evmap);
+	ccg_ref *map = malloc(((size_t)src->nodes.n + 1) * sizeof *map);
+	uint64_t offered = dst->nodes_offered;
+	uint64_t nbytes = dst->node_tab.offered_bytes;
+	uint64_t ebytes = dst->event_tab.offered_bytes;
+	ccg_err err = evmap && map ? CCG_OK : CCG_ENOMEM;
+	if (!err)
+		err = merge_events(dst, src, evmap);
+	if (!err)
+		err = merge_nodes(dst, src, evmap, map);
+	if (!err && !CCG_REF_IS_EVENT(*root) && *root >= src->nodes.n)
+		err = CCG_ENOENT;
+	if (!err)
+		*root = CCG_REF_IS_EVENT(*root) ? evmap[CCG_REF_ID(*root)]
+						: map[*root];
+	*tbase = dst->times.n;
+	for (uint32_t i = 0; !err && i < src->times.n; i++) {
+		const unsigned char *p;
+		size_t len;
+		if (!(err = own_record(src, 2, i, &p, &len)) &&
+		    arena_push(&dst->times, p, len))
+			err = CCG_ENOMEM;
+	}
+	/* Offers count as if src's had been made to dst: a node's as often
+	 * as src saw it, at its size in dst (its references differ). */
+	dst->nodes_offered = offered;
+	dst->node_tab.offered_bytes = nbytes;
+	for (uint32_t i = 0; !err && i < src->nodes.n; i++) {
+		uint64_t k = src->summ[i].offers;
+		dst->summ[map[i]].offers += k - 1;
+		dst->nodes_offered += k;
+		dst->node_tab.offered_bytes +=
+			k * (dst->nodes.off[map[i] + 1] - dst->nodes.off[map[i]]);
+	}
+	dst->event_tab.offered_bytes = ebytes + src->event_tab.offered_bytes;
+	free(evmap);
+	free(map);
+	return err;
 }
 
 ccg_err ccg_node_decode(const unsigned char *p, size_t len, ccg_node *h,

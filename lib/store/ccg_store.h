@@ -91,6 +91,8 @@ typedef struct ccg_store ccg_store;
 /* An empty store for building.  Ownership: ccg_store_free. */
 ccg_err ccg_store_create(ccg_store **out);
 void ccg_store_free(ccg_store *s);
+/* Empties a store being built, keeping its memory for the next use. */
+void ccg_store_clear(ccg_store *s);
 
 /* Computes the text length of an event record seen for the first time. */
 typedef uint32_t (*ccg_textlen_fn)(void *ctx, ccg_kind kind,
@@ -112,6 +114,15 @@ ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
  * id.  A location's records are consecutive ids, all full but its last. */
 ccg_err ccg_store_times(ccg_store *s, const uint64_t *t, uint32_t n,
 			uint32_t *id);
+
+/* Adds a store built apart (one location's, say) to `dst`: interns src's
+ * event records and nodes in src's id order - so parts merged in the order
+ * they were read give the ids one store reading everything would - and
+ * appends its time records.  *root, a reference into src, becomes the same
+ * one into dst; *tbase receives the dst id of src's first time record.
+ * Offers made to src count as made to dst.  src is not changed. */
+ccg_err ccg_store_merge(ccg_store *dst, const ccg_store *src, ccg_ref *root,
+			uint32_t *tbase);
 
 /* Reads node `id`: its header into *h, and up to `max` items into `refs`
  * (may be NULL with max 0).  CCG_ENOENT for an unknown id, CCG_EFORMAT for a

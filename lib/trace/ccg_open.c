@@ -99,7 +99,8 @@ static void note(const ccg_trace *t, const char *fmt, ...)
 static ccg_err build_from_otf2(ccg_trace *t, ccg_buf *msg)
 {
 	ccg_ingest_opts o = {t->opt.fanout, t->opt.tol_abs, t->opt.tol_rel,
-			     t->opt.progress, t->opt.log, t->opt.log_ctx};
+			     t->opt.progress, t->opt.log, t->opt.log_ctx,
+			     t->opt.threads};
 	ccg_ingest_loc *il = NULL;
 	size_t n = 0;
 	double t0 = now();

@@ -8,10 +8,14 @@
  * sorted by key, each key once; at open only the keys are kept in
  * memory, the results stay in the file's blocks until asked for.
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include "trace_i.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ccg_codec.h"
 #include "ccg_grow.h"
@@ -98,20 +102,105 @@ static ccg_err get(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
 	return err;
 }
 
-ccg_err ccg_sumset_build(const ccg_trace *t, ccg_sumset **out)
+/* Walks of locations shared among threads: each takes the next location
+ * and puts into a set of its own. */
+typedef struct walk_job {
+	const ccg_trace *t;
+	pthread_mutex_t mu;
+	size_t next;            /* next location: mu */
+	ccg_err err;            /* first failure: mu */
+} walk_job;
+
+typedef struct walker {
+	walk_job *j;
+	ccg_sumset set;
+	pthread_t th;
+} walker;
+
+static void *walker_main(void *arg)
 {
-	ccg_sumset *s = calloc(1, sizeof *s);
-	ccg_err err = s ? CCG_OK : CCG_ENOMEM;
-	for (size_t i = 0; !err && i < t->nlocs; i++) {
+	walker *w = arg;
+	walk_job *j = w->j;
+	const ccg_trace *t = j->t;
+	for (;;) {
+		pthread_mutex_lock(&j->mu);
+		size_t i = j->err ? t->nlocs : j->next++;
+		pthread_mutex_unlock(&j->mu);
+		if (i >= t->nlocs)
+			break;
 		const loc *l = &t->locs[i];
 		inst root;
 		ccg_sloc sl = {(uint32_t)i, l->tbase, l->nevents,
 			       l->nevents ? l->last : 0};
-		if (!(err = ccg_ids_root(t, l, &root)))
+		ccg_err err = ccg_ids_root(t, l, &root);
+		if (!err)
 			err = ccg_sums_walk(t->store, &sl, &(ccg_sinst){
 				root.node, 0, root.start, root.end},
-					    t->sums_min, put, s);
+					    t->sums_min, put, &w->set);
+		if (err) {
+			pthread_mutex_lock(&j->mu);
+			if (!j->err)
+				j->err = err;
+			pthread_mutex_unlock(&j->mu);
+		}
 	}
+	return NULL;
+}
+
+/* Appends b's records to a (b is emptied). */
+static ccg_err absorb(ccg_sumset *a, ccg_sumset *b)
+{
+	if (CCG_GROW(a->keys, a->n + b->n, a->cap))
+		return CCG_ENOMEM;
+	for (size_t i = 0; i < b->n; i++) {
+		a->keys[a->n + i] = b->keys[i];
+		a->keys[a->n + i].rec += a->bytes.len;
+	}
+	if (ccg_buf_add(&a->bytes, b->bytes.data, b->bytes.len))
+		return CCG_ENOMEM;
+	a->n += b->n;
+	return CCG_OK;
+}
+
+/* Walks every location with n threads (the calling one among them) into
+ * s. */
+static ccg_err walk_all(const ccg_trace *t, size_t n, ccg_sumset *s)
+{
+	walk_job j = {t, PTHREAD_MUTEX_INITIALIZER, 0, CCG_OK};
+	walker *ws = calloc(n, sizeof *ws);
+	size_t started = 0;
+	if (!ws)
+		return CCG_ENOMEM;
+	for (size_t k = 0; k < n; k++)
+		ws[k].j = &j;
+	for (size_t k = 1; k < n; k++, started++)
+		if (pthread_create(&ws[k].th, NULL, walker_main, &ws[k]))
+			break;
+	walker_main(&ws[0]);
+	for (size_t k = 1; k <= started; k++)
+		pthread_join(ws[k].th, NULL);
+	ccg_err err = j.err;
+	for (size_t k = 0; k < n; k++) {
+		if (!err)
+			err = absorb(s, &ws[k].set);
+		free(ws[k].set.keys);
+		ccg_buf_free(&ws[k].set.bytes);
+	}
+	free(ws);
+	pthread_mutex_destroy(&j.mu);
+	return err;
+}
+
+ccg_err ccg_sumset_build(const ccg_trace *t, ccg_sumset **out)
+{
+	ccg_sumset *s = calloc(1, sizeof *s);
+	long n = t->opt.threads > 0 ? t->opt.threads
+				    : sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	if ((size_t)n > t->nlocs)
+		n = t->nlocs ? (long)t->nlocs : 1;
+	ccg_err err = s ? walk_all(t, (size_t)n, s) : CCG_ENOMEM;
 	if (err) {
 		ccg_sumset_free(s);
 		return err;
@@ -119,11 +208,11 @@ ccg_err ccg_sumset_build(const ccg_trace *t, ccg_sumset **out)
 	/* Sorted, each key once (an instance and its only child can share
 	 * a key only if they are one; kept for safety). */
 	qsort(s->keys, s->n, sizeof *s->keys, key_cmp);
-	size_t n = 0;
+	size_t k = 0;
 	for (size_t i = 0; i < s->n; i++)
-		if (!n || key_cmp(&s->keys[n - 1], &s->keys[i]))
-			s->keys[n++] = s->keys[i];
-	s->n = n;
+		if (!k || key_cmp(&s->keys[k - 1], &s->keys[i]))
+			s->keys[k++] = s->keys[i];
+	s->n = k;
 	*out = s;
 	return CCG_OK;
 }
