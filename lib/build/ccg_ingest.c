@@ -244,7 +244,8 @@ static void *worker_main(void *arg)
 	ingest *g = w->g;
 	size_t i;
 	while ((i = take(g, &w->part)) < g->nlocs) {
-		ccg_err err = w->part ? CCG_OK : ccg_store_create(&w->part);
+		ccg_err err = w->part ? CCG_OK
+				      : ccg_store_create_part(g->store, &w->part);
 		if (!err && !w->bld &&
 		    !(err = ccg_build_create(w->part, g->o->fanout, &w->bld)))
 			ccg_build_set_tolerance(w->bld, g->o->tol_abs,
@@ -283,6 +284,14 @@ static ccg_err ingest_open(ingest *g, ccg_buf *msg)
 		return err;
 	}
 	ccg_read_close(r);
+	if (g->o->spill_dir && ccg_store_spill(g->store, g->o->spill_dir) &&
+	    g->o->log) {
+		char line[256];
+		snprintf(line, sizeof line,
+			 "cannot make a temporary file in %s: time records "
+			 "stay in memory", g->o->spill_dir);
+		g->o->log(g->o->log_ctx, CCG_LOG_NOTE, line);
+	}
 	g->nlocs = ccg_defs_location_count(g->defs);
 	g->locs = calloc(g->nlocs ? g->nlocs : 1, sizeof *g->locs);
 	g->parked = calloc(g->nlocs ? g->nlocs : 1, sizeof *g->parked);

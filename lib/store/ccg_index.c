@@ -293,9 +293,13 @@ ccg_err ccg_index_add_store(ccg_index_writer *w, const ccg_store *s)
 	for (uint32_t i = 0; !err && i < ccg_store_event_count(s); i++)
 		if (!(err = ccg_store_event_record(s, i, &p, &len)))
 			err = ccg_index_add(w, CCG_SEC_EVENTS, p, len);
-	for (uint32_t i = 0; !err && i < ccg_store_time_count(s); i++)
-		if (!(err = ccg_store_time_record(s, i, &p, &len)))
-			err = ccg_index_add(w, CCG_SEC_TIMES, p, len);
+	ccg_buf rec = CCG_BUF_INIT;
+	for (uint32_t i = 0; !err && i < ccg_store_time_count(s); i++) {
+		ccg_buf_reset(&rec);
+		if (!(err = ccg_store_time_record(s, i, &rec)))
+			err = ccg_index_add(w, CCG_SEC_TIMES, rec.data, rec.len);
+	}
+	ccg_buf_free(&rec);
 	return err;
 }
 

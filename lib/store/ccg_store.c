@@ -6,6 +6,7 @@
 #include "ccg_codec.h"
 #include "ccg_grow.h"
 #include "ccg_hash.h"
+#include "ccg_trecs.h"
 
 /* Initial slots of an intern table (power of two). */
 #define CCG_INTERN_INITIAL 4096
@@ -57,14 +58,15 @@ struct ccg_store {
 	size_t captext;
 	evmemo memo[CCG_EVMEMO_SLOTS];
 	ccg_store_source src_copy;
-	arena nodes, events, times;
+	arena nodes, events;
+	ccg_trecs times;
 	intern node_tab, event_tab;
 	uint64_t nodes_offered;
 	ccg_buf scratch;
 };
 
 static ccg_err own_record(const ccg_store *s, int which, uint32_t id,
-			  const unsigned char **p, size_t *len);
+			  const unsigned char **p, size_t *len, void **hold);
 
 static void intern_free(intern *t)
 {
@@ -181,6 +183,26 @@ ccg_err ccg_store_create(ccg_store **out)
 	return *out ? CCG_OK : CCG_ENOMEM;
 }
 
+ccg_err ccg_store_spill(ccg_store *s, const char *dir)
+{
+	if (s->src || s->times.sp || s->times.n)
+		return CCG_EINVAL;
+	return ccg_spill_open(dir, &s->times.sp);
+}
+
+uint64_t ccg_store_spilled(const ccg_store *s)
+{
+	return s->times.sp ? ccg_spill_bytes(s->times.sp) : 0;
+}
+
+ccg_err ccg_store_create_part(ccg_store *whole, ccg_store **out)
+{
+	ccg_err err = ccg_store_create(out);
+	if (!err)
+		(*out)->times.sp = ccg_spill_ref(whole->times.sp);
+	return err;
+}
+
 ccg_err ccg_store_open_source(const ccg_store_source *src, ccg_store **out)
 {
 	ccg_err err = ccg_store_create(out);
@@ -201,16 +223,17 @@ void ccg_store_free(ccg_store *s)
 	intern_free(&s->event_tab);
 	free(s->summ);
 	free(s->ev_textlen);
-	arena_free(&s->times);
+	ccg_trecs_free(&s->times);
 	ccg_buf_free(&s->scratch);
 	free(s);
 }
 
 void ccg_store_clear(ccg_store *s)
 {
-	arena *as[] = {&s->nodes, &s->events, &s->times};
+	arena *as[] = {&s->nodes, &s->events};
 	intern *ts[] = {&s->node_tab, &s->event_tab};
-	for (int i = 0; i < 3; i++) {
+	ccg_trecs_clear(&s->times);
+	for (int i = 0; i < 2; i++) {
 		ccg_buf_reset(&as[i]->bytes);
 		as[i]->n = 0;
 	}
@@ -458,7 +481,7 @@ static ccg_err merge_events(ccg_store *dst, const ccg_store *src,
 		size_t len;
 		ccg_evrec ev;
 		ccg_err err;
-		if ((err = own_record(src, 1, i, &p, &len)) ||
+		if ((err = own_record(src, 1, i, &p, &len, NULL)) ||
 		    (err = ccg_evrec_decode(p, len, &ev, &f)) ||
 		    (err = ccg_store_event(dst, ev.kind, f, ev.len,
 					   merged_textlen, &ev.textlen,
@@ -480,7 +503,7 @@ static ccg_err merge_nodes(ccg_store *dst, const ccg_store *src,
 		const unsigned char *p;
 		size_t len;
 		ccg_node h;
-		if ((err = own_record(src, 0, i, &p, &len)))
+		if ((err = own_record(src, 0, i, &p, &len, NULL)))
 			break;
 		err = ccg_node_decode(p, len, &h, refs, (uint32_t)cap);
 		if (err == CCG_ERANGE || !refs) {
@@ -533,13 +556,8 @@ ccg_err ccg_store_merge(ccg_store *dst, const ccg_store *src, ccg_ref *root,
 		*root = CCG_REF_IS_EVENT(*root) ? evmap[CCG_REF_ID(*root)]
 						: map[*root];
 	*tbase = dst->times.n;
-	for (uint32_t i = 0; !err && i < src->times.n; i++) {
-		const unsigned char *p;
-		size_t len;
-		if (!(err = own_record(src, 2, i, &p, &len)) &&
-		    arena_push(&dst->times, p, len))
-			err = CCG_ENOMEM;
-	}
+	if (!err)
+		err = ccg_trecs_append(&dst->times, &src->times);
 	/* Offers count as if src's had been made to dst: a node's as often
 	 * as src saw it, at its size in dst (its references differ). */
 	dst->nodes_offered = offered;
@@ -625,25 +643,28 @@ ccg_err ccg_evrec_decode(const unsigned char *p, size_t len, ccg_evrec *ev,
 
 /* The records of kind `which` (0 nodes, 1 events, 2 times), as the
  * source numbers them. */
-static const arena *arena_of(const ccg_store *s, int which)
-{
-	return which == 0 ? &s->nodes : which == 1 ? &s->events : &s->times;
-}
-
 static uint32_t count_of(const ccg_store *s, int which)
 {
 	if (!s->src)
-		return arena_of(s, which)->n;
+		return which == 0 ? s->nodes.n
+				  : which == 1 ? s->events.n : s->times.n;
 	return which == 0 ? s->src->nnodes
 			  : which == 1 ? s->src->nevents : s->src->ntimes;
 }
 
-/* The bytes of record `id` of kind `which` of a store being built. */
+/* The bytes of record `id` of kind `which` of a store being built, valid
+ * until the next intern, or when *hold is set (a time record read from
+ * the spill file) until free(*hold); hold may be NULL for nodes and
+ * events. */
 static ccg_err own_record(const ccg_store *s, int which, uint32_t id,
-			  const unsigned char **p, size_t *len)
+			  const unsigned char **p, size_t *len, void **hold)
 {
-	const arena *a = arena_of(s, which);
-	if (s->src || id >= a->n)
+	if (s->src)
+		return CCG_ENOENT;
+	if (which == 2)
+		return ccg_trecs_get(&s->times, id, p, len, hold);
+	const arena *a = which == 0 ? &s->nodes : &s->events;
+	if (id >= a->n)
 		return CCG_ENOENT;
 	*p = (const unsigned char *)a->bytes.data + a->off[id];
 	*len = (size_t)(a->off[id + 1] - a->off[id]);
@@ -660,31 +681,39 @@ static ccg_err record_get(const ccg_store *s, int which, uint32_t id,
 		return CCG_ENOENT;
 	if (s->src)
 		return s->src->get(s->src->ctx, which, id, p, len, hold);
-	return own_record(s, which, id, p, len);
+	return own_record(s, which, id, p, len, hold);
 }
 
 static void record_put(const ccg_store *s, void *hold)
 {
 	if (s->src && hold)
 		s->src->release(s->src->ctx, hold);
+	else
+		free(hold);
 }
 
 ccg_err ccg_store_node_record(const ccg_store *s, uint32_t id,
 			      const unsigned char **p, size_t *len)
 {
-	return own_record(s, 0, id, p, len);
+	return own_record(s, 0, id, p, len, NULL);
 }
 
 ccg_err ccg_store_event_record(const ccg_store *s, uint32_t id,
 			       const unsigned char **p, size_t *len)
 {
-	return own_record(s, 1, id, p, len);
+	return own_record(s, 1, id, p, len, NULL);
 }
 
-ccg_err ccg_store_time_record(const ccg_store *s, uint32_t id,
-			      const unsigned char **p, size_t *len)
+ccg_err ccg_store_time_record(const ccg_store *s, uint32_t id, ccg_buf *out)
 {
-	return own_record(s, 2, id, p, len);
+	const unsigned char *p;
+	size_t len;
+	void *hold;
+	ccg_err err = own_record(s, 2, id, &p, &len, &hold);
+	if (!err && ccg_buf_add(out, p, len))
+		err = CCG_ENOMEM;
+	free(hold);
+	return err;
 }
 
 ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *h,
@@ -752,7 +781,7 @@ uint64_t ccg_store_bytes(const ccg_store *s)
 {
 	if (s->src)
 		return s->src->bytes;
-	return s->nodes.bytes.len + s->events.bytes.len + s->times.bytes.len;
+	return s->nodes.bytes.len + s->events.bytes.len + s->times.bytes;
 }
 
 /* ------------------------------------------------------------------ */
@@ -773,8 +802,11 @@ ccg_err ccg_store_times(ccg_store *s, const uint64_t *t, uint32_t n,
 	ccg_put_u(b, t[0]);
 	for (uint32_t i = 1; i < n; i++)
 		ccg_put_i(b, (int64_t)(t[i] - t[i - 1]));
-	if (ccg_buf_status(b) || arena_push(&s->times, b->data, b->len))
+	if (ccg_buf_status(b))
 		return CCG_ENOMEM;
+	ccg_err err = ccg_trecs_add(&s->times, b->data, b->len);
+	if (err)
+		return err;
 	*id = s->times.n - 1;
 	return CCG_OK;
 }

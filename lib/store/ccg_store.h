@@ -91,6 +91,20 @@ typedef struct ccg_store ccg_store;
 /* An empty store for building.  Ownership: ccg_store_free. */
 ccg_err ccg_store_create(ccg_store **out);
 void ccg_store_free(ccg_store *s);
+/* Lets s keep its time records in an unlinked temporary file in `dir`
+ * once they pass a megabyte (they grow with the trace; the rest grows with
+ * its distinct structure), so a build's memory does not follow the trace's
+ * length.  Before any time is added.  CCG_EIO when no file can be made
+ * there. */
+ccg_err ccg_store_spill(ccg_store *s, const char *dir);
+/* Bytes written to that file so far (by s and its parts); 0 without. */
+uint64_t ccg_store_spilled(const ccg_store *s);
+
+/* An empty store for a part of `whole` (one location, say), to be merged
+ * into it (ccg_store_merge); it shares whole's spill file, so merging its
+ * time records copies none.  Ownership: ccg_store_free, before whole's. */
+ccg_err ccg_store_create_part(ccg_store *whole, ccg_store **out);
+
 /* Empties a store being built, keeping its memory for the next use. */
 void ccg_store_clear(ccg_store *s);
 
@@ -221,8 +235,8 @@ ccg_err ccg_store_node_record(const ccg_store *s, uint32_t id,
 			      const unsigned char **p, size_t *len);
 ccg_err ccg_store_event_record(const ccg_store *s, uint32_t id,
 			       const unsigned char **p, size_t *len);
-ccg_err ccg_store_time_record(const ccg_store *s, uint32_t id,
-			      const unsigned char **p, size_t *len);
+/* Time record `id` appended to out (it may be read from the spill file). */
+ccg_err ccg_store_time_record(const ccg_store *s, uint32_t id, ccg_buf *out);
 
 /* Decoders of one record, bounds-checked, whether the store holds it or
  * reads it from a source. */

@@ -95,17 +95,38 @@ static void note(const ccg_trace *t, const char *fmt, ...)
 	t->opt.log(t->opt.log_ctx, CCG_LOG_NOTE, line);
 }
 
+/* Where a build's time records go while it runs: beside the index, or
+ * in $TMPDIR (/tmp) without one. */
+static ccg_err spill_dir(const ccg_trace *t, ccg_buf *dir)
+{
+	if (t->index_path) {
+		const char *slash = strrchr(t->index_path, '/');
+		if (!slash)
+			return ccg_buf_adds(dir, ".");
+		return ccg_buf_add(dir, t->index_path,
+				   slash == t->index_path
+					   ? 1
+					   : (size_t)(slash - t->index_path));
+	}
+	const char *tmp = getenv("TMPDIR");
+	return ccg_buf_adds(dir, tmp && *tmp ? tmp : "/tmp");
+}
+
 /* Reads every location of the archive into the store. */
 static ccg_err build_from_otf2(ccg_trace *t, ccg_buf *msg)
 {
+	ccg_buf dir = CCG_BUF_INIT;
+	if (spill_dir(t, &dir))
+		return CCG_ENOMEM;
 	ccg_ingest_opts o = {t->opt.fanout, t->opt.tol_abs, t->opt.tol_rel,
 			     t->opt.progress, t->opt.log, t->opt.log_ctx,
-			     t->opt.threads};
+			     t->opt.threads, dir.data};
 	ccg_ingest_loc *il = NULL;
 	size_t n = 0;
 	double t0 = now();
 	ccg_err err = ccg_ingest(t->anchor, &o, &t->defs, &t->store, &il, &n,
 				 msg);
+	ccg_buf_free(&dir);
 	if (err)
 		return err;
 	t->locs = calloc(n ? n : 1, sizeof *t->locs);

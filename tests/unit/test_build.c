@@ -1471,12 +1471,12 @@ static void test_decode_truncated(void **state)
 	 * one byte too many. */
 	assert_int_equal(ccg_store_time_count(fx.s), 1);
 	{
-		const unsigned char *p;
-		size_t len;
+		ccg_buf rec = CCG_BUF_INIT;
 		uint64_t t[CCG_TIME_BLOCK];
 		uint32_t nt = 0;
-		assert_int_equal(ccg_store_time_record(fx.s, 0, &p, &len),
-				 CCG_OK);
+		assert_int_equal(ccg_store_time_record(fx.s, 0, &rec), CCG_OK);
+		const unsigned char *p = (const unsigned char *)rec.data;
+		size_t len = rec.len;
 		assert_int_equal(ccg_times_decode(p, len, t, &nt), CCG_OK);
 		assert_int_equal(nt, 5);
 		assert_memory_equal(t, times, sizeof times);
@@ -1495,8 +1495,9 @@ static void test_decode_truncated(void **state)
 					     CCG_OK);
 			free(q);
 		}
-		assert_int_equal(ccg_store_time_record(fx.s, 1, &p, &len),
+		assert_int_equal(ccg_store_time_record(fx.s, 1, &rec),
 				 CCG_ENOENT);
+		ccg_buf_free(&rec);
 	}
 
 	uint32_t ne = ccg_store_event_count(fx.s);

@@ -235,6 +235,130 @@ static void test_store_times(void **state)
 	ccg_store_free(s);
 }
 
+/* Every record of a and b, of every kind, is the same bytes. */
+static void expect_same_store(const ccg_store *a, const ccg_store *b)
+{
+	const unsigned char *p, *q;
+	size_t lp, lq;
+	assert_int_equal(ccg_store_node_count(a), ccg_store_node_count(b));
+	assert_int_equal(ccg_store_event_count(a), ccg_store_event_count(b));
+	assert_int_equal(ccg_store_time_count(a), ccg_store_time_count(b));
+	assert_int_equal(ccg_store_nodes_offered(a), ccg_store_nodes_offered(b));
+	assert_int_equal(ccg_store_bytes_offered(a), ccg_store_bytes_offered(b));
+	assert_int_equal(ccg_store_bytes(a), ccg_store_bytes(b));
+	for (uint32_t i = 0; i < ccg_store_node_count(a); i++) {
+		assert_int_equal(ccg_store_node_record(a, i, &p, &lp), CCG_OK);
+		assert_int_equal(ccg_store_node_record(b, i, &q, &lq), CCG_OK);
+		assert_int_equal(lp, lq);
+		assert_memory_equal(p, q, lp);
+	}
+	for (uint32_t i = 0; i < ccg_store_event_count(a); i++) {
+		assert_int_equal(ccg_store_event_record(a, i, &p, &lp), CCG_OK);
+		assert_int_equal(ccg_store_event_record(b, i, &q, &lq), CCG_OK);
+		assert_int_equal(lp, lq);
+		assert_memory_equal(p, q, lp);
+	}
+	ccg_buf x = CCG_BUF_INIT, y = CCG_BUF_INIT;
+	for (uint32_t i = 0; i < ccg_store_time_count(a); i++) {
+		ccg_buf_reset(&x);
+		ccg_buf_reset(&y);
+		assert_int_equal(ccg_store_time_record(a, i, &x), CCG_OK);
+		assert_int_equal(ccg_store_time_record(b, i, &y), CCG_OK);
+		assert_int_equal(x.len, y.len);
+		assert_memory_equal(x.data, y.data, x.len);
+	}
+	ccg_buf_free(&x);
+	ccg_buf_free(&y);
+}
+
+#define SP_LOCS 4
+#define SP_N 400000u
+
+/* Locations built apart, in parts of a store whose time records go to a
+ * spill file, and merged in order: the same store as one builder reading
+ * them one after the other, byte for byte, while the parts' records were
+ * written to the file interleaved (built at once); every time comes back,
+ * from the file, also after the parts are gone. */
+static void test_spill_parts(void **state)
+{
+	(void)state;
+	static uint64_t t[SP_LOCS][SP_N];
+	static uint8_t role[SP_LOCS][SP_N];
+	static uint8_t reg[SP_LOCS][SP_N];
+	const uint32_t n[SP_LOCS] = {SP_N, 0, SP_N / 3, 1};
+	rng_state = 0x9E3779B97F4A7C15ull;
+	for (int l = 0; l < SP_LOCS; l++) {
+		uint64_t prev = rnd64();
+		for (uint32_t i = 0; i < n[l]; i++) {
+			t[l][i] = prev = wild_time(prev);
+			role[l][i] = (uint8_t)rnd(3);
+			reg[l][i] = (uint8_t)(1 + rnd(l == 2 ? 2 : 5));
+		}
+	}
+	/* The reference: one store, no spill, locations in order. */
+	ccg_store *ref, *whole, *part[SP_LOCS];
+	ccg_build *b, *pb[SP_LOCS];
+	ccg_build_result rr[SP_LOCS], pr[SP_LOCS];
+	assert_int_equal(ccg_store_create(&ref), CCG_OK);
+	assert_int_equal(ccg_build_create(ref, 8, &b), CCG_OK);
+	for (int l = 0; l < SP_LOCS; l++) {
+		ccg_build_reset(b);
+		for (uint32_t i = 0; i < n[l]; i++)
+			feed(b, ref, t[l][i], (ccg_build_role)role[l][i],
+			     reg[l][i]);
+		assert_int_equal(ccg_build_finish(b, &rr[l]), CCG_OK);
+	}
+	/* Parts, fed in turns. */
+	assert_int_equal(ccg_store_create(&whole), CCG_OK);
+	assert_int_equal(ccg_store_spill(whole, "."), CCG_OK);
+	for (int l = 0; l < SP_LOCS; l++) {
+		assert_int_equal(ccg_store_create_part(whole, &part[l]), CCG_OK);
+		assert_int_equal(ccg_build_create(part[l], 8, &pb[l]), CCG_OK);
+	}
+	for (uint32_t i = 0; i < SP_N; i++)
+		for (int l = 0; l < SP_LOCS; l++)
+			if (i < n[l])
+				feed(pb[l], part[l], t[l][i],
+				     (ccg_build_role)role[l][i], reg[l][i]);
+	for (int l = 0; l < SP_LOCS; l++)
+		assert_int_equal(ccg_build_finish(pb[l], &pr[l]), CCG_OK);
+	assert_true(ccg_store_spilled(whole) > 0);
+	for (int l = 0; l < SP_LOCS; l++) {
+		ccg_ref root = pr[l].root;
+		uint32_t tbase = 0;
+		assert_int_equal(ccg_store_merge(whole, part[l], &root, &tbase),
+				 CCG_OK);
+		assert_int_equal(root, rr[l].root);
+		assert_int_equal(tbase, rr[l].tbase);
+		ccg_build_free(pb[l]);
+		ccg_store_free(part[l]);
+	}
+	expect_same_store(whole, ref);
+	for (int l = 0; l < SP_LOCS; l++)
+		expect_records(whole, rr[l].tbase, n[l], t[l]);
+	expect_stream(whole, rr[2].tbase, n[2], t[2]);
+	/* A part emptied for reuse keeps the spill and builds alike. */
+	assert_int_equal(ccg_store_create_part(whole, &part[0]), CCG_OK);
+	assert_int_equal(ccg_build_create(part[0], 8, &pb[0]), CCG_OK);
+	for (int k = 0; k < 2; k++) {
+		ccg_store_clear(part[0]);
+		ccg_build_set_store(pb[0], part[0]);
+		for (uint32_t i = 0; i < n[0]; i++)
+			feed(pb[0], part[0], t[0][i], (ccg_build_role)role[0][i],
+			     reg[0][i]);
+		assert_int_equal(ccg_build_finish(pb[0], &pr[0]), CCG_OK);
+		assert_int_equal(ccg_store_time_count(part[0]),
+				 (n[0] + CCG_TIME_BLOCK - 1) / CCG_TIME_BLOCK);
+		expect_records(part[0], 0, n[0], t[0]);
+	}
+	ccg_build_free(pb[0]);
+	ccg_store_free(part[0]);
+	expect_records(whole, rr[0].tbase, n[0], t[0]);
+	ccg_build_free(b);
+	ccg_store_free(ref);
+	ccg_store_free(whole);
+}
+
 /* ---- (2) node instances in their streams ---- */
 
 /* What a simple model of the builder's repairs says of one call, by the
@@ -678,6 +802,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_store_times),
+		cmocka_unit_test(test_spill_parts),
 		cmocka_unit_test(test_instances),
 		cmocka_unit_test(test_lossy_bounds),
 		cmocka_unit_test(test_lossy_monotone),
