@@ -90,23 +90,43 @@ ccg_err ccg_buf_addf(ccg_buf *b, const char *fmt, ...)
 
 unsigned ccg_digits_u64(uint64_t v)
 {
+	static const uint64_t pow10[] = {
+		10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+		100000000000000000ULL, 1000000000000000000ULL,
+		10000000000000000000ULL};
 	unsigned d = 1;
-	while (v >= 10) {
-		v /= 10;
+	while (d < 20 && v >= pow10[d - 1])
 		d++;
-	}
 	return d;
 }
 
 size_t ccg_fmt_u64(char *out, uint64_t v, unsigned width)
 {
+	static const char pairs[201] =
+		"000102030405060708091011121314151617181920212223242526272829"
+		"303132333435363738394041424344454647484950515253545556575859"
+		"606162636465666768697071727374757677787980818283848586878889"
+		"90919293949596979899";
 	unsigned d = ccg_digits_u64(v);
 	unsigned n = d > width ? d : width;
 	char *p = out + n;
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		unsigned k = (unsigned)(v % 100) * 2;
+		v /= 100;
+		p -= 2;
+		p[0] = pairs[k];
+		p[1] = pairs[k + 1];
+	}
+	if (v >= 10) {
+		p -= 2;
+		p[0] = pairs[v * 2];
+		p[1] = pairs[v * 2 + 1];
+	} else {
+		*--p = (char)('0' + v);
+	}
 	while (p > out)
 		*--p = '0';
 	return n;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ccg_codec.h"
@@ -186,6 +187,53 @@ static void test_width_independence(void **state)
 	ccg_buf_free(&b);
 }
 
+/* Numbers: ccg_fmt_u64, ccg_buf_addu and ccg_digits_u64 against snprintf,
+ * at every power of ten and its neighbours, the ends of the range and
+ * pseudo-random values, in widths 0 to 22. */
+static void test_numbers(void **state)
+{
+	(void)state;
+	uint64_t x = 0x243F6A8885A308D3ull, v[200];
+	size_t n = 0;
+	v[n++] = 0;
+	v[n++] = UINT64_MAX;
+	v[n++] = UINT64_MAX - 1;
+	for (uint64_t p = 1; n + 3 < 70; p *= 10) {
+		v[n++] = p - 1;
+		v[n++] = p;
+		v[n++] = p + 1;
+		if (p > UINT64_MAX / 10)
+			break;
+	}
+	while (n < 200) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v[n++] = x >> (x % 64);
+	}
+	for (size_t i = 0; i < n; i++) {
+		for (unsigned w = 0; w <= 22; w++) {
+			char want[32], got[32];
+			int k = snprintf(want, sizeof want, "%0*llu", (int)w,
+					 (unsigned long long)v[i]);
+			memset(got, 'x', sizeof got);
+			assert_int_equal(ccg_fmt_u64(got, v[i], w), (size_t)k);
+			got[k] = 0;
+			assert_string_equal(got, want);
+			ccg_buf b = CCG_BUF_INIT;
+			ccg_buf_adds(&b, "a");
+			assert_int_equal(ccg_buf_addu(&b, v[i], w), CCG_OK);
+			assert_int_equal(b.len, (size_t)k + 1);
+			assert_string_equal(b.data + 1, want);
+			ccg_buf_free(&b);
+		}
+		char d[32];
+		assert_int_equal(ccg_digits_u64(v[i]),
+				 (unsigned)snprintf(d, sizeof d, "%llu",
+						    (unsigned long long)v[i]));
+	}
+}
+
 static void test_escape(void **state)
 {
 	(void)state;
@@ -225,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_width_independence),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_definition_lines),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
