@@ -19,6 +19,9 @@
 #define CCG_COUNT_BATCH 4096u
 /* Most worker threads. */
 #define CCG_INGEST_MAX_THREADS 64
+/* Fewer declared events than this are read by one thread unless told
+ * otherwise: a second would cost more to start than it saves. */
+#define CCG_INGEST_PARALLEL_EVENTS (1u << 20)
 
 typedef struct ingest ingest;
 
@@ -38,6 +41,7 @@ struct ingest {
 	const ccg_ingest_opts *o;
 	ccg_defs *defs;         /* read-only once read */
 	const char *anchor;
+	ccg_read *r;            /* the definitions' reader, for worker 0 */
 	ccg_store *store;       /* merged parts: only the merging worker */
 	ccg_ingest_loc *locs;   /* locs[i]: the worker that reads i, then the
 				 * one that merges it */
@@ -201,7 +205,7 @@ static ccg_err park_and_merge(ingest *g, size_t i, ccg_store *part)
 		g->merging = 1;
 		pthread_mutex_unlock(&g->mu);
 		ccg_ingest_loc *l = &g->locs[k];
-			err = ccg_store_merge(g->store, p, &l->root, &l->tbase);
+		err = ccg_store_merge(g->store, p, &l->root, &l->tbase);
 		ccg_store_clear(p);
 		pthread_mutex_lock(&g->mu);
 		g->merging = 0;
@@ -274,16 +278,12 @@ static void *worker_main(void *arg)
 static ccg_err ingest_open(ingest *g, ccg_buf *msg)
 {
 	ccg_err err;
-	ccg_read *r = NULL;
-	if ((err = ccg_read_open(g->anchor, &r, msg)) ||
+	if ((err = ccg_read_open(g->anchor, &g->r, msg)) ||
 	    (err = ccg_defs_create(&g->defs)) ||
-	    (err = ccg_read_defs(r, ccg_defs_add, g->defs, msg)) ||
+	    (err = ccg_read_defs(g->r, ccg_defs_add, g->defs, msg)) ||
 	    (err = ccg_defs_finish(g->defs)) ||
-	    (err = ccg_store_create(&g->store))) {
-		ccg_read_close(r);
+	    (err = ccg_store_create(&g->store)))
 		return err;
-	}
-	ccg_read_close(r);
 	if (g->o->spill_dir && ccg_store_spill(g->store, g->o->spill_dir) &&
 	    g->o->log) {
 		char line[256];
@@ -305,13 +305,15 @@ static ccg_err ingest_open(ingest *g, ccg_buf *msg)
 	return CCG_OK;
 }
 
-/* Threads to use: the option, or one per online core; never more than
- * the locations. */
+/* Threads to use: the option, or one per online core (one for a small
+ * trace); never more than the locations. */
 static size_t thread_count(const ingest *g)
 {
 	long n = g->o->threads;
 	if (n <= 0)
-		n = sysconf(_SC_NPROCESSORS_ONLN);
+		n = g->total < CCG_INGEST_PARALLEL_EVENTS
+			    ? 1
+			    : sysconf(_SC_NPROCESSORS_ONLN);
 	if (n < 1)
 		n = 1;
 	if (n > CCG_INGEST_MAX_THREADS)
@@ -338,7 +340,12 @@ static ccg_err run_workers(ingest *g, size_t n, ccg_buf *msg)
 		memset(ws, 0, n * sizeof *ws);
 	for (size_t k = 0; !err && k < n; k++) {
 		ws[k].g = g;
-		err = ccg_read_open(g->anchor, &ws[k].r, msg);
+		if (k == 0) {
+			ws[k].r = g->r;
+			g->r = NULL;
+		} else {
+			err = ccg_read_open(g->anchor, &ws[k].r, msg);
+		}
 	}
 	for (size_t k = 1; !err && k < n; k++, started++)
 		if (pthread_create(&ws[k].th, NULL, worker_main, &ws[k]))
@@ -368,6 +375,7 @@ static void ingest_close(ingest *g, ccg_err err)
 	for (size_t i = 0; i < g->nspare; i++)
 		ccg_store_free(g->spare[i]);
 	free(g->spare);
+	ccg_read_close(g->r);
 	pthread_mutex_destroy(&g->mu);
 	if (!err)
 		return;

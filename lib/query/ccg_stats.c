@@ -34,6 +34,9 @@ typedef struct result {
 /* A time window [t0, t1). */
 typedef struct win {
 	uint64_t t0, t1;
+	int by_index;           /* times never fall: the window's events are
+				 * i0 .. i1 - 1 */
+	uint64_t i0, i1;
 } win;
 
 struct ccg_statcache {
@@ -638,6 +641,26 @@ static ccg_err add_part(qctx *q, int kind, const ccg_sinst *in, const win *w,
 	return err;
 }
 
+/* Whether the instance of node h whose first event is `first` lies wholly
+ * outside w, told by event indices alone where they tell it (no time is
+ * read): what ccg_stats_cover would say of its start and end. */
+static int outside(const qctx *q, const win *w, const ccg_node *h,
+		   uint64_t first)
+{
+	if (!w->by_index || !h->nevents)
+		return 0;
+	if (first >= w->i1)
+		return 1; /* starts at t1 or later */
+	switch (h->endmode) {
+	case CCG_END_LAST:
+		return first + h->nevents - 1 < w->i0; /* ends before t0 */
+	case CCG_END_NEXT:
+		return first + h->nevents < w->i0;
+	default:
+		return q->l->last < w->t0;
+	}
+}
+
 /* Merges into `into` what the n items `refs` of instance `in` hold: the
  * whole results of its child nodes, or with a window w their parts in
  * it, and for messages the sends among its events (in w).  *callees sums
@@ -662,11 +685,14 @@ static ccg_err add_items(qctx *q, int kind, const ccg_ref *refs, uint32_t n,
 		}
 		ccg_node h;
 		ccg_sinst child;
-		if ((err = ccg_store_get_node(q->c->s, ref, &h, NULL, 0)) ||
-		    (err = ccg_sinst_place(&q->tc, q->l->last, ref, &h, idx,
-					   &child)))
+		if ((err = ccg_store_get_node(q->c->s, ref, &h, NULL, 0)))
 			break;
 		idx += h.nevents;
+		if (w && outside(q, w, &h, idx - h.nevents))
+			continue;
+		if ((err = ccg_sinst_place(&q->tc, q->l->last, ref, &h,
+					   idx - h.nevents, &child)))
+			break;
 		err = w ? add_part(q, kind, &child, w, into, callees)
 			: add_whole(q, kind, &child, into,
 				    kind == K_MSGS ? NULL : callees);
@@ -743,9 +769,15 @@ static ccg_err with_ctx(ccg_statcache *c, const ccg_sloc *l, int kind,
 	q->c = c;
 	q->l = l;
 	ccg_tcur_init(&q->tc, c->s, l->tbase, l->nevents);
-	ccg_err err;
+	ccg_err err = CCG_OK;
 	if (w) {
-		err = query(q, kind, in, w, out);
+		win ww = *w;
+		if (l->monotone && w->t1 > w->t0 &&
+		    !(err = ccg_tcur_lower(&q->tc, w->t0, &ww.i0)) &&
+		    !(err = ccg_tcur_lower(&q->tc, w->t1, &ww.i1)))
+			ww.by_index = 1;
+		if (!err)
+			err = query(q, kind, in, &ww, out);
 	} else {
 		const void *v = NULL;
 		err = cached(q, in, kind, &v);
@@ -797,19 +829,19 @@ ccg_err ccg_stats_window(ccg_statcache *c, const ccg_sloc *l,
 			 const ccg_sinst *in, uint64_t t0, uint64_t t1,
 			 ccg_stats *out)
 {
-	return with_ctx(c, l, K_STATS, in, &(win){t0, t1}, out);
+	return with_ctx(c, l, K_STATS, in, &(win){t0, t1, 0, 0, 0}, out);
 }
 
 ccg_err ccg_folded_window(ccg_statcache *c, const ccg_sloc *l,
 			  const ccg_sinst *in, uint64_t t0, uint64_t t1,
 			  ccg_folded *out)
 {
-	return with_ctx(c, l, K_FOLDED, in, &(win){t0, t1}, out);
+	return with_ctx(c, l, K_FOLDED, in, &(win){t0, t1, 0, 0, 0}, out);
 }
 
 ccg_err ccg_msgs_window(ccg_statcache *c, const ccg_sloc *l,
 			const ccg_sinst *in, uint64_t t0, uint64_t t1,
 			ccg_msgs *out)
 {
-	return with_ctx(c, l, K_MSGS, in, &(win){t0, t1}, out);
+	return with_ctx(c, l, K_MSGS, in, &(win){t0, t1, 0, 0, 0}, out);
 }

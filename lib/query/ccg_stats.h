@@ -79,6 +79,8 @@ typedef struct ccg_sloc {
 	uint32_t tbase;         /* first time record */
 	uint64_t nevents;
 	uint64_t last;
+	int monotone;           /* its times never fall: a window is a range
+				 * of events (0: not known) */
 } ccg_sloc;
 
 /* A node placed in a location: its first event in the time stream, its

@@ -427,8 +427,7 @@ static ccg_err finish_setup(ccg_trace *t)
 		    l->tbase > ccg_store_time_count(t->store) ||
 		    nrec > ccg_store_time_count(t->store) - l->tbase)
 			return CCG_EFORMAT;
-		l->sl = (ccg_sloc){(uint32_t)i, l->tbase, l->nevents,
-				   l->nevents ? l->last : 0};
+		l->sl = ccg_loc_sloc(l, i);
 		l->base = nodes;
 		nodes += 1 + root.ndirs;
 		t->events += l->nevents;

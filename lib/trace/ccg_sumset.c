@@ -130,8 +130,7 @@ static void *walker_main(void *arg)
 			break;
 		const loc *l = &t->locs[i];
 		inst root;
-		ccg_sloc sl = {(uint32_t)i, l->tbase, l->nevents,
-			       l->nevents ? l->last : 0};
+		ccg_sloc sl = ccg_loc_sloc(l, i);
 		ccg_err err = ccg_ids_root(t, l, &root);
 		if (!err)
 			err = ccg_sums_walk(t->store, &sl, &(ccg_sinst){

@@ -95,6 +95,13 @@ typedef struct loc {
 	ccg_sloc sl;            /* the location as queries see it */
 } loc;
 
+/* Location l, the i-th, as queries see it. */
+static inline ccg_sloc ccg_loc_sloc(const loc *l, size_t i)
+{
+	return (ccg_sloc){(uint32_t)i, l->tbase, l->nevents,
+			  l->nevents ? l->last : 0, !l->rep.out_of_order};
+}
+
 typedef struct group {
 	const char *name;
 	uint64_t id;            /* definition id, UINT64_MAX for "ungrouped" */

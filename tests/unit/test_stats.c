@@ -53,7 +53,8 @@ static ccg_sinst finish(uint32_t index, uint64_t first, uint64_t last,
 	assert_int_equal(ccg_build_finish(b, &res), CCG_OK);
 	assert_int_equal(res.first, first);
 	assert_int_equal(res.last, last);
-	*l = (ccg_sloc){index, res.tbase, res.nevents, res.last};
+	*l = (ccg_sloc){index, res.tbase, res.nevents, res.last,
+			!ccg_build_repairs(b)->out_of_order};
 	return (ccg_sinst){res.root, 0, first, last};
 }
 

@@ -700,7 +700,7 @@ static void run_store(uint64_t seed, uint32_t fanout, uint32_t nlocs,
 		/* Locations told apart by index, in one store: the last one
 		 * first, as a trace may number them. */
 		l[i] = (ccg_sloc){nlocs - 1 - i, res.tbase, res.nevents,
-				  res.last};
+				  res.last, !ccg_build_repairs(b)->out_of_order};
 		ccg_node h;
 		assert_int_equal(ccg_store_get_node(s, res.root, &h, NULL, 0),
 				 CCG_OK);
@@ -856,7 +856,7 @@ static void one_call(uint64_t t0, uint64_t t1, uint64_t d)
 	}
 	ccg_build_result res;
 	assert_int_equal(ccg_build_finish(b, &res), CCG_OK);
-	ccg_sloc l = {0, res.tbase, res.nevents, res.last};
+	ccg_sloc l = {0, res.tbase, res.nevents, res.last, 0};
 	static ccg_tcur tc;
 	ccg_tcur_init(&tc, s, l.tbase, l.nevents);
 	xlist xl = {0};
