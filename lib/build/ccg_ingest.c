@@ -273,6 +273,25 @@ static void *worker_main(void *arg)
 
 /* ---- the whole ---- */
 
+/* Lets the store keep its time records in a temporary file: in the
+ * folder the options name, else in $TMPDIR (/tmp), else (with a note) in
+ * memory. */
+static void spill(ingest *g)
+{
+	const char *tmp = getenv("TMPDIR");
+	const char *dirs[] = {g->o->spill_dir, tmp && *tmp ? tmp : "/tmp"};
+	for (size_t i = 0; i < 2; i++)
+		if (!ccg_store_spill(g->store, dirs[i]))
+			return;
+	if (g->o->log) {
+		char line[512];
+		snprintf(line, sizeof line,
+			 "cannot make a temporary file in %s or %s: time "
+			 "records stay in memory", dirs[0], dirs[1]);
+		g->o->log(g->o->log_ctx, CCG_LOG_NOTE, line);
+	}
+}
+
 /* Opens the trace and reads its definitions; readies the store and the
  * per-location results. */
 static ccg_err ingest_open(ingest *g, ccg_buf *msg)
@@ -284,14 +303,8 @@ static ccg_err ingest_open(ingest *g, ccg_buf *msg)
 	    (err = ccg_defs_finish(g->defs)) ||
 	    (err = ccg_store_create(&g->store)))
 		return err;
-	if (g->o->spill_dir && ccg_store_spill(g->store, g->o->spill_dir) &&
-	    g->o->log) {
-		char line[256];
-		snprintf(line, sizeof line,
-			 "cannot make a temporary file in %s: time records "
-			 "stay in memory", g->o->spill_dir);
-		g->o->log(g->o->log_ctx, CCG_LOG_NOTE, line);
-	}
+	if (g->o->spill_dir)
+		spill(g);
 	g->nlocs = ccg_defs_location_count(g->defs);
 	g->locs = calloc(g->nlocs ? g->nlocs : 1, sizeof *g->locs);
 	g->parked = calloc(g->nlocs ? g->nlocs : 1, sizeof *g->parked);

@@ -14,6 +14,7 @@
 
 #include "ccg_codec.h"
 #include "ccg_grow.h"
+#include "ccg_pio.h"
 #include "ccg_hash.h"
 #include "ccg_search.h"
 #include "ccg_lru.h"
@@ -64,25 +65,6 @@ static uint64_t get64(const unsigned char *p)
 	return get_le(p, 8);
 }
 
-/* Reads len bytes at offset off into `in`, or writes them from `from` (the
- * other one NULL), through short transfers and interruptions. */
-static ccg_err pio_all(int fd, void *in, const void *from, size_t len,
-		       uint64_t off)
-{
-	for (size_t done = 0; done < len;) {
-		off_t at = (off_t)(off + done);
-		ssize_t k = in ? pread(fd, (char *)in + done, len - done, at)
-			       : pwrite(fd, (const char *)from + done,
-					len - done, at);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return CCG_EIO;
-		done += (size_t)k;
-	}
-	return CCG_OK;
-}
-
 /* ------------------------------------------------------------------ */
 /* Writing                                                              */
 
@@ -114,7 +96,7 @@ struct ccg_index_writer {
 
 static ccg_err write_all(ccg_index_writer *w, const void *p, size_t len)
 {
-	ccg_err err = pio_all(w->fd, NULL, p, len, w->pos);
+	ccg_err err = ccg_pio_all(w->fd, NULL, p, len, w->pos);
 	if (!err)
 		w->pos += len;
 	return err;
@@ -415,7 +397,7 @@ static ccg_err load_block(const ccg_index *x, int sec, uint64_t blk,
 	b->data = malloc(d->rsize ? d->rsize : 1);
 	if (!b->data)
 		goto fail;
-	if ((err = pio_all(x->fd, c, NULL, d->csize, d->offset)))
+	if ((err = ccg_pio_all(x->fd, c, NULL, d->csize, d->offset)))
 		goto fail;
 	err = CCG_EFORMAT;
 	if (checksum(c, d->csize) != d->sum)
@@ -579,7 +561,7 @@ static ccg_err read_header(ccg_index *x, const ccg_buf *identity,
 {
 	unsigned char fixed[16], *h = NULL;
 	if (x->size < 16 + 8 + CCG_INDEX_FOOTER_LEN ||
-	    pio_all(x->fd, fixed, NULL, 16, 0) || memcmp(fixed, index_magic, 8)) {
+	    ccg_pio_all(x->fd, fixed, NULL, 16, 0) || memcmp(fixed, index_magic, 8)) {
 		ccg_buf_adds(why, "not an index file (or truncated)");
 		return CCG_EFORMAT;
 	}
@@ -593,7 +575,7 @@ static ccg_err read_header(ccg_index *x, const ccg_buf *identity,
 	ccg_err err = CCG_EFORMAT;
 	if (*hlen < 24 || *hlen > CCG_INDEX_HEADER_MAX ||
 	    *hlen > x->size - CCG_INDEX_FOOTER_LEN || !(h = malloc(*hlen)) ||
-	    pio_all(x->fd, h, NULL, *hlen, 0) ||
+	    ccg_pio_all(x->fd, h, NULL, *hlen, 0) ||
 	    checksum(h, *hlen - 8) != get64(h + *hlen - 8))
 		ccg_buf_adds(why, "damaged header");
 	else
@@ -607,7 +589,7 @@ static ccg_err read_header(ccg_index *x, const ccg_buf *identity,
 static ccg_err read_directory(ccg_index *x, uint32_t hlen, ccg_buf *why)
 {
 	unsigned char f[CCG_INDEX_FOOTER_LEN], *d = NULL;
-	if (pio_all(x->fd, f, NULL, sizeof f, x->size - sizeof f) ||
+	if (ccg_pio_all(x->fd, f, NULL, sizeof f, x->size - sizeof f) ||
 	    memcmp(f, footer_magic, 8) || checksum(f, 32) != get64(f + 32)) {
 		ccg_buf_adds(why, "damaged or missing footer (interrupted build?)");
 		return CCG_EFORMAT;
@@ -617,7 +599,7 @@ static ccg_err read_directory(ccg_index *x, uint32_t hlen, ccg_buf *why)
 	ccg_err err = CCG_OK;
 	if (doff < hlen || doff > dend || dlen != dend - doff ||
 	    dlen > CCG_INDEX_HEADER_MAX || !(d = malloc(dlen ? dlen : 1)) ||
-	    pio_all(x->fd, d, NULL, dlen, doff) ||
+	    ccg_pio_all(x->fd, d, NULL, dlen, doff) ||
 	    (dlen ? checksum(d, dlen) : 0) != get64(f + 24) ||
 	    parse_directory(x, d, dlen, hlen, doff)) {
 		ccg_buf_adds(why, "damaged directory");

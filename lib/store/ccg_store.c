@@ -16,12 +16,15 @@
 typedef struct slot {
 	ccg_hash128 h;
 	uint32_t id1;   /* id + 1; 0 marks an empty slot */
+	uint32_t hits;  /* nodes: offers found here by ccg_store_node (kept in
+			 * the slot, the one line a hit touches) */
 } slot;
 
 typedef struct intern {
 	slot *slots;
 	size_t cap, n;
-	uint64_t offered_bytes;   /* bytes of every record offered */
+	uint64_t offered_bytes;   /* bytes of every record offered (nodes:
+				   * but the hits counted in the slots) */
 } intern;
 
 typedef struct arena {
@@ -34,7 +37,6 @@ typedef struct arena {
 /* What a parent needs of a child node while building. */
 typedef struct summ {
 	uint64_t nevents, textlen, ndirs;
-	uint64_t offers;        /* times the node was offered to interning */
 	uint32_t depth;
 	uint8_t visible, endmode;
 } summ;
@@ -419,10 +421,12 @@ ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
 		       uint8_t endmode, const ccg_ref *refs, uint32_t n,
 		       ccg_ref *ref)
 {
+	s->nodes_offered++;
 	return intern_node(s, kind, region, endmode, refs, n, NULL, ref);
 }
 
-/* Interns a node; `known`, when given, is its summary. */
+/* Interns a node; `known`, when given, is its summary (a merged node's:
+ * its offers are counted by the merge). */
 static ccg_err intern_node(ccg_store *s, uint8_t kind, uint64_t region,
 			   uint8_t endmode, const ccg_ref *refs, uint32_t n,
 			   const ccg_node *known, ccg_ref *ref)
@@ -430,15 +434,18 @@ static ccg_err intern_node(ccg_store *s, uint8_t kind, uint64_t region,
 	if (s->src)
 		return CCG_ENOTSUP;
 	ccg_hash128 h = node_hash(kind, region, endmode, refs, n);
-	s->nodes_offered++;
 	if (s->node_tab.cap) {
-		const slot *sl = intern_find(&s->node_tab, h);
+		slot *sl = intern_find(&s->node_tab, h);
 		if (sl->id1) {
 			uint32_t id = sl->id1 - 1;
 			*ref = id;
-			s->node_tab.offered_bytes +=
-				s->nodes.off[id + 1] - s->nodes.off[id];
-			s->summ[id].offers++;
+			if (!known && ++sl->hits == UINT32_MAX) {
+				/* counted in bytes before it wraps */
+				s->node_tab.offered_bytes +=
+					(uint64_t)sl->hits *
+					(s->nodes.off[id + 1] - s->nodes.off[id]);
+				sl->hits = 0;
+			}
 			return CCG_OK;
 		}
 	}
@@ -450,15 +457,16 @@ static ccg_err intern_node(ccg_store *s, uint8_t kind, uint64_t region,
 				  known != NULL, &sum);
 	if (err)
 		return err;
-	s->node_tab.offered_bytes += s->scratch.len;
+	if (!known)
+		s->node_tab.offered_bytes += s->scratch.len;
 	if ((err = intern_insert(&s->node_tab, &s->nodes, &s->scratch, h, NULL,
 				 NULL, &id)))
 		return err;
 	*ref = id;
 	if (CCG_GROW(s->summ, (size_t)id + 1, s->capsumm))
 		return CCG_ENOMEM;
-	s->summ[id] = (summ){sum.nevents, sum.textlen, sum.ndirs, 1,
-			     sum.depth, sum.visible, sum.endmode};
+	s->summ[id] = (summ){sum.nevents, sum.textlen, sum.ndirs, sum.depth,
+			     sum.visible, sum.endmode};
 	return CCG_OK;
 }
 
@@ -542,8 +550,6 @@ ccg_err ccg_store_merge(ccg_store *dst, const ccg_store *src, ccg_ref *root,
 		return CCG_ERANGE;
 	ccg_ref *evmap = malloc(((size_t)src->events.n + 1) * sizeof *evmap);
 	ccg_ref *map = malloc(((size_t)src->nodes.n + 1) * sizeof *map);
-	uint64_t offered = dst->nodes_offered;
-	uint64_t nbytes = dst->node_tab.offered_bytes;
 	uint64_t ebytes = dst->event_tab.offered_bytes;
 	ccg_err err = evmap && map ? CCG_OK : CCG_ENOMEM;
 	if (!err)
@@ -560,14 +566,15 @@ ccg_err ccg_store_merge(ccg_store *dst, const ccg_store *src, ccg_ref *root,
 		err = ccg_trecs_append(&dst->times, &src->times);
 	/* Offers count as if src's had been made to dst: a node's as often
 	 * as src saw it, at its size in dst (its references differ). */
-	dst->nodes_offered = offered;
-	dst->node_tab.offered_bytes = nbytes;
-	for (uint32_t i = 0; !err && i < src->nodes.n; i++) {
-		uint64_t k = src->summ[i].offers;
-		dst->summ[map[i]].offers += k - 1;
-		dst->nodes_offered += k;
+	for (size_t k = 0; !err && k < src->node_tab.cap; k++) {
+		const slot *sl = &src->node_tab.slots[k];
+		if (!sl->id1)
+			continue;
+		uint32_t i = sl->id1 - 1, d = map[i];
+		uint64_t offers = 1 + (uint64_t)sl->hits;
+		dst->nodes_offered += offers;
 		dst->node_tab.offered_bytes +=
-			k * (dst->nodes.off[map[i] + 1] - dst->nodes.off[map[i]]);
+			offers * (dst->nodes.off[d + 1] - dst->nodes.off[d]);
 	}
 	dst->event_tab.offered_bytes = ebytes + src->event_tab.offered_bytes;
 	free(evmap);
@@ -774,7 +781,15 @@ uint64_t ccg_store_nodes_offered(const ccg_store *s)
 
 uint64_t ccg_store_bytes_offered(const ccg_store *s)
 {
-	return s->node_tab.offered_bytes + s->event_tab.offered_bytes;
+	uint64_t hit_bytes = 0;
+	for (size_t k = 0; !s->src && k < s->node_tab.cap; k++) {
+		const slot *sl = &s->node_tab.slots[k];
+		if (sl->id1 && sl->hits)
+			hit_bytes += sl->hits * (s->nodes.off[sl->id1] -
+						 s->nodes.off[sl->id1 - 1]);
+	}
+	return s->node_tab.offered_bytes + s->event_tab.offered_bytes +
+	       hit_bytes;
 }
 
 uint64_t ccg_store_bytes(const ccg_store *s)

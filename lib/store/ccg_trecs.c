@@ -2,7 +2,6 @@
 
 #include "ccg_trecs.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "ccg_grow.h"
+#include "ccg_pio.h"
 
 #define CCG_TREC_FILE (1ULL << 63)
 #define CCG_TREC_OFF ((1ULL << 47) - 1)
@@ -88,33 +88,7 @@ static ccg_err spill_write(ccg_spill *sp, const char *p, size_t len,
 	if (room)
 		sp->end += len;
 	pthread_mutex_unlock(&sp->mu);
-	if (!room)
-		return CCG_ERANGE;
-	for (size_t done = 0; done < len;) {
-		ssize_t k = pwrite(sp->fd, p + done, len - done,
-				   (off_t)(*off + done));
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return CCG_EIO;
-		done += (size_t)k;
-	}
-	return CCG_OK;
-}
-
-static ccg_err spill_read(const ccg_spill *sp, uint64_t off, size_t len,
-			  unsigned char *p)
-{
-	for (size_t done = 0; done < len;) {
-		ssize_t k = pread(sp->fd, p + done, len - done,
-				  (off_t)(off + done));
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return CCG_EIO;
-		done += (size_t)k;
-	}
-	return CCG_OK;
+	return room ? ccg_pio_all(sp->fd, NULL, p, len, *off) : CCG_ERANGE;
 }
 
 /* Adds entry e (a record of len bytes). */
@@ -172,7 +146,7 @@ ccg_err ccg_trecs_get(const ccg_trecs *t, uint32_t id, const unsigned char **p,
 	unsigned char *b = malloc(*len);
 	if (!b)
 		return CCG_ENOMEM;
-	ccg_err err = spill_read(t->sp, off, *len, b);
+	ccg_err err = ccg_pio_all(t->sp->fd, b, NULL, *len, off);
 	if (err) {
 		free(b);
 		return err;

@@ -472,5 +472,9 @@ for a in "$work/q/traces.otf2" "$work/two/traces.otf2" "${shared[@]}"; do
   done
 done
 echo "  $k traces, threads 1, 2, 3, 7: identical indexes"
+# Time records went to a temporary file beside the index while building;
+# none is left behind.
+left=$(find "$work" -maxdepth 1 -name '.ccgfs-spill-*' | wc -l)
+[ "$left" -eq 0 ] || fail "$left temporary spill files left in $work"
 
 echo "index files are reused, rebuilt and checked"
