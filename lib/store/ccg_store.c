@@ -1,74 +1,12 @@
-#include "ccg_store.h"
+#include "store_i.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "ccg_codec.h"
 #include "ccg_grow.h"
-#include "ccg_hash.h"
-#include "ccg_trecs.h"
 
-/* Initial slots of an intern table (power of two). */
-#define CCG_INTERN_INITIAL 4096
-/* Seed of the event records' hash. */
-#define CCG_SEED_EVENT 0x6576656EULL
 
-typedef struct slot {
-	ccg_hash128 h;
-	uint32_t id1;   /* id + 1; 0 marks an empty slot */
-	uint32_t hits;  /* nodes: offers found here by ccg_store_node (kept in
-			 * the slot, the one line a hit touches) */
-} slot;
-
-typedef struct intern {
-	slot *slots;
-	size_t cap, n;
-	uint64_t offered_bytes;   /* bytes of every record offered (nodes:
-				   * but the hits counted in the slots) */
-} intern;
-
-typedef struct arena {
-	ccg_buf bytes;
-	uint64_t *off;  /* record i is bytes[off[i], off[i+1]) */
-	uint32_t n;
-	size_t cap;
-} arena;
-
-/* What a parent needs of a child node while building. */
-typedef struct summ {
-	uint64_t nevents, textlen, ndirs;
-	uint32_t depth;
-	uint8_t visible, endmode;
-} summ;
-
-/* Recently interned small event records, to skip hashing. */
-#define CCG_EVMEMO_SLOTS 1024
-#define CCG_EVMEMO_BYTES 24
-typedef struct evmemo {
-	uint32_t kind1;      /* kind + 1; 0 marks an empty slot */
-	uint32_t len;
-	ccg_ref ref;
-	uint32_t textlen;
-	unsigned char bytes[CCG_EVMEMO_BYTES];
-} evmemo;
-
-struct ccg_store {
-	const ccg_store_source *src; /* NULL for a store being built */
-	summ *summ;                  /* per node, while building */
-	size_t capsumm;
-	uint32_t *ev_textlen;        /* per event record, while building */
-	size_t captext;
-	evmemo memo[CCG_EVMEMO_SLOTS];
-	ccg_store_source src_copy;
-	arena nodes, events;
-	ccg_trecs times;
-	intern node_tab, event_tab;
-	uint64_t nodes_offered;
-	ccg_buf scratch;
-};
-
-static ccg_err own_record(const ccg_store *s, int which, uint32_t id,
-			  const unsigned char **p, size_t *len, void **hold);
 
 static void intern_free(intern *t)
 {
@@ -413,23 +351,18 @@ static ccg_hash128 node_hash(uint8_t kind, uint64_t region, uint8_t endmode,
 			     ccg_mix64(h2 + region)};
 }
 
-static ccg_err intern_node(ccg_store *s, uint8_t kind, uint64_t region,
-			   uint8_t endmode, const ccg_ref *refs, uint32_t n,
-			   const ccg_node *known, ccg_ref *ref);
-
 ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
 		       uint8_t endmode, const ccg_ref *refs, uint32_t n,
 		       ccg_ref *ref)
 {
 	s->nodes_offered++;
-	return intern_node(s, kind, region, endmode, refs, n, NULL, ref);
+	return ccg_store_intern_node(s, kind, region, endmode, refs, n, NULL,
+				     ref);
 }
 
-/* Interns a node; `known`, when given, is its summary (a merged node's:
- * its offers are counted by the merge). */
-static ccg_err intern_node(ccg_store *s, uint8_t kind, uint64_t region,
-			   uint8_t endmode, const ccg_ref *refs, uint32_t n,
-			   const ccg_node *known, ccg_ref *ref)
+ccg_err ccg_store_intern_node(ccg_store *s, uint8_t kind, uint64_t region,
+			      uint8_t endmode, const ccg_ref *refs, uint32_t n,
+			      const ccg_node *known, ccg_ref *ref)
 {
 	if (s->src)
 		return CCG_ENOTSUP;
@@ -470,117 +403,6 @@ static ccg_err intern_node(ccg_store *s, uint8_t kind, uint64_t region,
 	return CCG_OK;
 }
 
-static uint32_t merged_textlen(void *ctx, ccg_kind kind,
-			       const unsigned char *fields, size_t len)
-{
-	(void)kind;
-	(void)fields;
-	(void)len;
-	return *(const uint32_t *)ctx;
-}
-
-/* Interns src's event records into dst, in src's id order; map[i] is the
- * reference of src's event i in dst. */
-static ccg_err merge_events(ccg_store *dst, const ccg_store *src,
-			    ccg_ref *map)
-{
-	for (uint32_t i = 0; i < src->events.n; i++) {
-		const unsigned char *p, *f;
-		size_t len;
-		ccg_evrec ev;
-		ccg_err err;
-		if ((err = own_record(src, 1, i, &p, &len, NULL)) ||
-		    (err = ccg_evrec_decode(p, len, &ev, &f)) ||
-		    (err = ccg_store_event(dst, ev.kind, f, ev.len,
-					   merged_textlen, &ev.textlen,
-					   &map[i])))
-			return err;
-	}
-	return CCG_OK;
-}
-
-/* Interns src's nodes into dst, in src's id order (children come before
- * their parents); map[i] is the id of src's node i in dst. */
-static ccg_err merge_nodes(ccg_store *dst, const ccg_store *src,
-			   const ccg_ref *evmap, ccg_ref *map)
-{
-	ccg_ref *refs = NULL;
-	size_t cap = 0;
-	ccg_err err = CCG_OK;
-	for (uint32_t i = 0; !err && i < src->nodes.n; i++) {
-		const unsigned char *p;
-		size_t len;
-		ccg_node h;
-		if ((err = own_record(src, 0, i, &p, &len, NULL)))
-			break;
-		err = ccg_node_decode(p, len, &h, refs, (uint32_t)cap);
-		if (err == CCG_ERANGE || !refs) {
-			if (CCG_GROW(refs, (size_t)h.nitems + 1, cap)) {
-				err = CCG_ENOMEM;
-				break;
-			}
-			err = ccg_node_decode(p, len, &h, refs, h.nitems);
-		}
-		if (err)
-			break;
-		for (uint32_t k = 0; k < h.nitems; k++) {
-			ccg_ref r = refs[k];
-			if (CCG_REF_IS_EVENT(r) ? CCG_REF_ID(r) >= src->events.n
-						: r >= i) {
-				err = CCG_EFORMAT;
-				break;
-			}
-			refs[k] = CCG_REF_IS_EVENT(r) ? evmap[CCG_REF_ID(r)]
-						      : map[r];
-		}
-		if (!err)
-			err = intern_node(dst, h.kind, h.region, h.endmode,
-					  refs, h.nitems, &h, &map[i]);
-	}
-	free(refs);
-	return err;
-}
-
-ccg_err ccg_store_merge(ccg_store *dst, const ccg_store *src, ccg_ref *root,
-			uint32_t *tbase)
-{
-	if (dst->src || src->src)
-		return CCG_ENOTSUP;
-	if (src->times.n > CCG_STORE_MAX_IDS - dst->times.n)
-		return CCG_ERANGE;
-	ccg_ref *evmap = malloc(((size_t)src->events.n + 1) * sizeof *evmap);
-	ccg_ref *map = malloc(((size_t)src->nodes.n + 1) * sizeof *map);
-	uint64_t ebytes = dst->event_tab.offered_bytes;
-	ccg_err err = evmap && map ? CCG_OK : CCG_ENOMEM;
-	if (!err)
-		err = merge_events(dst, src, evmap);
-	if (!err)
-		err = merge_nodes(dst, src, evmap, map);
-	if (!err && !CCG_REF_IS_EVENT(*root) && *root >= src->nodes.n)
-		err = CCG_ENOENT;
-	if (!err)
-		*root = CCG_REF_IS_EVENT(*root) ? evmap[CCG_REF_ID(*root)]
-						: map[*root];
-	*tbase = dst->times.n;
-	if (!err)
-		err = ccg_trecs_append(&dst->times, &src->times);
-	/* Offers count as if src's had been made to dst: a node's as often
-	 * as src saw it, at its size in dst (its references differ). */
-	for (size_t k = 0; !err && k < src->node_tab.cap; k++) {
-		const slot *sl = &src->node_tab.slots[k];
-		if (!sl->id1)
-			continue;
-		uint32_t i = sl->id1 - 1, d = map[i];
-		uint64_t offers = 1 + (uint64_t)sl->hits;
-		dst->nodes_offered += offers;
-		dst->node_tab.offered_bytes +=
-			offers * (dst->nodes.off[d + 1] - dst->nodes.off[d]);
-	}
-	dst->event_tab.offered_bytes = ebytes + src->event_tab.offered_bytes;
-	free(evmap);
-	free(map);
-	return err;
-}
 
 ccg_err ccg_node_decode(const unsigned char *p, size_t len, ccg_node *h,
 			ccg_ref *refs, uint32_t max)
@@ -659,12 +481,8 @@ static uint32_t count_of(const ccg_store *s, int which)
 			  : which == 1 ? s->src->nevents : s->src->ntimes;
 }
 
-/* The bytes of record `id` of kind `which` of a store being built, valid
- * until the next intern, or when *hold is set (a time record read from
- * the spill file) until free(*hold); hold may be NULL for nodes and
- * events. */
-static ccg_err own_record(const ccg_store *s, int which, uint32_t id,
-			  const unsigned char **p, size_t *len, void **hold)
+ccg_err ccg_store_own_record(const ccg_store *s, int which, uint32_t id,
+			     const unsigned char **p, size_t *len, void **hold)
 {
 	if (s->src)
 		return CCG_ENOENT;
@@ -688,7 +506,7 @@ static ccg_err record_get(const ccg_store *s, int which, uint32_t id,
 		return CCG_ENOENT;
 	if (s->src)
 		return s->src->get(s->src->ctx, which, id, p, len, hold);
-	return own_record(s, which, id, p, len, hold);
+	return ccg_store_own_record(s, which, id, p, len, hold);
 }
 
 static void record_put(const ccg_store *s, void *hold)
@@ -702,13 +520,13 @@ static void record_put(const ccg_store *s, void *hold)
 ccg_err ccg_store_node_record(const ccg_store *s, uint32_t id,
 			      const unsigned char **p, size_t *len)
 {
-	return own_record(s, 0, id, p, len, NULL);
+	return ccg_store_own_record(s, 0, id, p, len, NULL);
 }
 
 ccg_err ccg_store_event_record(const ccg_store *s, uint32_t id,
 			       const unsigned char **p, size_t *len)
 {
-	return own_record(s, 1, id, p, len, NULL);
+	return ccg_store_own_record(s, 1, id, p, len, NULL);
 }
 
 ccg_err ccg_store_time_record(const ccg_store *s, uint32_t id, ccg_buf *out)
@@ -716,7 +534,7 @@ ccg_err ccg_store_time_record(const ccg_store *s, uint32_t id, ccg_buf *out)
 	const unsigned char *p;
 	size_t len;
 	void *hold;
-	ccg_err err = own_record(s, 2, id, &p, &len, &hold);
+	ccg_err err = ccg_store_own_record(s, 2, id, &p, &len, &hold);
 	if (!err && ccg_buf_add(out, p, len))
 		err = CCG_ENOMEM;
 	free(hold);
@@ -799,104 +617,7 @@ uint64_t ccg_store_bytes(const ccg_store *s)
 	return s->nodes.bytes.len + s->events.bytes.len + s->times.bytes;
 }
 
-/* ------------------------------------------------------------------ */
-/* Time records                                                         */
-
-ccg_err ccg_store_times(ccg_store *s, const uint64_t *t, uint32_t n,
-			uint32_t *id)
-{
-	if (s->src)
-		return CCG_ENOTSUP;
-	if (n == 0 || n > CCG_TIME_BLOCK)
-		return CCG_EINVAL;
-	if (s->times.n >= CCG_STORE_MAX_IDS)
-		return CCG_ERANGE;
-	ccg_buf *b = &s->scratch;
-	ccg_buf_reset(b);
-	ccg_put_u(b, n);
-	ccg_put_u(b, t[0]);
-	for (uint32_t i = 1; i < n; i++)
-		ccg_put_i(b, (int64_t)(t[i] - t[i - 1]));
-	if (ccg_buf_status(b))
-		return CCG_ENOMEM;
-	ccg_err err = ccg_trecs_add(&s->times, b->data, b->len);
-	if (err)
-		return err;
-	*id = s->times.n - 1;
-	return CCG_OK;
-}
-
-ccg_err ccg_times_decode(const unsigned char *p, size_t len, uint64_t *t,
-			 uint32_t *n)
-{
-	const unsigned char *end = p + len;
-	uint64_t k, v;
-	if (ccg_varint_get(&p, end, &k) || k == 0 || k > CCG_TIME_BLOCK ||
-	    ccg_varint_get(&p, end, &v))
-		return CCG_EFORMAT;
-	t[0] = v;
-	for (uint32_t i = 1; i < k; i++) {
-		if (ccg_varint_get(&p, end, &v))
-			return CCG_EFORMAT;
-		t[i] = t[i - 1] + (uint64_t)ccg_unzigzag(v);
-	}
-	*n = (uint32_t)k;
-	return p == end ? CCG_OK : CCG_EFORMAT;
-}
-
 uint32_t ccg_store_time_count(const ccg_store *s)
 {
 	return count_of(s, 2);
-}
-
-ccg_err ccg_tcur_get(ccg_tcur *c, uint64_t i, uint64_t *t)
-{
-	if (i >= c->n)
-		return CCG_ENOENT;
-	uint64_t blk = i / CCG_TIME_BLOCK;
-	unsigned k = (unsigned)(blk % CCG_TCUR_SLOTS);
-	if (c->blk1[k] != blk + 1) {
-		uint32_t len;
-		c->blk1[k] = 0;
-		if (blk > UINT32_MAX - c->base)
-			return CCG_EFORMAT;
-		ccg_err err = ccg_store_get_times(c->s, c->base + (uint32_t)blk,
-						  c->t[k], &len);
-		if (err)
-			return err;
-		uint64_t want = c->n - blk * CCG_TIME_BLOCK;
-		if (len != (want < CCG_TIME_BLOCK ? want : CCG_TIME_BLOCK))
-			return CCG_EFORMAT;
-		c->blk1[k] = blk + 1;
-	}
-	*t = c->t[k][i % CCG_TIME_BLOCK];
-	return CCG_OK;
-}
-
-ccg_err ccg_tcur_lower(ccg_tcur *c, uint64_t t, uint64_t *i)
-{
-	uint64_t nrec = (c->n + CCG_TIME_BLOCK - 1) / CCG_TIME_BLOCK;
-	uint64_t lo = 0, hi = nrec, v;
-	ccg_err err;
-	/* The first record whose first time is >= t: the answer lies in the
-	 * record before it, or is its first event. */
-	while (lo < hi) {
-		uint64_t m = lo + (hi - lo) / 2;
-		if ((err = ccg_tcur_get(c, m * CCG_TIME_BLOCK, &v)))
-			return err;
-		if (v < t)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	uint64_t k = lo ? (lo - 1) * CCG_TIME_BLOCK : 0;
-	uint64_t end = lo * CCG_TIME_BLOCK < c->n ? lo * CCG_TIME_BLOCK : c->n;
-	for (; k < end; k++) {
-		if ((err = ccg_tcur_get(c, k, &v)))
-			return err;
-		if (v >= t)
-			break;
-	}
-	*i = k;
-	return CCG_OK;
 }

@@ -1,0 +1,122 @@
+/*
+ * ccg_store_merge.c - adding a store built apart (one location's) to the
+ * whole, in the order one store reading everything would have seen it.
+ */
+#include "store_i.h"
+
+#include <stdlib.h>
+
+#include "ccg_grow.h"
+
+static uint32_t merged_textlen(void *ctx, ccg_kind kind,
+			       const unsigned char *fields, size_t len)
+{
+	(void)kind;
+	(void)fields;
+	(void)len;
+	return *(const uint32_t *)ctx;
+}
+
+/* Interns src's event records into dst, in src's id order; map[i] is the
+ * reference of src's event i in dst. */
+static ccg_err merge_events(ccg_store *dst, const ccg_store *src,
+			    ccg_ref *map)
+{
+	for (uint32_t i = 0; i < src->events.n; i++) {
+		const unsigned char *p, *f;
+		size_t len;
+		ccg_evrec ev;
+		ccg_err err;
+		if ((err = ccg_store_own_record(src, 1, i, &p, &len, NULL)) ||
+		    (err = ccg_evrec_decode(p, len, &ev, &f)) ||
+		    (err = ccg_store_event(dst, ev.kind, f, ev.len,
+					   merged_textlen, &ev.textlen,
+					   &map[i])))
+			return err;
+	}
+	return CCG_OK;
+}
+
+/* Interns src's nodes into dst, in src's id order (children come before
+ * their parents); map[i] is the id of src's node i in dst. */
+static ccg_err merge_nodes(ccg_store *dst, const ccg_store *src,
+			   const ccg_ref *evmap, ccg_ref *map)
+{
+	ccg_ref *refs = NULL;
+	size_t cap = 0;
+	ccg_err err = CCG_OK;
+	for (uint32_t i = 0; !err && i < src->nodes.n; i++) {
+		const unsigned char *p;
+		size_t len;
+		ccg_node h;
+		if ((err = ccg_store_own_record(src, 0, i, &p, &len, NULL)))
+			break;
+		err = ccg_node_decode(p, len, &h, refs, (uint32_t)cap);
+		if (err == CCG_ERANGE || !refs) {
+			if (CCG_GROW(refs, (size_t)h.nitems + 1, cap)) {
+				err = CCG_ENOMEM;
+				break;
+			}
+			err = ccg_node_decode(p, len, &h, refs, h.nitems);
+		}
+		if (err)
+			break;
+		for (uint32_t k = 0; k < h.nitems; k++) {
+			ccg_ref r = refs[k];
+			if (CCG_REF_IS_EVENT(r) ? CCG_REF_ID(r) >= src->events.n
+						: r >= i) {
+				err = CCG_EFORMAT;
+				break;
+			}
+			refs[k] = CCG_REF_IS_EVENT(r) ? evmap[CCG_REF_ID(r)]
+						      : map[r];
+		}
+		if (!err)
+			err = ccg_store_intern_node(dst, h.kind, h.region,
+						    h.endmode, refs, h.nitems,
+						    &h, &map[i]);
+	}
+	free(refs);
+	return err;
+}
+
+ccg_err ccg_store_merge(ccg_store *dst, const ccg_store *src, ccg_ref *root,
+			uint32_t *tbase)
+{
+	if (dst->src || src->src)
+		return CCG_ENOTSUP;
+	if (src->times.n > CCG_STORE_MAX_IDS - dst->times.n)
+		return CCG_ERANGE;
+	ccg_ref *evmap = malloc(((size_t)src->events.n + 1) * sizeof *evmap);
+	ccg_ref *map = malloc(((size_t)src->nodes.n + 1) * sizeof *map);
+	uint64_t ebytes = dst->event_tab.offered_bytes;
+	ccg_err err = evmap && map ? CCG_OK : CCG_ENOMEM;
+	if (!err)
+		err = merge_events(dst, src, evmap);
+	if (!err)
+		err = merge_nodes(dst, src, evmap, map);
+	if (!err && !CCG_REF_IS_EVENT(*root) && *root >= src->nodes.n)
+		err = CCG_ENOENT;
+	if (!err)
+		*root = CCG_REF_IS_EVENT(*root) ? evmap[CCG_REF_ID(*root)]
+						: map[*root];
+	*tbase = dst->times.n;
+	if (!err)
+		err = ccg_trecs_append(&dst->times, &src->times);
+	/* Offers count as if src's had been made to dst: a node's as often
+	 * as src saw it, at its size in dst (its references differ). */
+	for (size_t k = 0; !err && k < src->node_tab.cap; k++) {
+		const slot *sl = &src->node_tab.slots[k];
+		if (!sl->id1)
+			continue;
+		uint32_t i = sl->id1 - 1, d = map[i];
+		uint64_t offers = 1 + (uint64_t)sl->hits;
+		dst->nodes_offered += offers;
+		dst->node_tab.offered_bytes +=
+			offers * (dst->nodes.off[d + 1] - dst->nodes.off[d]);
+	}
+	dst->event_tab.offered_bytes = ebytes + src->event_tab.offered_bytes;
+	free(evmap);
+	free(map);
+	return err;
+}

@@ -1,0 +1,101 @@
+/*
+ * ccg_store_times.c - time records: appending a location's times, decoding
+ * a record, and the cursor that reads a location's stream.
+ */
+#include "store_i.h"
+
+#include "ccg_codec.h"
+
+ccg_err ccg_store_times(ccg_store *s, const uint64_t *t, uint32_t n,
+			uint32_t *id)
+{
+	if (s->src)
+		return CCG_ENOTSUP;
+	if (n == 0 || n > CCG_TIME_BLOCK)
+		return CCG_EINVAL;
+	if (s->times.n >= CCG_STORE_MAX_IDS)
+		return CCG_ERANGE;
+	ccg_buf *b = &s->scratch;
+	ccg_buf_reset(b);
+	ccg_put_u(b, n);
+	ccg_put_u(b, t[0]);
+	for (uint32_t i = 1; i < n; i++)
+		ccg_put_i(b, (int64_t)(t[i] - t[i - 1]));
+	if (ccg_buf_status(b))
+		return CCG_ENOMEM;
+	ccg_err err = ccg_trecs_add(&s->times, b->data, b->len);
+	if (err)
+		return err;
+	*id = s->times.n - 1;
+	return CCG_OK;
+}
+
+ccg_err ccg_times_decode(const unsigned char *p, size_t len, uint64_t *t,
+			 uint32_t *n)
+{
+	const unsigned char *end = p + len;
+	uint64_t k, v;
+	if (ccg_varint_get(&p, end, &k) || k == 0 || k > CCG_TIME_BLOCK ||
+	    ccg_varint_get(&p, end, &v))
+		return CCG_EFORMAT;
+	t[0] = v;
+	for (uint32_t i = 1; i < k; i++) {
+		if (ccg_varint_get(&p, end, &v))
+			return CCG_EFORMAT;
+		t[i] = t[i - 1] + (uint64_t)ccg_unzigzag(v);
+	}
+	*n = (uint32_t)k;
+	return p == end ? CCG_OK : CCG_EFORMAT;
+}
+
+ccg_err ccg_tcur_get(ccg_tcur *c, uint64_t i, uint64_t *t)
+{
+	if (i >= c->n)
+		return CCG_ENOENT;
+	uint64_t blk = i / CCG_TIME_BLOCK;
+	unsigned k = (unsigned)(blk % CCG_TCUR_SLOTS);
+	if (c->blk1[k] != blk + 1) {
+		uint32_t len;
+		c->blk1[k] = 0;
+		if (blk > UINT32_MAX - c->base)
+			return CCG_EFORMAT;
+		ccg_err err = ccg_store_get_times(c->s, c->base + (uint32_t)blk,
+						  c->t[k], &len);
+		if (err)
+			return err;
+		uint64_t want = c->n - blk * CCG_TIME_BLOCK;
+		if (len != (want < CCG_TIME_BLOCK ? want : CCG_TIME_BLOCK))
+			return CCG_EFORMAT;
+		c->blk1[k] = blk + 1;
+	}
+	*t = c->t[k][i % CCG_TIME_BLOCK];
+	return CCG_OK;
+}
+
+ccg_err ccg_tcur_lower(ccg_tcur *c, uint64_t t, uint64_t *i)
+{
+	uint64_t nrec = (c->n + CCG_TIME_BLOCK - 1) / CCG_TIME_BLOCK;
+	uint64_t lo = 0, hi = nrec, v;
+	ccg_err err;
+	/* The first record whose first time is >= t: the answer lies in the
+	 * record before it, or is its first event. */
+	while (lo < hi) {
+		uint64_t m = lo + (hi - lo) / 2;
+		if ((err = ccg_tcur_get(c, m * CCG_TIME_BLOCK, &v)))
+			return err;
+		if (v < t)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	uint64_t k = lo ? (lo - 1) * CCG_TIME_BLOCK : 0;
+	uint64_t end = lo * CCG_TIME_BLOCK < c->n ? lo * CCG_TIME_BLOCK : c->n;
+	for (; k < end; k++) {
+		if ((err = ccg_tcur_get(c, k, &v)))
+			return err;
+		if (v >= t)
+			break;
+	}
+	*i = k;
+	return CCG_OK;
+}
