@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "ccg_grow.h"
+#include "ccg_par.h"
 #include "ccg_read.h"
 #include "ccg_render.h"
 
@@ -17,11 +17,6 @@
 #define CCG_PROGRESS_EVERY (1u << 21)
 /* Events a worker counts before adding them to the shared count. */
 #define CCG_COUNT_BATCH 4096u
-/* Most worker threads. */
-#define CCG_INGEST_MAX_THREADS 64
-/* Fewer declared events than this are read by one thread unless told
- * otherwise: a second would cost more to start than it saves. */
-#define CCG_INGEST_PARALLEL_EVENTS (1u << 20)
 
 typedef struct ingest ingest;
 
@@ -34,7 +29,6 @@ typedef struct worker {
 	ccg_buf line;           /* scratch of text lengths */
 	ccg_err err;            /* why the read callback stopped */
 	uint32_t counted;       /* events not yet in g->nread */
-	pthread_t th;
 } __attribute__((aligned(128))) worker; /* no cache line shared */
 
 struct ingest {
@@ -156,7 +150,6 @@ static ccg_err read_location(worker *w, size_t i)
 	ingest *g = w->g;
 	ccg_ingest_loc *l = &g->locs[i];
 	ccg_buf msg = CCG_BUF_INIT;
-	ccg_build_reset(w->bld);
 	w->err = CCG_OK;
 	ccg_err rerr = ccg_read_location(
 		w->r, ccg_defs_location(g->defs, i)->id, build_event, w, &msg);
@@ -281,13 +274,14 @@ static void spill(ingest *g)
 	const char *tmp = getenv("TMPDIR");
 	const char *dirs[] = {g->o->spill_dir, tmp && *tmp ? tmp : "/tmp"};
 	for (size_t i = 0; i < 2; i++)
-		if (!ccg_store_spill(g->store, dirs[i]))
+		if (dirs[i] && !ccg_store_spill(g->store, dirs[i]))
 			return;
 	if (g->o->log) {
 		char line[512];
 		snprintf(line, sizeof line,
 			 "cannot make a temporary file in %s or %s: time "
-			 "records stay in memory", dirs[0], dirs[1]);
+			 "records stay in memory",
+			 dirs[0] ? dirs[0] : "-", dirs[1]);
 		g->o->log(g->o->log_ctx, CCG_LOG_NOTE, line);
 	}
 }
@@ -303,8 +297,7 @@ static ccg_err ingest_open(ingest *g, ccg_buf *msg)
 	    (err = ccg_defs_finish(g->defs)) ||
 	    (err = ccg_store_create(&g->store)))
 		return err;
-	if (g->o->spill_dir)
-		spill(g);
+	spill(g);
 	g->nlocs = ccg_defs_location_count(g->defs);
 	g->locs = calloc(g->nlocs ? g->nlocs : 1, sizeof *g->locs);
 	g->parked = calloc(g->nlocs ? g->nlocs : 1, sizeof *g->parked);
@@ -318,22 +311,6 @@ static ccg_err ingest_open(ingest *g, ccg_buf *msg)
 	return CCG_OK;
 }
 
-/* Threads to use: the option, or one per online core (one for a small
- * trace); never more than the locations. */
-static size_t thread_count(const ingest *g)
-{
-	long n = g->o->threads;
-	if (n <= 0)
-		n = g->total < CCG_INGEST_PARALLEL_EVENTS
-			    ? 1
-			    : sysconf(_SC_NPROCESSORS_ONLN);
-	if (n < 1)
-		n = 1;
-	if (n > CCG_INGEST_MAX_THREADS)
-		n = CCG_INGEST_MAX_THREADS;
-	return (size_t)n < g->nlocs ? (size_t)n : (g->nlocs ? g->nlocs : 1);
-}
-
 static void worker_free(worker *w)
 {
 	ccg_build_free(w->bld);
@@ -342,12 +319,10 @@ static void worker_free(worker *w)
 	ccg_read_close(w->r);
 }
 
-/* Runs n workers (the calling thread is the first) until every location
- * is merged or one fails. */
+/* Runs n workers until every location is merged or one fails. */
 static ccg_err run_workers(ingest *g, size_t n, ccg_buf *msg)
 {
 	worker *ws = aligned_alloc(_Alignof(worker), n * sizeof *ws);
-	size_t started = 0;
 	ccg_err err = ws ? CCG_OK : CCG_ENOMEM;
 	if (ws)
 		memset(ws, 0, n * sizeof *ws);
@@ -360,23 +335,12 @@ static ccg_err run_workers(ingest *g, size_t n, ccg_buf *msg)
 			err = ccg_read_open(g->anchor, &ws[k].r, msg);
 		}
 	}
-	for (size_t k = 1; !err && k < n; k++, started++)
-		if (pthread_create(&ws[k].th, NULL, worker_main, &ws[k]))
-			break;
 	if (!err)
-		worker_main(&ws[0]);
-	else
-		fail(g, err);
-	for (size_t k = 1; k <= started; k++)
-		pthread_join(ws[k].th, NULL);
+		ccg_par_run(n, worker_main, ws, sizeof *ws);
 	for (size_t k = 0; ws && k < n; k++)
 		worker_free(&ws[k]);
 	free(ws);
-	if (!err)
-		err = g->err;
-	if (!err && g->merged != g->nlocs)
-		err = CCG_ENOMEM; /* a thread could not be started */
-	return err;
+	return err ? err : g->err;
 }
 
 /* Frees what only ingesting needed, and after a failure its results. */
@@ -411,7 +375,8 @@ ccg_err ccg_ingest(const char *anchor, const ccg_ingest_opts *o,
 	pthread_mutex_init(&g.mu, NULL);
 	ccg_err err = ingest_open(&g, msg);
 	if (!err)
-		err = run_workers(&g, thread_count(&g), msg);
+		err = run_workers(&g, ccg_par_threads(o->threads, g.nlocs,
+						      g.total), msg);
 	if (!err)
 		progress(&g, g.nread, 1);
 	ingest_close(&g, err);

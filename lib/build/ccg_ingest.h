@@ -31,8 +31,8 @@ typedef struct ccg_ingest_opts {
 	void *log_ctx;
 	int threads;            /* workers; 0: one per online core */
 	const char *spill_dir;  /* where time records go as the build runs
-				 * (ccg_store_spill; $TMPDIR when no file can
-				 * be made there); NULL: memory */
+				 * (ccg_store_spill); NULL, or no file can be
+				 * made there: $TMPDIR (/tmp), else memory */
 } ccg_ingest_opts;
 
 /* What one location came to. */

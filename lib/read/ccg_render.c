@@ -279,14 +279,28 @@ void ccg_render_event_head(ccg_buf *b, ccg_kind kind, uint64_t time,
 {
 	if (!CCG_KIND_IS_EVENT(kind))
 		kind = CCG_EV_UNKNOWN;
-	ccg_buf_addu(b, time, time_width);
-	ccg_buf_addc(b, '\t');
-	ccg_buf_adds(b, ccg_schema[kind].name);
-	ccg_buf_addc(b, '\t');
-	ccg_buf_adds(b, loc);
-	ccg_buf_addc(b, '\t');
-	ccg_buf_addu(b, depth, depth_width);
-	ccg_buf_addc(b, '\t');
+	/* Every events.tsv line starts here: one reservation, written in
+	 * place. */
+	const char *name = ccg_schema[kind].name;
+	size_t nlen = strlen(name), llen = strlen(loc);
+	unsigned td = ccg_digits_u64(time), dd = ccg_digits_u64(depth);
+	size_t tw = td > time_width ? td : time_width;
+	size_t dw = dd > depth_width ? dd : depth_width;
+	size_t n = tw + nlen + llen + dw + 4;
+	if (ccg_buf_reserve(b, n))
+		return;
+	char *p = b->data + b->len;
+	p += ccg_fmt_u64(p, time, time_width);
+	*p++ = '\t';
+	memcpy(p, name, nlen);
+	p += nlen;
+	*p++ = '\t';
+	memcpy(p, loc, llen);
+	p += llen;
+	*p++ = '\t';
+	p += ccg_fmt_u64(p, depth, depth_width);
+	*p = '\t';
+	ccg_buf_setlen(b, b->len + n);
 }
 
 int ccg_render_event(ccg_buf *b, const ccg_defs *d, ccg_kind kind,

@@ -33,8 +33,6 @@ typedef struct memo_ev {
 	uint32_t id1;           /* id + 1, 0 when empty */
 	uint32_t textlen;
 	ccg_kind kind;
-	const char *name;       /* the kind column */
-	size_t namelen;
 	ccg_buf tail;           /* the line after the depth column */
 } memo_ev;
 
@@ -167,10 +165,6 @@ static ccg_err walk_event(walk *w, uint32_t id, const memo_ev **out)
 		m->id1 = id + 1;
 		m->kind = ev.kind;
 		m->textlen = ev.textlen;
-		m->name = ccg_schema[CCG_KIND_IS_EVENT(ev.kind)
-					     ? ev.kind
-					     : CCG_EV_UNKNOWN].name;
-		m->namelen = strlen(m->name);
 	}
 	*out = m;
 	return CCG_OK;
@@ -296,35 +290,6 @@ static ccg_err window_size(walk *w, uint32_t id, uint64_t first,
 	return err;
 }
 
-/* Appends the whole line of event ev at time `at` and depth `depth`,
- * written in place (ccg_render_event_head writes the same head); 0, and
- * nothing appended, when it would not be `size` bytes long. */
-static int put_line(const walk *w, const memo_ev *ev, uint64_t at,
-		    uint32_t depth, uint64_t size, ccg_buf *out)
-{
-	const unsigned wt = w->t->w_time, wd = w->t->w_depth;
-	const char *loc = w->l->idstr;
-	size_t loclen = strlen(loc);
-	if (ccg_digits_u64(at) > wt || ccg_digits_u64(depth) > wd ||
-	    wt + wd + ev->namelen + loclen + 4 + ev->tail.len != size ||
-	    ccg_buf_reserve(out, (size_t)size))
-		return 0;
-	char *p = out->data + out->len;
-	p += ccg_fmt_u64(p, at, wt);
-	*p++ = '\t';
-	memcpy(p, ev->name, ev->namelen);
-	p += ev->namelen;
-	*p++ = '\t';
-	memcpy(p, loc, loclen);
-	p += loclen;
-	*p++ = '\t';
-	p += ccg_fmt_u64(p, depth, wd);
-	*p++ = '\t';
-	memcpy(p, ev->tail.data, ev->tail.len);
-	ccg_buf_setlen(out, out->len + (size_t)size);
-	return 1;
-}
-
 /* Appends up to `len` bytes of the events.tsv body of `in`, starting at
  * body offset `off`. */
 static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
@@ -357,11 +322,23 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 				off -= size;
 				continue;
 			}
-			if (!off && size <= want_end - out->len &&
-			    put_line(w, ev, at, f->depth, size, out)) {
-				if (out->len >= want_end)
+			if (!off && size <= want_end - out->len) {
+				/* The whole line fits: rendered in place. */
+				size_t at0 = out->len;
+				ccg_render_event_head(out, ev->kind, at,
+						      w->t->w_time, w->l->idstr,
+						      f->depth, w->t->w_depth);
+				ccg_buf_add(out, ev->tail.data, ev->tail.len);
+				if (ccg_buf_status(out)) {
+					err = CCG_ENOMEM;
 					break;
-				continue;
+				}
+				if (out->len - at0 == size) {
+					if (out->len >= want_end)
+						break;
+					continue;
+				}
+				ccg_buf_setlen(out, at0); /* not its size */
 			}
 			ccg_buf_reset(&line);
 			ccg_render_event_head(&line, ev->kind, at, w->t->w_time,

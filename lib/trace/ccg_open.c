@@ -95,21 +95,19 @@ static void note(const ccg_trace *t, const char *fmt, ...)
 	t->opt.log(t->opt.log_ctx, CCG_LOG_NOTE, line);
 }
 
-/* Where a build's time records go while it runs: beside the index, or
- * in $TMPDIR (/tmp) without one. */
+/* The folder of the index, where a build's time records go while it
+ * runs (none without an index: ccg_ingest then takes $TMPDIR). */
 static ccg_err spill_dir(const ccg_trace *t, ccg_buf *dir)
 {
-	if (t->index_path) {
-		const char *slash = strrchr(t->index_path, '/');
-		if (!slash)
-			return ccg_buf_adds(dir, ".");
-		return ccg_buf_add(dir, t->index_path,
-				   slash == t->index_path
-					   ? 1
-					   : (size_t)(slash - t->index_path));
-	}
-	const char *tmp = getenv("TMPDIR");
-	return ccg_buf_adds(dir, tmp && *tmp ? tmp : "/tmp");
+	if (!t->index_path)
+		return CCG_OK;
+	const char *slash = strrchr(t->index_path, '/');
+	if (!slash)
+		return ccg_buf_adds(dir, ".");
+	return ccg_buf_add(dir, t->index_path,
+			   slash == t->index_path
+				   ? 1
+				   : (size_t)(slash - t->index_path));
 }
 
 /* Reads every location of the archive into the store. */

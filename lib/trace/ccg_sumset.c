@@ -15,10 +15,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ccg_codec.h"
 #include "ccg_grow.h"
+#include "ccg_par.h"
 #include "ccg_search.h"
 
 typedef struct sumkey {
@@ -114,7 +114,6 @@ typedef struct walk_job {
 typedef struct walker {
 	walk_job *j;
 	ccg_sumset set;
-	pthread_t th;
 } walker;
 
 static void *walker_main(void *arg)
@@ -167,17 +166,11 @@ static ccg_err walk_all(const ccg_trace *t, size_t n, ccg_sumset *s)
 {
 	walk_job j = {t, PTHREAD_MUTEX_INITIALIZER, 0, CCG_OK};
 	walker *ws = calloc(n, sizeof *ws);
-	size_t started = 0;
 	if (!ws)
 		return CCG_ENOMEM;
 	for (size_t k = 0; k < n; k++)
 		ws[k].j = &j;
-	for (size_t k = 1; k < n; k++, started++)
-		if (pthread_create(&ws[k].th, NULL, walker_main, &ws[k]))
-			break;
-	walker_main(&ws[0]);
-	for (size_t k = 1; k <= started; k++)
-		pthread_join(ws[k].th, NULL);
+	ccg_par_run(n, walker_main, ws, sizeof *ws);
 	ccg_err err = j.err;
 	for (size_t k = 0; k < n; k++) {
 		if (!err)
@@ -193,13 +186,11 @@ static ccg_err walk_all(const ccg_trace *t, size_t n, ccg_sumset *s)
 ccg_err ccg_sumset_build(const ccg_trace *t, ccg_sumset **out)
 {
 	ccg_sumset *s = calloc(1, sizeof *s);
-	long n = t->opt.threads > 0 ? t->opt.threads
-				    : sysconf(_SC_NPROCESSORS_ONLN);
-	if (n < 1)
-		n = 1;
-	if ((size_t)n > t->nlocs)
-		n = t->nlocs ? (long)t->nlocs : 1;
-	ccg_err err = s ? walk_all(t, (size_t)n, s) : CCG_ENOMEM;
+	uint64_t events = 0; /* t->events is summed later, at setup */
+	for (size_t i = 0; i < t->nlocs; i++)
+		events += t->locs[i].nevents;
+	size_t n = ccg_par_threads(t->opt.threads, t->nlocs, events);
+	ccg_err err = s ? walk_all(t, n, s) : CCG_ENOMEM;
 	if (err) {
 		ccg_sumset_free(s);
 		return err;
