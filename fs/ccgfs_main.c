@@ -29,6 +29,7 @@ typedef struct cli {
 	char *index;
 	char *tolerance;
 	unsigned cache_mib;
+	unsigned memory_mib;
 	unsigned long long summaries;
 	unsigned threads;
 	int noindex, rebuild;
@@ -44,6 +45,7 @@ static const struct fuse_opt cli_opts[] = {
 	{"index=%s", offsetof(cli, index), 0},
 	{"tolerance=%s", offsetof(cli, tolerance), 0},
 	{"cache=%u", offsetof(cli, cache_mib), 0},
+	{"memory=%u", offsetof(cli, memory_mib), 0},
 	{"summaries=%llu", offsetof(cli, summaries), 0},
 	{"threads=%u", offsetof(cli, threads), 0},
 	CLI_OPT("noindex", noindex),
@@ -111,10 +113,15 @@ static void usage(const char *prog)
 	       "                          of N events or more (default %u)\n"
 	       "    -o threads=N          building: N threads (default: one "
 	       "per core)\n"
+	       "    -o memory=MIB         building: memory for the graph "
+	       "(default %u MiB; past it\n"
+	       "                          repeats are shared less, the "
+	       "index grows)\n"
 	       "    -o OPT[,OPT...]       other FUSE mount options\n"
 	       "    -h, --help            this text\n",
 	       prog, prog, prog, CCG_FANOUT_DEFAULT_FS,
-	       (unsigned)(CCG_CACHE_DEFAULT >> 20), CCG_SUMS_DEFAULT);
+	       (unsigned)(CCG_CACHE_DEFAULT >> 20), CCG_SUMS_DEFAULT,
+	       (unsigned)(CCG_MEMORY_DEFAULT >> 20));
 }
 
 /* The library's notes on lines of their own; its progress on one line
@@ -144,6 +151,8 @@ static int open_trace(const cli *c, ccg_trace **out)
 	o.threads = (int)(c->threads > 64 ? 64 : c->threads);
 	if (c->cache_mib)
 		o.cache_bytes = (size_t)c->cache_mib << 20;
+	if (c->memory_mib)
+		o.memory = (size_t)c->memory_mib << 20;
 	o.log = log_line;
 	if (c->tolerance &&
 	    ccg_parse_tolerance(c->tolerance, &o.tol_abs, &o.tol_rel)) {

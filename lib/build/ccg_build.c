@@ -5,10 +5,11 @@
 
 #include "ccg_grow.h"
 
-/* One grouping level of an open frame: up to fanout + 1 pending items. */
+/* One grouping level of an open frame: up to fanout + 1 pending items
+ * (room grows as they come: a deep chain's frames hold two). */
 typedef struct level {
-	ccg_ref *refs;
-	uint8_t *ends;      /* each item's ccg_node_end */
+	ccg_item *items;
+	size_t cap;
 	uint32_t n;
 } level;
 
@@ -51,27 +52,18 @@ uint64_t ccg_repairs_total(const ccg_repairs *r)
 
 static void frame_free(frame *f)
 {
-	for (size_t i = 0; i < f->caplevels; i++) {
-		free(f->levels[i].refs);
-		free(f->levels[i].ends);
-	}
+	for (size_t i = 0; i < f->caplevels; i++)
+		free(f->levels[i].items);
 	free(f->levels);
 }
 
-/* Makes level k of f usable: room for fanout + 1 items. */
-static int frame_level(ccg_build *b, frame *f, uint32_t k)
+/* Makes level k of f usable: room for one more item. */
+static int frame_level(frame *f, uint32_t k)
 {
 	if (CCG_GROW(f->levels, (size_t)k + 1, f->caplevels))
 		return -1;
 	level *x = &f->levels[k];
-	if (x->ends)
-		return 0;
-	size_t n = (size_t)b->fanout + 1;
-	if (!x->refs)
-		x->refs = malloc(n * sizeof *x->refs);
-	if (x->refs)
-		x->ends = malloc(n);
-	return x->ends ? 0 : -1;
+	return CCG_GROW(x->items, (size_t)x->n + 1, x->cap) ? -1 : 0;
 }
 
 ccg_err ccg_build_create(ccg_store *s, uint32_t fanout, ccg_build **out)
@@ -199,58 +191,52 @@ static ccg_err record_time(ccg_build *b, uint64_t time)
 	return b->ntbuf == CCG_TIME_BLOCK ? flush_times(b) : CCG_OK;
 }
 
-/* Interns the first m items of level l as a group: *ref, ending as its
- * last item does. */
-static ccg_err make_group(ccg_build *b, level *l, uint32_t m, ccg_ref *ref,
-			  uint8_t *end)
+/* Interns the first m items of level l as a group, ending as its last
+ * item does. */
+static ccg_err make_group(ccg_build *b, level *l, uint32_t m, ccg_item *g)
 {
-	*end = l->ends[m - 1];
-	return ccg_store_node(b->s, CCG_NODE_GROUP, 0, *end, l->refs, m, ref);
+	return ccg_store_node(b->s, CCG_NODE_GROUP, 0, l->items[m - 1].end,
+			      l->items, m, g);
 }
 
-static ccg_err add_item(ccg_build *b, frame *f, uint32_t k, ccg_ref ref,
-			uint8_t end)
+static ccg_err add_item(ccg_build *b, frame *f, uint32_t k,
+			const ccg_item *it)
 {
-	if (frame_level(b, f, k))
+	if (frame_level(f, k))
 		return CCG_ENOMEM;
 	if (k + 1 > f->nlevels)
 		f->nlevels = k + 1;
 	level *l = &f->levels[k];
-	l->refs[l->n] = ref;
-	l->ends[l->n] = end;
-	l->n++;
+	l->items[l->n++] = *it;
 	if (l->n <= b->fanout)
 		return CCG_OK;
 	/* More than B: the first B become a group one level up. */
-	ccg_ref g;
-	uint8_t gend;
-	ccg_err err = make_group(b, l, b->fanout, &g, &gend);
+	ccg_item g;
+	ccg_err err = make_group(b, l, b->fanout, &g);
 	if (err)
 		return err;
-	l->refs[0] = l->refs[b->fanout];
-	l->ends[0] = l->ends[b->fanout];
+	l->items[0] = l->items[b->fanout];
 	l->n = 1;
-	return add_item(b, f, k + 1, g, gend);
+	return add_item(b, f, k + 1, &g);
 }
 
 /* Closes frame f, which ends as `endmode` says: groups what is pending,
  * interns. */
 static ccg_err close_frame(ccg_build *b, frame *f, uint8_t endmode,
-			   ccg_ref *ref)
+			   ccg_item *it)
 {
 	uint32_t k = 0;
 	ccg_err err;
 	while (k + 1 < f->nlevels) {
 		level *l = &f->levels[k];
 		if (l->n >= 2) {
-			ccg_ref g;
-			uint8_t gend;
-			if ((err = make_group(b, l, l->n, &g, &gend)) ||
-			    (err = add_item(b, f, k + 1, g, gend)))
+			ccg_item g;
+			if ((err = make_group(b, l, l->n, &g)) ||
+			    (err = add_item(b, f, k + 1, &g)))
 				return err;
 		} else if (l->n == 1) {
-			if ((err = add_item(b, f, k + 1, l->refs[0],
-					    l->ends[0])))
+			ccg_item one = l->items[0];
+			if ((err = add_item(b, f, k + 1, &one)))
 				return err;
 		}
 		f->levels[k].n = 0; /* add_item may have moved the levels */
@@ -258,8 +244,8 @@ static ccg_err close_frame(ccg_build *b, frame *f, uint8_t endmode,
 	}
 	level empty = {0};
 	level *top = f->nlevels ? &f->levels[f->nlevels - 1] : &empty;
-	return ccg_store_node(b->s, f->kind, f->region, endmode, top->refs,
-			      top->n, ref);
+	return ccg_store_node(b->s, f->kind, f->region, endmode, top->items,
+			      top->n, it);
 }
 
 /* Pops the top call, ending at `end` as `endmode` says, into its
@@ -267,14 +253,14 @@ static ccg_err close_frame(ccg_build *b, frame *f, uint8_t endmode,
 static ccg_err pop(ccg_build *b, uint64_t end, uint8_t endmode)
 {
 	frame *f = &b->stack[b->depth];
-	ccg_ref ref;
+	ccg_item it;
 	if ((int64_t)(end - f->start) < 0)
 		b->rep.end_before_start++;
-	ccg_err err = close_frame(b, f, endmode, &ref);
+	ccg_err err = close_frame(b, f, endmode, &it);
 	if (err)
 		return err;
 	b->depth--;
-	return add_item(b, &b->stack[b->depth], 0, ref, endmode);
+	return add_item(b, &b->stack[b->depth], 0, &it);
 }
 
 static void seen(ccg_build *b, uint64_t time)
@@ -293,8 +279,11 @@ static void seen(ccg_build *b, uint64_t time)
 /* Adds event `ev` at `time` as an item of the top frame. */
 static ccg_err add_event(ccg_build *b, uint64_t time, ccg_ref ev)
 {
+	ccg_item it;
 	ccg_err err = record_time(b, time);
-	return err ? err : add_item(b, &b->stack[b->depth], 0, ev, CCG_END_LAST);
+	if (!err)
+		err = ccg_store_event_item(b->s, ev, &it);
+	return err ? err : add_item(b, &b->stack[b->depth], 0, &it);
 }
 
 ccg_err ccg_build_event(ccg_build *b, uint64_t time, ccg_build_role role,
@@ -353,7 +342,11 @@ ccg_err ccg_build_finish(ccg_build *b, ccg_build_result *res)
 	res->nevents = b->nevents;
 	res->tbase = b->have_tbase ? b->tbase : ccg_store_time_count(b->s);
 	res->lossy = b->lossy;
-	return close_frame(b, &b->stack[0], CCG_END_LOC, &res->root);
+	ccg_item it;
+	if ((err = close_frame(b, &b->stack[0], CCG_END_LOC, &it)))
+		return err;
+	res->root = it.ref;
+	return CCG_OK;
 }
 
 ccg_repairs *ccg_build_repairs(ccg_build *b)

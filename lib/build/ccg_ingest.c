@@ -17,6 +17,8 @@
 #define CCG_PROGRESS_EVERY (1u << 21)
 /* Events a worker counts before adding them to the shared count. */
 #define CCG_COUNT_BATCH 4096u
+/* The spill file's cache when the memory is not bounded. */
+#define CCG_SPILL_CACHE (32u << 20)
 
 typedef struct ingest ingest;
 
@@ -41,6 +43,9 @@ struct ingest {
 				 * one that merges it */
 	size_t nlocs;
 	pthread_mutex_t mu;
+	pthread_cond_t merged_cv; /* a part was merged, or a worker failed */
+	size_t ahead;           /* most locations read but not merged (set
+				 * before the workers start) */
 	size_t next;            /* next location to read: mu */
 	size_t merged;          /* locations merged, in order: mu */
 	ccg_store **parked;     /* read, waiting to be merged: mu */
@@ -50,6 +55,7 @@ struct ingest {
 	ccg_err err;            /* the first failure: mu */
 	uint64_t nread;         /* events read: atomic */
 	uint64_t total;         /* declared events */
+	ccg_store_limits part_limits; /* of each location's store */
 	double started;
 };
 
@@ -203,6 +209,7 @@ static ccg_err park_and_merge(ingest *g, size_t i, ccg_store *part)
 		pthread_mutex_lock(&g->mu);
 		g->merging = 0;
 		g->merged++;
+		pthread_cond_broadcast(&g->merged_cv);
 		if (err && !g->err)
 			g->err = err;
 		if (CCG_GROW(g->spare, g->nspare + 1, g->capspare))
@@ -219,14 +226,19 @@ static void fail(ingest *g, ccg_err err)
 	pthread_mutex_lock(&g->mu);
 	if (!g->err)
 		g->err = err;
+	pthread_cond_broadcast(&g->merged_cv);
 	pthread_mutex_unlock(&g->mu);
 }
 
 /* The next location to read, and an empty store for it in *part (a
- * spare one, or NULL); g->nlocs when none is left or a worker failed. */
+ * spare one, or NULL); g->nlocs when none is left or a worker failed.
+ * Waits while g->ahead locations are read or parked but not merged, so
+ * parts waiting for a slow location do not pile up. */
 static size_t take(ingest *g, ccg_store **part)
 {
 	pthread_mutex_lock(&g->mu);
+	while (!g->err && g->next < g->nlocs && g->next - g->merged >= g->ahead)
+		pthread_cond_wait(&g->merged_cv, &g->mu);
 	size_t i = g->err ? g->nlocs : g->next;
 	if (i < g->nlocs)
 		g->next++;
@@ -241,8 +253,10 @@ static void *worker_main(void *arg)
 	ingest *g = w->g;
 	size_t i;
 	while ((i = take(g, &w->part)) < g->nlocs) {
-		ccg_err err = w->part ? CCG_OK
-				      : ccg_store_create_part(g->store, &w->part);
+		ccg_err err = CCG_OK;
+		if (!w->part && !(err = ccg_store_create_part(g->store,
+							      &w->part)))
+			ccg_store_set_limits(w->part, &g->part_limits);
 		if (!err && !w->bld &&
 		    !(err = ccg_build_create(w->part, g->o->fanout, &w->bld)))
 			ccg_build_set_tolerance(w->bld, g->o->tol_abs,
@@ -266,21 +280,30 @@ static void *worker_main(void *arg)
 
 /* ---- the whole ---- */
 
-/* Lets the store keep its time records in a temporary file: in the
- * folder the options name, else in $TMPDIR (/tmp), else (with a note) in
- * memory. */
+/* Lets the store keep its records in a temporary file: in the folder the
+ * options name, else in $TMPDIR (/tmp), else (with a note) in memory.
+ * Bounds what the whole and each location's store hold in memory by the
+ * budget (ccg_ingest_opts.memory): the whole 1/4, the file's cache 1/8,
+ * each location's store 1/8, of which at most 2 per worker are kept
+ * (one read, one waiting to be merged).  A location's share does not
+ * follow the number of workers, so neither does the index. */
 static void spill(ingest *g)
 {
+	size_t m = g->o->memory;
+	ccg_store_limits whole = {m / 8, m / 8};
+	g->part_limits = (ccg_store_limits){m / 16, m / 16};
+	ccg_store_set_limits(g->store, &whole);
 	const char *tmp = getenv("TMPDIR");
 	const char *dirs[] = {g->o->spill_dir, tmp && *tmp ? tmp : "/tmp"};
 	for (size_t i = 0; i < 2; i++)
-		if (dirs[i] && !ccg_store_spill(g->store, dirs[i]))
+		if (dirs[i] && !ccg_store_spill(g->store, dirs[i],
+						m ? m / 8 : CCG_SPILL_CACHE))
 			return;
 	if (g->o->log) {
 		char line[512];
 		snprintf(line, sizeof line,
-			 "cannot make a temporary file in %s or %s: time "
-			 "records stay in memory",
+			 "cannot make a temporary file in %s or %s: records "
+			 "stay in memory",
 			 dirs[0] ? dirs[0] : "-", dirs[1]);
 		g->o->log(g->o->log_ctx, CCG_LOG_NOTE, line);
 	}
@@ -354,6 +377,7 @@ static void ingest_close(ingest *g, ccg_err err)
 	free(g->spare);
 	ccg_read_close(g->r);
 	pthread_mutex_destroy(&g->mu);
+	pthread_cond_destroy(&g->merged_cv);
 	if (!err)
 		return;
 	for (size_t i = 0; g->locs && i < g->nlocs; i++)
@@ -373,10 +397,12 @@ ccg_err ccg_ingest(const char *anchor, const ccg_ingest_opts *o,
 	g.anchor = anchor;
 	g.started = now();
 	pthread_mutex_init(&g.mu, NULL);
+	pthread_cond_init(&g.merged_cv, NULL);
 	ccg_err err = ingest_open(&g, msg);
+	size_t nthreads = ccg_par_threads(o->threads, g.nlocs, g.total);
+	g.ahead = 2 * nthreads;
 	if (!err)
-		err = run_workers(&g, ccg_par_threads(o->threads, g.nlocs,
-						      g.total), msg);
+		err = run_workers(&g, nthreads, msg);
 	if (!err)
 		progress(&g, g.nread, 1);
 	ingest_close(&g, err);

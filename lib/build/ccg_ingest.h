@@ -30,9 +30,12 @@ typedef struct ccg_ingest_opts {
 	ccg_log_fn log;         /* may be NULL */
 	void *log_ctx;
 	int threads;            /* workers; 0: one per online core */
-	const char *spill_dir;  /* where time records go as the build runs
+	const char *spill_dir;  /* where records go as the build runs
 				 * (ccg_store_spill); NULL, or no file can be
 				 * made there: $TMPDIR (/tmp), else memory */
+	size_t memory;          /* bytes the stores may hold (their tables,
+				 * records not spilled, the spill's cache);
+				 * 0: no bound */
 } ccg_ingest_opts;
 
 /* What one location came to. */

@@ -33,6 +33,9 @@ typedef uint64_t ccg_id;
 
 /* Default bytes of decompressed index blocks kept in memory. */
 #define CCG_CACHE_DEFAULT (64u << 20)
+/* Default bytes a build's graph may hold in memory (its tables, records
+ * not yet spilled to a temporary file, that file's cache). */
+#define CCG_MEMORY_DEFAULT ((size_t)256 << 20)
 /* Default smallest instance (in events) whose statistics the index stores. */
 #define CCG_SUMS_DEFAULT 32768u
 
@@ -49,6 +52,9 @@ typedef struct ccg_options {
 				 * of this many events or more (0: the
 				 * default); an index keeps its own */
 	int threads;            /* building: threads (0: one per core) */
+	size_t memory;          /* building: bytes the graph may hold (0:
+				 * CCG_MEMORY_DEFAULT); past it, sharing of
+				 * structure is lost, not memory */
 	/* The library's one reporting channel (ccg_log_fn, ccg_error.h):
 	 * notes, and progress lines when `progress` is set. */
 	ccg_log_fn log;

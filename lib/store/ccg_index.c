@@ -266,20 +266,22 @@ ccg_err ccg_index_add(ccg_index_writer *w, enum ccg_section sec,
 
 ccg_err ccg_index_add_store(ccg_index_writer *w, const ccg_store *s)
 {
-	const unsigned char *p;
-	size_t len;
-	ccg_err err = CCG_OK;
-	for (uint32_t i = 0; !err && i < ccg_store_node_count(s); i++)
-		if (!(err = ccg_store_node_record(s, i, &p, &len)))
-			err = ccg_index_add(w, CCG_SEC_NODES, p, len);
-	for (uint32_t i = 0; !err && i < ccg_store_event_count(s); i++)
-		if (!(err = ccg_store_event_record(s, i, &p, &len)))
-			err = ccg_index_add(w, CCG_SEC_EVENTS, p, len);
+	static const enum ccg_section sec[] = {CCG_SEC_NODES, CCG_SEC_EVENTS,
+					       CCG_SEC_TIMES};
+	ccg_err (*const get[])(const ccg_store *, uint32_t, ccg_buf *) = {
+		ccg_store_node_record, ccg_store_event_record,
+		ccg_store_time_record};
+	uint32_t count[] = {ccg_store_node_count(s), ccg_store_event_count(s),
+			    ccg_store_time_count(s)};
 	ccg_buf rec = CCG_BUF_INIT;
-	for (uint32_t i = 0; !err && i < ccg_store_time_count(s); i++) {
-		ccg_buf_reset(&rec);
-		if (!(err = ccg_store_time_record(s, i, &rec)))
-			err = ccg_index_add(w, CCG_SEC_TIMES, rec.data, rec.len);
+	ccg_err err = CCG_OK;
+	for (int k = 0; k < 3; k++) {
+		for (uint32_t i = 0; !err && i < count[k]; i++) {
+			ccg_buf_reset(&rec);
+			if (!(err = get[k](s, i, &rec)))
+				err = ccg_index_add(w, sec[k], rec.data,
+						    rec.len);
+		}
 	}
 	ccg_buf_free(&rec);
 	return err;

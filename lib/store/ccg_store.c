@@ -1,5 +1,6 @@
 #include "store_i.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,10 +35,34 @@ static int intern_grow(intern *t)
 	return 0;
 }
 
-/* Makes room for one more entry, keeping the load at most 3/4. */
-static int intern_reserve(intern *t)
+/* Forgets every entry of t; the hits of a node table's entries (`log`
+ * its records) are counted in bytes first. */
+static void intern_forget(intern *t, const ccg_rlog *log)
 {
-	return (t->n + 1) * 4 > t->cap * 3 ? intern_grow(t) : 0;
+	for (size_t i = 0; log && i < t->cap; i++) {
+		const slot *sl = &t->slots[i];
+		if (!sl->id1)
+			continue;
+		uint64_t len = ccg_rlog_len(log, sl->id1 - 1);
+		t->offered_bytes += sl->hits * len;
+		t->folded += (1 + (uint64_t)sl->hits) * len;
+	}
+	memset(t->slots, 0, t->cap * sizeof *t->slots);
+	t->n = 0;
+	t->forgotten++;
+}
+
+/* Makes room for one more entry, keeping the load at most 3/4: grows the
+ * table, or forgets its entries when it may not grow. */
+static int intern_reserve(intern *t, const ccg_rlog *log)
+{
+	if ((t->n + 1) * 4 <= t->cap * 3)
+		return 0;
+	if (t->max && t->cap && t->cap * 2 > t->max) {
+		intern_forget(t, log);
+		return 0;
+	}
+	return intern_grow(t);
 }
 
 /* Finds h; returns its slot (empty when absent). */
@@ -48,24 +73,6 @@ static slot *intern_find(intern *t, ccg_hash128 h)
 	       (t->slots[j].h.a != h.a || t->slots[j].h.b != h.b))
 		j = (j + 1) & mask;
 	return &t->slots[j];
-}
-
-static void arena_free(arena *a)
-{
-	ccg_buf_free(&a->bytes);
-	free(a->off);
-	memset(a, 0, sizeof *a);
-}
-
-static int arena_push(arena *a, const void *p, size_t len)
-{
-	if (CCG_GROW(a->off, (size_t)a->n + 2, a->cap))
-		return -1;
-	if (ccg_buf_add(&a->bytes, p, len))
-		return -1;
-	a->off[a->n + 1] = a->bytes.len;
-	a->n++;
-	return 0;
 }
 
 /* Looks up the bytes of b in table t: 1 and *id when present. */
@@ -83,21 +90,23 @@ static int intern_lookup(intern *t, const ccg_buf *b, uint64_t seed,
 	return 1;
 }
 
-/* Adds the bytes of b (hash h, not present) to arena a and table t.  When
- * `more` is given, more(ctx, b) may first append what the record holds
- * beyond its identity (not hashed). */
-static ccg_err intern_insert(intern *t, arena *a, ccg_buf *b, ccg_hash128 h,
-			     void (*more)(void *ctx, ccg_buf *b), void *ctx,
-			     uint32_t *id)
+/* Adds the bytes of b (hash h, not present) to log a and table t (a node
+ * table when `fold`).  When `more` is given, more(ctx, b) may first append
+ * what the record holds beyond its identity (not hashed). */
+static ccg_err intern_insert(intern *t, ccg_rlog *a, int fold, ccg_buf *b,
+			     ccg_hash128 h, void (*more)(void *ctx, ccg_buf *b),
+			     void *ctx, uint32_t *id)
 {
-	if (intern_reserve(t))
+	if (intern_reserve(t, fold ? a : NULL))
 		return CCG_ENOMEM;
 	if (a->n >= CCG_STORE_MAX_IDS)
 		return CCG_ERANGE;
 	if (more)
 		more(ctx, b);
-	if (ccg_buf_status(b) || arena_push(a, b->data, b->len))
-		return CCG_ENOMEM;
+	ccg_err err = ccg_buf_status(b) ? CCG_ENOMEM
+					: ccg_rlog_add(a, b->data, b->len);
+	if (err)
+		return err;
 	slot *s = intern_find(t, h);
 	s->h = h;
 	s->id1 = a->n;
@@ -107,27 +116,58 @@ static ccg_err intern_insert(intern *t, arena *a, ccg_buf *b, ccg_hash128 h,
 }
 
 /* Interns the bytes of b: looks up, adds when new. */
-static ccg_err intern_bytes(intern *t, arena *a, ccg_buf *b, uint64_t seed,
+static ccg_err intern_bytes(intern *t, ccg_rlog *a, ccg_buf *b, uint64_t seed,
 			    void (*more)(void *ctx, ccg_buf *b), void *ctx,
 			    uint32_t *id)
 {
 	ccg_hash128 h;
 	if (intern_lookup(t, b, seed, &h, id))
 		return CCG_OK;
-	return intern_insert(t, a, b, h, more, ctx, id);
+	return intern_insert(t, a, 0, b, h, more, ctx, id);
 }
 
 ccg_err ccg_store_create(ccg_store **out)
 {
-	*out = calloc(1, sizeof **out);
-	return *out ? CCG_OK : CCG_ENOMEM;
+	ccg_store *s = calloc(1, sizeof *s);
+	if (!s)
+		return CCG_ENOMEM;
+	s->nodes.keep = s->events.keep = SIZE_MAX; /* ccg_store_set_limits */
+	*out = s;
+	return CCG_OK;
 }
 
-ccg_err ccg_store_spill(ccg_store *s, const char *dir)
+ccg_err ccg_store_spill(ccg_store *s, const char *dir, size_t cache_bytes)
 {
-	if (s->src || s->times.sp || s->times.n)
+	if (s->src || s->times.sp || s->times.n || s->nodes.n || s->events.n)
 		return CCG_EINVAL;
-	return ccg_spill_open(dir, &s->times.sp);
+	ccg_err err = ccg_spill_open(dir, cache_bytes, &s->times.sp);
+	if (!err) {
+		s->nodes.sp = ccg_spill_ref(s->times.sp);
+		s->events.sp = ccg_spill_ref(s->times.sp);
+	}
+	return err;
+}
+
+void ccg_store_set_limits(ccg_store *s, const ccg_store_limits *lim)
+{
+	/* Slots of 32 bytes: 3/4 of the bound to nodes, the rest to events;
+	 * records likewise. */
+	size_t slots = lim->tables / sizeof(slot);
+	size_t want[2] = {slots / 4 * 3, slots / 4};
+	intern *ts[] = {&s->node_tab, &s->event_tab};
+	for (int i = 0; i < 2; i++) {
+		size_t max = want[i] ? CCG_INTERN_INITIAL : 0;
+		while (max && max * 2 <= want[i])
+			max *= 2;
+		ts[i]->max = max;
+	}
+	s->nodes.keep = lim->records ? lim->records / 4 * 3 : SIZE_MAX;
+	s->events.keep = lim->records ? lim->records / 4 : SIZE_MAX;
+}
+
+uint64_t ccg_store_forgotten(const ccg_store *s)
+{
+	return s->node_tab.forgotten + s->event_tab.forgotten;
 }
 
 uint64_t ccg_store_spilled(const ccg_store *s)
@@ -138,8 +178,11 @@ uint64_t ccg_store_spilled(const ccg_store *s)
 ccg_err ccg_store_create_part(ccg_store *whole, ccg_store **out)
 {
 	ccg_err err = ccg_store_create(out);
-	if (!err)
+	if (!err) {
 		(*out)->times.sp = ccg_spill_ref(whole->times.sp);
+		(*out)->nodes.sp = ccg_spill_ref(whole->times.sp);
+		(*out)->events.sp = ccg_spill_ref(whole->times.sp);
+	}
 	return err;
 }
 
@@ -157,31 +200,29 @@ void ccg_store_free(ccg_store *s)
 {
 	if (!s)
 		return;
-	arena_free(&s->nodes);
-	arena_free(&s->events);
+	ccg_rlog_free(&s->nodes);
+	ccg_rlog_free(&s->events);
+	ccg_rlog_free(&s->times);
 	intern_free(&s->node_tab);
 	intern_free(&s->event_tab);
-	free(s->summ);
 	free(s->ev_textlen);
-	ccg_trecs_free(&s->times);
 	ccg_buf_free(&s->scratch);
 	free(s);
 }
 
 void ccg_store_clear(ccg_store *s)
 {
-	arena *as[] = {&s->nodes, &s->events};
 	intern *ts[] = {&s->node_tab, &s->event_tab};
-	ccg_trecs_clear(&s->times);
-	for (int i = 0; i < 2; i++) {
-		ccg_buf_reset(&as[i]->bytes);
-		as[i]->n = 0;
-	}
+	ccg_rlog_clear(&s->nodes);
+	ccg_rlog_clear(&s->events);
+	ccg_rlog_clear(&s->times);
 	for (int i = 0; i < 2; i++) {
 		if (ts[i]->slots)
 			memset(ts[i]->slots, 0, ts[i]->cap * sizeof *ts[i]->slots);
 		ts[i]->n = 0;
 		ts[i]->offered_bytes = 0;
+		ts[i]->forgotten = 0;
+		ts[i]->folded = 0;
 	}
 	memset(s->memo, 0, sizeof s->memo);
 	s->nodes_offered = 0;
@@ -250,9 +291,11 @@ ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 		ccg_evrec ev;
 		const unsigned char *rp;
 		size_t rl;
-		if (!ccg_store_event_record(s, id, &rp, &rl) &&
+		void *hold;
+		if (!ccg_store_own_record(s, 1, id, &rp, &rl, &hold) &&
 		    !ccg_evrec_decode(rp, rl, &ev, NULL))
 			s->ev_textlen[id] = ev.textlen;
+		ccg_store_own_release(s, hold);
 	}
 	if (m) {
 		m->kind1 = (uint32_t)kind + 1;
@@ -263,22 +306,24 @@ ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 	return CCG_OK;
 }
 
-/* The summary of a node of n items `refs` into *sum, from its items'. */
-static ccg_err node_summary(const ccg_store *s, const ccg_ref *refs,
+ccg_err ccg_store_event_item(const ccg_store *s, ccg_ref ref, ccg_item *it)
+{
+	uint32_t e = CCG_REF_ID(ref);
+	if (s->src || !CCG_REF_IS_EVENT(ref) || e >= s->events.n)
+		return CCG_ENOENT;
+	*it = (ccg_item){ref, CCG_END_LAST, 0, 0, 1, s->ev_textlen[e], 0};
+	return CCG_OK;
+}
+
+/* The summary of a node of n items into *sum, from its items'. */
+static ccg_err node_summary(const ccg_store *s, const ccg_item *items,
 			    uint32_t n, ccg_node *sum)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		if (CCG_REF_IS_EVENT(refs[i])) {
-			uint32_t e = CCG_REF_ID(refs[i]);
-			if (e >= s->events.n)
-				return CCG_ENOENT;
-			sum->nevents++;
-			sum->textlen += s->ev_textlen[e];
-			continue;
-		}
-		if (refs[i] >= s->nodes.n)
+		const ccg_item *c = &items[i];
+		if (CCG_REF_IS_EVENT(c->ref) ? CCG_REF_ID(c->ref) >= s->events.n
+					     : c->ref >= s->nodes.n)
 			return CCG_ENOENT;
-		const summ *c = &s->summ[refs[i]];
 		sum->nevents += c->nevents;
 		sum->textlen += c->textlen;
 		sum->ndirs += c->ndirs + c->visible;
@@ -295,30 +340,15 @@ static ccg_err node_summary(const ccg_store *s, const ccg_ref *refs,
 	return CCG_OK;
 }
 
-/* Serializes a node into s->scratch; *sum receives its summary, or holds
- * it already when `known` (a merged node's, the same in any store). */
-static ccg_err node_record(ccg_store *s, uint8_t kind, uint64_t region,
-			   uint8_t endmode, const ccg_ref *refs, uint32_t n,
-			   int known, ccg_node *sum)
+/* Serializes a node of summary *sum and items `refs` into s->scratch. */
+static ccg_err node_record(ccg_store *s, const ccg_node *sum,
+			   const ccg_ref *refs, uint32_t n)
 {
-	if (!known)
-		memset(sum, 0, sizeof *sum);
-	if (s->src)
-		return CCG_ENOTSUP;
-	if (kind > CCG_NODE_ROOT || endmode > CCG_END_LOC)
-		return CCG_EINVAL;
-	sum->kind = kind;
-	sum->endmode = endmode;
-	sum->region = kind == CCG_NODE_CALL ? region : 0;
-	sum->nitems = n;
-	ccg_err err = known ? CCG_OK : node_summary(s, refs, n, sum);
-	if (err)
-		return err;
 	ccg_buf *b = &s->scratch;
 	ccg_buf_reset(b);
 	ccg_put_u(b, (uint64_t)sum->kind | (uint64_t)sum->visible << 2 |
-			     (uint64_t)endmode << 3);
-	if (kind == CCG_NODE_CALL)
+			     (uint64_t)sum->endmode << 3);
+	if (sum->kind == CCG_NODE_CALL)
 		ccg_put_u(b, sum->region);
 	ccg_put_u(b, sum->nevents);
 	ccg_put_u(b, sum->textlen);
@@ -351,58 +381,72 @@ static ccg_hash128 node_hash(uint8_t kind, uint64_t region, uint8_t endmode,
 			     ccg_mix64(h2 + region)};
 }
 
-ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
-		       uint8_t endmode, const ccg_ref *refs, uint32_t n,
-		       ccg_ref *ref)
+/* Interns the node of summary *sum (its kind, region, end mode and
+ * nitems its identity) and items `refs`; an offer counts a hit. */
+static ccg_err intern_node(ccg_store *s, const ccg_node *sum,
+			   const ccg_ref *refs, int offer, ccg_ref *ref)
 {
-	s->nodes_offered++;
-	return ccg_store_intern_node(s, kind, region, endmode, refs, n, NULL,
-				     ref);
-}
-
-ccg_err ccg_store_intern_node(ccg_store *s, uint8_t kind, uint64_t region,
-			      uint8_t endmode, const ccg_ref *refs, uint32_t n,
-			      const ccg_node *known, ccg_ref *ref)
-{
-	if (s->src)
-		return CCG_ENOTSUP;
-	ccg_hash128 h = node_hash(kind, region, endmode, refs, n);
+	ccg_hash128 h = node_hash(sum->kind, sum->region, sum->endmode, refs,
+				  sum->nitems);
 	if (s->node_tab.cap) {
 		slot *sl = intern_find(&s->node_tab, h);
 		if (sl->id1) {
 			uint32_t id = sl->id1 - 1;
 			*ref = id;
-			if (!known && ++sl->hits == UINT32_MAX) {
+			if (offer && ++sl->hits == UINT32_MAX) {
 				/* counted in bytes before it wraps */
 				s->node_tab.offered_bytes +=
 					(uint64_t)sl->hits *
-					(s->nodes.off[id + 1] - s->nodes.off[id]);
+					ccg_rlog_len(&s->nodes, id);
 				sl->hits = 0;
 			}
 			return CCG_OK;
 		}
 	}
-	ccg_node sum;
-	uint32_t id;
-	if (known)
-		sum = *known;
-	ccg_err err = node_record(s, kind, region, endmode, refs, n,
-				  known != NULL, &sum);
+	ccg_err err = node_record(s, sum, refs, sum->nitems);
 	if (err)
 		return err;
-	if (!known)
+	if (offer)
 		s->node_tab.offered_bytes += s->scratch.len;
-	if ((err = intern_insert(&s->node_tab, &s->nodes, &s->scratch, h, NULL,
-				 NULL, &id)))
-		return err;
-	*ref = id;
-	if (CCG_GROW(s->summ, (size_t)id + 1, s->capsumm))
-		return CCG_ENOMEM;
-	s->summ[id] = (summ){sum.nevents, sum.textlen, sum.ndirs, sum.depth,
-			     sum.visible, sum.endmode};
-	return CCG_OK;
+	return intern_insert(&s->node_tab, &s->nodes, 1, &s->scratch, h, NULL,
+			     NULL, ref);
 }
 
+ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
+		       uint8_t endmode, const ccg_item *items, uint32_t n,
+		       ccg_item *it)
+{
+	if (s->src)
+		return CCG_ENOTSUP;
+	if (kind > CCG_NODE_ROOT || endmode > CCG_END_LOC)
+		return CCG_EINVAL;
+	if (CCG_GROW(s->refs, (size_t)n + 1, s->caprefs))
+		return CCG_ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		s->refs[i] = items[i].ref;
+	ccg_node sum = {.kind = kind, .endmode = endmode,
+			.region = kind == CCG_NODE_CALL ? region : 0,
+			.nitems = n};
+	ccg_err err = node_summary(s, items, n, &sum);
+	ccg_ref ref;
+	s->nodes_offered++;
+	if (!err)
+		err = intern_node(s, &sum, s->refs, 1, &ref);
+	if (!err)
+		*it = (ccg_item){ref, endmode, sum.visible, sum.depth,
+				 sum.nevents, sum.textlen, sum.ndirs};
+	return err;
+}
+
+ccg_err ccg_store_intern_node(ccg_store *s, const ccg_node *sum,
+			      const ccg_ref *refs, ccg_ref *ref)
+{
+	if (s->src)
+		return CCG_ENOTSUP;
+	if (sum->kind > CCG_NODE_ROOT || sum->endmode > CCG_END_LOC)
+		return CCG_EINVAL;
+	return intern_node(s, sum, refs, 0, ref);
+}
 
 ccg_err ccg_node_decode(const unsigned char *p, size_t len, ccg_node *h,
 			ccg_ref *refs, uint32_t max)
@@ -484,16 +528,18 @@ static uint32_t count_of(const ccg_store *s, int which)
 ccg_err ccg_store_own_record(const ccg_store *s, int which, uint32_t id,
 			     const unsigned char **p, size_t *len, void **hold)
 {
+	*hold = NULL;
 	if (s->src)
 		return CCG_ENOENT;
-	if (which == 2)
-		return ccg_trecs_get(&s->times, id, p, len, hold);
-	const arena *a = which == 0 ? &s->nodes : &s->events;
-	if (id >= a->n)
-		return CCG_ENOENT;
-	*p = (const unsigned char *)a->bytes.data + a->off[id];
-	*len = (size_t)(a->off[id + 1] - a->off[id]);
-	return CCG_OK;
+	const ccg_rlog *l = which == 0 ? &s->nodes
+			    : which == 1 ? &s->events : &s->times;
+	return ccg_rlog_get(l, id, p, len, hold);
+}
+
+void ccg_store_own_release(const ccg_store *s, void *hold)
+{
+	/* The three logs share one spill file and its cache. */
+	ccg_rlog_release(&s->times, hold);
 }
 
 /* The bytes of record `id` of kind `which`, from the store or its
@@ -514,31 +560,36 @@ static void record_put(const ccg_store *s, void *hold)
 	if (s->src && hold)
 		s->src->release(s->src->ctx, hold);
 	else
-		free(hold);
+		ccg_store_own_release(s, hold);
 }
 
-ccg_err ccg_store_node_record(const ccg_store *s, uint32_t id,
-			      const unsigned char **p, size_t *len)
-{
-	return ccg_store_own_record(s, 0, id, p, len, NULL);
-}
-
-ccg_err ccg_store_event_record(const ccg_store *s, uint32_t id,
-			       const unsigned char **p, size_t *len)
-{
-	return ccg_store_own_record(s, 1, id, p, len, NULL);
-}
-
-ccg_err ccg_store_time_record(const ccg_store *s, uint32_t id, ccg_buf *out)
+/* Record `id` of kind `which` of a store being built, appended to out. */
+static ccg_err own_copy(const ccg_store *s, int which, uint32_t id,
+			ccg_buf *out)
 {
 	const unsigned char *p;
 	size_t len;
 	void *hold;
-	ccg_err err = ccg_store_own_record(s, 2, id, &p, &len, &hold);
+	ccg_err err = ccg_store_own_record(s, which, id, &p, &len, &hold);
 	if (!err && ccg_buf_add(out, p, len))
 		err = CCG_ENOMEM;
-	free(hold);
+	ccg_store_own_release(s, hold);
 	return err;
+}
+
+ccg_err ccg_store_node_record(const ccg_store *s, uint32_t id, ccg_buf *out)
+{
+	return own_copy(s, 0, id, out);
+}
+
+ccg_err ccg_store_event_record(const ccg_store *s, uint32_t id, ccg_buf *out)
+{
+	return own_copy(s, 1, id, out);
+}
+
+ccg_err ccg_store_time_record(const ccg_store *s, uint32_t id, ccg_buf *out)
+{
+	return own_copy(s, 2, id, out);
 }
 
 ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *h,
@@ -603,8 +654,8 @@ uint64_t ccg_store_bytes_offered(const ccg_store *s)
 	for (size_t k = 0; !s->src && k < s->node_tab.cap; k++) {
 		const slot *sl = &s->node_tab.slots[k];
 		if (sl->id1 && sl->hits)
-			hit_bytes += sl->hits * (s->nodes.off[sl->id1] -
-						 s->nodes.off[sl->id1 - 1]);
+			hit_bytes += sl->hits * ccg_rlog_len(&s->nodes,
+							     sl->id1 - 1);
 	}
 	return s->node_tab.offered_bytes + s->event_tab.offered_bytes +
 	       hit_bytes;
@@ -614,7 +665,8 @@ uint64_t ccg_store_bytes(const ccg_store *s)
 {
 	if (s->src)
 		return s->src->bytes;
-	return s->nodes.bytes.len + s->events.bytes.len + s->times.bytes;
+	return ccg_rlog_bytes(&s->nodes) + ccg_rlog_bytes(&s->events) +
+	       ccg_rlog_bytes(&s->times);
 }
 
 uint32_t ccg_store_time_count(const ccg_store *s)

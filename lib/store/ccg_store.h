@@ -91,12 +91,13 @@ typedef struct ccg_store ccg_store;
 /* An empty store for building.  Ownership: ccg_store_free. */
 ccg_err ccg_store_create(ccg_store **out);
 void ccg_store_free(ccg_store *s);
-/* Lets s keep its time records in an unlinked temporary file in `dir`
- * once they pass a megabyte (they grow with the trace; the rest grows with
- * its distinct structure), so a build's memory does not follow the trace's
- * length.  Before any time is added.  CCG_EIO when no file can be made
- * there. */
-ccg_err ccg_store_spill(ccg_store *s, const char *dir);
+/* Lets s keep its records in an unlinked temporary file in `dir`, read
+ * back through a cache of `cache_bytes`: time records once they pass a
+ * megabyte (they grow with the trace), node and event records once they
+ * pass the bound of ccg_store_set_limits (they grow with its distinct
+ * structure), so a build's memory does not follow the trace.  Before
+ * anything is added.  CCG_EIO when no file can be made there. */
+ccg_err ccg_store_spill(ccg_store *s, const char *dir, size_t cache_bytes);
 /* Bytes written to that file so far (by s and its parts); 0 without. */
 uint64_t ccg_store_spilled(const ccg_store *s);
 
@@ -108,6 +109,21 @@ ccg_err ccg_store_create_part(ccg_store *whole, ccg_store **out);
 /* Empties a store being built, keeping its memory for the next use. */
 void ccg_store_clear(ccg_store *s);
 
+/* Bounds on what a store being built holds in memory (0: none):
+ * `tables`, the bytes of its two intern tables - a full table forgets
+ * what it holds, so structure repeated later is stored again: sharing is
+ * lost, never memory or content; `records`, the bytes of node and event
+ * records held before they go to the spill file (with ccg_store_spill).
+ * What grows regardless: 8 bytes per record (its offset), 4 per event
+ * record.  Before anything is added. */
+typedef struct ccg_store_limits {
+	size_t tables;
+	size_t records;
+} ccg_store_limits;
+void ccg_store_set_limits(ccg_store *s, const ccg_store_limits *lim);
+/* Times the intern tables forgot their entries. */
+uint64_t ccg_store_forgotten(const ccg_store *s);
+
 /* Computes the text length of an event record seen for the first time. */
 typedef uint32_t (*ccg_textlen_fn)(void *ctx, ccg_kind kind,
 				   const unsigned char *fields, size_t len);
@@ -118,11 +134,26 @@ ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 			const unsigned char *fields, size_t len,
 			ccg_textlen_fn textlen, void *ctx, ccg_ref *ref);
 
-/* Interns a node of n items `refs`; `region` is used for calls.  *ref
- * receives the node's reference. */
+/* An item of a node being built: its reference, where it ends, and what
+ * its parent needs of its subtree (the ccg_node fields of the same
+ * names; an event: one event, its text bytes). */
+typedef struct ccg_item {
+	ccg_ref ref;
+	uint8_t end;          /* enum ccg_node_end */
+	uint8_t visible;
+	uint32_t depth;
+	uint64_t nevents, textlen, ndirs;
+} ccg_item;
+
+/* The item of event record `ref` (from ccg_store_event), ending at
+ * itself. */
+ccg_err ccg_store_event_item(const ccg_store *s, ccg_ref ref, ccg_item *it);
+
+/* Interns a node of n items; `region` is used for calls.  *it receives
+ * the node as an item: its reference, `endmode`, its summary. */
 ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
-		       uint8_t endmode, const ccg_ref *refs, uint32_t n,
-		       ccg_ref *ref);
+		       uint8_t endmode, const ccg_item *items, uint32_t n,
+		       ccg_item *it);
 
 /* Appends a time record of n (1..CCG_TIME_BLOCK) times; *id receives its
  * id.  A location's records are consecutive ids, all full but its last. */
@@ -230,12 +261,10 @@ ccg_err ccg_store_open_source(const ccg_store_source *src, ccg_store **out);
 
 /* ---- advanced: raw records ---- */
 
-/* Bytes of node (or event) record `id`, valid until the next intern. */
-ccg_err ccg_store_node_record(const ccg_store *s, uint32_t id,
-			      const unsigned char **p, size_t *len);
-ccg_err ccg_store_event_record(const ccg_store *s, uint32_t id,
-			       const unsigned char **p, size_t *len);
-/* Time record `id` appended to out (it may be read from the spill file). */
+/* The bytes of node, event or time record `id` (of a store being built)
+ * appended to out. */
+ccg_err ccg_store_node_record(const ccg_store *s, uint32_t id, ccg_buf *out);
+ccg_err ccg_store_event_record(const ccg_store *s, uint32_t id, ccg_buf *out);
 ccg_err ccg_store_time_record(const ccg_store *s, uint32_t id, ccg_buf *out);
 
 /* Decoders of one record, bounds-checked, whether the store holds it or

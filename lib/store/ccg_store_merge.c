@@ -27,11 +27,14 @@ static ccg_err merge_events(ccg_store *dst, const ccg_store *src,
 		size_t len;
 		ccg_evrec ev;
 		ccg_err err;
-		if ((err = ccg_store_own_record(src, 1, i, &p, &len, NULL)) ||
-		    (err = ccg_evrec_decode(p, len, &ev, &f)) ||
-		    (err = ccg_store_event(dst, ev.kind, f, ev.len,
-					   merged_textlen, &ev.textlen,
-					   &map[i])))
+		void *hold;
+		if (!(err = ccg_store_own_record(src, 1, i, &p, &len, &hold)) &&
+		    !(err = ccg_evrec_decode(p, len, &ev, &f)))
+			err = ccg_store_event(dst, ev.kind, f, ev.len,
+					      merged_textlen, &ev.textlen,
+					      &map[i]);
+		ccg_store_own_release(src, hold);
+		if (err)
 			return err;
 	}
 	return CCG_OK;
@@ -49,16 +52,18 @@ static ccg_err merge_nodes(ccg_store *dst, const ccg_store *src,
 		const unsigned char *p;
 		size_t len;
 		ccg_node h;
-		if ((err = ccg_store_own_record(src, 0, i, &p, &len, NULL)))
+		void *hold;
+		if ((err = ccg_store_own_record(src, 0, i, &p, &len, &hold)))
 			break;
 		err = ccg_node_decode(p, len, &h, refs, (uint32_t)cap);
 		if (err == CCG_ERANGE || !refs) {
-			if (CCG_GROW(refs, (size_t)h.nitems + 1, cap)) {
+			if (CCG_GROW(refs, (size_t)h.nitems + 1, cap))
 				err = CCG_ENOMEM;
-				break;
-			}
-			err = ccg_node_decode(p, len, &h, refs, h.nitems);
+			else
+				err = ccg_node_decode(p, len, &h, refs,
+						      h.nitems);
 		}
+		ccg_store_own_release(src, hold);
 		if (err)
 			break;
 		for (uint32_t k = 0; k < h.nitems; k++) {
@@ -72,9 +77,7 @@ static ccg_err merge_nodes(ccg_store *dst, const ccg_store *src,
 						      : map[r];
 		}
 		if (!err)
-			err = ccg_store_intern_node(dst, h.kind, h.region,
-						    h.endmode, refs, h.nitems,
-						    &h, &map[i]);
+			err = ccg_store_intern_node(dst, &h, refs, &map[i]);
 	}
 	free(refs);
 	return err;
@@ -102,18 +105,18 @@ ccg_err ccg_store_merge(ccg_store *dst, const ccg_store *src, ccg_ref *root,
 						: map[*root];
 	*tbase = dst->times.n;
 	if (!err)
-		err = ccg_trecs_append(&dst->times, &src->times);
+		err = ccg_rlog_append(&dst->times, &src->times);
 	/* Offers count as if src's had been made to dst: a node's as often
-	 * as src saw it, at its size in dst (its references differ). */
+	 * as src saw it, at its size in dst (its references differ); those
+	 * of nodes src's table forgot, at their size in src. */
+	dst->nodes_offered += src->nodes_offered;
+	dst->node_tab.offered_bytes += src->node_tab.folded;
 	for (size_t k = 0; !err && k < src->node_tab.cap; k++) {
 		const slot *sl = &src->node_tab.slots[k];
-		if (!sl->id1)
-			continue;
-		uint32_t i = sl->id1 - 1, d = map[i];
-		uint64_t offers = 1 + (uint64_t)sl->hits;
-		dst->nodes_offered += offers;
-		dst->node_tab.offered_bytes +=
-			offers * (dst->nodes.off[d + 1] - dst->nodes.off[d]);
+		if (sl->id1)
+			dst->node_tab.offered_bytes +=
+				(1 + (uint64_t)sl->hits) *
+				ccg_rlog_len(&dst->nodes, map[sl->id1 - 1]);
 	}
 	dst->event_tab.offered_bytes = ebytes + src->event_tab.offered_bytes;
 	free(evmap);

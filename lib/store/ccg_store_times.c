@@ -23,7 +23,7 @@ ccg_err ccg_store_times(ccg_store *s, const uint64_t *t, uint32_t n,
 		ccg_put_i(b, (int64_t)(t[i] - t[i - 1]));
 	if (ccg_buf_status(b))
 		return CCG_ENOMEM;
-	ccg_err err = ccg_trecs_add(&s->times, b->data, b->len);
+	ccg_err err = ccg_rlog_add(&s->times, b->data, b->len);
 	if (err)
 		return err;
 	*id = s->times.n - 1;

@@ -2,8 +2,9 @@
  * store_i.h - the insides of a store, shared by the files of ccg_store
  * (internal to lib/store; nothing outside includes it).
  *
- * A store being built holds its node and event records in arenas, found by
- * 128-bit hash in intern tables, and its time records in a ccg_trecs; a
+ * A store being built holds its node, event and time records in logs
+ * (ccg_rlog: in memory up to a bound, then in the spill file), node and
+ * event records found by 128-bit hash in intern tables of bounded size; a
  * store over a source (the index) holds none and asks the source.
  */
 #ifndef STORE_I_H
@@ -11,7 +12,7 @@
 
 #include "ccg_hash.h"
 #include "ccg_store.h"
-#include "ccg_trecs.h"
+#include "ccg_rlog.h"
 
 /* Initial slots of an intern table (power of two). */
 #define CCG_INTERN_INITIAL 4096
@@ -25,26 +26,19 @@ typedef struct slot {
 			 * the slot, the one line a hit touches) */
 } slot;
 
+/* Invariants: cap is 0 or a power of two, n <= 3/4 cap, cap <= max when
+ * max is set; a table that would pass max forgets every entry instead
+ * (intern_forget): the records stay, only their sharing is lost. */
 typedef struct intern {
 	slot *slots;
 	size_t cap, n;
+	size_t max;               /* most slots; 0 for no bound */
 	uint64_t offered_bytes;   /* bytes of every record offered (nodes:
 				   * but the hits counted in the slots) */
+	uint64_t forgotten;       /* times the table forgot its entries */
+	uint64_t folded;          /* nodes: bytes of every offer of the
+				   * records forgotten (ccg_store_merge) */
 } intern;
-
-typedef struct arena {
-	ccg_buf bytes;
-	uint64_t *off;  /* record i is bytes[off[i], off[i+1]) */
-	uint32_t n;
-	size_t cap;
-} arena;
-
-/* What a parent needs of a child node while building. */
-typedef struct summ {
-	uint64_t nevents, textlen, ndirs;
-	uint32_t depth;
-	uint8_t visible, endmode;
-} summ;
 
 /* Recently interned small event records, to skip hashing. */
 #define CCG_EVMEMO_SLOTS 1024
@@ -59,30 +53,29 @@ typedef struct evmemo {
 
 struct ccg_store {
 	const ccg_store_source *src; /* NULL for a store being built */
-	summ *summ;                  /* per node, while building */
-	size_t capsumm;
 	uint32_t *ev_textlen;        /* per event record, while building */
+	ccg_ref *refs;               /* scratch: a node's items */
+	size_t caprefs;        /* per event record, while building */
 	size_t captext;
 	evmemo memo[CCG_EVMEMO_SLOTS];
 	ccg_store_source src_copy;
-	arena nodes, events;
-	ccg_trecs times;
+	ccg_rlog nodes, events, times;
 	intern node_tab, event_tab;
 	uint64_t nodes_offered;
 	ccg_buf scratch;
 };
 
 /* The bytes of record `id` of kind `which` (0 nodes, 1 events, 2 times) of
- * a store being built, valid until the next intern, or when *hold is set
- * (a time record read from the spill file) until free(*hold); hold may be
- * NULL for nodes and events. */
+ * a store being built, valid until record_put(s, *hold) and, for one in
+ * memory (*hold NULL), the next intern. */
 ccg_err ccg_store_own_record(const ccg_store *s, int which, uint32_t id,
 			     const unsigned char **p, size_t *len, void **hold);
+void ccg_store_own_release(const ccg_store *s, void *hold);
 
-/* Interns a node; `known`, when given, is its summary (a merged node's:
- * its offers are counted by the merge). */
-ccg_err ccg_store_intern_node(ccg_store *s, uint8_t kind, uint64_t region,
-			      uint8_t endmode, const ccg_ref *refs, uint32_t n,
-			      const ccg_node *known, ccg_ref *ref);
+/* Interns a node whose summary is known (a merged node's, the same in any
+ * store): *sum names its kind, region, end mode and nitems; its offers are
+ * counted by the merge. */
+ccg_err ccg_store_intern_node(ccg_store *s, const ccg_node *sum,
+			      const ccg_ref *refs, ccg_ref *ref);
 
 #endif

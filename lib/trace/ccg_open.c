@@ -118,7 +118,9 @@ static ccg_err build_from_otf2(ccg_trace *t, ccg_buf *msg)
 		return CCG_ENOMEM;
 	ccg_ingest_opts o = {t->opt.fanout, t->opt.tol_abs, t->opt.tol_rel,
 			     t->opt.progress, t->opt.log, t->opt.log_ctx,
-			     t->opt.threads, dir.data};
+			     t->opt.threads, dir.data,
+			     t->opt.memory ? t->opt.memory
+					   : CCG_MEMORY_DEFAULT};
 	ccg_ingest_loc *il = NULL;
 	size_t n = 0;
 	double t0 = now();

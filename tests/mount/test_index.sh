@@ -22,6 +22,10 @@
 #                   CCGFS_INDEX_DIR
 #   foreign paths   a trace's own file, a path inside the archive folder,
 #                   a FIFO given as the index
+#   threads         the same index for -o threads=1, 2, 3, 7
+#   memory          -o memory=1 (records spilled, tables forgetting): the
+#                   same files as an unbounded build, the same index for
+#                   threads 1 and 3
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -474,6 +478,56 @@ done
 echo "  $k traces, threads 1, 2, 3, 7: identical indexes"
 # Time records went to a temporary file beside the index while building;
 # none is left behind.
+left=$(find "$work" -maxdepth 1 -name '.ccgfs-spill-*' | wc -l)
+[ "$left" -eq 0 ] || fail "$left temporary spill files left in $work"
+
+# ---------------------------------------------------------------------------
+echo "memory: a build in a tight budget reads the same"
+# -o memory= bounds what the build holds: past it, node and event records
+# go to the spill file and the tables that share structure forget what they
+# hold, so repeats are stored again.  Every file must read the same as a
+# build without that pressure, and the index must still not depend on the
+# thread count.  1 MiB makes both happen on the generated irregular trace
+# (more nodes than unbounded shows the forgetting).
+"$CCG_GEN" -q -l 3 -e 150000 --regular 0.3 --jitter 0.3 --mpi --metrics \
+  "$work/irr"
+k=0
+for a in "$work/irr/traces.otf2" "$work/q/traces.otf2" "${shared[@]:0:3}"; do
+  k=$((k + 1))
+  for n in 1 3; do
+    "$CCGFS" --build-only -o "memory=1,threads=$n,index=$work/mem-$k-$n.ccg" \
+      "$a" > /dev/null 2> "$work/mem-$k-$n.err" ||
+      { cat "$work/mem-$k-$n.err" >&2; fail "memory=1: $a does not build"; }
+  done
+  cmp "$work/mem-$k-1.ccg" "$work/mem-$k-3.ccg" ||
+    fail "memory=1: threads=3 gives another index than threads=1 for $a"
+  "$CCGFS" --build-only -o "index=$work/mem-$k-big.ccg" "$a" > /dev/null
+  for how in big small; do
+    idx="$work/mem-$k-big.ccg"
+    [ "$how" = big ] || idx="$work/mem-$k-1.ccg"
+    m="$work/mnt-mem-$how"
+    ccg_mount mt "$a" "$m" -o "index=$idx" 2> "$work/mnt-mem-$how.err"
+    [ "$(field "$m/info" this_open)" = "index reused" ] ||
+      fail "memory: the $how index of $a was not reused"
+    dump "$m" "mem-$how" 20000
+    field "$m/info" nodes_after_sharing > "$work/mem-$how.nodes"
+    ccg_unmount "$m"
+  done
+  # What describes the graph itself may change: the info files (sizes,
+  # node ids) and patterns.tsv (the shared nodes); nothing else.
+  for how in big small; do
+    grep -v -P '^(file\t(.*/)?|  )(info|patterns\.tsv)\t' \
+      "$work/mem-$how.dump" > "$work/mem-$how-files.dump" || true
+  done
+  same_dump mem-big-files mem-small-files
+  if [ "$k" = 1 ]; then
+    big=$(cat "$work/mem-big.nodes") small=$(cat "$work/mem-small.nodes")
+    [ "$small" -gt "$big" ] ||
+      fail "memory=1 shared as much as unbounded ($small, $big nodes): nothing was forgotten"
+    echo "  irregular: $big nodes unbounded, $small in 1 MiB"
+  fi
+done
+echo "  $k traces: the same files in 1 MiB, identical indexes for threads 1, 3"
 left=$(find "$work" -maxdepth 1 -name '.ccgfs-spill-*' | wc -l)
 [ "$left" -eq 0 ] || fail "$left temporary spill files left in $work"
 

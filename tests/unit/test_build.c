@@ -1043,14 +1043,13 @@ static void test_loop_jitter(void **state)
 	assert_int_equal(ccg_store_nodes_offered(fb.s), 1018);
 	assert_int_equal(fa.res.root, fb.res.root);
 	for (uint32_t id = 0; id < 6; id++) {
-		const unsigned char *p, *q;
-		size_t lp, lq;
-		assert_int_equal(ccg_store_node_record(fa.s, id, &p, &lp),
-				 CCG_OK);
-		assert_int_equal(ccg_store_node_record(fb.s, id, &q, &lq),
-				 CCG_OK);
-		assert_int_equal(lp, lq);
-		assert_memory_equal(p, q, lp);
+		ccg_buf p = CCG_BUF_INIT, q = CCG_BUF_INIT;
+		assert_int_equal(ccg_store_node_record(fa.s, id, &p), CCG_OK);
+		assert_int_equal(ccg_store_node_record(fb.s, id, &q), CCG_OK);
+		assert_int_equal(p.len, q.len);
+		assert_memory_equal(p.data, q.data, p.len);
+		ccg_buf_free(&p);
+		ccg_buf_free(&q);
 	}
 	/* Every instance in its place, at its own times. */
 	walk wa = st_walk(&sa, 64), wb = st_walk(&sb, 64);
@@ -1423,11 +1422,12 @@ static void test_decode_truncated(void **state)
 
 	uint32_t nn = ccg_store_node_count(fx.s);
 	assert_int_equal(nn, 3);
+	ccg_buf rb = CCG_BUF_INIT;
 	for (uint32_t id = 0; id < nn; id++) {
-		const unsigned char *p;
-		size_t len;
-		assert_int_equal(ccg_store_node_record(fx.s, id, &p, &len),
-				 CCG_OK);
+		ccg_buf_reset(&rb);
+		assert_int_equal(ccg_store_node_record(fx.s, id, &rb), CCG_OK);
+		const unsigned char *p = (const unsigned char *)rb.data;
+		size_t len = rb.len;
 		ccg_node full, n;
 		ccg_ref it[8], jt[8];
 		assert_int_equal(ccg_node_decode(p, len, &full, it, 8), CCG_OK);
@@ -1503,11 +1503,12 @@ static void test_decode_truncated(void **state)
 	uint32_t ne = ccg_store_event_count(fx.s);
 	assert_int_equal(ne, 5);
 	for (uint32_t id = 0; id < ne; id++) {
-		const unsigned char *p, *f;
-		size_t len;
+		const unsigned char *f;
 		ccg_evrec ev;
-		assert_int_equal(ccg_store_event_record(fx.s, id, &p, &len),
-				 CCG_OK);
+		ccg_buf_reset(&rb);
+		assert_int_equal(ccg_store_event_record(fx.s, id, &rb), CCG_OK);
+		const unsigned char *p = (const unsigned char *)rb.data;
+		size_t len = rb.len;
 		assert_int_equal(ccg_evrec_decode(p, len, &ev, &f), CCG_OK);
 		unsigned char *x = malloc(len + 1);
 		assert_non_null(x);
@@ -1525,10 +1526,8 @@ static void test_decode_truncated(void **state)
 			free(q);
 		}
 	}
-	const unsigned char *none;
-	size_t nlen;
-	assert_int_equal(ccg_store_node_record(fx.s, nn, &none, &nlen),
-			 CCG_ENOENT);
+	assert_int_equal(ccg_store_node_record(fx.s, nn, &rb), CCG_ENOENT);
+	ccg_buf_free(&rb);
 	fx_close(&fx);
 }
 

@@ -1,0 +1,278 @@
+#define _GNU_SOURCE /* O_TMPFILE */
+
+#include "ccg_rlog.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ccg_grow.h"
+#include "ccg_lru.h"
+#include "ccg_pio.h"
+
+/* Largest spill file (offsets stay far from overflow). */
+#define CCG_SPILL_MAX (1ULL << 56)
+
+struct ccg_spill {
+	int fd;
+	int refs;               /* atomic */
+	ccg_lru *cache;         /* whole chunks, by chunk number */
+	pthread_mutex_t mu;
+	uint64_t end;           /* bytes written to the file: mu */
+};
+
+/* A chunk of the file (or a record's bytes read apart), as cached. */
+typedef struct chunk {
+	size_t len;
+	unsigned char d[];
+} chunk;
+
+static void chunk_destroy(void *ctx, void *value)
+{
+	(void)ctx;
+	free(value);
+}
+
+/* An unlinked file in dir: O_TMPFILE where the file system has it, else a
+ * named one removed at once. */
+static int open_unlinked(const char *dir)
+{
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+	char path[4096];
+	if (snprintf(path, sizeof path, "%s/.ccgfs-spill-XXXXXX", dir) >=
+	    (int)sizeof path)
+		return -1;
+	fd = mkstemp(path);
+	if (fd >= 0)
+		unlink(path);
+	return fd;
+}
+
+ccg_err ccg_spill_open(const char *dir, size_t cache_bytes, ccg_spill **out)
+{
+	ccg_spill *sp = calloc(1, sizeof *sp);
+	if (!sp)
+		return CCG_ENOMEM;
+	ccg_err err = ccg_lru_create(cache_bytes, chunk_destroy, NULL,
+				     &sp->cache);
+	if (err) {
+		free(sp);
+		return err;
+	}
+	if ((sp->fd = open_unlinked(dir && *dir ? dir : ".")) < 0) {
+		ccg_lru_free(sp->cache);
+		free(sp);
+		return CCG_EIO;
+	}
+	sp->refs = 1;
+	pthread_mutex_init(&sp->mu, NULL);
+	*out = sp;
+	return CCG_OK;
+}
+
+ccg_spill *ccg_spill_ref(ccg_spill *sp)
+{
+	if (sp)
+		__atomic_add_fetch(&sp->refs, 1, __ATOMIC_RELAXED);
+	return sp;
+}
+
+void ccg_spill_unref(ccg_spill *sp)
+{
+	if (!sp || __atomic_sub_fetch(&sp->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	close(sp->fd);
+	ccg_lru_free(sp->cache);
+	pthread_mutex_destroy(&sp->mu);
+	free(sp);
+}
+
+uint64_t ccg_spill_bytes(ccg_spill *sp)
+{
+	pthread_mutex_lock(&sp->mu);
+	uint64_t n = sp->end;
+	pthread_mutex_unlock(&sp->mu);
+	return n;
+}
+
+/* Appends len bytes to the file; *off receives where.  Written under the
+ * lock, so every byte below `end` is in the file. */
+static ccg_err spill_write(ccg_spill *sp, const void *p, size_t len,
+			   uint64_t *off)
+{
+	ccg_err err = CCG_ERANGE;
+	pthread_mutex_lock(&sp->mu);
+	*off = sp->end;
+	if (len <= CCG_SPILL_MAX - sp->end &&
+	    !(err = ccg_pio_all(sp->fd, NULL, p, len, sp->end)))
+		sp->end += len;
+	pthread_mutex_unlock(&sp->mu);
+	return err;
+}
+
+/* Bytes [off, off + len) of the file: inside a cached chunk when they lie
+ * in one whole chunk, else read apart; *hold is pinned in the cache. */
+static ccg_err spill_read(ccg_spill *sp, uint64_t off, size_t len,
+			  const unsigned char **p, void **hold)
+{
+	uint64_t k = off / CCG_SPILL_CHUNK, at = k * CCG_SPILL_CHUNK;
+	int whole = (off + len - 1) / CCG_SPILL_CHUNK == k;
+	chunk *c = whole ? ccg_lru_get(sp->cache, k, 0) : NULL;
+	if (!c) {
+		/* Only whole chunks are cached: the file's last one grows. */
+		whole = whole && at + CCG_SPILL_CHUNK <= ccg_spill_bytes(sp);
+		size_t n = whole ? CCG_SPILL_CHUNK : len;
+		uint64_t from = whole ? at : off;
+		if (!(c = malloc(sizeof *c + n)))
+			return CCG_ENOMEM;
+		c->len = n;
+		ccg_err err = ccg_pio_all(sp->fd, c->d, NULL, n, from);
+		if (err) {
+			free(c);
+			return err;
+		}
+		void *v;
+		err = whole ? ccg_lru_add(sp->cache, k, 0, c, sizeof *c + n, &v)
+			    : ccg_lru_hold(sp->cache, c);
+		if (err)
+			return err;
+		if (whole)
+			c = v;
+		else
+			at = off;
+	}
+	*p = c->d + (off - at);
+	*hold = c;
+	return CCG_OK;
+}
+
+/* ---- the log ---- */
+
+static ccg_err push_seg(ccg_rlog *l, uint64_t start, uint64_t file)
+{
+	if (CCG_GROW(l->seg, l->nseg + 1, l->capseg))
+		return CCG_ENOMEM;
+	l->seg[l->nseg++] = (ccg_rlog_seg){start, file};
+	return CCG_OK;
+}
+
+/* Adds the offset of a record ending at logical offset `end`. */
+static ccg_err push_off(ccg_rlog *l, uint64_t end)
+{
+	if (CCG_GROW(l->off, (size_t)l->n + 2, l->cap))
+		return CCG_ENOMEM;
+	l->off[++l->n] = end;
+	return CCG_OK;
+}
+
+ccg_err ccg_rlog_add(ccg_rlog *l, const void *p, size_t len)
+{
+	if (l->n >= UINT32_MAX - 1)
+		return CCG_ERANGE;
+	if (ccg_buf_add(&l->mem, p, len))
+		return CCG_ENOMEM;
+	ccg_err err = push_off(l, l->base + l->mem.len);
+	if (err) {
+		ccg_buf_setlen(&l->mem, l->mem.len - len);
+		return err;
+	}
+	size_t keep = l->keep ? l->keep : CCG_SPILL_BYTES;
+	return l->sp && l->mem.len >= keep ? ccg_rlog_flush(l) : CCG_OK;
+}
+
+ccg_err ccg_rlog_flush(ccg_rlog *l)
+{
+	if (!l->sp || !l->mem.len)
+		return CCG_OK;
+	uint64_t at;
+	ccg_err err;
+	if (CCG_GROW(l->seg, l->nseg + 1, l->capseg))
+		return CCG_ENOMEM;
+	if ((err = spill_write(l->sp, l->mem.data, l->mem.len, &at)))
+		return err;
+	push_seg(l, l->base, at);
+	l->base += l->mem.len;
+	ccg_buf_reset(&l->mem);
+	return CCG_OK;
+}
+
+ccg_err ccg_rlog_get(const ccg_rlog *l, uint32_t id, const unsigned char **p,
+		     size_t *len, void **hold)
+{
+	*hold = NULL;
+	if (id >= l->n)
+		return CCG_ENOENT;
+	uint64_t at = l->off[id];
+	*len = (size_t)(l->off[id + 1] - at);
+	if (at >= l->base) {
+		*p = (const unsigned char *)l->mem.data + (at - l->base);
+		return CCG_OK;
+	}
+	/* The last segment starting at or before it. */
+	size_t lo = 0, hi = l->nseg;
+	while (hi - lo > 1) {
+		size_t m = lo + (hi - lo) / 2;
+		if (l->seg[m].start <= at)
+			lo = m;
+		else
+			hi = m;
+	}
+	if (!l->nseg || l->seg[lo].start > at)
+		return CCG_EFORMAT;
+	if (*len == 0) {
+		*p = (const unsigned char *)"";
+		return CCG_OK;
+	}
+	return spill_read(l->sp, l->seg[lo].file + (at - l->seg[lo].start),
+			  *len, p, hold);
+}
+
+void ccg_rlog_release(const ccg_rlog *l, void *hold)
+{
+	if (hold)
+		ccg_lru_put(l->sp->cache, hold);
+}
+
+ccg_err ccg_rlog_append(ccg_rlog *dst, const ccg_rlog *src)
+{
+	if (src->nseg && src->sp != dst->sp)
+		return CCG_EINVAL;
+	ccg_err err = src->nseg ? ccg_rlog_flush(dst) : CCG_OK;
+	/* src's file bytes follow dst's (mem is empty when src has any). */
+	uint64_t shift = ccg_rlog_bytes(dst);
+	for (size_t k = 0; !err && k < src->nseg; k++)
+		err = push_seg(dst, shift + src->seg[k].start, src->seg[k].file);
+	if (!err && src->nseg)
+		dst->base = shift + src->base;
+	for (uint32_t i = 0; !err && i < src->n; i++) {
+		uint64_t a = src->off[i], b = src->off[i + 1];
+		if (a < src->base)
+			err = push_off(dst, shift + b);
+		else
+			err = ccg_rlog_add(dst, src->mem.data + (a - src->base),
+					   (size_t)(b - a));
+	}
+	return err;
+}
+
+void ccg_rlog_clear(ccg_rlog *l)
+{
+	ccg_buf_reset(&l->mem);
+	l->base = 0;
+	l->n = 0;
+	l->nseg = 0;
+}
+
+void ccg_rlog_free(ccg_rlog *l)
+{
+	ccg_buf_free(&l->mem);
+	free(l->off);
+	free(l->seg);
+	ccg_spill_unref(l->sp);
+	memset(l, 0, sizeof *l);
+}

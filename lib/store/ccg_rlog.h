@@ -1,0 +1,94 @@
+/*
+ * ccg_rlog.h - an append-only log of records, in memory or in a spill file
+ * (internal to lib/store).
+ *
+ * A store being built keeps each kind of record (nodes, event records,
+ * time records) in a log.  Time records grow with the trace, and on
+ * traces whose calls rarely repeat so do nodes; so a log holds at most
+ * `keep` bytes in memory and then appends them to a spill file: an
+ * unlinked temporary file that a store and the location stores merged
+ * into it share.  The spill file reads through a cache of fixed chunks
+ * (the library's one cache type), so a walk over spilled nodes costs a
+ * pread per chunk, not per record.
+ *
+ * Invariants: the log's bytes are one logical sequence; record i is
+ * [off[i], off[i+1]).  Bytes below `base` are in the file, in segments:
+ * seg[k] holds [seg[k].start, seg[k+1].start) (the last one up to base)
+ * at file offset seg[k].file; bytes from base on are in `mem`.  A record
+ * lies in one segment or in mem, never across.  Records are immutable
+ * once added; a log without a spill file has all in mem.
+ */
+#ifndef CCG_RLOG_H
+#define CCG_RLOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ccg_buf.h"
+#include "ccg_error.h"
+
+/* Bytes a log of time records holds before they go to the spill file. */
+#define CCG_SPILL_BYTES (1u << 20)
+/* Bytes of the spill file read and cached at once. */
+#define CCG_SPILL_CHUNK (64u << 10)
+
+typedef struct ccg_spill ccg_spill;
+
+/* An unlinked temporary file in `dir` (refcount 1), read through a cache
+ * of `cache_bytes`.  Ownership: ccg_spill_unref. */
+ccg_err ccg_spill_open(const char *dir, size_t cache_bytes, ccg_spill **out);
+/* Another reference to sp. */
+ccg_spill *ccg_spill_ref(ccg_spill *sp);
+void ccg_spill_unref(ccg_spill *sp);
+/* Bytes written to the file so far. */
+uint64_t ccg_spill_bytes(ccg_spill *sp);
+
+typedef struct ccg_rlog_seg {
+	uint64_t start;         /* logical offset of its first byte */
+	uint64_t file;          /* its offset in the spill file */
+} ccg_rlog_seg;
+
+typedef struct ccg_rlog {
+	ccg_spill *sp;          /* a reference, or NULL: memory only */
+	size_t keep;            /* bytes held in mem before they are spilled
+				 * (0: CCG_SPILL_BYTES) */
+	ccg_buf mem;            /* logical bytes [base, base + mem.len) */
+	uint64_t base;
+	uint64_t *off;          /* n + 1 logical offsets (cap elements) */
+	size_t cap;
+	uint32_t n;
+	ccg_rlog_seg *seg;
+	size_t nseg, capseg;
+} ccg_rlog;
+
+/* Appends a record of len bytes. */
+ccg_err ccg_rlog_add(ccg_rlog *l, const void *p, size_t len);
+
+/* Record `id`: *p and *len, valid until ccg_rlog_release(l, *hold) (*hold
+ * is NULL for a record in memory, which stays valid until the next add). */
+ccg_err ccg_rlog_get(const ccg_rlog *l, uint32_t id, const unsigned char **p,
+		     size_t *len, void **hold);
+void ccg_rlog_release(const ccg_rlog *l, void *hold);
+
+/* Bytes of record `id` (id < n) and of all records. */
+static inline uint64_t ccg_rlog_len(const ccg_rlog *l, uint32_t id)
+{
+	return l->off[id + 1] - l->off[id];
+}
+static inline uint64_t ccg_rlog_bytes(const ccg_rlog *l)
+{
+	return l->n ? l->off[l->n] : 0;
+}
+
+/* Appends src's records to dst: the ones in the file by reference (src
+ * must share dst's spill or have none), the others copied. */
+ccg_err ccg_rlog_append(ccg_rlog *dst, const ccg_rlog *src);
+
+/* Writes the records in memory to the spill file, if there is one. */
+ccg_err ccg_rlog_flush(ccg_rlog *l);
+
+/* Forgets every record (the file keeps their bytes); keeps memory. */
+void ccg_rlog_clear(ccg_rlog *l);
+void ccg_rlog_free(ccg_rlog *l);
+
+#endif
