@@ -138,6 +138,18 @@ typedef struct evmemo {
 	ccg_msg m;
 } evmemo;
 
+/* Nodes read, decoded, by id (direct-mapped): a node repeats, and reading
+ * one may take the spill file's or the index's cache lock.  Nodes of more
+ * items than the default fan-out allows are not kept. */
+#define CCG_SUMWALK_NODES 4096
+#define CCG_SUMWALK_ITEMS (CCG_FANOUT_DEFAULT + 1)
+
+typedef struct nodememo {
+	uint32_t id1;           /* id + 1, 0 when empty */
+	ccg_node h;
+	ccg_ref refs[CCG_SUMWALK_ITEMS];
+} nodememo;
+
 typedef struct walk {
 	const ccg_store *s;
 	const ccg_sloc *l;
@@ -156,6 +168,7 @@ typedef struct walk {
 				 * its position + 1 (entries of 0: none) */
 	ccg_buf rec;
 	evmemo *ev;             /* CCG_SUMWALK_MEMO entries */
+	nodememo *nodes;        /* CCG_SUMWALK_NODES entries */
 } walk;
 
 static void acc_free(acc *a)
@@ -382,8 +395,21 @@ static ccg_err push(walk *w, uint32_t node, uint64_t first, uint64_t *nevents)
 		return CCG_ENOMEM;
 	ccg_node h;
 	uint64_t start = 0;
-	ccg_err err = ccg_store_get_node(w->s, node, &h, w->refs + w->nrefs,
+	ccg_err err = CCG_OK;
+	nodememo *m = &w->nodes[node % CCG_SUMWALK_NODES];
+	if (m->id1 == node + 1) {
+		h = m->h;
+		memcpy(w->refs + w->nrefs, m->refs, h.nitems * sizeof *m->refs);
+	} else {
+		err = ccg_store_get_node(w->s, node, &h, w->refs + w->nrefs,
 					 CCG_FANOUT_MAX + 1);
+		if (!err && h.nitems <= CCG_SUMWALK_ITEMS) {
+			m->id1 = node + 1;
+			m->h = h;
+			memcpy(m->refs, w->refs + w->nrefs,
+			       h.nitems * sizeof *m->refs);
+		}
+	}
 	if (!err && h.nevents)
 		err = ccg_tcur_get(w->tc, first, &start);
 	if (err)
@@ -514,7 +540,8 @@ ccg_err ccg_sums_walk(const ccg_store *s, const ccg_sloc *l,
 	uint64_t nev;
 	ccg_err err = CCG_OK;
 	if (!(w.tc = malloc(sizeof *w.tc)) ||
-	    !(w.ev = calloc(CCG_SUMWALK_MEMO, sizeof *w.ev)))
+	    !(w.ev = calloc(CCG_SUMWALK_MEMO, sizeof *w.ev)) ||
+	    !(w.nodes = calloc(CCG_SUMWALK_NODES, sizeof *w.nodes)))
 		err = CCG_ENOMEM;
 	if (!err) {
 		ccg_tcur_init(w.tc, s, l->tbase, l->nevents);
@@ -531,6 +558,7 @@ ccg_err ccg_sums_walk(const ccg_store *s, const ccg_sloc *l,
 	free(w.inner.s);
 	free(w.tc);
 	free(w.ev);
+	free(w.nodes);
 	ccg_buf_free(&w.rec);
 	return err;
 }

@@ -264,26 +264,26 @@ ccg_err ccg_index_add(ccg_index_writer *w, enum ccg_section sec,
 	return CCG_OK;
 }
 
+typedef struct add_ctx {
+	ccg_index_writer *w;
+	enum ccg_section sec;
+} add_ctx;
+
+static ccg_err add_record(void *ctx, const unsigned char *p, size_t len)
+{
+	add_ctx *a = ctx;
+	return ccg_index_add(a->w, a->sec, p, len);
+}
+
 ccg_err ccg_index_add_store(ccg_index_writer *w, const ccg_store *s)
 {
 	static const enum ccg_section sec[] = {CCG_SEC_NODES, CCG_SEC_EVENTS,
 					       CCG_SEC_TIMES};
-	ccg_err (*const get[])(const ccg_store *, uint32_t, ccg_buf *) = {
-		ccg_store_node_record, ccg_store_event_record,
-		ccg_store_time_record};
-	uint32_t count[] = {ccg_store_node_count(s), ccg_store_event_count(s),
-			    ccg_store_time_count(s)};
-	ccg_buf rec = CCG_BUF_INIT;
 	ccg_err err = CCG_OK;
-	for (int k = 0; k < 3; k++) {
-		for (uint32_t i = 0; !err && i < count[k]; i++) {
-			ccg_buf_reset(&rec);
-			if (!(err = get[k](s, i, &rec)))
-				err = ccg_index_add(w, sec[k], rec.data,
-						    rec.len);
-		}
+	for (int k = 0; !err && k < 3; k++) {
+		add_ctx a = {w, sec[k]};
+		err = ccg_store_each_record(s, k, add_record, &a);
 	}
-	ccg_buf_free(&rec);
 	return err;
 }
 

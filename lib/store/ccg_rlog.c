@@ -153,6 +153,8 @@ static ccg_err spill_read(ccg_spill *sp, uint64_t off, size_t len,
 
 /* ---- the log ---- */
 
+static size_t seg_of(const ccg_rlog *l, uint64_t at);
+
 static ccg_err push_seg(ccg_rlog *l, uint64_t start, uint64_t file)
 {
 	if (CCG_GROW(l->seg, l->nseg + 1, l->capseg))
@@ -213,7 +215,20 @@ ccg_err ccg_rlog_get(const ccg_rlog *l, uint32_t id, const unsigned char **p,
 		*p = (const unsigned char *)l->mem.data + (at - l->base);
 		return CCG_OK;
 	}
-	/* The last segment starting at or before it. */
+	size_t lo = seg_of(l, at);
+	if (lo == l->nseg)
+		return CCG_EFORMAT;
+	if (*len == 0) {
+		*p = (const unsigned char *)"";
+		return CCG_OK;
+	}
+	return spill_read(l->sp, l->seg[lo].file + (at - l->seg[lo].start),
+			  *len, p, hold);
+}
+
+/* The segment holding logical offset `at` (< base), or nseg. */
+static size_t seg_of(const ccg_rlog *l, uint64_t at)
+{
 	size_t lo = 0, hi = l->nseg;
 	while (hi - lo > 1) {
 		size_t m = lo + (hi - lo) / 2;
@@ -222,14 +237,51 @@ ccg_err ccg_rlog_get(const ccg_rlog *l, uint32_t id, const unsigned char **p,
 		else
 			hi = m;
 	}
-	if (!l->nseg || l->seg[lo].start > at)
-		return CCG_EFORMAT;
-	if (*len == 0) {
-		*p = (const unsigned char *)"";
+	return l->nseg && l->seg[lo].start <= at ? lo : l->nseg;
+}
+
+ccg_err ccg_rlog_next(ccg_rlog_iter *it, const unsigned char **p,
+		      size_t *len)
+{
+	const ccg_rlog *l = it->l;
+	if (it->next >= l->n)
+		return CCG_ENOENT;
+	uint64_t at = l->off[it->next], end = l->off[it->next + 1];
+	*len = (size_t)(end - at);
+	it->next++;
+	if (at >= l->base) {
+		*p = (const unsigned char *)l->mem.data + (at - l->base);
 		return CCG_OK;
 	}
-	return spill_read(l->sp, l->seg[lo].file + (at - l->seg[lo].start),
-			  *len, p, hold);
+	size_t k = seg_of(l, at);
+	if (k == l->nseg)
+		return CCG_EFORMAT;
+	uint64_t foff = l->seg[k].file + (at - l->seg[k].start);
+	if (foff < it->lo || foff + *len > it->lo + it->win.len) {
+		/* A window from here to the segment's end, a megabyte or
+		 * the record, whichever is more. */
+		uint64_t seg_end = k + 1 < l->nseg ? l->seg[k + 1].start
+						   : l->base;
+		uint64_t want = seg_end - at;
+		if (want > CCG_SPILL_BYTES)
+			want = *len > CCG_SPILL_BYTES ? *len : CCG_SPILL_BYTES;
+		ccg_buf_reset(&it->win);
+		if (ccg_buf_reserve(&it->win, (size_t)want))
+			return CCG_ENOMEM;
+		ccg_err err = ccg_pio_all(l->sp->fd, it->win.data, NULL,
+					  (size_t)want, foff);
+		if (err)
+			return err;
+		ccg_buf_setlen(&it->win, (size_t)want);
+		it->lo = foff;
+	}
+	*p = (const unsigned char *)it->win.data + (foff - it->lo);
+	return CCG_OK;
+}
+
+void ccg_rlog_iter_free(ccg_rlog_iter *it)
+{
+	ccg_buf_free(&it->win);
 }
 
 void ccg_rlog_release(const ccg_rlog *l, void *hold)

@@ -70,6 +70,24 @@ ccg_err ccg_rlog_get(const ccg_rlog *l, uint32_t id, const unsigned char **p,
 		     size_t *len, void **hold);
 void ccg_rlog_release(const ccg_rlog *l, void *hold);
 
+/* A reader of records in order, for a walk over all of them: it reads the
+ * file a window at a time, bypassing the cache.  Not shared between
+ * threads; the log must not change while it reads. */
+typedef struct ccg_rlog_iter {
+	const ccg_rlog *l;
+	uint32_t next;          /* the record ccg_rlog_next gives */
+	ccg_buf win;            /* file bytes [lo, lo + win.len) */
+	uint64_t lo;
+} ccg_rlog_iter;
+
+#define CCG_RLOG_ITER_INIT(log) {(log), 0, CCG_BUF_INIT, 0}
+
+/* The next record: *p and *len valid until the next call.  CCG_ENOENT
+ * after the last one. */
+ccg_err ccg_rlog_next(ccg_rlog_iter *it, const unsigned char **p,
+		      size_t *len);
+void ccg_rlog_iter_free(ccg_rlog_iter *it);
+
 /* Bytes of record `id` (id < n) and of all records. */
 static inline uint64_t ccg_rlog_len(const ccg_rlog *l, uint32_t id)
 {

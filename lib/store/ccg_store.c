@@ -156,7 +156,7 @@ void ccg_store_set_limits(ccg_store *s, const ccg_store_limits *lim)
 	size_t want[2] = {slots / 4 * 3, slots / 4};
 	intern *ts[] = {&s->node_tab, &s->event_tab};
 	for (int i = 0; i < 2; i++) {
-		size_t max = want[i] ? CCG_INTERN_INITIAL : 0;
+		size_t max = lim->tables ? CCG_INTERN_INITIAL : 0;
 		while (max && max * 2 <= want[i])
 			max *= 2;
 		ts[i]->max = max;
@@ -234,12 +234,14 @@ typedef struct textlen_ctx {
 	ccg_kind kind;
 	const unsigned char *fields;
 	size_t len;
+	uint32_t textlen;       /* what fn said */
 } textlen_ctx;
 
 static void add_textlen(void *ctx, ccg_buf *b)
 {
 	textlen_ctx *c = ctx;
-	ccg_put_u(b, c->fn ? c->fn(c->ctx, c->kind, c->fields, c->len) : 0);
+	c->textlen = c->fn ? c->fn(c->ctx, c->kind, c->fields, c->len) : 0;
+	ccg_put_u(b, c->textlen);
 }
 
 /* Event record: kind, field length, fields, then (not hashed) text length. */
@@ -279,7 +281,7 @@ ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 	if (ccg_buf_status(b))
 		return CCG_ENOMEM;
 	uint32_t id;
-	textlen_ctx tc = {textlen, ctx, kind, fields, len};
+	textlen_ctx tc = {textlen, ctx, kind, fields, len, 0};
 	ccg_err err = intern_bytes(&s->event_tab, &s->events, b,
 				   CCG_SEED_EVENT, add_textlen, &tc, &id);
 	if (err)
@@ -287,16 +289,8 @@ ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 	*ref = CCG_REF_EVENT | id;
 	if (CCG_GROW(s->ev_textlen, (size_t)id + 1, s->captext))
 		return CCG_ENOMEM;
-	if (id == s->events.n - 1 && tc.fn) {
-		ccg_evrec ev;
-		const unsigned char *rp;
-		size_t rl;
-		void *hold;
-		if (!ccg_store_own_record(s, 1, id, &rp, &rl, &hold) &&
-		    !ccg_evrec_decode(rp, rl, &ev, NULL))
-			s->ev_textlen[id] = ev.textlen;
-		ccg_store_own_release(s, hold);
-	}
+	if (id == s->events.n - 1)
+		s->ev_textlen[id] = tc.textlen;
 	if (m) {
 		m->kind1 = (uint32_t)kind + 1;
 		m->len = (uint32_t)len;
@@ -575,6 +569,24 @@ static ccg_err own_copy(const ccg_store *s, int which, uint32_t id,
 		err = CCG_ENOMEM;
 	ccg_store_own_release(s, hold);
 	return err;
+}
+
+ccg_err ccg_store_each_record(const ccg_store *s, int which,
+			      ccg_record_fn fn, void *ctx)
+{
+	if (s->src || which < 0 || which > 2)
+		return CCG_EINVAL;
+	const ccg_rlog *l = which == 0 ? &s->nodes
+			    : which == 1 ? &s->events : &s->times;
+	ccg_rlog_iter it = CCG_RLOG_ITER_INIT(l);
+	const unsigned char *p;
+	size_t len;
+	ccg_err err;
+	while (!(err = ccg_rlog_next(&it, &p, &len)) &&
+	       !(err = fn(ctx, p, len)))
+		;
+	ccg_rlog_iter_free(&it);
+	return err == CCG_ENOENT ? CCG_OK : err;
 }
 
 ccg_err ccg_store_node_record(const ccg_store *s, uint32_t id, ccg_buf *out)

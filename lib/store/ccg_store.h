@@ -267,6 +267,14 @@ ccg_err ccg_store_node_record(const ccg_store *s, uint32_t id, ccg_buf *out);
 ccg_err ccg_store_event_record(const ccg_store *s, uint32_t id, ccg_buf *out);
 ccg_err ccg_store_time_record(const ccg_store *s, uint32_t id, ccg_buf *out);
 
+/* Calls fn with every record of one kind (0 nodes, 1 events, 2 times) of
+ * a store being built, in id order, reading its spill file in big
+ * windows; stops at fn's first error. */
+typedef ccg_err (*ccg_record_fn)(void *ctx, const unsigned char *p,
+				 size_t len);
+ccg_err ccg_store_each_record(const ccg_store *s, int which,
+			      ccg_record_fn fn, void *ctx);
+
 /* Decoders of one record, bounds-checked, whether the store holds it or
  * reads it from a source. */
 ccg_err ccg_node_decode(const unsigned char *p, size_t len, ccg_node *h,

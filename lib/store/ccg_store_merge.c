@@ -22,22 +22,20 @@ static uint32_t merged_textlen(void *ctx, ccg_kind kind,
 static ccg_err merge_events(ccg_store *dst, const ccg_store *src,
 			    ccg_ref *map)
 {
-	for (uint32_t i = 0; i < src->events.n; i++) {
+	ccg_rlog_iter it = CCG_RLOG_ITER_INIT(&src->events);
+	ccg_err err = CCG_OK;
+	for (uint32_t i = 0; !err && i < src->events.n; i++) {
 		const unsigned char *p, *f;
 		size_t len;
 		ccg_evrec ev;
-		ccg_err err;
-		void *hold;
-		if (!(err = ccg_store_own_record(src, 1, i, &p, &len, &hold)) &&
+		if (!(err = ccg_rlog_next(&it, &p, &len)) &&
 		    !(err = ccg_evrec_decode(p, len, &ev, &f)))
 			err = ccg_store_event(dst, ev.kind, f, ev.len,
 					      merged_textlen, &ev.textlen,
 					      &map[i]);
-		ccg_store_own_release(src, hold);
-		if (err)
-			return err;
 	}
-	return CCG_OK;
+	ccg_rlog_iter_free(&it);
+	return err;
 }
 
 /* Interns src's nodes into dst, in src's id order (children come before
@@ -48,12 +46,12 @@ static ccg_err merge_nodes(ccg_store *dst, const ccg_store *src,
 	ccg_ref *refs = NULL;
 	size_t cap = 0;
 	ccg_err err = CCG_OK;
+	ccg_rlog_iter it = CCG_RLOG_ITER_INIT(&src->nodes);
 	for (uint32_t i = 0; !err && i < src->nodes.n; i++) {
 		const unsigned char *p;
 		size_t len;
 		ccg_node h;
-		void *hold;
-		if ((err = ccg_store_own_record(src, 0, i, &p, &len, &hold)))
+		if ((err = ccg_rlog_next(&it, &p, &len)))
 			break;
 		err = ccg_node_decode(p, len, &h, refs, (uint32_t)cap);
 		if (err == CCG_ERANGE || !refs) {
@@ -63,7 +61,6 @@ static ccg_err merge_nodes(ccg_store *dst, const ccg_store *src,
 				err = ccg_node_decode(p, len, &h, refs,
 						      h.nitems);
 		}
-		ccg_store_own_release(src, hold);
 		if (err)
 			break;
 		for (uint32_t k = 0; k < h.nitems; k++) {
@@ -80,6 +77,7 @@ static ccg_err merge_nodes(ccg_store *dst, const ccg_store *src,
 			err = ccg_store_intern_node(dst, &h, refs, &map[i]);
 	}
 	free(refs);
+	ccg_rlog_iter_free(&it);
 	return err;
 }
 

@@ -17,6 +17,7 @@
 
 #include "ccg_build.h"
 #include "ccg_codec.h"
+#include "ccg_grow.h"
 #include "ccg_stats.h"
 #include "ccg_store.h"
 
@@ -268,14 +269,59 @@ static void expect_same_store(const ccg_store *a, const ccg_store *b)
 #define SP_LOCS 4
 #define SP_N 400000u
 
+/* The tree below `root`, in order, as bytes: every node's header and every
+ * event record, depth first (an explicit stack).  Two stores hold the same
+ * content when these are equal, however they share. */
+static void flatten(const ccg_store *s, ccg_ref root, ccg_buf *out)
+{
+	ccg_ref *st = NULL, *refs = malloc((CCG_FANOUT_MAX + 1) * sizeof *refs);
+	size_t n = 0, cap = 0;
+	assert_non_null(refs);
+	assert_int_equal(CCG_GROW(st, n + 1, cap), CCG_OK);
+	st[n++] = root;
+	while (n) {
+		ccg_ref r = st[--n];
+		if (CCG_REF_IS_EVENT(r)) {
+			ccg_evrec ev;
+			ccg_put_u(out, 1);
+			assert_int_equal(ccg_store_get_event(s, CCG_REF_ID(r), &ev,
+							     out),
+					 CCG_OK);
+			ccg_put_u(out, ev.kind);
+			ccg_put_u(out, ev.textlen);
+			continue;
+		}
+		ccg_node h;
+		assert_int_equal(ccg_store_get_node(s, r, &h, refs,
+						    CCG_FANOUT_MAX + 1),
+				 CCG_OK);
+		const uint64_t v[] = {h.kind, h.visible, h.endmode, h.region,
+				      h.nevents, h.textlen, h.ndirs, h.nvis,
+				      h.depth, h.nitems};
+		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+			ccg_put_u(out, v[i]);
+		assert_int_equal(CCG_GROW(st, n + h.nitems, cap), CCG_OK);
+		for (uint32_t i = h.nitems; i-- > 0;)
+			st[n++] = refs[i];
+	}
+	assert_int_equal(ccg_buf_status(out), CCG_OK);
+	free(st);
+	free(refs);
+}
+
+/* How the whole and the parts are bounded. */
+enum { SP_FREE, SP_SPILLED, SP_FORGETFUL };
+
 /* Locations built apart, in parts of a store whose time records go to a
  * spill file, and merged in order: the same store as one builder reading
  * them one after the other, byte for byte, while the parts' records were
  * written to the file interleaved (built at once); every time comes back,
- * from the file, also after the parts are gone. */
-static void test_spill_parts(void **state)
+ * from the file, also after the parts are gone.  SP_SPILLED: node and
+ * event records go to the file too, past 4 KiB; still the same store.
+ * SP_FORGETFUL: besides, the tables forget past 3,072 entries: more
+ * nodes, the same content. */
+static void spill_parts(int mode)
 {
-	(void)state;
 	static uint64_t t[SP_LOCS][SP_N];
 	static uint8_t role[SP_LOCS][SP_N];
 	static uint8_t reg[SP_LOCS][SP_N];
@@ -303,10 +349,13 @@ static void test_spill_parts(void **state)
 		assert_int_equal(ccg_build_finish(b, &rr[l]), CCG_OK);
 	}
 	/* Parts, fed in turns. */
+	const ccg_store_limits lim[] = {{0, 0}, {0, 4096}, {1, 4096}};
 	assert_int_equal(ccg_store_create(&whole), CCG_OK);
+	ccg_store_set_limits(whole, &lim[mode]);
 	assert_int_equal(ccg_store_spill(whole, ".", 1 << 20), CCG_OK);
 	for (int l = 0; l < SP_LOCS; l++) {
 		assert_int_equal(ccg_store_create_part(whole, &part[l]), CCG_OK);
+		ccg_store_set_limits(part[l], &lim[mode]);
 		assert_int_equal(ccg_build_create(part[l], 8, &pb[l]), CCG_OK);
 	}
 	for (uint32_t i = 0; i < SP_N; i++)
@@ -322,10 +371,33 @@ static void test_spill_parts(void **state)
 		uint32_t tbase = 0;
 		assert_int_equal(ccg_store_merge(whole, part[l], &root, &tbase),
 				 CCG_OK);
-		assert_int_equal(root, rr[l].root);
+		if (mode != SP_FORGETFUL)
+			assert_int_equal(root, rr[l].root);
 		assert_int_equal(tbase, rr[l].tbase);
+		if (mode == SP_FORGETFUL) {
+			ccg_buf a = CCG_BUF_INIT, x = CCG_BUF_INIT;
+			flatten(ref, rr[l].root, &x);
+			flatten(whole, root, &a);
+			assert_int_equal(a.len, x.len);
+			assert_memory_equal(a.data, x.data, x.len);
+			ccg_buf_free(&a);
+			ccg_buf_free(&x);
+			assert_true(n[l] < SP_N ||
+				    ccg_store_forgotten(part[l]) > 0);
+		}
 		ccg_build_free(pb[l]);
 		ccg_store_free(part[l]);
+	}
+	if (mode == SP_FORGETFUL) {
+		assert_true(ccg_store_forgotten(whole) > 0);
+		assert_true(ccg_store_node_count(whole) >
+			    ccg_store_node_count(ref));
+		assert_int_equal(ccg_store_nodes_offered(whole),
+				 ccg_store_nodes_offered(ref));
+		ccg_store_free(ref);
+		ccg_store_free(whole);
+		ccg_build_free(b);
+		return;
 	}
 	expect_same_store(whole, ref);
 	for (int l = 0; l < SP_LOCS; l++)
@@ -351,6 +423,24 @@ static void test_spill_parts(void **state)
 	ccg_build_free(b);
 	ccg_store_free(ref);
 	ccg_store_free(whole);
+}
+
+static void test_spill_parts(void **state)
+{
+	(void)state;
+	spill_parts(SP_FREE);
+}
+
+static void test_spill_records(void **state)
+{
+	(void)state;
+	spill_parts(SP_SPILLED);
+}
+
+static void test_forgetful(void **state)
+{
+	(void)state;
+	spill_parts(SP_FORGETFUL);
 }
 
 /* ---- (2) node instances in their streams ---- */
@@ -797,6 +887,8 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_store_times),
 		cmocka_unit_test(test_spill_parts),
+		cmocka_unit_test(test_spill_records),
+		cmocka_unit_test(test_forgetful),
 		cmocka_unit_test(test_instances),
 		cmocka_unit_test(test_lossy_bounds),
 		cmocka_unit_test(test_lossy_monotone),
