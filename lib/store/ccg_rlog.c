@@ -15,11 +15,14 @@
 
 /* Largest spill file (offsets stay far from overflow). */
 #define CCG_SPILL_MAX (1ULL << 56)
+/* Caches the chunks are spread over, by chunk number, so that threads
+ * reading at once rarely wait for one lock. */
+#define CCG_SPILL_SHARDS 8
 
 struct ccg_spill {
 	int fd;
 	int refs;               /* atomic */
-	ccg_lru *cache;         /* whole chunks, by chunk number */
+	ccg_lru *cache[CCG_SPILL_SHARDS]; /* whole chunks, by chunk number */
 	pthread_mutex_t mu;
 	uint64_t end;           /* bytes written to the file: mu */
 };
@@ -27,6 +30,7 @@ struct ccg_spill {
 /* A chunk of the file (or a record's bytes read apart), as cached. */
 typedef struct chunk {
 	size_t len;
+	unsigned shard;         /* the cache that handed it out */
 	unsigned char d[];
 } chunk;
 
@@ -58,16 +62,17 @@ ccg_err ccg_spill_open(const char *dir, size_t cache_bytes, ccg_spill **out)
 	ccg_spill *sp = calloc(1, sizeof *sp);
 	if (!sp)
 		return CCG_ENOMEM;
-	ccg_err err = ccg_lru_create(cache_bytes, chunk_destroy, NULL,
-				     &sp->cache);
+	ccg_err err = CCG_OK;
+	for (int i = 0; !err && i < CCG_SPILL_SHARDS; i++)
+		err = ccg_lru_create(cache_bytes / CCG_SPILL_SHARDS,
+				     chunk_destroy, NULL, &sp->cache[i]);
+	if (!err && (sp->fd = open_unlinked(dir && *dir ? dir : ".")) < 0)
+		err = CCG_EIO;
 	if (err) {
+		for (int i = 0; i < CCG_SPILL_SHARDS; i++)
+			ccg_lru_free(sp->cache[i]);
 		free(sp);
 		return err;
-	}
-	if ((sp->fd = open_unlinked(dir && *dir ? dir : ".")) < 0) {
-		ccg_lru_free(sp->cache);
-		free(sp);
-		return CCG_EIO;
 	}
 	sp->refs = 1;
 	pthread_mutex_init(&sp->mu, NULL);
@@ -87,7 +92,8 @@ void ccg_spill_unref(ccg_spill *sp)
 	if (!sp || __atomic_sub_fetch(&sp->refs, 1, __ATOMIC_ACQ_REL))
 		return;
 	close(sp->fd);
-	ccg_lru_free(sp->cache);
+	for (int i = 0; i < CCG_SPILL_SHARDS; i++)
+		ccg_lru_free(sp->cache[i]);
 	pthread_mutex_destroy(&sp->mu);
 	free(sp);
 }
@@ -121,8 +127,10 @@ static ccg_err spill_read(ccg_spill *sp, uint64_t off, size_t len,
 			  const unsigned char **p, void **hold)
 {
 	uint64_t k = off / CCG_SPILL_CHUNK, at = k * CCG_SPILL_CHUNK;
+	unsigned shard = (unsigned)(k % CCG_SPILL_SHARDS);
+	ccg_lru *cache = sp->cache[shard];
 	int whole = (off + len - 1) / CCG_SPILL_CHUNK == k;
-	chunk *c = whole ? ccg_lru_get(sp->cache, k, 0) : NULL;
+	chunk *c = whole ? ccg_lru_get(cache, k, 0) : NULL;
 	if (!c) {
 		/* Only whole chunks are cached: the file's last one grows. */
 		whole = whole && at + CCG_SPILL_CHUNK <= ccg_spill_bytes(sp);
@@ -131,14 +139,15 @@ static ccg_err spill_read(ccg_spill *sp, uint64_t off, size_t len,
 		if (!(c = malloc(sizeof *c + n)))
 			return CCG_ENOMEM;
 		c->len = n;
+		c->shard = shard;
 		ccg_err err = ccg_pio_all(sp->fd, c->d, NULL, n, from);
 		if (err) {
 			free(c);
 			return err;
 		}
 		void *v;
-		err = whole ? ccg_lru_add(sp->cache, k, 0, c, sizeof *c + n, &v)
-			    : ccg_lru_hold(sp->cache, c);
+		err = whole ? ccg_lru_add(cache, k, 0, c, sizeof *c + n, &v)
+			    : ccg_lru_hold(cache, c);
 		if (err)
 			return err;
 		if (whole)
@@ -287,7 +296,7 @@ void ccg_rlog_iter_free(ccg_rlog_iter *it)
 void ccg_rlog_release(const ccg_rlog *l, void *hold)
 {
 	if (hold)
-		ccg_lru_put(l->sp->cache, hold);
+		ccg_lru_put(l->sp->cache[((const chunk *)hold)->shard], hold);
 }
 
 ccg_err ccg_rlog_append(ccg_rlog *dst, const ccg_rlog *src)
