@@ -19,8 +19,13 @@
 #include "ccg_search.h"
 #include "ccg_lru.h"
 
-/* Raw bytes gathered before a block is compressed and written. */
-#define CCG_INDEX_BLOCK (64 * 1024)
+/* Raw bytes gathered before a block is compressed and written: small, as
+ * a cold query reads a block for each record it needs from far apart
+ * (doc/index-format.md). */
+#define CCG_INDEX_BLOCK (16 * 1024)
+/* The same with LZ4HC (a small graph, ccg_index_params.level): its whole
+ * index is soon read anyway, and bigger blocks compress better. */
+#define CCG_INDEX_BLOCK_HC (64 * 1024)
 /* Largest raw block a reader accepts. */
 #define CCG_INDEX_BLOCK_MAX (16u << 20)
 /* Indexes up to this size have every block verified when opened. */
@@ -259,7 +264,7 @@ ccg_err ccg_index_add(ccg_index_writer *w, enum ccg_section sec,
 		return CCG_ENOMEM;
 	w->raw_count++;
 	w->secs[sec].nrecs++;
-	if (w->raw.len >= CCG_INDEX_BLOCK)
+	if (w->raw.len >= (w->level > 0 ? CCG_INDEX_BLOCK_HC : CCG_INDEX_BLOCK))
 		return flush_block(w);
 	return CCG_OK;
 }

@@ -75,18 +75,35 @@ ccg_err ccg_tcur_get(ccg_tcur *c, uint64_t i, uint64_t *t)
 ccg_err ccg_tcur_lower(ccg_tcur *c, uint64_t t, uint64_t *i)
 {
 	uint64_t nrec = (c->n + CCG_TIME_BLOCK - 1) / CCG_TIME_BLOCK;
-	uint64_t lo = 0, hi = nrec, v;
+	uint64_t lo = 0, hi = nrec, v, tlo = 0, thi = 0;
 	ccg_err err;
 	/* The first record whose first time is >= t: the answer lies in the
-	 * record before it, or is its first event. */
-	while (lo < hi) {
+	 * record before it, or is its first event.  Times of a real stream
+	 * rise about evenly, so every other probe is placed where they say
+	 * t lies (between the times known at lo and hi), the others halve
+	 * the range: a few records read where a bisection reads log2 of
+	 * them (each possibly a block of the index), never more than twice
+	 * that. */
+	if (nrec && ((err = ccg_tcur_get(c, 0, &tlo)) ||
+		     (err = ccg_tcur_get(c, c->n - 1, &thi))))
+		return err;
+	for (unsigned step = 0; lo < hi; step++) {
 		uint64_t m = lo + (hi - lo) / 2;
+		if (step % 2 == 0 && t > tlo && t <= thi && thi > tlo) {
+			double f = (double)(t - tlo) / (double)(thi - tlo);
+			m = lo + (uint64_t)(f * (double)(hi - lo));
+			if (m >= hi)
+				m = hi - 1;
+		}
 		if ((err = ccg_tcur_get(c, m * CCG_TIME_BLOCK, &v)))
 			return err;
-		if (v < t)
+		if (v < t) {
 			lo = m + 1;
-		else
+			tlo = v;
+		} else {
 			hi = m;
+			thi = v;
+		}
 	}
 	uint64_t k = lo ? (lo - 1) * CCG_TIME_BLOCK : 0;
 	uint64_t end = lo * CCG_TIME_BLOCK < c->n ? lo * CCG_TIME_BLOCK : c->n;

@@ -49,6 +49,17 @@ typedef struct wframe {
 	uint32_t depth;         /* depth of this node's own events */
 } wframe;
 
+/* A window's range of events in a location whose times never fall, found
+ * by two binary searches over its time records; a window read in chunks
+ * (a merge reads each location's a chunk at a time) asks again and
+ * again. */
+#define CCG_WALK_RANGES 16
+
+typedef struct memo_range {
+	const loc *l;           /* NULL when empty */
+	uint64_t t0, t1, i0, i1;
+} memo_range;
+
 /* One thread's memo, kept across reads (pthread key, freed when the
  * thread ends); `serial` tells which open trace its entries belong to. */
 typedef struct memo {
@@ -56,6 +67,7 @@ typedef struct memo {
 	uint32_t fanout;
 	memo_ev ev[CCG_WALK_MEMO];
 	memo_node nodes[CCG_WALK_MEMO];
+	memo_range rng[CCG_WALK_RANGES];
 	ccg_buf fields;
 	ccg_tcur tc;            /* reinitialised for each walk */
 } memo;
@@ -104,6 +116,8 @@ static memo *memo_get(const ccg_trace *t)
 			free(m->nodes[i].items);
 			m->nodes[i].items = NULL;
 		}
+		for (size_t i = 0; i < CCG_WALK_RANGES; i++)
+			m->rng[i].l = NULL;
 		m->serial = t->serial;
 		m->fanout = t->opt.fanout;
 	}
@@ -240,6 +254,19 @@ static ccg_err window_part(walk *w, uint32_t id, const ccg_node *h,
 	return err;
 }
 
+/* Whether event `idx` of the stream is inside the walk's window: by its
+ * index where that tells, else by its time (*err set when it cannot be
+ * read). */
+static int event_inside(walk *w, uint64_t idx, ccg_err *err)
+{
+	uint64_t at;
+	if (w->by_index)
+		return idx >= w->i0 && idx < w->i1;
+	if ((*err = ccg_tcur_get(w->tc, idx, &at)))
+		return 0;
+	return at >= w->t0 && at < w->t1;
+}
+
 /* Bytes of the events of node `id` (first event `first`) inside the
  * window. */
 static ccg_err window_size(walk *w, uint32_t id, uint64_t first,
@@ -270,9 +297,7 @@ static ccg_err window_size(walk *w, uint32_t id, uint64_t first,
 	for (uint32_t i = 0; !err && i < n; i++) {
 		if (CCG_REF_IS_EVENT(items[i])) {
 			const memo_ev *ev;
-			uint64_t at;
-			if ((err = ccg_tcur_get(w->tc, idx++, &at)) ||
-			    at < w->t0 || at >= w->t1)
+			if (!event_inside(w, idx++, &err))
 				continue;
 			if (!(err = walk_event(w, CCG_REF_ID(items[i]), &ev)))
 				*size += ev->textlen + fixed;
@@ -311,6 +336,8 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 			const memo_ev *ev;
 			uint64_t at;
 			f->idx++;
+			if (w->by_index && (idx < w->i0 || idx >= w->i1))
+				continue;
 			if ((err = ccg_tcur_get(w->tc, idx, &at)))
 				break;
 			if (w->windowed && (at < w->t0 || at >= w->t1))
@@ -410,9 +437,19 @@ static ccg_err walk_window(const ccg_trace *t, const loc *l, uint64_t t0,
 	if (l->rep.out_of_order || t1 <= t0)
 		return CCG_OK;
 	w->by_index = 1;
-	if ((err = ccg_tcur_lower(w->tc, t0, &w->i0)))
+	uint64_t h = (t0 * 0x9E3779B97F4A7C15ULL) ^ (t1 + (uintptr_t)l);
+	memo_range *r = &m->rng[(h ^ h >> 29) % CCG_WALK_RANGES];
+	if (r->l == l && r->t0 == t0 && r->t1 == t1) {
+		w->i0 = r->i0;
+		w->i1 = r->i1;
+		return CCG_OK;
+	}
+	r->l = NULL;
+	if ((err = ccg_tcur_lower(w->tc, t0, &w->i0)) ||
+	    (err = ccg_tcur_lower(w->tc, t1, &w->i1)))
 		return err;
-	return ccg_tcur_lower(w->tc, t1, &w->i1);
+	*r = (memo_range){l, t0, t1, w->i0, w->i1};
+	return CCG_OK;
 }
 
 ccg_err ccg_events_window_body(const ccg_trace *t, const loc *l,
