@@ -266,6 +266,59 @@ static void expect_same_store(const ccg_store *a, const ccg_store *b)
 	ccg_buf_free(&y);
 }
 
+/* ccg_tcur_lower against a scan, on streams that never fall, of shapes a
+ * search that guesses from the times could be fooled by: even steps,
+ * phases of very different rates, long runs of one time, one jump across
+ * most of the range, times near both ends of 64 bits; for times below the
+ * first, above the last, equal to stored ones and between them. */
+#define LW_N 20000u
+static void test_lower(void **state)
+{
+	(void)state;
+	static uint64_t t[LW_N];
+	rng_state = 0x5DEECE66Dull;
+	for (int shape = 0; shape < 5; shape++) {
+		uint64_t n = shape == 4 ? 1 + rnd(300) : LW_N - rnd(500);
+		uint64_t v = shape == 3 ? UINT64_MAX - 40000000 : rnd(1000);
+		for (uint64_t i = 0; i < n; i++) {
+			switch (shape) {
+			case 0: v += 10; break;                  /* even */
+			case 1: v += (i / 1000) % 2 ? 1000000 : 1; break;
+			case 2: v += rnd(50) ? 0 : rnd(100); break; /* runs */
+			case 3: v += i == n / 3 ? 30000000 : rnd(3); break;
+			default: v += rnd(1000); break;
+			}
+			t[i] = v;
+		}
+		ccg_store *s;
+		ccg_build *b;
+		ccg_build_result res;
+		assert_int_equal(ccg_store_create(&s), CCG_OK);
+		assert_int_equal(ccg_build_create(s, 8, &b), CCG_OK);
+		for (uint64_t i = 0; i < n; i++)
+			feed(b, s, t[i], CCG_ROLE_LEAF, 1);
+		assert_int_equal(ccg_build_finish(b, &res), CCG_OK);
+		ccg_tcur tc;
+		ccg_tcur_init(&tc, s, res.tbase, n);
+		for (int q = 0; q < 3000; q++) {
+			uint64_t want, got, x;
+			switch (rnd(5)) {
+			case 0: x = t[rnd(n)]; break;
+			case 1: x = t[rnd(n)] + 1; break;
+			case 2: x = rnd(2) ? t[0] - rnd(2) : t[n - 1] + rnd(3); break;
+			case 3: x = rnd(2) ? 0 : UINT64_MAX; break;
+			default: x = t[0] + rnd(t[n - 1] - t[0] + 1); break;
+			}
+			for (want = 0; want < n && t[want] < x; want++)
+				;
+			assert_int_equal(ccg_tcur_lower(&tc, x, &got), CCG_OK);
+			assert_int_equal(got, want);
+		}
+		ccg_build_free(b);
+		ccg_store_free(s);
+	}
+}
+
 #define SP_LOCS 4
 #define SP_N 400000u
 
@@ -886,6 +939,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_store_times),
+		cmocka_unit_test(test_lower),
 		cmocka_unit_test(test_spill_parts),
 		cmocka_unit_test(test_spill_records),
 		cmocka_unit_test(test_forgetful),
