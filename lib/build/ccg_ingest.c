@@ -55,7 +55,8 @@ struct ingest {
 	ccg_err err;            /* the first failure: mu */
 	uint64_t nread;         /* events read: atomic */
 	uint64_t total;         /* declared events */
-	ccg_store_limits part_limits; /* of each location's store */
+	ccg_store_limits part_limits; /* of each location's store (set before
+				       * the workers start) */
 	double started;
 };
 
