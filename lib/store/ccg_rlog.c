@@ -162,8 +162,6 @@ static ccg_err spill_read(ccg_spill *sp, uint64_t off, size_t len,
 
 /* ---- the log ---- */
 
-static size_t seg_of(const ccg_rlog *l, uint64_t at);
-
 static ccg_err push_seg(ccg_rlog *l, uint64_t start, uint64_t file)
 {
 	if (CCG_GROW(l->seg, l->nseg + 1, l->capseg))
@@ -212,29 +210,6 @@ ccg_err ccg_rlog_flush(ccg_rlog *l)
 	return CCG_OK;
 }
 
-ccg_err ccg_rlog_get(const ccg_rlog *l, uint32_t id, const unsigned char **p,
-		     size_t *len, void **hold)
-{
-	*hold = NULL;
-	if (id >= l->n)
-		return CCG_ENOENT;
-	uint64_t at = l->off[id];
-	*len = (size_t)(l->off[id + 1] - at);
-	if (at >= l->base) {
-		*p = (const unsigned char *)l->mem.data + (at - l->base);
-		return CCG_OK;
-	}
-	size_t lo = seg_of(l, at);
-	if (lo == l->nseg)
-		return CCG_EFORMAT;
-	if (*len == 0) {
-		*p = (const unsigned char *)"";
-		return CCG_OK;
-	}
-	return spill_read(l->sp, l->seg[lo].file + (at - l->seg[lo].start),
-			  *len, p, hold);
-}
-
 /* The segment holding logical offset `at` (< base), or nseg. */
 static size_t seg_of(const ccg_rlog *l, uint64_t at)
 {
@@ -249,23 +224,52 @@ static size_t seg_of(const ccg_rlog *l, uint64_t at)
 	return l->nseg && l->seg[lo].start <= at ? lo : l->nseg;
 }
 
+/* Where record `id` is: *p its bytes when it is in memory (or empty),
+ * else NULL and *seg, *foff its segment and file offset. */
+static ccg_err place(const ccg_rlog *l, uint32_t id, const unsigned char **p,
+		     size_t *len, size_t *seg, uint64_t *foff)
+{
+	if (id >= l->n)
+		return CCG_ENOENT;
+	uint64_t at = l->off[id];
+	*len = (size_t)(l->off[id + 1] - at);
+	*p = NULL;
+	if (at >= l->base || !*len) {
+		*p = (const unsigned char *)l->mem.data + (at - l->base);
+		if (!*len)
+			*p = (const unsigned char *)"";
+		return CCG_OK;
+	}
+	if ((*seg = seg_of(l, at)) == l->nseg)
+		return CCG_EFORMAT;
+	*foff = l->seg[*seg].file + (at - l->seg[*seg].start);
+	return CCG_OK;
+}
+
+ccg_err ccg_rlog_get(const ccg_rlog *l, uint32_t id, const unsigned char **p,
+		     size_t *len, void **hold)
+{
+	size_t k;
+	uint64_t foff;
+	*hold = NULL;
+	ccg_err err = place(l, id, p, len, &k, &foff);
+	if (err || *p)
+		return err;
+	return spill_read(l->sp, foff, *len, p, hold);
+}
+
 ccg_err ccg_rlog_next(ccg_rlog_iter *it, const unsigned char **p,
 		      size_t *len)
 {
 	const ccg_rlog *l = it->l;
-	if (it->next >= l->n)
-		return CCG_ENOENT;
-	uint64_t at = l->off[it->next], end = l->off[it->next + 1];
-	*len = (size_t)(end - at);
-	it->next++;
-	if (at >= l->base) {
-		*p = (const unsigned char *)l->mem.data + (at - l->base);
+	size_t k;
+	uint64_t foff;
+	ccg_err err = place(l, it->next, p, len, &k, &foff);
+	if (err)
+		return err;
+	uint64_t at = l->off[it->next++];
+	if (*p)
 		return CCG_OK;
-	}
-	size_t k = seg_of(l, at);
-	if (k == l->nseg)
-		return CCG_EFORMAT;
-	uint64_t foff = l->seg[k].file + (at - l->seg[k].start);
 	if (foff < it->lo || foff + *len > it->lo + it->win.len) {
 		/* A window from here to the segment's end, a megabyte or
 		 * the record, whichever is more. */
@@ -277,9 +281,8 @@ ccg_err ccg_rlog_next(ccg_rlog_iter *it, const unsigned char **p,
 		ccg_buf_reset(&it->win);
 		if (ccg_buf_reserve(&it->win, (size_t)want))
 			return CCG_ENOMEM;
-		ccg_err err = ccg_pio_all(l->sp->fd, it->win.data, NULL,
-					  (size_t)want, foff);
-		if (err)
+		if ((err = ccg_pio_all(l->sp->fd, it->win.data, NULL,
+				       (size_t)want, foff)))
 			return err;
 		ccg_buf_setlen(&it->win, (size_t)want);
 		it->lo = foff;

@@ -336,12 +336,13 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 			const memo_ev *ev;
 			uint64_t at;
 			f->idx++;
-			if (w->by_index && (idx < w->i0 || idx >= w->i1))
+			if (w->windowed && !event_inside(w, idx, &err)) {
+				if (err)
+					break;
 				continue;
+			}
 			if ((err = ccg_tcur_get(w->tc, idx, &at)))
 				break;
-			if (w->windowed && (at < w->t0 || at >= w->t1))
-				continue;
 			if ((err = walk_event(w, CCG_REF_ID(ref), &ev)))
 				break;
 			uint64_t size = ev->textlen + fixed;
