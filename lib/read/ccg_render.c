@@ -357,3 +357,54 @@ int ccg_render_def(ccg_buf *b, const ccg_defs *d, size_t record)
 	ccg_buf_addc(b, '\n');
 	return bad ? -1 : 0;
 }
+
+/* ---- seconds ---- */
+
+static unsigned __int128 pow10_u128(unsigned n)
+{
+	unsigned __int128 p = 1;
+	while (n--)
+		p *= 10;
+	return p;
+}
+
+void ccg_secfmt_init(ccg_secfmt *f, uint64_t zero, uint64_t res,
+		     uint64_t last)
+{
+	f->zero = zero;
+	f->res = res;
+	f->dec = 0;
+	/* 10^19 < 2^64 keeps rel x 10^dec below 2^128. */
+	while (f->dec < 19 && pow10_u128(f->dec) < res)
+		f->dec++;
+	f->iw = ccg_digits_u64(res && last > zero ? (last - zero) / res : 0);
+}
+
+void ccg_secfmt_put(ccg_buf *b, const ccg_secfmt *f, uint64_t time)
+{
+	if (!f->res) {
+		ccg_buf_addc(b, '-');
+		return;
+	}
+	uint64_t rel = time - f->zero;
+	if (time < f->zero) {
+		ccg_buf_addc(b, '-');
+		rel = f->zero - time;
+	}
+	unsigned __int128 p = pow10_u128(f->dec);
+	unsigned __int128 v = (rel * p + f->res / 2) / f->res;
+	char tmp[48];
+	uint64_t ip = (uint64_t)(v / p);
+	uint64_t fp = (uint64_t)(v % p);
+	size_t n = ccg_fmt_u64(tmp, ip, f->iw);
+	if (f->dec) {
+		tmp[n++] = '.';
+		n += ccg_fmt_u64(tmp + n, fp, f->dec);
+	}
+	ccg_buf_add(b, tmp, n);
+}
+
+size_t ccg_secfmt_width(const ccg_secfmt *f)
+{
+	return f->res ? f->iw + (f->dec ? 1 + f->dec : 0) : 1;
+}

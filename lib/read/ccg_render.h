@@ -58,6 +58,28 @@ int ccg_render_def(ccg_buf *b, const ccg_defs *d, size_t record);
  * name in lower case, else NULL. */
 const char *ccg_render_paradigm(const ccg_defs *d, uint64_t paradigm);
 
+/* Seconds since a zero, exact to the tick: `dec` decimals, the fewest
+ * with 10^dec >= the clock's resolution, so that distinct ticks print
+ * distinct values and round(seconds x resolution) is the tick again; the
+ * integer part zero-padded to `iw` digits (those of the trace's last
+ * time), so every time of the trace prints at one width.  A clock
+ * without a resolution (0) prints "-". */
+typedef struct ccg_secfmt {
+	uint64_t zero, res;
+	unsigned iw, dec;
+} ccg_secfmt;
+
+/* The format for times from `zero` to `last` on a clock of `res` ticks
+ * per second. */
+void ccg_secfmt_init(ccg_secfmt *f, uint64_t zero, uint64_t res,
+		     uint64_t last);
+/* Appends the seconds from f->zero to `time` (a time before the zero
+ * prints as 0 with a leading '-'), rounded to the nearest 10^-dec. */
+void ccg_secfmt_put(ccg_buf *b, const ccg_secfmt *f, uint64_t time);
+/* Length of what ccg_secfmt_put appends for times up to the `last` the
+ * format was made for. */
+size_t ccg_secfmt_width(const ccg_secfmt *f);
+
 /* The header line of definitions.tsv. */
 #define CCG_DEFS_HEADER "definition\tid\tname\tattributes\n"
 

@@ -355,11 +355,8 @@ ccg_err ccg_info_static(ccg_trace *t)
 	ccg_buf *f = t->fixed;
 	render_readme(t, &f[V_README]);
 	ccg_trace_summary(t, &f[V_INFO]);
-	ccg_buf_add(&f[V_REGIONS], t->tsv_note.data, t->tsv_note.len);
 	render_regions(t, &f[V_REGIONS]);
-	ccg_buf_add(&f[V_LOCATIONS], t->tsv_note.data, t->tsv_note.len);
 	render_locations(t, &f[V_LOCATIONS]);
-	ccg_buf_add(&f[V_DEFINITIONS], t->tsv_note.data, t->tsv_note.len);
 	ccg_buf_adds(&f[V_DEFINITIONS], CCG_DEFS_HEADER);
 	for (size_t i = 0; i < ccg_defs_record_count(t->defs); i++)
 		ccg_render_def(&f[V_DEFINITIONS], t->defs, i);

@@ -458,17 +458,10 @@ static ccg_err finish_setup(ccg_trace *t)
 		if (t->locs[i].span.hi > 0 && hi > t->max_err)
 			t->max_err = hi;
 	}
-	if (t->opt.tol_abs || t->opt.tol_rel)
-		ccg_buf_addf(&t->tsv_note,
-			     "# lossy: event times within %llu ticks or %g%% of "
-			     "the time since the event before; largest error "
-			     "%llu ticks (%.3g%% of that time)\n",
-			     (unsigned long long)t->opt.tol_abs,
-			     t->opt.tol_rel * 100, (unsigned long long)t->max_err,
-			     t->lossy_max_rel * 100);
-	ccg_buf_add(&t->ev_header, t->tsv_note.data, t->tsv_note.len);
+	ccg_secfmt_init(&t->secs, t->zero, ck->defined ? ck->resolution : 0,
+			t->last);
 	ccg_buf_adds(&t->ev_header, CCG_EVENTS_HEADER);
-	if (ccg_buf_status(&t->tsv_note) || ccg_buf_status(&t->ev_header))
+	if (ccg_buf_status(&t->ev_header))
 		return CCG_ENOMEM;
 	return ccg_info_static(t);
 }
@@ -639,7 +632,6 @@ void ccg_trace_close(ccg_trace *t)
 	mut_free(t->mut);
 	ccg_names_free(t);
 	reset_content(t);
-	ccg_buf_free(&t->tsv_note);
 	ccg_buf_free(&t->ev_header);
 	for (size_t v = 0; v < V__COUNT; v++)
 		ccg_buf_free(&t->fixed[v]);

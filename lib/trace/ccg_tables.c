@@ -153,8 +153,6 @@ static ccg_err scope_table(const ccg_trace *t, const scope *s, enum view v,
 				       &rows, &nrows, &cap);
 		part_put(t, &r);
 	}
-	if (!err && v != V_FOLDED)
-		ccg_sink_add(out, t->tsv_note.data, t->tsv_note.len);
 	if (!err && v == V_STATS)
 		ccg_table_stats(out, t->defs, &st);
 	else if (!err && v == V_FOLDED)
@@ -186,10 +184,8 @@ static ccg_err scope_timeline(const ccg_trace *t, scope *s, uint64_t t0,
 			part_put(t, &r);
 		}
 	}
-	if (!err) {
-		ccg_sink_add(out, t->tsv_note.data, t->tsv_note.len);
+	if (!err)
 		err = ccg_table_timeline(out, t->defs, per, bins, t0, t1);
-	}
 	for (uint32_t k = 0; per && k < bins; k++)
 		ccg_stats_free(&per[k]);
 	free(per);
@@ -285,7 +281,6 @@ static ccg_err render_patterns(const ccg_trace *t, const uint32_t *roots,
 	if (err)
 		return err;
 	if (!(err = ccg_patterns_top(p, CCG_PATTERNS_TOP, &rows, &n))) {
-		ccg_buf_add(b, t->tsv_note.data, t->tsv_note.len);
 		ccg_buf_adds(b, "region\tevents\toccurrences\ttotal_events\t"
 				"node\tpath\n");
 		for (size_t i = 0; i < n && !err; i++) {

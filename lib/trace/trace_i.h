@@ -38,6 +38,7 @@
 #include "ccg_build.h"
 #include "ccg_defs.h"
 #include "ccg_index.h"
+#include "ccg_render.h"
 #include "ccg_stats.h"
 #include "ccg_store.h"
 #include "ccg_table.h"
@@ -183,9 +184,10 @@ struct ccg_trace {
 	double lossy_max_rel;   /* largest such difference relative to the
 				 * time since the event before */
 	uint64_t max_err;       /* largest event time error, ticks */
-	ccg_buf tsv_note;       /* lossy: comment line atop every TSV */
 	uint64_t serial;        /* unique per open (tags thread memos) */
-	ccg_buf ev_header;      /* the note and the events.tsv header */
+	ccg_secfmt secs;        /* seconds since the zero, as files show
+				 * them */
+	ccg_buf ev_header;      /* the events.tsv header */
 	ccg_buf fixed[V__COUNT]; /* the root's README, info, regions.tsv,
 				  * locations.tsv and definitions.tsv, by
 				  * view; the others empty */

@@ -263,6 +263,57 @@ static void test_definition_lines(void **state)
 	ccg_buf_free(&out);
 }
 
+/* Seconds print at one width, distinct ticks print distinct values, and
+ * the value times the resolution rounds back to the tick (checked with
+ * integers: S = I.F is (I x 10^dec + F) / 10^dec). */
+static void test_seconds(void **state)
+{
+	(void)state;
+	const uint64_t res[] = {1, 10, 1000000000, 2095197216, 3,
+				UINT64_MAX};
+	const uint64_t zero = 7397466976977800ull;
+	for (size_t r = 0; r < sizeof res / sizeof *res; r++) {
+		ccg_secfmt f;
+		uint64_t last = zero + 5000000000000ull;
+		ccg_secfmt_init(&f, zero, res[r], last);
+		uint64_t prev_v = 0;
+		for (uint64_t k = 0; k < 2000; k++) {
+			uint64_t t = k < 1000 ? zero + k
+					      : zero + (last - zero) / 997 * (k - 1000);
+			ccg_buf b = CCG_BUF_INIT;
+			ccg_secfmt_put(&b, &f, t);
+			assert_int_equal(b.len, ccg_secfmt_width(&f));
+			unsigned __int128 v = 0, p = 1;
+			size_t dot = b.len;
+			for (size_t i = 0; i < b.len; i++) {
+				if (b.data[i] == '.') {
+					dot = i;
+					continue;
+				}
+				assert_true(b.data[i] >= '0' && b.data[i] <= '9');
+				v = v * 10 + (unsigned)(b.data[i] - '0');
+			}
+			for (size_t i = dot + 1; i < b.len; i++)
+				p *= 10;
+			/* round(v / p x res) == t - zero */
+			unsigned __int128 back = (v * res[r] + p / 2) / p;
+			if (res[r] != UINT64_MAX)
+				assert_true(back == t - zero);
+			if (k && k < 1000 && res[r] != UINT64_MAX)
+				assert_true((uint64_t)v > prev_v);
+			prev_v = (uint64_t)v;
+			ccg_buf_free(&b);
+		}
+	}
+	ccg_secfmt f;
+	ccg_secfmt_init(&f, 0, 0, 10);
+	ccg_buf b = CCG_BUF_INIT;
+	ccg_secfmt_put(&b, &f, 5);
+	assert_int_equal(b.len, 1);
+	assert_int_equal(b.data[0], '-');
+	ccg_buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_definition_lines),
+		cmocka_unit_test(test_seconds),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
