@@ -41,8 +41,13 @@ struct ccg_defs {
 	ccg_def_region *regions;
 	size_t nregions;
 	idmap region_idx, lgroup_idx; /* id -> index in the arrays above */
+	idmap comm_locs;              /* paradigm -> record of its first
+				       * COMM_LOCATIONS group */
 	int finished;
 };
+
+/* OTF2_GroupType values. */
+enum { GT_COMM_LOCATIONS = 4, GT_COMM_GROUP = 5, GT_COMM_SELF = 6 };
 
 static uint64_t mix(uint64_t x)
 {
@@ -125,6 +130,7 @@ void ccg_defs_free(ccg_defs *d)
 	for (int i = 0; i < CCG_REF__COUNT; i++)
 		idmap_free(&d->maps[i]);
 	idmap_free(&d->region_idx);
+	idmap_free(&d->comm_locs);
 	idmap_free(&d->lgroup_idx);
 	free(d->locs);
 	free(d->lgroups);
@@ -377,6 +383,17 @@ ccg_err ccg_defs_finish(ccg_defs *d)
 	for (size_t i = 0; i < d->nrecs; i++)
 		if (!d->names[i])
 			d->names[i] = referred_name(d, &d->recs[i]);
+	/* Pass 4: the location group that ranks of a paradigm index. */
+	for (size_t i = 0; i < d->nrecs; i++) {
+		const rec *r = &d->recs[i];
+		uint32_t had;
+		if (r->kind != CCG_DEF_GROUP ||
+		    rec_u(d, r, 2) != GT_COMM_LOCATIONS ||
+		    !idmap_get(&d->comm_locs, rec_u(d, r, 3), &had))
+			continue;
+		if (idmap_put(&d->comm_locs, rec_u(d, r, 3), (uint32_t)i))
+			return CCG_ENOMEM;
+	}
 	ccg_err err = collect_tables(d);
 	if (err)
 		return err;
@@ -459,9 +476,6 @@ void ccg_defs_record(const ccg_defs *d, size_t i, ccg_kind *kind,
 	*len = r->len;
 }
 
-/* OTF2_GroupType values. */
-enum { GT_COMM_LOCATIONS = 4, GT_COMM_GROUP = 5, GT_COMM_SELF = 6 };
-
 /* Member k of a GROUP record (UINT64_MAX when out of range). */
 static uint64_t group_member(const ccg_defs *d, const rec *r, uint64_t k)
 {
@@ -506,11 +520,8 @@ uint64_t ccg_defs_rank_location(const ccg_defs *d, uint64_t comm,
 	uint64_t idx = group_member(d, g, rank);
 	if (idx == UINT64_MAX)
 		return UINT64_MAX;
-	for (size_t i = 0; i < d->nrecs; i++) {
-		const rec *r = &d->recs[i];
-		if (r->kind == CCG_DEF_GROUP && rec_u(d, r, 2) == GT_COMM_LOCATIONS &&
-		    rec_u(d, r, 3) == paradigm)
-			return group_member(d, r, idx);
-	}
-	return UINT64_MAX;
+	uint32_t i;
+	if (idmap_get(&d->comm_locs, paradigm, &i))
+		return UINT64_MAX;
+	return group_member(d, &d->recs[i], idx);
 }

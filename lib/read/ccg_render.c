@@ -202,21 +202,81 @@ static int put_value(ccg_buf *b, const ccg_defs *d, unsigned t,
 	}
 }
 
+/* Starts the next key=value pair of the attributes column: a tab before
+ * the first, a space between pairs. */
+static void pair_begin(ccg_buf *b, int *npairs)
+{
+	ccg_buf_addc(b, (*npairs)++ ? ' ' : '\t');
+}
+
+/* Writes the spaces appended to b since `mark` as \s, so that a space
+ * only ever separates pairs. */
+static void escape_spaces(ccg_buf *b, size_t mark)
+{
+	size_t n = 0;
+	for (size_t i = mark; i < b->len; i++)
+		n += b->data[i] == ' ';
+	if (!n || ccg_buf_reserve(b, n))
+		return;
+	size_t from = b->len, to = b->len + n;
+	ccg_buf_setlen(b, to);
+	while (from > mark) {
+		char ch = b->data[--from];
+		if (ch == ' ') {
+			b->data[--to] = 's';
+			b->data[--to] = '\\';
+		} else {
+			b->data[--to] = ch;
+		}
+	}
+}
+
+/* The peer of a point-to-point MPI record: the location that rank `rank`
+ * of its communicator is, as " KEY_location=ID" ("self" for COMM_SELF,
+ * "-" when the definitions do not say).  It depends on the record and the
+ * definitions alone, never on the location it is in. */
+static void put_peer(ccg_buf *b, const ccg_defs *d, const char *key,
+		     uint64_t comm, uint64_t rank)
+{
+	const uint64_t self = UINT64_MAX - 1;
+	uint64_t l = ccg_defs_rank_location(d, comm, rank, self);
+	ccg_buf_addc(b, ' ');
+	ccg_buf_adds(b, key);
+	ccg_buf_adds(b, "_location=");
+	if (l == self)
+		ccg_buf_adds(b, "self");
+	else if (l == UINT64_MAX)
+		ccg_buf_addc(b, '-');
+	else
+		ccg_buf_addu(b, l, 0);
+}
+
+static int is_p2p(ccg_kind kind)
+{
+	return kind == CCG_EV_MPI_SEND || kind == CCG_EV_MPI_ISEND ||
+	       kind == CCG_EV_MPI_RECV || kind == CCG_EV_MPI_IRECV;
+}
+
 /* Renders NAME and the key=value fields; `first` is the first field index
- * to consider (definitions skip their id field). */
+ * to consider (definitions skip their id field).  Counts the pairs. */
 static int put_fields(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
 		      unsigned first, const unsigned char **p,
-		      const unsigned char *end)
+		      const unsigned char *end, int *npairs)
 {
 	const ccg_kind_info *ki = &ccg_schema[kind];
 	/* The name column first: find the object field without consuming. */
 	const unsigned char *q = *p;
+	uint64_t comm = UINT64_MAX, rank = 0;
 	int ok = 0;
 	if (ki->obj >= 0) {
 		for (int i = 0; i < ki->obj; i++)
 			if (ccg_field_skip(&q, end, ki->f[i].type))
 				return -1;
+		const unsigned char *o = q;
 		ok = put_value(b, d, ki->f[ki->obj].type, &q, end);
+		if (!ok && ki->f[ki->obj].type == CCG_FT_REF_COMM &&
+		    ccg_varint_get(&o, end, &comm))
+			return -1;
 	} else {
 		ccg_buf_addc(b, '-');
 	}
@@ -228,17 +288,26 @@ static int put_fields(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
 				return -1;
 			continue;
 		}
-		ccg_buf_addc(b, '\t');
+		pair_begin(b, npairs);
 		ccg_buf_adds(b, ki->f[i].key);
 		ccg_buf_addc(b, '=');
+		size_t mark = b->len;
+		const unsigned char *v = *p;
 		if (put_value(b, d, ki->f[i].type, p, end))
 			return -1;
+		escape_spaces(b, mark);
+		if (i == 0 && is_p2p(kind)) {
+			if (ccg_varint_get(&v, end, &rank))
+				return -1;
+			put_peer(b, d, ki->f[i].key, comm, rank);
+		}
 	}
 	return 0;
 }
 
 static int put_attributes(ccg_buf *b, const ccg_defs *d,
-			  const unsigned char **p, const unsigned char *end)
+			  const unsigned char **p, const unsigned char *end,
+			  int *npairs)
 {
 	uint64_t n, a;
 	if (*p == end)
@@ -248,50 +317,74 @@ static int put_attributes(ccg_buf *b, const ccg_defs *d,
 	for (uint64_t i = 0; i < n; i++) {
 		if (ccg_varint_get(p, end, &a))
 			return -1;
-		ccg_buf_adds(b, "\tattr.");
+		pair_begin(b, npairs);
+		size_t mark = b->len;
+		ccg_buf_adds(b, "attr.");
 		put_ref(b, d, CCG_FT_REF_ATTR, a);
+		escape_spaces(b, mark);
 		ccg_buf_addc(b, '=');
+		mark = b->len;
 		if (put_typed(b, d, p, end))
 			return -1;
+		escape_spaces(b, mark);
 	}
 	return *p == end ? 0 : -1;
+}
+
+/* Ends a line: "-" for an empty attributes column, the mark of a record
+ * that could not be decoded whole, the newline. */
+static void put_end(ccg_buf *b, int bad, int npairs)
+{
+	if (bad) {
+		pair_begin(b, &npairs);
+		ccg_buf_adds(b, "malformed=1");
+	} else if (!npairs) {
+		ccg_buf_adds(b, "\t-");
+	}
+	ccg_buf_addc(b, '\n');
 }
 
 int ccg_render_event_tail(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
 			  const unsigned char *fields, size_t len)
 {
 	const unsigned char *p = fields, *end = fields + len;
-	int bad = !CCG_KIND_IS_EVENT(kind);
+	int bad = !CCG_KIND_IS_EVENT(kind), npairs = 0;
 	if (!bad)
-		bad = put_fields(b, d, kind, 0, &p, end) ||
-		      put_attributes(b, d, &p, end);
+		bad = put_fields(b, d, kind, 0, &p, end, &npairs) ||
+		      put_attributes(b, d, &p, end, &npairs);
 	else
 		ccg_buf_addc(b, '-');
-	if (bad)
-		ccg_buf_adds(b, "\tmalformed=1");
-	ccg_buf_addc(b, '\n');
+	put_end(b, bad, npairs);
 	return bad ? -1 : 0;
 }
 
 void ccg_render_event_head(ccg_buf *b, ccg_kind kind, uint64_t time,
-			   unsigned time_width, const char *loc,
-			   uint64_t depth, unsigned depth_width)
+			   unsigned time_width, const ccg_secfmt *secs,
+			   const char *loc, uint64_t depth,
+			   unsigned depth_width)
 {
 	if (!CCG_KIND_IS_EVENT(kind))
 		kind = CCG_EV_UNKNOWN;
 	/* Every events.tsv line starts here: one reservation, written in
 	 * place. */
 	const char *name = ccg_schema[kind].name;
+	char sec[CCG_SECFMT_MAX];
+	size_t slen = secs ? ccg_secfmt_fmt(sec, secs, time) : 0;
 	size_t nlen = strlen(name), llen = strlen(loc);
 	unsigned td = ccg_digits_u64(time), dd = ccg_digits_u64(depth);
 	size_t tw = td > time_width ? td : time_width;
 	size_t dw = dd > depth_width ? dd : depth_width;
-	size_t n = tw + nlen + llen + dw + 4;
+	size_t n = tw + (secs ? slen + 1 : 0) + nlen + llen + dw + 4;
 	if (ccg_buf_reserve(b, n))
 		return;
 	char *p = b->data + b->len;
 	p += ccg_fmt_u64(p, time, time_width);
 	*p++ = '\t';
+	if (secs) {
+		memcpy(p, sec, slen);
+		p += slen;
+		*p++ = '\t';
+	}
 	memcpy(p, name, nlen);
 	p += nlen;
 	*p++ = '\t';
@@ -308,7 +401,7 @@ int ccg_render_event(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
 		     uint64_t depth, unsigned depth_width,
 		     const unsigned char *fields, size_t len)
 {
-	ccg_render_event_head(b, kind, time, time_width, loc, depth,
+	ccg_render_event_head(b, kind, time, time_width, NULL, loc, depth,
 			      depth_width);
 	return ccg_render_event_tail(b, d, kind, fields, len);
 }
@@ -328,7 +421,7 @@ int ccg_render_def(ccg_buf *b, const ccg_defs *d, size_t record)
 	else
 		ccg_buf_addu(b, id, 0);
 	ccg_buf_addc(b, '\t');
-	int bad = 0;
+	int bad = 0, npairs = 0;
 	if (kind == CCG_DEF_STRING) {
 		ccg_render_escape(b, (const char *)fields);
 	} else {
@@ -340,21 +433,19 @@ int ccg_render_def(ccg_buf *b, const ccg_defs *d, size_t record)
 			ccg_render_escape(b, n ? n : "-");
 			/* put_fields prints "-" for obj < 0; undo it. */
 			size_t mark = b->len;
-			bad = put_fields(b, d, kind, first, &p, end);
+			bad = put_fields(b, d, kind, first, &p, end, &npairs);
 			if (!bad && b->len > mark && b->data[mark] == '-') {
 				memmove(b->data + mark, b->data + mark + 1,
 					b->len - mark - 1);
 				ccg_buf_setlen(b, b->len - 1);
 			}
 		} else {
-			bad = put_fields(b, d, kind, first, &p, end);
+			bad = put_fields(b, d, kind, first, &p, end, &npairs);
 		}
 		if (!bad && p != end)
 			bad = 1;
 	}
-	if (bad)
-		ccg_buf_adds(b, "\tmalformed=1");
-	ccg_buf_addc(b, '\n');
+	put_end(b, bad, npairs);
 	return bad ? -1 : 0;
 }
 
@@ -380,28 +471,32 @@ void ccg_secfmt_init(ccg_secfmt *f, uint64_t zero, uint64_t res,
 	f->iw = ccg_digits_u64(res && last > zero ? (last - zero) / res : 0);
 }
 
-void ccg_secfmt_put(ccg_buf *b, const ccg_secfmt *f, uint64_t time)
+size_t ccg_secfmt_fmt(char *out, const ccg_secfmt *f, uint64_t time)
 {
+	size_t n = 0;
 	if (!f->res) {
-		ccg_buf_addc(b, '-');
-		return;
+		out[0] = '-';
+		return 1;
 	}
 	uint64_t rel = time - f->zero;
 	if (time < f->zero) {
-		ccg_buf_addc(b, '-');
+		out[n++] = '-';
 		rel = f->zero - time;
 	}
 	unsigned __int128 p = pow10_u128(f->dec);
 	unsigned __int128 v = (rel * p + f->res / 2) / f->res;
-	char tmp[48];
-	uint64_t ip = (uint64_t)(v / p);
-	uint64_t fp = (uint64_t)(v % p);
-	size_t n = ccg_fmt_u64(tmp, ip, f->iw);
+	n += ccg_fmt_u64(out + n, (uint64_t)(v / p), f->iw);
 	if (f->dec) {
-		tmp[n++] = '.';
-		n += ccg_fmt_u64(tmp + n, fp, f->dec);
+		out[n++] = '.';
+		n += ccg_fmt_u64(out + n, (uint64_t)(v % p), f->dec);
 	}
-	ccg_buf_add(b, tmp, n);
+	return n;
+}
+
+void ccg_secfmt_put(ccg_buf *b, const ccg_secfmt *f, uint64_t time)
+{
+	char tmp[CCG_SECFMT_MAX];
+	ccg_buf_add(b, tmp, ccg_secfmt_fmt(tmp, f, time));
 }
 
 size_t ccg_secfmt_width(const ccg_secfmt *f)

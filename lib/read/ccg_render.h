@@ -1,16 +1,22 @@
 /*
  * ccg_render.h - records as TSV text.
  *
- * One event becomes one events.tsv line:
- *   TIME \t KIND \t LOCATION \t DEPTH \t NAME [\t key=value]... \n
- * TIME and DEPTH are zero-padded to the given widths; NAME is the record's
- * object (region, communicator, ...) or "-"; OTF2 attribute-list entries
- * follow as attr.NAME=value.  Strings are escaped so that a line never holds
- * a raw tab, newline, carriage return or backslash: \t \n \r \\.
+ * One event becomes one events.tsv line of seven columns:
+ *   TIME \t SECONDS \t KIND \t LOCATION \t DEPTH \t NAME \t ATTRIBUTES \n
+ * TIME and DEPTH are zero-padded to the given widths, SECONDS (since the
+ * trace's zero) has one width per trace; NAME is the record's object
+ * (region, communicator, ...) or "-"; ATTRIBUTES holds the record's fields
+ * and then its OTF2 attribute list (as attr.NAME=value) as key=value pairs
+ * separated by one space, or "-" when there are none.  A point-to-point
+ * MPI record's peer rank is followed by the location it is
+ * (receiver_location=ID, sender_location=ID).  Strings are escaped so
+ * that a line never holds a raw tab, newline, carriage return or
+ * backslash: \t \n \r \\; inside ATTRIBUTES a space is \s, so that a
+ * space only ever separates pairs.  Definitions render the same way.
  *
- * A line's length minus the digits of TIME, DEPTH and LOCATION is a
- * property of the record alone; the stores rely on that to know file sizes
- * without rendering.
+ * A line's length minus the digits of TIME, DEPTH and LOCATION and the
+ * SECONDS column is a property of the record alone; the stores rely on
+ * that to know file sizes without rendering.
  */
 #ifndef CCG_RENDER_H
 #define CCG_RENDER_H
@@ -23,40 +29,8 @@
 #include "ccg_schema.h"
 
 /* The header line of events.tsv (with its newline). */
-#define CCG_EVENTS_HEADER "time\tkind\tlocation\tdepth\tname\tattributes\n"
-
-/* Appends s with \t \n \r \\ escaped. */
-void ccg_render_escape(ccg_buf *b, const char *s);
-
-/* Appends one events.tsv line.  `loc` is the location column text.
- * Returns 0, or -1 when the record is malformed (a line is still written,
- * with what could be decoded and a final field `malformed=1`). */
-int ccg_render_event(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
-		     uint64_t time, unsigned time_width, const char *loc,
-		     uint64_t depth, unsigned depth_width,
-		     const unsigned char *fields, size_t len);
-
-/* The two halves of ccg_render_event: the head (time, kind, location,
- * depth, each followed by a tab) and the tail (name, fields, attributes,
- * newline), which depends on the record alone and so can be cached. */
-void ccg_render_event_head(ccg_buf *b, ccg_kind kind, uint64_t time,
-			   unsigned time_width, const char *loc,
-			   uint64_t depth, unsigned depth_width);
-int ccg_render_event_tail(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
-			  const unsigned char *fields, size_t len);
-
-/* Appends the name of region `region`, escaped; a region the definitions
- * do not have is "undefined" (OTF2's undefined id) or "?ID".  The one
- * name of an unknown region in every file and directory name. */
-void ccg_render_region(ccg_buf *b, const ccg_defs *d, uint64_t region);
-
-/* Appends one definitions.tsv line: KIND \t ID \t NAME [\t key=value]...
- * Returns 0 or -1 as above. */
-int ccg_render_def(ccg_buf *b, const ccg_defs *d, size_t record);
-
-/* Name of an OTF2 paradigm: its Paradigm definition's name, else OTF2's
- * name in lower case, else NULL. */
-const char *ccg_render_paradigm(const ccg_defs *d, uint64_t paradigm);
+#define CCG_EVENTS_HEADER \
+	"time_ticks\ttime_seconds\tkind\tlocation\tdepth\tname\tattributes\n"
 
 /* Seconds since a zero, exact to the tick: `dec` decimals, the fewest
  * with 10^dec >= the clock's resolution, so that distinct ticks print
@@ -73,12 +47,51 @@ typedef struct ccg_secfmt {
  * per second. */
 void ccg_secfmt_init(ccg_secfmt *f, uint64_t zero, uint64_t res,
 		     uint64_t last);
+/* Most bytes ccg_secfmt_fmt writes. */
+#define CCG_SECFMT_MAX 48
+/* Writes the seconds from f->zero to `time` into out (no terminator) and
+ * returns their length. */
+size_t ccg_secfmt_fmt(char *out, const ccg_secfmt *f, uint64_t time);
 /* Appends the seconds from f->zero to `time` (a time before the zero
  * prints as 0 with a leading '-'), rounded to the nearest 10^-dec. */
 void ccg_secfmt_put(ccg_buf *b, const ccg_secfmt *f, uint64_t time);
 /* Length of what ccg_secfmt_put appends for times up to the `last` the
  * format was made for. */
 size_t ccg_secfmt_width(const ccg_secfmt *f);
+
+/* Appends s with \t \n \r \\ escaped. */
+void ccg_render_escape(ccg_buf *b, const char *s);
+
+/* Appends one events.tsv line.  `loc` is the location column text.
+ * Returns 0, or -1 when the record is malformed (a line is still written,
+ * with what could be decoded and a final field `malformed=1`). */
+int ccg_render_event(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
+		     uint64_t time, unsigned time_width, const char *loc,
+		     uint64_t depth, unsigned depth_width,
+		     const unsigned char *fields, size_t len);
+
+/* The two halves of ccg_render_event: the head (time, seconds when
+ * `secs` is not NULL, kind, location, depth, each followed by a tab) and the tail (name, fields, attributes,
+ * newline), which depends on the record alone and so can be cached. */
+void ccg_render_event_head(ccg_buf *b, ccg_kind kind, uint64_t time,
+			   unsigned time_width, const ccg_secfmt *secs,
+			   const char *loc, uint64_t depth,
+			   unsigned depth_width);
+int ccg_render_event_tail(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
+			  const unsigned char *fields, size_t len);
+
+/* Appends the name of region `region`, escaped; a region the definitions
+ * do not have is "undefined" (OTF2's undefined id) or "?ID".  The one
+ * name of an unknown region in every file and directory name. */
+void ccg_render_region(ccg_buf *b, const ccg_defs *d, uint64_t region);
+
+/* Appends one definitions.tsv line: KIND \t ID \t NAME [\t key=value]...
+ * Returns 0 or -1 as above. */
+int ccg_render_def(ccg_buf *b, const ccg_defs *d, size_t record);
+
+/* Name of an OTF2 paradigm: its Paradigm definition's name, else OTF2's
+ * name in lower case, else NULL. */
+const char *ccg_render_paradigm(const ccg_defs *d, uint64_t paradigm);
 
 /* The header line of definitions.tsv. */
 #define CCG_DEFS_HEADER "definition\tid\tname\tattributes\n"

@@ -30,8 +30,9 @@ static int cmp_excl(const void *a, const void *b)
 
 void ccg_table_stats(ccg_sink *s, const ccg_defs *d, ccg_stats *st)
 {
-	static const char head[] = "region\tcalls\tinclusive\texclusive\t"
-				   "min\tmax\tmean\n";
+	static const char head[] = "region\tcalls\tinclusive_ticks\t"
+				   "exclusive_ticks\tmin_ticks\tmax_ticks\t"
+				   "mean_ticks\n";
 	qsort(st->r, st->n, sizeof *st->r, cmp_excl);
 	ccg_sink_add(s, head, sizeof head - 1);
 	for (uint32_t i = 0; i < st->n; i++) {
@@ -82,9 +83,11 @@ static int cmp_msg_row(const void *a, const void *b)
 	return c ? c : ccg_cmp_u64(x->receiver, y->receiver);
 }
 
-void ccg_table_messages(ccg_sink *s, ccg_msg_row *rows, size_t n)
+void ccg_table_messages(ccg_sink *s, ccg_msg_row *rows, size_t n,
+			ccg_table_path_fn path, const void *ctx)
 {
-	static const char head[] = "sender\treceiver\tmessages\tbytes\n";
+	static const char head[] = "sender\tsender_path\treceiver\t"
+				   "receiver_path\tmessages\tbytes\n";
 	qsort(rows, n, sizeof *rows, cmp_msg_row);
 	ccg_sink_add(s, head, sizeof head - 1);
 	for (size_t i = 0; i < n;) {
@@ -96,10 +99,15 @@ void ccg_table_messages(ccg_sink *s, ccg_msg_row *rows, size_t n)
 		}
 		ccg_buf_addu(b, r.sender, 0);
 		ccg_buf_addc(b, '\t');
-		if (r.unresolved)
-			ccg_buf_addc(b, '-');
-		else
+		path(ctx, r.sender, b);
+		ccg_buf_addc(b, '\t');
+		if (r.unresolved) {
+			ccg_buf_adds(b, "-\t-");
+		} else {
 			ccg_buf_addu(b, r.receiver, 0);
+			ccg_buf_addc(b, '\t');
+			path(ctx, r.receiver, b);
+		}
 		ccg_buf_addf(b, "\t%llu\t%llu\n", (unsigned long long)r.count,
 			     (unsigned long long)r.bytes);
 		ccg_sink_end(s);
@@ -134,8 +142,8 @@ static uint64_t excl_of(const ccg_stats *st, uint64_t region)
 }
 
 ccg_err ccg_table_timeline(ccg_sink *s, const ccg_defs *d,
-			   const ccg_stats *per, uint32_t bins, uint64_t t0,
-			   uint64_t t1)
+			   const ccg_secfmt *secs, const ccg_stats *per,
+			   uint32_t bins, uint64_t t0, uint64_t t1)
 {
 	ccg_stats all = {0};
 	ccg_err err = CCG_OK;
@@ -149,7 +157,8 @@ ccg_err ccg_table_timeline(ccg_sink *s, const ccg_defs *d,
 	if (!err) {
 		qsort(cols, all.n, sizeof *cols, cmp_tl_col);
 		ccg_buf *b = ccg_sink_begin(s);
-		ccg_buf_adds(b, "start\tend");
+		ccg_buf_adds(b, "start_ticks\tend_ticks\tstart_seconds\t"
+			     "end_seconds");
 		for (uint32_t i = 0; i < all.n; i++) {
 			ccg_buf_addc(b, '\t');
 			ccg_render_region(b, d, cols[i].region);
@@ -159,9 +168,15 @@ ccg_err ccg_table_timeline(ccg_sink *s, const ccg_defs *d,
 	}
 	for (uint32_t k = 0; !err && k < bins; k++) {
 		ccg_buf *b = ccg_sink_begin(s);
-		ccg_buf_addu(b, ccg_table_bin_edge(t0, t1, bins, k), 0);
+		uint64_t lo = ccg_table_bin_edge(t0, t1, bins, k);
+		uint64_t hi = ccg_table_bin_edge(t0, t1, bins, k + 1);
+		ccg_buf_addu(b, lo, 0);
 		ccg_buf_addc(b, '\t');
-		ccg_buf_addu(b, ccg_table_bin_edge(t0, t1, bins, k + 1), 0);
+		ccg_buf_addu(b, hi, 0);
+		ccg_buf_addc(b, '\t');
+		ccg_secfmt_put(b, secs, lo);
+		ccg_buf_addc(b, '\t');
+		ccg_secfmt_put(b, secs, hi);
 		for (uint32_t i = 0; i < all.n; i++) {
 			ccg_buf_addc(b, '\t');
 			ccg_buf_addu(b, excl_of(&per[k], cols[i].region), 0);

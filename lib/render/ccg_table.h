@@ -2,8 +2,8 @@
  * ccg_table.h - query results as text: stats.tsv, profile.folded,
  * messages.tsv and timeline.tsv.  Regions are named as everywhere else
  * (ccg_render_region: an unknown region is "undefined" or "?ID").  Numbers
- * are plain decimal; times are ticks.  The caller puts any lossy note
- * line in front.
+ * are plain decimal; times are ticks (columns named *_ticks), and
+ * timestamps also seconds (*_seconds).
  */
 #ifndef CCG_TABLE_H
 #define CCG_TABLE_H
@@ -13,6 +13,7 @@
 
 #include "ccg_buf.h"
 #include "ccg_defs.h"
+#include "ccg_render.h"
 #include "ccg_stats.h"
 
 /* Where a table goes: appended to `out`, or (out NULL) only measured:
@@ -62,15 +63,21 @@ typedef struct ccg_msg_row {
 	int unresolved;
 } ccg_msg_row;
 
-/* Appends messages.tsv: rows of equal (sender, receiver) summed, sorted
- * by sender then receiver (unknown receivers, "-", last); reorders rows. */
-void ccg_table_messages(ccg_sink *s, ccg_msg_row *rows, size_t n);
+/* Appends the path of location `id` (as locations.tsv shows it) to b. */
+typedef void (*ccg_table_path_fn)(const void *ctx, uint64_t id, ccg_buf *b);
+
+/* Appends messages.tsv: `sender sender_path receiver receiver_path
+ * messages bytes`, rows of equal (sender, receiver) summed, sorted by
+ * sender then receiver (unknown receivers, "-", last); reorders rows. */
+void ccg_table_messages(ccg_sink *s, ccg_msg_row *rows, size_t n,
+			ccg_table_path_fn path, const void *ctx);
 
 /* Appends timeline.tsv: `bins` equal bins of [t0, t1), per[k] the
- * statistics of bin k; one column per region, most exclusive time first. */
+ * statistics of bin k; each bin's edges in ticks and in seconds (secs),
+ * then one column per region, most exclusive time first. */
 ccg_err ccg_table_timeline(ccg_sink *s, const ccg_defs *d,
-			   const ccg_stats *per, uint32_t bins, uint64_t t0,
-			   uint64_t t1);
+			   const ccg_secfmt *secs, const ccg_stats *per,
+			   uint32_t bins, uint64_t t0, uint64_t t1);
 
 /* Start of bin k of `bins` equal bins of [t0, t1) (k == bins: t1). */
 uint64_t ccg_table_bin_edge(uint64_t t0, uint64_t t1, uint32_t bins,

@@ -13,10 +13,12 @@
 #include "ccg_grow.h"
 #include "ccg_render.h"
 
-/* Bytes of one events.tsv line besides the record's own text. */
+/* Bytes of one events.tsv line besides the record's own text: the
+ * digits of time, depth and location, and the seconds and their tab. */
 static uint64_t fixed_len(const ccg_trace *t, const loc *l)
 {
-	return t->w_time + t->w_depth + strlen(l->idstr);
+	return t->w_time + t->w_depth + strlen(l->idstr) +
+	       ccg_secfmt_width(&t->secs) + 1;
 }
 
 uint64_t ccg_events_size(const ccg_trace *t, const inst *in)
@@ -354,8 +356,9 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 				/* The whole line fits: rendered in place. */
 				size_t at0 = out->len;
 				ccg_render_event_head(out, ev->kind, at,
-						      w->t->w_time, w->l->idstr,
-						      f->depth, w->t->w_depth);
+						      w->t->w_time, &w->t->secs,
+						      w->l->idstr, f->depth,
+						      w->t->w_depth);
 				ccg_buf_add(out, ev->tail.data, ev->tail.len);
 				if (ccg_buf_status(out)) {
 					err = CCG_ENOMEM;
@@ -370,8 +373,8 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 			}
 			ccg_buf_reset(&line);
 			ccg_render_event_head(&line, ev->kind, at, w->t->w_time,
-					      w->l->idstr, f->depth,
-					      w->t->w_depth);
+					      &w->t->secs, w->l->idstr,
+					      f->depth, w->t->w_depth);
 			ccg_buf_add(&line, ev->tail.data, ev->tail.len);
 			if (ccg_buf_status(&line)) {
 				err = CCG_ENOMEM;

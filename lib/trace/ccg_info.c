@@ -85,6 +85,16 @@ static void add_repairs(ccg_buf *b, const ccg_repairs *r)
 }
 
 
+/* "key: SECONDS" since the zero, exact to the tick. */
+static void add_seconds(const ccg_trace *t, ccg_buf *b, const char *key,
+			uint64_t time)
+{
+	ccg_buf_adds(b, key);
+	ccg_buf_adds(b, ": ");
+	ccg_secfmt_put(b, &t->secs, time);
+	ccg_buf_addc(b, '\n');
+}
+
 void ccg_info_node(const ccg_trace *t, const inst *in, int is_loc,
 			     ccg_buf *b)
 {
@@ -125,6 +135,8 @@ void ccg_info_node(const ccg_trace *t, const inst *in, int is_loc,
 	if (l->nevents || !is_loc) {
 		add_ku(b, "start_since_zero", start - t->zero);
 		add_ku(b, "end_since_zero", end - t->zero);
+		add_seconds(t, b, "start_seconds", start);
+		add_seconds(t, b, "end_seconds", end);
 	}
 	add_ku(b, "events", n->nevents);
 	add_ku(b, "children", n->nvis);
@@ -209,6 +221,8 @@ ccg_err ccg_trace_summary(const ccg_trace *t, ccg_buf *b)
 			    {"clock.offset", ck->offset}, {"clock.length", ck->length},
 			    {"zero", t->zero}, {"first", t->first}, {"last", t->last}};
 	add_kus(b, clock, NELEM(clock));
+	add_seconds(t, b, "first_seconds", t->first);
+	add_seconds(t, b, "last_seconds", t->last);
 	if (ck->resolution)
 		ccg_buf_addf(b, "duration_seconds: %.9f\n",
 			     (double)(t->last - t->first) / ck->resolution);
@@ -259,7 +273,8 @@ static void render_regions(const ccg_trace *t, ccg_buf *b)
 
 static void render_locations(const ccg_trace *t, ccg_buf *b)
 {
-	ccg_buf_adds(b, "id\tname\tgroup\ttype\tevents\tfirst\tlast\tpath\t"
+	ccg_buf_adds(b, "id\tname\tgroup\ttype\tevents\tfirst_ticks\t"
+			"last_ticks\tfirst_seconds\tlast_seconds\tpath\t"
 			"declared_events\trepairs\tstatus\n");
 	for (size_t i = 0; i < t->nlocs; i++) {
 		const loc *l = &t->locs[i];
@@ -273,12 +288,16 @@ static void render_locations(const ccg_trace *t, ccg_buf *b)
 		ccg_buf_addc(b, '\t');
 		ccg_buf_addu(b, l->nevents, 0);
 		ccg_buf_addc(b, '\t');
-		if (!l->nevents)
-			ccg_buf_adds(b, "-\t-");
-		else
-			ccg_buf_addf(b, "%llu\t%llu",
+		if (!l->nevents) {
+			ccg_buf_adds(b, "-\t-\t-\t-");
+		} else {
+			ccg_buf_addf(b, "%llu\t%llu\t",
 				     (unsigned long long)l->first,
 				     (unsigned long long)l->last);
+			ccg_secfmt_put(b, &t->secs, l->first);
+			ccg_buf_addc(b, '\t');
+			ccg_secfmt_put(b, &t->secs, l->last);
+		}
 		ccg_buf_addc(b, '\t');
 		ccg_names_location_path(t, l, b);
 		ccg_buf_addc(b, '\t');

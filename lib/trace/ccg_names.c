@@ -157,6 +157,51 @@ static ccg_err name_dirs(ccg_trace *t, size_t i)
 	return err;
 }
 
+typedef struct id_pos {
+	uint64_t id;
+	uint32_t i;
+} id_pos;
+
+static int cmp_id_pos(const void *a, const void *b)
+{
+	const id_pos *x = a, *y = b;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* t->by_id: location indices in id order. */
+static ccg_err index_ids(ccg_trace *t)
+{
+	size_t n = t->nlocs ? t->nlocs : 1;
+	id_pos *v = malloc(n * sizeof *v);
+	t->by_id = malloc(n * sizeof *t->by_id);
+	if (!v || !t->by_id) {
+		free(v);
+		return CCG_ENOMEM;
+	}
+	for (size_t i = 0; i < t->nlocs; i++)
+		v[i] = (id_pos){t->locs[i].def->id, (uint32_t)i};
+	qsort(v, t->nlocs, sizeof *v, cmp_id_pos);
+	for (size_t i = 0; i < t->nlocs; i++)
+		t->by_id[i] = v[i].i;
+	free(v);
+	return CCG_OK;
+}
+
+const loc *ccg_names_location_of(const ccg_trace *t, uint64_t id)
+{
+	size_t lo = 0, hi = t->nlocs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->locs[t->by_id[mid]].def->id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < t->nlocs && t->locs[t->by_id[lo]].def->id == id)
+		return &t->locs[t->by_id[lo]];
+	return NULL;
+}
+
 ccg_err ccg_names_groups(ccg_trace *t)
 {
 	size_t ng = ccg_defs_lgroup_count(t->defs);
@@ -182,6 +227,8 @@ ccg_err ccg_names_groups(ccg_trace *t)
 		}
 	}
 	ccg_err err = group_members(t, ng);
+	if (!err)
+		err = index_ids(t);
 	if (!err && t->ngroups)
 		err = name_dirs(t, 0);
 	for (size_t i = 0; !err && i < t->ngroups; i++)
@@ -201,6 +248,7 @@ void ccg_names_free(ccg_trace *t)
 		free(t->groups[i].locs);
 	}
 	free(t->groups);
+	free(t->by_id);
 }
 
 void ccg_names_location_path(const ccg_trace *t, const loc *l, ccg_buf *b)
@@ -208,6 +256,16 @@ void ccg_names_location_path(const ccg_trace *t, const loc *l, ccg_buf *b)
 	ccg_buf_adds(b, t->groups[l->group].dirname);
 	ccg_buf_addc(b, '/');
 	ccg_buf_adds(b, l->dirname);
+}
+
+void ccg_names_id_path(const void *ctx, uint64_t id, ccg_buf *b)
+{
+	const ccg_trace *t = ctx;
+	const loc *l = ccg_names_location_of(t, id);
+	if (l)
+		ccg_names_location_path(t, l, b);
+	else
+		ccg_buf_addc(b, '-');
 }
 
 /* ------------------------------------------------------------------ */

@@ -158,7 +158,7 @@ static ccg_err scope_table(const ccg_trace *t, const scope *s, enum view v,
 	else if (!err && v == V_FOLDED)
 		ccg_table_folded(out, t->defs, &f);
 	else if (!err)
-		ccg_table_messages(out, rows, nrows);
+		ccg_table_messages(out, rows, nrows, ccg_names_id_path, t);
 	ccg_stats_free(&st);
 	ccg_folded_free(&f);
 	free(rows);
@@ -185,7 +185,8 @@ static ccg_err scope_timeline(const ccg_trace *t, scope *s, uint64_t t0,
 		}
 	}
 	if (!err)
-		err = ccg_table_timeline(out, t->defs, per, bins, t0, t1);
+		err = ccg_table_timeline(out, t->defs, &t->secs, per, bins, t0,
+					 t1);
 	for (uint32_t k = 0; per && k < bins; k++)
 		ccg_stats_free(&per[k]);
 	free(per);

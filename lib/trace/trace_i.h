@@ -158,6 +158,7 @@ struct ccg_trace {
 	size_t nlocs;
 	group *groups;
 	size_t ngroups;
+	uint32_t *by_id;        /* location indices in id order */
 	char **region_safe;     /* per region index */
 	uint32_t *region_class; /* per region index: first equal safe name */
 	uint64_t zero;          /* names count ticks from here */
@@ -302,6 +303,11 @@ void ccg_names_free(ccg_trace *t);
 size_t ccg_names_region_index(const ccg_trace *t, uint64_t region);
 /* Appends "GROUP/LOCATION", the location's path from the mount. */
 void ccg_names_location_path(const ccg_trace *t, const loc *l, ccg_buf *b);
+/* The location whose definition id is `id`, NULL if none. */
+const loc *ccg_names_location_of(const ccg_trace *t, uint64_t id);
+/* A ccg_table_path_fn over the trace `ctx`: the path of location `id`,
+ * "-" when the trace has none of that id. */
+void ccg_names_id_path(const void *ctx, uint64_t id, ccg_buf *b);
 
 /* A visible child as its name needs it. */
 typedef struct named_child {

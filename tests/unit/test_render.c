@@ -56,6 +56,17 @@ static int setup(void **state)
 	for (size_t i = 0; i < 4; i++)
 		ccg_put_u(&f, attr[i]);
 	add(CCG_DEF_ATTRIBUTE, 4, &f);
+	/* GROUP 0: the locations MPI ranks 0 and 1 are */
+	uint64_t group[] = {0, 3, 4, 4, 0, 2, 10, 11};
+	for (size_t i = 0; i < 8; i++)
+		ccg_put_u(&f, group[i]);
+	add(CCG_DEF_GROUP, 0, &f);
+	/* REGION 8 "x y" */
+	add_string(5, "x y");
+	uint64_t region8[] = {8, 5, 5, 5, 1, 1, 0, 5, 1, 2};
+	for (size_t i = 0; i < 10; i++)
+		ccg_put_u(&f, region8[i]);
+	add(CCG_DEF_REGION, 8, &f);
 	ccg_buf_free(&f);
 	return ccg_defs_finish(defs) == CCG_OK ? 0 : -1;
 }
@@ -99,7 +110,34 @@ static void test_mpi_send(void **state)
 					  (unsigned char *)f.data, f.len),
 			 0);
 	assert_string_equal(out.data, "9\tMPI_SEND\t0\t3\tMPI_COMM_WORLD\t"
-				      "receiver=1\ttag=10\tlength=16384\n");
+				      "receiver=1 receiver_location=11 tag=10 "
+				      "length=16384\n");
+	ccg_buf_free(&f);
+	ccg_buf_free(&out);
+}
+
+/* The head with seconds: seven columns, the seconds exact to the tick;
+ * two attributes separated by a space. */
+static void test_seconds_column(void **state)
+{
+	(void)state;
+	ccg_buf f = CCG_BUF_INIT, out = CCG_BUF_INIT;
+	ccg_put_u(&f, 8);         /* region "x y" */
+	ccg_put_u(&f, 2);         /* two attributes */
+	ccg_put_u(&f, 4);
+	ccg_put_typed(&f, 4, 42); /* UINT64 42 */
+	ccg_put_u(&f, 4);
+	ccg_put_typed(&f, 4, 7);
+	ccg_secfmt secs;
+	ccg_secfmt_init(&secs, 1000, 2095197216, 1000 + 3 * 2095197216ull);
+	ccg_render_event_head(&out, CCG_EV_ENTER, 1000 + 2095197217ull, 13,
+			      &secs, "5", 2, 2);
+	assert_int_equal(ccg_render_event_tail(&out, defs, CCG_EV_ENTER,
+					       (unsigned char *)f.data, f.len),
+			 0);
+	assert_string_equal(out.data, "0002095198217\t1.0000000005\tENTER\t5\t"
+				      "02\tx y\tattr.a\\tb\\\\c=42 "
+				      "attr.a\\tb\\\\c=7\n");
 	ccg_buf_free(&f);
 	ccg_buf_free(&out);
 }
@@ -111,13 +149,13 @@ static void test_undefined_and_unknown_refs(void **state)
 	ccg_put_u(&f, 99); /* no region 99 */
 	ccg_render_event(&out, defs, CCG_EV_LEAVE, 1, 1, "0", 1, 1,
 			 (unsigned char *)f.data, f.len);
-	assert_string_equal(out.data, "1\tLEAVE\t0\t1\t?99\n");
+	assert_string_equal(out.data, "1\tLEAVE\t0\t1\t?99\t-\n");
 	ccg_buf_reset(&f);
 	ccg_buf_reset(&out);
 	ccg_put_u(&f, UINT32_MAX);
 	ccg_render_event(&out, defs, CCG_EV_LEAVE, 1, 1, "0", 1, 1,
 			 (unsigned char *)f.data, f.len);
-	assert_string_equal(out.data, "1\tLEAVE\t0\t1\tundefined\n");
+	assert_string_equal(out.data, "1\tLEAVE\t0\t1\tundefined\t-\n");
 	ccg_buf_free(&f);
 	ccg_buf_free(&out);
 }
@@ -249,17 +287,24 @@ static void test_definition_lines(void **state)
 	ccg_buf out = CCG_BUF_INIT;
 	/* Records: 4 strings, then REGION, COMM, ATTRIBUTE. */
 	assert_int_equal(ccg_render_def(&out, defs, 1), 0);
-	assert_string_equal(out.data, "STRING\t1\ta\\tb\\\\c\n");
+	assert_string_equal(out.data, "STRING\t1\ta\\tb\\\\c\t-\n");
 	ccg_buf_reset(&out);
 	assert_int_equal(ccg_render_def(&out, defs, 4), 0);
 	assert_string_equal(out.data,
-			    "REGION\t7\tmain\tcanonical=main\tdescription=\t"
-			    "role=1\tparadigm=user\tflags=0\tfile=\tbegin=10\t"
+			    "REGION\t7\tmain\tcanonical=main description= "
+			    "role=1 paradigm=user flags=0 file= begin=10 "
 			    "end=20\n");
 	ccg_buf_reset(&out);
 	assert_int_equal(ccg_render_def(&out, defs, 5), 0);
-	assert_string_equal(out.data, "COMM\t3\tMPI_COMM_WORLD\tgroup=?0\t"
-				      "parent=undefined\tflags=0\n");
+	assert_string_equal(out.data, "COMM\t3\tMPI_COMM_WORLD\tgroup= "
+				      "parent=undefined flags=0\n");
+	/* A space inside a value is \\s: a space only separates pairs. */
+	ccg_buf_reset(&out);
+	assert_int_equal(ccg_render_def(&out, defs, 9), 0);
+	assert_string_equal(out.data,
+			    "REGION\t8\tx y\tcanonical=x\\sy description=x\\sy "
+			    "role=1 paradigm=user flags=0 file=x\\sy begin=1 "
+			    "end=2\n");
 	ccg_buf_free(&out);
 }
 
@@ -327,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_definition_lines),
 		cmocka_unit_test(test_seconds),
+		cmocka_unit_test(test_seconds_column),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
