@@ -20,11 +20,11 @@ touch "$work/trace/.hidden" "$work/trace/scorep.cfg" "$work/trace/MANIFEST.md"
 for mode in mt st; do
   m="$work/mnt-$mode"
   ccg_mount "$mode" "$work/trace/traces.otf2" "$m"
-  bad=$(awk -F'\t' 'NR > 1 && $11 != "ok"' "$m/locations.tsv" | wc -l)
+  bad=$(awk -F'\t' 'NR > 1 && $13 != "ok"' "$m/locations.tsv" | wc -l)
   [ "$bad" -ge 2 ] || { echo "expected damaged locations, got $bad"; cat "$m/locations.tsv"; exit 1; }
   grep -q "locations_with_errors: $bad" "$m/info" || { echo "info disagrees"; exit 1; }
   # Every location directory is there and readable.
-  awk -F'\t' 'NR > 1 { print $8 }' "$m/locations.tsv" | while read -r p; do
+  awk -F'\t' 'NR > 1 { print $10 }' "$m/locations.tsv" | while read -r p; do
     cat "$m/$p/info" "$m/$p/events.tsv" > /dev/null
   done
   /usr/bin/python3 "$CCG_TOOLS/check_mount.py" --mount "$m" \

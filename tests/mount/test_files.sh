@@ -13,7 +13,7 @@ mkdir -p "$work"
 for mode in mt st; do
   m="$work/mnt-$mode"
   ccg_mount "$mode" "$work/trace/APEX.otf2" "$m" -o fanout=16
-  loc="$m/$(awk -F'\t' 'NR == 2 { print $8 }' "$m/locations.tsv")"
+  loc="$m/$(awk -F'\t' 'NR == 2 { print $10 }' "$m/locations.tsv")"
   f="$loc/events.tsv"
   size=$(stat -c %s "$f")
   [ "$size" -gt 100000 ] || { echo "events.tsv too small: $size"; exit 1; }

@@ -12,7 +12,7 @@ for anchor in "$work/trace/traces.otf2" "$CCG_TRACES/casita-mpi-tags/traces.otf2
   m="$work/mnt"
   ccg_mount mt "$anchor" "$m" -o fanout=8
   /usr/bin/python3 "$CCG_TOOLS/check_patterns.py" --mount "$m"
-  loc=$(awk -F'\t' 'NR == 2 { print $8 }' "$m/locations.tsv")
+  loc=$(awk -F'\t' 'NR == 2 { print $10 }' "$m/locations.tsv")
   /usr/bin/python3 "$CCG_TOOLS/check_patterns.py" --mount "$m" --location "$loc"
   ccg_unmount "$m"
 done

@@ -85,16 +85,32 @@ def unescape(s):
     return "".join(out)
 
 
+EVENTS_HEADER = ("time_ticks\ttime_seconds\tkind\tlocation\tdepth\tname\t"
+                 "attributes")
+
+
+def seconds_ok(ticks, text, zero, res):
+    """The seconds column names the tick exactly: rounded to the ticks of
+    the clock, it is the tick (integers only)."""
+    if not res:
+        return text == "-"
+    ip, _, fp = text.partition(".")
+    num = int(ip + fp)
+    den = 10 ** len(fp)
+    # round(num / den * res) == ticks - zero
+    return (2 * num * res + den) // (2 * den) == ticks - zero
+
+
 def same_event(a, b):
     """Kinds and times equal, and details where otf2-print gives one."""
     return a[0] == b[0] and a[1] == b[1] and (b[2] is None or a[2] == b[2])
 
 
 def our_detail(cols):
-    kind = cols[1]
+    kind = cols[2]
     if kind in ("ENTER", "LEAVE"):
-        return unescape(cols[4])
-    attrs = dict(c.split("=", 1) for c in cols[5:] if "=" in c)
+        return unescape(cols[5])
+    attrs = dict(c.split("=", 1) for c in cols[6].split(" ") if "=" in c)
     if kind.startswith("MPI_") and "tag" in attrs and "length" in attrs:
         return f"tag={attrs['tag']} length={attrs['length']}"
     return None
@@ -180,7 +196,7 @@ class Walker:
             info = parse_info(check_file(os.path.join(cpath, "info"),
                                          self.rnd, probes=0))
             clines = parse_tsv(cdata)
-            if not clines or clines[0].split("\t")[0] != "time":
+            if not clines or clines[0].split("\t")[0] != "time_ticks":
                 fail(f"{cpath}/events.tsv: no header")
                 continue
             clines = clines[1:]
@@ -201,10 +217,10 @@ class Walker:
                      f"{depth + 1}")
             if is_call and clines:
                 first = clines[0].split("\t")
-                if int(first[3]) != depth + 1:
-                    fail(f"{cpath}: enter depth {first[3]} != {depth + 1}")
-                if first[1] not in ("ENTER", "CALLING_CONTEXT_ENTER"):
-                    fail(f"{cpath}: first event is {first[1]}, not an enter")
+                if int(first[4]) != depth + 1:
+                    fail(f"{cpath}: enter depth {first[4]} != {depth + 1}")
+                if first[2] not in ("ENTER", "CALLING_CONTEXT_ENTER"):
+                    fail(f"{cpath}: first event is {first[2]}, not an enter")
                 elif int(first[0]) != start:
                     fail(f"{cpath}: enter at {first[0]} != start {start}")
             # Contiguous in the parent's run, after the previous child.
@@ -240,6 +256,7 @@ def main():
         check_file(os.path.join(m, f), rnd)
     root_info = parse_info(read_file(os.path.join(m, "info")))
     zero = int(root_info["zero"])
+    res = int(root_info["clock.resolution"])
 
     # Definitions against otf2-print -G.
     g = subprocess.run(["otf2-print", "-G", a.anchor], capture_output=True,
@@ -251,8 +268,8 @@ def main():
         fail(f"regions.tsv has {len(regions)} rows, otf2-print -G {nreg}")
     locs = parse_tsv(read_file(os.path.join(m, "locations.tsv")))
     header = locs[0].split("\t")
-    for col in ("id", "name", "group", "type", "events", "first", "last",
-                "path"):
+    for col in ("id", "name", "group", "type", "events", "first_ticks",
+                "last_ticks", "first_seconds", "last_seconds", "path"):
         if col not in header:
             fail(f"locations.tsv lacks column {col}")
     rows = [dict(zip(header, l.split("\t"))) for l in locs[1:]]
@@ -276,7 +293,7 @@ def main():
         data = check_file(os.path.join(lpath, "events.tsv"), rnd, probes=8)
         info = parse_info(check_file(os.path.join(lpath, "info"), rnd))
         lines = parse_tsv(data)
-        if not lines or lines[0].split("\t")[0] != "time":
+        if not lines or lines[0] != EVENTS_HEADER:
             fail(f"location {lid}: events.tsv has no header")
             continue
         lines = lines[1:]
@@ -285,18 +302,26 @@ def main():
         clean = row.get("repairs", "0") == "0"
         for ln in lines:
             c = ln.split("\t")
-            ours.append((c[1], int(c[0]), our_detail(c)))
-            if c[2] != str(lid):
-                fail(f"location {lid}: location column {c[2]}")
+            if len(c) != 7 or not c[6] or any(
+                    "=" not in p for p in c[6].split(" ") if c[6] != "-"):
+                fail(f"location {lid}: not seven columns of which the last "
+                     f"is key=value pairs: {ln!r}")
+                break
+            if not seconds_ok(int(c[0]), c[1], zero, res):
+                fail(f"location {lid}: {c[1]} s is not tick {c[0]}")
+                break
+            ours.append((c[2], int(c[0]), our_detail(c)))
+            if c[3] != str(lid):
+                fail(f"location {lid}: location column {c[3]}")
                 break
             # Without repairs, depth is plain nesting of ENTER/LEAVE.
-            if clean and c[1] in ("ENTER", "CALLING_CONTEXT_ENTER"):
+            if clean and c[2] in ("ENTER", "CALLING_CONTEXT_ENTER"):
                 level += 1
             want = level
-            if clean and c[1] in ("LEAVE", "CALLING_CONTEXT_LEAVE"):
+            if clean and c[2] in ("LEAVE", "CALLING_CONTEXT_LEAVE"):
                 level -= 1
-            if clean and int(c[3]) != want:
-                fail(f"location {lid}: depth {c[3]} != {want} at {ln!r}")
+            if clean and int(c[4]) != want:
+                fail(f"location {lid}: depth {c[4]} != {want} at {ln!r}")
                 clean = False
         rc, theirs = otf2_events(a.anchor, lid)
         status = row.get("status", "ok")
@@ -343,10 +368,7 @@ def main():
     for row in rows:
         lines = parse_tsv(read_file(os.path.join(m, row["path"],
                                                  "events.tsv")))
-        full[row["id"]] = ([l for l in lines if l.startswith("#") or
-                            l.startswith("time\t")],
-                           [l for l in lines if not l.startswith("#") and
-                            not l.startswith("time\t")])
+        full[row["id"]] = (lines[:1], lines[1:])
     for k in range(6 if rows and last > first else 0):
         lo = rnd.randint(first, last)
         hi = rnd.randint(lo + 1, last + 1) if k % 2 else \

@@ -19,14 +19,14 @@ import sys
 def signature(path):
     with open(os.path.join(path, "events.tsv")) as f:
         lines = [l for l in f.read().splitlines()
-                 if not l.startswith("#") and not l.startswith("time\t")]
+                 if not l.startswith("time_ticks\t")]
     if not lines:
         return None
-    d0 = int(lines[0].split("\t")[3])
+    d0 = int(lines[0].split("\t")[4])
     sig = []
     for l in lines:
         c = l.split("\t")
-        sig.append((c[1], int(c[3]) - d0, tuple(c[4:])))
+        sig.append((c[2], int(c[4]) - d0, tuple(c[5:])))
     return tuple(sig)
 
 

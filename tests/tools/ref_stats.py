@@ -222,7 +222,7 @@ def read_messages(path):
     with open(path) as f:
         lines = [l for l in f.read().splitlines() if not l.startswith("#")]
     for l in lines[1:]:
-        snd, rcv, n, b = l.split("\t")
+        snd, _, rcv, _, n, b = l.split("\t")
         out[(int(snd), None if rcv == "-" else int(rcv), "n")] += int(n)
         out[(int(snd), None if rcv == "-" else int(rcv), "b")] += int(b)
     return out
@@ -243,8 +243,9 @@ def read_stats(path):
         r = dict(zip(head, c))
         conv = lambda v: v if v == "-" else int(v)
         rows.append((unescape(r["region"]), int(r["calls"]),
-                     int(r["inclusive"]), int(r["exclusive"]),
-                     conv(r["min"]), conv(r["max"]), r["mean"]))
+                     int(r["inclusive_ticks"]), int(r["exclusive_ticks"]),
+                     conv(r["min_ticks"]), conv(r["max_ticks"]),
+                     r["mean_ticks"]))
     excl = [r[3] for r in rows]
     return sorted(rows, key=lambda x: tuple(str(v) for v in x)), \
         excl == sorted(excl, reverse=True)
@@ -388,7 +389,11 @@ def main():
         with open(path) as f:
             lines = [l.split("\t") for l in f.read().splitlines()
                      if not l.startswith("#")]
-        names = [unescape(n) for n in lines[0][2:]]
+        if lines[0][:4] != ["start_ticks", "end_ticks", "start_seconds",
+                            "end_seconds"]:
+            fails.append(f"{path}: header {lines[0][:4]}")
+            return
+        names = [unescape(n) for n in lines[0][4:]]
         if len(lines) - 1 != bins_expected:
             fails.append(f"{path}: {len(lines) - 1} bins, not {bins_expected}")
         for row in lines[1:]:
@@ -401,7 +406,7 @@ def main():
                 if r[2]:
                     want[st.names[key]] += r[2]
             got = collections.Counter()
-            for n, v in zip(names, row[2:]):
+            for n, v in zip(names, row[4:]):
                 if int(v):
                     got[n] += int(v)
             if want != got:
@@ -444,14 +449,14 @@ def main():
         ev = []
         with open(os.path.join(c, "events.tsv")) as f:
             for l in f.read().splitlines():
-                if l.startswith("#") or l.startswith("time\t"):
+                if l.startswith("time_ticks\t"):
                     continue
                 col = l.split("\t")
-                if skip_depth is not None and int(col[3]) == skip_depth:
+                if skip_depth is not None and int(col[4]) == skip_depth:
                     continue
-                if col[1] in ("ENTER", "LEAVE"):
-                    name = unescape(col[4])
-                    ev.append((col[1], int(col[0]), name, name))
+                if col[2] in ("ENTER", "LEAVE"):
+                    name = unescape(col[5])
+                    ev.append((col[2], int(col[0]), name, name))
         compare(c, os.path.join(c, "stats.tsv"),
                 compute(ev, end=int(info["end"])))
 
