@@ -24,6 +24,7 @@ void ccg_render_escape(ccg_buf *b, const char *s)
 		case '\n': e = 'n'; break;
 		case '\r': e = 'r'; break;
 		case '\\': e = '\\'; break;
+		case '"': e = '"'; break;
 		default: continue;
 		}
 		ccg_buf_add(b, run, (size_t)(s - run));

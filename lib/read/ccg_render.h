@@ -10,9 +10,9 @@
  * separated by one space, or "-" when there are none.  A point-to-point
  * MPI record's peer rank is followed by the location it is
  * (receiver_location=ID, sender_location=ID).  Strings are escaped so
- * that a line never holds a raw tab, newline, carriage return or
- * backslash: \t \n \r \\; inside ATTRIBUTES a space is \s, so that a
- * space only ever separates pairs.  Definitions render the same way.
+ * that a line never holds a raw tab, newline, carriage return,
+ * backslash or double quote: \t \n \r \\ \"; inside ATTRIBUTES a
+ * space is \s, so that a space only ever separates pairs.  Definitions render the same way.
  *
  * A line's length minus the digits of TIME, DEPTH and LOCATION and the
  * SECONDS column is a property of the record alone; the stores rely on
@@ -59,7 +59,8 @@ void ccg_secfmt_put(ccg_buf *b, const ccg_secfmt *f, uint64_t time);
  * format was made for. */
 size_t ccg_secfmt_width(const ccg_secfmt *f);
 
-/* Appends s with \t \n \r \\ escaped. */
+/* Appends s with \t \n \r \\ and \" escaped (a field that starts with
+ * a double quote would be read as quoted by CSV readers such as pandas). */
 void ccg_render_escape(ccg_buf *b, const char *s);
 
 /* Appends one events.tsv line.  `loc` is the location column text.

@@ -230,7 +230,8 @@ def read_messages(path):
 
 def unescape(s):
     return (s.replace("\\\\", "\0").replace("\\t", "\t").replace("\\n", "\n")
-            .replace("\\r", "\r").replace("\0", "\\"))
+            .replace("\\r", "\r").replace('\\"', '"')
+            .replace("\0", "\\"))
 
 
 def read_stats(path):

@@ -276,8 +276,8 @@ static void test_escape(void **state)
 {
 	(void)state;
 	ccg_buf out = CCG_BUF_INIT;
-	ccg_render_escape(&out, "x\ty\nz\r\\w");
-	assert_string_equal(out.data, "x\\ty\\nz\\r\\\\w");
+	ccg_render_escape(&out, "x\ty\nz\r\\w\"q\"");
+	assert_string_equal(out.data, "x\\ty\\nz\\r\\\\w\\\"q\\\"");
 	ccg_buf_free(&out);
 }
 
