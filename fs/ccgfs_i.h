@@ -1,10 +1,11 @@
 /*
- * ccgfs_i.h - what the two halves of the FUSE adapter share.
+ * ccgfs_i.h - what the parts of the FUSE adapter share.
  *
  * ccgfs_ops.c answers the kernel (the lowlevel operations table);
- * ccgfs_main.c parses the command line, opens the trace and runs the
- * session loop.  Include this header first: it sets the feature macros
- * the system and FUSE headers read.
+ * ccgfs_cli.c parses the command line; ccgfs_mnt.c checks the mount
+ * point; ccgfs_main.c opens the trace and runs the session loop.  Include
+ * this header first: it sets the feature macros the system and FUSE
+ * headers read.
  */
 #ifndef CCGFS_I_H
 #define CCGFS_I_H
@@ -13,6 +14,7 @@
 #define _GNU_SOURCE
 
 #include <fuse_lowlevel.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -28,5 +30,46 @@ typedef struct fs {
 
 /* The lowlevel operations: the mounted, read-only tree. */
 extern const struct fuse_lowlevel_ops fs_ops;
+
+/* Exit statuses, as mount(8) has them: the command line is wrong (usage),
+ * or the trace, the mount point or the mount itself failed. */
+#define CCGFS_EXIT_USAGE 1
+#define CCGFS_EXIT_FAIL 32
+
+/* The command line (ccgfs_cli.c). */
+typedef struct ccgfs_cli {
+	char *trace;            /* first operand */
+	char *mountpoint;       /* second operand */
+	char *extra;            /* first operand past those */
+	char *fuse_opt;         /* first option left to FUSE ("-f",
+				 * "-o allow_other") */
+	char *fanout_arg;       /* "fanout=B" as given, for messages */
+	char *index;
+	uint64_t fanout, cache_mib, memory_mib, summaries, threads;
+	uint64_t tol_abs;       /* -o tolerance=, parsed */
+	double tol_rel;
+	int noindex, rebuild, nonempty;
+	int show_help, show_version, build_only, info;
+} ccgfs_cli;
+
+/* Parses the command line into `c`; options ccgfs does not know stay in
+ * `args` (after argv[0]) for FUSE.  Returns 0, or -1 after the error line
+ * and the hint on stderr.  Ownership: ccgfs_cli_free releases c's fields. */
+int ccgfs_cli_parse(struct fuse_args *args, ccgfs_cli *c);
+void ccgfs_cli_free(ccgfs_cli *c);
+/* The --help text, on stdout. */
+void ccgfs_cli_usage(void);
+/* The line after a usage error: where to read more. */
+void ccgfs_cli_hint(void);
+/* One error line on stderr: "ccgfs: SUBJECT: PROBLEM" (no subject when
+ * NULL). */
+void ccgfs_cli_error(const char *subject, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Checks that `path` can be mounted on: an existing empty directory (any
+ * directory with `nonempty`) that is not already a mount point; its real
+ * path into *real.  Returns 0, or -1 after the error line on stderr.
+ * Ownership: the caller frees *real. */
+int ccgfs_mnt_check(const char *path, int nonempty, char **real);
 
 #endif

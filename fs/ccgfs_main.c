@@ -1,17 +1,16 @@
 /*
- * ccgfs_main.c - the ccgfs command: options, opening the trace, mounting.
+ * ccgfs_main.c - the ccgfs command: what the command line asks, in order.
  *
- *   ccgfs [options] TRACE MOUNTPOINT
- *   ccgfs --build-only [options] TRACE
- *   ccgfs --info [options] TRACE
- *
- * Parses the command line, prints the library's one-line notes on stderr,
- * opens the trace (building or reusing its index) and runs the FUSE session,
- * multithreaded unless -s.  The operations live in ccgfs_ops.c.
+ * The command line first (ccgfs_cli.c; FUSE's own options are checked by
+ * creating the session early), then the trace's anchor (a directory gives
+ * its one trace), then the mount point (ccgfs_mnt.c); only then is the
+ * trace opened, building or reusing its index, and the FUSE session run,
+ * multithreaded unless -s.  Every refusal is one line on stderr and no
+ * mount.  The operations live in ccgfs_ops.c.
  */
 #include "ccgfs_i.h"
 
-#include <stddef.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,108 +19,50 @@
 
 /* Most idle worker threads of the multithreaded loop. */
 #define FS_MAX_IDLE_THREADS 10
-/* Default fan-out (the library's). */
-#define CCG_FANOUT_DEFAULT_FS 64
+/* Bytes of FUSE's messages kept until the session runs. */
+#define FS_FUSE_SAID 1024
 
-typedef struct cli {
-	char *trace;
-	unsigned fanout;
-	char *index;
-	char *tolerance;
-	unsigned cache_mib;
-	unsigned memory_mib;
-	unsigned long long summaries;
-	unsigned threads;
-	int noindex, rebuild;
-	int show_help, build_only, info;
-} cli;
+/* What FUSE said while the command line was parsed and the session set
+ * up (one thread then); printed as ccgfs's one error line. */
+static char fuse_said[FS_FUSE_SAID];
 
-enum { KEY_HELP, KEY_BUILD_ONLY, KEY_INFO };
-
-#define CLI_OPT(t, p) {t, offsetof(cli, p), 1}
-
-static const struct fuse_opt cli_opts[] = {
-	{"fanout=%u", offsetof(cli, fanout), 0},
-	{"index=%s", offsetof(cli, index), 0},
-	{"tolerance=%s", offsetof(cli, tolerance), 0},
-	{"cache=%u", offsetof(cli, cache_mib), 0},
-	{"memory=%u", offsetof(cli, memory_mib), 0},
-	{"summaries=%llu", offsetof(cli, summaries), 0},
-	{"threads=%u", offsetof(cli, threads), 0},
-	CLI_OPT("noindex", noindex),
-	CLI_OPT("rebuild", rebuild),
-	FUSE_OPT_KEY("-h", KEY_HELP),
-	FUSE_OPT_KEY("--help", KEY_HELP),
-	FUSE_OPT_KEY("--build-only", KEY_BUILD_ONLY),
-	FUSE_OPT_KEY("--info", KEY_INFO),
-	FUSE_OPT_END,
-};
-
-static int cli_proc(void *data, const char *arg, int key,
-		    struct fuse_args *outargs)
+static void keep_fuse_log(enum fuse_log_level level, const char *fmt,
+			  va_list ap)
 {
-	(void)outargs;
-	cli *c = data;
-	switch (key) {
-	case KEY_HELP:
-		c->show_help = 1;
-		return 0;
-	case KEY_BUILD_ONLY:
-		c->build_only = 1;
-		return 0;
-	case KEY_INFO:
-		c->info = 1;
-		return 0;
-	case FUSE_OPT_KEY_NONOPT:
-		if (!c->trace) {
-			c->trace = strdup(arg);
-			return 0;
-		}
-		return 1;
-	default:
-		return 1;
-	}
+	(void)level;
+	size_t n = strlen(fuse_said);
+	if (n + 1 < sizeof fuse_said)
+		vsnprintf(fuse_said + n, sizeof fuse_said - n, fmt, ap);
 }
 
-static void usage(const char *prog)
+/* FUSE's message as one error line: "`X'" forms name X as the subject. */
+static void say_fuse(const char *subject, const char *otherwise)
 {
-	printf("usage: %s [options] TRACE MOUNTPOINT\n"
-	       "       %s --build-only [options] TRACE\n"
-	       "       %s --info [options] TRACE\n\n"
-	       "Mounts the OTF2 trace whose anchor file is TRACE (e.g.\n"
-	       "traces.otf2) read-only at MOUNTPOINT; unmount with\n"
-	       "`fusermount3 -u MOUNTPOINT`.  The first mount builds an index\n"
-	       "file (the anchor's name plus .ccg, e.g. traces.otf2.ccg, or\n"
-	       "under $XDG_CACHE_HOME/ccgfs/ when the trace's folder is not\n"
-	       "writable); later mounts reuse it.\n\n"
-	       "options:\n"
-	       "    --build-only          build or refresh the index, then exit\n"
-	       "    --info                print what the root `info` file shows\n"
-	       "    -f                    stay in the foreground\n"
-	       "    -s                    single-threaded\n"
-	       "    -d                    debug output (implies -f)\n"
-	       "    -o fanout=B           at most B subdirectories per call "
-	       "directory (default %d)\n"
-	       "    -o index=PATH         where the index file lives\n"
-	       "    -o noindex            build in memory; no index file\n"
-	       "    -o rebuild            rebuild the index even if it is valid\n"
-	       "    -o tolerance=T        lossy times: T ticks and/or P%% "
-	       "(1000, 5%%, 1000,5%%)\n"
-	       "    -o cache=MIB          index block cache (default %u MiB)\n"
-	       "    -o summaries=N        building: store the statistics of "
-	       "every call or group\n"
-	       "                          of N events or more (default %u)\n"
-	       "    -o threads=N          building: N threads (default: one "
-	       "per core)\n"
-	       "    -o memory=MIB         building: memory for the graph "
-	       "(default %u MiB; past it\n"
-	       "                          repeats are shared less, the "
-	       "index grows)\n"
-	       "    -o OPT[,OPT...]       other FUSE mount options\n"
-	       "    -h, --help            this text\n",
-	       prog, prog, prog, CCG_FANOUT_DEFAULT_FS,
-	       (unsigned)(CCG_CACHE_DEFAULT >> 20), CCG_SUMS_DEFAULT,
-	       (unsigned)(CCG_MEMORY_DEFAULT >> 20));
+	static const struct {
+		const char *start, *problem;
+	} forms[] = {
+		{"unknown option(s): `", "unknown option"},
+		{"missing argument after `", "missing argument"},
+		{"invalid parameter in option `", "invalid value"},
+		{"invalid argument `", "invalid argument"},
+	};
+	char *s = fuse_said;
+	if (!strncmp(s, "fuse: ", 6))
+		s += 6;
+	for (char *p = s; *p; p++)
+		if (*p == '\n')
+			*p = *(p + 1) ? ' ' : '\0';
+	size_t n = strlen(s);
+	for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+		size_t k = strlen(forms[i].start);
+		if (n > k && !strncmp(s, forms[i].start, k) &&
+		    s[n - 1] == '\'') {
+			s[n - 1] = '\0';
+			ccgfs_cli_error(s + k, "%s", forms[i].problem);
+			return;
+		}
+	}
+	ccgfs_cli_error(subject, "%s", *s ? s : otherwise);
 }
 
 /* The library's notes on lines of their own; its progress on one line
@@ -136,50 +77,103 @@ static void log_line(void *ctx, ccg_log_kind kind, const char *line)
 			kind == CCG_LOG_DONE ? "\n" : "");
 }
 
-/* Opens (building or reusing the index) as the options say. */
-static int open_trace(const cli *c, ccg_trace **out)
+/* The library's options from the command line's; 0, or -1 after the
+ * error line and the hint (a value the library refuses). */
+static int lib_options(const ccgfs_cli *c, ccg_options *o)
 {
-	ccg_options o;
 	ccg_buf msg = CCG_BUF_INIT;
-	ccg_options_init(&o);
-	o.fanout = c->fanout;
-	o.progress = isatty(STDERR_FILENO);
-	o.index_path = c->index;
-	o.no_index = c->noindex;
-	o.rebuild = c->rebuild;
-	o.sums_min = c->summaries;
-	o.threads = (int)(c->threads > 64 ? 64 : c->threads);
+	ccg_options_init(o);
+	if (c->fanout_arg)
+		o->fanout = (uint32_t)c->fanout;
+	o->progress = isatty(STDERR_FILENO);
+	o->index_path = c->index;
+	o->no_index = c->noindex;
+	o->rebuild = c->rebuild;
+	o->sums_min = c->summaries;
+	o->threads = (int)(c->threads > 64 ? 64 : c->threads);
+	o->tol_abs = c->tol_abs;
+	o->tol_rel = c->tol_rel;
 	if (c->cache_mib)
-		o.cache_bytes = (size_t)c->cache_mib << 20;
+		o->cache_bytes = (size_t)c->cache_mib << 20;
 	if (c->memory_mib)
-		o.memory = (size_t)c->memory_mib << 20;
-	o.log = log_line;
-	if (c->tolerance &&
-	    ccg_parse_tolerance(c->tolerance, &o.tol_abs, &o.tol_rel)) {
-		fprintf(stderr, "ccgfs: bad tolerance '%s' (want ticks, P%%, "
-				"or both: 1000,5%%)\n",
-			c->tolerance);
-		return -1;
+		o->memory = (size_t)c->memory_mib << 20;
+	o->log = log_line;
+	int bad = ccg_options_check(o, &msg) != CCG_OK;
+	if (bad) {
+		ccgfs_cli_error(c->fanout_arg ? c->fanout_arg : NULL, "%s",
+				msg.data ? msg.data : "invalid option");
+		ccgfs_cli_hint();
 	}
-	ccg_err err = ccg_trace_open(c->trace, &o, out, &msg);
+	ccg_buf_free(&msg);
+	return bad ? -1 : 0;
+}
+
+/* The anchor file of c->trace (a directory gives its one trace) into
+ * `anchor`; 0, or -1 after the error line. */
+static int find_anchor(const ccgfs_cli *c, ccg_buf *anchor)
+{
+	ccg_buf msg = CCG_BUF_INIT;
+	ccg_err err = ccg_anchor_find(c->trace, anchor, &msg);
 	if (err)
-		fprintf(stderr, "ccgfs: %s: %s\n", c->trace,
-			msg.len ? msg.data : ccg_err_text(err));
+		ccgfs_cli_error(msg.len ? NULL : c->trace, "%s",
+				msg.len ? msg.data : ccg_err_text(err));
 	ccg_buf_free(&msg);
 	return err ? -1 : 0;
 }
 
+/* Opens `anchor` (building or reusing the index); 0, or -1 after the
+ * error line.  The library's reasons name their file. */
+static int open_trace(const char *anchor, const ccg_options *o,
+		      ccg_trace **out)
+{
+	ccg_buf msg = CCG_BUF_INIT;
+	ccg_err err = ccg_trace_open(anchor, o, out, &msg);
+	if (err)
+		ccgfs_cli_error(msg.len ? NULL : anchor, "%s",
+				msg.len ? msg.data : ccg_err_text(err));
+	ccg_buf_free(&msg);
+	return err ? -1 : 0;
+}
+
+/* A usage error about c's operands, if any: 1 after the error line and
+ * the hint, else 0. */
+static int bad_operands(const ccgfs_cli *c)
+{
+	const char *mode = c->build_only ? "--build-only" : "--info";
+	int offline = c->build_only || c->info;
+	if (!c->trace)
+		ccgfs_cli_error(NULL, "no trace given");
+	else if (!offline && !c->mountpoint)
+		ccgfs_cli_error(c->trace, "no mount point given (ccgfs "
+				"[options] TRACE MOUNTPOINT)");
+	else if (offline && c->mountpoint)
+		ccgfs_cli_error(c->mountpoint, "extra argument (%s takes "
+				"TRACE alone)", mode);
+	else if (c->extra)
+		ccgfs_cli_error(c->extra, "extra argument (ccgfs [options] "
+				"TRACE MOUNTPOINT)");
+	else if (offline && c->fuse_opt)
+		ccgfs_cli_error(c->fuse_opt, "a mount option, and %s does not "
+				"mount", mode);
+	else
+		return 0;
+	ccgfs_cli_hint();
+	return 1;
+}
+
 /* --build-only and --info: open (building or reusing the index), report,
  * close.  Returns the exit status. */
-static int run_offline(const cli *c, const char *prog)
+static int run_offline(const ccgfs_cli *c)
 {
+	ccg_options o;
+	ccg_buf anchor = CCG_BUF_INIT;
 	ccg_trace *t;
-	if (!c->trace) {
-		usage(prog);
-		return 1;
-	}
-	if (open_trace(c, &t))
-		return 1;
+	int ret = CCGFS_EXIT_USAGE;
+	if (lib_options(c, &o))
+		goto out;
+	ret = CCGFS_EXIT_FAIL;
+	if (find_anchor(c, &anchor) || open_trace(anchor.data, &o, &t))
+		goto out;
 	if (c->info) {
 		ccg_buf msg = CCG_BUF_INIT;
 		ccg_trace_summary(t, &msg);
@@ -187,7 +181,10 @@ static int run_offline(const cli *c, const char *prog)
 		ccg_buf_free(&msg);
 	}
 	ccg_trace_close(t);
-	return 0;
+	ret = 0;
+out:
+	ccg_buf_free(&anchor);
+	return ret;
 }
 
 /* Runs the session until it is unmounted or signalled: one thread with
@@ -207,57 +204,68 @@ static int session_loop(struct fuse_session *se,
 	return ret;
 }
 
-/* Mounts `f` read-only at opts->mountpoint and serves it until unmounted.
- * Returns the exit status. */
-static int serve(fs *f, struct fuse_args *args,
-		 const struct fuse_cmdline_opts *opts)
+/* Mounts session `se` at `mnt` (c->mountpoint as given, for messages)
+ * and serves it until unmounted.  Returns the exit status. */
+static int serve(struct fuse_session *se, const char *mnt,
+		 const ccgfs_cli *c, const struct fuse_cmdline_opts *opts)
 {
-	struct fuse_session *se;
-	int ret = 1;
-	if (fuse_opt_add_arg(args, "-oro") ||
-	    fuse_opt_add_arg(args, "-osubtype=ccgfs") ||
-	    fuse_opt_add_arg(args, "-odefault_permissions"))
-		return 1;
-	se = fuse_session_new(args, &fs_ops, sizeof fs_ops, f);
-	if (!se)
-		return 1;
+	int ret = CCGFS_EXIT_FAIL;
 	if (fuse_set_signal_handlers(se) != 0)
-		goto out_session;
-	if (fuse_session_mount(se, opts->mountpoint) != 0)
-		goto out_signals;
+		return ret;
+	fuse_said[0] = '\0';
+	if (fuse_session_mount(se, mnt) != 0) {
+		say_fuse(c->mountpoint, "cannot mount");
+		goto out;
+	}
+	fuse_set_log_func(NULL); /* FUSE's own messages from here on */
 	if (fuse_daemonize(opts->foreground) == 0)
 		ret = session_loop(se, opts) != 0;
 	fuse_session_unmount(se);
-out_signals:
+out:
 	fuse_remove_signal_handlers(se);
-out_session:
-	fuse_session_destroy(se);
 	return ret;
 }
 
-/* TRACE MOUNTPOINT: FUSE's own options, then open the trace and serve it.
+/* TRACE MOUNTPOINT: FUSE's options and the session first (so a wrong
+ * option costs nothing), then the anchor, the mount point, the trace.
  * Returns the exit status. */
-static int run_mount(const cli *c, struct fuse_args *args, const char *prog)
+static int run_mount(const ccgfs_cli *c, struct fuse_args *args)
 {
 	struct fuse_cmdline_opts opts = {0};
-	fs f = {0};
+	struct fuse_session *se = NULL;
+	ccg_buf anchor = CCG_BUF_INIT;
+	ccg_options o;
+	char *mnt = NULL;
 	struct stat st;
-	int ret = 1;
-	if (fuse_parse_cmdline(args, &opts) != 0)
-		return 1;
-	if (opts.show_version) {
-		printf("ccgfs 0.1, FUSE %s\n", fuse_pkgversion());
-		ret = 0;
-	} else if (!c->trace || !opts.mountpoint) {
-		usage(prog);
-	} else if (open_trace(c, &f.trace) == 0) {
-		if (stat(c->trace, &st) == 0)
-			f.mtime = st.st_mtim;
-		f.uid = getuid();
-		f.gid = getgid();
-		ret = serve(&f, args, &opts);
-		ccg_trace_close(f.trace);
+	fs f = {0};
+	int ret = CCGFS_EXIT_USAGE;
+	if (lib_options(c, &o))
+		goto out;
+	if (fuse_parse_cmdline(args, &opts) != 0 ||
+	    fuse_opt_add_arg(args, "-oro") ||
+	    fuse_opt_add_arg(args, "-osubtype=ccgfs") ||
+	    fuse_opt_add_arg(args, "-odefault_permissions") ||
+	    !(se = fuse_session_new(args, &fs_ops, sizeof fs_ops, &f))) {
+		say_fuse(NULL, "cannot set up FUSE");
+		ccgfs_cli_hint();
+		goto out;
 	}
+	ret = CCGFS_EXIT_FAIL;
+	if (find_anchor(c, &anchor) ||
+	    ccgfs_mnt_check(c->mountpoint, c->nonempty, &mnt) ||
+	    open_trace(anchor.data, &o, &f.trace))
+		goto out;
+	if (stat(anchor.data, &st) == 0)
+		f.mtime = st.st_mtim;
+	f.uid = getuid();
+	f.gid = getgid();
+	ret = serve(se, mnt, c, &opts);
+out:
+	if (se)
+		fuse_session_destroy(se);
+	ccg_trace_close(f.trace);
+	ccg_buf_free(&anchor);
+	free(mnt);
 	free(opts.mountpoint);
 	return ret;
 }
@@ -265,22 +273,28 @@ static int run_mount(const cli *c, struct fuse_args *args, const char *prog)
 int main(int argc, char *argv[])
 {
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
-	cli c = {0};
+	ccgfs_cli c;
 	int ret;
-	c.fanout = CCG_FANOUT_DEFAULT_FS;
-	if (fuse_opt_parse(&args, &c, cli_opts, cli_proc) == -1) {
-		ret = 1;
+	fuse_set_log_func(keep_fuse_log);
+	if (ccgfs_cli_parse(&args, &c) != 0) {
+		if (fuse_said[0])
+			say_fuse(NULL, "");
+		ccgfs_cli_hint();
+		ret = CCGFS_EXIT_USAGE;
 	} else if (c.show_help) {
-		usage(argv[0]);
+		ccgfs_cli_usage();
 		ret = 0;
+	} else if (c.show_version) {
+		printf("ccgfs 0.1 (FUSE %s)\n", fuse_pkgversion());
+		ret = 0;
+	} else if (bad_operands(&c)) {
+		ret = CCGFS_EXIT_USAGE;
 	} else if (c.build_only || c.info) {
-		ret = run_offline(&c, argv[0]);
+		ret = run_offline(&c);
 	} else {
-		ret = run_mount(&c, &args, argv[0]);
+		ret = run_mount(&c, &args);
 	}
-	free(c.trace);
-	free(c.index);
-	free(c.tolerance);
+	ccgfs_cli_free(&c);
 	fuse_opt_free_args(&args);
 	return ret;
 }

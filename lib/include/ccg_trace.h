@@ -12,8 +12,8 @@
  * CCG_ID_ROOT.  Everything is read-only after ccg_trace_open and every query
  * may run concurrently from many threads.
  *
- * Simple API: ccg_trace_open, ccg_trace_stat, ccg_trace_lookup,
- * ccg_trace_readdir, ccg_trace_read, ccg_trace_close.
+ * Simple API: ccg_anchor_find, ccg_trace_open, ccg_trace_stat,
+ * ccg_trace_lookup, ccg_trace_readdir, ccg_trace_read, ccg_trace_close.
  * Advanced: ccg_trace_summary for `--info`-style reports.
  */
 #ifndef CCG_TRACE_H
@@ -64,11 +64,26 @@ typedef struct ccg_options {
 /* Fills in the defaults. */
 void ccg_options_init(ccg_options *opt);
 
+/* CCG_EINVAL, with what is wrong in plain words appended to `msg`, when
+ * ccg_trace_open would refuse `opt` (a fan-out out of range); CCG_OK
+ * otherwise. */
+ccg_err ccg_options_check(const ccg_options *opt, ccg_buf *msg);
+
 typedef struct ccg_stat {
 	int is_dir;
 	uint64_t size;          /* files: exact byte size */
 	uint64_t nlink;         /* directories: 2 + subdirectories */
 } ccg_stat;
+
+/* The anchor file of the trace at `path`, appended to `anchor`: `path`
+ * itself when it is a file NAME.otf2 with NAME.def beside it; when it is a
+ * folder, the one NAME.otf2 in it that has NAME.def and a folder NAME/
+ * beside it.  Otherwise one line naming `path` and saying in plain words
+ * what is wrong is appended to `msg` (a folder of several traces lists
+ * them): CCG_ENOENT (nothing there, no trace in the folder, no NAME.def),
+ * CCG_EFORMAT (not a trace), CCG_EINVAL (several traces), CCG_EIO (cannot
+ * be read).  Reads only names and file types, never the trace. */
+ccg_err ccg_anchor_find(const char *path, ccg_buf *anchor, ccg_buf *msg);
 
 /* Opens `anchor` and builds everything.  A location whose events cannot be
  * read is kept with its error (see its info); only a trace that cannot be

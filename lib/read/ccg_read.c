@@ -277,11 +277,9 @@ static ccg_err open_reader(const char *anchor, OTF2_Reader **out,
 	otf2_msg_clear();
 	OTF2_Reader *rd = OTF2_Reader_Open(anchor);
 	if (!rd) {
-		if (msg) {
-			ccg_buf_addf(msg, "%s: not an OTF2 anchor file",
-				     anchor);
-			add_otf2_reason(msg, OTF2_SUCCESS);
-		}
+		if (msg)
+			ccg_buf_addf(msg, "%s: damaged, or not an OTF2 "
+					  "anchor file", anchor);
 		return CCG_EFORMAT;
 	}
 	OTF2_ErrorCode e = OTF2_Reader_SetSerialCollectiveCallbacks(rd);
@@ -330,11 +328,10 @@ ccg_err ccg_read_open(const char *anchor, ccg_read **out, ccg_buf *msg)
 	OTF2_ErrorCode e = OTF2_Reader_GetNumberOfLocations(rd, &nloc);
 	OTF2_Reader_Close(rd);
 	if (e != OTF2_SUCCESS) {
-		if (msg) {
-			ccg_buf_addf(msg, "%s: not a readable OTF2 archive",
-				     anchor);
-			add_otf2_reason(msg, e);
-		}
+		if (msg)
+			ccg_buf_addf(msg, "%s: damaged anchor file (it does "
+					  "not say how many locations the "
+					  "trace has)", anchor);
 		return CCG_EFORMAT;
 	}
 
@@ -400,6 +397,19 @@ static void end_call(ccg_read *r, OTF2_Reader *rd)
 	r->ctx = NULL;
 }
 
+/* "ANCHOR: NAME.def (the trace's definitions) " to msg, the start of a
+ * line the caller ends with what is wrong. */
+static void add_defs_name(ccg_buf *msg, const char *anchor)
+{
+	const char *base = strrchr(anchor, '/');
+	base = base ? base + 1 : anchor;
+	size_t n = strlen(base);
+	if (n > 5 && !strcmp(base + n - 5, ".otf2"))
+		n -= 5;
+	ccg_buf_addf(msg, "%s: %.*s.def (the trace's definitions) ", anchor,
+		     (int)n, base);
+}
+
 ccg_err ccg_read_defs(ccg_read *r, ccg_read_def_fn def, void *ctx,
 		      ccg_buf *msg)
 {
@@ -410,9 +420,8 @@ ccg_err ccg_read_defs(ccg_read *r, ccg_read_def_fn def, void *ctx,
 	OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(rd);
 	if (!gdr) {
 		if (msg) {
-			ccg_buf_addf(msg, "%s: cannot read global definitions",
-				     r->anchor);
-			add_otf2_reason(msg, OTF2_SUCCESS);
+			add_defs_name(msg, r->anchor);
+			ccg_buf_adds(msg, "cannot be read");
 		}
 		end_call(r, rd);
 		return CCG_EIO;
@@ -426,20 +435,17 @@ ccg_err ccg_read_defs(ccg_read *r, ccg_read_def_fn def, void *ctx,
 	OTF2_Reader_CloseGlobalDefReader(rd, gdr);
 	end_call(r, rd);
 	if (r->err) {
-		if (msg)
-			ccg_buf_addf(msg,
-				     "%s: reading global definitions stopped "
-				     "after %" PRIu64 ": %s",
-				     r->anchor, n, ccg_err_text(r->err));
+		if (msg) {
+			add_defs_name(msg, r->anchor);
+			ccg_buf_addf(msg, "stopped after %" PRIu64
+				     " records: %s", n, ccg_err_text(r->err));
+		}
 		return r->err;
 	}
 	if (e != OTF2_SUCCESS) {
 		if (msg) {
-			ccg_buf_addf(msg,
-				     "%s: cannot read global definitions "
-				     "(after %" PRIu64 ")",
-				     r->anchor, n);
-			add_otf2_reason(msg, e);
+			add_defs_name(msg, r->anchor);
+			ccg_buf_adds(msg, "is damaged");
 		}
 		return CCG_EFORMAT;
 	}

@@ -80,6 +80,16 @@ void ccg_options_init(ccg_options *opt)
 	opt->cache_bytes = CCG_CACHE_DEFAULT;
 }
 
+ccg_err ccg_options_check(const ccg_options *opt, ccg_buf *msg)
+{
+	if (opt->fanout >= CCG_FANOUT_MIN && opt->fanout <= CCG_FANOUT_MAX)
+		return CCG_OK;
+	if (msg)
+		ccg_buf_addf(msg, "the fan-out must be from %d to %d",
+			     CCG_FANOUT_MIN, CCG_FANOUT_MAX);
+	return CCG_EINVAL;
+}
+
 static void note(const ccg_trace *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -507,7 +517,8 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 		uint64_t bytes = t->index_bytes;
 		reset_content(t);
 		if ((err = load_index(t, identity, &why)) && msg)
-			ccg_buf_addf(msg, "index just written is unreadable: %s",
+			ccg_buf_addf(msg, "%s: the index just written cannot "
+				     "be read back: %s", t->index_path,
 				     why.data);
 		t->build_seconds = secs;
 		t->index_bytes = bytes;
@@ -545,13 +556,8 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 		t->opt = *opt;
 	else
 		ccg_options_init(&t->opt);
-	if (t->opt.fanout < CCG_FANOUT_MIN || t->opt.fanout > CCG_FANOUT_MAX) {
-		if (msg)
-			ccg_buf_addf(msg, "fan-out must be from %d to %d",
-				     CCG_FANOUT_MIN, CCG_FANOUT_MAX);
-		err = CCG_EINVAL;
+	if ((err = ccg_options_check(&t->opt, msg)))
 		goto fail;
-	}
 	if (!t->opt.cache_bytes)
 		t->opt.cache_bytes = CCG_CACHE_DEFAULT;
 	t->sums_min = t->opt.sums_min ? t->opt.sums_min : CCG_SUMS_DEFAULT;
@@ -594,7 +600,7 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 	return CCG_OK;
 fail:
 	if (msg && err == CCG_ENOMEM && !msg->len)
-		ccg_buf_adds(msg, "out of memory while building");
+		ccg_buf_addf(msg, "%s: out of memory while opening", anchor);
 	ccg_buf_free(&identity);
 	ccg_buf_free(&why);
 	ccg_buf_free(&path);

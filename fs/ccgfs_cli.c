@@ -1,0 +1,266 @@
+/*
+ * ccgfs_cli.c - the command line: operands, ccgfs's own options with their
+ * values checked as they are read, the --help text and the error lines.
+ *
+ *   ccgfs [options] TRACE MOUNTPOINT
+ *   ccgfs --build-only [options] TRACE
+ *   ccgfs --info [options] TRACE
+ *
+ * Every error is one line "ccgfs: SUBJECT: PROBLEM" on stderr; a usage
+ * error adds a line saying where to read more.  Options ccgfs does not
+ * know are left to FUSE, which says whether it knows them (ccgfs_main.c).
+ */
+#include "ccgfs_i.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	KEY_HELP,
+	KEY_VERSION,
+	KEY_BUILD_ONLY,
+	KEY_INFO,
+	KEY_NUMBER,
+	KEY_TOLERANCE,
+	KEY_INDEX
+};
+
+#define CLI_FLAG(t, field) {t, offsetof(ccgfs_cli, field), 1}
+
+static const struct fuse_opt cli_opts[] = {
+	FUSE_OPT_KEY("fanout=", KEY_NUMBER),
+	FUSE_OPT_KEY("cache=", KEY_NUMBER),
+	FUSE_OPT_KEY("memory=", KEY_NUMBER),
+	FUSE_OPT_KEY("summaries=", KEY_NUMBER),
+	FUSE_OPT_KEY("threads=", KEY_NUMBER),
+	FUSE_OPT_KEY("tolerance=", KEY_TOLERANCE),
+	FUSE_OPT_KEY("index=", KEY_INDEX),
+	CLI_FLAG("noindex", noindex),
+	CLI_FLAG("rebuild", rebuild),
+	CLI_FLAG("nonempty", nonempty),
+	FUSE_OPT_KEY("-h", KEY_HELP),
+	FUSE_OPT_KEY("--help", KEY_HELP),
+	FUSE_OPT_KEY("-V", KEY_VERSION),
+	FUSE_OPT_KEY("--version", KEY_VERSION),
+	FUSE_OPT_KEY("--build-only", KEY_BUILD_ONLY),
+	FUSE_OPT_KEY("--info", KEY_INFO),
+	FUSE_OPT_END,
+};
+
+/* The numeric -o options: where each goes and its largest value. */
+static const struct number_opt {
+	const char *name;
+	size_t off;
+	uint64_t max;
+} number_opts[] = {
+	{"fanout", offsetof(ccgfs_cli, fanout), UINT32_MAX},
+	{"cache", offsetof(ccgfs_cli, cache_mib), SIZE_MAX >> 20},
+	{"memory", offsetof(ccgfs_cli, memory_mib), SIZE_MAX >> 20},
+	{"summaries", offsetof(ccgfs_cli, summaries), UINT64_MAX},
+	{"threads", offsetof(ccgfs_cli, threads), UINT32_MAX},
+};
+
+void ccgfs_cli_error(const char *subject, const char *fmt, ...)
+{
+	va_list ap;
+	fputs("ccgfs: ", stderr);
+	if (subject)
+		fprintf(stderr, "%s: ", subject);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void ccgfs_cli_hint(void)
+{
+	fputs("Try 'ccgfs --help' for more information.\n", stderr);
+}
+
+/* A decimal of digits only, at most max: 0, else -1 (not a number) or -2
+ * (too large). */
+static int parse_number(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		unsigned d = (unsigned)(*s - '0');
+		if (v > (max - d) / 10)
+			return -2;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Keeps a copy of `arg` in *slot unless one is there.  -1: no memory. */
+static int keep_first(char **slot, const char *prefix, const char *arg)
+{
+	if (*slot)
+		return 0;
+	size_t n = strlen(prefix) + strlen(arg) + 1;
+	if (!(*slot = malloc(n)))
+		return -1;
+	snprintf(*slot, n, "%s%s", prefix, arg);
+	return 0;
+}
+
+/* -o NAME=VALUE of number_opts.  Returns 0, or -1 after the error line. */
+static int take_number(ccgfs_cli *c, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	for (size_t i = 0; i < sizeof number_opts / sizeof *number_opts;
+	     i++) {
+		const struct number_opt *o = &number_opts[i];
+		if (strlen(o->name) != (size_t)(eq - arg) ||
+		    strncmp(arg, o->name, (size_t)(eq - arg)))
+			continue;
+		uint64_t *dst = (uint64_t *)((char *)c + o->off);
+		int r = parse_number(eq + 1, o->max, dst);
+		if (r == -1) {
+			ccgfs_cli_error(NULL, "-o %s: not a whole number",
+					arg);
+			return -1;
+		}
+		if (r == -2) {
+			ccgfs_cli_error(NULL, "-o %s: too large (at most %llu)",
+					arg, (unsigned long long)o->max);
+			return -1;
+		}
+		if (dst == &c->fanout) {
+			free(c->fanout_arg);
+			c->fanout_arg = NULL;
+			return keep_first(&c->fanout_arg, "-o ", arg);
+		}
+		return 0;
+	}
+	return -1; /* cli_opts and number_opts disagree */
+}
+
+static int cli_proc(void *data, const char *arg, int key,
+		    struct fuse_args *outargs)
+{
+	(void)outargs;
+	ccgfs_cli *c = data;
+	switch (key) {
+	case KEY_HELP:
+		c->show_help = 1;
+		return 0;
+	case KEY_VERSION:
+		c->show_version = 1;
+		return 0;
+	case KEY_BUILD_ONLY:
+		c->build_only = 1;
+		return 0;
+	case KEY_INFO:
+		c->info = 1;
+		return 0;
+	case KEY_NUMBER:
+		return take_number(c, arg);
+	case KEY_TOLERANCE:
+		if (ccg_parse_tolerance(arg + strlen("tolerance="),
+					&c->tol_abs, &c->tol_rel)) {
+			ccgfs_cli_error(NULL, "-o %s: want ticks, P%%, or both "
+					"(1000, 5%%, 1000,5%%)", arg);
+			return -1;
+		}
+		return 0;
+	case KEY_INDEX:
+		if (!arg[strlen("index=")]) {
+			ccgfs_cli_error(NULL, "-o %s: no path given", arg);
+			return -1;
+		}
+		free(c->index);
+		return (c->index = strdup(arg + strlen("index="))) ? 0 : -1;
+	case FUSE_OPT_KEY_NONOPT:
+		if (!c->trace)
+			return (c->trace = strdup(arg)) ? 0 : -1;
+		if (!c->mountpoint)
+			return (c->mountpoint = strdup(arg)) ? 0 : -1;
+		return keep_first(&c->extra, "", arg);
+	default:
+		/* FUSE's, or unknown: FUSE decides.  Options given with -o
+		 * arrive without it. */
+		if (keep_first(&c->fuse_opt, arg[0] == '-' ? "" : "-o ", arg))
+			return -1;
+		return 1;
+	}
+}
+
+int ccgfs_cli_parse(struct fuse_args *args, ccgfs_cli *c)
+{
+	memset(c, 0, sizeof *c);
+	return fuse_opt_parse(args, c, cli_opts, cli_proc) == -1 ? -1 : 0;
+}
+
+void ccgfs_cli_free(ccgfs_cli *c)
+{
+	free(c->trace);
+	free(c->mountpoint);
+	free(c->extra);
+	free(c->fuse_opt);
+	free(c->fanout_arg);
+	free(c->index);
+}
+
+void ccgfs_cli_usage(void)
+{
+	ccg_options o;
+	ccg_options_init(&o);
+	printf("usage: ccgfs [options] TRACE MOUNTPOINT\n"
+	       "       ccgfs --build-only [options] TRACE\n"
+	       "       ccgfs --info [options] TRACE\n\n"
+	       "Mounts the OTF2 trace TRACE read-only at MOUNTPOINT, an "
+	       "empty directory;\n"
+	       "unmount with `fusermount3 -u MOUNTPOINT`.  TRACE is the "
+	       "trace's anchor file\n"
+	       "(NAME.otf2, beside NAME.def and the folder NAME/) or a "
+	       "directory holding\n"
+	       "exactly one.  The first mount builds an index file (the "
+	       "anchor's name plus\n"
+	       ".ccg, or under $XDG_CACHE_HOME/ccgfs/ when the trace's "
+	       "directory is not\n"
+	       "writable); later mounts reuse it.  Exit status: 0 done, 1 "
+	       "wrong command line,\n"
+	       "32 the trace, the mount point or the mount failed.\n\n"
+	       "options:\n"
+	       "    --build-only          build or refresh the index, then "
+	       "exit\n"
+	       "    --info                print what the root `info` file "
+	       "shows\n"
+	       "    -f                    stay in the foreground\n"
+	       "    -s                    single-threaded\n"
+	       "    -d                    debug output (implies -f)\n"
+	       "    -o fanout=B           at most B subdirectories per call "
+	       "directory (default %d)\n"
+	       "    -o index=PATH         where the index file lives\n"
+	       "    -o noindex            build in memory; no index file\n"
+	       "    -o rebuild            rebuild the index even if it is "
+	       "valid\n"
+	       "    -o tolerance=T        lossy times: T ticks and/or P%% "
+	       "(1000, 5%%, 1000,5%%)\n"
+	       "    -o cache=MIB          index block cache (default %u MiB)\n"
+	       "    -o summaries=N        building: store the statistics of "
+	       "every call or group\n"
+	       "                          of N events or more (default %u)\n"
+	       "    -o threads=N          building: N threads (default: one "
+	       "per core)\n"
+	       "    -o memory=MIB         building: memory for the graph "
+	       "(default %u MiB; past it\n"
+	       "                          repeats are shared less, the "
+	       "index grows)\n"
+	       "    -o nonempty           mount on a directory that is not "
+	       "empty (hiding it)\n"
+	       "    -o OPT[,OPT...]       other FUSE mount options "
+	       "(allow_other, ...)\n"
+	       "    -V, --version         the version of ccgfs and FUSE\n"
+	       "    -h, --help            this text\n",
+	       (unsigned)o.fanout, (unsigned)(CCG_CACHE_DEFAULT >> 20),
+	       CCG_SUMS_DEFAULT, (unsigned)(CCG_MEMORY_DEFAULT >> 20));
+}
