@@ -190,8 +190,9 @@ static int side_ticks(const ccg_wclock *c, const side *s, uint64_t *out)
 }
 
 /* Plain ticks are absolute when the zero lies after the trace's span
- * (zero > last - zero: every real clock) and T0 is not before the zero;
- * counted from the zero such a T0 would lie past the last event. */
+ * (zero > last - zero: clocks counting from boot or the epoch) and T0 is
+ * not before the zero; counted from the zero such a T0 would lie past the
+ * last event. */
 static int plain_is_absolute(const ccg_wclock *c, uint64_t t0)
 {
 	return c->last >= c->zero && c->zero > c->last - c->zero &&
@@ -239,7 +240,8 @@ ccg_wclock ccg_winname_clock(const ccg_trace *t)
 			    t->events};
 }
 
-/* Windows k0 .. k1-1 of `step` units, ticks [lo, hi) covered. */
+/* The split: windows k0 .. k1-1 of `step` units each (-1 when a name
+ * would not fit 64 bits). */
 static int split_set(ccg_wsplit *s, u128 k0, u128 k1, u128 step,
 		     unsigned unit)
 {
