@@ -53,29 +53,37 @@ static ccg_err f_fixed(const ccg_trace *t, const target *tg, enum view v,
 	return copy_range(&t->fixed[v], off, len, out, size);
 }
 
-/* patterns.tsv of the root or a location, made on first use. */
+/* patterns.tsv of the root or a location, made on first use; a location
+ * in a window has its location's (patterns are structure, not time). */
 static ccg_err f_patterns(const ccg_trace *t, const target *tg, enum view v,
 			  uint64_t off, size_t len, ccg_buf *out,
 			  uint64_t *size)
 {
 	(void)v;
 	const ccg_buf *b;
-	ccg_err err = ccg_tables_patterns(
-		t, tg->kind == K_LOC ? tg->in.l : NULL, &b);
+	const loc *l = tg->kind == K_LOC       ? tg->in.l
+		       : tg->kind == K_WIN_LOC ? &t->locs[tg->w.index]
+					       : NULL;
+	ccg_err err = ccg_tables_patterns(t, l, &b);
 	return err ? err : copy_range(b, off, len, out, size);
 }
 
-/* info of a group, location or node: small, made when asked. */
+/* info of a group, location, node or window directory: small, made when
+ * asked. */
 static ccg_err f_info(const ccg_trace *t, const target *tg, enum view v,
 		      uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
 {
 	(void)v;
 	ccg_buf b = CCG_BUF_INIT;
+	ccg_err err = CCG_OK;
 	if (tg->kind == K_GROUP)
 		ccg_info_group(t, &t->groups[tg->w.index], &b);
+	else if (tg->kind == K_WIN || tg->kind == K_WIN_LOC)
+		err = ccg_windows_info(t, &tg->w, &b);
 	else
 		ccg_info_node(t, &tg->in, tg->kind == K_LOC, &b);
-	ccg_err err = ccg_buf_status(&b);
+	if (!err)
+		err = ccg_buf_status(&b);
 	if (!err)
 		err = copy_range(&b, off, len, out, size);
 	ccg_buf_free(&b);
@@ -143,8 +151,14 @@ static const dir_file loc_files[] = {FILE_INFO, FILE_EVENTS, FILE_PATTERNS,
 				     FILE_MESSAGES};
 static const dir_file node_files[] = {FILE_INFO, FILE_EVENTS, FILE_STATS,
 				      FILE_FOLDED, FILE_MESSAGES};
-static const dir_file win_files[] = {FILE_EVENTS, FILE_STATS, FILE_TIMELINE,
-				     FILE_FOLDED, FILE_MESSAGES};
+/* A window and a group in it: a group's files, and events.tsv and
+ * timeline.tsv; a location in a window: a location's files. */
+static const dir_file win_files[] = {FILE_INFO, FILE_EVENTS, FILE_STATS,
+				     FILE_TIMELINE, FILE_FOLDED,
+				     FILE_MESSAGES};
+static const dir_file win_loc_files[] = {
+	FILE_INFO, FILE_EVENTS, FILE_PATTERNS, FILE_STATS, FILE_TIMELINE,
+	FILE_FOLDED, FILE_MESSAGES};
 
 static const struct {
 	const dir_file *files;
@@ -156,7 +170,7 @@ static const struct {
 	[K_NODE] = {node_files, NELEM(node_files)},
 	[K_TIME] = {NULL, 0},
 	[K_WIN] = {win_files, NELEM(win_files)},
-	[K_WIN_LOC] = {win_files, NELEM(win_files)},
+	[K_WIN_LOC] = {win_loc_files, NELEM(win_loc_files)},
 };
 
 /* File v of the directory of tg, NULL when it has none. */
@@ -210,7 +224,8 @@ static uint64_t dir_count(const ccg_trace *t, const target *tg)
 	case K_WIN:
 		return tg->w.sub == 0 ? t->ngroups
 				      : t->groups[tg->w.index].nlocs;
-	case K_TIME:    /* windows are found by lookup, not listed */
+	case K_TIME:    /* the default split; others by lookup */
+		return ccg_windows_count(t);
 	case K_WIN_LOC:
 		return 0;
 	}
@@ -403,6 +418,8 @@ ccg_err ccg_trace_readdir(const ccg_trace *t, ccg_id dir, uint64_t index,
 		return CCG_ENOENT;
 	if (tg.kind == K_LOC || tg.kind == K_NODE)
 		return tree_child(t, dir, &tg, index, out, name);
+	if (tg.kind == K_TIME)
+		return ccg_windows_entry(t, index, out, name);
 	*out = ccg_id_make(flat_id(t, &tg, index), V_DIR);
 	flat_name(t, &tg, index, name);
 	return ccg_buf_status(name);

@@ -1,59 +1,16 @@
 /*
  * ccg_windows.c - time windows (time/T0-T1/) and timeline-N.tsv files,
- * which exist by lookup: each name looked up gets an entry in a table of
- * the open trace (under win_mu), and its id is its place there.
+ * which exist by lookup: each name looked up (or window listed in time/)
+ * gets an entry in a table of the open trace (under win_mu), and its id
+ * is its place there; names that give one range share it.  Also the info
+ * files of window directories.
  */
 #include "trace_i.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "ccg_grow.h"
-
-/* Parses one time of a window name: ticks ("12345"), or a decimal number
- * with a unit s, ms, us or ns ("1.25s"), into ticks; *end is left after
- * it.  Returns -1 on garbage or overflow. */
-static int parse_time(const char *s, const char **end, uint64_t res,
-		      uint64_t *ticks)
-{
-	unsigned __int128 ip = 0, fp = 0, fden = 1;
-	const char *p = s;
-	if (*p < '0' || *p > '9')
-		return -1;
-	for (; *p >= '0' && *p <= '9'; p++)
-		if ((ip = ip * 10 + (unsigned)(*p - '0')) > UINT64_MAX)
-			return -1;
-	int frac = *p == '.';
-	if (frac)
-		for (p++; *p >= '0' && *p <= '9'; p++)
-			if (fden < (unsigned __int128)1 << 100) {
-				fp = fp * 10 + (unsigned)(*p - '0');
-				fden *= 10;
-			}
-	uint64_t div = 0;
-	if (!strncmp(p, "ms", 2))
-		div = 1000, p += 2;
-	else if (!strncmp(p, "us", 2))
-		div = 1000000, p += 2;
-	else if (!strncmp(p, "ns", 2))
-		div = 1000000000, p += 2;
-	else if (*p == 's')
-		div = 1, p += 1;
-	unsigned __int128 v;
-	if (div) {
-		if (!res)
-			return -1;
-		v = ip * res / div + fp * res / fden / div;
-	} else {
-		if (frac)
-			return -1; /* ticks are whole */
-		v = ip;
-	}
-	if (v > UINT64_MAX)
-		return -1;
-	*ticks = (uint64_t)v;
-	*end = p;
-	return 0;
-}
 
 /* Index of `key` (elem bytes, no padding) in a table of windows or
  * timelines, appended when absent.  Called with win_mu held. */
@@ -112,20 +69,126 @@ ccg_err ccg_windows_timeline(const ccg_trace *t, uint64_t dir,
 	return err;
 }
 
-ccg_err ccg_windows_lookup(const ccg_trace *t, const char *name, ccg_id *out)
+/* The id of window wn, interned. */
+static ccg_err window_id(const ccg_trace *t, win wn, ccg_id *out)
 {
-	uint64_t res = ccg_defs_clock(t->defs)->resolution;
-	uint64_t a, b;
-	const char *p;
-	if (parse_time(name, &p, res, &a) || *p != '-' ||
-	    parse_time(p + 1, &p, res, &b) || *p || b <= a ||
-	    a > UINT64_MAX - t->zero || b > UINT64_MAX - t->zero)
-		return CCG_ENOENT;
-	win key = {a + t->zero, b + t->zero};
 	size_t i;
-	ccg_err err = intern(t, 0, &key, &i);
+	ccg_err err = intern(t, 0, &wn, &i);
 	if (!err)
 		*out = ccg_id_make(CCG_WIN_BASE + i * ccg_ids_win_stride(t),
 				   V_DIR);
 	return err;
+}
+
+ccg_err ccg_windows_lookup(const ccg_trace *t, const char *name, ccg_id *out)
+{
+	ccg_wclock c = ccg_winname_clock(t);
+	win wn;
+	if (ccg_winname_parse(&c, name, &wn))
+		return CCG_ENOENT;
+	return window_id(t, wn, out);
+}
+
+uint64_t ccg_windows_count(const ccg_trace *t)
+{
+	ccg_wclock c = ccg_winname_clock(t);
+	ccg_wsplit s;
+	ccg_winname_split(&c, &s);
+	return s.n;
+}
+
+/* A listed window is found by its own name, as a lookup finds it. */
+ccg_err ccg_windows_entry(const ccg_trace *t, uint64_t k, ccg_id *out,
+			  ccg_buf *name)
+{
+	ccg_wclock c = ccg_winname_clock(t);
+	ccg_wsplit s;
+	ccg_winname_split(&c, &s);
+	if (k >= s.n)
+		return CCG_ENOENT;
+	size_t at = name->len;
+	ccg_winname_split_name(&s, k, name);
+	ccg_err err = ccg_buf_status(name);
+	if (err)
+		return err;
+	win wn;
+	if (ccg_winname_parse(&c, name->data + at, &wn))
+		return CCG_EFORMAT;
+	return window_id(t, wn, out);
+}
+
+/* "key: number" */
+static void add_ku(ccg_buf *b, const char *key, uint64_t v)
+{
+	ccg_buf_adds(b, key);
+	ccg_buf_adds(b, ": ");
+	ccg_buf_addu(b, v, 0);
+	ccg_buf_addc(b, '\n');
+}
+
+/* The events of location l inside wn into *n, by two time searches;
+ * *known 0 when its times run backwards (only a walk would tell). */
+static ccg_err window_events(const ccg_trace *t, const loc *l, win wn,
+			     uint64_t *n, int *known)
+{
+	*known = !l->rep.out_of_order;
+	*n = 0;
+	if (!*known || !l->nevents)
+		return CCG_OK;
+	ccg_tcur *tc = malloc(sizeof *tc);
+	if (!tc)
+		return CCG_ENOMEM;
+	ccg_tcur_init(tc, t->store, l->tbase, l->nevents);
+	uint64_t i0, i1;
+	ccg_err err = ccg_tcur_lower(tc, wn.t0, &i0);
+	if (!err)
+		err = ccg_tcur_lower(tc, wn.t1, &i1);
+	free(tc);
+	if (!err)
+		*n = i1 - i0;
+	return err;
+}
+
+/* The window's lines: its bounds in absolute ticks, ticks from the zero
+ * and seconds from the zero. */
+static void window_bounds(const ccg_trace *t, win wn, ccg_buf *b)
+{
+	add_ku(b, "window_start_ticks", wn.t0);
+	add_ku(b, "window_end_ticks", wn.t1);
+	add_ku(b, "window_start_since_zero_ticks", wn.t0 - t->zero);
+	add_ku(b, "window_end_since_zero_ticks", wn.t1 - t->zero);
+	ccg_buf_adds(b, "window_start_seconds: ");
+	ccg_secfmt_put(b, &t->secs, wn.t0);
+	ccg_buf_adds(b, "\nwindow_end_seconds: ");
+	ccg_secfmt_put(b, &t->secs, wn.t1);
+	ccg_buf_addc(b, '\n');
+	add_ku(b, "window_duration_ticks", wn.t1 - wn.t0);
+}
+
+ccg_err ccg_windows_info(const ccg_trace *t, const where *w, ccg_buf *b)
+{
+	win wn = ccg_ids_window(t, w->win);
+	ccg_err err = CCG_OK;
+	if (w->sub == 0) {
+		ccg_buf_adds(b, "kind: window\n");
+		add_ku(b, "location_groups", t->ngroups);
+		add_ku(b, "locations", t->nlocs);
+	} else if (w->sub <= t->ngroups) {
+		ccg_info_group(t, &t->groups[w->index], b);
+	} else {
+		const loc *l = &t->locs[w->index];
+		inst in;
+		if ((err = ccg_ids_root(t, l, &in)))
+			return err;
+		ccg_info_node(t, &in, 1, b);
+	}
+	window_bounds(t, wn, b);
+	if (w->sub > t->ngroups) {
+		uint64_t n;
+		int known;
+		err = window_events(t, &t->locs[w->index], wn, &n, &known);
+		if (!err && known)
+			add_ku(b, "window_events", n);
+	}
+	return err ? err : ccg_buf_status(b);
 }

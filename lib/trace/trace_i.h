@@ -7,6 +7,7 @@
  *                  public stat/lookup/readdir/read
  *   ccg_ids.c      the id scheme: what an id names, tree instances
  *   ccg_windows.c  time windows and timeline-N.tsv, found by lookup
+ *   ccg_winname.c  window names: parsing, the default split of time/
  *   ccg_names.c    directory names of groups, locations and calls
  *   ccg_events.c   events.tsv: a walk over a subtree, whole or windowed
  *   ccg_merge.c    a window's events.tsv merged over its locations
@@ -24,7 +25,8 @@
  * groups and locations after it), timeline-N.tsv files from CCG_TLN_BASE
  * on.  Tree ids are a function of the trace and options alone, so they are
  * the same on every mount; window and timeline-N ids are handed out in
- * lookup order and stay valid while the trace is open.  A store node id
+ * lookup order (listing time/ looks its windows up) and stay valid while
+ * the trace is open.  A store node id
  * is a `node`; an instance number is an `inum`.
  */
 #ifndef CCG_TRACE_I_H
@@ -283,11 +285,47 @@ ccg_err ccg_ids_resolve(const ccg_trace *t, const loc *l, uint64_t inum,
 ccg_err ccg_ids_child_inum(const ccg_trace *t, const inst *in, uint64_t inum,
 			   uint32_t k, uint64_t *out);
 
+/* ---- ccg_winname.c: window names ---- */
+
+/* What a window name is read against: the trace's zero, first and last
+ * event times (absolute ticks), the clock's ticks per second (0: none)
+ * and the event count. */
+typedef struct ccg_wclock {
+	uint64_t zero, first, last, res, events;
+} ccg_wclock;
+
+ccg_wclock ccg_winname_clock(const ccg_trace *t);
+/* The absolute ticks [t0, t1) a window name ("T0-T1", "1-2ms", "10%-20%",
+ * ... see README) names into *out; -1 when it names none. */
+int ccg_winname_parse(const ccg_wclock *c, const char *name, win *out);
+
+/* The default split `ls time/` lists: windows k0 .. k0+n-1, window k
+ * from k x step to (k + 1) x step in `unit` (0 ticks from the zero, 1 s,
+ * 2 ms, 3 us, 4 ns), numbers zero-padded to `width` digits. */
+typedef struct ccg_wsplit {
+	uint64_t k0, n, step;
+	unsigned unit, width;
+} ccg_wsplit;
+
+/* The default split of the trace on clock c (n 0 when it has no
+ * events). */
+void ccg_winname_split(const ccg_wclock *c, ccg_wsplit *s);
+/* Appends the name of window k (0 .. n-1) of the split. */
+void ccg_winname_split_name(const ccg_wsplit *s, uint64_t k, ccg_buf *out);
+
 /* ---- ccg_windows.c: windows and timeline-N.tsv by lookup ---- */
 
-/* The window directory named `name` ("T0-T1") under time/. */
+/* The window directory named `name` under time/. */
 ccg_err ccg_windows_lookup(const ccg_trace *t, const char *name,
 			   ccg_id *out);
+/* How many windows `ls time/` lists. */
+uint64_t ccg_windows_count(const ccg_trace *t);
+/* Listed window k of time/: its id and its name appended to `name`. */
+ccg_err ccg_windows_entry(const ccg_trace *t, uint64_t k, ccg_id *out,
+			  ccg_buf *name);
+/* The info file of window directory w (the window, a group or a location
+ * in it), appended to b. */
+ccg_err ccg_windows_info(const ccg_trace *t, const where *w, ccg_buf *b);
 /* timeline-N.tsv of directory inum `dir`: `rest` is "N.tsv". */
 ccg_err ccg_windows_timeline(const ccg_trace *t, uint64_t dir,
 			     const char *rest, ccg_id *out);

@@ -165,7 +165,8 @@ static void test_bad_names(void **state)
 }
 
 /* time/ windows: good names are found (and found again as the same id),
- * bad ones are not, and nothing is listed. */
+ * bad ones are not; time/ lists ten windows of 20 ms, each found by its
+ * name as the id the listing gave, listed again under the same ids. */
 static void test_windows(void **state)
 {
 	(void)state;
@@ -174,8 +175,29 @@ static void test_windows(void **state)
 	ccg_buf name = CCG_BUF_INIT;
 	assert_int_equal(ccg_trace_lookup(t, CCG_ID_ROOT, "time", &time),
 			 CCG_OK);
-	assert_int_equal(ccg_trace_readdir(t, time, 0, &id, &name),
-			 CCG_ENOENT);
+	ccg_id listed[10];
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint64_t k = 0; k < 10; k++) {
+			ccg_buf_reset(&name);
+			assert_int_equal(ccg_trace_readdir(t, time, k, &id, &name),
+					 CCG_OK);
+			char want[32];
+			snprintf(want, sizeof want, "%03llums-%03llums",
+				 (unsigned long long)k * 20,
+				 (unsigned long long)k * 20 + 20);
+			assert_string_equal(name.data, want);
+			assert_int_equal(ccg_trace_lookup(t, time, want, &w1),
+					 CCG_OK);
+			assert_int_equal(w1, id);
+			if (pass)
+				assert_int_equal(listed[k], id);
+			listed[k] = id;
+		}
+		assert_int_equal(ccg_trace_readdir(t, time, 10, &id, &name),
+				 CCG_ENOENT);
+	}
+	assert_int_equal(ccg_trace_lookup(t, time, "0-20ms", &w1), CCG_OK);
+	assert_int_equal(w1, listed[0]);
 	assert_int_equal(ccg_trace_lookup(t, time, "0-1000", &w1), CCG_OK);
 	assert_int_equal(ccg_trace_lookup(t, time, "0-1000", &w2), CCG_OK);
 	assert_int_equal(w1, w2);
