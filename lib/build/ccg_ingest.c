@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "ccg_grow.h"
+#include "ccg_metric.h"
 #include "ccg_par.h"
 #include "ccg_read.h"
 #include "ccg_render.h"
@@ -29,6 +30,8 @@ typedef struct worker {
 	ccg_store *part;        /* the location being read; owned */
 	ccg_build *bld;
 	ccg_buf line;           /* scratch of text lengths */
+	ccg_mcache mc;          /* metric members, for metrics.tsv lengths
+				 * (made on first use) */
 	ccg_err err;            /* why the read callback stopped */
 	uint32_t counted;       /* events not yet in g->nread */
 } __attribute__((aligned(128))) worker; /* no cache line shared */
@@ -95,8 +98,10 @@ static void count(worker *w)
 
 /* ---- one location ---- */
 
+/* The events.tsv and metrics.tsv lengths of a new event record. */
 static uint32_t textlen_of(void *ctx, ccg_kind kind,
-			   const unsigned char *fields, size_t len)
+			   const unsigned char *fields, size_t len,
+			   ccg_evmetric *metric)
 {
 	worker *w = ctx;
 	ccg_buf_reset(&w->line);
@@ -106,7 +111,21 @@ static uint32_t textlen_of(void *ctx, ccg_kind kind,
 		w->err = CCG_ENOMEM;
 		return 0;
 	}
-	return (uint32_t)(w->line.len - 2);
+	uint32_t textlen = (uint32_t)(w->line.len - 2);
+	if (kind != CCG_EV_METRIC)
+		return textlen;
+	if (!w->mc.d)
+		ccg_mcache_init(&w->mc, w->g->defs);
+	ccg_buf_reset(&w->line);
+	ccg_err err = ccg_metric_tails(&w->line, &w->mc, fields, len,
+				       &metric->rows);
+	if (err == CCG_ENOMEM || w->line.len > CCG_EV_MTEXT_MAX) {
+		w->err = err ? err : CCG_ERANGE;
+		metric->rows = 0;
+		return 0;
+	}
+	metric->bytes = (uint32_t)w->line.len;
+	return textlen;
 }
 
 /* The read callback: one event into the worker's part. */
@@ -340,6 +359,7 @@ static void worker_free(worker *w)
 	ccg_build_free(w->bld);
 	ccg_store_free(w->part);
 	ccg_buf_free(&w->line);
+	ccg_mcache_free(&w->mc);
 	ccg_read_close(w->r);
 }
 

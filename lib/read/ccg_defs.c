@@ -476,13 +476,17 @@ void ccg_defs_record(const ccg_defs *d, size_t i, ccg_kind *kind,
 	*len = r->len;
 }
 
-/* Member k of a GROUP record (UINT64_MAX when out of range). */
-static uint64_t group_member(const ccg_defs *d, const rec *r, uint64_t k)
+/* Element k of the array field `idx` of record r (UINT64_MAX when out of
+ * range). */
+static uint64_t array_element(const ccg_defs *d, const rec *r, unsigned idx,
+			      uint64_t k)
 {
 	const unsigned char *p = rec_fields(d, r), *end = p + r->len;
 	const ccg_kind_info *ki = &ccg_schema[r->kind];
 	uint64_t n, v = UINT64_MAX;
-	for (unsigned i = 0; i + 1 < ki->nfields; i++)
+	if (idx >= ki->nfields)
+		return UINT64_MAX;
+	for (unsigned i = 0; i < idx; i++)
 		if (ccg_field_skip(&p, end, ki->f[i].type))
 			return UINT64_MAX;
 	if (ccg_varint_get(&p, end, &n) || k >= n)
@@ -514,14 +518,36 @@ uint64_t ccg_defs_rank_location(const ccg_defs *d, uint64_t comm,
 	if (type == GT_COMM_SELF)
 		return self;
 	if (type == GT_COMM_LOCATIONS)
-		return group_member(d, g, rank);
+		return array_element(d, g, 5, rank);
 	if (type != GT_COMM_GROUP)
 		return UINT64_MAX;
-	uint64_t idx = group_member(d, g, rank);
+	uint64_t idx = array_element(d, g, 5, rank);
 	if (idx == UINT64_MAX)
 		return UINT64_MAX;
 	uint32_t i;
 	if (idmap_get(&d->comm_locs, paradigm, &i))
 		return UINT64_MAX;
-	return group_member(d, &d->recs[i], idx);
+	return array_element(d, &d->recs[i], 5, idx);
+}
+
+int ccg_defs_metric_member(const ccg_defs *d, uint64_t metric, uint64_t k,
+			   ccg_def_member *out)
+{
+	const rec *m = find_rec(d, CCG_FT_REF_METRIC, metric);
+	if (m && m->kind == CCG_DEF_METRIC_INSTANCE)
+		m = find_rec(d, CCG_FT_REF_METRIC, rec_u(d, m, 1));
+	if (!m || m->kind != CCG_DEF_METRIC_CLASS)
+		return -1;
+	uint64_t id = array_element(d, m, 1, k);
+	const rec *r = id == UINT64_MAX ? NULL
+					: find_rec(d, CCG_FT_REF_MEMBER, id);
+	if (!r || r->kind != CCG_DEF_METRIC_MEMBER)
+		return -1;
+	out->id = id;
+	out->name = str(d, rec_u(d, r, 1));
+	out->value_type = rec_u(d, r, 5);
+	out->base = rec_u(d, r, 6);
+	out->exponent = (int64_t)rec_u(d, r, 7);
+	out->unit = str(d, rec_u(d, r, 8));
+	return 0;
 }

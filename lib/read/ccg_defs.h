@@ -83,6 +83,22 @@ const ccg_clock *ccg_defs_clock(const ccg_defs *d);
 uint64_t ccg_defs_rank_location(const ccg_defs *d, uint64_t comm,
 				uint64_t rank, uint64_t self);
 
+/* A metric member: what value k of a METRIC event that refers to its
+ * class is. */
+typedef struct ccg_def_member {
+	uint64_t id;
+	const char *name;       /* never NULL */
+	const char *unit;       /* never NULL; "" when the trace gives none */
+	uint64_t value_type;    /* OTF2_Type */
+	uint64_t base;          /* OTF2_Base: 0 binary, 1 decimal */
+	int64_t exponent;       /* a value x base^exponent is in `unit` */
+} ccg_def_member;
+
+/* Member k of metric `metric` - a METRIC_CLASS, or a METRIC_INSTANCE,
+ * whose class is taken - into *out; -1 when the definitions do not say. */
+int ccg_defs_metric_member(const ccg_defs *d, uint64_t metric, uint64_t k,
+			   ccg_def_member *out);
+
 /* Locations, location groups and regions in definition order. */
 size_t ccg_defs_location_count(const ccg_defs *d);
 const ccg_def_location *ccg_defs_location(const ccg_defs *d, size_t i);

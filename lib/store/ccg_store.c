@@ -206,6 +206,7 @@ void ccg_store_free(ccg_store *s)
 	intern_free(&s->node_tab);
 	intern_free(&s->event_tab);
 	free(s->ev_textlen);
+	free(s->ev_metric);
 	ccg_buf_free(&s->scratch);
 	free(s);
 }
@@ -234,17 +235,38 @@ typedef struct textlen_ctx {
 	ccg_kind kind;
 	const unsigned char *fields;
 	size_t len;
+	int added;              /* the record is new: the fields below hold */
 	uint32_t textlen;       /* what fn said */
+	ccg_evmetric metric;
 } textlen_ctx;
 
 static void add_textlen(void *ctx, ccg_buf *b)
 {
 	textlen_ctx *c = ctx;
-	c->textlen = c->fn ? c->fn(c->ctx, c->kind, c->fields, c->len) : 0;
+	c->added = 1;
+	if (c->fn)
+		c->textlen = c->fn(c->ctx, c->kind, c->fields, c->len,
+				   &c->metric);
 	ccg_put_u(b, c->textlen);
+	if (c->metric.rows) {
+		ccg_put_u(b, c->metric.rows);
+		ccg_put_u(b, c->metric.bytes);
+	}
 }
 
-/* Event record: kind, field length, fields, then (not hashed) text length. */
+/* What new event record `id` gives metrics.tsv, kept for its items. */
+static ccg_err keep_metric(ccg_store *s, uint32_t id, const ccg_evmetric *m)
+{
+	if (!m->rows && id >= s->capmetric)
+		return CCG_OK; /* reads as 0 */
+	if (CCG_GROW(s->ev_metric, (size_t)id + 1, s->capmetric))
+		return CCG_ENOMEM;
+	s->ev_metric[id] = m->rows << 24 | m->bytes;
+	return CCG_OK;
+}
+
+/* Event record: kind, field length, fields, then (not hashed) text length
+ * and, when it has metrics.tsv rows, their count and bytes. */
 ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 			const unsigned char *fields, size_t len,
 			ccg_textlen_fn textlen, void *ctx, ccg_ref *ref)
@@ -281,16 +303,22 @@ ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 	if (ccg_buf_status(b))
 		return CCG_ENOMEM;
 	uint32_t id;
-	textlen_ctx tc = {textlen, ctx, kind, fields, len, 0};
+	textlen_ctx tc = {textlen, ctx, kind, fields, len, 0, 0, {0, 0}};
 	ccg_err err = intern_bytes(&s->event_tab, &s->events, b,
 				   CCG_SEED_EVENT, add_textlen, &tc, &id);
 	if (err)
 		return err;
+	if (tc.metric.rows > CCG_EV_MROWS_MAX ||
+	    tc.metric.bytes > CCG_EV_MTEXT_MAX)
+		return CCG_ERANGE;
 	*ref = CCG_REF_EVENT | id;
 	if (CCG_GROW(s->ev_textlen, (size_t)id + 1, s->captext))
 		return CCG_ENOMEM;
-	if (id == s->events.n - 1)
+	if (tc.added) {
 		s->ev_textlen[id] = tc.textlen;
+		if ((err = keep_metric(s, id, &tc.metric)))
+			return err;
+	}
 	if (m) {
 		m->kind1 = (uint32_t)kind + 1;
 		m->len = (uint32_t)len;
@@ -305,7 +333,9 @@ ccg_err ccg_store_event_item(const ccg_store *s, ccg_ref ref, ccg_item *it)
 	uint32_t e = CCG_REF_ID(ref);
 	if (s->src || !CCG_REF_IS_EVENT(ref) || e >= s->events.n)
 		return CCG_ENOENT;
-	*it = (ccg_item){ref, CCG_END_LAST, 0, 0, 1, s->ev_textlen[e], 0};
+	uint32_t m = e < s->capmetric ? s->ev_metric[e] : 0;
+	*it = (ccg_item){ref, CCG_END_LAST, 0, 0, 1, s->ev_textlen[e], 0,
+			 m >> 24, m & CCG_EV_MTEXT_MAX};
 	return CCG_OK;
 }
 
@@ -320,6 +350,8 @@ static ccg_err node_summary(const ccg_store *s, const ccg_item *items,
 			return CCG_ENOENT;
 		sum->nevents += c->nevents;
 		sum->textlen += c->textlen;
+		sum->mrows += c->mrows;
+		sum->mtext += c->mtext;
 		sum->ndirs += c->ndirs + c->visible;
 		sum->nvis += c->visible;
 		if (c->depth > sum->depth)
@@ -340,8 +372,10 @@ static ccg_err node_record(ccg_store *s, const ccg_node *sum,
 {
 	ccg_buf *b = &s->scratch;
 	ccg_buf_reset(b);
+	int metric = sum->mrows != 0;
 	ccg_put_u(b, (uint64_t)sum->kind | (uint64_t)sum->visible << 2 |
-			     (uint64_t)sum->endmode << 3);
+			     (uint64_t)sum->endmode << 3 |
+			     (uint64_t)metric << CCG_NODE_METRIC_BIT);
 	if (sum->kind == CCG_NODE_CALL)
 		ccg_put_u(b, sum->region);
 	ccg_put_u(b, sum->nevents);
@@ -349,6 +383,10 @@ static ccg_err node_record(ccg_store *s, const ccg_node *sum,
 	ccg_put_u(b, sum->ndirs);
 	ccg_put_u(b, sum->nvis);
 	ccg_put_u(b, sum->depth);
+	if (metric) {
+		ccg_put_u(b, sum->mrows);
+		ccg_put_u(b, sum->mtext);
+	}
 	ccg_put_u(b, n);
 	for (uint32_t i = 0; i < n; i++)
 		ccg_put_u(b, refs[i]);
@@ -428,7 +466,8 @@ ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
 		err = intern_node(s, &sum, s->refs, 1, &ref);
 	if (!err)
 		*it = (ccg_item){ref, endmode, sum.visible, sum.depth,
-				 sum.nevents, sum.textlen, sum.ndirs};
+				 sum.nevents, sum.textlen, sum.ndirs,
+				 sum.mrows, sum.mtext};
 	return err;
 }
 
@@ -452,15 +491,22 @@ ccg_err ccg_node_decode(const unsigned char *p, size_t len, ccg_node *h,
 	memset(h, 0, sizeof *h);
 	h->kind = (uint8_t)(v[0] & 3);
 	h->visible = (uint8_t)((v[0] >> 2) & 1);
-	h->endmode = (uint8_t)(v[0] >> 3);
-	if (h->kind > CCG_NODE_ROOT || v[0] >> 3 > CCG_END_LOC)
+	h->endmode = (uint8_t)((v[0] >> 3) & 3);
+	if (h->kind > CCG_NODE_ROOT || h->endmode > CCG_END_LOC ||
+	    v[0] >> (CCG_NODE_METRIC_BIT + 1))
 		return CCG_EFORMAT;
 	if (h->kind == CCG_NODE_CALL &&
 	    ccg_varint_get(&p, end, &h->region))
 		return CCG_EFORMAT;
-	for (int i = 2; i <= 7; i++)
+	for (int i = 2; i <= 6; i++)
 		if (ccg_varint_get(&p, end, &v[i]))
 			return CCG_EFORMAT;
+	if (v[0] >> CCG_NODE_METRIC_BIT &&
+	    (ccg_varint_get(&p, end, &h->mrows) ||
+	     ccg_varint_get(&p, end, &h->mtext) || !h->mrows))
+		return CCG_EFORMAT;
+	if (ccg_varint_get(&p, end, &v[7]))
+		return CCG_EFORMAT;
 	h->nevents = v[2];
 	h->textlen = v[3];
 	h->ndirs = v[4];
@@ -494,12 +540,20 @@ ccg_err ccg_evrec_decode(const unsigned char *p, size_t len, ccg_evrec *ev,
 		return CCG_EFORMAT;
 	f = p;
 	p += flen;
-	if (ccg_varint_get(&p, end, &textlen) || textlen > UINT32_MAX ||
-	    p != end)
+	if (ccg_varint_get(&p, end, &textlen) || textlen > UINT32_MAX)
+		return CCG_EFORMAT;
+	uint64_t mrows = 0, mtext = 0;
+	if (p != end &&
+	    (ccg_varint_get(&p, end, &mrows) || ccg_varint_get(&p, end, &mtext) ||
+	     !mrows || mrows > CCG_EV_MROWS_MAX || mtext > CCG_EV_MTEXT_MAX))
+		return CCG_EFORMAT;
+	if (p != end)
 		return CCG_EFORMAT;
 	ev->kind = (ccg_kind)kind;
 	ev->textlen = (uint32_t)textlen;
 	ev->len = (uint32_t)flen;
+	ev->mrows = (uint32_t)mrows;
+	ev->mtext = (uint32_t)mtext;
 	if (fields)
 		*fields = f;
 	return CCG_OK;

@@ -49,6 +49,10 @@ typedef uint32_t ccg_ref;
 
 enum ccg_node_kind { CCG_NODE_CALL = 0, CCG_NODE_GROUP = 1, CCG_NODE_ROOT = 2 };
 
+/* The bit of a node record's head that says it holds metrics.tsv rows
+ * (and so their count and bytes). */
+#define CCG_NODE_METRIC_BIT 5
+
 /* Where an instance's end lies, for an instance whose first event is
  * event f of the stream and which holds n events: */
 enum ccg_node_end {
@@ -77,6 +81,9 @@ typedef struct ccg_node {
 	uint32_t depth;       /* deepest call nesting in the subtree, counting
 			       * this node if it is a call */
 	uint32_t nitems;
+	uint64_t mrows;       /* metrics.tsv rows of its METRIC events */
+	uint64_t mtext;       /* their bytes from the metric column on (see
+			       * ccg_metric.h) */
 } ccg_node;
 
 /* An event record's header. */
@@ -84,7 +91,18 @@ typedef struct ccg_evrec {
 	ccg_kind kind;
 	uint32_t textlen;     /* text bytes without time, depth, location */
 	uint32_t len;         /* bytes of fields and attribute list */
+	uint32_t mrows;       /* metrics.tsv rows (a METRIC record's values) */
+	uint32_t mtext;       /* their bytes from the metric column on */
 } ccg_evrec;
+
+/* What an event record gives metrics.tsv: rows, and their bytes from the
+ * metric column on.  At most CCG_EV_MROWS_MAX rows and CCG_EV_MTEXT_MAX
+ * bytes per record. */
+typedef struct ccg_evmetric {
+	uint32_t rows, bytes;
+} ccg_evmetric;
+#define CCG_EV_MROWS_MAX 255u
+#define CCG_EV_MTEXT_MAX 0xFFFFFFu
 
 typedef struct ccg_store ccg_store;
 
@@ -124,12 +142,15 @@ void ccg_store_set_limits(ccg_store *s, const ccg_store_limits *lim);
 /* Times the intern tables forgot their entries. */
 uint64_t ccg_store_forgotten(const ccg_store *s);
 
-/* Computes the text length of an event record seen for the first time. */
+/* Computes the text length of an event record seen for the first time,
+ * and what it gives metrics.tsv into *metric (zeroed before the call). */
 typedef uint32_t (*ccg_textlen_fn)(void *ctx, ccg_kind kind,
-				   const unsigned char *fields, size_t len);
+				   const unsigned char *fields, size_t len,
+				   ccg_evmetric *metric);
 
 /* Interns an event record (kind and fields); *ref receives its tagged
- * reference.  `textlen` is called only for a record not seen before. */
+ * reference.  `textlen` is called only for a record not seen before.
+ * CCG_ERANGE when it says more than a record may hold for metrics.tsv. */
 ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 			const unsigned char *fields, size_t len,
 			ccg_textlen_fn textlen, void *ctx, ccg_ref *ref);
@@ -143,6 +164,7 @@ typedef struct ccg_item {
 	uint8_t visible;
 	uint32_t depth;
 	uint64_t nevents, textlen, ndirs;
+	uint64_t mrows, mtext;
 } ccg_item;
 
 /* The item of event record `ref` (from ccg_store_event), ending at

@@ -8,13 +8,18 @@
 
 #include "ccg_grow.h"
 
+/* What the part's record said (ctx: its ccg_evrec). */
 static uint32_t merged_textlen(void *ctx, ccg_kind kind,
-			       const unsigned char *fields, size_t len)
+			       const unsigned char *fields, size_t len,
+			       ccg_evmetric *metric)
 {
+	const ccg_evrec *ev = ctx;
 	(void)kind;
 	(void)fields;
 	(void)len;
-	return *(const uint32_t *)ctx;
+	metric->rows = ev->mrows;
+	metric->bytes = ev->mtext;
+	return ev->textlen;
 }
 
 /* Interns src's event records into dst, in src's id order; map[i] is the
@@ -31,7 +36,7 @@ static ccg_err merge_events(ccg_store *dst, const ccg_store *src,
 		if (!(err = ccg_rlog_next(&it, &p, &len)) &&
 		    !(err = ccg_evrec_decode(p, len, &ev, &f)))
 			err = ccg_store_event(dst, ev.kind, f, ev.len,
-					      merged_textlen, &ev.textlen,
+					      merged_textlen, &ev,
 					      &map[i]);
 	}
 	ccg_rlog_iter_free(&it);

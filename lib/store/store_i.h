@@ -54,9 +54,12 @@ typedef struct evmemo {
 struct ccg_store {
 	const ccg_store_source *src; /* NULL for a store being built */
 	uint32_t *ev_textlen;        /* per event record, while building */
+	uint32_t *ev_metric;         /* per event record, while building:
+				      * metrics.tsv rows << 24 | bytes; made
+				      * when the first record has rows */
 	ccg_ref *refs;               /* scratch: a node's items */
-	size_t caprefs;        /* per event record, while building */
-	size_t captext;
+	size_t caprefs;
+	size_t captext, capmetric;
 	evmemo memo[CCG_EVMEMO_SLOTS];
 	ccg_store_source src_copy;
 	ccg_rlog nodes, events, times;

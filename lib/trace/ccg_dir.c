@@ -106,7 +106,29 @@ static ccg_err f_events(const ccg_trace *t, const target *tg, enum view v,
 	if (tg->kind == K_WIN_LOC)
 		return ccg_events_window(t, &t->locs[tg->w.index], wn.t0, wn.t1,
 					 off, len, out, size);
-	return ccg_merge_events(t, &tg->w, wn.t0, wn.t1, off, len, out, size);
+	return ccg_merge_view(t, &tg->w, V_EVENTS, &wn, off, len, out, size);
+}
+
+/* metrics.tsv of a tree directory, a window location, or one over
+ * several locations (a window, a group, the root): merged. */
+static ccg_err f_metrics(const ccg_trace *t, const target *tg, enum view v,
+			 uint64_t off, size_t len, ccg_buf *out,
+			 uint64_t *size)
+{
+	if (tg->kind == K_LOC || tg->kind == K_NODE) {
+		if (!out) {
+			*size = ccg_metrics_size(t, &tg->in);
+			return CCG_OK;
+		}
+		return ccg_metrics_read(t, &tg->in, off, len, out);
+	}
+	if (tg->kind == K_ROOT || tg->kind == K_GROUP)
+		return ccg_merge_view(t, &tg->w, v, NULL, off, len, out, size);
+	win wn = ccg_ids_window(t, tg->w.win);
+	if (tg->kind == K_WIN_LOC)
+		return ccg_metrics_window(t, &t->locs[tg->w.index], &wn, off,
+					  len, out, size);
+	return ccg_merge_view(t, &tg->w, v, &wn, off, len, out, size);
 }
 
 /* stats.tsv, profile.folded, messages.tsv, timeline.tsv: a size query
@@ -135,6 +157,7 @@ static ccg_err f_table(const ccg_trace *t, const target *tg, enum view v,
 #define FILE_TIMELINE {V_TIMELINE, "timeline.tsv", f_table}
 #define FILE_FOLDED {V_FOLDED, "profile.folded", f_table}
 #define FILE_MESSAGES {V_MESSAGES, "messages.tsv", f_table}
+#define FILE_METRICS {V_METRICS, "metrics.tsv", f_metrics}
 
 /* The files of each kind of directory, in listing order. */
 static const dir_file root_files[] = {
@@ -143,22 +166,23 @@ static const dir_file root_files[] = {
 	{V_REGIONS, "regions.tsv", f_fixed},
 	{V_LOCATIONS, "locations.tsv", f_fixed},
 	{V_DEFINITIONS, "definitions.tsv", f_fixed},
-	FILE_PATTERNS, FILE_STATS, FILE_FOLDED, FILE_MESSAGES};
+	FILE_PATTERNS, FILE_STATS, FILE_FOLDED, FILE_MESSAGES, FILE_METRICS};
 static const dir_file group_files[] = {FILE_INFO, FILE_STATS, FILE_FOLDED,
-				       FILE_MESSAGES};
+				       FILE_MESSAGES, FILE_METRICS};
 static const dir_file loc_files[] = {FILE_INFO, FILE_EVENTS, FILE_PATTERNS,
 				     FILE_STATS, FILE_TIMELINE, FILE_FOLDED,
-				     FILE_MESSAGES};
+				     FILE_MESSAGES, FILE_METRICS};
 static const dir_file node_files[] = {FILE_INFO, FILE_EVENTS, FILE_STATS,
-				      FILE_FOLDED, FILE_MESSAGES};
+				      FILE_FOLDED, FILE_MESSAGES,
+				      FILE_METRICS};
 /* A window and a group in it: a group's files, and events.tsv and
  * timeline.tsv; a location in a window: a location's files. */
 static const dir_file win_files[] = {FILE_INFO, FILE_EVENTS, FILE_STATS,
 				     FILE_TIMELINE, FILE_FOLDED,
-				     FILE_MESSAGES};
+				     FILE_MESSAGES, FILE_METRICS};
 static const dir_file win_loc_files[] = {
 	FILE_INFO, FILE_EVENTS, FILE_PATTERNS, FILE_STATS, FILE_TIMELINE,
-	FILE_FOLDED, FILE_MESSAGES};
+	FILE_FOLDED, FILE_MESSAGES, FILE_METRICS};
 
 static const struct {
 	const dir_file *files;

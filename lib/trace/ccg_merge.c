@@ -1,12 +1,15 @@
 /*
- * ccg_merge.c - a window's events.tsv over several locations, merged.
+ * ccg_merge.c - a file over several locations, merged: events.tsv of a
+ * window, metrics.tsv of a window, the root or a location group.
  *
- * Each location's window text is a stream sorted by its first column;
- * the merged file takes lines by (time, location order).  Its size is the
- * sum of the streams', known without merging.  The first read of a window
- * builds checkpoints - every CCG_MERGE_STEP bytes, where each stream
- * stands - by one merge pass (cost follows the window's events); a read
- * then merges forward from the checkpoint below its offset.
+ * Each location's text (inside the window, or all of it) is a stream
+ * sorted by its first column, the time; the merged file takes lines by
+ * (time, location order).  Its size is the sum of the streams', known
+ * without merging.  The first read of a file builds checkpoints - every
+ * CCG_MERGE_STEP bytes, or more for a big file so that there are at most
+ * CCG_MERGE_MAX_CP of them, where each stream stands - by one merge pass
+ * (cost follows the file's lines); a read then merges forward from the
+ * checkpoint below its offset.
  */
 #include "trace_i.h"
 
@@ -14,11 +17,15 @@
 #include <string.h>
 
 #include "ccg_grow.h"
+#include "ccg_metric.h"
 
 /* Merged bytes between two checkpoints, and bytes read from a stream at
  * once. */
 #define CCG_MERGE_STEP (256u << 10)
 #define CCG_MERGE_CHUNK (64u << 10)
+/* Most checkpoints of one file: its memory is at most this many times 8
+ * bytes per location, however long the file. */
+#define CCG_MERGE_MAX_CP 4096u
 /* A merged window of at most this many bytes keeps its text from the
  * checkpoint pass (while all kept texts stay under CCG_MERGE_KEEP_ALL), so
  * its reads are copies. */
@@ -26,14 +33,17 @@
 #define CCG_MERGE_KEEP_ALL (64u << 20)
 
 typedef struct wmerge {
-	size_t win;
-	uint64_t sub;
+	size_t win;             /* SIZE_MAX: the root or a group */
+	uint64_t sub;           /* in a window as where.sub; else 0 the
+				 * root, 1 + i group i */
+	enum view v;            /* V_EVENTS or V_METRICS */
 	size_t n;               /* locations */
 	struct mpart {
 		uint32_t loc;   /* location index */
 		uint64_t body;  /* its window text bytes */
 	} *part;
 	uint64_t total;
+	uint64_t step;          /* merged bytes between checkpoints */
 	size_t ncp;
 	uint64_t *cp_off;       /* merged offset of checkpoint k */
 	uint64_t *cp_pos;       /* ncp x n: each stream's offset there */
@@ -52,6 +62,47 @@ void ccg_merge_free(struct wmerge *m)
 	free(m);
 }
 
+/* What is merged: view v of trace t, inside window wn (NULL: all). */
+typedef struct mctx {
+	const ccg_trace *t;
+	enum view v;
+	const win *wn;
+} mctx;
+
+/* The header of the merged file. */
+static const char *merged_header(const mctx *c, size_t *len)
+{
+	if (c->v == V_METRICS) {
+		*len = sizeof CCG_METRICS_HEADER - 1;
+		return CCG_METRICS_HEADER;
+	}
+	*len = c->t->ev_header.len;
+	return c->t->ev_header.data;
+}
+
+/* The bytes of location l's stream (no header). */
+static ccg_err stream_size(const mctx *c, const loc *l, uint64_t *size)
+{
+	if (c->v == V_METRICS)
+		return ccg_metrics_window_body(c->t, l, c->wn, 0, 0, NULL,
+					       size);
+	ccg_err err = ccg_events_window(c->t, l, c->wn->t0, c->wn->t1, 0, 0,
+					NULL, size);
+	*size -= c->t->ev_header.len;
+	return err;
+}
+
+/* Appends up to `len` bytes of location l's stream from `off`. */
+static ccg_err stream_read(const mctx *c, const loc *l, uint64_t off,
+			   size_t len, ccg_buf *out)
+{
+	if (c->v == V_METRICS)
+		return ccg_metrics_window_body(c->t, l, c->wn, off, len, out,
+					       NULL);
+	return ccg_events_window_body(c->t, l, c->wn->t0, c->wn->t1, off, len,
+				      out);
+}
+
 typedef struct mstream {
 	const loc *l;
 	uint64_t pos, end;      /* next byte of the stream to fetch */
@@ -60,8 +111,7 @@ typedef struct mstream {
 } mstream;
 
 /* Makes sure stream s holds a whole line at s->at; 0 when it has none. */
-static ccg_err mstream_fill(const ccg_trace *t, uint64_t t0, uint64_t t1,
-			    mstream *s, int *have)
+static ccg_err mstream_fill(const mctx *c, mstream *s, int *have)
 {
 	for (;;) {
 		const char *nl = s->at < s->buf.len
@@ -80,8 +130,8 @@ static ccg_err mstream_fill(const ccg_trace *t, uint64_t t0, uint64_t t1,
 		ccg_buf_drop(&s->buf, s->at);
 		s->at = 0;
 		size_t before = s->buf.len;
-		ccg_err err = ccg_events_window_body(t, s->l, t0, t1, s->pos,
-						     CCG_MERGE_CHUNK, &s->buf);
+		ccg_err err = stream_read(c, s->l, s->pos, CCG_MERGE_CHUNK,
+					  &s->buf);
 		if (err)
 			return err;
 		if (s->buf.len == before)
@@ -99,14 +149,13 @@ static uint64_t line_time(const char *p)
 }
 
 /* The stream whose next line comes first; -1 when all are done. */
-static ccg_err mpick(const ccg_trace *t, uint64_t t0, uint64_t t1,
-		     mstream *s, size_t n, long *pick)
+static ccg_err mpick(const mctx *c, mstream *s, size_t n, long *pick)
 {
 	uint64_t best = 0;
 	*pick = -1;
 	for (size_t i = 0; i < n; i++) {
 		int have;
-		ccg_err err = mstream_fill(t, t0, t1, &s[i], &have);
+		ccg_err err = mstream_fill(c, &s[i], &have);
 		if (err)
 			return err;
 		if (!have)
@@ -155,26 +204,37 @@ static uint64_t mstream_pos(const mstream *s)
 	return s->pos - (s->buf.len - s->at);
 }
 
-/* The locations of window directory w and the bytes of each one's window
- * text (no header), into m: no merging, only sizes. */
-static ccg_err scope_sizes(const ccg_trace *t, const where *w, uint64_t t0,
-			   uint64_t t1, wmerge *m)
+/* The key of directory w among the merges: its window and sub, or for
+ * the root and a group no window. */
+static void merge_key(const where *w, size_t *win, uint64_t *sub)
+{
+	*win = w->kind == W_WIN ? w->win : SIZE_MAX;
+	*sub = w->kind == W_WIN     ? w->sub
+	       : w->kind == W_GROUP ? 1 + (uint64_t)w->index
+				    : 0;
+}
+
+/* The locations of directory w and the bytes of each one's stream (no
+ * header), into m: no merging, only sizes. */
+static ccg_err scope_sizes(const mctx *c, const where *w, wmerge *m)
 {
 	size_t first;
 	const uint32_t *members;
-	m->win = w->win;
-	m->sub = w->sub;
-	m->n = ccg_ids_scope(t, w, &first, &members);
+	merge_key(w, &m->win, &m->sub);
+	m->v = c->v;
+	m->n = ccg_ids_scope(c->t, w, &first, &members);
 	m->part = calloc(m->n ? m->n : 1, sizeof *m->part);
 	ccg_err err = m->part ? CCG_OK : CCG_ENOMEM;
 	for (size_t i = 0; !err && i < m->n; i++) {
 		m->part[i].loc = members ? members[i] : (uint32_t)(first + i);
-		uint64_t size;
-		err = ccg_events_window(t, &t->locs[m->part[i].loc], t0, t1, 0, 0,
-					NULL, &size);
-		m->part[i].body = size - t->ev_header.len;
+		err = stream_size(c, &c->t->locs[m->part[i].loc],
+				  &m->part[i].body);
 		m->total += m->part[i].body;
 	}
+	/* At most CCG_MERGE_MAX_CP checkpoints. */
+	m->step = CCG_MERGE_STEP;
+	if (m->total / CCG_MERGE_MAX_CP >= m->step)
+		m->step = m->total / CCG_MERGE_MAX_CP + 1;
 	return err;
 }
 
@@ -207,25 +267,24 @@ static int may_keep(const ccg_trace *t, uint64_t total)
 	return keep;
 }
 
-/* Builds the merge state of a window directory, checkpoints included. */
-static ccg_err wmerge_build(const ccg_trace *t, const where *w, uint64_t t0,
-			    uint64_t t1, wmerge **out)
+/* Builds the merge state of directory w, checkpoints included. */
+static ccg_err wmerge_build(const mctx *c, const where *w, wmerge **out)
 {
 	wmerge *m = calloc(1, sizeof *m);
 	if (!m)
 		return CCG_ENOMEM;
 	mstream *s = NULL;
-	ccg_err err = scope_sizes(t, w, t0, t1, m);
+	ccg_err err = scope_sizes(c, w, m);
 	if (!err)
-		err = mstreams_open(t, m, NULL, &s);
-	int keep = !err && may_keep(t, m->total);
+		err = mstreams_open(c->t, m, NULL, &s);
+	int keep = !err && may_keep(c->t, m->total);
 	uint64_t merged = 0;
 	while (!err) {
-		if (merged >= (uint64_t)m->ncp * CCG_MERGE_STEP &&
+		if (merged >= (uint64_t)m->ncp * m->step &&
 		    (err = checkpoint(m, s, merged)))
 			break;
 		long pick;
-		if ((err = mpick(t, t0, t1, s, m->n, &pick)) || pick < 0)
+		if ((err = mpick(c, s, m->n, &pick)) || pick < 0)
 			break;
 		size_t k = mline_len(&s[pick]);
 		if (keep && ccg_buf_add(&m->text, s[pick].buf.data + s[pick].at,
@@ -245,33 +304,36 @@ static ccg_err wmerge_build(const ccg_trace *t, const where *w, uint64_t t0,
 	return CCG_OK;
 }
 
-/* The merge state of window directory w already built, or NULL.  Called
- * with win_mu held. */
-static const wmerge *wmerge_find(const ccg_trace *t, const where *w)
+/* The merge state of view v of directory w already built, or NULL.
+ * Called with win_mu held. */
+static const wmerge *wmerge_find(const ccg_trace *t, const where *w,
+				 enum view v)
 {
+	size_t win;
+	uint64_t sub;
+	merge_key(w, &win, &sub);
 	for (size_t i = 0; i < t->mut->nmerges; i++)
-		if (t->mut->merges[i]->win == w->win &&
-		    t->mut->merges[i]->sub == w->sub)
+		if (t->mut->merges[i]->win == win &&
+		    t->mut->merges[i]->sub == sub && t->mut->merges[i]->v == v)
 			return t->mut->merges[i];
 	return NULL;
 }
 
-/* The cached merge state of a window directory (built on first use). */
-static ccg_err wmerge_get(const ccg_trace *t, const where *w, uint64_t t0,
-			  uint64_t t1, const wmerge **out)
+/* The cached merge state of directory w (built on first use). */
+static ccg_err wmerge_get(const mctx *c, const where *w, const wmerge **out)
 {
-	trace_mut *mu = t->mut;
+	trace_mut *mu = c->t->mut;
 	pthread_mutex_lock(&mu->win_mu);
-	*out = wmerge_find(t, w);
+	*out = wmerge_find(c->t, w, c->v);
 	pthread_mutex_unlock(&mu->win_mu);
 	if (*out)
 		return CCG_OK;
 	wmerge *m;
-	ccg_err err = wmerge_build(t, w, t0, t1, &m);
+	ccg_err err = wmerge_build(c, w, &m);
 	if (err)
 		return err;
 	pthread_mutex_lock(&mu->win_mu);
-	if (!(*out = wmerge_find(t, w))) {
+	if (!(*out = wmerge_find(c->t, w, c->v))) {
 		err = CCG_GROW(mu->merges, mu->nmerges + 1, mu->capmerges);
 		if (!err)
 			*out = mu->merges[mu->nmerges++] = m;
@@ -282,48 +344,47 @@ static ccg_err wmerge_get(const ccg_trace *t, const where *w, uint64_t t0,
 	return err;
 }
 
-/* Size of a window directory's merged events.tsv: the sum of its
- * locations' window texts, known without merging them. */
-static ccg_err merged_size(const ccg_trace *t, const where *w, uint64_t t0,
-			   uint64_t t1, uint64_t *size)
+/* Size of a merged file without its header: the sum of its locations'
+ * streams, known without merging them. */
+static ccg_err merged_size(const mctx *c, const where *w, uint64_t *size)
 {
-	pthread_mutex_lock(&t->mut->win_mu);
-	const wmerge *have = wmerge_find(t, w);
-	pthread_mutex_unlock(&t->mut->win_mu);
+	pthread_mutex_lock(&c->t->mut->win_mu);
+	const wmerge *have = wmerge_find(c->t, w, c->v);
+	pthread_mutex_unlock(&c->t->mut->win_mu);
 	if (have) {
-		*size = t->ev_header.len + have->total;
+		*size = have->total;
 		return CCG_OK;
 	}
 	wmerge m = {0};
-	ccg_err err = scope_sizes(t, w, t0, t1, &m);
-	*size = t->ev_header.len + m.total;
+	ccg_err err = scope_sizes(c, w, &m);
+	*size = m.total;
 	free(m.part);
 	return err;
 }
 
 /* Appends merged bytes [x, x + len) of m, merging from the checkpoint
  * below x. */
-static ccg_err merged_read(const ccg_trace *t, const wmerge *m, uint64_t t0,
-			   uint64_t t1, uint64_t x, size_t len, ccg_buf *out)
+static ccg_err merged_read(const mctx *c, const wmerge *m, uint64_t x,
+			   size_t len, ccg_buf *out)
 {
 	size_t want_end = out->len + len;
 	if (m->text.len == m->total) {
 		size_t take = m->total - x < len ? (size_t)(m->total - x) : len;
 		return ccg_buf_add(out, m->text.data + x, take);
 	}
-	size_t k = (size_t)(x / CCG_MERGE_STEP);
+	size_t k = (size_t)(x / m->step);
 	if (k >= m->ncp)
 		k = m->ncp - 1;
 	while (k > 0 && m->cp_off[k] > x)
 		k--;
 	mstream *s;
-	ccg_err err = mstreams_open(t, m, &m->cp_pos[k * m->n], &s);
+	ccg_err err = mstreams_open(c->t, m, &m->cp_pos[k * m->n], &s);
 	if (err)
 		return err;
 	uint64_t merged = m->cp_off[k];
 	while (!err && out->len < want_end) {
 		long pick;
-		if ((err = mpick(t, t0, t1, s, m->n, &pick)) || pick < 0)
+		if ((err = mpick(c, s, m->n, &pick)) || pick < 0)
 			break;
 		size_t n = mline_len(&s[pick]);
 		const char *line = s[pick].buf.data + s[pick].at;
@@ -341,19 +402,30 @@ static ccg_err merged_read(const ccg_trace *t, const wmerge *m, uint64_t t0,
 	return err ? err : ccg_buf_status(out);
 }
 
-ccg_err ccg_merge_events(const ccg_trace *t, const where *w, uint64_t t0,
-			 uint64_t t1, uint64_t off, size_t len, ccg_buf *out,
-			 uint64_t *size)
+ccg_err ccg_merge_view(const ccg_trace *t, const where *w, enum view v,
+		       const win *wn, uint64_t off, size_t len, ccg_buf *out,
+		       uint64_t *size)
 {
-	if (!out)
-		return merged_size(t, w, t0, t1, size);
+	const mctx c = {t, v, wn};
+	size_t hlen;
+	const char *header = merged_header(&c, &hlen);
+	if (!out) {
+		ccg_err err = merged_size(&c, w, size);
+		*size += hlen;
+		return err;
+	}
 	const wmerge *m;
-	ccg_err err = wmerge_get(t, w, t0, t1, &m);
+	ccg_err err = wmerge_get(&c, w, &m);
 	if (err)
 		return err;
-	size_t want_end = ccg_events_header(t, &off, len, out);
-	uint64_t x = off - t->ev_header.len;
+	size_t want_end = out->len + len;
+	if (off < hlen) {
+		size_t k = hlen - (size_t)off;
+		ccg_buf_add(out, header + off, k < len ? k : len);
+		off = hlen;
+	}
+	uint64_t x = off - hlen;
 	if (out->len >= want_end || x >= m->total || !m->ncp)
 		return ccg_buf_status(out);
-	return merged_read(t, m, t0, t1, x, want_end - out->len, out);
+	return merged_read(&c, m, x, want_end - out->len, out);
 }

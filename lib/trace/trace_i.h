@@ -10,7 +10,9 @@
  *   ccg_winname.c  window names: parsing, the default split of time/
  *   ccg_names.c    directory names of groups, locations and calls
  *   ccg_events.c   events.tsv: a walk over a subtree, whole or windowed
- *   ccg_merge.c    a window's events.tsv merged over its locations
+ *   ccg_metrics.c  metrics.tsv: a walk over a subtree, whole or windowed
+ *   ccg_merge.c    a window's (or the root's, a group's) events.tsv or
+ *                  metrics.tsv merged over its locations
  *   ccg_tables.c   stats.tsv, profile.folded, messages.tsv, timeline.tsv,
  *                  patterns.tsv of any directory
  *   ccg_info.c     info, README, regions.tsv, locations.tsv, definitions.tsv
@@ -74,6 +76,7 @@ enum view {
 	V_TIMELINE,
 	V_FOLDED,
 	V_MESSAGES,
+	V_METRICS,
 	V__COUNT
 };
 _Static_assert(V__COUNT <= (1 << CCG_VIEW_BITS), "views fit their bits");
@@ -391,13 +394,32 @@ ccg_err ccg_events_window_body(const ccg_trace *t, const loc *l,
 			       uint64_t t0, uint64_t t1, uint64_t off,
 			       size_t len, ccg_buf *out);
 
-/* ---- ccg_merge.c: a window's events.tsv over several locations ---- */
+/* ---- ccg_metrics.c: metrics.tsv ---- */
+
+/* Size of the metrics.tsv of `in`. */
+uint64_t ccg_metrics_size(const ccg_trace *t, const inst *in);
+/* Appends up to `len` bytes of the metrics.tsv of `in` from `off`. */
+ccg_err ccg_metrics_read(const ccg_trace *t, const inst *in, uint64_t off,
+			 size_t len, ccg_buf *out);
+/* Size (out NULL) or up to `len` bytes from `off` of a location's
+ * metrics.tsv inside window wn (NULL: all of it), header included. */
+ccg_err ccg_metrics_window(const ccg_trace *t, const loc *l, const win *wn,
+			   uint64_t off, size_t len, ccg_buf *out,
+			   uint64_t *size);
+/* The same without the header: its size (out NULL), or up to `len`
+ * bytes from body offset `off`. */
+ccg_err ccg_metrics_window_body(const ccg_trace *t, const loc *l,
+				const win *wn, uint64_t off, size_t len,
+				ccg_buf *out, uint64_t *size);
+
+/* ---- ccg_merge.c: a file over several locations, merged in time order ---- */
 
 /* Size (out NULL, no merging) or up to `len` bytes from `off` of the
- * merged events.tsv of window directory w over [t0, t1). */
-ccg_err ccg_merge_events(const ccg_trace *t, const where *w, uint64_t t0,
-			 uint64_t t1, uint64_t off, size_t len, ccg_buf *out,
-			 uint64_t *size);
+ * merged events.tsv or metrics.tsv (view v) of directory w: a window
+ * (wn, its interval), or the root or a group (wn NULL: all events). */
+ccg_err ccg_merge_view(const ccg_trace *t, const where *w, enum view v,
+		       const win *wn, uint64_t off, size_t len, ccg_buf *out,
+		       uint64_t *size);
 void ccg_merge_free(struct wmerge *m);
 
 /* ---- ccg_tables.c: tables of any directory ---- */

@@ -26,10 +26,11 @@ enum { R_A = 1, R_B = 2, R_C = 3, R_Z = 9 };
 
 /* Text length of a record: a value the tests can predict. */
 static uint32_t tlen(void *ctx, ccg_kind kind, const unsigned char *fields,
-		     size_t len)
+		     size_t len, ccg_evmetric *metric)
 {
 	(void)kind;
 	(void)fields;
+	(void)metric;
 	if (ctx)
 		(*(unsigned *)ctx)++;
 	return (uint32_t)len + 1;
@@ -1352,6 +1353,17 @@ static void test_event_records(void **state)
 			 CCG_OK);
 	assert_int_not_equal(r6, r4);
 	assert_int_equal(calls, 6);
+	/* Found again right after it was added (too big for the memo of
+	 * small records): its item keeps its text length. */
+	ccg_ref r6b;
+	ccg_item it6;
+	assert_int_equal(ccg_store_event(s, CCG_EV_MPI_SEND, big, 299, tlen,
+					 &calls, &r6b),
+			 CCG_OK);
+	assert_int_equal(r6b, r6);
+	assert_int_equal(calls, 6);
+	assert_int_equal(ccg_store_event_item(s, r6b, &it6), CCG_OK);
+	assert_int_equal(it6.textlen, 300);
 	assert_int_equal(ccg_store_event_count(s), 6);
 	ccg_ref all[] = {r1, r2, r3, r4, r5, r6};
 	for (int i = 0; i < 6; i++) {

@@ -245,11 +245,15 @@ static void test_lookup_ids(void **state)
 	assert_true(lookup(t, time, "0-1000") == a);
 	ccg_id grp = CCG_ID_ROOT;
 	ccg_buf name = CCG_BUF_INIT;
-	assert_int_equal(ccg_trace_readdir(t, CCG_ID_ROOT, 9, &grp, &name),
+	/* The first group after the root's 10 files, the first location
+	 * after a group's 5. */
+	assert_int_equal(ccg_trace_readdir(t, CCG_ID_ROOT, 10, &grp, &name),
 			 CCG_OK);
+	assert_true(ccg_trace_is_dir(grp));
 	ccg_buf_reset(&name);
 	ccg_id locdir;
-	assert_int_equal(ccg_trace_readdir(t, grp, 4, &locdir, &name), CCG_OK);
+	assert_int_equal(ccg_trace_readdir(t, grp, 5, &locdir, &name), CCG_OK);
+	assert_true(ccg_trace_is_dir(locdir));
 	ccg_id t7 = lookup(t, locdir, "timeline-7.tsv");
 	assert_true(lookup(t, locdir, "timeline-7.tsv") == t7);
 	assert_true(lookup(t, locdir, "timeline-8.tsv") != t7);

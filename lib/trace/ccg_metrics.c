@@ -1,0 +1,343 @@
+/*
+ * ccg_metrics.c - metrics.tsv of a location, call or group node, or a
+ * location in a window: one row per value of every METRIC event, in event
+ * order (see ccg_metric.h for a row).
+ *
+ * Every node knows its subtree's rows and their bytes (ccg_node mrows,
+ * mtext), so a file's size is known without rendering, and a read walks
+ * the subtree depth-first, skipping every subtree without rows and every
+ * subtree that lies before its offset: O(depth x fan-out + bytes read).
+ * Windowed, a location whose times never fall keeps the events of an
+ * index range (two time searches); one whose times run backwards tests
+ * each event's time.
+ */
+#include "trace_i.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_grow.h"
+#include "ccg_metric.h"
+
+/* Event records whose rows a walk remembers (direct-mapped by id). */
+#define CCG_MWALK_MEMO 256
+
+typedef struct mframe {
+	ccg_ref *items;         /* fan-out + 1 entries */
+	uint32_t nitems, next;
+	uint64_t idx;           /* the next item's first event */
+} mframe;
+
+typedef struct mwalk {
+	const ccg_trace *t;
+	const loc *l;
+	uint64_t fixed;         /* bytes of a row before its metric column */
+	mframe *f;
+	size_t n, cap;
+	int windowed;           /* only events in [t0, t1) */
+	int by_index;           /* ... which are events i0 .. i1 - 1 */
+	uint64_t t0, t1, i0, i1;
+	ccg_tcur tc;            /* the location's times */
+	ccg_mcache mc;
+	ccg_buf fields, tails, line;
+	struct mmemo {
+		uint32_t id1;   /* id + 1; 0 empty */
+		uint32_t mrows, mtext;
+	} memo[CCG_MWALK_MEMO];
+} mwalk;
+
+static const size_t header_len = sizeof CCG_METRICS_HEADER - 1;
+
+/* Bytes of a row of location l before its metric column. */
+static uint64_t row_fixed(const ccg_trace *t, const loc *l)
+{
+	return t->w_time + ccg_secfmt_width(&t->secs) + strlen(l->idstr) + 3;
+}
+
+uint64_t ccg_metrics_size(const ccg_trace *t, const inst *in)
+{
+	return header_len + in->hdr.mrows * row_fixed(t, in->l) +
+	       in->hdr.mtext;
+}
+
+/* A walk over location l (windowed to wn unless it is NULL). */
+static ccg_err mwalk_open(const ccg_trace *t, const loc *l, const win *wn,
+			  mwalk **out)
+{
+	mwalk *w = calloc(1, sizeof *w);
+	*out = w;
+	if (!w)
+		return CCG_ENOMEM;
+	w->t = t;
+	w->l = l;
+	w->fixed = row_fixed(t, l);
+	ccg_tcur_init(&w->tc, t->store, l->tbase, l->nevents);
+	ccg_mcache_init(&w->mc, t->defs);
+	if (!wn)
+		return CCG_OK;
+	w->windowed = 1;
+	w->t0 = wn->t0;
+	w->t1 = wn->t1;
+	if (l->rep.out_of_order)
+		return CCG_OK;
+	w->by_index = 1;
+	if (wn->t1 <= wn->t0)
+		return CCG_OK; /* i0 = i1 = 0: nothing */
+	ccg_err err = ccg_tcur_lower(&w->tc, wn->t0, &w->i0);
+	if (!err)
+		err = ccg_tcur_lower(&w->tc, wn->t1, &w->i1);
+	return err;
+}
+
+static void mwalk_close(mwalk *w)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->cap; i++)
+		free(w->f[i].items);
+	free(w->f);
+	ccg_mcache_free(&w->mc);
+	ccg_buf_free(&w->fields);
+	ccg_buf_free(&w->tails);
+	ccg_buf_free(&w->line);
+	free(w);
+}
+
+/* The rows and bytes event record `id` gives. */
+static ccg_err event_rows(mwalk *w, uint32_t id, const struct mmemo **out)
+{
+	struct mmemo *m = &w->memo[id % CCG_MWALK_MEMO];
+	if (m->id1 != id + 1) {
+		ccg_evrec ev;
+		ccg_err err = ccg_store_get_event(w->t->store, id, &ev, NULL);
+		if (err)
+			return err;
+		*m = (struct mmemo){id + 1, ev.mrows, ev.mtext};
+	}
+	*out = m;
+	return CCG_OK;
+}
+
+static ccg_err push(mwalk *w, uint32_t node, uint64_t first)
+{
+	if (CCG_GROW(w->f, w->n + 1, w->cap))
+		return CCG_ENOMEM;
+	mframe *f = &w->f[w->n];
+	if (!f->items &&
+	    !(f->items = malloc(sizeof *f->items * (w->t->opt.fanout + 1))))
+		return CCG_ENOMEM;
+	ccg_node h;
+	ccg_err err = ccg_store_get_node(w->t->store, node, &h, f->items,
+					 w->t->opt.fanout + 1);
+	if (err)
+		return err;
+	f->nitems = h.nitems;
+	f->next = 0;
+	f->idx = first;
+	w->n++;
+	return CCG_OK;
+}
+
+/* How the n events from event `first` on meet the window: CCG_COVER_*.
+ * Without an index range every node may hold events inside. */
+static int cover(const mwalk *w, uint64_t first, uint64_t n)
+{
+	if (!w->windowed)
+		return CCG_COVER_ALL;
+	if (!w->by_index)
+		return CCG_COVER_PART;
+	if (first + n <= w->i0 || first >= w->i1)
+		return CCG_COVER_NONE;
+	return first < w->i0 || first + n > w->i1 ? CCG_COVER_PART
+						  : CCG_COVER_ALL;
+}
+
+/* Whether event idx lies in the window. */
+static ccg_err event_inside(mwalk *w, uint64_t idx, int *in)
+{
+	uint64_t at;
+	*in = 1;
+	if (!w->windowed)
+		return CCG_OK;
+	if (w->by_index) {
+		*in = idx >= w->i0 && idx < w->i1;
+		return CCG_OK;
+	}
+	ccg_err err = ccg_tcur_get(&w->tc, idx, &at);
+	*in = !err && at >= w->t0 && at < w->t1;
+	return err;
+}
+
+/* The rows of event `id` (`bytes` of them), event idx of the stream, into
+ * w->line. */
+static ccg_err render_rows(mwalk *w, uint32_t id, uint64_t idx,
+			   uint64_t bytes)
+{
+	const ccg_trace *t = w->t;
+	const ccg_buf *tl = &w->tails;
+	uint64_t at;
+	ccg_evrec ev;
+	uint32_t rows;
+	ccg_buf_reset(&w->fields);
+	ccg_buf_reset(&w->tails);
+	ccg_buf_reset(&w->line);
+	ccg_err err = ccg_tcur_get(&w->tc, idx, &at);
+	if (!err)
+		err = ccg_store_get_event(t->store, id, &ev, &w->fields);
+	if (!err)
+		err = ccg_metric_tails(&w->tails, &w->mc,
+				       (const unsigned char *)w->fields.data,
+				       ev.len, &rows);
+	/* Each tail (one per line) after its row's head. */
+	for (size_t p = 0; !err && p < tl->len;) {
+		const char *nl = memchr(tl->data + p, '\n', tl->len - p);
+		size_t end = nl ? (size_t)(nl - tl->data) + 1 : tl->len;
+		ccg_buf_addu(&w->line, at, t->w_time);
+		ccg_buf_addc(&w->line, '\t');
+		ccg_secfmt_put(&w->line, &t->secs, at);
+		ccg_buf_addc(&w->line, '\t');
+		ccg_buf_adds(&w->line, w->l->idstr);
+		ccg_buf_addc(&w->line, '\t');
+		ccg_buf_add(&w->line, tl->data + p, end - p);
+		p = end;
+	}
+	if (!err)
+		err = ccg_buf_status(&w->line);
+	/* Not the bytes its record promised (a time before the zero prints
+	 * a sign more): the file's size would not hold. */
+	return err ? err : w->line.len == bytes ? CCG_OK : CCG_EFORMAT;
+}
+
+/* Walks the subtree of `node` (first event `first`): measures its rows
+ * inside the window into *size (out NULL), or appends up to `len` bytes
+ * of them from `off` to out. */
+static ccg_err mwalk_run(mwalk *w, uint32_t node, uint64_t first,
+			 uint64_t off, size_t len, ccg_buf *out,
+			 uint64_t *size)
+{
+	const size_t want_end = out ? out->len + len : 0;
+	ccg_err err = push(w, node, first);
+	if (size)
+		*size = 0;
+	while (!err && w->n && (!out || out->len < want_end)) {
+		mframe *f = &w->f[w->n - 1];
+		if (f->next == f->nitems) {
+			w->n--;
+			continue;
+		}
+		ccg_ref ref = f->items[f->next++];
+		uint64_t idx = f->idx, bytes;
+		int part = CCG_COVER_ALL;
+		if (CCG_REF_IS_EVENT(ref)) {
+			const struct mmemo *m;
+			int inside;
+			f->idx++;
+			if ((err = event_rows(w, CCG_REF_ID(ref), &m)) ||
+			    !m->mrows || (err = event_inside(w, idx, &inside)) ||
+			    !inside)
+				continue;
+			bytes = m->mrows * w->fixed + m->mtext;
+		} else {
+			ccg_node h;
+			if ((err = ccg_store_get_node(w->t->store, ref, &h, NULL,
+						      0)))
+				break;
+			f->idx += h.nevents;
+			if (!h.mrows ||
+			    (part = cover(w, idx, h.nevents)) == CCG_COVER_NONE)
+				continue;
+			bytes = h.mrows * w->fixed + h.mtext;
+			if (part == CCG_COVER_PART) {
+				err = push(w, ref, idx);
+				continue;
+			}
+		}
+		if (!out) {
+			*size += bytes;
+			continue;
+		}
+		if (off >= bytes) {
+			off -= bytes;
+			continue;
+		}
+		if (!CCG_REF_IS_EVENT(ref)) {
+			err = push(w, ref, idx);
+			continue;
+		}
+		if ((err = render_rows(w, CCG_REF_ID(ref), idx, bytes)))
+			break;
+		size_t k = w->line.len - (size_t)off;
+		if (k > want_end - out->len)
+			k = want_end - out->len;
+		ccg_buf_add(out, w->line.data + off, k);
+		off = 0;
+	}
+	w->n = 0;
+	return err ? err : out ? ccg_buf_status(out) : CCG_OK;
+}
+
+/* Appends the part of the header [*off, *off + len) covers, moves *off
+ * past the header, and returns out->len at which the read ends. */
+static size_t put_header(uint64_t *off, size_t len, ccg_buf *out)
+{
+	size_t want_end = out->len + len;
+	if (*off < header_len) {
+		size_t k = header_len - (size_t)*off;
+		ccg_buf_add(out, CCG_METRICS_HEADER + *off, k < len ? k : len);
+		*off = header_len;
+	}
+	return want_end;
+}
+
+ccg_err ccg_metrics_read(const ccg_trace *t, const inst *in, uint64_t off,
+			 size_t len, ccg_buf *out)
+{
+	size_t want_end = put_header(&off, len, out);
+	if (out->len >= want_end || off >= ccg_metrics_size(t, in))
+		return ccg_buf_status(out);
+	mwalk *w = NULL;
+	ccg_err err = mwalk_open(t, in->l, NULL, &w);
+	if (!err)
+		err = mwalk_run(w, in->node, in->first, off - header_len,
+				want_end - out->len, out, NULL);
+	mwalk_close(w);
+	return err;
+}
+
+ccg_err ccg_metrics_window_body(const ccg_trace *t, const loc *l,
+				const win *wn, uint64_t off, size_t len,
+				ccg_buf *out, uint64_t *size)
+{
+	if (!out && !wn) {
+		inst in;
+		ccg_err err = ccg_ids_root(t, l, &in);
+		if (!err)
+			*size = ccg_metrics_size(t, &in) - header_len;
+		return err;
+	}
+	mwalk *w = NULL;
+	ccg_err err = mwalk_open(t, l, wn, &w);
+	if (!err)
+		err = mwalk_run(w, l->root, 0, off, len, out, size);
+	mwalk_close(w);
+	return err;
+}
+
+ccg_err ccg_metrics_window(const ccg_trace *t, const loc *l, const win *wn,
+			   uint64_t off, size_t len, ccg_buf *out,
+			   uint64_t *size)
+{
+	uint64_t body;
+	ccg_err err = ccg_metrics_window_body(t, l, wn, 0, 0, NULL, &body);
+	if (err)
+		return err;
+	if (!out) {
+		*size = header_len + body;
+		return CCG_OK;
+	}
+	size_t want_end = put_header(&off, len, out);
+	if (out->len >= want_end || off - header_len >= body)
+		return ccg_buf_status(out);
+	return ccg_metrics_window_body(t, l, wn, off - header_len,
+				       want_end - out->len, out, NULL);
+}

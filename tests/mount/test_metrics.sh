@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# metrics.tsv against an oracle from otf2-print (tests/tools/check_metrics.py:
+# every location row by row, the root and groups merged, random windows,
+# sampled calls, random-offset reads, pandas) on the shared traces with
+# metrics, on generated traces with metrics (their double values exactly,
+# from the generator's formula; small fan-outs, so calls are cut into
+# deep groups; quirks), and on a trace without metrics (every file is its
+# header alone); multithreaded and with -s.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+work="$CCG_TMP/metrics"
+rm -rf "$work"
+mkdir -p "$work"
+export CCGFS_INDEX_DIR="$work/idx"
+mkdir -p "$CCGFS_INDEX_DIR"
+"$CCG_GEN" -q -l 3 -e 20000 --regular 0.5 --jitter 0.2 --mpi --metrics -d 8 \
+  "$work/gen"
+"$CCG_GEN" -q -l 4 -e 3000 --metrics --quirk same-time --quirk dup-names \
+  --quirk unbalanced-leave --quirk never-left "$work/quirks"
+"$CCG_GEN" -q -l 2 -e 2000 "$work/plain"
+check() { # MODE ANCHOR MIN_ROWS [ccgfs options...]
+  local mode=$1 anchor=$2 min=$3 gen=()
+  shift 3
+  case $anchor in "$work"/*) gen=(--gen-power) ;; esac
+  local m="$work/mnt"
+  ccg_mount "$mode" "$anchor" "$m" "$@"
+  /usr/bin/python3 "$CCG_TOOLS/check_metrics.py" --mount "$m" \
+    --anchor "$anchor" --min-rows "$min" --windows 12 --nodes 15 "${gen[@]}"
+  ccg_unmount "$m"
+}
+T="$CCG_TRACES"
+# pipit-pingpong-papi: 84 METRIC events of 3 counters; fastotf2-mi300:
+# 72,584 METRIC events of one value, through metric instances.
+check mt "$T/pipit-pingpong-papi/traces.otf2" 252
+check st "$T/pipit-pingpong-papi/traces.otf2" 252 -o fanout=2
+check mt "$T/fastotf2-mi300/traces.otf2" 72584
+check st "$work/gen/traces.otf2" 1000 -o fanout=4
+check mt "$work/quirks/traces.otf2" 100 -o fanout=2
+# Without metrics every metrics.tsv is its header alone.
+m="$work/mnt"
+ccg_mount mt "$work/plain/traces.otf2" "$m"
+header=$(printf 'time_ticks\ttime_seconds\tlocation\tmetric\tvalue\tunit')
+for f in "$m/metrics.tsv" "$m"/*/metrics.tsv "$m"/*/*/metrics.tsv \
+  "$m/time/0-99999999999/metrics.tsv"; do
+  [ "$(cat "$f")" = "$header" ] || { echo "$f: not the header alone"; exit 1; }
+done
+ccg_unmount "$m"
+echo "metrics agree"
