@@ -271,29 +271,37 @@ static ccg_err pattern_path(const ccg_trace *t, const ccg_patterns *p,
 	return err ? err : ccg_buf_status(out);
 }
 
-static ccg_err render_patterns(const ccg_trace *t, const uint32_t *roots,
-			       size_t nroots, ccg_buf *b)
+/* patterns.tsv of the locations `ls` (their roots counted once each). */
+static ccg_err render_patterns(const ccg_trace *t, const loc *const *ls,
+			       size_t nls, ccg_buf *b)
 {
-	ccg_patterns *p;
+	ccg_patterns *p = NULL;
 	const ccg_pattern *rows;
 	size_t n;
-	ccg_err err = ccg_patterns_compute(t->store, roots, nroots, &p);
-	if (err)
-		return err;
-	if (!(err = ccg_patterns_top(p, CCG_PATTERNS_TOP, &rows, &n))) {
+	uint32_t *roots = calloc(nls ? nls : 1, sizeof *roots);
+	ccg_err err = roots ? CCG_OK : CCG_ENOMEM;
+	for (size_t i = 0; i < nls && roots; i++)
+		roots[i] = ls[i]->root;
+	if (!err)
+		err = ccg_patterns_compute(t->store, roots, nls, &p);
+	free(roots);
+	for (size_t i = 0; !err && i < nls; i++)
+		err = ccg_patterns_time(p, t->store, &ls[i]->sl, ls[i]->root);
+	if (!err && !(err = ccg_patterns_top(p, CCG_PATTERNS_TOP, &rows, &n))) {
 		ccg_buf_adds(b, "region\tevents\toccurrences\ttotal_events\t"
-				"node\tpath\n");
+				"total_ticks\tnode\tpath\n");
 		for (size_t i = 0; i < n && !err; i++) {
 			ccg_node h;
 			if ((err = ccg_store_get_node(t->store, rows[i].node, &h,
 						      NULL, 0)))
 				break;
 			ccg_render_region(b, t->defs, h.region);
-			ccg_buf_addf(b, "\t%llu\t%llu\t%llu\t%u\t",
+			ccg_buf_addf(b, "\t%llu\t%llu\t%llu\t%llu\t%u\t",
 				     (unsigned long long)rows[i].nevents,
 				     (unsigned long long)rows[i].occurrences,
 				     (unsigned long long)(rows[i].occurrences *
 							  rows[i].nevents),
+				     (unsigned long long)rows[i].ticks,
 				     rows[i].node);
 			err = pattern_path(t, p, rows[i].node, b);
 			ccg_buf_addc(b, '\n');
@@ -323,19 +331,19 @@ ccg_err ccg_tables_patterns(const ccg_trace *t, const loc *l, const ccg_buf **ou
 	}
 	if (!*slot) {
 		ccg_buf *b = calloc(1, sizeof *b);
-		uint32_t *roots = calloc(t->nlocs ? t->nlocs : 1, sizeof *roots);
-		size_t nroots = 0;
-		if (!b || !roots) {
+		const loc **ls = calloc(t->nlocs ? t->nlocs : 1, sizeof *ls);
+		size_t nls = 0;
+		if (!b || !ls) {
 			err = CCG_ENOMEM;
 		} else {
 			if (l)
-				roots[nroots++] = l->root;
+				ls[nls++] = l;
 			else
 				for (size_t i = 0; i < t->nlocs; i++)
-					roots[nroots++] = t->locs[i].root;
-			err = render_patterns(t, roots, nroots, b);
+					ls[nls++] = &t->locs[i];
+			err = render_patterns(t, ls, nls, b);
 		}
-		free(roots);
+		free(ls);
 		if (err) {
 			if (b)
 				ccg_buf_free(b);
