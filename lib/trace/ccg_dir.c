@@ -101,8 +101,9 @@ static ccg_err f_events(const ccg_trace *t, const target *tg, enum view v,
 	return ccg_merge_events(t, &tg->w, wn.t0, wn.t1, off, len, out, size);
 }
 
-/* stats.tsv, profile.folded, messages.tsv, timeline.tsv: a size query
- * measures the table line by line and never holds its text. */
+/* stats.tsv, profile.folded, messages.tsv, timeline.tsv, imbalance.tsv,
+ * profile-locations.folded: a size query measures the table line by line
+ * and never holds its text. */
 static ccg_err f_table(const ccg_trace *t, const target *tg, enum view v,
 		       uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
 {
@@ -127,6 +128,8 @@ static ccg_err f_table(const ccg_trace *t, const target *tg, enum view v,
 #define FILE_TIMELINE {V_TIMELINE, "timeline.tsv", f_table}
 #define FILE_FOLDED {V_FOLDED, "profile.folded", f_table}
 #define FILE_MESSAGES {V_MESSAGES, "messages.tsv", f_table}
+#define FILE_IMBALANCE {V_IMBALANCE, "imbalance.tsv", f_table}
+#define FILE_FOLDED_LOC {V_FOLDED_LOC, "profile-locations.folded", f_table}
 
 /* The files of each kind of directory, in listing order. */
 static const dir_file root_files[] = {
@@ -135,16 +138,22 @@ static const dir_file root_files[] = {
 	{V_REGIONS, "regions.tsv", f_fixed},
 	{V_LOCATIONS, "locations.tsv", f_fixed},
 	{V_DEFINITIONS, "definitions.tsv", f_fixed},
-	FILE_PATTERNS, FILE_STATS, FILE_FOLDED, FILE_MESSAGES};
+	FILE_PATTERNS, FILE_STATS, FILE_FOLDED, FILE_MESSAGES,
+	FILE_IMBALANCE, FILE_FOLDED_LOC};
 static const dir_file group_files[] = {FILE_INFO, FILE_STATS, FILE_FOLDED,
-				       FILE_MESSAGES};
+				       FILE_MESSAGES, FILE_IMBALANCE,
+				       FILE_FOLDED_LOC};
 static const dir_file loc_files[] = {FILE_INFO, FILE_EVENTS, FILE_PATTERNS,
 				     FILE_STATS, FILE_TIMELINE, FILE_FOLDED,
 				     FILE_MESSAGES};
 static const dir_file node_files[] = {FILE_INFO, FILE_EVENTS, FILE_STATS,
 				      FILE_FOLDED, FILE_MESSAGES};
 static const dir_file win_files[] = {FILE_EVENTS, FILE_STATS, FILE_TIMELINE,
-				     FILE_FOLDED, FILE_MESSAGES};
+				     FILE_FOLDED, FILE_MESSAGES,
+				     FILE_IMBALANCE, FILE_FOLDED_LOC};
+static const dir_file win_loc_files[] = {FILE_EVENTS, FILE_STATS,
+					 FILE_TIMELINE, FILE_FOLDED,
+					 FILE_MESSAGES};
 
 static const struct {
 	const dir_file *files;
@@ -156,7 +165,7 @@ static const struct {
 	[K_NODE] = {node_files, NELEM(node_files)},
 	[K_TIME] = {NULL, 0},
 	[K_WIN] = {win_files, NELEM(win_files)},
-	[K_WIN_LOC] = {win_files, NELEM(win_files)},
+	[K_WIN_LOC] = {win_loc_files, NELEM(win_loc_files)},
 };
 
 /* File v of the directory of tg, NULL when it has none. */
