@@ -11,6 +11,8 @@
 #include "ccg_grow.h"
 #include "ccg_search.h"
 
+typedef struct pwalk pwalk;
+
 struct ccg_patterns {
 	uint32_t n;             /* nodes in the store */
 	uint64_t *occ;          /* per node; 0 when unreachable */
@@ -21,7 +23,11 @@ struct ccg_patterns {
 	uint64_t *ticks;        /* per node: its instances' durations */
 	ccg_pattern *rows;
 	size_t nrows;
+	pwalk *walk;            /* what timing keeps from one location to the
+				 * next: node memos, stacks */
 };
+
+static void pwalk_free(pwalk *w);
 
 void ccg_patterns_free(ccg_patterns *p)
 {
@@ -34,6 +40,7 @@ void ccg_patterns_free(ccg_patterns *p)
 	free(p->nevents);
 	free(p->ticks);
 	free(p->rows);
+	pwalk_free(p->walk);
 	free(p);
 }
 
@@ -174,7 +181,7 @@ typedef struct pframe {
 	uint64_t idx;           /* the first event of that item */
 } pframe;
 
-typedef struct pwalk {
+struct pwalk {
 	const ccg_store *s;
 	const ccg_sloc *l;
 	ccg_patterns *p;
@@ -185,7 +192,7 @@ typedef struct pwalk {
 	size_t nf, capf;
 	ccg_ref *refs;          /* the items of every open frame, stacked */
 	size_t nrefs, caprefs;
-} pwalk;
+};
 
 /* The header of node `id`. */
 static ccg_err pw_header(pwalk *w, uint32_t id, ccg_node *h)
@@ -313,36 +320,50 @@ static ccg_err pw_step(pwalk *w)
 	return err;
 }
 
+static void pwalk_free(pwalk *w)
+{
+	if (!w)
+		return;
+	free(w->tc);
+	free(w->hdrs);
+	free(w->items);
+	free(w->f);
+	free(w->refs);
+	free(w);
+}
+
 ccg_err ccg_patterns_time(ccg_patterns *p, const ccg_store *s,
 			  const ccg_sloc *l, uint32_t root)
 {
-	pwalk w;
-	memset(&w, 0, sizeof w);
-	w.s = s;
-	w.l = l;
-	w.p = p;
-	uint64_t nev;
-	ccg_err err = CCG_OK;
 	if (root >= p->n)
 		return CCG_EINVAL;
-	if (!(w.tc = malloc(sizeof *w.tc)) ||
-	    !(w.hdrs = calloc(CCG_PATWALK_HDRS, sizeof *w.hdrs)) ||
-	    !(w.items = calloc(CCG_PATWALK_NODES, sizeof *w.items)))
-		err = CCG_ENOMEM;
-	if (!err) {
-		ccg_tcur_init(w.tc, s, l->tbase, l->nevents);
-		err = pw_visit(&w, root, 0, &nev);
+	pwalk *w = p->walk;
+	if (!w && (w = p->walk = calloc(1, sizeof *w)) &&
+	    (!(w->tc = malloc(sizeof *w->tc)) ||
+	     !(w->hdrs = calloc(CCG_PATWALK_HDRS, sizeof *w->hdrs)) ||
+	     !(w->items = calloc(CCG_PATWALK_NODES, sizeof *w->items)))) {
+		pwalk_free(w);
+		w = p->walk = NULL;
 	}
+	if (!w)
+		return CCG_ENOMEM;
+	/* The memos hold nodes of s, whatever the location. */
+	if (w->s != s) {
+		memset(w->hdrs, 0, CCG_PATWALK_HDRS * sizeof *w->hdrs);
+		memset(w->items, 0, CCG_PATWALK_NODES * sizeof *w->items);
+	}
+	w->s = s;
+	w->l = l;
+	w->p = p;
+	w->nf = w->nrefs = 0;
+	ccg_tcur_init(w->tc, s, l->tbase, l->nevents);
+	uint64_t nev;
+	ccg_err err = pw_visit(w, root, 0, &nev);
 	/* Every step takes an item or pops a frame.  A frame holds events
 	 * (its items' add up to them, or the walk fails) and its items have
 	 * lower ids, so at most (events x nodes) frames are pushed. */
-	while (!err && w.nf)
-		err = pw_step(&w);
-	free(w.tc);
-	free(w.hdrs);
-	free(w.items);
-	free(w.f);
-	free(w.refs);
+	while (!err && w->nf)
+		err = pw_step(w);
 	return err;
 }
 
