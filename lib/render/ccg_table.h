@@ -71,6 +71,7 @@ typedef struct ccg_imb_row {
 	unsigned __int128 sum;
 } ccg_imb_row;
 
+/* Start zeroed.  Ownership: ccg_imbalance_free. */
 typedef struct ccg_imbalance {
 	ccg_imb_row *r;         /* sorted by region */
 	size_t n;
