@@ -1,8 +1,17 @@
+/*
+ * ccg_patterns.c - counting the occurrences of every reachable call node
+ * (ccg_patterns_compute) and timing them (ccg_patterns_time), see
+ * ccg_patterns.h.
+ */
 #include "ccg_patterns.h"
 
 #include <stdlib.h>
+#include <string.h>
 
+#include "ccg_grow.h"
 #include "ccg_search.h"
+
+typedef struct pwalk pwalk;
 
 struct ccg_patterns {
 	uint32_t n;             /* nodes in the store */
@@ -11,9 +20,14 @@ struct ccg_patterns {
 	uint32_t *item;         /* per node: item index in that parent */
 	uint8_t *is_call;
 	uint64_t *nevents;
+	uint64_t *ticks;        /* per node: its instances' durations */
 	ccg_pattern *rows;
 	size_t nrows;
+	pwalk *walk;            /* what timing keeps from one location to the
+				 * next: node memos, stacks */
 };
+
+static void pwalk_free(pwalk *w);
 
 void ccg_patterns_free(ccg_patterns *p)
 {
@@ -24,7 +38,9 @@ void ccg_patterns_free(ccg_patterns *p)
 	free(p->item);
 	free(p->is_call);
 	free(p->nevents);
+	free(p->ticks);
 	free(p->rows);
+	pwalk_free(p->walk);
 	free(p);
 }
 
@@ -37,8 +53,9 @@ static int patterns_alloc(ccg_patterns *p)
 	p->item = calloc(n, sizeof *p->item);
 	p->is_call = calloc(n, 1);
 	p->nevents = calloc(n, sizeof *p->nevents);
+	p->ticks = calloc(n, sizeof *p->ticks);
 	if (!p->occ || !p->parent1 || !p->item || !p->is_call ||
-	    !p->nevents)
+	    !p->nevents || !p->ticks)
 		return -1;
 	return 0;
 }
@@ -132,12 +149,232 @@ ccg_err ccg_patterns_compute(const ccg_store *s, const uint32_t *roots,
 	return CCG_OK;
 }
 
+/* ---- timing the occurrences: one walk over a location's instances ---- */
+
+/* Nodes read, by id (direct-mapped): a node repeats, and reading one may
+ * take a cache lock.  Headers of every node met; the items of nodes
+ * entered, when they are few (more than the default fan-out allows are
+ * read each time). */
+#define CCG_PATWALK_HDRS 16384
+#define CCG_PATWALK_NODES 4096
+#define CCG_PATWALK_ITEMS (CCG_FANOUT_DEFAULT + 1)
+
+typedef struct phdr {
+	uint32_t id1;           /* id + 1, 0 when empty */
+	ccg_node h;
+} phdr;
+
+typedef struct pitems {
+	uint32_t id1;           /* id + 1, 0 when empty */
+	uint32_t n;
+	ccg_ref refs[CCG_PATWALK_ITEMS];
+} pitems;
+
+/* An instance being walked: a node with calls below it. */
+typedef struct pframe {
+	uint32_t node;
+	ccg_node h;
+	uint64_t first;         /* its first event */
+	uint64_t start;         /* its start (its end is read when it ends) */
+	size_t refs;            /* its items: pwalk.refs[refs .. + h.nitems) */
+	uint32_t next;          /* its next item */
+	uint64_t idx;           /* the first event of that item */
+} pframe;
+
+struct pwalk {
+	const ccg_store *s;
+	const ccg_sloc *l;
+	ccg_patterns *p;
+	ccg_tcur *tc;
+	phdr *hdrs;             /* CCG_PATWALK_HDRS entries */
+	pitems *items;          /* CCG_PATWALK_NODES entries */
+	pframe *f;
+	size_t nf, capf;
+	ccg_ref *refs;          /* the items of every open frame, stacked */
+	size_t nrefs, caprefs;
+};
+
+/* The header of node `id`. */
+static ccg_err pw_header(pwalk *w, uint32_t id, ccg_node *h)
+{
+	phdr *m = &w->hdrs[id % CCG_PATWALK_HDRS];
+	if (m->id1 == id + 1) {
+		*h = m->h;
+		return CCG_OK;
+	}
+	ccg_err err = ccg_store_get_node(w->s, id, h, NULL, 0);
+	if (!err)
+		*m = (phdr){id + 1, *h};
+	return err;
+}
+
+/* The items of node `id` (header h) onto the stack w->refs. */
+static ccg_err pw_items(pwalk *w, uint32_t id, const ccg_node *h)
+{
+	if (h->nitems > CCG_FANOUT_MAX + 1)
+		return CCG_EFORMAT;
+	if (CCG_GROW(w->refs, w->nrefs + h->nitems, w->caprefs))
+		return CCG_ENOMEM;
+	ccg_ref *refs = w->refs + w->nrefs;
+	pitems *m = &w->items[id % CCG_PATWALK_NODES];
+	if (m->id1 != id + 1 || m->n != h->nitems) {
+		ccg_node hh;
+		ccg_err err = ccg_store_get_node(w->s, id, &hh, refs,
+						 h->nitems);
+		if (err)
+			return err;
+		if (hh.nitems != h->nitems)
+			return CCG_EFORMAT;
+		if (h->nitems <= CCG_PATWALK_ITEMS) {
+			m->id1 = id + 1;
+			m->n = h->nitems;
+			memcpy(m->refs, refs, h->nitems * sizeof *refs);
+		}
+	} else {
+		memcpy(refs, m->refs, h->nitems * sizeof *refs);
+	}
+	w->nrefs += h->nitems;
+	return CCG_OK;
+}
+
+/* The end of an instance of h whose first event is `first`
+ * (ccg_node_end); an empty one ends at 0. */
+static ccg_err pw_end(pwalk *w, const ccg_node *h, uint64_t first,
+		      uint64_t *end)
+{
+	*end = 0;
+	if (!h->nevents)
+		return CCG_OK;
+	if (h->endmode == CCG_END_LAST)
+		return ccg_tcur_get(w->tc, first + h->nevents - 1, end);
+	if (h->endmode == CCG_END_NEXT)
+		return ccg_tcur_get(w->tc, first + h->nevents, end);
+	*end = w->l->last;
+	return CCG_OK;
+}
+
+/* Adds a call instance's duration to its node's total (saturating). */
+static void pw_add(pwalk *w, uint32_t node, uint64_t start, uint64_t end)
+{
+	uint64_t d = ccg_shown_dur(start, end);
+	uint64_t *t = &w->p->ticks[node];
+	*t = d > UINT64_MAX - *t ? UINT64_MAX : *t + d;
+}
+
+/* Visits node `id` at event `first` (*nevents: its events): a node with
+ * calls below it gets a frame, any other call is timed at once (an empty
+ * one takes no time). */
+static ccg_err pw_visit(pwalk *w, uint32_t id, uint64_t first,
+			uint64_t *nevents)
+{
+	ccg_node h;
+	uint64_t start = 0, end;
+	ccg_err err = pw_header(w, id, &h);
+	if (!err && h.nevents)
+		err = ccg_tcur_get(w->tc, first, &start);
+	if (err)
+		return err;
+	*nevents = h.nevents;
+	if (h.depth <= (h.kind == CCG_NODE_CALL) || !h.nevents) {
+		if (h.kind == CCG_NODE_CALL && !(err = pw_end(w, &h, first, &end)))
+			pw_add(w, id, start, end);
+		return err;
+	}
+	size_t at = w->nrefs;
+	if (CCG_GROW(w->f, w->nf + 1, w->capf))
+		return CCG_ENOMEM;
+	if ((err = pw_items(w, id, &h)))
+		return err;
+	w->f[w->nf++] = (pframe){id, h, first, start, at, 0, first};
+	return CCG_OK;
+}
+
+/* One step: the top frame's next item, or its end. */
+static ccg_err pw_step(pwalk *w)
+{
+	pframe *f = &w->f[w->nf - 1];
+	if (f->next == f->h.nitems) {
+		uint64_t end;
+		ccg_err err = CCG_OK;
+		if (f->idx != f->first + f->h.nevents)
+			return CCG_EFORMAT;
+		if (f->h.kind == CCG_NODE_CALL &&
+		    !(err = pw_end(w, &f->h, f->first, &end)))
+			pw_add(w, f->node, f->start, end);
+		w->nrefs = f->refs;
+		w->nf--;
+		return err;
+	}
+	ccg_ref ref = w->refs[f->refs + f->next++];
+	if (CCG_REF_IS_EVENT(ref)) {
+		f->idx++;
+		return CCG_OK;
+	}
+	/* Children have lower ids than their parents: the walk ends. */
+	if (ref >= f->node || ref >= w->p->n)
+		return CCG_EFORMAT;
+	uint64_t nev;
+	size_t at = w->nf - 1;
+	ccg_err err = pw_visit(w, ref, f->idx, &nev);
+	w->f[at].idx += nev;
+	return err;
+}
+
+static void pwalk_free(pwalk *w)
+{
+	if (!w)
+		return;
+	free(w->tc);
+	free(w->hdrs);
+	free(w->items);
+	free(w->f);
+	free(w->refs);
+	free(w);
+}
+
+ccg_err ccg_patterns_time(ccg_patterns *p, const ccg_store *s,
+			  const ccg_sloc *l, uint32_t root)
+{
+	if (root >= p->n)
+		return CCG_EINVAL;
+	pwalk *w = p->walk;
+	if (!w && (w = p->walk = calloc(1, sizeof *w)) &&
+	    (!(w->tc = malloc(sizeof *w->tc)) ||
+	     !(w->hdrs = calloc(CCG_PATWALK_HDRS, sizeof *w->hdrs)) ||
+	     !(w->items = calloc(CCG_PATWALK_NODES, sizeof *w->items)))) {
+		pwalk_free(w);
+		w = p->walk = NULL;
+	}
+	if (!w)
+		return CCG_ENOMEM;
+	/* The memos hold nodes of s, whatever the location. */
+	if (w->s != s) {
+		memset(w->hdrs, 0, CCG_PATWALK_HDRS * sizeof *w->hdrs);
+		memset(w->items, 0, CCG_PATWALK_NODES * sizeof *w->items);
+	}
+	w->s = s;
+	w->l = l;
+	w->p = p;
+	w->nf = w->nrefs = 0;
+	ccg_tcur_init(w->tc, s, l->tbase, l->nevents);
+	uint64_t nev;
+	ccg_err err = pw_visit(w, root, 0, &nev);
+	/* Every step takes an item or pops a frame.  A frame holds events
+	 * (its items' add up to them, or the walk fails) and its items have
+	 * lower ids, so at most (events x nodes) frames are pushed. */
+	while (!err && w->nf)
+		err = pw_step(w);
+	return err;
+}
+
+/* ---- the table's rows ---- */
+
 static int cmp_rows(const void *a, const void *b)
 {
-	const ccg_pattern *x = a, *y = b; /* most occurrences, events first */
-	const uint64_t p[] = {y->occurrences, y->nevents, x->node};
-	const uint64_t q[] = {x->occurrences, x->nevents, y->node};
-	return ccg_cmp_keys(p, q, 3);
+	const ccg_pattern *x = a, *y = b; /* most time, occurrences first */
+	const uint64_t p[] = {y->ticks, y->occurrences, y->nevents, x->node};
+	const uint64_t q[] = {x->ticks, x->occurrences, x->nevents, y->node};
+	return ccg_cmp_keys(p, q, 4);
 }
 
 ccg_err ccg_patterns_top(ccg_patterns *p, size_t top,
@@ -155,7 +392,7 @@ ccg_err ccg_patterns_top(ccg_patterns *p, size_t top,
 	for (uint32_t id = 0; id < p->n; id++)
 		if (p->is_call[id] && p->occ[id] >= 2)
 			p->rows[p->nrows++] = (ccg_pattern){
-				id, p->occ[id], p->nevents[id]};
+				id, p->occ[id], p->nevents[id], p->ticks[id]};
 	qsort(p->rows, p->nrows, sizeof *p->rows, cmp_rows);
 	*rows = p->rows;
 	*n = p->nrows < top ? p->nrows : top;

@@ -16,12 +16,14 @@
 #include <stdint.h>
 
 #include "ccg_error.h"
+#include "ccg_stats.h"
 #include "ccg_store.h"
 
 typedef struct ccg_pattern {
 	uint32_t node;          /* a call node */
 	uint64_t occurrences;
 	uint64_t nevents;       /* events in one occurrence */
+	uint64_t ticks;         /* durations of its occurrences, summed */
 } ccg_pattern;
 
 typedef struct ccg_patterns ccg_patterns;
@@ -32,8 +34,19 @@ ccg_err ccg_patterns_compute(const ccg_store *s, const uint32_t *roots,
 			     size_t nroots, ccg_patterns **out);
 void ccg_patterns_free(ccg_patterns *p);
 
-/* The `top` call nodes occurring at least twice, most occurrences first
- * (then most events, then lowest id).  *rows is owned by p. */
+/* Adds the duration of every call instance of location l (its root
+ * node `root`, placed at event 0 of its stream) to its node's total.  The
+ * occurrences of one node never overlap (a node is not below itself), so
+ * the total is the time they cover.  One walk with an explicit stack over
+ * the instances that have calls below them; a call without calls below is
+ * timed where it lies, not entered.  Cost: O(those instances x their
+ * items + the location's time records), memory O(depth).  CCG_EFORMAT
+ * when the store does not hold what the stream needs. */
+ccg_err ccg_patterns_time(ccg_patterns *p, const ccg_store *s,
+			  const ccg_sloc *l, uint32_t root);
+
+/* The `top` call nodes occurring at least twice, most time first (then
+ * most occurrences, most events, lowest id).  *rows is owned by p. */
 ccg_err ccg_patterns_top(ccg_patterns *p, size_t top,
 			 const ccg_pattern **rows, size_t *n);
 

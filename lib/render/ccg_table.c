@@ -53,21 +53,38 @@ void ccg_table_stats(ccg_sink *s, const ccg_defs *d, ccg_stats *st)
 	}
 }
 
+/* Shows every ';' of b from `at` on as ':' (a frame of a folded line). */
+static void unsemi(ccg_buf *b, size_t at)
+{
+	for (size_t j = at; j < b->len; j++)
+		if (b->data[j] == ';')
+			b->data[j] = ':';
+}
+
 void ccg_table_folded(ccg_sink *s, const ccg_defs *d, const ccg_folded *f)
+{
+	ccg_table_folded_under(s, d, f, NULL);
+}
+
+void ccg_table_folded_under(ccg_sink *s, const ccg_defs *d,
+			    const ccg_folded *f, const char *first)
 {
 	for (uint32_t i = 0; i < f->n; i++) {
 		const ccg_fpath *p = &f->p[i];
 		if (!p->excl)
 			continue;
 		ccg_buf *b = ccg_sink_begin(s);
+		if (first) {
+			size_t at = b->len;
+			ccg_buf_adds(b, first);
+			unsemi(b, at);
+		}
 		for (uint32_t k = 0; k < p->len; k++) {
-			if (k)
+			if (k || first)
 				ccg_buf_addc(b, ';');
 			size_t at = b->len;
 			ccg_render_region(b, d, p->regions[k]);
-			for (size_t j = at; j < b->len; j++)
-				if (b->data[j] == ';')
-					b->data[j] = ':';
+			unsemi(b, at);
 		}
 		ccg_buf_addf(b, " %llu\n", (unsigned long long)p->excl);
 		ccg_sink_end(s);
@@ -187,4 +204,103 @@ ccg_err ccg_table_timeline(ccg_sink *s, const ccg_defs *d,
 	free(cols);
 	ccg_stats_free(&all);
 	return err ? err : ccg_sink_status(s);
+}
+
+/* ---- imbalance.tsv ---- */
+
+void ccg_imbalance_free(ccg_imbalance *im)
+{
+	free(im->r);
+	*im = (ccg_imbalance){0};
+}
+
+ccg_err ccg_imbalance_add(ccg_imbalance *im, const ccg_stats *st)
+{
+	size_t n = im->n + st->n;
+	ccg_imb_row *r = malloc((n ? n : 1) * sizeof *r);
+	if (!r)
+		return CCG_ENOMEM;
+	uint64_t k = im->compared;
+	size_t i = 0, j = 0, o = 0;
+	while (i < im->n || j < st->n) {
+		const ccg_rstat *x = j < st->n ? &st->r[j] : NULL;
+		if (!x || (i < im->n && im->r[i].region < x->region)) {
+			r[o++] = im->r[i++];
+			continue;
+		}
+		if (i == im->n || im->r[i].region > x->region) {
+			r[o++] = (ccg_imb_row){x->region, 1, x->excl, x->excl,
+					       k, x->excl};
+			j++;
+			continue;
+		}
+		ccg_imb_row y = im->r[i++];
+		j++;
+		y.locations++;
+		y.sum += x->excl;
+		y.min = x->excl < y.min ? x->excl : y.min;
+		if (x->excl > y.max) {
+			y.max = x->excl;
+			y.max_at = k;
+		}
+		r[o++] = y;
+	}
+	free(im->r);
+	im->r = r;
+	im->n = o;
+	im->compared++;
+	return CCG_OK;
+}
+
+/* Appends num / den (den > 0) rounded half up to 3 decimals. */
+static void add_milli(ccg_buf *b, unsigned __int128 num,
+		      unsigned __int128 den)
+{
+	unsigned __int128 q = (num * 2000 + den) / (den * 2);
+	char digits[48];
+	size_t n = 0;
+	unsigned __int128 whole = q / 1000;
+	do {
+		digits[n++] = (char)('0' + (unsigned)(whole % 10));
+		whole /= 10;
+	} while (whole);
+	while (n)
+		ccg_buf_addc(b, digits[--n]);
+	ccg_buf_addf(b, ".%03u", (unsigned)(q % 1000));
+}
+
+static int cmp_imb(const void *a, const void *b)
+{
+	const ccg_imb_row *x = a, *y = b; /* most max first, then region */
+	const uint64_t p[] = {y->max, x->region};
+	const uint64_t q[] = {x->max, y->region};
+	return ccg_cmp_keys(p, q, 2);
+}
+
+void ccg_table_imbalance(ccg_sink *s, const ccg_defs *d, ccg_imbalance *im,
+			 void (*name)(void *ctx, uint64_t k, ccg_buf *b),
+			 void *ctx)
+{
+	static const char head[] = "region\tlocations\tmin_ticks\tmean_ticks\t"
+				   "max_ticks\tmax_location\timbalance\n";
+	qsort(im->r, im->n, sizeof *im->r, cmp_imb);
+	ccg_sink_add(s, head, sizeof head - 1);
+	for (size_t i = 0; i < im->n; i++) {
+		const ccg_imb_row *r = &im->r[i];
+		ccg_buf *b = ccg_sink_begin(s);
+		ccg_render_region(b, d, r->region);
+		ccg_buf_addf(b, "\t%llu\t%llu\t", (unsigned long long)r->locations,
+			     (unsigned long long)r->min);
+		add_milli(b, r->sum, r->locations);
+		ccg_buf_addf(b, "\t%llu\t", (unsigned long long)r->max);
+		name(ctx, r->max_at, b);
+		ccg_buf_addc(b, '\t');
+		if (r->sum)
+			add_milli(b, (unsigned __int128)r->max * r->locations,
+				  r->sum);
+		else
+			ccg_buf_addc(b, '-');
+		ccg_buf_addc(b, '\n');
+		ccg_sink_end(s);
+	}
 }

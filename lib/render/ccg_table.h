@@ -1,6 +1,6 @@
 /*
  * ccg_table.h - query results as text: stats.tsv, profile.folded,
- * messages.tsv and timeline.tsv.  Regions are named as everywhere else
+ * messages.tsv, timeline.tsv and imbalance.tsv.  Regions are named as everywhere else
  * (ccg_render_region: an unknown region is "undefined" or "?ID").  Numbers
  * are plain decimal; times are ticks (columns named *_ticks), and
  * timestamps also seconds (*_seconds).
@@ -55,6 +55,46 @@ void ccg_table_stats(ccg_sink *s, const ccg_defs *d, ccg_stats *st);
 /* Appends profile.folded: "a;b;c TICKS" per path with exclusive time (a
  * ';' inside a name is shown as ':'). */
 void ccg_table_folded(ccg_sink *s, const ccg_defs *d, const ccg_folded *f);
+/* The same with `first` (NULL: none) as every path's first frame. */
+void ccg_table_folded_under(ccg_sink *s, const ccg_defs *d,
+			    const ccg_folded *f, const char *first);
+
+/* ---- imbalance.tsv: each region's exclusive time compared over
+ * locations ---- */
+
+/* One region over the locations compared so far. */
+typedef struct ccg_imb_row {
+	uint64_t region;
+	uint64_t locations;     /* compared locations whose statistics list it */
+	uint64_t min, max;      /* its exclusive time over those */
+	uint64_t max_at;        /* the first of them (in the order compared)
+				 * holding max */
+	unsigned __int128 sum;
+} ccg_imb_row;
+
+/* Start zeroed.  Ownership: ccg_imbalance_free. */
+typedef struct ccg_imbalance {
+	ccg_imb_row *r;         /* sorted by region */
+	size_t n;
+	uint64_t compared;      /* locations added */
+} ccg_imbalance;
+
+/* Adds the statistics of the next location compared (rows sorted by
+ * region); it is location number im->compared, counted from 0, and holds
+ * a region's max when it is the first to reach it. */
+ccg_err ccg_imbalance_add(ccg_imbalance *im, const ccg_stats *st);
+void ccg_imbalance_free(ccg_imbalance *im);
+
+/* Appends imbalance.tsv: `region locations min_ticks mean_ticks max_ticks
+ * max_location imbalance`, most max_ticks first (then lowest region id).
+ * min, mean and max are over the `locations` that list the region (a
+ * location that never runs it is not a 0 there); mean and imbalance (max
+ * / mean, "-" when mean is 0) are rounded half up to 3 decimals;
+ * name(ctx, k, b) appends the name of compared location k.  Reorders im's
+ * rows. */
+void ccg_table_imbalance(ccg_sink *s, const ccg_defs *d, ccg_imbalance *im,
+			 void (*name)(void *ctx, uint64_t k, ccg_buf *b),
+			 void *ctx);
 
 /* One row of messages.tsv before summing: sender and receiver location
  * ids (receiver unknown when `unresolved`). */

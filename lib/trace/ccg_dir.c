@@ -131,8 +131,9 @@ static ccg_err f_metrics(const ccg_trace *t, const target *tg, enum view v,
 	return ccg_merge_view(t, &tg->w, v, &wn, off, len, out, size);
 }
 
-/* stats.tsv, profile.folded, messages.tsv, timeline.tsv: a size query
- * measures the table line by line and never holds its text. */
+/* stats.tsv, profile.folded, messages.tsv, timeline.tsv, imbalance.tsv,
+ * profile-locations.folded: a size query measures the table line by line
+ * and never holds its text. */
 static ccg_err f_table(const ccg_trace *t, const target *tg, enum view v,
 		       uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
 {
@@ -158,6 +159,8 @@ static ccg_err f_table(const ccg_trace *t, const target *tg, enum view v,
 #define FILE_FOLDED {V_FOLDED, "profile.folded", f_table}
 #define FILE_MESSAGES {V_MESSAGES, "messages.tsv", f_table}
 #define FILE_METRICS {V_METRICS, "metrics.tsv", f_metrics}
+#define FILE_IMBALANCE {V_IMBALANCE, "imbalance.tsv", f_table}
+#define FILE_FOLDED_LOC {V_FOLDED_LOC, "profile-locations.folded", f_table}
 
 /* The files of each kind of directory, in listing order. */
 static const dir_file root_files[] = {
@@ -166,9 +169,11 @@ static const dir_file root_files[] = {
 	{V_REGIONS, "regions.tsv", f_fixed},
 	{V_LOCATIONS, "locations.tsv", f_fixed},
 	{V_DEFINITIONS, "definitions.tsv", f_fixed},
-	FILE_PATTERNS, FILE_STATS, FILE_FOLDED, FILE_MESSAGES, FILE_METRICS};
+	FILE_PATTERNS, FILE_STATS, FILE_FOLDED, FILE_MESSAGES,
+	FILE_IMBALANCE, FILE_FOLDED_LOC, FILE_METRICS};
 static const dir_file group_files[] = {FILE_INFO, FILE_STATS, FILE_FOLDED,
-				       FILE_MESSAGES, FILE_METRICS};
+				       FILE_MESSAGES, FILE_IMBALANCE,
+				       FILE_FOLDED_LOC, FILE_METRICS};
 static const dir_file loc_files[] = {FILE_INFO, FILE_EVENTS, FILE_PATTERNS,
 				     FILE_STATS, FILE_TIMELINE, FILE_FOLDED,
 				     FILE_MESSAGES, FILE_METRICS};
@@ -177,9 +182,9 @@ static const dir_file node_files[] = {FILE_INFO, FILE_EVENTS, FILE_STATS,
 				      FILE_METRICS};
 /* A window and a group in it: a group's files, and events.tsv and
  * timeline.tsv; a location in a window: a location's files. */
-static const dir_file win_files[] = {FILE_INFO, FILE_EVENTS, FILE_STATS,
-				     FILE_TIMELINE, FILE_FOLDED,
-				     FILE_MESSAGES, FILE_METRICS};
+static const dir_file win_files[] = {
+	FILE_INFO, FILE_EVENTS, FILE_STATS, FILE_TIMELINE, FILE_FOLDED,
+	FILE_MESSAGES, FILE_IMBALANCE, FILE_FOLDED_LOC, FILE_METRICS};
 static const dir_file win_loc_files[] = {
 	FILE_INFO, FILE_EVENTS, FILE_PATTERNS, FILE_STATS, FILE_TIMELINE,
 	FILE_FOLDED, FILE_MESSAGES, FILE_METRICS};

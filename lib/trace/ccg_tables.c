@@ -1,6 +1,8 @@
 /*
  * ccg_tables.c - stats.tsv, profile.folded, messages.tsv and timeline.tsv
- * of any directory by one aggregation over its scope, and patterns.tsv.
+ * of any directory by one aggregation over its scope, imbalance.tsv and
+ * profile-locations.folded by one pass over its scope's locations, and
+ * patterns.tsv.
  *
  * A directory's scope is a list of parts - a node instance of one
  * location - and, in a window, the window: a call directory is one
@@ -165,6 +167,64 @@ static ccg_err scope_table(const ccg_trace *t, const scope *s, enum view v,
 	return err ? err : ccg_sink_status(out);
 }
 
+/* The compared locations of an imbalance.tsv, to name them. */
+typedef struct compared {
+	const ccg_trace *t;
+	const loc **l;
+} compared;
+
+static void compared_name(void *ctx, uint64_t k, ccg_buf *b)
+{
+	const compared *c = ctx;
+	ccg_names_location_path(c->t, c->l[k], b);
+}
+
+/* imbalance.tsv of scope s: the statistics of each part (a location's
+ * root, in location order) compared. */
+static ccg_err scope_imbalance(const ccg_trace *t, const scope *s,
+			       ccg_sink *out)
+{
+	ccg_imbalance im = {0};
+	compared c = {t, calloc(s->n ? s->n : 1, sizeof *c.l)};
+	result r = {.v = V_STATS};
+	ccg_err err = c.l ? CCG_OK : CCG_ENOMEM;
+	for (size_t i = 0; !err && i < s->n; i++) {
+		if (!(err = part_get(t, s, &s->p[i], &r))) {
+			const ccg_stats *st = r.cst ? r.cst : &r.st;
+			c.l[im.compared] = s->p[i].l;
+			if (st->n)
+				err = ccg_imbalance_add(&im, st);
+		}
+		part_put(t, &r);
+	}
+	if (!err)
+		ccg_table_imbalance(out, t->defs, &im, compared_name, &c);
+	ccg_imbalance_free(&im);
+	free(c.l);
+	return err ? err : ccg_sink_status(out);
+}
+
+/* profile-locations.folded of scope s: each part's profile.folded below a
+ * first frame naming its location. */
+static ccg_err scope_folded_locs(const ccg_trace *t, const scope *s,
+				 ccg_sink *out)
+{
+	ccg_buf name = CCG_BUF_INIT;
+	result r = {.v = V_FOLDED};
+	ccg_err err = CCG_OK;
+	for (size_t i = 0; !err && i < s->n; i++) {
+		ccg_buf_reset(&name);
+		ccg_names_location_path(t, s->p[i].l, &name);
+		if (!(err = ccg_buf_status(&name)) &&
+		    !(err = part_get(t, s, &s->p[i], &r)))
+			ccg_table_folded_under(out, t->defs, r.cf ? r.cf : &r.f,
+					       name.data);
+		part_put(t, &r);
+	}
+	ccg_buf_free(&name);
+	return err ? err : ccg_sink_status(out);
+}
+
 /* timeline.tsv of scope s: `bins` equal bins of [t0, t1). */
 static ccg_err scope_timeline(const ccg_trace *t, scope *s, uint64_t t0,
 			      uint64_t t1, uint32_t bins, ccg_sink *out)
@@ -203,6 +263,10 @@ ccg_err ccg_tables_text(const ccg_trace *t, const where *w, const inst *in,
 		uint64_t t0 = s.windowed ? s.t0 : t->first;
 		uint64_t t1 = s.windowed ? s.t1 : t->last + 1;
 		err = scope_timeline(t, &s, t0, t1, bins, out);
+	} else if (!err && v == V_IMBALANCE) {
+		err = scope_imbalance(t, &s, out);
+	} else if (!err && v == V_FOLDED_LOC) {
+		err = scope_folded_locs(t, &s, out);
 	} else if (!err) {
 		err = scope_table(t, &s, v, out);
 	}
@@ -272,29 +336,37 @@ static ccg_err pattern_path(const ccg_trace *t, const ccg_patterns *p,
 	return err ? err : ccg_buf_status(out);
 }
 
-static ccg_err render_patterns(const ccg_trace *t, const uint32_t *roots,
-			       size_t nroots, ccg_buf *b)
+/* patterns.tsv of the locations `ls` (their roots counted once each). */
+static ccg_err render_patterns(const ccg_trace *t, const loc *const *ls,
+			       size_t nls, ccg_buf *b)
 {
-	ccg_patterns *p;
+	ccg_patterns *p = NULL;
 	const ccg_pattern *rows;
 	size_t n;
-	ccg_err err = ccg_patterns_compute(t->store, roots, nroots, &p);
-	if (err)
-		return err;
-	if (!(err = ccg_patterns_top(p, CCG_PATTERNS_TOP, &rows, &n))) {
+	uint32_t *roots = calloc(nls ? nls : 1, sizeof *roots);
+	ccg_err err = roots ? CCG_OK : CCG_ENOMEM;
+	for (size_t i = 0; i < nls && roots; i++)
+		roots[i] = ls[i]->root;
+	if (!err)
+		err = ccg_patterns_compute(t->store, roots, nls, &p);
+	free(roots);
+	for (size_t i = 0; !err && i < nls; i++)
+		err = ccg_patterns_time(p, t->store, &ls[i]->sl, ls[i]->root);
+	if (!err && !(err = ccg_patterns_top(p, CCG_PATTERNS_TOP, &rows, &n))) {
 		ccg_buf_adds(b, "region\tevents\toccurrences\ttotal_events\t"
-				"node\tpath\n");
+				"total_ticks\tnode\tpath\n");
 		for (size_t i = 0; i < n && !err; i++) {
 			ccg_node h;
 			if ((err = ccg_store_get_node(t->store, rows[i].node, &h,
 						      NULL, 0)))
 				break;
 			ccg_render_region(b, t->defs, h.region);
-			ccg_buf_addf(b, "\t%llu\t%llu\t%llu\t%u\t",
+			ccg_buf_addf(b, "\t%llu\t%llu\t%llu\t%llu\t%u\t",
 				     (unsigned long long)rows[i].nevents,
 				     (unsigned long long)rows[i].occurrences,
 				     (unsigned long long)(rows[i].occurrences *
 							  rows[i].nevents),
+				     (unsigned long long)rows[i].ticks,
 				     rows[i].node);
 			err = pattern_path(t, p, rows[i].node, b);
 			ccg_buf_addc(b, '\n');
@@ -324,19 +396,19 @@ ccg_err ccg_tables_patterns(const ccg_trace *t, const loc *l, const ccg_buf **ou
 	}
 	if (!*slot) {
 		ccg_buf *b = calloc(1, sizeof *b);
-		uint32_t *roots = calloc(t->nlocs ? t->nlocs : 1, sizeof *roots);
-		size_t nroots = 0;
-		if (!b || !roots) {
+		const loc **ls = calloc(t->nlocs ? t->nlocs : 1, sizeof *ls);
+		size_t nls = 0;
+		if (!b || !ls) {
 			err = CCG_ENOMEM;
 		} else {
 			if (l)
-				roots[nroots++] = l->root;
+				ls[nls++] = l;
 			else
 				for (size_t i = 0; i < t->nlocs; i++)
-					roots[nroots++] = t->locs[i].root;
-			err = render_patterns(t, roots, nroots, b);
+					ls[nls++] = &t->locs[i];
+			err = render_patterns(t, ls, nls, b);
 		}
-		free(roots);
+		free(ls);
 		if (err) {
 			if (b)
 				ccg_buf_free(b);

@@ -14,7 +14,8 @@
  *   ccg_merge.c    a window's (or the root's, a group's) events.tsv or
  *                  metrics.tsv merged over its locations
  *   ccg_tables.c   stats.tsv, profile.folded, messages.tsv, timeline.tsv,
- *                  patterns.tsv of any directory
+ *                  imbalance.tsv, profile-locations.folded, patterns.tsv
+ *                  of any directory
  *   ccg_info.c     info, README, regions.tsv, locations.tsv, definitions.tsv
  *   ccg_open.c     opening: the index or a build, the location records
  *
@@ -77,6 +78,9 @@ enum view {
 	V_FOLDED,
 	V_MESSAGES,
 	V_METRICS,
+	/* comparing locations (issue 9, fewer joins) */
+	V_IMBALANCE,
+	V_FOLDED_LOC,
 	V__COUNT
 };
 _Static_assert(V__COUNT <= (1 << CCG_VIEW_BITS), "views fit their bits");
@@ -424,9 +428,9 @@ void ccg_merge_free(struct wmerge *m);
 
 /* ---- ccg_tables.c: tables of any directory ---- */
 
-/* stats.tsv, profile.folded, messages.tsv or timeline.tsv (view v) of the
- * directory `w` (with `in` for a tree directory) into the sink: appended,
- * or only measured. */
+/* stats.tsv, profile.folded, messages.tsv, timeline.tsv, imbalance.tsv or
+ * profile-locations.folded (view v) of the directory `w` (with `in` for a
+ * tree directory) into the sink: appended, or only measured. */
 ccg_err ccg_tables_text(const ccg_trace *t, const where *w, const inst *in,
 			enum view v, ccg_sink *out);
 /* The patterns.tsv text of the root (l NULL) or a location, made once. */

@@ -196,6 +196,63 @@ static void test_region_names_agree(void **state)
 	ccg_buf_free(&out);
 }
 
+static void name_loc(void *ctx, uint64_t k, ccg_buf *b)
+{
+	(void)ctx;
+	ccg_buf_addf(b, "G/L%llu", (unsigned long long)k);
+}
+
+/* imbalance.tsv of hand-built statistics (expected text worked out by
+ * hand): min, mean and max over the locations that list a region, the
+ * first of them holding the max, rounding half up, values near 2^64. */
+static void test_imbalance_table(void **state)
+{
+	(void)state;
+	ccg_rstat r0[] = {{.region = 7, .excl = 10}, {.region = 99}};
+	ccg_rstat r1[] = {{.region = 7, .excl = 20},
+			  {.region = UINT32_MAX, .excl = UINT64_MAX}};
+	ccg_rstat r2[] = {{.region = 7, .excl = 20},
+			  {.region = UINT32_MAX, .excl = UINT64_MAX}};
+	ccg_stats st[] = {{0, 2, r0}, {0, 2, r1}, {0, 2, r2}};
+	ccg_imbalance im = {0};
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(ccg_imbalance_add(&im, &st[i]), CCG_OK);
+	ccg_buf out = CCG_BUF_INIT;
+	ccg_sink sink = {&out, CCG_BUF_INIT, 0};
+	ccg_table_imbalance(&sink, defs, &im, name_loc, NULL);
+	assert_string_equal(out.data,
+		"region\tlocations\tmin_ticks\tmean_ticks\tmax_ticks\t"
+		"max_location\timbalance\n"
+		"undefined\t2\t18446744073709551615\t18446744073709551615.000\t"
+		"18446744073709551615\tG/L1\t1.000\n"
+		"main\t3\t10\t16.667\t20\tG/L1\t1.200\n"
+		"?99\t1\t0\t0.000\t0\tG/L0\t-\n");
+	ccg_sink measure = {NULL, CCG_BUF_INIT, 0};
+	ccg_table_imbalance(&measure, defs, &im, name_loc, NULL);
+	assert_int_equal(measure.size, out.len);
+	ccg_imbalance_free(&im);
+	/* 1/16 = 0.0625 rounds up to 0.063; its max/mean is 16. */
+	ccg_rstat one = {.region = 7, .excl = 1}, zero = {.region = 7};
+	ccg_stats s1 = {0, 1, &one}, s0 = {0, 1, &zero};
+	for (size_t i = 0; i < 16; i++)
+		assert_int_equal(ccg_imbalance_add(&im, i == 5 ? &s1 : &s0),
+				 CCG_OK);
+	ccg_buf_reset(&out);
+	ccg_table_imbalance(&sink, defs, &im, name_loc, NULL);
+	assert_non_null(strstr(out.data, "\nmain\t16\t0\t0.063\t1\tG/L5\t"
+					 "16.000\n"));
+	ccg_imbalance_free(&im);
+	/* A location's path as first frame of folded lines, ';' as ':'. */
+	uint64_t path[] = {7, 99};
+	ccg_fpath fp = {path, 2, 5};
+	ccg_folded f = {1, &fp};
+	ccg_buf_reset(&out);
+	ccg_table_folded_under(&sink, defs, &f, "G/a;b");
+	assert_string_equal(out.data, "G/a:b;main;?99 5\n");
+	ccg_buf_free(&measure.line);
+	ccg_buf_free(&out);
+}
+
 static void test_malformed(void **state)
 {
 	(void)state;
@@ -366,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_mpi_send),
 		cmocka_unit_test(test_undefined_and_unknown_refs),
 		cmocka_unit_test(test_region_names_agree),
+		cmocka_unit_test(test_imbalance_table),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_width_independence),
 		cmocka_unit_test(test_escape),
