@@ -357,19 +357,26 @@ static void render_readme(const ccg_trace *t, ccg_buf *b)
 		"    START-END/         a group of consecutive calls (at most "
 		"%u entries\n"
 		"                       per directory)\n"
-		"  time/T0-T1/      any time window, by name (ticks, or 1.2s, "
-		"5ms, ...):\n"
-		"                   the same files, and GROUP/LOCATION/ below "
-		"it\n\n",
+		"  time/            about ten windows splitting the trace; any "
+		"other by name:\n"
+		"    T0-T1/         ticks since the zero, ticks as events.tsv "
+		"shows them,\n"
+		"                   1.2s-1.3s, 5-7ms, 10%%-20%%, ...: the same "
+		"files, and\n"
+		"                   GROUP/ and GROUP/LOCATION/ below it\n\n",
 		t->ngroups, t->nlocs, (unsigned long long)t->events,
 		t->opt.fanout);
 	ccg_buf_addf(b,
 		"START and END in directory names are clock ticks since "
 		"%llu (the trace's\nclock offset), zero-padded so that `ls` "
-		"order is time order; the clock has\n%llu ticks per second. "
-		"events.tsv columns: time (ticks as in the trace),\n"
-		"kind (as otf2-print names it), location, depth, name, then "
-		"key=value\nattributes.  A call's events.tsv holds exactly the "
+		"order is time order; the clock has\n%llu ticks per second.\n"
+		"Every .tsv file has one header line and the same number of "
+		"tab-separated\nfields on every row (pandas.read_csv(path, "
+		"sep=\"\\t\") reads it).  events.tsv\ncolumns: time_ticks (as "
+		"in the trace), time_seconds (since the zero,\nexact to the "
+		"tick), kind (as otf2-print names it), location, depth, name,\n"
+		"attributes (key=value pairs separated by spaces; a space "
+		"inside is \\s).\nA call's events.tsv holds exactly the "
 		"events from its ENTER\nto its LEAVE.  Names are made path-safe "
 		"(/ %% # and control bytes as %%XX,\nspaces as _); the original "
 		"names are in the TSV files and info.\n",
