@@ -249,8 +249,8 @@ static ccg_err place(const ccg_rlog *l, uint32_t id, const unsigned char **p,
 ccg_err ccg_rlog_get(const ccg_rlog *l, uint32_t id, const unsigned char **p,
 		     size_t *len, void **hold)
 {
-	size_t k;
-	uint64_t foff;
+	size_t k = 0;
+	uint64_t foff = 0;
 	*hold = NULL;
 	ccg_err err = place(l, id, p, len, &k, &foff);
 	if (err || *p)
@@ -262,8 +262,8 @@ ccg_err ccg_rlog_next(ccg_rlog_iter *it, const unsigned char **p,
 		      size_t *len)
 {
 	const ccg_rlog *l = it->l;
-	size_t k;
-	uint64_t foff;
+	size_t k = 0;
+	uint64_t foff = 0;
 	ccg_err err = place(l, it->next, p, len, &k, &foff);
 	if (err)
 		return err;
