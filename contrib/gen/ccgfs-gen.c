@@ -26,7 +26,9 @@
  *   --metrics          a Metric record (uint64 counter, double) before each
  *                      Enter/Leave of main and of user regions 1, 4, 7, ...
  *   --seed S           random seed (default 1)
- *   --quirk NAME       add a quirk (repeatable); --quirks LIST|all
+ *   --quirk NAME       add a quirk (repeatable); --quirks LIST|all (all:
+ *                      every quirk but deep-chain)
+ *   --chain D          deep-chain: calls nested D deep (default 5000)
  *   --manifest FILE    write the TSV oracle described below
  *   -q                 no summary line on stderr
  *
@@ -56,6 +58,20 @@
  *   11                   and too large (11)
  *   12 empty-location    no events; the .evt file holds only a header
  *   13 missing-evt       the .evt file is deleted after writing
+ *   14 apex              HPX task timers as APEX writes them: instead of the
+ *                        template tree, every iteration runs a task entered
+ *                        as hpx_main, async_task or dataflow_task and left
+ *                        as run_helper, async_task_annotated or
+ *                        dataflow_task_annotated (renamed while it ran: a
+ *                        Leave of a region open nowhere that stops the
+ *                        innermost timer), with calls inside; every 4th
+ *                        task yields and resumes, every 5th runs a child
+ *                        task inline; nesting is at most 4 (main, task,
+ *                        call or child task, call); its regions are
+ *                        defined after all others, only with this quirk
+ *   15 deep-chain        (not in all) after main is entered, --chain calls
+ *                        nested in one another (regions compute_1 ..
+ *                        exchange_halo_3 in turn), then left in turn
  *   sparse-ids           location ids 0, 2^32+7, 2^63+5 for the indices 0, 1,
  *                        2 and i*2^33+i for i > 2 (at least 3 locations)
  *
@@ -69,7 +85,9 @@
  * (zero-length calls), calling-context (CallingContextEnter records),
  * calling-context-sample, all-kinds (distinct record types),
  * attribute-lists, wrong-counts (numberOfEvents as defined),
- * empty-location, missing-evt, sparse-ids, buffer-flush.
+ * empty-location, missing-evt, sparse-ids, buffer-flush, task-stop (apex:
+ * Leaves under a task's other name), depth (the deepest nesting written:
+ * what the writer meant, every Leave ending the call it closes).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -114,28 +132,33 @@
 #define CCGEN_SAMPLE_PERIOD 16	/* calling-context enters per sample */
 #define CCGEN_MSG_BASE 64	/* smallest MPI message, bytes */
 #define CCGEN_AK_STEP 10	/* ticks between all-kinds records */
+#define CCGEN_APEX_TASKS 3	/* apex: task regions, each with a 2nd name */
+#define CCGEN_CHAIN 5000	/* deep-chain: default nesting */
+#define CCGEN_CHAIN_MAX 10000000
+#define CCGEN_CHAIN_REGIONS 4	/* deep-chain: regions it cycles through */
 
 /* ---- fixed names and definition ids ---------------------------------- */
 enum ccgen_quirk { QK_UNBALANCED, QK_EMPTY_LEAVE, QK_NEVER_LEFT, QK_SLASH,
 	QK_LONG, QK_DUP, QK_SAME_TIME, QK_CC, QK_ALL_KINDS, QK_WRONG_COUNTS,
-	QK_EMPTY_LOC, QK_MISSING_EVT, QK_SPARSE, QK_N };
+	QK_EMPTY_LOC, QK_MISSING_EVT, QK_APEX, QK_DEEP, QK_SPARSE, QK_N };
 static const char *const ccgen_quirk_names[QK_N] = { "unbalanced-leave",
 	"empty-leave", "never-left", "slash-names", "long-names",
 	"dup-names", "same-time", "calling-context", "all-kinds",
-	"wrong-counts", "empty-location", "missing-evt", "sparse-ids" };
+	"wrong-counts", "empty-location", "missing-evt", "apex",
+	"deep-chain", "sparse-ids" };
 static const unsigned ccgen_quirk_locs[QK_N] = {
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 0 };
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 0 };
 
 enum ccgen_cnt { C_UNBALANCED, C_IMPLICIT, C_EMPTY_LEAVE, C_OPEN_AT_END,
 	C_UNMATCHED, C_SLASH, C_LONG, C_DUP, C_SAME_TIME, C_CC_ENTER,
 	C_CC_SAMPLE, C_ALL_KINDS, C_ATTRS, C_WRONG_COUNTS, C_EMPTY_LOC,
-	C_MISSING_EVT, C_SPARSE, C_FLUSH, C_N };
+	C_MISSING_EVT, C_SPARSE, C_FLUSH, C_TASK_STOP, C_DEPTH, C_N };
 static const char *const ccgen_cnt_names[C_N] = { "unbalanced-leave",
 	"implicitly-closed", "empty-leave", "never-left", "unmatched-leave",
 	"slash-names", "long-names", "dup-names", "same-time",
 	"calling-context", "calling-context-sample", "all-kinds",
 	"attribute-lists", "wrong-counts", "empty-location", "missing-evt",
-	"sparse-ids", "buffer-flush" };
+	"sparse-ids", "buffer-flush", "task-stop", "depth" };
 
 /* Strings with fixed ids 0 .. S_N-1; groups, comms, attributes and
  * paradigms use S_GROUP + id, S_COMM + id, ... */
@@ -177,6 +200,11 @@ static const char *const ccgen_mpi_names[MPI_NREGIONS] = { "MPI_Send",
 enum { AK_ALL, AK_OMP, AK_RMA, AK_IO, AK_SAMPLED, AK_NREGIONS };
 static const char *const ccgen_ak_names[AK_NREGIONS] = { "all_kinds",
 	"omp_parallel", "rma_epoch", "posix_io", "sampled_fn" };
+/* apex: the names a task timer starts under, then the names it stops
+ * under (the task was renamed while it ran). */
+static const char *const ccgen_apex_names[2 * CCGEN_APEX_TASKS] = {
+	"hpx_main", "async_task", "dataflow_task",
+	"run_helper", "async_task_annotated", "dataflow_task_annotated" };
 static const char *const ccgen_slash_names[] = { "ns/foo/bar", "a/b",
 	"/leading", "trailing/", "double//slash" };
 #define CCGEN_NSLASH 5
@@ -185,7 +213,7 @@ static const char *const ccgen_slash_names[] = { "ns/foo/bar", "a/b",
 
 /* ---- types ----------------------------------------------------------- */
 enum ccgen_opkind { OP_ENTER, OP_LEAVE, OP_SEND, OP_RECV, OP_ISEND,
-	OP_IRECVREQ, OP_ISENDDONE, OP_IRECV };
+	OP_IRECVREQ, OP_ISENDDONE, OP_IRECV, OP_STOP };
 
 /* One step of an iteration: advance time by delta, then write. */
 typedef struct {
@@ -201,7 +229,7 @@ typedef struct {
 
 typedef struct {
 	const char *outdir, *name, *manifest;
-	uint32_t nlocs, threads, depth, regions;
+	uint32_t nlocs, threads, depth, regions, chain;
 	uint64_t events, seed;
 	double regular, jitter;
 	bool mpi, metrics, quiet;
@@ -228,7 +256,7 @@ typedef struct {
 	bool done, cc_mode;
 	OTF2_EvtWriter *w;
 	OTF2_StringRef name;
-	uint32_t stack[CCGEN_STACK], ccstack[CCGEN_STACK];
+	uint32_t *stack, *ccstack, cap;	/* cap entries each */
 	uint64_t cnt[C_N];
 } ccgen_loc;
 
@@ -244,6 +272,7 @@ typedef struct {
 	ccgen_region *regs;
 	uint32_t nregs, capregs;
 	uint32_t r_main, r_user, n_user, r_mpi, r_slash, r_long, r_dup, r_ak;
+	uint32_t r_apex;	/* APEX task regions, then their other names */
 	uint32_t (*callees)[CCGEN_FANOUT];
 	uint32_t *ncallees;
 	ccgen_cc *cc;
@@ -363,7 +392,8 @@ static void ccgen_usage(FILE *f)
 	      "         [--regions R]"
 	      " [--regular X] [--jitter J] [--mpi] [--metrics]\n"
 	      "         [--seed S] [--quirk NAME]... [--quirks LIST|all]\n"
-	      "         [--manifest FILE] [-q] OUTDIR\nquirks:", f);
+	      "         [--manifest FILE] [--chain D] [-q] OUTDIR\n"
+	      "quirks:", f);
 	for (int q = 0; q < QK_N; q++)
 		fprintf(f, " %s", ccgen_quirk_names[q]);
 	fputc('\n', f);
@@ -386,7 +416,7 @@ static int ccgen_parse_u64(const char *s, uint64_t lo, uint64_t hi,
 static int ccgen_parse_u32(const char *s, uint32_t lo, uint32_t hi,
 			   uint32_t *out)
 {
-	uint64_t v;
+	uint64_t v = 0;
 	if (ccgen_parse_u64(s, lo, hi, &v))
 		return -1;
 	*out = (uint32_t)v;
@@ -412,8 +442,9 @@ static int ccgen_parse_quirks(ccgen_opts *o, const char *list)
 	for (tok = strtok_r(dup, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		bool all = !strcmp(tok, "all"), found = all;
-		for (int q = 0; q < QK_N; q++)
-			if (all || !strcmp(tok, ccgen_quirk_names[q]))
+		for (int q = 0; q < QK_N; q++)	/* all: but deep-chain */
+			if ((all && q != QK_DEEP) ||
+			    !strcmp(tok, ccgen_quirk_names[q]))
 				o->quirk[q] = found = true;
 		if (!found) {
 			ccgen_fail("unknown quirk '%s'", tok);
@@ -442,6 +473,7 @@ static int ccgen_parse_opt(ccgen_opts *o, int opt, const char *arg)
 	case 'S': return ccgen_parse_u64(arg, 0, UINT64_MAX, &o->seed);
 	case 'Q': return ccgen_parse_quirks(o, arg);
 	case 'F': o->manifest = arg; return 0;
+	case 'C': return ccgen_parse_u32(arg, 1, CCGEN_CHAIN_MAX, &o->chain);
 	case 'q': o->quiet = true; return 0;
 	case 'h': ccgen_usage(stdout); exit(0);
 	default: ccgen_usage(stderr); return -1;
@@ -458,13 +490,15 @@ static int ccgen_parse_args(ccgen_opts *o, int argc, char **argv)
 		{ "mpi", 0, NULL, 'M' }, { "metrics", 0, NULL, 'm' },
 		{ "seed", 1, NULL, 'S' }, { "quirk", 1, NULL, 'Q' },
 		{ "quirks", 1, NULL, 'Q' }, { "manifest", 1, NULL, 'F' },
+		{ "chain", 1, NULL, 'C' },
 		{ "quiet", 0, NULL, 'q' }, { "help", 0, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int opt;
 	*o = (ccgen_opts){ .name = "traces", .nlocs = 4, .threads = 1,
 			   .depth = 6, .regions = 20, .regular = 1.0,
-			   .events = CCGEN_DEFAULT_EVENTS, .seed = 1 };
+			   .events = CCGEN_DEFAULT_EVENTS, .seed = 1,
+			   .chain = CCGEN_CHAIN };
 	while ((opt = getopt_long(argc, argv, "l:e:d:qh", lopts, NULL)) != -1)
 		if (ccgen_parse_opt(o, opt, optarg))
 			return -1;
@@ -549,8 +583,14 @@ static int ccgen_setup_locs(ccgen_ctx *c)
 		c->locs[i].quirk = -1;
 	ccgen_place_quirks(c);
 	for (uint32_t i = 0; i < o->nlocs; i++) {
-		c->locs[i].name = t0 + i % o->threads;
-		ccgen_init_loc(c, &c->locs[i], i);
+		ccgen_loc *l = &c->locs[i];
+		l->name = t0 + i % o->threads;
+		ccgen_init_loc(c, l, i);
+		l->cap = CCGEN_STACK + (l->quirk == QK_DEEP ? o->chain : 0);
+		l->stack = calloc(l->cap, sizeof *l->stack);
+		l->ccstack = calloc(l->cap, sizeof *l->ccstack);
+		if (!l->stack || !l->ccstack)
+			return ccgen_fail("out of memory");
 	}
 	return 0;
 }
@@ -638,6 +678,11 @@ static void ccgen_setup_mpi_regions(ccgen_ctx *c)
 	c->r_ak = c->nregs;
 	for (int k = 0; k < AK_NREGIONS; k++)
 		ccgen_user_region(c, ccgen_str(c, "%s", ccgen_ak_names[k]));
+	/* Last, and only when asked for: other traces keep their ids. */
+	c->r_apex = c->nregs;
+	for (int k = 0; c->o.quirk[QK_APEX] && k < 2 * CCGEN_APEX_TASKS; k++)
+		ccgen_add_region(c, ccgen_str(c, "%s", ccgen_apex_names[k]),
+				 OTF2_REGION_ROLE_TASK, OTF2_PARADIGM_USER);
 }
 
 /* ---- call trees ------------------------------------------------------ */
@@ -760,6 +805,33 @@ static void ccgen_build_quirk(ccgen_ctx *c, ccgen_loc *l)
 	}
 }
 
+/* apex: iteration i of the main loop as HPX task timers that APEX writes:
+ * a task entered under one name and stopped under another (OP_STOP), with
+ * calls inside; every 4th task yields and resumes, every 5th runs a child
+ * task inline.  Depths: main 1, task 2, call or child task 3, call 4. */
+static void ccgen_build_apex(ccgen_ctx *c, uint64_t i)
+{
+	ccgen_ops *ops = &c->prefix;
+	uint32_t u = c->r_user, n = CCGEN_APEX_TASKS;
+	uint32_t k = (uint32_t)(i % n), k2 = (k + 1) % n;
+	uint32_t task = c->r_apex + k, other = c->r_apex + n + k;
+	ccgen_push(ops, OP_ENTER, task, 200);
+	ccgen_push(ops, OP_ENTER, u, 50);
+	ccgen_call(ops, u + 1, 40, 900);
+	ccgen_push(ops, OP_LEAVE, u, 60);
+	if (i % 4 == 1) {	/* yields, and resumes */
+		ccgen_push(ops, OP_STOP, other, 30);
+		ccgen_push(ops, OP_ENTER, task, 400);
+	}
+	if (i % 5 == 2) {	/* a child task inline */
+		ccgen_push(ops, OP_ENTER, c->r_apex + k2, 50);
+		ccgen_call(ops, u + 2, 30, 700);
+		ccgen_push(ops, OP_STOP, c->r_apex + n + k2, 40);
+	}
+	ccgen_call(ops, u + 2, 40, 500);
+	ccgen_push(ops, OP_STOP, other, 80);
+}
+
 /* ---- event records --------------------------------------------------- */
 static int ccgen_rec(ccgen_loc *l, OTF2_ErrorCode e)
 {
@@ -823,7 +895,7 @@ static int ccgen_cc_enter(ccgen_ctx *c, ccgen_loc *l, uint32_t r)
 static int ccgen_enter(ccgen_ctx *c, ccgen_loc *l, uint32_t r,
 		       OTF2_AttributeList *al)
 {
-	if (l->sp >= CCGEN_STACK)
+	if (l->sp >= l->cap)
 		return ccgen_fail("location %" PRIu64 ": stack overflow",
 				  l->id);
 	if (c->o.metrics && c->regs[r].metric && ccgen_metric(l))
@@ -832,6 +904,8 @@ static int ccgen_enter(ccgen_ctx *c, ccgen_loc *l, uint32_t r,
 	    ccgen_rec(l, OTF2_EvtWriter_Enter(l->w, al, l->t, r)))
 		return -1;
 	l->stack[l->sp++] = r;
+	if (l->sp > l->cnt[C_DEPTH])
+		l->cnt[C_DEPTH] = l->sp;
 	return 0;
 }
 
@@ -862,6 +936,24 @@ static int ccgen_leave(ccgen_ctx *c, ccgen_loc *l, uint32_t r,
 	if (k > 0)
 		l->sp = k - 1;
 	return ccgen_rec(l, e);
+}
+
+/* Stops the innermost call as a task timer does whose task was renamed
+ * while it ran: a Leave of region r, which is open nowhere. */
+static int ccgen_stop(ccgen_ctx *c, ccgen_loc *l, uint32_t r)
+{
+	for (uint32_t k = 0; k < l->sp; k++)
+		if (l->stack[k] == r)
+			return ccgen_fail("location %" PRIu64 ": stop of %u, "
+					  "which is open", l->id, r);
+	if (l->sp == 0)
+		return ccgen_fail("location %" PRIu64 ": stop with nothing "
+				  "open", l->id);
+	if (c->o.metrics && c->regs[r].metric && ccgen_metric(l))
+		return -1;
+	l->cnt[C_TASK_STOP]++;
+	l->sp--;
+	return ccgen_rec(l, OTF2_EvtWriter_Leave(l->w, NULL, l->t, r));
 }
 
 /* Tag and length of a message depend only on iteration and sender. */
@@ -915,6 +1007,8 @@ static int ccgen_replay(ccgen_ctx *c, ccgen_loc *l, const ccgen_ops *ops,
 			rc = ccgen_enter(c, l, op->arg, NULL);
 		else if (op->kind == OP_LEAVE)
 			rc = ccgen_leave(c, l, op->arg, NULL);
+		else if (op->kind == OP_STOP)
+			rc = ccgen_stop(c, l, op->arg);
 		else
 			rc = ccgen_mpi_op(l, op, iter);
 		if (rc)
@@ -937,6 +1031,13 @@ static int ccgen_iteration(ccgen_ctx *c, ccgen_loc *l)
 		ccgen_build_quirk(c, l);
 	if (ccgen_replay(c, l, &c->prefix, true, i) < 0)
 		return -1;
+	if (l->quirk == QK_APEX) {	/* tasks instead of the tree */
+		c->prefix.n = 0;
+		ccgen_build_apex(c, i);
+		rc = ccgen_replay(c, l, &c->prefix, false, i);
+		l->done = rc == 1 || l->nevents >= l->limit;
+		return rc < 0 ? -1 : 0;
+	}
 	if (c->o.regular < 1.0 && ccgen_unit(&l->rng) >= c->o.regular) {
 		ccgen_gen_tree(c, &l->rng, &c->tree);
 		tree = &c->tree;
@@ -1181,6 +1282,22 @@ static int ccgen_all_kinds(ccgen_ctx *c, ccgen_loc *l)
 	return ccgen_ak_enter(c, l, c->r_ak + AK_ALL, false);
 }
 
+/* deep-chain: --chain calls nested in one another under main, each of
+ * the regions it cycles through, then left in turn. */
+static int ccgen_chain(ccgen_ctx *c, ccgen_loc *l)
+{
+	uint32_t d = c->o.chain;
+	for (uint32_t k = 0; k < d; k++)
+		if ((l->t += 30, ccgen_enter(c, l, c->r_user +
+					     k % CCGEN_CHAIN_REGIONS, NULL)))
+			return -1;
+	for (uint32_t k = d; k-- > 0;)
+		if ((l->t += 20, ccgen_leave(c, l, c->r_user +
+					     k % CCGEN_CHAIN_REGIONS, NULL)))
+			return -1;
+	return 0;
+}
+
 /* ---- locations ------------------------------------------------------- */
 static int ccgen_loc_begin(ccgen_ctx *c, ccgen_loc *l)
 {
@@ -1211,6 +1328,8 @@ static int ccgen_loc_begin(ccgen_ctx *c, ccgen_loc *l)
 		return -1;
 	if (l->quirk == QK_ALL_KINDS)
 		return ccgen_all_kinds(c, l);
+	if (l->quirk == QK_DEEP && ccgen_chain(c, l))
+		return -1;
 	l->done = l->nevents >= l->limit;
 	return 0;
 }
@@ -1655,6 +1774,10 @@ static void ccgen_free(ccgen_ctx *c)
 		OTF2_Archive_Close(c->ar);
 	free(c->strs);
 	free(c->regs);
+	for (uint32_t i = 0; c->locs && i < c->o.nlocs; i++) {
+		free(c->locs[i].stack);
+		free(c->locs[i].ccstack);
+	}
 	free(c->locs);
 	free(c->going);
 	free(c->rank_name);

@@ -306,10 +306,13 @@ ccg_err ccg_build_event(ccg_build *b, uint64_t time, ccg_build_role role,
 			p--;
 		if (b->depth == 0) {
 			b->rep.leave_empty_stack++;
-		} else if (p == 0) {
-			b->rep.leave_not_open++;
 		} else {
-			if (p < b->depth) {
+			if (p == 0) {
+				/* A region open nowhere: the innermost call
+				 * ends here (see ccg_build.h). */
+				b->rep.leave_not_open++;
+				p = b->depth;
+			} else if (p < b->depth) {
 				b->rep.leave_below_top++;
 				b->rep.frames_closed += b->depth - p;
 				/* They end at this Leave, the next event. */

@@ -16,9 +16,19 @@
  *
  * Repairs of badly formed input are counted: a Leave of a region below the
  * top of the stack closes the calls above it at that Leave's time; a Leave
- * with nothing open, or of a region not open, stays a plain event; calls
- * open at the end close at the location's last timestamp; an end before its
- * start is shown as the start (the events keep their times).
+ * of a region open nowhere on a non-empty stack ends the innermost call, as
+ * its Leave (the call keeps its Enter's region; the event keeps its own);
+ * a Leave with nothing open stays a plain event; calls open at the end
+ * close at the location's last timestamp; an end before its start is shown
+ * as the start (the events keep their times).
+ *
+ * Why the innermost call: producers that write a Leave under another name
+ * than its Enter are task-timer tools (APEX for HPX: a task's timer is
+ * entered under the name the task has when it starts and left under the
+ * name it has when it stops or yields, e.g. ENTER hpx_main ... LEAVE
+ * run_helper).  Their timers on one thread nest, and a stop ends the
+ * innermost one.  Kept as a plain event instead, every such Leave would
+ * leave a call open for good and the tree would grow one level per task.
  *
  * Lossy mode (ccg_build_set_tolerance) stores each time within the
  * tolerance of the original instead of exactly: the gap since the previous
@@ -41,7 +51,8 @@ typedef struct ccg_repairs {
 	uint64_t leave_below_top;   /* Leaves that closed calls above them */
 	uint64_t frames_closed;     /* calls closed by such Leaves */
 	uint64_t leave_empty_stack; /* Leaves with nothing open */
-	uint64_t leave_not_open;    /* Leaves of a region not open */
+	uint64_t leave_not_open;    /* Leaves of a region open nowhere
+				     * (they ended the innermost call) */
 	uint64_t never_left;        /* calls closed at the end */
 	uint64_t end_before_start;  /* calls ending before they start */
 	uint64_t unknown_context;   /* calling contexts without a region */

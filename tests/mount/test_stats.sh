@@ -12,7 +12,7 @@ rm -rf "$work"
 mkdir -p "$work"
 "$CCG_GEN" -q -l 3 -e 20000 --regular 0.5 --jitter 0.2 --mpi -d 8 "$work/gen"
 "$CCG_GEN" -q -l 8 -e 2000 --quirk unbalanced-leave --quirk empty-leave \
-  --quirk never-left --quirk same-time "$work/quirks"
+  --quirk never-left --quirk same-time --quirk apex "$work/quirks"
 mode=mt
 for anchor in "$CCG_TRACES"/*/traces.otf2 "$work/gen/traces.otf2" "$work/quirks/traces.otf2"; do
   m="$work/mnt"

@@ -7,7 +7,8 @@ the tree (README.md).  Exits non-zero with a list of failures.
 Oracles:
   * otf2-print -L ID: every location's events.tsv lists the same events
     (count, kinds, timestamps, order);
-  * the generator's manifest (generated traces): repairs and event counts;
+  * the generator's manifest (generated traces): repairs, event counts and
+    the deepest nesting;
   * properties: a node's events.tsv is a contiguous run of its parent's, its
     children's runs lie inside it in order and do not overlap; the times in
     a directory name bound the node's events; no directory has more than B
@@ -356,6 +357,19 @@ def main():
             if what in man and str(man[what]) != info.get(key):
                 fail(f"location {lid}: manifest {what}={man[what]} but info "
                      f"{key}={info.get(key)}")
+        # A Leave of a region open nowhere: the generator's task stops
+        # (apex) and any stray Leave it wrote.
+        strays = man.get("task-stop", 0) + man.get("unmatched-leave", 0)
+        if man and str(strays) != info.get("repair.leave_of_region_not_open"):
+            fail(f"location {lid}: manifest task-stop + unmatched-leave = "
+                 f"{strays} but info repair.leave_of_region_not_open="
+                 f"{info.get('repair.leave_of_region_not_open')}")
+        # The deepest nesting the generator wrote, each Leave ending the
+        # call it meant.
+        if "depth" in man and "missing-evt" not in man and \
+                str(man["depth"]) != info.get("max_depth"):
+            fail(f"location {lid}: manifest depth {man['depth']} but info "
+                 f"max_depth {info.get('max_depth')}")
         if "missing-evt" in man and info.get("status") != "error":
             fail(f"location {lid}: missing .evt file but status "
                  f"{info.get('status')}")

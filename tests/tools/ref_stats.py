@@ -9,9 +9,10 @@ calls counts activations, inclusive sums the durations of activations not
 nested in another activation of the same region, exclusive sums each
 activation's duration minus its direct callees', min/max/mean are over
 single activations.  Repairs as ccgfs makes them: a Leave below the top
-closes the calls above at its time; a Leave with nothing open, or of a
-region not open, is ignored; calls still open close at the last time; an
-end before its start counts as zero.
+closes the calls above at its time; a Leave of a region open nowhere ends
+the innermost call (which keeps its Enter's region); a Leave with nothing
+open is ignored; calls still open close at the last time; an end before
+its start counts as zero.
 
   ref_stats.py --mount M --anchor TRACE.otf2 [--nodes N] [--seed S]
 """
@@ -83,10 +84,10 @@ def activations(events, end=None):
             acts.append([key, name, t, 0, parent, nested])
             stack.append([key, name, t, len(acts) - 1])
         elif kind == "LEAVE":
-            pos = next((i for i in range(len(stack) - 1, -1, -1)
-                        if stack[i][0] == key), None)
-            if pos is None:
+            if not stack:
                 continue
+            pos = next((i for i in range(len(stack) - 1, -1, -1)
+                        if stack[i][0] == key), len(stack) - 1)
             while len(stack) > pos:
                 close(t)
     close_at = end if end is not None else last

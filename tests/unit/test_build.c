@@ -417,7 +417,9 @@ static void test_repair_leave_empty_stack(void **state)
 	fx_close(&fx);
 }
 
-/* Leave of a region not open: a plain event of the innermost call. */
+/* Leave of a region open nowhere: it ends the innermost call as that
+ * call's Leave (the call keeps its Enter's region); then another call
+ * opens beside it, and the Leave of A matches as usual. */
 static void test_repair_leave_not_open(void **state)
 {
 	(void)state;
@@ -426,32 +428,113 @@ static void test_repair_leave_not_open(void **state)
 	assert_int_equal(enter(fx.b, fx.s, 10, R_A), 1);
 	assert_int_equal(enter(fx.b, fx.s, 12, R_B), 2);
 	assert_int_equal(leave(fx.b, fx.s, 15, R_Z), 2);
-	assert_int_equal(leave(fx.b, fx.s, 17, R_B), 2);
+	assert_int_equal(enter(fx.b, fx.s, 16, R_C), 2);
+	assert_int_equal(leave(fx.b, fx.s, 17, R_C), 2);
 	assert_int_equal(leave(fx.b, fx.s, 20, R_A), 1);
 	ccg_ref root = finish(&fx, 10, 20);
 	expect_repairs(fx.b, 0, 0, 0, 1, 0, 0);
-	const uint64_t times[] = {10, 12, 15, 17, 20};
-	expect_stream(&fx, times, 5);
+	assert_int_equal(ccg_build_max_depth(fx.b), 2);
+	const uint64_t times[] = {10, 12, 15, 16, 17, 20};
+	expect_stream(&fx, times, 6);
 
+	ccg_node n;
+	ccg_ref it[16], a[16];
+	node16(fx.s, root, &n, it);
+	assert_int_equal(n.nitems, 1);
+	assert_int_equal(n.nevents, 6);
+	expect_inst(&fx, it[0], 0, CCG_END_LAST, 10, 20);
+	node16(fx.s, it[0], &n, a);
+	assert_int_equal(n.region, R_A);
+	assert_int_equal(n.nitems, 4);
+	assert_int_equal(a[0], enter_ev(fx.s, R_A));
+	assert_int_equal(a[3], leave_ev(fx.s, R_A));
+	/* B: its Enter and the stray Leave, ending at it. */
+	expect_inst(&fx, a[1], 1, CCG_END_LAST, 12, 15);
+	node16(fx.s, a[1], &n, it);
+	assert_int_equal(n.region, R_B);
+	assert_int_equal(n.nevents, 2);
+	assert_int_equal(n.nitems, 2);
+	assert_int_equal(it[0], enter_ev(fx.s, R_B));
+	assert_int_equal(it[1], leave_ev(fx.s, R_Z));
+	/* C: a sibling of B, not its callee. */
+	assert_int_equal(item_first(fx.s, a, 2, 0), 3);
+	expect_inst(&fx, a[2], 3, CCG_END_LAST, 16, 17);
+	node16(fx.s, a[2], &n, it);
+	assert_int_equal(n.region, R_C);
+	assert_int_equal(n.nitems, 2);
+	fx_close(&fx);
+}
+
+/* Leaves of regions open nowhere, one after the other, close one call
+ * each from the top down; with nothing left open the next one is a Leave
+ * on an empty stack. */
+static void test_repair_leave_not_open_chain(void **state)
+{
+	(void)state;
+	fixture fx;
+	fx_open(&fx, CCG_FANOUT_DEFAULT);
+	assert_int_equal(enter(fx.b, fx.s, 1, R_A), 1);
+	assert_int_equal(enter(fx.b, fx.s, 2, R_B), 2);
+	assert_int_equal(enter(fx.b, fx.s, 3, R_C), 3);
+	assert_int_equal(leave(fx.b, fx.s, 4, R_Z), 3);
+	assert_int_equal(leave(fx.b, fx.s, 5, R_Z), 2);
+	assert_int_equal(leave(fx.b, fx.s, 6, R_Z), 1);
+	assert_int_equal(leave(fx.b, fx.s, 7, R_Z), 0);
+	ccg_ref root = finish(&fx, 1, 7);
+	expect_repairs(fx.b, 0, 0, 1, 3, 0, 0);
 	ccg_node n;
 	ccg_ref it[16];
 	node16(fx.s, root, &n, it);
-	assert_int_equal(n.nevents, 5);
-	expect_inst(&fx, it[0], 0, CCG_END_LAST, 10, 20);
+	assert_int_equal(n.nitems, 2);
+	assert_int_equal(it[1], leave_ev(fx.s, R_Z));
+	expect_inst(&fx, it[0], 0, CCG_END_LAST, 1, 6);
 	node16(fx.s, it[0], &n, it);
 	assert_int_equal(n.region, R_A);
-	assert_int_equal(n.nitems, 3);
-	expect_inst(&fx, it[1], 1, CCG_END_LAST, 12, 17);
+	assert_int_equal(n.nevents, 6);
+	expect_inst(&fx, it[1], 1, CCG_END_LAST, 2, 5);
 	node16(fx.s, it[1], &n, it);
 	assert_int_equal(n.region, R_B);
-	assert_int_equal(n.nevents, 3);
-	assert_int_equal(n.nitems, 3);
-	assert_int_equal(it[0], enter_ev(fx.s, R_B));
-	assert_int_equal(it[1], leave_ev(fx.s, R_Z));
-	assert_int_equal(it[2], leave_ev(fx.s, R_B));
-	/* The stray Leave keeps its own time, event 1 + 1. */
-	assert_int_equal(item_first(fx.s, it, 1, 1), 2);
-	assert_int_equal(tat(&fx.tc, 2), 15);
+	expect_inst(&fx, it[1], 2, CCG_END_LAST, 3, 4);
+	node16(fx.s, it[1], &n, it);
+	assert_int_equal(n.region, R_C);
+	assert_int_equal(n.nitems, 2);
+	fx_close(&fx);
+}
+
+/* Task timers as APEX writes them for HPX: a task entered under one name
+ * and left under another, with a call inside, 10,000 times under one open
+ * call.  Each task ends at its own Leave: the depth stays 3 (it grew by
+ * one a task when such a Leave stayed a plain event), and the tasks, alike
+ * but for their times, share one node. */
+static void test_task_timers(void **state)
+{
+	(void)state;
+	enum { NTASK = 10000 };
+	fixture fx;
+	fx_open(&fx, CCG_FANOUT_DEFAULT);
+	uint64_t t = 100;
+	assert_int_equal(enter(fx.b, fx.s, t, R_A), 1);
+	for (uint32_t i = 0; i < NTASK; i++) {
+		assert_int_equal(enter(fx.b, fx.s, t += 3, R_B), 2);
+		assert_int_equal(enter(fx.b, fx.s, t += 1 + i % 7, R_C), 3);
+		assert_int_equal(leave(fx.b, fx.s, t += 5, R_C), 3);
+		assert_int_equal(leave(fx.b, fx.s, t += 2, R_Z), 2);
+	}
+	assert_int_equal(leave(fx.b, fx.s, t += 1, R_A), 1);
+	finish(&fx, 100, t);
+	expect_repairs(fx.b, 0, 0, 0, NTASK, 0, 0);
+	assert_int_equal(ccg_build_max_depth(fx.b), 3);
+	assert_int_equal(fx.res.nevents, 2 + 4 * (uint64_t)NTASK);
+	/* Every task is the one node: B holding C and the Leave of Z. */
+	ccg_node n;
+	ccg_ref it[16];
+	assert_int_equal(ccg_store_get_node(fx.s, fx.res.root, &n, it, 16),
+			 CCG_OK);
+	ccg_ref a = it[0];
+	assert_int_equal(ccg_store_get_node(fx.s, a, &n, it, 16), CCG_OK);
+	assert_int_equal(n.region, R_A);
+	assert_int_equal(n.nevents, 2 + 4 * (uint64_t)NTASK);
+	assert_true(ccg_store_node_count(fx.s) < 40);
 	fx_close(&fx);
 }
 
@@ -1592,6 +1675,8 @@ int main(void)
 		cmocka_unit_test(test_repair_leave_below_top),
 		cmocka_unit_test(test_repair_leave_empty_stack),
 		cmocka_unit_test(test_repair_leave_not_open),
+		cmocka_unit_test(test_repair_leave_not_open_chain),
+		cmocka_unit_test(test_task_timers),
 		cmocka_unit_test(test_repair_never_left),
 		cmocka_unit_test(test_repair_end_before_start),
 		cmocka_unit_test(test_same_structure),

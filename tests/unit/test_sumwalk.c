@@ -89,12 +89,14 @@ static void gen_add(gen *g, fed f)
 	} else if (f.role == CCG_ROLE_LEAVE) {
 		/* The builder's repairs: the innermost open call of the
 		 * region is left, those above it closed; a Leave of a region
-		 * not open changes nothing. */
+		 * open nowhere leaves the innermost call. */
 		uint32_t p = g->depth;
 		while (p > 0 && g->open[p - 1] != f.region)
 			p--;
 		if (p)
 			g->depth = p - 1;
+		else if (g->depth)
+			g->depth--;
 	} else if (f.kind == CCG_EV_MPI_SEND || f.kind == CCG_EV_MPI_ISEND) {
 		ccg_msg *m = &g->sends[f.v[1]][f.v[0]];
 		m->count++;
