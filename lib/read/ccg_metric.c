@@ -102,18 +102,6 @@ static ccg_err slot_get(ccg_mcache *c, uint64_t metric,
 	return CCG_OK;
 }
 
-/* Appends a double as events.tsv prints it: the shortest of %.15g and
- * %.17g that reads back as the same value. */
-static void put_double(ccg_buf *b, double v)
-{
-	char tmp[40];
-	snprintf(tmp, sizeof tmp, "%.15g", v);
-	double back;
-	if (sscanf(tmp, "%lf", &back) != 1 || back != v)
-		snprintf(tmp, sizeof tmp, "%.17g", v);
-	ccg_buf_adds(b, tmp);
-}
-
 static void put_number(ccg_buf *b, uint8_t type, uint64_t raw)
 {
 	if (type >= T_I8 && type <= T_I64) {
@@ -121,7 +109,7 @@ static void put_number(ccg_buf *b, uint8_t type, uint64_t raw)
 	} else if (type == T_FLOAT || type == T_DOUBLE) {
 		double v;
 		memcpy(&v, &raw, sizeof v);
-		put_double(b, v);
+		ccg_render_double(b, v);
 	} else {
 		ccg_buf_addu(b, raw, 0);
 	}

@@ -35,7 +35,7 @@ void ccg_render_escape(ccg_buf *b, const char *s)
 	ccg_buf_add(b, run, (size_t)(s - run));
 }
 
-static void put_double(ccg_buf *b, double v)
+void ccg_render_double(ccg_buf *b, double v)
 {
 	char tmp[40];
 	snprintf(tmp, sizeof tmp, "%.15g", v);
@@ -113,7 +113,7 @@ static int put_typed(ccg_buf *b, const ccg_defs *d, const unsigned char **p,
 	} else if (t == T_FLOAT || t == T_DOUBLE) {
 		double v;
 		memcpy(&v, &raw, sizeof v);
-		put_double(b, v);
+		ccg_render_double(b, v);
 	} else if (typed_ref(t) != CCG_FT_NONE) {
 		put_ref(b, d, typed_ref(t), raw);
 	} else {
@@ -155,7 +155,7 @@ static int put_value(ccg_buf *b, const ccg_defs *d, unsigned t,
 	case CCG_FT_F:
 		if (ccg_f64_get(p, end, &f))
 			return -1;
-		put_double(b, f);
+		ccg_render_double(b, f);
 		return 0;
 	case CCG_FT_I:
 		if (ccg_varint_get(p, end, &v))

@@ -81,6 +81,10 @@ void ccg_render_event_head(ccg_buf *b, ccg_kind kind, uint64_t time,
 int ccg_render_event_tail(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
 			  const unsigned char *fields, size_t len);
 
+/* Appends a double as every file prints it: the shorter of %.15g and
+ * %.17g that reads back as the same value. */
+void ccg_render_double(ccg_buf *b, double v);
+
 /* Appends the name of region `region`, escaped; a region the definitions
  * do not have is "undefined" (OTF2's undefined id) or "?ID".  The one
  * name of an unknown region in every file and directory name. */
