@@ -3,7 +3,6 @@
  */
 #include "ccg_metric.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
