@@ -135,21 +135,15 @@ typedef struct walk {
 	memo_node *nodes;
 	ccg_buf *fields_;
 	ccg_tcur *tc;           /* the location's times */
-	uint64_t t0, t1;        /* only events in [t0, t1) */
-	int windowed;           /* t0 and t1 are in force */
-	int by_index;           /* times never fall: the window's events are
-				 * events i0 .. i1 - 1 */
-	uint64_t i0, i1;
+	evwin win;              /* the events it keeps */
 } walk;
 
-/* A walk over location l with thread memo m, windowed to [t0, t1) when
- * `windowed`. */
-static walk walk_make(const ccg_trace *t, const loc *l, memo *m, uint64_t t0,
-		      uint64_t t1, int windowed)
+/* A walk over location l with thread memo m, over all its events. */
+static walk walk_make(const ccg_trace *t, const loc *l, memo *m)
 {
 	ccg_tcur_init(&m->tc, t->store, l->tbase, l->nevents);
 	return (walk){t, l, NULL, 0, 0, m->ev, m->nodes, &m->fields, &m->tc,
-		      t0, t1, windowed, 0, 0, 0};
+		      {0, 0, 0, 0, 0, 0}};
 }
 
 static void walk_free(walk *w)
@@ -227,48 +221,6 @@ static ccg_err walk_push(walk *w, uint32_t node, uint64_t first,
 	return CCG_OK;
 }
 
-/* How node `id` (header h), whose first event is event `first`, meets
- * the walk's window (a CCG_COVER_ value).  A location whose times run
- * backwards is never taken whole or skipped whole, since its events may
- * lie outside their calls' intervals. */
-static ccg_err window_part(walk *w, uint32_t id, const ccg_node *h,
-			   uint64_t first, int *part)
-{
-	*part = CCG_COVER_ALL;
-	if (!w->windowed)
-		return CCG_OK;
-	if (w->by_index) {
-		uint64_t end = first + h->nevents;
-		if (end <= w->i0 || first >= w->i1)
-			*part = CCG_COVER_NONE;
-		else if (first < w->i0 || end > w->i1)
-			*part = CCG_COVER_PART;
-		return CCG_OK;
-	}
-	*part = CCG_COVER_PART;
-	if (w->l->rep.out_of_order)
-		return CCG_OK;
-	ccg_sinst si;
-	ccg_err err = ccg_sinst_place(w->tc, w->l->last, id, h, first, &si);
-	if (!err)
-		*part = ccg_stats_cover(si.start, ccg_shown_dur(si.start, si.end),
-					w->t0, w->t1);
-	return err;
-}
-
-/* Whether event `idx` of the stream is inside the walk's window: by its
- * index where that tells, else by its time (*err set when it cannot be
- * read). */
-static int event_inside(walk *w, uint64_t idx, ccg_err *err)
-{
-	uint64_t at;
-	if (w->by_index)
-		return idx >= w->i0 && idx < w->i1;
-	if ((*err = ccg_tcur_get(w->tc, idx, &at)))
-		return 0;
-	return at >= w->t0 && at < w->t1;
-}
-
 /* Bytes of the events of node `id` (first event `first`) inside the
  * window. */
 static ccg_err window_size(walk *w, uint32_t id, uint64_t first,
@@ -278,7 +230,7 @@ static ccg_err window_size(walk *w, uint32_t id, uint64_t first,
 	int part;
 	ccg_err err = walk_node(w, id, &m);
 	if (!err)
-		err = window_part(w, id, &m->hdr, first, &part);
+		part = ccg_evwin_cover(&w->win, first, m->hdr.nevents);
 	if (err)
 		return err;
 	switch (part) {
@@ -299,7 +251,7 @@ static ccg_err window_size(walk *w, uint32_t id, uint64_t first,
 	for (uint32_t i = 0; !err && i < n; i++) {
 		if (CCG_REF_IS_EVENT(items[i])) {
 			const memo_ev *ev;
-			if (!event_inside(w, idx++, &err))
+			if (!ccg_evwin_inside(&w->win, w->tc, idx++, &err))
 				continue;
 			if (!(err = walk_event(w, CCG_REF_ID(items[i]), &ev)))
 				*size += ev->textlen + fixed;
@@ -338,7 +290,7 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 			const memo_ev *ev;
 			uint64_t at;
 			f->idx++;
-			if (w->windowed && !event_inside(w, idx, &err)) {
+			if (!ccg_evwin_inside(&w->win, w->tc, idx, &err)) {
 				if (err)
 					break;
 				continue;
@@ -397,9 +349,7 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 		f->idx += m->hdr.nevents;
 		uint32_t depth = f->depth + (m->hdr.kind == CCG_NODE_CALL);
 		uint64_t size = m->hdr.textlen + m->hdr.nevents * fixed;
-		int part;
-		if ((err = window_part(w, ref, &m->hdr, idx, &part)))
-			break;
+		int part = ccg_evwin_cover(&w->win, idx, m->hdr.nevents);
 		if (part == CCG_COVER_PART &&
 		    (err = window_size(w, ref, idx, fixed, &size)))
 			break;
@@ -437,23 +387,36 @@ static ccg_err walk_window(const ccg_trace *t, const loc *l, uint64_t t0,
 	memo *m = memo_get(t);
 	if (!m)
 		return CCG_ENOMEM;
-	*w = walk_make(t, l, m, t0, t1, 1);
-	if (l->rep.out_of_order || t1 <= t0)
+	*w = walk_make(t, l, m);
+	return ccg_events_evwin(t, l, w->tc, t0, t1, &w->win);
+}
+
+ccg_err ccg_events_evwin(const ccg_trace *t, const loc *l, ccg_tcur *tc,
+			 uint64_t t0, uint64_t t1, evwin *out)
+{
+	*out = (evwin){1, 0, t0, t1, 0, 0};
+	if (l->rep.out_of_order)
 		return CCG_OK;
-	w->by_index = 1;
+	out->by_index = 1;
+	if (t1 <= t0)
+		return CCG_OK; /* i0 = i1: nothing */
+	memo *m = memo_get(t);
+	if (!m)
+		return CCG_ENOMEM;
 	uint64_t h = (t0 * 0x9E3779B97F4A7C15ULL) ^ (t1 + (uintptr_t)l);
 	memo_range *r = &m->rng[(h ^ h >> 29) % CCG_WALK_RANGES];
 	if (r->l == l && r->t0 == t0 && r->t1 == t1) {
-		w->i0 = r->i0;
-		w->i1 = r->i1;
+		out->i0 = r->i0;
+		out->i1 = r->i1;
 		return CCG_OK;
 	}
 	r->l = NULL;
-	if ((err = ccg_tcur_lower(w->tc, t0, &w->i0)) ||
-	    (err = ccg_tcur_lower(w->tc, t1, &w->i1)))
-		return err;
-	*r = (memo_range){l, t0, t1, w->i0, w->i1};
-	return CCG_OK;
+	ccg_err err = ccg_tcur_lower(tc, t0, &out->i0);
+	if (!err)
+		err = ccg_tcur_lower(tc, t1, &out->i1);
+	if (!err)
+		*r = (memo_range){l, t0, t1, out->i0, out->i1};
+	return err;
 }
 
 ccg_err ccg_events_window_body(const ccg_trace *t, const loc *l,
@@ -506,7 +469,7 @@ ccg_err ccg_events_read(const ccg_trace *t, const inst *in, uint64_t off,
 	memo *m = memo_get(t);
 	if (!m)
 		return CCG_ENOMEM;
-	walk w = walk_make(t, in->l, m, 0, 0, 0);
+	walk w = walk_make(t, in->l, m);
 	ccg_err err = walk_read(&w, in, off - hlen, want_end - out->len, out);
 	walk_free(&w);
 	return err;

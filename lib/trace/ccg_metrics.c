@@ -34,9 +34,7 @@ typedef struct mwalk {
 	uint64_t fixed;         /* bytes of a row before its metric column */
 	mframe *f;
 	size_t n, cap;
-	int windowed;           /* only events in [t0, t1) */
-	int by_index;           /* ... which are events i0 .. i1 - 1 */
-	uint64_t t0, t1, i0, i1;
+	evwin win;              /* the events it keeps */
 	ccg_tcur tc;            /* the location's times */
 	ccg_mcache mc;
 	ccg_buf fields, tails, line;
@@ -75,18 +73,7 @@ static ccg_err mwalk_open(const ccg_trace *t, const loc *l, const win *wn,
 	ccg_mcache_init(&w->mc, t->defs);
 	if (!wn)
 		return CCG_OK;
-	w->windowed = 1;
-	w->t0 = wn->t0;
-	w->t1 = wn->t1;
-	if (l->rep.out_of_order)
-		return CCG_OK;
-	w->by_index = 1;
-	if (wn->t1 <= wn->t0)
-		return CCG_OK; /* i0 = i1 = 0: nothing */
-	ccg_err err = ccg_tcur_lower(&w->tc, wn->t0, &w->i0);
-	if (!err)
-		err = ccg_tcur_lower(&w->tc, wn->t1, &w->i1);
-	return err;
+	return ccg_events_evwin(t, l, &w->tc, wn->t0, wn->t1, &w->win);
 }
 
 static void mwalk_close(mwalk *w)
@@ -136,36 +123,6 @@ static ccg_err push(mwalk *w, uint32_t node, uint64_t first)
 	f->idx = first;
 	w->n++;
 	return CCG_OK;
-}
-
-/* How the n events from event `first` on meet the window: CCG_COVER_*.
- * Without an index range every node may hold events inside. */
-static int cover(const mwalk *w, uint64_t first, uint64_t n)
-{
-	if (!w->windowed)
-		return CCG_COVER_ALL;
-	if (!w->by_index)
-		return CCG_COVER_PART;
-	if (first + n <= w->i0 || first >= w->i1)
-		return CCG_COVER_NONE;
-	return first < w->i0 || first + n > w->i1 ? CCG_COVER_PART
-						  : CCG_COVER_ALL;
-}
-
-/* Whether event idx lies in the window. */
-static ccg_err event_inside(mwalk *w, uint64_t idx, int *in)
-{
-	uint64_t at;
-	*in = 1;
-	if (!w->windowed)
-		return CCG_OK;
-	if (w->by_index) {
-		*in = idx >= w->i0 && idx < w->i1;
-		return CCG_OK;
-	}
-	ccg_err err = ccg_tcur_get(&w->tc, idx, &at);
-	*in = !err && at >= w->t0 && at < w->t1;
-	return err;
 }
 
 /* The rows of event `id` (`bytes` of them), event idx of the stream, into
@@ -230,11 +187,10 @@ static ccg_err mwalk_run(mwalk *w, uint32_t node, uint64_t first,
 		int part = CCG_COVER_ALL;
 		if (CCG_REF_IS_EVENT(ref)) {
 			const struct mmemo *m;
-			int inside;
 			f->idx++;
 			if ((err = event_rows(w, CCG_REF_ID(ref), &m)) ||
-			    !m->mrows || (err = event_inside(w, idx, &inside)) ||
-			    !inside)
+			    !m->mrows ||
+			    !ccg_evwin_inside(&w->win, &w->tc, idx, &err))
 				continue;
 			bytes = m->mrows * w->fixed + m->mtext;
 		} else {
@@ -244,7 +200,8 @@ static ccg_err mwalk_run(mwalk *w, uint32_t node, uint64_t first,
 				break;
 			f->idx += h.nevents;
 			if (!h.mrows ||
-			    (part = cover(w, idx, h.nevents)) == CCG_COVER_NONE)
+			    (part = ccg_evwin_cover(&w->win, idx, h.nevents)) ==
+				    CCG_COVER_NONE)
 				continue;
 			bytes = h.mrows * w->fixed + h.mtext;
 			if (part == CCG_COVER_PART) {

@@ -377,6 +377,50 @@ void ccg_kids_name(const ccg_trace *t, const kids *k, uint32_t j,
 
 /* ---- ccg_events.c: events.tsv ---- */
 
+/* Which events of a location's stream a walk keeps: all (`windowed` 0),
+ * or those inside [t0, t1) - where the location's times never fall, the
+ * index range i0 .. i1 - 1 (`by_index`), else each event by its time. */
+typedef struct evwin {
+	int windowed, by_index;
+	uint64_t t0, t1, i0, i1;
+} evwin;
+
+/* The window [t0, t1) of location l, whose times tc reads: its index
+ * range found by two time searches, remembered per thread (a merge asks
+ * again for every chunk it reads). */
+ccg_err ccg_events_evwin(const ccg_trace *t, const loc *l, ccg_tcur *tc,
+			 uint64_t t0, uint64_t t1, evwin *out);
+
+/* How the n events from event `first` on meet e (a CCG_COVER_ value):
+ * told by index, else PART (only the events' times can tell). */
+static inline int ccg_evwin_cover(const evwin *e, uint64_t first,
+				  uint64_t n)
+{
+	if (!e->windowed)
+		return CCG_COVER_ALL;
+	if (!e->by_index)
+		return CCG_COVER_PART;
+	if (first + n <= e->i0 || first >= e->i1)
+		return CCG_COVER_NONE;
+	return first < e->i0 || first + n > e->i1 ? CCG_COVER_PART
+						  : CCG_COVER_ALL;
+}
+
+/* Whether event idx is inside e (its time read through tc when the index
+ * cannot tell; *err set when it cannot be read). */
+static inline int ccg_evwin_inside(const evwin *e, ccg_tcur *tc,
+				   uint64_t idx, ccg_err *err)
+{
+	uint64_t at;
+	if (!e->windowed)
+		return 1;
+	if (e->by_index)
+		return idx >= e->i0 && idx < e->i1;
+	if ((*err = ccg_tcur_get(tc, idx, &at)))
+		return 0;
+	return at >= e->t0 && at < e->t1;
+}
+
 /* Size of the events.tsv of `in`. */
 uint64_t ccg_events_size(const ccg_trace *t, const inst *in);
 /* Appends up to `len` bytes of the events.tsv of `in` from `off`. */
