@@ -214,13 +214,13 @@ void ccg_imbalance_free(ccg_imbalance *im)
 	*im = (ccg_imbalance){0};
 }
 
-ccg_err ccg_imbalance_add(ccg_imbalance *im, const ccg_stats *st)
+ccg_err ccg_imbalance_add(ccg_imbalance *im, const ccg_stats *st,
+			  uint64_t id)
 {
 	size_t n = im->n + st->n;
 	ccg_imb_row *r = malloc((n ? n : 1) * sizeof *r);
 	if (!r)
 		return CCG_ENOMEM;
-	uint64_t k = im->compared;
 	size_t i = 0, j = 0, o = 0;
 	while (i < im->n || j < st->n) {
 		const ccg_rstat *x = j < st->n ? &st->r[j] : NULL;
@@ -230,7 +230,7 @@ ccg_err ccg_imbalance_add(ccg_imbalance *im, const ccg_stats *st)
 		}
 		if (i == im->n || im->r[i].region > x->region) {
 			r[o++] = (ccg_imb_row){x->region, 1, x->excl, x->excl,
-					       k, x->excl};
+					       id, x->excl};
 			j++;
 			continue;
 		}
@@ -241,14 +241,13 @@ ccg_err ccg_imbalance_add(ccg_imbalance *im, const ccg_stats *st)
 		y.min = x->excl < y.min ? x->excl : y.min;
 		if (x->excl > y.max) {
 			y.max = x->excl;
-			y.max_at = k;
+			y.max_at = id;
 		}
 		r[o++] = y;
 	}
 	free(im->r);
 	im->r = r;
 	im->n = o;
-	im->compared++;
 	return CCG_OK;
 }
 
@@ -278,8 +277,7 @@ static int cmp_imb(const void *a, const void *b)
 }
 
 void ccg_table_imbalance(ccg_sink *s, const ccg_defs *d, ccg_imbalance *im,
-			 void (*name)(void *ctx, uint64_t k, ccg_buf *b),
-			 void *ctx)
+			 ccg_table_path_fn path, const void *ctx)
 {
 	static const char head[] = "region\tlocations\tmin_ticks\tmean_ticks\t"
 				   "max_ticks\tmax_location\timbalance\n";
@@ -293,7 +291,7 @@ void ccg_table_imbalance(ccg_sink *s, const ccg_defs *d, ccg_imbalance *im,
 			     (unsigned long long)r->min);
 		add_milli(b, r->sum, r->locations);
 		ccg_buf_addf(b, "\t%llu\t", (unsigned long long)r->max);
-		name(ctx, r->max_at, b);
+		path(ctx, r->max_at, b);
 		ccg_buf_addc(b, '\t');
 		if (r->sum)
 			add_milli(b, (unsigned __int128)r->max * r->locations,

@@ -59,6 +59,9 @@ void ccg_table_folded(ccg_sink *s, const ccg_defs *d, const ccg_folded *f);
 void ccg_table_folded_under(ccg_sink *s, const ccg_defs *d,
 			    const ccg_folded *f, const char *first);
 
+/* Appends the path of location `id` (as locations.tsv shows it) to b. */
+typedef void (*ccg_table_path_fn)(const void *ctx, uint64_t id, ccg_buf *b);
+
 /* ---- imbalance.tsv: each region's exclusive time compared over
  * locations ---- */
 
@@ -67,8 +70,8 @@ typedef struct ccg_imb_row {
 	uint64_t region;
 	uint64_t locations;     /* compared locations whose statistics list it */
 	uint64_t min, max;      /* its exclusive time over those */
-	uint64_t max_at;        /* the first of them (in the order compared)
-				 * holding max */
+	uint64_t max_at;        /* the id of the first of them (in the order
+				 * compared) holding max */
 	unsigned __int128 sum;
 } ccg_imb_row;
 
@@ -76,13 +79,13 @@ typedef struct ccg_imb_row {
 typedef struct ccg_imbalance {
 	ccg_imb_row *r;         /* sorted by region */
 	size_t n;
-	uint64_t compared;      /* locations added */
 } ccg_imbalance;
 
-/* Adds the statistics of the next location compared (rows sorted by
- * region); it is location number im->compared, counted from 0, and holds
- * a region's max when it is the first to reach it. */
-ccg_err ccg_imbalance_add(ccg_imbalance *im, const ccg_stats *st);
+/* Adds the statistics of the next location compared, location `id`
+ * (rows sorted by region); it holds a region's max when it is the first
+ * to reach it. */
+ccg_err ccg_imbalance_add(ccg_imbalance *im, const ccg_stats *st,
+			  uint64_t id);
 void ccg_imbalance_free(ccg_imbalance *im);
 
 /* Appends imbalance.tsv: `region locations min_ticks mean_ticks max_ticks
@@ -90,11 +93,9 @@ void ccg_imbalance_free(ccg_imbalance *im);
  * min, mean and max are over the `locations` that list the region (a
  * location that never runs it is not a 0 there); mean and imbalance (max
  * / mean, "-" when mean is 0) are rounded half up to 3 decimals;
- * name(ctx, k, b) appends the name of compared location k.  Reorders im's
- * rows. */
+ * path(ctx, id, b) names the location of the max.  Reorders im's rows. */
 void ccg_table_imbalance(ccg_sink *s, const ccg_defs *d, ccg_imbalance *im,
-			 void (*name)(void *ctx, uint64_t k, ccg_buf *b),
-			 void *ctx);
+			 ccg_table_path_fn path, const void *ctx);
 
 /* One row of messages.tsv before summing: sender and receiver location
  * ids (receiver unknown when `unresolved`). */
@@ -102,9 +103,6 @@ typedef struct ccg_msg_row {
 	uint64_t sender, receiver, count, bytes;
 	int unresolved;
 } ccg_msg_row;
-
-/* Appends the path of location `id` (as locations.tsv shows it) to b. */
-typedef void (*ccg_table_path_fn)(const void *ctx, uint64_t id, ccg_buf *b);
 
 /* Appends messages.tsv: `sender sender_path receiver receiver_path
  * messages bytes`, rows of equal (sender, receiver) summed, sorted by

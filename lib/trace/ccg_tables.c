@@ -167,40 +167,26 @@ static ccg_err scope_table(const ccg_trace *t, const scope *s, enum view v,
 	return err ? err : ccg_sink_status(out);
 }
 
-/* The compared locations of an imbalance.tsv, to name them. */
-typedef struct compared {
-	const ccg_trace *t;
-	const loc **l;
-} compared;
-
-static void compared_name(void *ctx, uint64_t k, ccg_buf *b)
-{
-	const compared *c = ctx;
-	ccg_names_location_path(c->t, c->l[k], b);
-}
-
 /* imbalance.tsv of scope s: the statistics of each part (a location's
  * root, in location order) compared. */
 static ccg_err scope_imbalance(const ccg_trace *t, const scope *s,
 			       ccg_sink *out)
 {
 	ccg_imbalance im = {0};
-	compared c = {t, calloc(s->n ? s->n : 1, sizeof *c.l)};
 	result r = {.v = V_STATS};
-	ccg_err err = c.l ? CCG_OK : CCG_ENOMEM;
+	ccg_err err = CCG_OK;
 	for (size_t i = 0; !err && i < s->n; i++) {
 		if (!(err = part_get(t, s, &s->p[i], &r))) {
 			const ccg_stats *st = r.cst ? r.cst : &r.st;
-			c.l[im.compared] = s->p[i].l;
 			if (st->n)
-				err = ccg_imbalance_add(&im, st);
+				err = ccg_imbalance_add(&im, st,
+							s->p[i].l->def->id);
 		}
 		part_put(t, &r);
 	}
 	if (!err)
-		ccg_table_imbalance(out, t->defs, &im, compared_name, &c);
+		ccg_table_imbalance(out, t->defs, &im, ccg_names_id_path, t);
 	ccg_imbalance_free(&im);
-	free(c.l);
 	return err ? err : ccg_sink_status(out);
 }
 

@@ -196,7 +196,7 @@ static void test_region_names_agree(void **state)
 	ccg_buf_free(&out);
 }
 
-static void name_loc(void *ctx, uint64_t k, ccg_buf *b)
+static void name_loc(const void *ctx, uint64_t k, ccg_buf *b)
 {
 	(void)ctx;
 	ccg_buf_addf(b, "G/L%llu", (unsigned long long)k);
@@ -216,7 +216,7 @@ static void test_imbalance_table(void **state)
 	ccg_stats st[] = {{0, 2, r0}, {0, 2, r1}, {0, 2, r2}};
 	ccg_imbalance im = {0};
 	for (size_t i = 0; i < 3; i++)
-		assert_int_equal(ccg_imbalance_add(&im, &st[i]), CCG_OK);
+		assert_int_equal(ccg_imbalance_add(&im, &st[i], i), CCG_OK);
 	ccg_buf out = CCG_BUF_INIT;
 	ccg_sink sink = {&out, CCG_BUF_INIT, 0};
 	ccg_table_imbalance(&sink, defs, &im, name_loc, NULL);
@@ -235,7 +235,7 @@ static void test_imbalance_table(void **state)
 	ccg_rstat one = {.region = 7, .excl = 1}, zero = {.region = 7};
 	ccg_stats s1 = {0, 1, &one}, s0 = {0, 1, &zero};
 	for (size_t i = 0; i < 16; i++)
-		assert_int_equal(ccg_imbalance_add(&im, i == 5 ? &s1 : &s0),
+		assert_int_equal(ccg_imbalance_add(&im, i == 5 ? &s1 : &s0, i),
 				 CCG_OK);
 	ccg_buf_reset(&out);
 	ccg_table_imbalance(&sink, defs, &im, name_loc, NULL);
