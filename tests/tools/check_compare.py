@@ -27,6 +27,9 @@ import sys
 
 import pandas
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ref_stats import read_folded  # noqa: E402
+
 IMB_HEAD = ["region", "locations", "min_ticks", "mean_ticks", "max_ticks",
             "max_location", "imbalance"]
 
@@ -43,15 +46,6 @@ def col(head, *names):
         if n in head:
             return head.index(n)
     raise KeyError(f"none of {names} in {head}")
-
-
-def read_folded(path):
-    out = collections.Counter()
-    with open(path) as f:
-        for line in f.read().splitlines():
-            stack, _, v = line.rpartition(" ")
-            out[stack] += int(v)
-    return out
 
 
 def milli(num, den):
