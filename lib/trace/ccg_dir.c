@@ -101,22 +101,19 @@ static ccg_err f_events(const ccg_trace *t, const target *tg, enum view v,
 	return ccg_merge_events(t, &tg->w, wn.t0, wn.t1, off, len, out, size);
 }
 
-/* stats.tsv, profile.folded, messages.tsv, timeline.tsv: a size query
- * measures the table line by line and never holds its text. */
+/* stats.tsv, profile.folded, messages.tsv, timeline.tsv: made line by
+ * line, a read keeps only the bytes it asked for and a size query none. */
 static ccg_err f_table(const ccg_trace *t, const target *tg, enum view v,
 		       uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
 {
-	ccg_buf b = CCG_BUF_INIT;
-	ccg_sink s = {out ? &b : NULL, CCG_BUF_INIT, 0};
+	ccg_sink s;
+	ccg_sink_init(&s, out, off, len);
 	const inst *in = tg->kind == K_LOC || tg->kind == K_NODE ? &tg->in
 								 : NULL;
 	ccg_err err = ccg_tables_text(t, &tg->w, in, v, &s);
-	if (!err && out)
-		err = copy_range(&b, off, len, out, NULL);
-	else if (!err)
+	if (!err && !out)
 		*size = s.size;
-	ccg_buf_free(&s.line);
-	ccg_buf_free(&b);
+	ccg_sink_free(&s);
 	return err;
 }
 
