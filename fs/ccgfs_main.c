@@ -11,6 +11,7 @@
  */
 #include "ccgfs_i.h"
 
+#include <malloc.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,8 @@
 #define FS_MAX_IDLE_THREADS 10
 /* Default fan-out (the library's). */
 #define CCG_FANOUT_DEFAULT_FS 64
+/* malloc arenas of the daemon (see run_mount). */
+#define CCGFS_ARENAS 2
 
 typedef struct cli {
 	char *trace;
@@ -245,6 +248,14 @@ static int run_mount(const cli *c, struct fuse_args *args, const char *prog)
 	int ret = 1;
 	if (fuse_parse_cmdline(args, &opts) != 0)
 		return 1;
+#ifdef M_ARENA_MAX
+	/* The daemon's threads share CCGFS_ARENAS malloc arenas: results
+	 * freed by one thread are memory the next can reuse, instead of
+	 * free space held apart in an arena per thread (a walk over a deep
+	 * tree, whose results come and go in the cache, reached 354 MiB with
+	 * glibc's default of 8 per core, 140 MiB with 2). */
+	mallopt(M_ARENA_MAX, CCGFS_ARENAS);
+#endif
 	if (opts.show_version) {
 		printf("ccgfs 0.1, FUSE %s\n", fuse_pkgversion());
 		ret = 0;

@@ -15,8 +15,15 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "ccg_grow.h"
+
+/* Bytes of results one query may make before it hands freed memory back
+ * to the system (malloc_trim). */
+#define CCG_QUERY_TRIM (16u << 20)
 
 /* One instance whose result is being made. */
 typedef struct qframe {
@@ -43,6 +50,7 @@ typedef struct qctx {
 	qframe *f;
 	size_t nf, capf;
 	const result *top;      /* the first frame's whole result, pinned */
+	size_t made;            /* bytes of the results it made */
 	void *out;              /* or where its part goes */
 } qctx;
 
@@ -124,6 +132,17 @@ static ccg_err keep(qctx *q, const ccg_sinst *in, uint64_t nevents,
 	void *v = r;
 	ccg_err err;
 	key_of(q, in, r->kind, &k1, &k2);
+	q->made += ccg_res_bytes(r);
+#ifdef __GLIBC__
+	/* Every CCG_QUERY_TRIM bytes of results a query makes (a deep
+	 * subtree: one each level) push as many out of the cache; malloc
+	 * keeps the memory they freed, scattered between the live ones, and
+	 * gives it back here. */
+	if (q->made > CCG_QUERY_TRIM) {
+		q->made = 0;
+		malloc_trim(0);
+	}
+#endif
 	if (nevents < CCG_STATS_MIN_EVENTS)
 		err = ccg_lru_hold(q->c->lru, r);
 	else
