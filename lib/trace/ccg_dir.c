@@ -303,13 +303,16 @@ static ccg_err lookup_tree(const ccg_trace *t, ccg_id dir, const target *tg,
 			break;
 		}
 	}
+	inst child;
+	if (!err && found != UINT32_MAX &&
+	    !(err = tree_child(t, dir, tg, found, out, NULL)) &&
+	    !(err = ccg_ids_child(&tg->in, &ks.it, ks.item_of[found], &child)))
+		ccg_ids_remember(t, ccg_id_inum(*out), &child);
 	ccg_kids_free(&ks);
 	ccg_buf_free(&b);
 	if (err)
 		return err;
-	if (found == UINT32_MAX)
-		return CCG_ENOENT;
-	return tree_child(t, dir, tg, found, out, NULL);
+	return found == UINT32_MAX ? CCG_ENOENT : CCG_OK;
 }
 
 /* Root and window directories list groups; group directories (of the

@@ -159,13 +159,37 @@ ccg_err ccg_ids_child(const inst *in, titems *it, uint32_t i, inst *out)
 	return CCG_OK;
 }
 
-/* Resolves inum `inum` of location l (W_TREE): one descent from the
- * root by node headers and event counts alone; only the instance found
- * is placed in time (a time read per level would decode a time record
- * per level, far apart in a deep tree). */
+void ccg_ids_forget(void *ctx, void *in)
+{
+	(void)ctx;
+	free(in);
+}
+
+void ccg_ids_remember(const ccg_trace *t, uint64_t inum, const inst *in)
+{
+	inst *copy = malloc(sizeof *copy);
+	void *v;
+	if (!copy)
+		return;
+	*copy = *in;
+	if (!ccg_lru_add(t->insts, inum, 0, copy, sizeof *copy, &v))
+		ccg_lru_put(t->insts, v);
+}
+
+/* Resolves inum `inum` of location l (W_TREE): kept from a lookup or an
+ * earlier resolve, else one descent from the root by node headers and
+ * event counts alone; only the instance found is placed in time (a time
+ * read per level would decode a time record per level, far apart in a
+ * deep tree). */
 ccg_err ccg_ids_resolve(const ccg_trace *t, const loc *l, uint64_t inum,
 		       inst *in)
 {
+	const inst *kept = ccg_lru_get(t->insts, inum, 0);
+	if (kept) {
+		*in = *kept;
+		ccg_lru_put(t->insts, kept);
+		return CCG_OK;
+	}
 	uint64_t p = inum - l->base;
 	ccg_err err = ccg_ids_root(t, l, in);
 	if (err || p == 0)
@@ -217,6 +241,7 @@ ccg_err ccg_ids_resolve(const ccg_trace *t, const loc *l, uint64_t inum,
 				      in->first, &si);
 		in->start = si.start;
 		in->end = si.end;
+		ccg_ids_remember(t, inum, in);
 	}
 cleanup:
 	free(refs);
