@@ -10,6 +10,7 @@
  */
 #include "ccgfs_i.h"
 
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,8 @@
 #define FS_MAX_IDLE_THREADS 10
 /* Bytes of FUSE's messages kept until the session runs. */
 #define FS_FUSE_SAID 1024
+/* malloc arenas of the daemon (see run_mount). */
+#define CCGFS_ARENAS 2
 
 /* What FUSE said while the command line was parsed and the session set
  * up (one thread then); printed as ccgfs's one error line. */
@@ -239,6 +242,14 @@ static int run_mount(const ccgfs_cli *c, struct fuse_args *args)
 	struct stat st;
 	fs f = {0};
 	int ret = CCGFS_EXIT_USAGE;
+#ifdef M_ARENA_MAX
+	/* The daemon's threads share CCGFS_ARENAS malloc arenas: results
+	 * freed by one thread are memory the next can reuse, instead of
+	 * free space held apart in an arena per thread (a walk over a deep
+	 * tree, whose results come and go in the cache, reached 354 MiB with
+	 * glibc's default of 8 per core, 140 MiB with 2). */
+	mallopt(M_ARENA_MAX, CCGFS_ARENAS);
+#endif
 	if (lib_options(c, &o))
 		goto out;
 	if (fuse_parse_cmdline(args, &opts) != 0 ||

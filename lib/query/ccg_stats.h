@@ -43,15 +43,25 @@ typedef struct ccg_stats {
 
 /* ---- folded profiles (profile.folded) ---- */
 
-/* One call path (region ids, outermost first) and its exclusive time. */
+/* A call path below a subtree: its last region, the path it extends
+ * (CCG_FPATH_TOP: none, a path of one region), its exclusive time.  A
+ * path is a line of profile.folded: the regions of its parent chain. */
+#define CCG_FPATH_TOP UINT32_MAX
+
 typedef struct ccg_fpath {
-	uint64_t *regions;
-	uint32_t len;
+	uint64_t region;
 	uint64_t excl;
+	uint32_t parent;
 } ccg_fpath;
 
-/* The call paths of a subtree, relative to it, sorted by path. */
+/* The call paths of a subtree, relative to it, as a tree of paths: in
+ * path order (a path before the paths that extend it, paths that extend
+ * the same one by region id), so a parent comes before its children.  A
+ * path costs one entry however long it is, so a chain of D calls holds D
+ * entries, not D^2 regions.  callee_dur: the durations of the subtree's
+ * top-level calls (as ccg_stats has it). */
 typedef struct ccg_folded {
+	uint64_t callee_dur;
 	uint32_t n;
 	ccg_fpath *p;
 } ccg_folded;
@@ -148,6 +158,14 @@ int ccg_msg_cmp(const void *a, const void *b);
  * summed), and frees a result. */
 ccg_err ccg_stats_merge(ccg_stats *a, const ccg_stats *b);
 ccg_err ccg_folded_merge(ccg_folded *a, const ccg_folded *b);
+/* The paths of a call of `region` whose own exclusive time is `own`:
+ * [region], then every path of `inner` below it (out's callee_dur is left
+ * to the caller). */
+ccg_err ccg_folded_call(const ccg_folded *inner, uint64_t region,
+			uint64_t own, ccg_folded *out);
+/* 0 when f's paths are in path order (each parent before it, siblings by
+ * rising region), -1 when not, -2 when out of memory. */
+int ccg_folded_check(const ccg_folded *f);
 ccg_err ccg_msgs_merge(ccg_msgs *a, const ccg_msgs *b);
 void ccg_stats_free(ccg_stats *st);
 void ccg_folded_free(ccg_folded *f);

@@ -29,14 +29,17 @@ static void put_stats(ccg_buf *b, const ccg_stats *st)
 	}
 }
 
+/* A path: how far back the path it extends lies (0: none), its region,
+ * its exclusive time. */
 static void put_folded(ccg_buf *b, const ccg_folded *f)
 {
+	ccg_put_u(b, f->callee_dur);
 	ccg_put_u(b, f->n);
 	for (uint32_t i = 0; i < f->n; i++) {
-		ccg_put_u(b, f->p[i].len);
-		for (uint32_t k = 0; k < f->p[i].len; k++)
-			ccg_put_u(b, f->p[i].regions[k]);
-		ccg_put_u(b, f->p[i].excl);
+		const ccg_fpath *x = &f->p[i];
+		ccg_put_u(b, x->parent == CCG_FPATH_TOP ? 0 : i - x->parent);
+		ccg_put_u(b, x->region);
+		ccg_put_u(b, x->excl);
 	}
 }
 
@@ -107,24 +110,24 @@ static ccg_err get_stats(const unsigned char *p, const unsigned char *end,
 static ccg_err get_folded(const unsigned char *p, const unsigned char *end,
 			  ccg_folded *f)
 {
+	uint64_t v[3];
 	uint32_t n;
-	if (get_count(&p, end, 2, &n))
+	if (get_n(&p, end, &f->callee_dur, 1) || get_count(&p, end, 3, &n))
 		return CCG_EFORMAT;
-	f->p = calloc(n ? n : 1, sizeof *f->p);
+	f->p = malloc((n ? n : 1) * sizeof *f->p);
 	if (!f->p)
 		return CCG_ENOMEM;
 	for (uint32_t i = 0; i < n; i++) {
-		ccg_fpath *x = &f->p[f->n++];
-		if (get_count(&p, end, 1, &x->len))
+		if (get_n(&p, end, v, 3) || v[0] > i)
 			return CCG_EFORMAT;
-		x->regions = malloc((x->len ? x->len : 1) * sizeof *x->regions);
-		if (!x->regions)
-			return CCG_ENOMEM;
-		if (get_n(&p, end, x->regions, (int)x->len) ||
-		    get_n(&p, end, &x->excl, 1))
-			return CCG_EFORMAT;
+		f->p[f->n++] = (ccg_fpath){v[1], v[2],
+			v[0] ? i - (uint32_t)v[0] : CCG_FPATH_TOP};
 	}
-	return p == end ? CCG_OK : CCG_EFORMAT;
+	if (p != end)
+		return CCG_EFORMAT;
+	/* Merging relies on path order. */
+	int bad = ccg_folded_check(f);
+	return bad == -2 ? CCG_ENOMEM : bad ? CCG_EFORMAT : CCG_OK;
 }
 
 static ccg_err get_msgs(const unsigned char *p, const unsigned char *end,

@@ -3,8 +3,13 @@
  * (ccg_sums_walk, see ccg_stats.h).
  *
  * A depth-first walk with an explicit stack of frames (one per node
- * instance on the current path).  Every instance of min_events events or
- * more opens an accumulator: what its subtree adds up to so far.  A call's
+ * instance on the current path).  The root, and every instance with
+ * min_events events or more outside the stored instances below it, opens
+ * an accumulator: what its subtree adds up to so far.  (An instance whose
+ * events lie almost all in stored instances below it is not stored: a
+ * query makes its result from theirs at the cost of fewer than
+ * min_events events; so a chain of D calls stores a result every
+ * min_events events, not D of them, each as large as the chain.)  A call's
  * own part (its activation, its exclusive time on its call path) and a
  * send's message go to the innermost open accumulator; when an instance
  * ends, its accumulator becomes its results (handed to put()) and is added
@@ -167,6 +172,10 @@ typedef struct walk {
 	map inner;              /* (0, region) -> innermost open call of it:
 				 * its position + 1 (entries of 0: none) */
 	ccg_buf rec;
+	map cov_of;             /* (0, node) -> index in covs */
+	uint64_t *covs;         /* a node's events in stored instances << 1
+				 * | whether it is stored itself */
+	size_t ncovs, capcovs;
 	evmemo *ev;             /* CCG_SUMWALK_MEMO entries */
 	nodememo *nodes;        /* CCG_SUMWALK_NODES entries */
 } walk;
@@ -261,17 +270,18 @@ static int edge_cmp(const void *x, const void *y)
 
 /* The folded profile of a: every path but the empty one, in path order
  * (a preorder over children sorted by region, without recursion). */
-static ccg_err acc_folded(const acc *a, ccg_folded *out)
+static ccg_err acc_folded(const acc *a, uint64_t callees, ccg_folded *out)
 {
 	uint32_t n = a->npaths - 1;
 	edge *e = malloc((n ? n : 1) * sizeof *e);
 	uint32_t *first = malloc(((size_t)a->npaths + 1) * sizeof *first);
 	uint32_t *stack = malloc((a->npaths ? a->npaths : 1) * sizeof *stack);
-	uint32_t *depth = calloc(a->npaths ? a->npaths : 1, sizeof *depth);
+	uint32_t *at = malloc((a->npaths ? a->npaths : 1) * sizeof *at);
 	ccg_err err = CCG_ENOMEM;
 	out->n = 0;
-	out->p = calloc(n ? n : 1, sizeof *out->p);
-	if (!e || !first || !stack || !depth || !out->p)
+	out->callee_dur = callees;
+	out->p = malloc((n ? n : 1) * sizeof *out->p);
+	if (!e || !first || !stack || !at || !out->p)
 		goto done;
 	for (uint32_t i = 1; i < a->npaths; i++)
 		e[i - 1] = (edge){a->paths[i].parent, i, a->paths[i].region};
@@ -285,28 +295,22 @@ static ccg_err acc_folded(const acc *a, ccg_folded *out)
 	size_t top = 0;
 	for (uint32_t k = first[1]; k-- > first[0];)
 		stack[top++] = e[k].child;
-	err = CCG_OK;
-	while (top && !err) {
+	/* at[c]: where path c went in out. */
+	while (top) {
 		uint32_t c = stack[--top];
 		const tnode *t = &a->paths[c];
-		depth[c] = (t->parent ? depth[t->parent] : 0) + 1;
-		ccg_fpath *fp = &out->p[out->n++];
-		fp->len = depth[c];
-		fp->excl = t->excl;
-		if (!(fp->regions = malloc(fp->len * sizeof *fp->regions))) {
-			err = CCG_ENOMEM;
-			break;
-		}
-		for (uint32_t i = fp->len, x = c; i-- > 0; x = a->paths[x].parent)
-			fp->regions[i] = a->paths[x].region;
+		at[c] = out->n;
+		out->p[out->n++] = (ccg_fpath){t->region, t->excl,
+			t->parent ? at[t->parent] : CCG_FPATH_TOP};
 		for (uint32_t k = first[c + 1]; k-- > first[c];)
 			stack[top++] = e[k].child;
 	}
+	err = CCG_OK;
 done:
 	free(e);
 	free(first);
 	free(stack);
-	free(depth);
+	free(at);
 	if (err)
 		ccg_folded_free(out);
 	return err;
@@ -324,7 +328,7 @@ static ccg_err acc_emit(walk *w, acc *a, uint64_t callees)
 		qsort(a->rows, a->nrows, sizeof *a->rows, ccg_rstat_cmp);
 	if (a->nmsgs > 1)
 		qsort(a->msgs, a->nmsgs, sizeof *a->msgs, ccg_msg_cmp);
-	ccg_err err = acc_folded(a, &fo);
+	ccg_err err = acc_folded(a, callees, &fo);
 	const void *res[] = {&st, &fo, &ms};
 	for (int k = CCG_RES_STATS; !err && k <= CCG_RES_MSGS; k++) {
 		ccg_buf_reset(&w->rec);
@@ -382,6 +386,89 @@ static ccg_err acc_merge(walk *w, acc *p, const acc *c, uint32_t at)
 	return CCG_OK;
 }
 
+/* ---- which instances are stored ---- */
+
+/* A node being covered: its items, the next one, the events of the
+ * stored instances found below it so far. */
+typedef struct cframe {
+	uint32_t node;
+	uint64_t nevents, sum;
+	ccg_ref *refs;
+	uint32_t n, next;
+} cframe;
+
+static ccg_err cover_push(walk *w, cframe **st, size_t *n, size_t *cap,
+			  uint32_t node)
+{
+	ccg_node h;
+	ccg_ref *refs = malloc((CCG_FANOUT_MAX + 1) * sizeof *refs);
+	ccg_err err = refs ? ccg_store_get_node(w->s, node, &h, refs,
+						 CCG_FANOUT_MAX + 1)
+			   : CCG_ENOMEM;
+	if (!err && CCG_GROW(*st, *n + 1, *cap))
+		err = CCG_ENOMEM;
+	if (err) {
+		free(refs);
+		return err;
+	}
+	(*st)[(*n)++] = (cframe){node, h.nevents, 0, refs, h.nitems, 0};
+	return CCG_OK;
+}
+
+/* Whether node `node` (of `nevents` events) is stored: min_events of its
+ * events or more lie outside the stored nodes below it.  Only nodes of
+ * min_events events or more are looked at, each once (remembered),
+ * children first, with a stack on the heap. */
+static ccg_err stored(walk *w, uint32_t node, uint64_t nevents, int *yes)
+{
+	uint32_t at = map_get(&w->cov_of, 0, node);
+	*yes = 0;
+	if (nevents < w->min_events || at != UINT32_MAX) {
+		*yes = at != UINT32_MAX && (w->covs[at] & 1);
+		return CCG_OK;
+	}
+	cframe *st = NULL;
+	size_t n = 0, cap = 0;
+	ccg_err err = cover_push(w, &st, &n, &cap, node);
+	while (!err && n) {
+		cframe *f = &st[n - 1];
+		if (f->next < f->n) {
+			ccg_ref ref = f->refs[f->next++];
+			ccg_node h;
+			if (CCG_REF_IS_EVENT(ref))
+				continue;
+			if ((err = ccg_store_get_node(w->s, ref, &h, NULL, 0)))
+				break;
+			at = map_get(&w->cov_of, 0, ref);
+			if (h.nevents < w->min_events)
+				continue;
+			if (at != UINT32_MAX)
+				f->sum += w->covs[at] >> 1;
+			else
+				err = cover_push(w, &st, &n, &cap, ref);
+			continue;
+		}
+		/* Its events in stored instances: all, or those below. */
+		int is = f->nevents - f->sum >= w->min_events;
+		uint64_t c = is ? f->nevents : f->sum;
+		if (CCG_GROW(w->covs, w->ncovs + 1, w->capcovs) ||
+		    map_put(&w->cov_of, 0, f->node, (uint32_t)w->ncovs)) {
+			err = CCG_ENOMEM;
+			break;
+		}
+		w->covs[w->ncovs++] = c << 1 | (uint64_t)is;
+		free(f->refs);
+		if (--n)
+			st[n - 1].sum += c;
+		else
+			*yes = is;
+	}
+	while (n)
+		free(st[--n].refs);
+	free(st);
+	return err;
+}
+
 /* ---- the walk ---- */
 
 /* Pushes a frame for node `node` whose first event is `first`; *nevents
@@ -415,6 +502,9 @@ static ccg_err push(walk *w, uint32_t node, uint64_t first, uint64_t *nevents)
 	if (err)
 		return err;
 	*nevents = h.nevents;
+	int is = 0;
+	if (w->nf && (err = stored(w, node, h.nevents, &is)))
+		return err;
 	uint32_t pos = (uint32_t)w->nf;
 	frame *f = &w->f[pos];
 	const frame *up = pos ? &w->f[pos - 1] : NULL;
@@ -422,7 +512,7 @@ static ccg_err push(walk *w, uint32_t node, uint64_t first, uint64_t *nevents)
 		     h.nevents, w->nrefs, h.nitems, 0, first, 0, 0, 0, 0};
 	w->nrefs += h.nitems;
 	w->nf++;
-	f->opens = h.nevents >= w->min_events || pos == 0;
+	f->opens = is || pos == 0;
 	if (f->opens && (err = acc_open(w, &(ccg_sinst){node, first, start, 0},
 					pos)))
 		return err;
@@ -556,6 +646,8 @@ ccg_err ccg_sums_walk(const ccg_store *s, const ccg_sloc *l,
 	free(w.f);
 	free(w.refs);
 	free(w.inner.s);
+	free(w.cov_of.s);
+	free(w.covs);
 	free(w.tc);
 	free(w.ev);
 	free(w.nodes);

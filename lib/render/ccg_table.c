@@ -2,20 +2,59 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ccg_search.h"
 
 #include "ccg_render.h"
 
+void ccg_sink_init(ccg_sink *s, ccg_buf *out, uint64_t from, uint64_t len)
+{
+	*s = (ccg_sink){out, CCG_BUF_INIT, 0, from,
+			len > UINT64_MAX - from ? UINT64_MAX : from + len, 0};
+}
+
+void ccg_sink_free(ccg_sink *s)
+{
+	ccg_buf_free(&s->line);
+}
+
+void ccg_sink_end(ccg_sink *s)
+{
+	uint64_t a = s->size, b = s->size + s->line.len;
+	s->size = b;
+	if (ccg_buf_status(&s->line))
+		s->oom = 1;
+	if (!s->out || b <= s->from || a >= s->to)
+		return;
+	uint64_t lo = a > s->from ? a : s->from, hi = b < s->to ? b : s->to;
+	ccg_buf_add(s->out, s->line.data + (lo - a), (size_t)(hi - lo));
+}
+
+int ccg_sink_skip(ccg_sink *s, uint64_t n)
+{
+	if (s->out && s->size + n > s->from && s->size < s->to)
+		return 0;
+	s->size += n;
+	return 1;
+}
+
+int ccg_sink_done(const ccg_sink *s)
+{
+	return s->out && s->size >= s->to;
+}
+
 void ccg_sink_add(ccg_sink *s, const char *text, size_t n)
 {
+	if (ccg_sink_skip(s, n))
+		return;
 	ccg_buf_add(ccg_sink_begin(s), text, n);
 	ccg_sink_end(s);
 }
 
 ccg_err ccg_sink_status(const ccg_sink *s)
 {
-	if (s->out && ccg_buf_status(s->out))
+	if (s->oom || (s->out && ccg_buf_status(s->out)))
 		return CCG_ENOMEM;
 	return ccg_buf_status(&s->line);
 }
@@ -61,6 +100,37 @@ static void unsemi(ccg_buf *b, size_t at)
 			b->data[j] = ':';
 }
 
+/* Appends region's name as a profile.folded line shows it. */
+static void folded_name(ccg_buf *b, const ccg_defs *d, uint64_t region)
+{
+	size_t at = b->len;
+	ccg_render_region(b, d, region);
+	unsemi(b, at);
+}
+
+/* Appends the line of path i: `first` (NULL: none), its regions,
+ * outermost first, and its exclusive time.  chain holds room for f->n
+ * entries. */
+static void folded_line(ccg_buf *b, const ccg_defs *d, const ccg_folded *f,
+			uint32_t i, const char *first, uint32_t *chain)
+{
+	uint32_t k = 0;
+	for (uint32_t x = i; x != CCG_FPATH_TOP && k < f->n;
+	     x = f->p[x].parent)
+		chain[k++] = x;
+	if (first) {
+		size_t at = b->len;
+		ccg_buf_adds(b, first);
+		unsemi(b, at);
+		ccg_buf_addc(b, ';');
+	}
+	while (k-- > 0) {
+		folded_name(b, d, f->p[chain[k]].region);
+		ccg_buf_addc(b, k ? ';' : ' ');
+	}
+	ccg_buf_addf(b, "%llu\n", (unsigned long long)f->p[i].excl);
+}
+
 void ccg_table_folded(ccg_sink *s, const ccg_defs *d, const ccg_folded *f)
 {
 	ccg_table_folded_under(s, d, f, NULL);
@@ -69,26 +139,36 @@ void ccg_table_folded(ccg_sink *s, const ccg_defs *d, const ccg_folded *f)
 void ccg_table_folded_under(ccg_sink *s, const ccg_defs *d,
 			    const ccg_folded *f, const char *first)
 {
-	for (uint32_t i = 0; i < f->n; i++) {
+	/* plen[i]: the length of path i's regions joined by ';'. */
+	uint64_t *plen = malloc((f->n ? f->n : 1) * sizeof *plen);
+	uint32_t *chain = malloc((f->n ? f->n : 1) * sizeof *chain);
+	uint64_t flen = first ? strlen(first) + 1 : 0;
+	ccg_buf name = CCG_BUF_INIT;
+	if (!plen || !chain) {
+		s->oom = 1;
+		goto cleanup;
+	}
+	for (uint32_t i = 0; i < f->n && !ccg_sink_done(s); i++) {
 		const ccg_fpath *p = &f->p[i];
-		if (!p->excl)
+		ccg_buf_reset(&name);
+		ccg_render_region(&name, d, p->region);
+		/* A parent comes first (path order, checked when read). */
+		plen[i] = name.len + (p->parent == CCG_FPATH_TOP
+					      ? 0
+					      : plen[p->parent] + 1);
+		if (!p->excl ||
+		    ccg_sink_skip(s, flen + plen[i] + 1 +
+					     ccg_digits_u64(p->excl) + 1))
 			continue;
-		ccg_buf *b = ccg_sink_begin(s);
-		if (first) {
-			size_t at = b->len;
-			ccg_buf_adds(b, first);
-			unsemi(b, at);
-		}
-		for (uint32_t k = 0; k < p->len; k++) {
-			if (k || first)
-				ccg_buf_addc(b, ';');
-			size_t at = b->len;
-			ccg_render_region(b, d, p->regions[k]);
-			unsemi(b, at);
-		}
-		ccg_buf_addf(b, " %llu\n", (unsigned long long)p->excl);
+		folded_line(ccg_sink_begin(s), d, f, i, first, chain);
 		ccg_sink_end(s);
 	}
+	if (ccg_buf_status(&name))
+		s->oom = 1;
+cleanup:
+	free(plen);
+	free(chain);
+	ccg_buf_free(&name);
 }
 
 static int cmp_msg_row(const void *a, const void *b)

@@ -16,31 +16,41 @@
 #include "ccg_render.h"
 #include "ccg_stats.h"
 
-/* Where a table goes: appended to `out`, or (out NULL) only measured:
- * each line is made in `line`, its length added to `size`, and dropped,
- * so a size query never holds the table's text.  Start zeroed with `out`
- * set; free `line` with ccg_buf_free. */
+/* Where a table goes: the bytes [from, from + len) of its text appended
+ * to `out`, or (out NULL) only its size measured.  Each line is made in
+ * `line` and dropped once its bytes in the range are copied, so neither a
+ * read nor a size query holds more of a table than the bytes it asked for
+ * and one line.  Set up with ccg_sink_init; free with ccg_sink_free. */
 typedef struct ccg_sink {
 	ccg_buf *out;
 	ccg_buf line;
-	uint64_t size;
+	uint64_t size;          /* bytes of the table so far */
+	uint64_t from, to;      /* the range [from, to) */
+	int oom;                /* a line could not be made */
 } ccg_sink;
+
+/* A sink appending the table's bytes [from, from + len) to out (len
+ * UINT64_MAX: to the end), or measuring it (out NULL). */
+void ccg_sink_init(ccg_sink *s, ccg_buf *out, uint64_t from, uint64_t len);
+void ccg_sink_free(ccg_sink *s);
 
 /* The buffer the next line goes into. */
 static inline ccg_buf *ccg_sink_begin(ccg_sink *s)
 {
-	if (s->out)
-		return s->out;
 	ccg_buf_reset(&s->line);
 	return &s->line;
 }
 
 /* Ends the line begun with ccg_sink_begin. */
-static inline void ccg_sink_end(ccg_sink *s)
-{
-	if (!s->out)
-		s->size += s->line.len;
-}
+void ccg_sink_end(ccg_sink *s);
+
+/* Counts a line of n bytes without its text when nothing of it is
+ * wanted (a size query, or a line outside the range): 1, else 0 and the
+ * line must be made. */
+int ccg_sink_skip(ccg_sink *s, uint64_t n);
+
+/* Whether the range is complete: nothing after this is wanted. */
+int ccg_sink_done(const ccg_sink *s);
 
 /* Appends (or measures) n bytes of text as lines of their own. */
 void ccg_sink_add(ccg_sink *s, const char *text, size_t n);
@@ -53,7 +63,9 @@ ccg_err ccg_sink_status(const ccg_sink *s);
 void ccg_table_stats(ccg_sink *s, const ccg_defs *d, ccg_stats *st);
 
 /* Appends profile.folded: "a;b;c TICKS" per path with exclusive time (a
- * ';' inside a name is shown as ':'). */
+ * ';' inside a name is shown as ':').  Lines before or after the sink's
+ * range are counted from their lengths, not made: a line costs the
+ * regions of its path only when its bytes are asked for. */
 void ccg_table_folded(ccg_sink *s, const ccg_defs *d, const ccg_folded *f);
 /* The same with `first` (NULL: none) as every path's first frame. */
 void ccg_table_folded_under(ccg_sink *s, const ccg_defs *d,

@@ -132,22 +132,19 @@ static ccg_err f_metrics(const ccg_trace *t, const target *tg, enum view v,
 }
 
 /* stats.tsv, profile.folded, messages.tsv, timeline.tsv, imbalance.tsv,
- * profile-locations.folded: a size query measures the table line by line
- * and never holds its text. */
+ * profile-locations.folded: made line by line, a read keeps only the
+ * bytes it asked for and a size query none. */
 static ccg_err f_table(const ccg_trace *t, const target *tg, enum view v,
 		       uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
 {
-	ccg_buf b = CCG_BUF_INIT;
-	ccg_sink s = {out ? &b : NULL, CCG_BUF_INIT, 0};
+	ccg_sink s;
+	ccg_sink_init(&s, out, off, len);
 	const inst *in = tg->kind == K_LOC || tg->kind == K_NODE ? &tg->in
 								 : NULL;
 	ccg_err err = ccg_tables_text(t, &tg->w, in, v, &s);
-	if (!err && out)
-		err = copy_range(&b, off, len, out, NULL);
-	else if (!err)
+	if (!err && !out)
 		*size = s.size;
-	ccg_buf_free(&s.line);
-	ccg_buf_free(&b);
+	ccg_sink_free(&s);
 	return err;
 }
 
@@ -350,13 +347,16 @@ static ccg_err lookup_tree(const ccg_trace *t, ccg_id dir, const target *tg,
 			break;
 		}
 	}
+	inst child;
+	if (!err && found != UINT32_MAX &&
+	    !(err = tree_child(t, dir, tg, found, out, NULL)) &&
+	    !(err = ccg_ids_child(&tg->in, &ks.it, ks.item_of[found], &child)))
+		ccg_ids_remember(t, ccg_id_inum(*out), &child);
 	ccg_kids_free(&ks);
 	ccg_buf_free(&b);
 	if (err)
 		return err;
-	if (found == UINT32_MAX)
-		return CCG_ENOENT;
-	return tree_child(t, dir, tg, found, out, NULL);
+	return found == UINT32_MAX ? CCG_ENOENT : CCG_OK;
 }
 
 /* Root and window directories list groups; group directories (of the

@@ -159,39 +159,93 @@ ccg_err ccg_ids_child(const inst *in, titems *it, uint32_t i, inst *out)
 	return CCG_OK;
 }
 
-/* Resolves inum `inum` of location l (W_TREE). */
+void ccg_ids_forget(void *ctx, void *in)
+{
+	(void)ctx;
+	free(in);
+}
+
+void ccg_ids_remember(const ccg_trace *t, uint64_t inum, const inst *in)
+{
+	inst *copy = malloc(sizeof *copy);
+	void *v;
+	if (!copy)
+		return;
+	*copy = *in;
+	if (!ccg_lru_add(t->insts, inum, 0, copy, sizeof *copy, &v))
+		ccg_lru_put(t->insts, v);
+}
+
+/* Resolves inum `inum` of location l (W_TREE): kept from a lookup or an
+ * earlier resolve, else one descent from the root by node headers and
+ * event counts alone; only the instance found is placed in time (a time
+ * read per level would decode a time record per level, far apart in a
+ * deep tree). */
 ccg_err ccg_ids_resolve(const ccg_trace *t, const loc *l, uint64_t inum,
 		       inst *in)
 {
+	const inst *kept = ccg_lru_get(t->insts, inum, 0);
+	if (kept) {
+		*in = *kept;
+		ccg_lru_put(t->insts, kept);
+		return CCG_OK;
+	}
 	uint64_t p = inum - l->base;
 	ccg_err err = ccg_ids_root(t, l, in);
-	if (err)
+	if (err || p == 0)
 		return err;
 	if (p > in->hdr.ndirs)
 		return CCG_ENOENT;
-	titems it = {0};
+	ccg_ref *refs = malloc(sizeof *refs * (CCG_FANOUT_MAX + 1));
+	ccg_tcur *tc = malloc(sizeof *tc);
+	if (!refs || !tc) {
+		err = CCG_ENOMEM;
+		goto cleanup;
+	}
+	/* Every step goes one level down and p falls by one or more. */
 	while (p > 0 && !err) {
 		p--;
-		if ((err = ccg_ids_items(t, in, &it)))
+		ccg_node n, h;
+		if ((err = ccg_store_get_node(t->store, in->node, &n, refs,
+					      CCG_FANOUT_MAX)))
 			break;
+		uint64_t idx = in->first;
 		uint32_t i;
-		for (i = 0; i < it.n; i++) {
-			const ccg_node *h = &it.item[i].hdr;
-			if (CCG_REF_IS_EVENT(it.refs[i]) || !h->visible)
+		for (i = 0; i < n.nitems; i++, idx += h.nevents) {
+			h.nevents = 1;
+			if (CCG_REF_IS_EVENT(refs[i]))
 				continue;
-			if (p <= h->ndirs)
+			if ((err = ccg_store_get_node(t->store, refs[i], &h,
+						      NULL, 0)))
 				break;
-			p -= 1 + h->ndirs;
+			if (!h.visible)
+				continue;
+			if (p <= h.ndirs)
+				break;
+			p -= 1 + h.ndirs;
 		}
-		if (i == it.n) {
+		if (!err && i == n.nitems)
 			err = CCG_EFORMAT;
+		if (err)
 			break;
-		}
-		inst child;
-		err = ccg_ids_child(in, &it, i, &child);
-		*in = child;
+		in->parent_depth = in->depth;
+		in->depth += h.kind == CCG_NODE_CALL;
+		in->node = refs[i];
+		in->hdr = h;
+		in->first = idx;
 	}
-	ccg_ids_items_free(&it);
+	if (!err) {
+		ccg_sinst si;
+		ccg_tcur_init(tc, t->store, l->tbase, l->nevents);
+		err = ccg_sinst_place(tc, l->last, in->node, &in->hdr,
+				      in->first, &si);
+		in->start = si.start;
+		in->end = si.end;
+		ccg_ids_remember(t, inum, in);
+	}
+cleanup:
+	free(refs);
+	free(tc);
 	return err;
 }
 

@@ -401,6 +401,8 @@ static void reset_content(ccg_trace *t)
 	t->nlocs = 0;
 	ccg_statcache_free(t->stats);
 	t->stats = NULL;
+	ccg_lru_free(t->insts);
+	t->insts = NULL;
 	ccg_sumset_free(t->sums);
 	t->sums = NULL;
 	ccg_store_free(t->store);
@@ -421,7 +423,9 @@ static ccg_err finish_setup(ccg_trace *t)
 	if (!t->from_index)
 		t->graph_bytes = ccg_store_bytes(t->store);
 	if ((err = ccg_names_groups(t)) || (err = ccg_names_regions(t)) ||
-	    (err = ccg_statcache_create(t->store, CCG_STATS_CACHE, &t->stats)))
+	    (err = ccg_statcache_create(t->store, CCG_STATS_CACHE, &t->stats)) ||
+	    (err = ccg_lru_create(CCG_INST_CACHE, ccg_ids_forget, NULL,
+				  &t->insts)))
 		return err;
 	ccg_sumset_attach(t->sums, t->sums_min, t->stats);
 	uint64_t nodes = 1 + t->ngroups;

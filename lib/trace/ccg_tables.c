@@ -263,19 +263,27 @@ ccg_err ccg_tables_text(const ccg_trace *t, const where *w, const inst *in,
 
 /* Most rows of a patterns.tsv. */
 #define CCG_PATTERNS_TOP 100
-/* Deepest parent chain followed for a pattern's path. */
-#define CCG_PATH_MAX_DEPTH 4096
-
 /* Appends the path (from the mount root) of one occurrence of `node`. */
 static ccg_err pattern_path(const ccg_trace *t, const ccg_patterns *p,
 			    uint32_t node, ccg_buf *out)
 {
-	uint32_t chain_node[CCG_PATH_MAX_DEPTH], chain_item[CCG_PATH_MAX_DEPTH];
-	size_t depth = 0;
+	/* Its chain of first parents, up to a location's root: on the heap,
+	 * as long as the tree is deep (a chain of parents never repeats a
+	 * node, so it has fewer links than the graph has nodes). */
+	uint32_t *chain_node = NULL, *chain_item = NULL;
+	size_t depth = 0, cap = 0, capi = 0;
 	uint32_t cur = node, parent, item;
+	ccg_err err = CCG_OK;
 	while (!ccg_patterns_parent(p, cur, &parent, &item)) {
-		if (depth == CCG_PATH_MAX_DEPTH)
-			return CCG_ERANGE;
+		if (depth > ccg_store_node_count(t->store)) {
+			err = CCG_EFORMAT; /* a cycle */
+			goto cleanup;
+		}
+		if (CCG_GROW(chain_node, depth + 1, cap) ||
+		    CCG_GROW(chain_item, depth + 1, capi)) {
+			err = CCG_ENOMEM;
+			goto cleanup;
+		}
 		chain_node[depth] = parent;
 		chain_item[depth++] = item;
 		cur = parent;
@@ -284,11 +292,13 @@ static ccg_err pattern_path(const ccg_trace *t, const ccg_patterns *p,
 	for (size_t i = 0; i < t->nlocs && !l; i++)
 		if (t->locs[i].root == cur)
 			l = &t->locs[i];
-	if (!l)
-		return CCG_EFORMAT;
+	if (!l) {
+		err = CCG_EFORMAT;
+		goto cleanup;
+	}
 	ccg_names_location_path(t, l, out);
 	inst in;
-	ccg_err err = ccg_ids_root(t, l, &in);
+	err = ccg_ids_root(t, l, &in);
 	kids ks = {0};
 	while (!err && depth > 0) {
 		depth--;
@@ -319,6 +329,9 @@ static ccg_err pattern_path(const ccg_trace *t, const ccg_patterns *p,
 		in = child;
 	}
 	ccg_kids_free(&ks);
+cleanup:
+	free(chain_node);
+	free(chain_item);
 	return err ? err : ccg_buf_status(out);
 }
 

@@ -44,6 +44,7 @@
 #include "ccg_defs.h"
 #include "ccg_index.h"
 #include "ccg_render.h"
+#include "ccg_lru.h"
 #include "ccg_stats.h"
 #include "ccg_store.h"
 #include "ccg_table.h"
@@ -59,6 +60,10 @@
 #define CCG_TIMELINE_MAX 100000
 /* Bytes of query results the cache keeps. */
 #define CCG_STATS_CACHE (64u << 20)
+/* Bytes of resolved tree instances kept (a walk down a deep tree finds
+ * each directory's instance from its parent's, not by a descent from the
+ * location's root). */
+#define CCG_INST_CACHE (1u << 20)
 /* Most distinct windows (and timeline-N files) looked up in one open. */
 #define CCG_WIN_MAX (1u << 20)
 
@@ -185,6 +190,8 @@ struct ccg_trace {
 	char *index_path;       /* NULL when there is no index */
 	ccg_index *index;
 	ccg_statcache *stats;   /* cached per-instance statistics */
+	ccg_lru *insts;         /* resolved tree instances by inum (its own
+				 * lock) */
 	ccg_sumset *sums;       /* stored results of large instances */
 	uint64_t sums_min;      /* ... of this many events or more */
 	uint64_t index_bytes;
@@ -285,6 +292,11 @@ ccg_err ccg_ids_items(const ccg_trace *t, const inst *in, titems *it);
 void ccg_ids_items_free(titems *it);
 /* The child instance of `in` for item i of it (a node). */
 ccg_err ccg_ids_child(const inst *in, titems *it, uint32_t i, inst *out);
+/* Keeps instance `in`, inum `inum`, for ccg_ids_resolve (best effort: a
+ * failure only means it is found again by a descent). */
+void ccg_ids_remember(const ccg_trace *t, uint64_t inum, const inst *in);
+/* The destructor of t->insts. */
+void ccg_ids_forget(void *ctx, void *in);
 /* The instance `inum` of location l (W_TREE). */
 ccg_err ccg_ids_resolve(const ccg_trace *t, const loc *l, uint64_t inum,
 			inst *in);

@@ -13,6 +13,7 @@
 #include "ccg_codec.h"
 #include "ccg_defs.h"
 #include "ccg_render.h"
+#include "ccg_stats.h"
 #include "ccg_table.h"
 
 static ccg_defs *defs;
@@ -171,7 +172,8 @@ static void test_region_names_agree(void **state)
 			     {.region = UINT32_MAX, .excl = 1}};
 	ccg_stats st = {0, 3, rows};
 	ccg_buf out = CCG_BUF_INIT;
-	ccg_sink sink = {&out, CCG_BUF_INIT, 0};
+	ccg_sink sink;
+	ccg_sink_init(&sink, &out, 0, UINT64_MAX);
 	for (size_t i = 0; i < 3; i++) {
 		ccg_buf_reset(&out);
 		ccg_render_region(&out, defs, ids[i]);
@@ -183,16 +185,20 @@ static void test_region_names_agree(void **state)
 	assert_non_null(strstr(out.data, "\n?99\t"));
 	assert_non_null(strstr(out.data, "\nundefined\t"));
 	/* A size query measures the same text without keeping it. */
-	ccg_sink measure = {NULL, CCG_BUF_INIT, 0};
+	ccg_sink measure;
+	ccg_sink_init(&measure, NULL, 0, 0);
 	ccg_table_stats(&measure, defs, &st);
 	assert_int_equal(measure.size, out.len);
-	uint64_t path[] = {7, 99, UINT32_MAX};
-	ccg_fpath fp = {path, 3, 5};
-	ccg_folded f = {1, &fp};
+	ccg_fpath fp[] = {{7, 0, CCG_FPATH_TOP}, {99, 0, 0},
+			  {UINT32_MAX, 5, 1}};
+	ccg_folded f = {0, 3, fp};
 	ccg_buf_reset(&out);
+	ccg_sink_free(&sink);
+	ccg_sink_init(&sink, &out, 0, UINT64_MAX);
 	ccg_table_folded(&sink, defs, &f);
 	assert_string_equal(out.data, "main;?99;undefined 5\n");
-	ccg_buf_free(&measure.line);
+	ccg_sink_free(&measure);
+	ccg_sink_free(&sink);
 	ccg_buf_free(&out);
 }
 
@@ -218,7 +224,8 @@ static void test_imbalance_table(void **state)
 	for (size_t i = 0; i < 3; i++)
 		assert_int_equal(ccg_imbalance_add(&im, &st[i], i), CCG_OK);
 	ccg_buf out = CCG_BUF_INIT;
-	ccg_sink sink = {&out, CCG_BUF_INIT, 0};
+	ccg_sink sink;
+	ccg_sink_init(&sink, &out, 0, UINT64_MAX);
 	ccg_table_imbalance(&sink, defs, &im, name_loc, NULL);
 	assert_string_equal(out.data,
 		"region\tlocations\tmin_ticks\tmean_ticks\tmax_ticks\t"
@@ -227,7 +234,8 @@ static void test_imbalance_table(void **state)
 		"18446744073709551615\tG/L1\t1.000\n"
 		"main\t3\t10\t16.667\t20\tG/L1\t1.200\n"
 		"?99\t1\t0\t0.000\t0\tG/L0\t-\n");
-	ccg_sink measure = {NULL, CCG_BUF_INIT, 0};
+	ccg_sink measure;
+	ccg_sink_init(&measure, NULL, 0, 0);
 	ccg_table_imbalance(&measure, defs, &im, name_loc, NULL);
 	assert_int_equal(measure.size, out.len);
 	ccg_imbalance_free(&im);
@@ -238,19 +246,92 @@ static void test_imbalance_table(void **state)
 		assert_int_equal(ccg_imbalance_add(&im, i == 5 ? &s1 : &s0, i),
 				 CCG_OK);
 	ccg_buf_reset(&out);
+	ccg_sink_free(&sink);
+	ccg_sink_init(&sink, &out, 0, UINT64_MAX);
 	ccg_table_imbalance(&sink, defs, &im, name_loc, NULL);
 	assert_non_null(strstr(out.data, "\nmain\t16\t0\t0.063\t1\tG/L5\t"
 					 "16.000\n"));
 	ccg_imbalance_free(&im);
 	/* A location's path as first frame of folded lines, ';' as ':'. */
-	uint64_t path[] = {7, 99};
-	ccg_fpath fp = {path, 2, 5};
-	ccg_folded f = {1, &fp};
+	ccg_fpath fp[] = {{7, 0, CCG_FPATH_TOP}, {99, 5, 0}};
+	ccg_folded f = {0, 2, fp};
 	ccg_buf_reset(&out);
+	ccg_sink_free(&sink);
+	ccg_sink_init(&sink, &out, 0, UINT64_MAX);
 	ccg_table_folded_under(&sink, defs, &f, "G/a;b");
 	assert_string_equal(out.data, "G/a:b;main;?99 5\n");
-	ccg_buf_free(&measure.line);
+	ccg_sink_free(&measure);
+	ccg_sink_init(&measure, NULL, 0, 0);
+	ccg_table_folded_under(&measure, defs, &f, "G/a;b");
+	assert_int_equal(measure.size, out.len);
+	ccg_sink_free(&measure);
+	ccg_sink_free(&sink);
 	ccg_buf_free(&out);
+}
+
+/* profile.folded through a sink: a chain 3,000 paths deep with a branch
+ * at every level, some of zero time.  The size measured, the whole text
+ * and every range read equal the text written here from the paths, line
+ * by line; the lines of the chain grow to 3,000 names. */
+static void test_folded_ranges(void **state)
+{
+	(void)state;
+	enum { DEEP = 3000 };
+	static ccg_fpath p[2 * DEEP];
+	static uint32_t chain[2 * DEEP];
+	uint32_t n = 0;
+	/* Chain path k (region 7) extends path k - 1; its branch (region
+	 * 99) sorts after it, so path order is the chain, then the
+	 * branches from the deepest up. */
+	for (uint32_t k = 0; k < DEEP; k++)
+		p[n++] = (ccg_fpath){7, k % 3, k ? k - 1 : CCG_FPATH_TOP};
+	for (uint32_t k = DEEP; k-- > 0;)
+		p[n++] = (ccg_fpath){99, 1000 + k, k};
+	ccg_folded f = {0, n, p};
+	assert_int_equal(ccg_folded_check(&f), 0);
+	/* The expected text, from the paths' parents. */
+	ccg_buf want = CCG_BUF_INIT;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!p[i].excl)
+			continue;
+		uint32_t len = 0;
+		for (uint32_t x = i; x != CCG_FPATH_TOP; x = p[x].parent)
+			chain[len++] = x;
+		while (len-- > 0) {
+			ccg_buf_adds(&want, p[chain[len]].region == 7 ? "main"
+								  : "?99");
+			ccg_buf_addc(&want, len ? ';' : ' ');
+		}
+		ccg_buf_addf(&want, "%llu\n", (unsigned long long)p[i].excl);
+	}
+	ccg_sink m;
+	ccg_sink_init(&m, NULL, 0, 0);
+	ccg_table_folded(&m, defs, &f);
+	assert_int_equal(m.size, want.len);
+	assert_int_equal(m.line.cap, 0); /* no line was made */
+	ccg_sink_free(&m);
+	ccg_buf got = CCG_BUF_INIT;
+	const uint64_t lens[] = {1, 7, 4096, 131072, UINT64_MAX};
+	uint64_t x = 12345;
+	for (int r = 0; r < 60; r++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		uint64_t off = r == 0 ? 0 : (x >> 20) % (want.len + 2);
+		uint64_t len = lens[r % 5];
+		ccg_sink s;
+		ccg_buf_reset(&got);
+		ccg_sink_init(&s, &got, off, len);
+		ccg_table_folded(&s, defs, &f);
+		assert_int_equal(ccg_sink_status(&s), CCG_OK);
+		size_t k = off >= want.len ? 0 : want.len - (size_t)off;
+		if (len < k)
+			k = (size_t)len;
+		assert_int_equal(got.len, k);
+		if (k)
+			assert_memory_equal(got.data, want.data + off, k);
+		ccg_sink_free(&s);
+	}
+	ccg_buf_free(&got);
+	ccg_buf_free(&want);
 }
 
 static void test_malformed(void **state)
@@ -424,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_undefined_and_unknown_refs),
 		cmocka_unit_test(test_region_names_agree),
 		cmocka_unit_test(test_imbalance_table),
+		cmocka_unit_test(test_folded_ranges),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_width_independence),
 		cmocka_unit_test(test_escape),

@@ -7,9 +7,11 @@
  * groups appear.  For every record put() receives, decoded, every field
  * equals what ccg_stats_node, ccg_folded_node and ccg_msgs_node give for
  * that instance from a cache with no stored results; the instances put()
- * receives are exactly the node instances of min_events events or more,
- * each once, its kinds in order, each as soon as it is complete (after
- * those below it, in the order they complete).  Walks from each root
+ * receives are exactly the walk's root (when it has min_events events or
+ * more) and the instances with min_events events or more outside the
+ * stored instances below them (a rule restated here on the instance
+ * list), each once, its kinds in order, each as soon as it is complete
+ * (after those below it, in the order they complete).  Walks from each root
  * with min_events 1, 50 and 300, and from random instances inside with 1
  * and 20.  The location roots' calls per region and messages are also
  * checked against a tally of the events fed.
@@ -469,16 +471,15 @@ static void cmp_folded(const where *w, const ccg_folded *a,
 		       const ccg_folded *b)
 {
 	int k = CCG_RES_FOLDED;
+	eq(w, k, "callee time", a->callee_dur, b->callee_dur);
 	eq(w, k, "paths", a->n, b->n);
 	for (uint32_t i = 0; i < a->n; i++) {
 		const ccg_fpath *x = &a->p[i], *y = &b->p[i];
 		char what[64];
-		snprintf(what, sizeof what, "path %u length", i);
-		eq(w, k, what, x->len, y->len);
-		for (uint32_t j = 0; j < x->len; j++) {
-			snprintf(what, sizeof what, "path %u region %u", i, j);
-			eq(w, k, what, x->regions[j], y->regions[j]);
-		}
+		snprintf(what, sizeof what, "path %u parent", i);
+		eq(w, k, what, x->parent, y->parent);
+		snprintf(what, sizeof what, "path %u region", i);
+		eq(w, k, what, x->region, y->region);
 		snprintf(what, sizeof what, "path %u excl", i);
 		eq(w, k, what, x->excl, y->excl);
 	}
@@ -552,10 +553,38 @@ static struct {
 	ccg_repairs rep;
 } seen;
 
+/* Which instances of xl->x[lo .. top] (children before parents) are
+ * stored, into want[i - lo]: top when it has min_events events or more,
+ * any other when min_events of its events or more lie outside the stored
+ * instances below it.  cov: the events of each in stored instances. */
+static void stored_set(const xlist *xl, size_t top, uint64_t min_events,
+		       int *want)
+{
+	size_t lo = xl->x[top].lo;
+	uint64_t *cov = calloc(top - lo + 1, sizeof *cov);
+	assert_non_null(cov);
+	for (size_t i = lo; i <= top; i++) {
+		const xinst *x = &xl->x[i];
+		uint64_t below = 0;
+		/* Its children: the last instance before it, and so on
+		 * back to its first instance. */
+		for (size_t j = i; j > x->lo;) {
+			j--;
+			below += cov[j - lo];
+			j = xl->x[j].lo;
+		}
+		int is = x->h.nevents >= min_events &&
+			 (i == top || x->h.nevents - below >= min_events);
+		want[i - lo] = is;
+		cov[i - lo] = is ? x->h.nevents : below;
+	}
+	free(cov);
+}
+
 /* Walks the instance xl->x[top] of location l with min_events, and checks
- * what put() receives: the instances of xl->x[lo .. top] with min_events
- * events or more (lo: top's first instance below it), in that order, each
- * with its three records in kind order, each equal to the queries'. */
+ * what put() receives: the stored instances of xl->x[lo .. top] (lo:
+ * top's first instance below it; stored_set), in that order, each with
+ * its three records in kind order, each equal to the queries'. */
 static void check_walk(const ccg_store *s, ccg_statcache *c,
 		       const ccg_sloc *l, const xlist *xl, size_t top,
 		       uint64_t min_events, where *w)
@@ -565,10 +594,13 @@ static void check_walk(const ccg_store *s, ccg_statcache *c,
 				       put_rec, &k),
 			 CCG_OK);
 	size_t r = 0;
+	int *want = calloc(top - xl->x[top].lo + 1, sizeof *want);
+	assert_non_null(want);
+	stored_set(xl, top, min_events, want);
 	w->min_events = min_events;
 	for (size_t i = xl->x[top].lo; i <= top; i++) {
 		const xinst *x = &xl->x[i];
-		if (x->h.nevents < min_events)
+		if (!want[i - xl->x[top].lo])
 			continue;
 		w->x = x;
 		for (int kind = CCG_RES_STATS; kind <= CCG_RES_MSGS; kind++) {
@@ -615,6 +647,7 @@ static void check_walk(const ccg_store *s, ccg_statcache *c,
 			 res_name(k.g[r].kind), k.g[r].in.node,
 			 (unsigned long long)k.g[r].in.first);
 	sink_free(&k);
+	free(want);
 }
 
 /* The root's calls per region and messages are the events' tally. */
@@ -891,8 +924,8 @@ static void one_call(uint64_t t0, uint64_t t1, uint64_t d)
 							 g->len, &f),
 					 CCG_OK);
 			assert_int_equal(f.n, 1);
-			assert_int_equal(f.p[0].len, 1);
-			assert_int_equal(f.p[0].regions[0], 1);
+			assert_int_equal(f.p[0].parent, CCG_FPATH_TOP);
+			assert_int_equal(f.p[0].region, 1);
 			assert_int_equal(f.p[0].excl, d);
 			ccg_folded_free(&f);
 		}
