@@ -87,7 +87,9 @@ ccg_err ccg_anchor_find(const char *path, ccg_buf *anchor, ccg_buf *msg);
 
 /* Opens `anchor` and builds everything.  A location whose events cannot be
  * read is kept with its error (see its info); only a trace that cannot be
- * opened at all fails, with a one-line reason appended to `msg`.
+ * opened at all fails, with a one-line reason appended to `msg`.  The
+ * anchor is first read in a child process (fork), so that a damaged one
+ * fails fast (see ccg_read_probe): open traces before starting threads.
  * Ownership: the caller closes *out with ccg_trace_close. */
 ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 		       ccg_trace **out, ccg_buf *msg);

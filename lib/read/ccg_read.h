@@ -42,6 +42,14 @@ typedef int (*ccg_read_event_fn)(void *ctx, ccg_kind kind, uint64_t time,
  * Ownership: the caller owns *out and releases it with ccg_read_close. */
 ccg_err ccg_read_open(const char *anchor, ccg_read **out, ccg_buf *msg);
 
+/* Has OTF2 read the anchor in a child process first, with a memory limit
+ * (64 MiB beyond the process's size) and a deadline (5 s): CCG_EFORMAT,
+ * with a one-line reason appended to `msg` (may be NULL), when it fails,
+ * dies or runs out of time there, so that a damaged anchor costs neither
+ * gigabytes, minutes nor the process.  CCG_OK also when no child can be
+ * made.  Forks: call it before starting threads of your own. */
+ccg_err ccg_read_probe(const char *anchor, ccg_buf *msg);
+
 /* Releases everything; NULL is allowed. */
 void ccg_read_close(ccg_read *r);
 

@@ -567,7 +567,8 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 	t->sums_min = t->opt.sums_min ? t->opt.sums_min : CCG_SUMS_DEFAULT;
 	if (!(t->anchor = strdup(anchor)))
 		goto fail;
-	if ((err = ccg_index_identity(anchor, &identity, msg)))
+	if ((err = ccg_index_identity(anchor, &identity, msg)) ||
+	    (err = ccg_read_probe(anchor, msg)))
 		goto fail;
 	t->otf2_bytes = evt_bytes(&identity);
 	if (!t->opt.no_index) {
