@@ -11,6 +11,7 @@
 #include "ccgfs_i.h"
 
 #include <malloc.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,6 +208,18 @@ static int session_loop(struct fuse_session *se,
 	return ret;
 }
 
+/* Exit status of a finished session loop: a loop ended by fuse's handler
+ * for SIGTERM, SIGINT or SIGHUP hands back that signal's number (libfuse
+ * 3.14; its errors are negative): an ordinary way to unmount, so 0 as
+ * after fusermount3 -u. */
+static int loop_status(int loop_ret)
+{
+	return loop_ret == 0 || loop_ret == SIGTERM || loop_ret == SIGINT ||
+			       loop_ret == SIGHUP
+		       ? 0
+		       : CCGFS_EXIT_FAIL;
+}
+
 /* Mounts session `se` at `mnt` (c->mountpoint as given, for messages)
  * and serves it until unmounted.  Returns the exit status. */
 static int serve(struct fuse_session *se, const char *mnt,
@@ -222,7 +235,7 @@ static int serve(struct fuse_session *se, const char *mnt,
 	}
 	fuse_set_log_func(NULL); /* FUSE's own messages from here on */
 	if (fuse_daemonize(opts->foreground) == 0)
-		ret = session_loop(se, opts) != 0;
+		ret = loop_status(session_loop(se, opts));
 	fuse_session_unmount(se);
 out:
 	fuse_remove_signal_handlers(se);

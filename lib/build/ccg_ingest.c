@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <time.h>
 
@@ -426,6 +427,14 @@ ccg_err ccg_ingest(const char *anchor, const ccg_ingest_opts *o,
 		err = run_workers(&g, nthreads, msg);
 	if (!err)
 		progress(&g, g.nread, 1);
+	int spill_errno = g.store ? ccg_store_spill_errno(g.store) : 0;
+	if (err && spill_errno && msg) {
+		ccg_buf_reset(msg);
+		ccg_buf_addf(msg, "%s: cannot write the build's temporary "
+			     "records in %s: %s", anchor,
+			     o->spill_dir ? o->spill_dir : "$TMPDIR",
+			     strerror(spill_errno));
+	}
 	ingest_close(&g, err);
 	if (err)
 		return err;

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 
 #include "ccg_index.h"
+#include "ccg_index_tmp.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -88,7 +89,8 @@ typedef struct section {
 
 struct ccg_index_writer {
 	char *path, *tmp;
-	int fd;
+	int fd;                 /* the temporary, locked while written */
+	int errnum;             /* errno of the first failed write, or 0 */
 	uint64_t pos;           /* bytes written */
 	int cur;                /* section being written */
 	int level;              /* LZ4HC level, 0 for fast LZ4 */
@@ -101,9 +103,12 @@ struct ccg_index_writer {
 
 static ccg_err write_all(ccg_index_writer *w, const void *p, size_t len)
 {
+	errno = 0;
 	ccg_err err = ccg_pio_all(w->fd, NULL, p, len, w->pos);
 	if (!err)
 		w->pos += len;
+	else if (!w->errnum)
+		w->errnum = errno ? errno : EIO;
 	return err;
 }
 
@@ -112,8 +117,11 @@ static ccg_err write_all(ccg_index_writer *w, const void *p, size_t len)
 static ccg_err refuse_foreign(const char *path, ccg_buf *msg)
 {
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	int fd = ccg_index_is_name(base) ? -1
-				     : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	/* A symlink is not followed: rename replaces the link itself. */
+	int fd = ccg_index_is_name(base)
+			 ? -1
+			 : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
+					      O_NOFOLLOW);
 	if (fd < 0)
 		return CCG_OK;
 	char magic[8];
@@ -163,7 +171,7 @@ ccg_err ccg_index_begin(const char *path, const ccg_index_params *p,
 			ccg_buf *msg)
 {
 	ccg_index_writer *w = calloc(1, sizeof *w);
-	ccg_buf tmp = CCG_BUF_INIT, h = CCG_BUF_INIT;
+	ccg_buf h = CCG_BUF_INIT;
 	ccg_err err = CCG_ENOMEM;
 	if (!w)
 		return CCG_ENOMEM;
@@ -174,23 +182,16 @@ ccg_err ccg_index_begin(const char *path, const ccg_index_params *p,
 		goto fail;
 	if ((err = refuse_foreign(path, msg)))
 		goto fail;
-	ccg_buf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	if ((err = ccg_buf_status(&tmp)))
+	ccg_index_tmp_sweep(path);
+	if ((err = ccg_index_tmp_open(path, p->mode ? p->mode : 0600, &w->fd,
+				      &w->tmp, msg)))
 		goto fail;
-	w->tmp = tmp.data;
-	w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (w->fd < 0) {
-		if (msg)
-			ccg_buf_addf(msg, "cannot write %s: %s", w->tmp,
-				     strerror(errno));
-		err = CCG_EIO;
-		goto fail;
-	}
 	if ((err = header(p, identity, &h)))
 		goto fail;
 	if ((err = write_all(w, h.data, h.len))) {
 		if (msg)
-			ccg_buf_addf(msg, "cannot write %s", w->tmp);
+			ccg_buf_addf(msg, "cannot write %s: %s", w->tmp,
+				     strerror(w->errnum));
 		goto fail;
 	}
 	ccg_buf_free(&h);
@@ -292,6 +293,11 @@ ccg_err ccg_index_add_store(ccg_index_writer *w, const ccg_store *s)
 	return err;
 }
 
+const char *ccg_index_write_error(const ccg_index_writer *w)
+{
+	return w && w->errnum ? strerror(w->errnum) : NULL;
+}
+
 void ccg_index_abort(ccg_index_writer *w)
 {
 	if (!w)
@@ -341,18 +347,23 @@ ccg_err ccg_index_commit(ccg_index_writer *w, uint64_t *bytes, ccg_buf *msg)
 	if (!err)
 		err = write_all(w, f, sizeof f);
 	ccg_buf_free(&d);
-	if (!err && fsync(w->fd) != 0)
+	if (!err && fsync(w->fd) != 0) {
+		w->errnum = errno;
 		err = CCG_EIO;
-	if (!err && close(w->fd) != 0)
+	}
+	/* Renamed while still locked, so no sweep takes it meanwhile. */
+	if (!err && rename(w->tmp, w->path) != 0) {
+		w->errnum = errno;
 		err = CCG_EIO;
-	else if (err)
-		close(w->fd);
+	}
+	if (close(w->fd) != 0 && !err) {
+		w->errnum = errno;
+		err = CCG_EIO;
+	}
 	w->fd = -1;
-	if (!err && rename(w->tmp, w->path) != 0)
-		err = CCG_EIO;
 	if (err && msg)
 		ccg_buf_addf(msg, "cannot write index %s: %s", w->path,
-			     errno ? strerror(errno) : ccg_err_text(err));
+			     w->errnum ? strerror(w->errnum) : ccg_err_text(err));
 	if (!err && bytes)
 		*bytes = w->pos;
 	if (err)

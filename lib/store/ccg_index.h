@@ -48,6 +48,8 @@ typedef struct ccg_index_params {
 	double tol_rel;         /* relative tolerance, 0 for none */
 	uint32_t fanout;
 	int hc_level;           /* writing: LZ4HC level, 0 for fast LZ4 */
+	unsigned mode;          /* writing: permission bits of the file (the
+				 * trace anchor's), 0 for 0600 */
 } ccg_index_params;
 
 /* Sections of the file. */
@@ -73,8 +75,11 @@ ccg_err ccg_index_identity(const char *anchor, ccg_buf *out, ccg_buf *msg);
  * writable (by access and by its mode bits), else
  * $XDG_CACHE_HOME/ccgfs/NAME-HASH.ccg (~/.cache when unset).  The
  * environment variable CCGFS_INDEX_DIR, when set, is the folder used
- * instead for every trace. */
-ccg_err ccg_index_default_path(const char *anchor, ccg_buf *out);
+ * instead for every trace.  That folder is created 0700 when missing;
+ * one that is not a folder of this user (a symlink, another user's) is
+ * refused: CCG_EINVAL or CCG_EIO with the reason in `msg`. */
+ccg_err ccg_index_default_path(const char *anchor, ccg_buf *out,
+			       ccg_buf *msg);
 
 /* 1 when a file named `name` (no folder) is an index: *.ccg, or the
  * temporary file of one being written. */
@@ -84,7 +89,11 @@ int ccg_index_is_name(const char *name);
 
 typedef struct ccg_index_writer ccg_index_writer;
 
-/* Starts writing `path` (really a temporary file beside it). */
+/* Starts writing `path`: really a temporary beside it, created
+ * exclusively under an unpredictable name, never through a symlink, and
+ * locked until renamed over `path` (ccg_index_tmp.h); temporaries of dead
+ * writers in that folder are removed first.  An existing `path` that is
+ * not an index is refused; a symlink there is replaced, not followed. */
 ccg_err ccg_index_begin(const char *path, const ccg_index_params *p,
 			const ccg_buf *identity, ccg_index_writer **out,
 			ccg_buf *msg);
@@ -99,6 +108,10 @@ ccg_err ccg_index_add_store(ccg_index_writer *w, const ccg_store *s);
 /* Writes directory and footer, and renames the file into place.  Frees w
  * in all cases.  *bytes receives the file's size. */
 ccg_err ccg_index_commit(ccg_index_writer *w, uint64_t *bytes, ccg_buf *msg);
+
+/* Why a write to the file failed (strerror of the first failed write,
+ * "No space left on device", say), or NULL; valid until w is freed. */
+const char *ccg_index_write_error(const ccg_index_writer *w);
 
 /* Discards a file being written; frees w.  NULL is allowed. */
 void ccg_index_abort(ccg_index_writer *w);

@@ -108,18 +108,42 @@ out:
 	return err;
 }
 
+/* Creates `path` and its missing parents, private to this user (0700, as
+ * a cache folder should be). */
 static int mkdirs(char *path)
 {
 	for (char *p = path + 1; *p; p++) {
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		int rc = mkdir(path, 0755);
+		int rc = mkdir(path, 0700);
 		*p = '/';
 		if (rc != 0 && errno != EEXIST)
 			return -1;
 	}
-	return mkdir(path, 0755) != 0 && errno != EEXIST ? -1 : 0;
+	return mkdir(path, 0700) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* The index folder `dir` must be a real folder of this user: another
+ * user's folder (or a symlink) could have the index replaced or read. */
+static ccg_err own_dir(const char *dir, ccg_buf *msg)
+{
+	struct stat st;
+	if (lstat(dir, &st) != 0) {
+		if (msg)
+			ccg_buf_addf(msg, "index folder %s: %s", dir,
+				     strerror(errno));
+		return CCG_EIO;
+	}
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
+		if (msg)
+			ccg_buf_addf(msg, "index folder %s is %s; not using it",
+				     dir, S_ISDIR(st.st_mode)
+					      ? "owned by another user"
+					      : "not a folder (a symlink?)");
+		return CCG_EINVAL;
+	}
+	return CCG_OK;
 }
 
 /* A folder we may write into: access() says so, and its mode has a write
@@ -131,7 +155,8 @@ static int writable_dir(const char *dir)
 	       (st.st_mode & 0222) != 0;
 }
 
-ccg_err ccg_index_default_path(const char *anchor, ccg_buf *out)
+ccg_err ccg_index_default_path(const char *anchor, ccg_buf *out,
+			       ccg_buf *msg)
 {
 	char *dir = strdup(anchor);
 	if (!dir)
@@ -163,6 +188,11 @@ ccg_err ccg_index_default_path(const char *anchor, ccg_buf *out)
 		return CCG_ENOMEM;
 	}
 	mkdirs(d.data);
+	ccg_err err = own_dir(d.data, msg);
+	if (err) {
+		ccg_buf_free(&d);
+		return err;
+	}
 	char *base = archive_base(real);
 	const char *bname = base && strrchr(base, '/') ? strrchr(base, '/') + 1
 						       : "trace";

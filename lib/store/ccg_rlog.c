@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@ struct ccg_spill {
 	ccg_lru *cache[CCG_SPILL_SHARDS]; /* whole chunks, by chunk number */
 	pthread_mutex_t mu;
 	uint64_t end;           /* bytes written to the file: mu */
+	int errnum;             /* errno of the first failed write: mu */
 };
 
 /* A chunk of the file (or a record's bytes read apart), as cached. */
@@ -106,6 +108,14 @@ uint64_t ccg_spill_bytes(ccg_spill *sp)
 	return n;
 }
 
+int ccg_spill_errno(ccg_spill *sp)
+{
+	pthread_mutex_lock(&sp->mu);
+	int e = sp->errnum;
+	pthread_mutex_unlock(&sp->mu);
+	return e;
+}
+
 /* Appends len bytes to the file; *off receives where.  Written under the
  * lock, so every byte below `end` is in the file. */
 static ccg_err spill_write(ccg_spill *sp, const void *p, size_t len,
@@ -117,6 +127,8 @@ static ccg_err spill_write(ccg_spill *sp, const void *p, size_t len,
 	if (len <= CCG_SPILL_MAX - sp->end &&
 	    !(err = ccg_pio_all(sp->fd, NULL, p, len, sp->end)))
 		sp->end += len;
+	else if (err == CCG_EIO && !sp->errnum)
+		sp->errnum = errno ? errno : EIO;
 	pthread_mutex_unlock(&sp->mu);
 	return err;
 }

@@ -42,6 +42,8 @@ ccg_spill *ccg_spill_ref(ccg_spill *sp);
 void ccg_spill_unref(ccg_spill *sp);
 /* Bytes written to the file so far. */
 uint64_t ccg_spill_bytes(ccg_spill *sp);
+/* errno of the first failed write to the file (ENOSPC, say), or 0. */
+int ccg_spill_errno(ccg_spill *sp);
 
 typedef struct ccg_rlog_seg {
 	uint64_t start;         /* logical offset of its first byte */

@@ -175,6 +175,11 @@ uint64_t ccg_store_spilled(const ccg_store *s)
 	return s->times.sp ? ccg_spill_bytes(s->times.sp) : 0;
 }
 
+int ccg_store_spill_errno(const ccg_store *s)
+{
+	return s->times.sp ? ccg_spill_errno(s->times.sp) : 0;
+}
+
 ccg_err ccg_store_create_part(ccg_store *whole, ccg_store **out)
 {
 	ccg_err err = ccg_store_create(out);

@@ -118,6 +118,8 @@ void ccg_store_free(ccg_store *s);
 ccg_err ccg_store_spill(ccg_store *s, const char *dir, size_t cache_bytes);
 /* Bytes written to that file so far (by s and its parts); 0 without. */
 uint64_t ccg_store_spilled(const ccg_store *s);
+/* errno of the first failed write to the spill file, or 0. */
+int ccg_store_spill_errno(const ccg_store *s);
 
 /* An empty store for a part of `whole` (one location, say), to be merged
  * into it (ccg_store_merge); it shares whole's spill file, so merging its

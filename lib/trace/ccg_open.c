@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ccg_codec.h"
@@ -272,8 +273,11 @@ static ccg_err write_index(ccg_trace *t, const ccg_buf *identity,
 	int level = ccg_store_bytes(t->store) <= CCG_INDEX_HC_BYTES
 			    ? CCG_INDEX_HC_LEVEL
 			    : 0;
+	struct stat st;
+	/* Never more readable than the trace. */
+	unsigned mode = stat(t->anchor, &st) == 0 ? st.st_mode & 0666 : 0600;
 	ccg_index_params p = {t->opt.tol_abs, t->opt.tol_rel, t->opt.fanout,
-			      level};
+			      level, mode ? mode : 0600};
 	ccg_err err = ccg_index_begin(t->index_path, &p, identity, &w, msg);
 	t->graph_bytes = ccg_store_bytes(t->store);
 	for (size_t i = 0; !err && i <= t->nlocs; i++) {
@@ -294,9 +298,11 @@ static ccg_err write_index(ccg_trace *t, const ccg_buf *identity,
 		err = ccg_sumset_write(t->sums, w);
 	ccg_buf_free(&rec);
 	if (err) {
+		const char *why = ccg_index_write_error(w);
 		if (msg && !msg->len)
 			ccg_buf_addf(msg, "cannot write index %s: %s",
-				     t->index_path, ccg_err_text(err));
+				     t->index_path,
+				     why ? why : ccg_err_text(err));
 		ccg_index_abort(w);
 		return err;
 	}
@@ -346,7 +352,7 @@ static ccg_err load_meta(void *ctx, const unsigned char *p, size_t len)
 static ccg_err load_index(ccg_trace *t, const ccg_buf *identity,
 			  ccg_buf *why)
 {
-	ccg_index_params p = {t->opt.tol_abs, t->opt.tol_rel, t->opt.fanout, 0};
+	ccg_index_params p = {t->opt.tol_abs, t->opt.tol_rel, t->opt.fanout, 0, 0};
 	ccg_err err = ccg_index_open(t->index_path, identity, &p, &t->index,
 				     why);
 	if (err)
@@ -575,8 +581,12 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 		if (t->opt.index_path)
 			err = ccg_buf_adds(&path, t->opt.index_path);
 		else
-			err = ccg_index_default_path(anchor, &path);
-		if (err || !(t->index_path = strdup(path.data))) {
+			err = ccg_index_default_path(anchor, &path, &why);
+		if (err && err != CCG_ENOMEM) {
+			note(t, "%s; serving from memory", why.data);
+			ccg_buf_reset(&why);
+			t->opt.no_index = 1;
+		} else if (err || !(t->index_path = strdup(path.data))) {
 			err = CCG_ENOMEM;
 			goto fail;
 		}

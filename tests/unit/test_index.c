@@ -81,7 +81,7 @@ static ccg_store *make_store(ccg_build_result *res)
 	return s;
 }
 
-static const ccg_index_params params = {0, 0, 3, 0};
+static const ccg_index_params params = {0, 0, 3, 0, 0};
 
 static void write_index(const ccg_store *s, const ccg_buf *id, int level)
 {
