@@ -276,7 +276,7 @@ static ccg_err pop(ccg_build *b, uint64_t end, uint8_t endmode)
 {
 	frame *f = &b->stack[b->depth];
 	ccg_item it;
-	if ((int64_t)(end - f->start) < 0)
+	if (end < f->start)
 		b->rep.end_before_start++;
 	ccg_err err = close_frame(b, f, endmode, &it);
 	if (err)
