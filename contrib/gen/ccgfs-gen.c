@@ -72,6 +72,9 @@
  *   15 deep-chain        (not in all) after main is entered, --chain calls
  *                        nested in one another (regions compute_1 ..
  *                        exchange_halo_3 in turn), then left in turn
+ *   huge-time            (not in all) after its last Leave, a call of
+ *                        10 ticks at 2^64 - 21 (a damaged timestamp: more
+ *                        than 2^63 ticks after the zero)
  *   sparse-ids           location ids 0, 2^32+7, 2^63+5 for the indices 0, 1,
  *                        2 and i*2^33+i for i > 2 (at least 3 locations)
  *
@@ -140,25 +143,27 @@
 /* ---- fixed names and definition ids ---------------------------------- */
 enum ccgen_quirk { QK_UNBALANCED, QK_EMPTY_LEAVE, QK_NEVER_LEFT, QK_SLASH,
 	QK_LONG, QK_DUP, QK_SAME_TIME, QK_CC, QK_ALL_KINDS, QK_WRONG_COUNTS,
-	QK_EMPTY_LOC, QK_MISSING_EVT, QK_APEX, QK_DEEP, QK_SPARSE, QK_N };
+	QK_EMPTY_LOC, QK_MISSING_EVT, QK_APEX, QK_DEEP, QK_SPARSE, QK_HUGE,
+	QK_N };
 static const char *const ccgen_quirk_names[QK_N] = { "unbalanced-leave",
 	"empty-leave", "never-left", "slash-names", "long-names",
 	"dup-names", "same-time", "calling-context", "all-kinds",
 	"wrong-counts", "empty-location", "missing-evt", "apex",
-	"deep-chain", "sparse-ids" };
+	"deep-chain", "sparse-ids", "huge-time" };
 static const unsigned ccgen_quirk_locs[QK_N] = {
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 0 };
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 0, 1 };
 
 enum ccgen_cnt { C_UNBALANCED, C_IMPLICIT, C_EMPTY_LEAVE, C_OPEN_AT_END,
 	C_UNMATCHED, C_SLASH, C_LONG, C_DUP, C_SAME_TIME, C_CC_ENTER,
 	C_CC_SAMPLE, C_ALL_KINDS, C_ATTRS, C_WRONG_COUNTS, C_EMPTY_LOC,
-	C_MISSING_EVT, C_SPARSE, C_FLUSH, C_TASK_STOP, C_DEPTH, C_N };
+	C_MISSING_EVT, C_SPARSE, C_FLUSH, C_TASK_STOP, C_HUGE_TIME, C_DEPTH,
+	C_N };
 static const char *const ccgen_cnt_names[C_N] = { "unbalanced-leave",
 	"implicitly-closed", "empty-leave", "never-left", "unmatched-leave",
 	"slash-names", "long-names", "dup-names", "same-time",
 	"calling-context", "calling-context-sample", "all-kinds",
 	"attribute-lists", "wrong-counts", "empty-location", "missing-evt",
-	"sparse-ids", "buffer-flush", "task-stop", "depth" };
+	"sparse-ids", "buffer-flush", "task-stop", "huge-time", "depth" };
 
 /* Strings with fixed ids 0 .. S_N-1; groups, comms, attributes and
  * paradigms use S_GROUP + id, S_COMM + id, ... */
@@ -442,8 +447,8 @@ static int ccgen_parse_quirks(ccgen_opts *o, const char *list)
 	for (tok = strtok_r(dup, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		bool all = !strcmp(tok, "all"), found = all;
-		for (int q = 0; q < QK_N; q++)	/* all: but deep-chain */
-			if ((all && q != QK_DEEP) ||
+		for (int q = 0; q < QK_N; q++)	/* all: but these two */
+			if ((all && q != QK_DEEP && q != QK_HUGE) ||
 			    !strcmp(tok, ccgen_quirk_names[q]))
 				o->quirk[q] = found = true;
 		if (!found) {
@@ -1354,6 +1359,14 @@ static int ccgen_loc_finish(ccgen_ctx *c, ccgen_loc *l)
 		return -1;
 	if (l->quirk == QK_ALL_KINDS)
 		CCGEN_AK(ProgramEnd, 0);
+	if (l->quirk == QK_HUGE) {
+		/* A call at 2^64 - 21, after everything. */
+		l->t = UINT64_MAX - 20;
+		if (ccgen_enter(c, l, c->r_user, NULL) ||
+		    (l->t += 10, ccgen_leave(c, l, c->r_user, NULL)))
+			return -1;
+		l->cnt[C_HUGE_TIME] = 1;
+	}
 	return 0;
 }
 

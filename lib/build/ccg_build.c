@@ -50,6 +50,9 @@ uint64_t ccg_repairs_total(const ccg_repairs *r)
 	       r->never_left + r->end_before_start + r->unknown_context;
 }
 
+/* Open frames (from the root) whose arrays outlive their call. */
+#define CCG_BUILD_KEEP_FRAMES 64
+
 static void frame_free(frame *f)
 {
 	for (size_t i = 0; i < f->caplevels; i++)
@@ -57,12 +60,31 @@ static void frame_free(frame *f)
 	free(f->levels);
 }
 
+/* Gives an empty array room for `n` elements of `elem` bytes, zeroed: a
+ * frame starts small (a chain of a million open calls keeps a million
+ * frames of one level of two items each); CCG_GROW doubles from there. */
+static int start_small(void *arrp, size_t elem, size_t n, size_t *cap)
+{
+	void *p;
+	memcpy(&p, arrp, sizeof p);
+	if (*cap || p)
+		return 0;
+	if (!(p = calloc(n, elem)))
+		return -1;
+	memcpy(arrp, &p, sizeof p);
+	*cap = n;
+	return 0;
+}
+
 /* Makes level k of f usable: room for one more item. */
 static int frame_level(frame *f, uint32_t k)
 {
-	if (CCG_GROW(f->levels, (size_t)k + 1, f->caplevels))
+	if (start_small(&f->levels, sizeof *f->levels, 1, &f->caplevels) ||
+	    CCG_GROW(f->levels, (size_t)k + 1, f->caplevels))
 		return -1;
 	level *x = &f->levels[k];
+	if (start_small(&x->items, sizeof *x->items, 2, &x->cap))
+		return -1;
 	return CCG_GROW(x->items, (size_t)x->n + 1, x->cap) ? -1 : 0;
 }
 
@@ -254,11 +276,18 @@ static ccg_err pop(ccg_build *b, uint64_t end, uint8_t endmode)
 {
 	frame *f = &b->stack[b->depth];
 	ccg_item it;
-	if ((int64_t)(end - f->start) < 0)
+	if (end < f->start)
 		b->rep.end_before_start++;
 	ccg_err err = close_frame(b, f, endmode, &it);
 	if (err)
 		return err;
+	/* Frames near the root keep their arrays for the next call there;
+	 * deeper ones let go, so a chain unwinding leaves no array behind. */
+	if (b->depth >= CCG_BUILD_KEEP_FRAMES) {
+		frame_free(f);
+		f->levels = NULL;
+		f->caplevels = 0;
+	}
 	b->depth--;
 	return add_item(b, &b->stack[b->depth], 0, &it);
 }

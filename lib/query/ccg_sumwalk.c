@@ -100,6 +100,9 @@ typedef struct tnode {
 	uint64_t excl;
 } tnode;
 
+/* Entries a closed accumulator's arrays may keep for reuse. */
+#define CCG_SUMWALK_KEEP 4096
+
 typedef struct acc {
 	ccg_sinst in;
 	uint32_t pos;           /* its frame's position in the stack */
@@ -388,30 +391,36 @@ static ccg_err acc_merge(walk *w, acc *p, const acc *c, uint32_t at)
 
 /* ---- which instances are stored ---- */
 
-/* A node being covered: its items, the next one, the events of the
- * stored instances found below it so far. */
+/* A node being covered: its items (cover.refs[refs .. refs + n)), the
+ * next one, the events of the stored instances found below it so far. */
 typedef struct cframe {
 	uint32_t node;
 	uint64_t nevents, sum;
-	ccg_ref *refs;
+	size_t refs;
 	uint32_t n, next;
 } cframe;
 
-static ccg_err cover_push(walk *w, cframe **st, size_t *n, size_t *cap,
-			  uint32_t node)
+/* The stack of a cover walk: frames and their items, both on the heap,
+ * each frame holding only the items its node has. */
+typedef struct cover {
+	cframe *st;
+	size_t n, cap;
+	ccg_ref *refs;
+	size_t nrefs, caprefs;
+} cover;
+
+static ccg_err cover_push(walk *w, cover *c, uint32_t node)
 {
 	ccg_node h;
-	ccg_ref *refs = malloc((CCG_FANOUT_MAX + 1) * sizeof *refs);
-	ccg_err err = refs ? ccg_store_get_node(w->s, node, &h, refs,
-						 CCG_FANOUT_MAX + 1)
-			   : CCG_ENOMEM;
-	if (!err && CCG_GROW(*st, *n + 1, *cap))
-		err = CCG_ENOMEM;
-	if (err) {
-		free(refs);
+	if (CCG_GROW(c->refs, c->nrefs + CCG_FANOUT_MAX + 1, c->caprefs) ||
+	    CCG_GROW(c->st, c->n + 1, c->cap))
+		return CCG_ENOMEM;
+	ccg_err err = ccg_store_get_node(w->s, node, &h, c->refs + c->nrefs,
+					 CCG_FANOUT_MAX + 1);
+	if (err)
 		return err;
-	}
-	(*st)[(*n)++] = (cframe){node, h.nevents, 0, refs, h.nitems, 0};
+	c->st[c->n++] = (cframe){node, h.nevents, 0, c->nrefs, h.nitems, 0};
+	c->nrefs += h.nitems;
 	return CCG_OK;
 }
 
@@ -427,13 +436,12 @@ static ccg_err stored(walk *w, uint32_t node, uint64_t nevents, int *yes)
 		*yes = at != UINT32_MAX && (w->covs[at] & 1);
 		return CCG_OK;
 	}
-	cframe *st = NULL;
-	size_t n = 0, cap = 0;
-	ccg_err err = cover_push(w, &st, &n, &cap, node);
-	while (!err && n) {
-		cframe *f = &st[n - 1];
+	cover c = {0};
+	ccg_err err = cover_push(w, &c, node);
+	while (!err && c.n) {
+		cframe *f = &c.st[c.n - 1];
 		if (f->next < f->n) {
-			ccg_ref ref = f->refs[f->next++];
+			ccg_ref ref = c.refs[f->refs + f->next++];
 			ccg_node h;
 			if (CCG_REF_IS_EVENT(ref))
 				continue;
@@ -445,27 +453,26 @@ static ccg_err stored(walk *w, uint32_t node, uint64_t nevents, int *yes)
 			if (at != UINT32_MAX)
 				f->sum += w->covs[at] >> 1;
 			else
-				err = cover_push(w, &st, &n, &cap, ref);
+				err = cover_push(w, &c, ref);
 			continue;
 		}
 		/* Its events in stored instances: all, or those below. */
 		int is = f->nevents - f->sum >= w->min_events;
-		uint64_t c = is ? f->nevents : f->sum;
+		uint64_t cv = is ? f->nevents : f->sum;
 		if (CCG_GROW(w->covs, w->ncovs + 1, w->capcovs) ||
 		    map_put(&w->cov_of, 0, f->node, (uint32_t)w->ncovs)) {
 			err = CCG_ENOMEM;
 			break;
 		}
-		w->covs[w->ncovs++] = c << 1 | (uint64_t)is;
-		free(f->refs);
-		if (--n)
-			st[n - 1].sum += c;
+		w->covs[w->ncovs++] = cv << 1 | (uint64_t)is;
+		c.nrefs = f->refs;
+		if (--c.n)
+			c.st[c.n - 1].sum += cv;
 		else
 			*yes = is;
 	}
-	while (n)
-		free(st[--n].refs);
-	free(st);
+	free(c.st);
+	free(c.refs);
 	return err;
 }
 
@@ -576,6 +583,14 @@ static ccg_err pop(walk *w)
 		if (!err && w->na >= 2)
 			err = acc_merge(w, &w->a[w->na - 2], a,
 					w->f[w->nf - 2].path);
+		/* A closed accumulator keeps small arrays for the next one;
+		 * large ones go (along a chain, each would keep the size of
+		 * the subtree it held: a sum quadratic in the depth). */
+		if (a->cappaths > CCG_SUMWALK_KEEP || a->caprows > CCG_SUMWALK_KEEP ||
+		    a->capmsgs > CCG_SUMWALK_KEEP) {
+			acc_free(a);
+			memset(a, 0, sizeof *a);
+		}
 		w->na--;
 	}
 	w->nrefs = f->refs;

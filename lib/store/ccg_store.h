@@ -258,11 +258,12 @@ uint64_t ccg_store_bytes(const ccg_store *s);
 #define CCG_FANOUT_MIN 2
 #define CCG_FANOUT_MAX 4096
 
-/* A duration end - start as a signed quantity clamped at zero: what names
- * and statistics show. */
+/* A duration end - start, zero when the end comes before the start (times
+ * running backwards): what names and statistics show.  Exact for every
+ * pair of 64-bit times (a call of 2^63 ticks or more is not negative). */
 static inline uint64_t ccg_shown_dur(uint64_t start, uint64_t end)
 {
-	return (int64_t)(end - start) < 0 ? 0 : end - start;
+	return end < start ? 0 : end - start;
 }
 
 /* ---- advanced: a store read from elsewhere (the index file) ---- */

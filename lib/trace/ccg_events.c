@@ -45,7 +45,7 @@ typedef struct memo_node {
 } memo_node;
 
 typedef struct wframe {
-	ccg_ref *items;
+	size_t items;           /* its items: walk.items[items .. + nitems) */
 	uint32_t nitems, next;
 	uint64_t idx;           /* the next item's first event */
 	uint32_t depth;         /* depth of this node's own events */
@@ -131,6 +131,8 @@ typedef struct walk {
 	const loc *l;
 	wframe *f;
 	size_t n, cap;
+	ccg_ref *items;         /* the items of every open frame, stacked */
+	size_t nitems, capitems;
 	memo_ev *ev;
 	memo_node *nodes;
 	ccg_buf *fields_;
@@ -142,15 +144,14 @@ typedef struct walk {
 static walk walk_make(const ccg_trace *t, const loc *l, memo *m)
 {
 	ccg_tcur_init(&m->tc, t->store, l->tbase, l->nevents);
-	return (walk){t, l, NULL, 0, 0, m->ev, m->nodes, &m->fields, &m->tc,
-		      {0, 0, 0, 0, 0, 0}};
+	return (walk){t, l, NULL, 0, 0, NULL, 0, 0, m->ev, m->nodes,
+		      &m->fields, &m->tc, {0, 0, 0, 0, 0, 0}};
 }
 
 static void walk_free(walk *w)
 {
-	for (size_t i = 0; i < w->cap; i++)
-		free(w->f[i].items);
 	free(w->f);
+	free(w->items);
 }
 
 static ccg_err walk_event(walk *w, uint32_t id, const memo_ev **out)
@@ -205,14 +206,16 @@ static ccg_err walk_push(walk *w, uint32_t node, uint64_t first,
 	if (CCG_GROW(w->f, w->n + 1, w->cap))
 		return CCG_ENOMEM;
 	wframe *f = &w->f[w->n];
-	if (!f->items &&
-	    !(f->items = malloc(sizeof *f->items * (w->t->opt.fanout + 1))))
-		return CCG_ENOMEM;
 	const memo_node *m;
 	ccg_err err = walk_node(w, node, &m);
 	if (err)
 		return err;
-	memcpy(f->items, m->items, m->hdr.nitems * sizeof *f->items);
+	if (CCG_GROW(w->items, w->nitems + m->hdr.nitems, w->capitems))
+		return CCG_ENOMEM;
+	f->items = w->nitems;
+	memcpy(w->items + f->items, m->items,
+	       m->hdr.nitems * sizeof *w->items);
+	w->nitems += m->hdr.nitems;
 	f->nitems = m->hdr.nitems;
 	f->next = 0;
 	f->idx = first;
@@ -222,50 +225,62 @@ static ccg_err walk_push(walk *w, uint32_t node, uint64_t first,
 }
 
 /* Bytes of the events of node `id` (first event `first`) inside the
- * window. */
+ * window: nodes wholly inside or outside count by their headers, the
+ * others are opened, on a stack of frames on the heap (as deep as the
+ * tree, however deep that is). */
 static ccg_err window_size(walk *w, uint32_t id, uint64_t first,
 			   uint64_t fixed, uint64_t *size)
 {
-	const memo_node *m;
-	int part;
-	ccg_err err = walk_node(w, id, &m);
-	if (!err)
-		part = ccg_evwin_cover(&w->win, first, m->hdr.nevents);
-	if (err)
-		return err;
-	switch (part) {
-	case CCG_COVER_NONE:
-		*size = 0;
-		return CCG_OK;
-	case CCG_COVER_ALL:
-		*size = m->hdr.textlen + m->hdr.nevents * fixed;
-		return CCG_OK;
-	}
-	uint32_t n = m->hdr.nitems;
-	ccg_ref *items = malloc((n ? n : 1) * sizeof *items);
-	if (!items)
-		return CCG_ENOMEM;
-	memcpy(items, m->items, n * sizeof *items);
-	*size = 0;
+	walk sub = *w;          /* its own stack of frames, the same memo */
+	sub.f = NULL;
+	sub.n = sub.cap = 0;
+	sub.items = NULL;
+	sub.nitems = sub.capitems = 0;
+	uint32_t node = id;
 	uint64_t idx = first;
-	for (uint32_t i = 0; !err && i < n; i++) {
-		if (CCG_REF_IS_EVENT(items[i])) {
-			const memo_ev *ev;
-			if (!ccg_evwin_inside(&w->win, w->tc, idx++, &err))
-				continue;
-			if (!(err = walk_event(w, CCG_REF_ID(items[i]), &ev)))
-				*size += ev->textlen + fixed;
-			continue;
-		}
-		uint64_t sub;
-		if ((err = walk_node(w, items[i], &m)))
+	ccg_err err = CCG_OK;
+	*size = 0;
+	for (;;) {
+		/* Node `node` at `idx`: counted whole, or opened. */
+		const memo_node *m;
+		if ((err = walk_node(&sub, node, &m)))
 			break;
-		uint64_t nev = m->hdr.nevents;
-		if (!(err = window_size(w, items[i], idx, fixed, &sub)))
-			*size += sub;
-		idx += nev;
+		int part = ccg_evwin_cover(&sub.win, idx, m->hdr.nevents);
+		if (part == CCG_COVER_ALL)
+			*size += m->hdr.textlen + m->hdr.nevents * fixed;
+		else if (part == CCG_COVER_PART &&
+			 (err = walk_push(&sub, node, idx, 0)))
+			break;
+		/* The next node to look at, events counted on the way. */
+		int found = 0;
+		while (!err && !found && sub.n) {
+			wframe *f = &sub.f[sub.n - 1];
+			if (f->next == f->nitems) {
+				sub.nitems = f->items;
+				sub.n--;
+				continue;
+			}
+			ccg_ref ref = sub.items[f->items + f->next++];
+			uint64_t at = f->idx;
+			if (CCG_REF_IS_EVENT(ref)) {
+				const memo_ev *ev;
+				f->idx++;
+				if (ccg_evwin_inside(&sub.win, sub.tc, at, &err) &&
+				    !(err = walk_event(&sub, CCG_REF_ID(ref), &ev)))
+					*size += ev->textlen + fixed;
+				continue;
+			}
+			if ((err = walk_node(&sub, ref, &m)))
+				break;
+			f->idx += m->hdr.nevents;
+			node = ref;
+			idx = at;
+			found = 1;
+		}
+		if (err || !found)
+			break;
 	}
-	free(items);
+	walk_free(&sub);
 	return err;
 }
 
@@ -281,10 +296,11 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 	while (!err && w->n) {
 		wframe *f = &w->f[w->n - 1];
 		if (f->next == f->nitems) {
+			w->nitems = f->items;
 			w->n--;
 			continue;
 		}
-		ccg_ref ref = f->items[f->next++];
+		ccg_ref ref = w->items[f->items + f->next++];
 		uint64_t idx = f->idx;
 		if (CCG_REF_IS_EVENT(ref)) {
 			const memo_ev *ev;
@@ -444,8 +460,10 @@ ccg_err ccg_events_window(const ccg_trace *t, const loc *l, uint64_t t0,
 	if (err)
 		return err;
 	uint64_t body;
-	if ((err = window_size(&w, in.node, in.first, fixed_len(t, l), &body)))
+	if ((err = window_size(&w, in.node, in.first, fixed_len(t, l), &body))) {
+		walk_free(&w);
 		return err;
+	}
 	const size_t hlen = t->ev_header.len;
 	if (size)
 		*size = hlen + body;

@@ -526,7 +526,7 @@ static void model_close(model *m, uint64_t enter, uint8_t mode, uint64_t n,
 	c->endmode = mode;
 	c->nevents = n;
 	c->end = end;
-	if ((int64_t)(end - m->time[enter]) < 0)
+	if (end < m->time[enter])
 		m->backwards++;
 }
 
