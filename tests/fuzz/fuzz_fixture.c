@@ -109,3 +109,33 @@ const char *fuzz_fixture_path(const char *name)
 	snprintf(g_scratch, sizeof g_scratch, "%s/%s", g_dir, name);
 	return g_scratch;
 }
+
+/* Lists the fixture trace's tree breadth first, a bounded number of
+ * entries, reading the start of every file. */
+void fuzz_fixture_walk(const ccg_trace *t)
+{
+	ccg_id queue[64];
+	size_t head = 0, tail = 0;
+	queue[tail++] = CCG_ID_ROOT;
+	ccg_buf name = CCG_BUF_INIT, out = CCG_BUF_INIT;
+	while (head < tail) {
+		ccg_id dir = queue[head++];
+		for (uint64_t i = 0; i < 8; i++) {
+			ccg_id child;
+			ccg_stat st;
+			ccg_buf_reset(&name);
+			if (ccg_trace_readdir(t, dir, i, &child, &name) ||
+			    ccg_trace_stat(t, child, &st))
+				break;
+			if (ccg_trace_is_dir(child)) {
+				if (tail < 64)
+					queue[tail++] = child;
+				continue;
+			}
+			ccg_buf_reset(&out);
+			ccg_trace_read(t, child, 0, 256, &out);
+		}
+	}
+	ccg_buf_free(&name);
+	ccg_buf_free(&out);
+}

@@ -25,4 +25,9 @@ ccg_trace *fuzz_fixture_trace(void);
  * named `name`.  Ownership: the fixture's. */
 const char *fuzz_fixture_path(const char *name);
 
+/* Lists trace t's tree breadth first, a bounded number of entries (64
+ * directories, 8 entries each), stat-ing each and reading the start of
+ * every file. */
+void fuzz_fixture_walk(const ccg_trace *t);
+
 #endif

@@ -40,7 +40,6 @@
 #define MAX_NODES 2048
 #define MAX_ITEMS 64
 #define MAX_TIMES 64
-#define MAX_TREE 64
 
 static uint64_t get_le(const uint8_t *p, int n)
 {
@@ -193,36 +192,6 @@ static void walk_index(ccg_index *x)
 	ccg_store_free(s);
 }
 
-/* Lists the fixture trace's tree breadth first, a bounded number of
- * entries, reading the start of every file. */
-static void walk_tree(const ccg_trace *t)
-{
-	ccg_id queue[MAX_TREE];
-	size_t head = 0, tail = 0;
-	queue[tail++] = CCG_ID_ROOT;
-	ccg_buf name = CCG_BUF_INIT, out = CCG_BUF_INIT;
-	while (head < tail) {
-		ccg_id dir = queue[head++];
-		for (uint64_t i = 0; i < 8; i++) {
-			ccg_id child;
-			ccg_stat st;
-			ccg_buf_reset(&name);
-			if (ccg_trace_readdir(t, dir, i, &child, &name) ||
-			    ccg_trace_stat(t, child, &st))
-				break;
-			if (ccg_trace_is_dir(child)) {
-				if (tail < MAX_TREE)
-					queue[tail++] = child;
-				continue;
-			}
-			ccg_buf_reset(&out);
-			ccg_trace_read(t, child, 0, 256, &out);
-		}
-	}
-	ccg_buf_free(&name);
-	ccg_buf_free(&out);
-}
-
 /* Writes the records of a records input to `path`; 0 or -1. */
 static int write_records(const uint8_t *data, size_t size, const char *path,
 			 const ccg_buf *identity, const ccg_index_params *p)
@@ -291,7 +260,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		opt.threads = 1;
 		if (ccg_trace_open(fuzz_fixture_anchor(), &opt, &t, NULL) ==
 		    CCG_OK)
-			walk_tree(t);
+			fuzz_fixture_walk(t);
 		ccg_trace_close(t);
 	}
 	return 0;
