@@ -185,7 +185,8 @@ void ccg_table_messages(ccg_sink *s, ccg_msg_row *rows, size_t n,
 {
 	static const char head[] = "sender\tsender_path\treceiver\t"
 				   "receiver_path\tmessages\tbytes\n";
-	qsort(rows, n, sizeof *rows, cmp_msg_row);
+	if (n) /* rows may be NULL then */
+		qsort(rows, n, sizeof *rows, cmp_msg_row);
 	ccg_sink_add(s, head, sizeof head - 1);
 	for (size_t i = 0; i < n;) {
 		ccg_buf *b = ccg_sink_begin(s);
