@@ -213,6 +213,7 @@ void ccg_store_free(ccg_store *s)
 	free(s->ev_textlen);
 	free(s->ev_metric);
 	ccg_buf_free(&s->scratch);
+	free(s->refs);
 	free(s);
 }
 

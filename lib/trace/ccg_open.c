@@ -398,7 +398,7 @@ fail:
 /* Drops what a build or a failed load left, keeping options and paths. */
 static void reset_content(ccg_trace *t)
 {
-	for (size_t i = 0; i < t->nlocs; i++) {
+	for (size_t i = 0; t->locs && i < t->nlocs; i++) {
 		free(t->locs[i].dirname);
 		free(t->locs[i].errmsg);
 	}
