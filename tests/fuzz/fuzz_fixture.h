@@ -10,6 +10,7 @@
 #define FUZZ_FIXTURE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ccg_trace.h"
 
@@ -29,5 +30,14 @@ const char *fuzz_fixture_path(const char *name);
  * directories, 8 entries each), stat-ing each and reading the start of
  * every file. */
 void fuzz_fixture_walk(const ccg_trace *t);
+
+/* The 64-bit little-endian number at p (8 bytes of fuzz input). */
+static inline uint64_t fuzz_get64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
 
 #endif

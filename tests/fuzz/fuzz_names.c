@@ -23,14 +23,6 @@
 #define MAX_COMPONENTS 16
 #define READ_BYTES 512
 
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
 /* Looks up path `s` ('/'-separated, changed in place) from the root. */
 static void walk(const ccg_trace *t, char *s)
 {
@@ -76,8 +68,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t ck[40] = {0};
 	if (n < size)
 		memcpy(ck, data + n + 1, size - n - 1 < 40 ? size - n - 1 : 40);
-	ccg_wclock mine = {get64(ck), get64(ck + 8), get64(ck + 16),
-			   get64(ck + 24), get64(ck + 32)};
+	ccg_wclock mine = {fuzz_get64(ck), fuzz_get64(ck + 8),
+			   fuzz_get64(ck + 16), fuzz_get64(ck + 24),
+			   fuzz_get64(ck + 32)};
 	ccg_wclock theirs = ccg_winname_clock(t);
 	win w;
 	ccg_winname_parse(&theirs, s, &w);

@@ -17,21 +17,13 @@
 
 #define HEAD 17
 
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < HEAD)
 		return 0;
 	const ccg_defs *d = fuzz_fixture_trace()->defs;
 	ccg_kind kind = (ccg_kind)(data[0] % CCG_EV__COUNT);
-	uint64_t time = get64(data + 1), other = get64(data + 9);
+	uint64_t time = fuzz_get64(data + 1), other = fuzz_get64(data + 9);
 	const unsigned char *fields = data + HEAD;
 	size_t len = size - HEAD;
 	ccg_buf b = CCG_BUF_INIT;
@@ -43,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* Seconds: zero and resolution from the record's first bytes. */
 	ccg_secfmt f;
-	uint64_t zero = len >= 8 ? get64(fields) : 0;
+	uint64_t zero = len >= 8 ? fuzz_get64(fields) : 0;
 	ccg_secfmt_init(&f, zero, other, time);
 	ccg_buf_reset(&b);
 	ccg_secfmt_put(&b, &f, time);
