@@ -207,6 +207,7 @@ void ccg_store_free(ccg_store *s)
 	intern_free(&s->event_tab);
 	free(s->ev_textlen);
 	free(s->ev_metric);
+	free(s->refs);
 	ccg_buf_free(&s->scratch);
 	free(s);
 }
