@@ -323,7 +323,8 @@ ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 	if (m) {
 		m->kind1 = (uint32_t)kind + 1;
 		m->len = (uint32_t)len;
-		memcpy(m->bytes, fields, len);
+		if (len) /* fields may be NULL when len is 0 */
+			memcpy(m->bytes, fields, len);
 		m->ref = *ref;
 	}
 	return CCG_OK;
