@@ -7,7 +7,17 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* qsort of n elements that accepts base NULL when n is 0 (an empty array
+ * never grown): qsort's base must not be NULL even then. */
+static inline void ccg_sort(void *base, size_t n, size_t size,
+			    int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
 
 /* The index of the first of the n elements of `base` (stride bytes each,
  * sorted by the uint64_t key at byte `off`) whose key is >= k; n when

@@ -393,7 +393,7 @@ ccg_err ccg_patterns_top(ccg_patterns *p, size_t top,
 		if (p->is_call[id] && p->occ[id] >= 2)
 			p->rows[p->nrows++] = (ccg_pattern){
 				id, p->occ[id], p->nevents[id], p->ticks[id]};
-	qsort(p->rows, p->nrows, sizeof *p->rows, cmp_rows);
+	ccg_sort(p->rows, p->nrows, sizeof *p->rows, cmp_rows);
 	*rows = p->rows;
 	*n = p->nrows < top ? p->nrows : top;
 	return CCG_OK;

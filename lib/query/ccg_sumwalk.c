@@ -22,6 +22,7 @@
  * innermost open call of it answers that in O(1).
  */
 #include "ccg_stats.h"
+#include "ccg_search.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -288,7 +289,7 @@ static ccg_err acc_folded(const acc *a, uint64_t callees, ccg_folded *out)
 		goto done;
 	for (uint32_t i = 1; i < a->npaths; i++)
 		e[i - 1] = (edge){a->paths[i].parent, i, a->paths[i].region};
-	qsort(e, n, sizeof *e, edge_cmp);
+	ccg_sort(e, n, sizeof *e, edge_cmp);
 	/* first[p]: the first edge of parent p. */
 	for (uint32_t p = 0, k = 0; p <= a->npaths; p++) {
 		while (k < n && e[k].parent < p)
@@ -328,9 +329,9 @@ static ccg_err acc_emit(walk *w, acc *a, uint64_t callees)
 	ccg_folded fo = {0};
 	/* Sorting moves rows away from their maps: a is closed after this. */
 	if (a->nrows > 1)
-		qsort(a->rows, a->nrows, sizeof *a->rows, ccg_rstat_cmp);
+		ccg_sort(a->rows, a->nrows, sizeof *a->rows, ccg_rstat_cmp);
 	if (a->nmsgs > 1)
-		qsort(a->msgs, a->nmsgs, sizeof *a->msgs, ccg_msg_cmp);
+		ccg_sort(a->msgs, a->nmsgs, sizeof *a->msgs, ccg_msg_cmp);
 	ccg_err err = acc_folded(a, callees, &fo);
 	const void *res[] = {&st, &fo, &ms};
 	for (int k = CCG_RES_STATS; !err && k <= CCG_RES_MSGS; k++) {

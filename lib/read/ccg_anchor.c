@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "ccg_trace.h"
+#include "ccg_search.h"
 
 /* Most folder entries looked at (a folder holding more is not a trace's). */
 #define ANCHOR_MAX_ENTRIES (1u << 20)
@@ -133,7 +134,7 @@ static ccg_err list_anchors(const char *path, size_t len, char ***names,
 	closedir(d);
 	ccg_buf_free(&p);
 	if (*n)
-		qsort(*names, *n, sizeof **names, by_name);
+		ccg_sort(*names, *n, sizeof **names, by_name);
 	return err;
 }
 

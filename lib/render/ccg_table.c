@@ -72,8 +72,7 @@ void ccg_table_stats(ccg_sink *s, const ccg_defs *d, ccg_stats *st)
 	static const char head[] = "region\tcalls\tinclusive_ticks\t"
 				   "exclusive_ticks\tmin_ticks\tmax_ticks\t"
 				   "mean_ticks\n";
-	if (st->n) /* st->r may be NULL then */
-		qsort(st->r, st->n, sizeof *st->r, cmp_excl);
+	ccg_sort(st->r, st->n, sizeof *st->r, cmp_excl);
 	ccg_sink_add(s, head, sizeof head - 1);
 	for (uint32_t i = 0; i < st->n; i++) {
 		const ccg_rstat *r = &st->r[i];
@@ -186,8 +185,7 @@ void ccg_table_messages(ccg_sink *s, ccg_msg_row *rows, size_t n,
 {
 	static const char head[] = "sender\tsender_path\treceiver\t"
 				   "receiver_path\tmessages\tbytes\n";
-	if (n) /* rows may be NULL then */
-		qsort(rows, n, sizeof *rows, cmp_msg_row);
+	ccg_sort(rows, n, sizeof *rows, cmp_msg_row);
 	ccg_sink_add(s, head, sizeof head - 1);
 	for (size_t i = 0; i < n;) {
 		ccg_buf *b = ccg_sink_begin(s);
@@ -254,8 +252,7 @@ ccg_err ccg_table_timeline(ccg_sink *s, const ccg_defs *d,
 	for (uint32_t i = 0; !err && i < all.n; i++)
 		cols[i] = (tl_col){all.r[i].region, all.r[i].excl};
 	if (!err) {
-		if (all.n)
-			qsort(cols, all.n, sizeof *cols, cmp_tl_col);
+		ccg_sort(cols, all.n, sizeof *cols, cmp_tl_col);
 		ccg_buf *b = ccg_sink_begin(s);
 		ccg_buf_adds(b, "start_ticks\tend_ticks\tstart_seconds\t"
 			     "end_seconds");
@@ -364,8 +361,7 @@ void ccg_table_imbalance(ccg_sink *s, const ccg_defs *d, ccg_imbalance *im,
 {
 	static const char head[] = "region\tlocations\tmin_ticks\tmean_ticks\t"
 				   "max_ticks\tmax_location\timbalance\n";
-	if (im->n) /* im->r may be NULL then */
-		qsort(im->r, im->n, sizeof *im->r, cmp_imb);
+	ccg_sort(im->r, im->n, sizeof *im->r, cmp_imb);
 	ccg_sink_add(s, head, sizeof head - 1);
 	for (size_t i = 0; i < im->n; i++) {
 		const ccg_imb_row *r = &im->r[i];

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 
 #include "ccg_index.h"
+#include "ccg_search.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -88,7 +89,7 @@ ccg_err ccg_index_identity(const char *anchor, ccg_buf *out, ccg_buf *msg)
 		}
 		closedir(dir);
 	}
-	qsort(names, n, sizeof *names, cmp_str);
+	ccg_sort(names, n, sizeof *names, cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		ccg_buf name = CCG_BUF_INIT;
 		ccg_buf_reset(&path);

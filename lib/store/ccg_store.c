@@ -212,6 +212,7 @@ void ccg_store_free(ccg_store *s)
 	intern_free(&s->event_tab);
 	free(s->ev_textlen);
 	free(s->ev_metric);
+	free(s->refs);
 	ccg_buf_free(&s->scratch);
 	free(s->refs);
 	free(s);
@@ -328,7 +329,8 @@ ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 	if (m) {
 		m->kind1 = (uint32_t)kind + 1;
 		m->len = (uint32_t)len;
-		memcpy(m->bytes, fields, len);
+		if (len) /* fields may be NULL when len is 0 */
+			memcpy(m->bytes, fields, len);
 		m->ref = *ref;
 	}
 	return CCG_OK;

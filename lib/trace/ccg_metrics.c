@@ -240,7 +240,7 @@ static size_t put_header(uint64_t *off, size_t len, ccg_buf *out)
 	size_t want_end = out->len + len;
 	if (*off < header_len) {
 		size_t k = header_len - (size_t)*off;
-		ccg_buf_add(out, CCG_METRICS_HEADER + *off, k < len ? k : len);
+		ccg_buf_add(out, &CCG_METRICS_HEADER[*off], k < len ? k : len);
 		*off = header_len;
 	}
 	return want_end;

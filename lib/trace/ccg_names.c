@@ -4,6 +4,7 @@
  * (times from the trace's zero, zero-padded; equal siblings "#2", "#3").
  */
 #include "trace_i.h"
+#include "ccg_search.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +48,7 @@ ccg_err ccg_names_regions(ccg_trace *t)
 		t->region_safe[i] = b.data;
 		order[i] = (named){b.data, (uint32_t)i};
 	}
-	qsort(order, n, sizeof *order, cmp_named);
+	ccg_sort(order, n, sizeof *order, cmp_named);
 	for (size_t i = 0; i < n; i++) {
 		uint32_t k = order[i].idx;
 		if (i && !strcmp(order[i - 1].name, order[i].name))
@@ -180,7 +181,7 @@ static ccg_err index_ids(ccg_trace *t)
 	}
 	for (size_t i = 0; i < t->nlocs; i++)
 		v[i] = (id_pos){t->locs[i].def->id, (uint32_t)i};
-	qsort(v, t->nlocs, sizeof *v, cmp_id_pos);
+	ccg_sort(v, t->nlocs, sizeof *v, cmp_id_pos);
 	for (size_t i = 0; i < t->nlocs; i++)
 		t->by_id[i] = v[i].i;
 	free(v);

@@ -197,8 +197,7 @@ ccg_err ccg_sumset_build(const ccg_trace *t, ccg_sumset **out)
 	}
 	/* Sorted, each key once (an instance and its only child can share
 	 * a key only if they are one; kept for safety). */
-	if (s->n)
-		qsort(s->keys, s->n, sizeof *s->keys, key_cmp);
+	ccg_sort(s->keys, s->n, sizeof *s->keys, key_cmp);
 	size_t k = 0;
 	for (size_t i = 0; i < s->n; i++)
 		if (!k || key_cmp(&s->keys[k - 1], &s->keys[i]))

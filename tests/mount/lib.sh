@@ -8,16 +8,68 @@ mkdir -p "$CCG_TMP"
 
 CCG_MOUNTS=()
 
+# Sanitizer builds (tests/CMakeLists.txt sets CCG_SAN_LOG): every ccgfs and
+# ccgfs-gen this test starts, the FUSE daemon in the background included,
+# writes its ASan, UBSan or LeakSanitizer report into a folder of this test
+# (files san.PID) instead of a stderr nobody reads; ccg_cleanup fails the
+# test when one appeared.
+CCG_SAN_DIR=""
+if [ -n "${CCG_SAN_LOG:-}" ]; then
+  CCG_SAN_DIR="$CCG_SAN_LOG/$(basename "$0" .sh)${1:+-$1}${2:+-$2}${3:+-$3}-$$"
+  rm -rf "$CCG_SAN_DIR"
+  mkdir -p "$CCG_SAN_DIR"
+  export ASAN_OPTIONS="log_path=$CCG_SAN_DIR/san${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+  export UBSAN_OPTIONS="log_path=$CCG_SAN_DIR/san${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+fi
+
+# ccg_san_check: in a sanitizer build, prints every report this test's
+# processes wrote and returns 1 if there is one.
+ccg_san_check() {
+  [ -n "$CCG_SAN_DIR" ] || return 0
+  local f found=0
+  for f in "$CCG_SAN_DIR"/san.*; do
+    [ -e "$f" ] || continue
+    echo "sanitizer report $f:" >&2
+    cat "$f" >&2
+    found=1
+  done
+  [ "$found" = 0 ] && rmdir "$CCG_SAN_DIR" 2>/dev/null
+  return "$found"
+}
+
+# ccg_wait_gone DIR: waits (up to 60 s) until no process has DIR as its
+# last argument: the daemon of a mount at DIR has exited (and written its
+# leak report, if any).
+ccg_wait_gone() {
+  local i
+  for i in $(seq 1 600); do
+    pgrep -f -- " $1\$" > /dev/null || return 0
+    sleep 0.1
+  done
+  echo "the daemon of $1 is still running after unmount" >&2
+  return 1
+}
+
 ccg_cleanup() {
-  local m
+  local rc=$? m
   for m in "${CCG_MOUNTS[@]:-}"; do
     [ -n "$m" ] || continue
     if mountpoint -q "$m" 2>/dev/null; then
       fusermount3 -u "$m" 2>/dev/null || fusermount3 -uz "$m" 2>/dev/null || true
     fi
   done
+  # A report only counts once its process ended: wait for the daemons.
+  if [ -n "$CCG_SAN_DIR" ]; then
+    for m in "${CCG_MOUNTS[@]:-}"; do
+      [ -n "$m" ] && { ccg_wait_gone "$m" || rc=1; }
+    done
+    ccg_san_check || { echo "FAILED: sanitizer report (above)" >&2; rc=1; }
+  fi
+  exit "$rc"
 }
-trap ccg_cleanup EXIT INT TERM
+trap ccg_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # ccg_wait_mounted DIR: waits (up to 120 s) until DIR is a mount point.
 ccg_wait_mounted() {
