@@ -214,7 +214,6 @@ void ccg_store_free(ccg_store *s)
 	free(s->ev_metric);
 	free(s->refs);
 	ccg_buf_free(&s->scratch);
-	free(s->refs);
 	free(s);
 }
 
