@@ -675,6 +675,11 @@ ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *h,
 	if (!err)
 		err = ccg_node_decode(p, len, h, refs, max);
 	record_put(s, hold);
+	/* Children are stored before parents: a node child at or after id
+	 * (a cycle, in a crafted index) would make walks endless. */
+	for (uint32_t i = 0; !err && refs && i < h->nitems; i++)
+		if (!(refs[i] & CCG_REF_EVENT) && refs[i] >= id)
+			err = CCG_EFORMAT;
 	return err;
 }
 

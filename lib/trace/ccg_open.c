@@ -335,8 +335,17 @@ static ccg_err load_loc(void *ctx, const unsigned char *p, size_t len)
 		memcpy(l->errmsg, p, mlen);
 		l->errmsg[mlen] = '\0';
 	}
+	/* What finish_setup relies on, checked here so that a crafted index
+	 * is rebuilt rather than failing the open. */
 	ccg_node root;
-	return ccg_store_get_node(t->store, l->root, &root, NULL, 0);
+	ccg_err err = ccg_store_get_node(t->store, l->root, &root, NULL, 0);
+	uint64_t nt = ccg_store_time_count(t->store);
+	uint64_t nrec = l->nevents / CCG_TIME_BLOCK +
+			(l->nevents % CCG_TIME_BLOCK != 0);
+	if (!err && (root.kind != CCG_NODE_ROOT || root.nevents != l->nevents ||
+		     l->tbase > nt || nrec > nt - l->tbase))
+		err = CCG_EFORMAT;
+	return err;
 }
 
 static ccg_err load_meta(void *ctx, const unsigned char *p, size_t len)
