@@ -48,9 +48,7 @@ while kill -0 "$bpid" 2>/dev/null; do
   sleep 0.05
 done
 wait "$bpid" || { echo "build failed (stack $stack KiB)"; exit 1; }
-echo "build of a chain $depth deep: VmHWM $bhwm KiB (limit $build_limit)"
-[ "$bhwm" -lt "$build_limit" ] ||
-  { echo "build VmHWM $bhwm KiB over $build_limit KiB"; exit 1; }
+ccg_rss_bound "build of a chain $depth deep" "$bhwm" "$build_limit"
 
 # Mount with the same stack limit (threads take it as their stack size).
 mkdir -p "$m"
@@ -121,7 +119,6 @@ alive "window @$t0-$t1"
 alive "walk"
 
 hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status")
-echo "daemon serving a chain $depth deep: VmHWM $hwm KiB (limit $limit)"
-[ "$hwm" -lt "$limit" ] || { echo "daemon VmHWM $hwm KiB over $limit KiB"; exit 1; }
+ccg_rss_bound "daemon serving a chain $depth deep" "$hwm" "$limit"
 ccg_unmount "$m"
 echo "deep chain served"

@@ -21,10 +21,11 @@ for mode in mt st; do
   m="$work/mnt-$mode"
   ccg_mount "$mode" "$anchor" "$m" -o index="$work/index.ccg"
   pid=$(pgrep -n -f -- "$anchor $m\$")
-  /usr/bin/python3 "$CCG_TOOLS/load_read.py" --mount "$m" --pid "$pid" \
+  /usr/bin/python3 "$CCG_TOOLS/load_read.py" --mount "$m" \
     --scratch "$work/copies-$mode" --threads 32 --calls 150 \
-    --max-bytes 150000000 --seconds "${CCG_LOAD_SECONDS:-20}" \
-    --rss-mib "${CCG_LOAD_RSS_MIB:-192}"
+    --max-bytes 150000000 --seconds "${CCG_LOAD_SECONDS:-20}"
+  hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status")
+  ccg_rss_bound "$mode: daemon" "$hwm" $(( ${CCG_LOAD_RSS_MIB:-192} * 1024 ))
   rm -rf "$work/copies-$mode"
   ccg_unmount "$m"
 done

@@ -75,13 +75,8 @@ check() {
   local hwm
   hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status")
   echo "$name $mode: max_depth $got, $strays repairs, $dirs directories," \
-    "$files files, daemon VmHWM $hwm KiB (limit $limit)"
-  if [ "${CCG_SANITIZED:-0}" = 1 ]; then
-    echo "$name $mode: sanitizer build: VmHWM bound not checked"
-  else
-    [ "$hwm" -lt "$limit" ] ||
-      { echo "$name $mode: daemon VmHWM $hwm KiB over $limit KiB"; exit 1; }
-  fi
+    "$files files"
+  ccg_rss_bound "$name $mode: daemon" "$hwm" "$limit"
   ccg_unmount "$m"
 }
 
