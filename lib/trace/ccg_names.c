@@ -166,7 +166,7 @@ typedef struct id_pos {
 static int cmp_id_pos(const void *a, const void *b)
 {
 	const id_pos *x = a, *y = b;
-	return (x->id > y->id) - (x->id < y->id);
+	return ccg_cmp_u64(x->id, y->id);
 }
 
 /* t->by_id: location indices in id order. */
