@@ -34,10 +34,10 @@ faults_cleanup() {
   for p in "${PIDS[@]:-}"; do
     [ -n "$p" ] && kill -9 "$p" 2>/dev/null || true
   done
-  ccg_cleanup
   for m in "${TMPFS[@]:-}"; do
     [ -n "$m" ] && mountpoint -q "$m" && umount "$m" 2>/dev/null || true
   done
+  ccg_cleanup # last: it exits with the test's status
 }
 trap faults_cleanup EXIT INT TERM
 for m in "$work"/fs-*; do
