@@ -22,6 +22,8 @@ import re
 import subprocess
 import sys
 
+import otf2_split
+
 failures = []
 
 
@@ -120,11 +122,10 @@ def our_detail(cols):
 def otf2_events(anchor, loc):
     """(kind, timestamp, detail) per event of a location, as otf2-print
     prints them."""
-    p = subprocess.run(["otf2-print", "-L", str(loc), anchor],
-                       capture_output=True, text=True, errors="replace")
+    rc, stdout = otf2_split.location_output(anchor, loc)
     out = []
     started = False
-    for line in p.stdout.splitlines():
+    for line in stdout.splitlines():
         if line.startswith("-----"):
             started = True
             continue
@@ -137,7 +138,7 @@ def otf2_events(anchor, loc):
             continue
         rest = line.split(None, 3)[3] if len(parts) > 3 else ""
         out.append((parts[0], int(parts[2]), detail(parts[0], rest)))
-    return p.returncode, out
+    return rc, out
 
 
 def parse_tsv(data):

@@ -12,15 +12,15 @@ earlier than the one before, exact).
 """
 import argparse
 import os
-import subprocess
 import sys
+
+import otf2_split
 
 
 def otf2_times(anchor, loc):
-    p = subprocess.run(["otf2-print", "-L", str(loc), anchor],
-                       capture_output=True, text=True, errors="replace")
+    _, stdout = otf2_split.location_output(anchor, loc)
     out, started = [], False
-    for line in p.stdout.splitlines():
+    for line in stdout.splitlines():
         if line.startswith("-----"):
             started = True
             continue

@@ -21,8 +21,9 @@ import collections
 import os
 import random
 import re
-import subprocess
 import sys
+
+import otf2_split
 
 REGION_RE = re.compile(r'Region: "(.*)" <(\d+)>')
 
@@ -179,10 +180,9 @@ def read_folded(path):
 
 
 def otf2_events(anchor, loc):
-    p = subprocess.run(["otf2-print", "-L", str(loc), anchor],
-                       capture_output=True, text=True, errors="replace")
+    _, stdout = otf2_split.location_output(anchor, loc)
     out, started = [], False
-    for line in p.stdout.splitlines():
+    for line in stdout.splitlines():
         if line.startswith("-----"):
             started = True
             continue
@@ -205,10 +205,9 @@ SEND_RE = re.compile(r'Receiver: \d+ \(".*?" <(\d+)>\).*Length: (\d+)')
 
 def otf2_sends(anchor, loc):
     """(time, receiver location, bytes) of every MPI_SEND / MPI_ISEND."""
-    p = subprocess.run(["otf2-print", "-L", str(loc), anchor],
-                       capture_output=True, text=True, errors="replace")
+    _, stdout = otf2_split.location_output(anchor, loc)
     out = []
-    for line in p.stdout.splitlines():
+    for line in stdout.splitlines():
         parts = line.split(None, 3)
         if len(parts) < 4 or parts[0] not in ("MPI_SEND", "MPI_ISEND"):
             continue
