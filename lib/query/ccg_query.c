@@ -319,6 +319,18 @@ static ccg_err run(qctx *q)
 	return err;
 }
 
+/* Pushes the first frame and runs it; frees the frame array also when
+ * that push fails. */
+static ccg_err start(qctx *q, int kind, const ccg_sinst *in, int whole)
+{
+	ccg_err err = push(q, kind, in, whole);
+	if (!err)
+		return run(q);
+	free(q->f);
+	q->f = NULL;
+	return err;
+}
+
 ccg_err ccg_query_whole(ccg_statcache *c, const ccg_sloc *l, ccg_tcur *tc,
 			int kind, const ccg_sinst *in, const result **out)
 {
@@ -330,7 +342,7 @@ ccg_err ccg_query_whole(ccg_statcache *c, const ccg_sloc *l, ccg_tcur *tc,
 		err = ready(&q, kind, in, &h, out);
 	if (err || *out)
 		return err;
-	if (!(err = push(&q, kind, in, 1)) && !(err = run(&q)))
+	if (!(err = start(&q, kind, in, 1)))
 		*out = q.top;
 	return err;
 }
@@ -356,6 +368,5 @@ ccg_err ccg_query_window(ccg_statcache *c, const ccg_sloc *l, ccg_tcur *tc,
 		return err;
 	}
 	qctx q = {.c = c, .l = l, .tc = tc, .w = w, .out = out};
-	ccg_err err = push(&q, kind, in, 0);
-	return err ? err : run(&q);
+	return start(&q, kind, in, 0);
 }

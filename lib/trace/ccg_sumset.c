@@ -69,6 +69,8 @@ static const sumkey *find(const ccg_sumset *s, const ccg_sloc *l,
 			  const ccg_sinst *in, int kind)
 {
 	sumkey k;
+	if (!s->n)
+		return NULL; /* bsearch must not see a NULL array */
 	make_key(l, in, kind, &k.k1, &k.k2);
 	return bsearch(&k, s->keys, s->n, sizeof k, key_cmp);
 }
