@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Deep trees: a chain of calls CCG_DEEP_CHAIN deep (default 20,000; quirk
+# Deep trees: a chain of calls CCG_DEEP_CHAIN deep (default 20,000, and
+# 5,000 in a sanitizer build, whose allocator copies on every realloc and
+# makes the window's O(depth^2) events.tsv take many minutes; quirk
 # deep-chain) is built and served by a daemon whose stack is limited to
 # CCG_DEEP_STACK_KIB (default 512 KiB, for its threads too), so any
 # recursion per level of the tree overflows it (a window's events.tsv did).
@@ -15,7 +17,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 work="$CCG_TMP/deep"
 rm -rf "$work"
 mkdir -p "$work"
-chain=${CCG_DEEP_CHAIN:-20000}
+deflt=20000
+[ "${CCG_SANITIZED:-0}" = 1 ] && deflt=5000
+chain=${CCG_DEEP_CHAIN:-$deflt}
 stack=${CCG_DEEP_STACK_KIB:-512}
 build_limit=${CCG_DEEP_BUILD_KIB:-24576}
 limit=${CCG_DEEP_RSS_KIB:-204800}
