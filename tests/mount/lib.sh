@@ -124,6 +124,12 @@ ccg_stride() {
   fi
 }
 
+# ccg_strace ARGS...: strace ARGS..., with LeakSanitizer off for the
+# traced processes (in a sanitizer build; it cannot run under ptrace).
+ccg_strace() {
+  ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" strace "$@"
+}
+
 # ccg_unmount DIR: unmounts and checks that the daemon let go.
 ccg_unmount() {
   fusermount3 -u "$1"

@@ -174,11 +174,8 @@ expect_reused reuse2
 # ---------------------------------------------------------------------------
 echo "a valid index opens no event file"
 if command -v strace > /dev/null && strace -f -qq -o /dev/null true 2> /dev/null; then
-  # LeakSanitizer cannot run under ptrace: no leak check in a sanitizer
-  # build for these runs (every other run has it).
   trace_opens() {
-    ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" \
-      strace -f -qq -e trace=open,openat,openat2 -o "$1" "${@:2}"
+    ccg_strace -f -qq -e trace=open,openat,openat2 -o "$1" "${@:2}"
   }
   # The check can see event files being opened: a build opens them all.
   trace_opens "$work/strace-build.log" "$CCGFS" --info -o noindex "$A" > /dev/null

@@ -71,7 +71,7 @@ echo "mount options: $opts"
 # ---- the temporary: name, flags ----
 rm -f "$trace.ccg"
 if command -v strace > /dev/null; then
-  strace -f -qq -e trace=openat -o "$work/strace.txt" \
+  ccg_strace -f -qq -e trace=openat -o "$work/strace.txt" \
     "$CCGFS" --build-only "$trace" 2> /dev/null
   line=$(grep '\.ccg\.tmp\.' "$work/strace.txt" | grep O_CREAT | head -n 1 || true)
   [ -n "$line" ] || fail "no temporary opened: $(grep ccg "$work/strace.txt")"
