@@ -209,14 +209,27 @@ static int fs_interrupted(void *req)
 	return fuse_req_interrupted(req);
 }
 
+/* A read answered EINTR leaves its pages in the kernel's cache, not up to
+ * date, and the kernel reads such pages back one at a time: the next read
+ * of the range would cost a request per 4 KiB, each as slow as the whole
+ * one.  Dropping them, once the answer is sent (the pages are locked
+ * until then), lets it ask for the range at once again.  Not with -s:
+ * the one thread would wait for pages of requests only it can answer. */
+static void drop_pages(struct fuse_session *se, fuse_ino_t ino, off_t off,
+		       size_t size)
+{
+	fuse_lowlevel_notify_inval_inode(se, ino, off, (off_t)size);
+}
+
 static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	(void)fi;
+	const fs *f = fs_of(req);
 	ccg_buf out = CCG_BUF_INIT;
 	ccg_err err = ccg_buf_reserve(&out, size);
 	if (!err)
-		err = ccg_trace_read_cancel(fs_of(req)->trace, ino_to_id(ino),
+		err = ccg_trace_read_cancel(f->trace, ino_to_id(ino),
 					    (uint64_t)off, size, &out,
 					    fs_interrupted, req);
 	if (err)
@@ -224,6 +237,8 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	else
 		fuse_reply_buf(req, out.data, out.len);
 	ccg_buf_free(&out);
+	if (err == CCG_EINTR && f->se)
+		drop_pages(f->se, ino, off, size);
 }
 
 /* With asynchronous reads the kernel sends the page cache's readahead as
