@@ -26,6 +26,10 @@ typedef struct fs {
 	uid_t uid;
 	gid_t gid;
 	struct timespec mtime;  /* of the anchor file */
+	/* The session, to drop from the kernel's page cache what an
+	 * interrupted read left there; NULL with -s.  Set before the
+	 * session loop starts, only read after (no lock). */
+	struct fuse_session *se;
 } fs;
 
 /* The lowlevel operations: the mounted, read-only tree. */

@@ -283,6 +283,7 @@ static int run_mount(const ccgfs_cli *c, struct fuse_args *args)
 		f.mtime = st.st_mtim;
 	f.uid = getuid();
 	f.gid = getgid();
+	f.se = opts.singlethread ? NULL : se;
 	ret = serve(se, mnt, c, &opts);
 out:
 	if (se)

@@ -37,6 +37,7 @@ static int fs_errno(ccg_err err)
 	case CCG_ERANGE: return ERANGE;
 	case CCG_ENOTSUP: return ENOTSUP;
 	case CCG_ESTALE: return ESTALE;
+	case CCG_EINTR: return EINTR;
 	case CCG_EIO:
 	case CCG_EFORMAT:
 	default: return EIO;
@@ -200,20 +201,54 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	fuse_reply_open(req, fi);
 }
 
+/* The read's hook: whether the kernel sent FUSE_INTERRUPT for it (its
+ * reader got a signal, or was killed).  Another worker thread reads the
+ * interrupt, so with -s (one thread) a read always runs to its end. */
+static int fs_interrupted(void *req)
+{
+	return fuse_req_interrupted(req);
+}
+
+/* A read answered EINTR leaves its pages in the kernel's cache, not up to
+ * date, and the kernel reads such pages back one at a time: the next read
+ * of the range would cost a request per 4 KiB, each as slow as the whole
+ * one.  Dropping them, once the answer is sent (the pages are locked
+ * until then), lets it ask for the range at once again.  Not with -s:
+ * the one thread would wait for pages of requests only it can answer. */
+static void drop_pages(struct fuse_session *se, fuse_ino_t ino, off_t off,
+		       size_t size)
+{
+	fuse_lowlevel_notify_inval_inode(se, ino, off, (off_t)size);
+}
+
 static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	(void)fi;
+	const fs *f = fs_of(req);
 	ccg_buf out = CCG_BUF_INIT;
 	ccg_err err = ccg_buf_reserve(&out, size);
 	if (!err)
-		err = ccg_trace_read(fs_of(req)->trace, ino_to_id(ino),
-				     (uint64_t)off, size, &out);
+		err = ccg_trace_read_cancel(f->trace, ino_to_id(ino),
+					    (uint64_t)off, size, &out,
+					    fs_interrupted, req);
 	if (err)
 		fuse_reply_err(req, fs_errno(err));
 	else
 		fuse_reply_buf(req, out.data, out.len);
 	ccg_buf_free(&out);
+	if (err == CCG_EINTR && f->se)
+		drop_pages(f->se, ino, off, size);
+}
+
+/* With asynchronous reads the kernel sends the page cache's readahead as
+ * background requests, which it never interrupts: a killed reader's read
+ * ran to its end.  Synchronous reads make each request its reader's own,
+ * so the reader's signal reaches it as FUSE_INTERRUPT (fs_interrupted). */
+static void fs_init(void *userdata, struct fuse_conn_info *conn)
+{
+	(void)userdata;
+	conn->want &= ~(unsigned)FUSE_CAP_ASYNC_READ;
 }
 
 static void fs_statfs(fuse_req_t req, fuse_ino_t ino)
@@ -254,6 +289,7 @@ FS_EROFS(write, fuse_ino_t ino, const char *b, size_t s, off_t o,
 #pragma GCC diagnostic pop
 
 const struct fuse_lowlevel_ops fs_ops = {
+	.init = fs_init,
 	.lookup = fs_lookup,
 	.getattr = fs_getattr,
 	.opendir = fs_opendir,

@@ -15,6 +15,7 @@ static const struct {
 	[CCG_ERANGE] = {"CCG_ERANGE", "value out of range"},
 	[CCG_ENOTSUP] = {"CCG_ENOTSUP", "not supported"},
 	[CCG_ESTALE] = {"CCG_ESTALE", "index does not match the trace"},
+	[CCG_EINTR] = {"CCG_EINTR", "interrupted"},
 };
 
 const char *ccg_err_name(ccg_err err)

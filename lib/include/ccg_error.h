@@ -20,6 +20,7 @@ typedef enum ccg_err {
 	CCG_ERANGE,      /* a number or offset out of range */
 	CCG_ENOTSUP,     /* something the library does not support */
 	CCG_ESTALE,      /* an index that does not belong to this trace */
+	CCG_EINTR,       /* the caller asked a read to stop (ccg_cancel_fn) */
 	CCG__COUNT
 } ccg_err;
 

@@ -14,7 +14,8 @@
  *
  * Simple API: ccg_anchor_find, ccg_trace_open, ccg_trace_stat,
  * ccg_trace_lookup, ccg_trace_readdir, ccg_trace_read, ccg_trace_close.
- * Advanced: ccg_trace_summary for `--info`-style reports.
+ * Advanced: ccg_trace_summary for `--info`-style reports,
+ * ccg_trace_read_cancel for reads their reader may abandon.
  */
 #ifndef CCG_TRACE_H
 #define CCG_TRACE_H
@@ -125,6 +126,18 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 ccg_err ccg_parse_tolerance(const char *s, uint64_t *abs, double *rel);
 
 /* ---- advanced ---- */
+
+/* A read's hook: nonzero when its reader is gone and the read should
+ * stop.  Asked from the reading thread, now and then (every 1024 steps of
+ * the read's long loops); it must be cheap and thread-safe. */
+typedef int (*ccg_cancel_fn)(void *arg);
+
+/* ccg_trace_read that asks fn(arg) as it goes (fn NULL: never) and
+ * returns CCG_EINTR, with `out` holding part of the range or nothing of
+ * it, once fn said stop. */
+ccg_err ccg_trace_read_cancel(const ccg_trace *t, ccg_id id, uint64_t off,
+			      size_t len, ccg_buf *out, ccg_cancel_fn fn,
+			      void *arg);
 
 /* Appends the text of the root `info` file. */
 ccg_err ccg_trace_summary(const ccg_trace *t, ccg_buf *out);

@@ -5,6 +5,7 @@
  * by recursion, so a chain of any depth costs its length.
  */
 #include "ccg_stats.h"
+#include "ccg_cancel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,11 @@ ccg_err ccg_folded_merge(ccg_folded *a, const ccg_folded *b)
 	st[nst++] = (mframe){0, a->n, 0, b->n, CCG_FPATH_TOP};
 	/* Each turn places a run of a or b, or one path both have. */
 	while (nst) {
+		ccg_err stop = ccg_cancel_poll();
+		if (stop) {
+			err = stop;
+			goto cleanup;
+		}
 		mframe *m = &st[nst - 1];
 		int ha = m->ai < m->aend, hb = m->bi < m->bend;
 		if (!ha || !hb) {

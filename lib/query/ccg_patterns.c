@@ -4,6 +4,7 @@
  * ccg_patterns.h.
  */
 #include "ccg_patterns.h"
+#include "ccg_cancel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +81,7 @@ static ccg_err mark_reachable(const ccg_store *s, ccg_patterns *p,
 			stack[top++] = roots[r];
 		}
 	}
-	while (!err && top) {
+	while (!err && top && !(err = ccg_cancel_poll())) {
 		uint32_t id = stack[--top];
 		ccg_node h;
 		if ((err = ccg_store_get_node(s, id, &h, items, CCG_FANOUT_MAX)))
@@ -362,7 +363,7 @@ ccg_err ccg_patterns_time(ccg_patterns *p, const ccg_store *s,
 	/* Every step takes an item or pops a frame.  A frame holds events
 	 * (its items' add up to them, or the walk fails) and its items have
 	 * lower ids, so at most (events x nodes) frames are pushed. */
-	while (!err && w->nf)
+	while (!err && w->nf && !(err = ccg_cancel_poll()))
 		err = pw_step(w);
 	return err;
 }

@@ -12,6 +12,7 @@
  * while frames run, so what the cache holds stays within its budget.
  */
 #include "stats_i.h"
+#include "ccg_cancel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -308,7 +309,7 @@ static ccg_err run(qctx *q)
 	ccg_err err = CCG_OK;
 	/* Every turn adds an item or finishes a frame; a frame pushes at
 	 * most one frame per item. */
-	while (!err && q->nf) {
+	while (!err && q->nf && !(err = ccg_cancel_poll())) {
 		qframe *f = &q->f[q->nf - 1];
 		err = f->i < f->h.nitems ? item(q) : finish(q);
 	}

@@ -27,6 +27,8 @@ typedef struct ccg_sink {
 	uint64_t size;          /* bytes of the table so far */
 	uint64_t from, to;      /* the range [from, to) */
 	int oom;                /* a line could not be made */
+	ccg_err stop;           /* CCG_EINTR once the read's hook said stop
+				 * (ccg_cancel.h; polled per line) */
 } ccg_sink;
 
 /* A sink appending the table's bytes [from, from + len) to out (len
@@ -49,13 +51,15 @@ void ccg_sink_end(ccg_sink *s);
  * line must be made. */
 int ccg_sink_skip(ccg_sink *s, uint64_t n);
 
-/* Whether the range is complete: nothing after this is wanted. */
+/* Whether the range is complete (nothing after this is wanted), or the
+ * read is to stop. */
 int ccg_sink_done(const ccg_sink *s);
 
 /* Appends (or measures) n bytes of text as lines of their own. */
 void ccg_sink_add(ccg_sink *s, const char *text, size_t n);
 
-/* CCG_ENOMEM when a line could not be made. */
+/* CCG_ENOMEM when a line could not be made, CCG_EINTR when the read's
+ * hook said stop. */
 ccg_err ccg_sink_status(const ccg_sink *s);
 
 /* Appends stats.tsv (header and one row per region, most exclusive time

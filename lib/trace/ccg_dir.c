@@ -6,6 +6,8 @@
  */
 #include "trace_i.h"
 
+#include "ccg_cancel.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -293,6 +295,20 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 		return CCG_ENOENT;
 	__atomic_add_fetch(&t->mut->reads, 1, __ATOMIC_RELAXED);
 	return f->fn(t, &tg, v, off, len, out, NULL);
+}
+
+ccg_err ccg_trace_read_cancel(const ccg_trace *t, ccg_id id, uint64_t off,
+			      size_t len, ccg_buf *out, ccg_cancel_fn fn,
+			      void *arg)
+{
+	ccg_cancel saved;
+	ccg_cancel_push(fn, arg, &saved);
+	ccg_err err = ccg_trace_read(t, id, off, len, out);
+	if (!err && ccg_cancel_cur.hit)
+		err = CCG_EINTR; /* whatever a loop made of its error, a
+				  * read the hook stopped is not whole */
+	ccg_cancel_pop(&saved);
+	return err;
 }
 
 /* Visible child `k` of a tree directory: its id and (if asked) name. */

@@ -6,6 +6,7 @@
  * across reads.
  */
 #include "trace_i.h"
+#include "ccg_cancel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +256,8 @@ static ccg_err window_size(walk *w, uint32_t id, uint64_t first,
 		int found = 0;
 		while (!err && !found && sub.n) {
 			wframe *f = &sub.f[sub.n - 1];
+			if ((err = ccg_cancel_poll()))
+				break;
 			if (f->next == f->nitems) {
 				sub.nitems = f->items;
 				sub.n--;
@@ -295,6 +298,8 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 	ccg_err err = walk_push(w, in->node, in->first, in->depth);
 	while (!err && w->n) {
 		wframe *f = &w->f[w->n - 1];
+		if ((err = ccg_cancel_poll()))
+			break;
 		if (f->next == f->nitems) {
 			w->nitems = f->items;
 			w->n--;

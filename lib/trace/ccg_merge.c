@@ -12,6 +12,7 @@
  * checkpoint below its offset.
  */
 #include "trace_i.h"
+#include "ccg_cancel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -279,7 +280,7 @@ static ccg_err wmerge_build(const mctx *c, const where *w, wmerge **out)
 		err = mstreams_open(c->t, m, NULL, &s);
 	int keep = !err && may_keep(c->t, m->total);
 	uint64_t merged = 0;
-	while (!err) {
+	while (!err && !(err = ccg_cancel_poll())) {
 		if (merged >= (uint64_t)m->ncp * m->step &&
 		    (err = checkpoint(m, s, merged)))
 			break;
@@ -382,7 +383,7 @@ static ccg_err merged_read(const mctx *c, const wmerge *m, uint64_t x,
 	if (err)
 		return err;
 	uint64_t merged = m->cp_off[k];
-	while (!err && out->len < want_end) {
+	while (!err && out->len < want_end && !(err = ccg_cancel_poll())) {
 		long pick;
 		if ((err = mpick(c, s, m->n, &pick)) || pick < 0)
 			break;

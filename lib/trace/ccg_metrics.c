@@ -12,6 +12,7 @@
  * each event's time.
  */
 #include "trace_i.h"
+#include "ccg_cancel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -176,7 +177,8 @@ static ccg_err mwalk_run(mwalk *w, uint32_t node, uint64_t first,
 	ccg_err err = push(w, node, first);
 	if (size)
 		*size = 0;
-	while (!err && w->n && (!out || out->len < want_end)) {
+	while (!err && w->n && (!out || out->len < want_end) &&
+	       !(err = ccg_cancel_poll())) {
 		mframe *f = &w->f[w->n - 1];
 		if (f->next == f->nitems) {
 			w->n--;
