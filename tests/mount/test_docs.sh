@@ -108,9 +108,11 @@ for d in "${dirs[@]}"; do
     esac | tr '\t' '\n' | sed "s|\$|\tof ${d#"$m"}/$n|" >> "$work/words"
   done
 done
-# A lossy build's figures.
-"$CCGFS" --info -o noindex -o tolerance=5% "$work/trace" |
-  sed -n 's/^\([^ :]*\): .*/\1\tlossy info/p' >> "$work/words"
+# A lossy build's figures, with both bounds as ccgfs(1) writes them.
+"$CCGFS" --info -o noindex -o 'tolerance=1000\,5%' "$work/trace" > "$work/lossy"
+grep -qx 'tolerance_ticks: 1000' "$work/lossy" && grep -qx 'tolerance_percent: 5' "$work/lossy" \
+  || miss "-o 'tolerance=1000\,5%' as ccgfs(1) has it does not give both bounds"
+sed -n 's/^\([^ :]*\): .*/\1\tlossy info/p' "$work/lossy" >> "$work/words"
 grep -q '^tolerance_percent' "$work/words" || miss "no lossy info read"
 grep -q '^build_seconds' "$work/words" || miss "the mount built no index"
 grep -q '^error	' "$work/words" || miss "no location with an error seen"

@@ -108,8 +108,13 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOF
+# The build's compiler; a sanitizer build's library holds instrumented
+# objects, which link only with the sanitizers' runtime.
+compiler=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
+san=()
+grep -qx 'CCG_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" && san=(-fsanitize=address,undefined)
 # shellcheck disable=SC2086
-cc -std=c11 -Wall -Werror -o "$work/count" "$work/count.c" $flags
+"${compiler:-cc}" -std=c11 -Wall -Werror "${san[@]}" -o "$work/count" "$work/count.c" $flags
 got=$("$work/count" "$(dirname "$trace")")
 [ "$got" = "$want" ] || fail "the program linked with libccg counts $got locations, otf2-print $want"
 
