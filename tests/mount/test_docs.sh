@@ -124,6 +124,14 @@ for n in $(grep -oE '\b[a-z][a-z-]*(-N)?\.(tsv|folded)\b' "$work/ccgfs.5" | sort
     *) grep -qx -- "$n" "$work/files" || miss "ccgfs(5) names $n, which no directory has" ;;
   esac
 done
+# The completion's operands: a trace (NAME.otf2 or a directory, not
+# NAME.def), then a mount point (a directory only), then nothing.
+touch "$work/mfile"
+got=$(complete_line "ccgfs -o fanout=8 $work/trace/tra" | sort | tr '\n' ' ')
+[ "$got" = "$work/trace/traces $work/trace/traces.otf2 " ] || miss "completion of a trace: $got"
+got=$(complete_line "ccgfs -s $work/trace/traces.otf2 $work/m" | tr '\n' ' ')
+[ "$got" = "$work/mnt " ] || miss "completion of a mount point: $got"
+[ -z "$(complete_line "ccgfs --info $work/trace $work/m")" ] || miss "completion after --info TRACE"
 ccg_unmount "$m"
 
 # --- ccgfs-gen(1) ---

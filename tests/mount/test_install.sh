@@ -122,6 +122,8 @@ got=$("$work/count" "$(dirname "$trace")")
 offered=$(bash -c '. "$1"; COMP_LINE="ccgfs -o "; COMP_POINT=${#COMP_LINE}
   COMP_WORDS=(ccgfs -o ""); COMP_CWORD=2; _ccgfs; printf "%s\n" "${COMPREPLY[@]}"' \
   _ "$prefix/share/bash-completion/completions/ccgfs")
+bash -c '. "$1"; complete -p ccgfs' _ "$prefix/share/bash-completion/completions/ccgfs" |
+  grep -qx 'complete -F _ccgfs ccgfs' || fail "the installed completion does not register for ccgfs"
 for o in fanout= index= tolerance= noindex; do
   grep -qx -- "$o" <<< "$offered" || fail "the installed completion does not offer -o $o"
 done
