@@ -59,6 +59,8 @@ for page in man1/ccgfs.1 man5/ccgfs.5 man1/ccgfs-gen.1; do
   groff -man -Tutf8 -ww -z "$prefix/share/man/$page" 2> "$work/groff.err"
   [ ! -s "$work/groff.err" ] || { cat "$work/groff.err"; fail "groff warns about $page"; }
   lexgrog "$prefix/share/man/$page" > /dev/null || fail "lexgrog finds no NAME line in $page"
+  grep -q "^\.TH .* \"ccgfs $version\" " "$prefix/share/man/$page" \
+    || fail "the .TH line of $page does not say ccgfs $version"
   if command -v mandoc > /dev/null; then
     mandoc -Tlint -W warning "$prefix/share/man/$page" || fail "mandoc -Tlint: $page"
   fi
