@@ -26,9 +26,21 @@ install(FILES lib/include/ccg_trace.h lib/include/ccg_buf.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ccgfs)
 install(FILES ${CMAKE_BINARY_DIR}/ccgfs.pc
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
-install(FILES doc/man/ccgfs.1 doc/man/ccgfs-gen.1
-        DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
-install(FILES doc/man/ccgfs.5 DESTINATION ${CMAKE_INSTALL_MANDIR}/man5)
+# Man pages go in compressed, as Debian has them (gzip -9n: no name or
+# time inside, so the same page gives the same bytes).
+find_program(CCG_GZIP gzip REQUIRED)
+foreach(page ccgfs.1 ccgfs-gen.1 ccgfs.5)
+  set(gz ${CMAKE_BINARY_DIR}/man/${page}.gz)
+  add_custom_command(OUTPUT ${gz}
+    COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_SOURCE_DIR}/doc/man/${page}
+            ${CMAKE_BINARY_DIR}/man/${page}
+    COMMAND ${CCG_GZIP} -9nf ${CMAKE_BINARY_DIR}/man/${page}
+    DEPENDS ${CMAKE_SOURCE_DIR}/doc/man/${page} VERBATIM)
+  list(APPEND CCG_MAN_GZ ${gz})
+  string(REGEX REPLACE ".*\\." "man" section ${page})
+  install(FILES ${gz} DESTINATION ${CMAKE_INSTALL_MANDIR}/${section})
+endforeach()
+add_custom_target(man ALL DEPENDS ${CCG_MAN_GZ})
 install(FILES contrib/completion/ccgfs
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -23,8 +23,8 @@ fail() { echo "FAILED: $*"; exit 1; }
 
 # --- cmake --install into a fresh prefix ---
 cmake --install "$build" --prefix "$prefix" > "$work/install.log"
-for f in bin/ccgfs bin/ccgfs-gen share/man/man1/ccgfs.1 share/man/man5/ccgfs.5 \
-         share/man/man1/ccgfs-gen.1 share/bash-completion/completions/ccgfs \
+for f in bin/ccgfs bin/ccgfs-gen share/man/man1/ccgfs.1.gz share/man/man5/ccgfs.5.gz \
+         share/man/man1/ccgfs-gen.1.gz share/bash-completion/completions/ccgfs \
          include/ccgfs/ccg_trace.h include/ccgfs/ccg_buf.h \
          include/ccgfs/ccg_error.h; do
   [ -f "$prefix/$f" ] || fail "cmake --install did not install $f"
@@ -50,19 +50,23 @@ grep -qx "index: $work/trace.ccg" "$work/mnt/info" || fail "the index is not whe
 ccg_unmount "$work/mnt"
 [ -s "$work/trace.ccg" ] || fail "no index written at $work/trace.ccg"
 
-# --- the man pages ---
+# --- the man pages (gzip -9n, as Debian has them) ---
 for page in man1/ccgfs.1 man5/ccgfs.5 man1/ccgfs-gen.1; do
   out="$work/$(basename "$page").txt"
-  MANWIDTH=80 man -l -P cat "$prefix/share/man/$page" > "$out" 2> "$work/man.err"
+  gz="$prefix/share/man/$page.gz"
+  gzip -t "$gz" || fail "$page.gz is not gzip"
+  zcat "$gz" > "$work/page"
+  cmp -s "$work/page" "$here/../../doc/man/${page#*/}" || fail "$page.gz is not doc/man/${page#*/}"
+  MANWIDTH=80 man -l -P cat "$gz" > "$out" 2> "$work/man.err"
   [ ! -s "$work/man.err" ] || { cat "$work/man.err"; fail "man -l $page complained"; }
   grep -q '^NAME' "$out" && grep -q '^SEE ALSO' "$out" || fail "man -l $page: no NAME or SEE ALSO"
-  groff -man -Tutf8 -ww -z "$prefix/share/man/$page" 2> "$work/groff.err"
+  groff -man -Tutf8 -ww -z "$work/page" 2> "$work/groff.err"
   [ ! -s "$work/groff.err" ] || { cat "$work/groff.err"; fail "groff warns about $page"; }
-  lexgrog "$prefix/share/man/$page" > /dev/null || fail "lexgrog finds no NAME line in $page"
-  grep -q "^\.TH .* \"ccgfs $version\" " "$prefix/share/man/$page" \
+  lexgrog "$gz" > /dev/null || fail "lexgrog finds no NAME line in $page"
+  grep -q "^\.TH .* \"ccgfs $version\" " "$work/page" \
     || fail "the .TH line of $page does not say ccgfs $version"
   if command -v mandoc > /dev/null; then
-    mandoc -Tlint -W warning "$prefix/share/man/$page" || fail "mandoc -Tlint: $page"
+    mandoc -Tlint -W warning "$gz" || fail "mandoc -Tlint: $page"
   fi
 done
 grep -q '^EXIT STATUS' "$work/ccgfs.1.txt" || fail "ccgfs(1) has no EXIT STATUS"
@@ -152,8 +156,8 @@ for p in libfuse3 liblz4; do
   grep -q "$p" <<< "$depends" || fail "Depends lacks $p"
 done
 dpkg-deb -c "$deb" | awk '{ print $NF }' > "$work/deb.list"
-for f in ./usr/bin/ccgfs ./usr/bin/ccgfs-gen ./usr/share/man/man1/ccgfs.1 \
-         ./usr/share/man/man5/ccgfs.5 ./usr/share/man/man1/ccgfs-gen.1 \
+for f in ./usr/bin/ccgfs ./usr/bin/ccgfs-gen ./usr/share/man/man1/ccgfs.1.gz \
+         ./usr/share/man/man5/ccgfs.5.gz ./usr/share/man/man1/ccgfs-gen.1.gz \
          ./usr/share/bash-completion/completions/ccgfs \
          ./usr/include/ccgfs/ccg_trace.h; do
   grep -qx -- "$f" "$work/deb.list" || fail "the package lacks $f"
@@ -165,6 +169,6 @@ dpkg -x "$deb" "$work/root"
   || fail "the packaged ccgfs --version"
 "$work/root/usr/bin/ccgfs" --help | grep -q -- '--build-only' || fail "the packaged ccgfs --help"
 "$work/root/usr/bin/ccgfs-gen" --help | grep -q -- '--quirk' || fail "the packaged ccgfs-gen --help"
-MANWIDTH=80 man -l -P cat "$work/root/usr/share/man/man5/ccgfs.5" | grep -q '^NAME' \
+MANWIDTH=80 man -l -P cat "$work/root/usr/share/man/man5/ccgfs.5.gz" | grep -q '^NAME' \
   || fail "the packaged ccgfs(5)"
 echo "installed, mounted, linked and packaged ccgfs $version"
