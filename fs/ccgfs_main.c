@@ -310,7 +310,7 @@ int main(int argc, char *argv[])
 		ccgfs_cli_usage();
 		ret = 0;
 	} else if (c.show_version) {
-		printf("ccgfs 0.1 (FUSE %s)\n", fuse_pkgversion());
+		printf("ccgfs %s (FUSE %s)\n", CCGFS_VERSION, fuse_pkgversion());
 		ret = 0;
 	} else if (bad_operands(&c)) {
 		ret = CCGFS_EXIT_USAGE;
