@@ -143,7 +143,8 @@ typedef struct walk {
 /* A walk over location l with thread memo m, over all its events. */
 static walk walk_make(const ccg_trace *t, const loc *l, memo *m)
 {
-	ccg_tcur_init(&m->tc, t->store, l->tbase, l->nevents);
+	ccg_tcur_init(&m->tc, t->store, l->tbase, l->nevents, l->first,
+		      l->last);
 	return (walk){t, l, NULL, 0, 0, NULL, 0, 0, m->ev, m->nodes,
 		      &m->fields, &m->tc, {0, 0, 0, 0, 0, 0}};
 }
