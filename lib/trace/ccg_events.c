@@ -170,10 +170,12 @@ static ccg_err walk_event(walk *w, uint32_t id, const memo_ev **out)
 		ccg_render_event_tail(&m->tail, w->t->defs, ev.kind,
 				      (const unsigned char *)w->fields_->data,
 				      ev.len);
-		if (ccg_buf_status(&m->tail)) {
-			m->id1 = 0;
+		if (ccg_buf_status(&m->tail))
 			return CCG_ENOMEM;
-		}
+		/* Its text decides the length of its line, its textlen
+		 * the size of every file holding it: they must agree. */
+		if (ccg_render_event_textlen(ev.kind, m->tail.len) != ev.textlen)
+			return CCG_EFORMAT;
 		m->id1 = id + 1;
 		m->kind = ev.kind;
 		m->textlen = ev.textlen;
@@ -338,7 +340,9 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 						break;
 					continue;
 				}
-				ccg_buf_setlen(out, at0); /* not its size */
+				ccg_buf_setlen(out, at0);
+				err = CCG_EFORMAT; /* not its size */
+				break;
 			}
 			ccg_buf_reset(&line);
 			ccg_render_event_head(&line, ev->kind, at, w->t->w_time,
@@ -347,6 +351,12 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 			ccg_buf_add(&line, ev->tail.data, ev->tail.len);
 			if (ccg_buf_status(&line)) {
 				err = CCG_ENOMEM;
+				break;
+			}
+			if (line.len != size) {
+				/* Longer or shorter than the file's size
+				 * counts it: the file would be cut. */
+				err = CCG_EFORMAT;
 				break;
 			}
 			if (off < line.len) {
