@@ -203,6 +203,40 @@ static ccg_err walk_node(walk *w, uint32_t id, const memo_node **out)
 	return CCG_OK;
 }
 
+/* A node's text length and event count must be the sums of its items':
+ * reads skip subtrees by them, so a node claiming more or less than its
+ * items hold would shift or cut the file.  Checked on the items
+ * w->items[at, at + n), which walk_push has just copied (looking the
+ * items up may evict the node's own memo entry). */
+static ccg_err walk_check_sums(walk *w, size_t at, uint32_t n,
+			       uint64_t textlen, uint64_t nevents)
+{
+	uint64_t tsum = 0, nsum = 0;
+	ccg_err err;
+	for (uint32_t i = 0; i < n; i++) {
+		ccg_ref ref = w->items[at + i];
+		uint64_t tl, ne;
+		if (CCG_REF_IS_EVENT(ref)) {
+			const memo_ev *ev;
+			if ((err = walk_event(w, CCG_REF_ID(ref), &ev)))
+				return err;
+			tl = ev->textlen;
+			ne = 1;
+		} else {
+			const memo_node *m;
+			if ((err = walk_node(w, ref, &m)))
+				return err;
+			tl = m->hdr.textlen;
+			ne = m->hdr.nevents;
+		}
+		if (tl > UINT64_MAX - tsum || ne > UINT64_MAX - nsum)
+			return CCG_EFORMAT;
+		tsum += tl;
+		nsum += ne;
+	}
+	return tsum == textlen && nsum == nevents ? CCG_OK : CCG_EFORMAT;
+}
+
 static ccg_err walk_push(walk *w, uint32_t node, uint64_t first,
 			 uint32_t depth)
 {
@@ -224,7 +258,8 @@ static ccg_err walk_push(walk *w, uint32_t node, uint64_t first,
 	f->idx = first;
 	f->depth = depth;
 	w->n++;
-	return CCG_OK;
+	return walk_check_sums(w, f->items, f->nitems, m->hdr.textlen,
+			       m->hdr.nevents);
 }
 
 /* Bytes of the events of node `id` (first event `first`) inside the
