@@ -163,6 +163,8 @@ typedef struct trace_mut {
 	size_t nlocs_pat;       /* pat_mu */
 	uint64_t reads;         /* atomic: file reads served (a size query
 				 * is not one) */
+	int refused_said;       /* atomic: a read refused a malformed record
+				 * and said so (once per trace) */
 } trace_mut;
 
 /* An open trace.  Every field but `mut`'s contents is set by
