@@ -75,6 +75,13 @@
  *   huge-time            (not in all) after its last Leave, a call of
  *                        10 ticks at 2^64 - 21 (a damaged timestamp: more
  *                        than 2^63 ticks after the zero)
+ *   early-time           (not in all) after its last Leave, a call of
+ *                        10 ticks at tick 100: times run backwards, to
+ *                        before the clock's global offset and every other
+ *                        event of the trace (OTF2 refuses to write a
+ *                        falling time: the call is written after the
+ *                        last Leave and its two timestamps are replaced
+ *                        in the .evt file)
  *   sparse-ids           location ids 0, 2^32+7, 2^63+5 for the indices 0, 1,
  *                        2 and i*2^33+i for i > 2 (at least 3 locations)
  *
@@ -144,26 +151,27 @@
 enum ccgen_quirk { QK_UNBALANCED, QK_EMPTY_LEAVE, QK_NEVER_LEFT, QK_SLASH,
 	QK_LONG, QK_DUP, QK_SAME_TIME, QK_CC, QK_ALL_KINDS, QK_WRONG_COUNTS,
 	QK_EMPTY_LOC, QK_MISSING_EVT, QK_APEX, QK_DEEP, QK_SPARSE, QK_HUGE,
-	QK_N };
+	QK_EARLY, QK_N };
 static const char *const ccgen_quirk_names[QK_N] = { "unbalanced-leave",
 	"empty-leave", "never-left", "slash-names", "long-names",
 	"dup-names", "same-time", "calling-context", "all-kinds",
 	"wrong-counts", "empty-location", "missing-evt", "apex",
-	"deep-chain", "sparse-ids", "huge-time" };
+	"deep-chain", "sparse-ids", "huge-time", "early-time" };
 static const unsigned ccgen_quirk_locs[QK_N] = {
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 0, 1 };
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 0, 1, 1 };
 
 enum ccgen_cnt { C_UNBALANCED, C_IMPLICIT, C_EMPTY_LEAVE, C_OPEN_AT_END,
 	C_UNMATCHED, C_SLASH, C_LONG, C_DUP, C_SAME_TIME, C_CC_ENTER,
 	C_CC_SAMPLE, C_ALL_KINDS, C_ATTRS, C_WRONG_COUNTS, C_EMPTY_LOC,
-	C_MISSING_EVT, C_SPARSE, C_FLUSH, C_TASK_STOP, C_HUGE_TIME, C_DEPTH,
-	C_N };
+	C_MISSING_EVT, C_SPARSE, C_FLUSH, C_TASK_STOP, C_HUGE_TIME, C_EARLY_TIME,
+	C_DEPTH, C_N };
 static const char *const ccgen_cnt_names[C_N] = { "unbalanced-leave",
 	"implicitly-closed", "empty-leave", "never-left", "unmatched-leave",
 	"slash-names", "long-names", "dup-names", "same-time",
 	"calling-context", "calling-context-sample", "all-kinds",
 	"attribute-lists", "wrong-counts", "empty-location", "missing-evt",
-	"sparse-ids", "buffer-flush", "task-stop", "huge-time", "depth" };
+	"sparse-ids", "buffer-flush", "task-stop", "huge-time", "early-time",
+	"depth" };
 
 /* Strings with fixed ids 0 .. S_N-1; groups, comms, attributes and
  * paradigms use S_GROUP + id, S_COMM + id, ... */
@@ -255,6 +263,7 @@ typedef struct {
 
 typedef struct {
 	uint64_t id, t0, t, nevents, limit, iter;
+	uint64_t early;		/* early-time: the call's time as written */
 	uint64_t rng, req, isend_req, irecv_req;
 	uint32_t rank, thread, sp, enters;
 	int quirk, sub;
@@ -447,8 +456,9 @@ static int ccgen_parse_quirks(ccgen_opts *o, const char *list)
 	for (tok = strtok_r(dup, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		bool all = !strcmp(tok, "all"), found = all;
-		for (int q = 0; q < QK_N; q++)	/* all: but these two */
-			if ((all && q != QK_DEEP && q != QK_HUGE) ||
+		for (int q = 0; q < QK_N; q++)	/* all: but these three */
+			if ((all && q != QK_DEEP && q != QK_HUGE &&
+			     q != QK_EARLY) ||
 			    !strcmp(tok, ccgen_quirk_names[q]))
 				o->quirk[q] = found = true;
 		if (!found) {
@@ -1367,6 +1377,15 @@ static int ccgen_loc_finish(ccgen_ctx *c, ccgen_loc *l)
 			return -1;
 		l->cnt[C_HUGE_TIME] = 1;
 	}
+	if (l->quirk == QK_EARLY) {
+		/* Written after everything, moved to tick 100 later
+		 * (ccgen_patch_early). */
+		l->t += CCGEN_GAP_MAX;
+		l->early = l->t;
+		if (ccgen_enter(c, l, c->r_user, NULL) ||
+		    (l->t += 10, ccgen_leave(c, l, c->r_user, NULL)))
+			return -1;
+	}
 	return 0;
 }
 
@@ -1720,6 +1739,57 @@ static int ccgen_patch_anchor(ccgen_ctx *c)
 	return 0;
 }
 
+/* Replaces the one occurrence of the 8 bytes of `from` (little-endian, as
+ * OTF2 writes a timestamp) in buf[0, n) by those of `to`; 0 when it was
+ * there exactly once. */
+static int ccgen_replace_u64(unsigned char *buf, size_t n, uint64_t from,
+			     uint64_t to)
+{
+	unsigned char f[8];
+	size_t hits = 0, at = 0;
+	for (int k = 0; k < 8; k++)
+		f[k] = (unsigned char)(from >> (8 * k));
+	for (size_t k = 0; k + 8 <= n; k++)
+		if (!memcmp(buf + k, f, 8))
+			hits++, at = k;
+	if (hits != 1)
+		return -1;
+	for (int k = 0; k < 8; k++)
+		buf[at + k] = (unsigned char)(to >> (8 * k));
+	return 0;
+}
+
+/* early-time: the call written last gets its times 100 and 110. */
+static int ccgen_patch_early(ccgen_ctx *c)
+{
+	char path[4096];
+	for (uint32_t i = 0; i < c->o.nlocs; i++) {
+		ccgen_loc *l = &c->locs[i];
+		unsigned char *buf = NULL;
+		long n = -1;
+		int rc = -1;
+		if (l->quirk != QK_EARLY)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/%" PRIu64 ".evt",
+			 c->o.outdir, c->o.name, l->id);
+		FILE *f = fopen(path, "r+b");
+		if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 &&
+		    !fseek(f, 0, SEEK_SET) && (buf = malloc((size_t)n)) &&
+		    fread(buf, 1, (size_t)n, f) == (size_t)n &&
+		    !ccgen_replace_u64(buf, (size_t)n, l->early, 100) &&
+		    !ccgen_replace_u64(buf, (size_t)n, l->early + 10, 110) &&
+		    !fseek(f, 0, SEEK_SET) &&
+		    fwrite(buf, 1, (size_t)n, f) == (size_t)n)
+			rc = 0;
+		free(buf);
+		if ((f && fclose(f)) || rc)
+			return ccgen_fail("cannot move the early-time call in %s",
+					  path);
+		l->cnt[C_EARLY_TIME] = 1;
+	}
+	return 0;
+}
+
 static int ccgen_remove_evt(ccgen_ctx *c)
 {
 	char path[4096];
@@ -1810,7 +1880,8 @@ int main(int argc, char **argv)
 		return 2;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (ccgen_setup(&c) || ccgen_write_archive(&c) ||
-	    ccgen_patch_anchor(&c) || ccgen_remove_evt(&c) ||
+	    ccgen_patch_anchor(&c) || ccgen_patch_early(&c) ||
+	    ccgen_remove_evt(&c) ||
 	    (c.o.manifest && ccgen_write_manifest(&c)))
 		goto cleanup;
 	clock_gettime(CLOCK_MONOTONIC, &t1);

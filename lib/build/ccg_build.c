@@ -301,6 +301,8 @@ static void seen(ccg_build *b, uint64_t time)
 	if (time < b->prev)
 		b->rep.out_of_order++;
 	b->prev = time;
+	if (time < b->first)
+		b->first = time;
 	if (time > b->last)
 		b->last = time;
 }

@@ -79,8 +79,9 @@ typedef struct ccg_build_lossy {
 /* What one location came to. */
 typedef struct ccg_build_result {
 	ccg_ref root;
-	uint64_t first, last;   /* first and last (largest) timestamps, 0
-				 * when empty */
+	uint64_t first, last;   /* smallest and largest timestamps (the
+				 * first and last unless times run
+				 * backwards), 0 when empty */
 	uint64_t nevents;
 	uint32_t tbase;         /* its first time record */
 	ccg_build_lossy lossy;

@@ -42,7 +42,8 @@ typedef struct ccg_ingest_opts {
 typedef struct ccg_ingest_loc {
 	uint32_t root;          /* root node in the store */
 	uint32_t tbase;         /* first time record */
-	uint64_t first, last;   /* timestamps (first > last when empty) */
+	uint64_t first, last;   /* smallest and largest timestamps (first >
+				 * last when empty) */
 	uint64_t nevents;
 	uint32_t max_depth;
 	ccg_build_lossy lossy;  /* what lossy mode did */

@@ -91,6 +91,8 @@ typedef struct ccg_sloc {
 	uint64_t last;
 	int monotone;           /* its times never fall: a window is a range
 				 * of events (0: not known) */
+	uint64_t first;         /* its smallest time: the stream's times lie
+				 * in [first, last] */
 } ccg_sloc;
 
 /* A node placed in a location: its first event in the time stream, its

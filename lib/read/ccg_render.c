@@ -397,6 +397,14 @@ void ccg_render_event_head(ccg_buf *b, ccg_kind kind, uint64_t time,
 	ccg_buf_setlen(b, b->len + n);
 }
 
+uint64_t ccg_render_event_textlen(ccg_kind kind, size_t tail_len)
+{
+	if (!CCG_KIND_IS_EVENT(kind))
+		kind = CCG_EV_UNKNOWN;
+	/* Kind name and the four tabs of the head. */
+	return strlen(ccg_schema[kind].name) + 4 + (uint64_t)tail_len;
+}
+
 int ccg_render_event(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
 		     uint64_t time, unsigned time_width, const char *loc,
 		     uint64_t depth, unsigned depth_width,

@@ -80,6 +80,10 @@ void ccg_render_event_head(ccg_buf *b, ccg_kind kind, uint64_t time,
 			   unsigned depth_width);
 int ccg_render_event_tail(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
 			  const unsigned char *fields, size_t len);
+/* The text length of an event of `kind` whose tail is `tail_len` bytes:
+ * its events.tsv line less the digits of time and depth, the seconds and
+ * the location column (what the builder stores as the record's textlen). */
+uint64_t ccg_render_event_textlen(ccg_kind kind, size_t tail_len);
 
 /* Appends a double as every file prints it: the shorter of %.15g and
  * %.17g that reads back as the same value. */

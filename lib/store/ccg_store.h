@@ -214,23 +214,29 @@ typedef struct ccg_tcur {
 	const ccg_store *s;
 	uint32_t base;
 	uint64_t n;
+	uint64_t lo, hi;        /* every time lies in [lo, hi] */
 	uint64_t blk1[CCG_TCUR_SLOTS]; /* record held, relative to base, + 1;
 					* 0 none */
 	uint64_t t[CCG_TCUR_SLOTS][CCG_TIME_BLOCK];
 } ccg_tcur;
 
 static inline void ccg_tcur_init(ccg_tcur *c, const ccg_store *s,
-				 uint32_t base, uint64_t n)
+				 uint32_t base, uint64_t n, uint64_t lo,
+				 uint64_t hi)
 {
 	c->s = s;
 	c->base = base;
 	c->n = n;
+	c->lo = lo;
+	c->hi = hi;
 	for (int i = 0; i < CCG_TCUR_SLOTS; i++)
 		c->blk1[i] = 0;
 }
 
 /* *t = the time of event i of the stream.  CCG_ENOENT past its end,
- * CCG_EFORMAT when a record does not hold what the stream needs. */
+ * CCG_EFORMAT when a record does not hold what the stream needs or holds
+ * a time outside [lo, hi] (the location's smallest and largest: a time
+ * past them would print wider than its file's size allows). */
 ccg_err ccg_tcur_get(ccg_tcur *c, uint64_t i, uint64_t *t);
 
 /* In a stream whose times never fall: *i = its first event at time t or

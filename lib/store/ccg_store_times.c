@@ -66,6 +66,9 @@ ccg_err ccg_tcur_get(ccg_tcur *c, uint64_t i, uint64_t *t)
 		uint64_t want = c->n - blk * CCG_TIME_BLOCK;
 		if (len != (want < CCG_TIME_BLOCK ? want : CCG_TIME_BLOCK))
 			return CCG_EFORMAT;
+		for (uint32_t j = 0; j < len; j++)
+			if (c->t[k][j] < c->lo || c->t[k][j] > c->hi)
+				return CCG_EFORMAT;
 		c->blk1[k] = blk + 1;
 	}
 	*t = c->t[k][i % CCG_TIME_BLOCK];

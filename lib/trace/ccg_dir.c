@@ -260,7 +260,7 @@ static uint64_t dir_count(const ccg_trace *t, const target *tg)
 	return 0;
 }
 
-ccg_err ccg_trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st)
+static ccg_err trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st)
 {
 	target tg;
 	enum view v = ccg_id_view(id);
@@ -280,8 +280,8 @@ ccg_err ccg_trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st)
 	return f->fn(t, &tg, v, 0, 0, NULL, &st->size);
 }
 
-ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
-		       size_t len, ccg_buf *out)
+static ccg_err trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
+			  size_t len, ccg_buf *out)
 {
 	target tg;
 	enum view v = ccg_id_view(id);
@@ -408,8 +408,8 @@ static uint64_t flat_id(const ccg_trace *t, const target *tg, uint64_t k)
 	return t->locs[t->groups[tg->w.index].locs[k]].base;
 }
 
-ccg_err ccg_trace_lookup(const ccg_trace *t, ccg_id dir, const char *name,
-			 ccg_id *out)
+static ccg_err trace_lookup(const ccg_trace *t, ccg_id dir,
+			    const char *name, ccg_id *out)
 {
 	target tg;
 	ccg_err err = find_dir(t, dir, &tg);
@@ -444,8 +444,8 @@ ccg_err ccg_trace_lookup(const ccg_trace *t, ccg_id dir, const char *name,
 	return err;
 }
 
-ccg_err ccg_trace_readdir(const ccg_trace *t, ccg_id dir, uint64_t index,
-			  ccg_id *out, ccg_buf *name)
+static ccg_err trace_readdir(const ccg_trace *t, ccg_id dir, uint64_t index,
+			     ccg_id *out, ccg_buf *name)
 {
 	target tg;
 	ccg_err err = find_dir(t, dir, &tg);
@@ -468,4 +468,45 @@ ccg_err ccg_trace_readdir(const ccg_trace *t, ccg_id dir, uint64_t index,
 	*out = ccg_id_make(flat_id(t, &tg, index), V_DIR);
 	flat_name(t, &tg, index, name);
 	return ccg_buf_status(name);
+}
+
+/* ---- the entry points: a malformed record said once ---- */
+
+/* err, after one line for the whole mount the first time a request meets
+ * a record that contradicts what it was checked against (not one line
+ * per request). */
+static ccg_err said(const ccg_trace *t, ccg_err err)
+{
+	if (err == CCG_EFORMAT && t->opt.log &&
+	    !__atomic_exchange_n(&t->mut->refused_said, 1, __ATOMIC_RELAXED))
+		t->opt.log(t->opt.log_ctx, CCG_LOG_NOTE,
+			   "a read met index or trace records that contradict "
+			   "what they were checked against; the files and "
+			   "directories that need them fail with EIO, the "
+			   "others are served (said once; -o rebuild builds "
+			   "the index again)");
+	return err;
+}
+
+ccg_err ccg_trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st)
+{
+	return said(t, trace_stat(t, id, st));
+}
+
+ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
+		       size_t len, ccg_buf *out)
+{
+	return said(t, trace_read(t, id, off, len, out));
+}
+
+ccg_err ccg_trace_lookup(const ccg_trace *t, ccg_id dir, const char *name,
+			 ccg_id *out)
+{
+	return said(t, trace_lookup(t, dir, name, out));
+}
+
+ccg_err ccg_trace_readdir(const ccg_trace *t, ccg_id dir, uint64_t index,
+			  ccg_id *out, ccg_buf *name)
+{
+	return said(t, trace_readdir(t, dir, index, out, name));
 }

@@ -144,7 +144,8 @@ typedef struct walk {
 /* A walk over location l with thread memo m, over all its events. */
 static walk walk_make(const ccg_trace *t, const loc *l, memo *m)
 {
-	ccg_tcur_init(&m->tc, t->store, l->tbase, l->nevents);
+	ccg_tcur_init(&m->tc, t->store, l->tbase, l->nevents, l->first,
+		      l->last);
 	return (walk){t, l, NULL, 0, 0, NULL, 0, 0, m->ev, m->nodes,
 		      &m->fields, &m->tc, {0, 0, 0, 0, 0, 0}};
 }
@@ -170,10 +171,12 @@ static ccg_err walk_event(walk *w, uint32_t id, const memo_ev **out)
 		ccg_render_event_tail(&m->tail, w->t->defs, ev.kind,
 				      (const unsigned char *)w->fields_->data,
 				      ev.len);
-		if (ccg_buf_status(&m->tail)) {
-			m->id1 = 0;
+		if (ccg_buf_status(&m->tail))
 			return CCG_ENOMEM;
-		}
+		/* Its text decides the length of its line, its textlen
+		 * the size of every file holding it: they must agree. */
+		if (ccg_render_event_textlen(ev.kind, m->tail.len) != ev.textlen)
+			return CCG_EFORMAT;
 		m->id1 = id + 1;
 		m->kind = ev.kind;
 		m->textlen = ev.textlen;
@@ -201,6 +204,40 @@ static ccg_err walk_node(walk *w, uint32_t id, const memo_node **out)
 	return CCG_OK;
 }
 
+/* A node's text length and event count must be the sums of its items':
+ * reads skip subtrees by them, so a node claiming more or less than its
+ * items hold would shift or cut the file.  Checked on the items
+ * w->items[at, at + n), which walk_push has just copied (looking the
+ * items up may evict the node's own memo entry). */
+static ccg_err walk_check_sums(walk *w, size_t at, uint32_t n,
+			       uint64_t textlen, uint64_t nevents)
+{
+	uint64_t tsum = 0, nsum = 0;
+	ccg_err err;
+	for (uint32_t i = 0; i < n; i++) {
+		ccg_ref ref = w->items[at + i];
+		uint64_t tl, ne;
+		if (CCG_REF_IS_EVENT(ref)) {
+			const memo_ev *ev;
+			if ((err = walk_event(w, CCG_REF_ID(ref), &ev)))
+				return err;
+			tl = ev->textlen;
+			ne = 1;
+		} else {
+			const memo_node *m;
+			if ((err = walk_node(w, ref, &m)))
+				return err;
+			tl = m->hdr.textlen;
+			ne = m->hdr.nevents;
+		}
+		if (tl > UINT64_MAX - tsum || ne > UINT64_MAX - nsum)
+			return CCG_EFORMAT;
+		tsum += tl;
+		nsum += ne;
+	}
+	return tsum == textlen && nsum == nevents ? CCG_OK : CCG_EFORMAT;
+}
+
 static ccg_err walk_push(walk *w, uint32_t node, uint64_t first,
 			 uint32_t depth)
 {
@@ -222,7 +259,8 @@ static ccg_err walk_push(walk *w, uint32_t node, uint64_t first,
 	f->idx = first;
 	f->depth = depth;
 	w->n++;
-	return CCG_OK;
+	return walk_check_sums(w, f->items, f->nitems, m->hdr.textlen,
+			       m->hdr.nevents);
 }
 
 /* Bytes of the events of node `id` (first event `first`) inside the
@@ -342,7 +380,9 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 						break;
 					continue;
 				}
-				ccg_buf_setlen(out, at0); /* not its size */
+				ccg_buf_setlen(out, at0);
+				err = CCG_EFORMAT; /* not its size */
+				break;
 			}
 			ccg_buf_reset(&line);
 			ccg_render_event_head(&line, ev->kind, at, w->t->w_time,
@@ -351,6 +391,12 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 			ccg_buf_add(&line, ev->tail.data, ev->tail.len);
 			if (ccg_buf_status(&line)) {
 				err = CCG_ENOMEM;
+				break;
+			}
+			if (line.len != size) {
+				/* Longer or shorter than the file's size
+				 * counts it: the file would be cut. */
+				err = CCG_EFORMAT;
 				break;
 			}
 			if (off < line.len) {

@@ -100,7 +100,10 @@ typedef struct loc {
 	uint32_t root;          /* root node in the store */
 	uint32_t tbase;         /* first time record */
 	uint64_t base;          /* inum of the location directory */
-	uint64_t first, last;   /* timestamps; first > last when empty */
+	uint64_t first, last;   /* smallest and largest timestamps: every
+				 * time of the stream lies in [first, last]
+				 * (ccg_tcur refuses others); first > last
+				 * when empty */
 	uint64_t nevents;
 	uint32_t max_depth;
 	ccg_span span;          /* lossy: range of event time errors */
@@ -114,7 +117,8 @@ typedef struct loc {
 static inline ccg_sloc ccg_loc_sloc(const loc *l, size_t i)
 {
 	return (ccg_sloc){(uint32_t)i, l->tbase, l->nevents,
-			  l->nevents ? l->last : 0, !l->rep.out_of_order};
+			  l->nevents ? l->last : 0, !l->rep.out_of_order,
+			  l->nevents ? l->first : 0};
 }
 
 typedef struct group {
@@ -159,6 +163,8 @@ typedef struct trace_mut {
 	size_t nlocs_pat;       /* pat_mu */
 	uint64_t reads;         /* atomic: file reads served (a size query
 				 * is not one) */
+	int refused_said;       /* atomic: a read refused a malformed record
+				 * and said so (once per trace) */
 } trace_mut;
 
 /* An open trace.  Every field but `mut`'s contents is set by

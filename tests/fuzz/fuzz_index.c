@@ -182,7 +182,8 @@ static void walk_index(ccg_index *x)
 	}
 	static ccg_tcur c;
 	uint64_t n = (uint64_t)nt * CCG_TIME_BLOCK, tm, i;
-	ccg_tcur_init(&c, s, 0, n);
+	ccg_tcur_init(&c, s, 0, n, 0,
+		      UINT64_MAX);
 	uint64_t at[4] = {0, CCG_TIME_BLOCK - 1, n / 2, n ? n - 1 : 0};
 	for (int k = 0; k < 4; k++)
 		ccg_tcur_get(&c, at[k], &tm);

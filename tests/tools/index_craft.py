@@ -286,6 +286,10 @@ def variants(header, secs):
     v["node-nitems-block"] = map_nodes(
         secs, lambda i, f: node_build(f, nitems=len(f["items"]) + 100000))
 
+    def textlen_more(i, f):
+        f["textlen"] += 1
+    v["node-textlen-more"] = map_nodes(secs, textlen_more)
+
     def fewer_events(i, f):
         f["nevents"] = 1
     v["node-nevents-small"] = map_nodes(secs, fewer_events)

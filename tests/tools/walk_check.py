@@ -6,7 +6,9 @@ what a read returns is a valid file of its kind.
 
 Kinds: `*.tsv`: every line ends in a newline and has as many tab-separated
 fields as the first (header) line; `info`: `key: value` lines; `*.folded`:
-lines ending in a space and a decimal count; `README`: UTF-8 text.  A read
+lines ending in a space and a decimal count; `README`: UTF-8 text.  Every
+file read whole must be as long as its `stat` size says (a file cut short
+or running past its size is of the wrong form).  A read
 or listing that fails with an errno is counted, not a failure (a reader may
 refuse a damaged record); a read returning bytes of the wrong form is.
 Prints `entries E files F errors X bad B`; exits 1 when B > 0.
@@ -76,12 +78,17 @@ def main():
                         stack.append((p, depth + 1))
                     continue
                 with open(p, "rb") as f:
+                    size = os.fstat(f.fileno()).st_size
                     data = f.read(MAX_READ)
+                    if size < MAX_READ:
+                        data += f.read(MAX_READ)
             except OSError:
                 errors += 1
                 continue
             files += 1
             why = check(n, data)
+            if not why and len(data) != min(size, MAX_READ):
+                why = f"{len(data)} bytes read, stat says {size}"
             if why:
                 bad.append(f"{p}: {why}")
     print(f"entries {entries} files {files} errors {errors} bad {len(bad)}")

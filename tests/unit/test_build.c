@@ -165,7 +165,8 @@ static ccg_ref finish(fixture *fx, uint64_t want_first, uint64_t want_last)
 	assert_int_equal(n.kind, CCG_NODE_ROOT);
 	assert_int_equal(n.endmode, CCG_END_LOC);
 	assert_int_equal(n.nevents, r->nevents);
-	ccg_tcur_init(&fx->tc, fx->s, r->tbase, r->nevents);
+	ccg_tcur_init(&fx->tc, fx->s, r->tbase, r->nevents, r->first,
+		      r->last);
 	return r->root;
 }
 
@@ -607,7 +608,7 @@ static void test_repair_end_before_start(void **state)
 	fx_open(&fx, CCG_FANOUT_DEFAULT);
 	assert_int_equal(enter(fx.b, fx.s, 100, R_A), 1);
 	assert_int_equal(leave(fx.b, fx.s, 60, R_A), 1);
-	ccg_ref root = finish(&fx, 100, 100);
+	ccg_ref root = finish(&fx, 60, 100); /* the smallest and largest */
 	expect_repairs(fx.b, 0, 0, 0, 0, 0, 1);
 	const uint64_t times[] = {100, 60};
 	expect_stream(&fx, times, 2);

@@ -160,7 +160,8 @@ static void expect_make_store_times(const ccg_store *s,
 				    const ccg_build_result *res)
 {
 	static ccg_tcur tc;
-	ccg_tcur_init(&tc, s, res->tbase, res->nevents);
+	ccg_tcur_init(&tc, s, res->tbase, res->nevents, 0,
+		      UINT64_MAX);
 	uint64_t t = 100, got;
 	for (int i = 0; i < 40; i++) {
 		assert_int_equal(ccg_tcur_get(&tc, 3 * (uint64_t)i, &got),
@@ -437,7 +438,8 @@ static void test_time_block_damage(void **state)
 	/* Through a cursor: every event of the damaged records fails, every
 	 * other comes back as fed. */
 	static ccg_tcur tc;
-	ccg_tcur_init(&tc, r, res.tbase, res.nevents);
+	ccg_tcur_init(&tc, r, res.tbase, res.nevents, 0,
+		      UINT64_MAX);
 	for (uint64_t i = 0; i < DMG_N; i++) {
 		uint64_t t = 0;
 		ccg_err err = ccg_tcur_get(&tc, i, &t);

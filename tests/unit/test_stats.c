@@ -54,7 +54,7 @@ static ccg_sinst finish(uint32_t index, uint64_t first, uint64_t last,
 	assert_int_equal(res.first, first);
 	assert_int_equal(res.last, last);
 	*l = (ccg_sloc){index, res.tbase, res.nevents, res.last,
-			!ccg_build_repairs(b)->out_of_order};
+			!ccg_build_repairs(b)->out_of_order, res.first};
 	return (ccg_sinst){res.root, 0, first, last};
 }
 
@@ -98,7 +98,8 @@ static ccg_sinst placed(const ccg_sloc *l, ccg_ref node, uint32_t i,
 	assert_false(CCG_REF_IS_EVENT(it[i]));
 	assert_int_equal(ccg_store_get_node(s, it[i], &h, NULL, 0), CCG_OK);
 	static ccg_tcur tc;
-	ccg_tcur_init(&tc, s, l->tbase, l->nevents);
+	ccg_tcur_init(&tc, s, l->tbase, l->nevents, 0,
+		      UINT64_MAX);
 	ccg_sinst in;
 	assert_int_equal(ccg_sinst_place(&tc, l->last, it[i], &h, first, &in),
 			 CCG_OK);

@@ -715,7 +715,7 @@ static void run_store(uint64_t seed, uint32_t fanout, uint32_t nlocs,
 	for (uint32_t i = 0; i < nlocs; i++) {
 		ccg_build_reset(b);
 		generate(&g[i], sizes[i], back, seed % 3 != 2);
-		uint64_t last = 0;
+		uint64_t last = 0, first = 0;
 		for (size_t e = 0; e < g[i].n; e++) {
 			uint32_t d;
 			const fed *f = &g[i].e[e];
@@ -724,28 +724,33 @@ static void run_store(uint64_t seed, uint32_t fanout, uint32_t nlocs,
 							 intern(s, f), &d),
 					 CCG_OK);
 			last = e == 0 || f->t > last ? f->t : last;
+			first = e == 0 || f->t < first ? f->t : first;
 		}
 		ccg_build_result res;
 		assert_int_equal(ccg_build_finish(b, &res), CCG_OK);
 		assert_int_equal(res.nevents, g[i].n);
 		assert_int_equal(res.last, last);
+		assert_int_equal(res.first, first);
 		add_repairs(ccg_build_repairs(b));
 		if (ccg_build_max_depth(b) > seen.max_depth)
 			seen.max_depth = ccg_build_max_depth(b);
 		/* Locations told apart by index, in one store: the last one
 		 * first, as a trace may number them. */
 		l[i] = (ccg_sloc){nlocs - 1 - i, res.tbase, res.nevents,
-				  res.last, !ccg_build_repairs(b)->out_of_order};
+				  res.last, !ccg_build_repairs(b)->out_of_order,
+				  res.first};
 		ccg_node h;
 		assert_int_equal(ccg_store_get_node(s, res.root, &h, NULL, 0),
 				 CCG_OK);
 		assert_int_equal(h.kind, CCG_NODE_ROOT);
-		ccg_tcur_init(&tc, s, l[i].tbase, l[i].nevents);
+		ccg_tcur_init(&tc, s, l[i].tbase, l[i].nevents, l[i].first,
+			      l[i].last);
 		assert_int_equal(ccg_sinst_place(&tc, l[i].last, res.root, &h,
 						 0, &root[i]),
 				 CCG_OK);
 		if (res.nevents) {
-			assert_int_equal(root[i].start, res.first);
+			/* Placed at its first event (not its smallest time). */
+			assert_int_equal(root[i].start, g[i].e[0].t);
 			assert_int_equal(root[i].end, res.last);
 		}
 	}
@@ -755,7 +760,8 @@ static void run_store(uint64_t seed, uint32_t fanout, uint32_t nlocs,
 	xlist xl = {0};
 	for (uint32_t i = 0; i < nlocs; i++) {
 		xl.n = 0;
-		ccg_tcur_init(&tc, s, l[i].tbase, l[i].nevents);
+		ccg_tcur_init(&tc, s, l[i].tbase, l[i].nevents, 0,
+		      UINT64_MAX);
 		size_t top = collect(s, &tc, l[i].last, root[i].node, 0, &xl);
 		assert_int_equal(top, xl.n - 1);
 		assert_int_equal(xl.x[top].in.start, root[i].start);
@@ -891,9 +897,10 @@ static void one_call(uint64_t t0, uint64_t t1, uint64_t d)
 	}
 	ccg_build_result res;
 	assert_int_equal(ccg_build_finish(b, &res), CCG_OK);
-	ccg_sloc l = {0, res.tbase, res.nevents, res.last, 0};
+	ccg_sloc l = {0, res.tbase, res.nevents, res.last, 0, res.first};
 	static ccg_tcur tc;
-	ccg_tcur_init(&tc, s, l.tbase, l.nevents);
+	ccg_tcur_init(&tc, s, l.tbase, l.nevents, 0,
+		      UINT64_MAX);
 	xlist xl = {0};
 	size_t top = collect(s, &tc, l.last, res.root, 0, &xl);
 	assert_int_equal(xl.n, 2); /* the call, the root */

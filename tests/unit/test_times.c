@@ -67,13 +67,38 @@ static uint64_t wild_time(uint64_t prev)
 }
 
 /* Every time of a location's stream [base, base + n) equals want[], read
- * forwards, backwards and at random; reading past the end fails. */
+ * forwards, backwards and at random with the bounds of want[]; reading
+ * past the end fails, and so does reading a record that holds a time
+ * outside narrower bounds. */
 static void expect_stream(const ccg_store *s, uint32_t base, uint64_t n,
 			  const uint64_t *want)
 {
 	static ccg_tcur tc;
-	uint64_t t;
-	ccg_tcur_init(&tc, s, base, n);
+	uint64_t t, lo = UINT64_MAX, hi = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		lo = want[i] < lo ? want[i] : lo;
+		hi = want[i] > hi ? want[i] : hi;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t blk = i / CCG_TIME_BLOCK * CCG_TIME_BLOCK;
+		int has_lo = 0, has_hi = 0;
+		for (uint64_t j = blk; j < n && j < blk + CCG_TIME_BLOCK; j++) {
+			has_lo |= want[j] == lo;
+			has_hi |= want[j] == hi;
+		}
+		if (lo < UINT64_MAX) {
+			ccg_tcur_init(&tc, s, base, n, lo + 1, hi);
+			assert_int_equal(ccg_tcur_get(&tc, i, &t),
+					 has_lo ? CCG_EFORMAT : CCG_OK);
+		}
+		if (hi > 0) {
+			ccg_tcur_init(&tc, s, base, n, lo, hi - 1);
+			assert_int_equal(ccg_tcur_get(&tc, i, &t),
+					 has_hi ? CCG_EFORMAT : CCG_OK);
+		}
+		i = blk + CCG_TIME_BLOCK - 1; /* one probe per record */
+	}
+	ccg_tcur_init(&tc, s, base, n, lo, hi);
 	for (uint64_t i = 0; i < n; i++) {
 		assert_int_equal(ccg_tcur_get(&tc, i, &t), CCG_OK);
 		if (t != want[i])
@@ -85,7 +110,7 @@ static void expect_stream(const ccg_store *s, uint32_t base, uint64_t n,
 		assert_int_equal(ccg_tcur_get(&tc, i, &t), CCG_OK);
 		assert_int_equal(t, want[i]);
 	}
-	ccg_tcur_init(&tc, s, base, n);
+	ccg_tcur_init(&tc, s, base, n, lo, hi);
 	for (uint64_t k = 0; n && k < 4 * n; k++) {
 		uint64_t i = rnd(n);
 		assert_int_equal(ccg_tcur_get(&tc, i, &t), CCG_OK);
@@ -139,10 +164,13 @@ static void test_roundtrip(void **state)
 	assert_int_equal(ccg_build_finish(b, &r1), CCG_OK);
 	assert_int_equal(r1.nevents, RT_N);
 	assert_int_equal(r1.tbase, 0);
-	assert_int_equal(r1.first, t1[0]);
-	uint64_t max = 0;
-	for (uint32_t i = 0; i < RT_N; i++)
+	uint64_t min = UINT64_MAX, max = 0;
+	for (uint32_t i = 0; i < RT_N; i++) {
+		min = t1[i] < min ? t1[i] : min;
 		max = t1[i] > max ? t1[i] : max;
+	}
+	assert_true(min < t1[0]); /* the wild times fall below the first */
+	assert_int_equal(r1.first, min);
 	assert_int_equal(r1.last, max);
 	uint32_t nrec1 = (RT_N + CCG_TIME_BLOCK - 1) / CCG_TIME_BLOCK;
 	assert_int_equal(ccg_store_time_count(s), nrec1);
@@ -191,12 +219,14 @@ static void test_roundtrip(void **state)
 	 * rather than read another location's times. */
 	static ccg_tcur tc;
 	uint64_t t;
-	ccg_tcur_init(&tc, s, r1.tbase, RT_N + 100);
+	ccg_tcur_init(&tc, s, r1.tbase, RT_N + 100, 0,
+		      UINT64_MAX);
 	assert_int_equal(ccg_tcur_get(&tc, RT_N + 5, &t), CCG_EFORMAT);
 	assert_int_equal(ccg_tcur_get(&tc, RT_N - 1, &t), CCG_EFORMAT);
 	assert_int_equal(ccg_tcur_get(&tc, 0, &t), CCG_OK);
 	assert_int_equal(t, t1[0]);
-	ccg_tcur_init(&tc, s, ccg_store_time_count(s), 10);
+	ccg_tcur_init(&tc, s, ccg_store_time_count(s), 10, 0,
+		      UINT64_MAX);
 	assert_int_equal(ccg_tcur_get(&tc, 0, &t), CCG_ENOENT);
 	ccg_build_free(b);
 	ccg_store_free(s);
@@ -299,7 +329,8 @@ static void test_lower(void **state)
 			feed(b, s, t[i], CCG_ROLE_LEAF, 1);
 		assert_int_equal(ccg_build_finish(b, &res), CCG_OK);
 		ccg_tcur tc;
-		ccg_tcur_init(&tc, s, res.tbase, n);
+		ccg_tcur_init(&tc, s, res.tbase, n, 0,
+		      UINT64_MAX);
 		for (int q = 0; q < 3000; q++) {
 			uint64_t want, got, x;
 			switch (rnd(5)) {
@@ -725,7 +756,8 @@ static void test_instances(void **state)
 			    m.never_left > 0 && m.backwards > 0);
 
 		static ccg_tcur tc;
-		ccg_tcur_init(&tc, s, res.tbase, res.nevents);
+		ccg_tcur_init(&tc, s, res.tbase, res.nevents, 0,
+		      UINT64_MAX);
 		iwalk w = {.s = s, .tc = &tc, .m = &m};
 		uint64_t rs, re;
 		iwalk_node(&w, res.root, 0, &rs, &re);
@@ -778,7 +810,10 @@ static void lossy_build(lossy_run *lr, uint64_t ticks, double rel)
 	assert_int_equal(ccg_build_finish(b, &lr->res), CCG_OK);
 	assert_int_equal(lr->res.nevents, LS_N);
 	static ccg_tcur tc;
-	ccg_tcur_init(&tc, s, lr->res.tbase, LS_N);
+	/* Stored times never leave the originals' range: the bounds a
+	 * mount reads them with. */
+	ccg_tcur_init(&tc, s, lr->res.tbase, LS_N, lr->res.first,
+		      lr->res.last);
 	for (uint32_t i = 0; i < LS_N; i++)
 		assert_int_equal(ccg_tcur_get(&tc, i, &lr->stored[i]), CCG_OK);
 	lr->nodes = ccg_store_node_count(s);
@@ -847,10 +882,12 @@ static uint64_t lossy_check(const lossy_run *lr, uint64_t ticks, double rel,
 	if (ticks == 0)
 		assert_true(lr->res.lossy.max_rel <= rel);
 	/* The first and last timestamps are the originals'. */
-	uint64_t mx = 0;
-	for (uint32_t i = 0; i < LS_N; i++)
+	uint64_t mn = UINT64_MAX, mx = 0;
+	for (uint32_t i = 0; i < LS_N; i++) {
+		mn = o[i] < mn ? o[i] : mn;
 		mx = o[i] > mx ? o[i] : mx;
-	assert_int_equal(lr->res.first, o[0]);
+	}
+	assert_int_equal(lr->res.first, mn);
 	assert_int_equal(lr->res.last, mx);
 	return moved;
 }
