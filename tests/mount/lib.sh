@@ -50,8 +50,22 @@ ccg_wait_gone() {
   return 1
 }
 
+# ccg_at_exit CMD: runs CMD (a function of the test: end its readers and
+# daemons, unmount its own folders) when the test exits, before the
+# unmounts below, whatever CMD returns; the test's status stays its exit
+# status.  Tests never set their own EXIT trap: one that called
+# ccg_cleanup after other commands passed it their status, and a test
+# could not fail.
+CCG_AT_EXIT=()
+ccg_at_exit() {
+  CCG_AT_EXIT+=("$1")
+}
+
 ccg_cleanup() {
-  local rc=$? m
+  local rc=$? m h
+  for h in "${CCG_AT_EXIT[@]:-}"; do
+    [ -n "$h" ] && { "$h" || true; }
+  done
   for m in "${CCG_MOUNTS[@]:-}"; do
     [ -n "$m" ] || continue
     if mountpoint -q "$m" 2>/dev/null; then

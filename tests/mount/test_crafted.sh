@@ -44,8 +44,7 @@ stop_daemon() {
   wait "$pid" 2>/dev/null || true
   pid=
 }
-# ccg_cleanup exits with the status it finds: the test's, not stop_daemon's.
-trap 'rc=$?; stop_daemon; (exit $rc); ccg_cleanup' EXIT INT TERM
+ccg_at_exit stop_daemon
 
 # Records that contradict what they were checked against (a text longer
 # than its length, times outside the location's, a node's length not its

@@ -37,9 +37,8 @@ faults_cleanup() {
   for m in "${TMPFS[@]:-}"; do
     [ -n "$m" ] && mountpoint -q "$m" && umount "$m" 2>/dev/null || true
   done
-  ccg_cleanup # last: it exits with the test's status
 }
-trap faults_cleanup EXIT INT TERM
+ccg_at_exit faults_cleanup
 for m in "$work"/fs-*; do
   mountpoint -q "$m" 2>/dev/null && umount "$m"
 done

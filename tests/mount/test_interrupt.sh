@@ -25,18 +25,13 @@ reader=""
 # A failure may leave the request running: end the reader, unmount, and
 # end the daemon this test started (lib.sh then finds nothing mounted).
 intr_cleanup() {
-  local rc=$?
-  if [ "$rc" != 0 ]; then
-    [ -z "$reader" ] || kill -KILL "$reader" 2>/dev/null || true
-    if mountpoint -q "$m" 2>/dev/null; then
-      fusermount3 -u "$m" 2>/dev/null || fusermount3 -uz "$m" 2>/dev/null || true
-    fi
-    [ -z "$pid" ] || kill -KILL "$pid" 2>/dev/null || true
+  [ -z "$reader" ] || kill -KILL "$reader" 2>/dev/null || true
+  if mountpoint -q "$m" 2>/dev/null; then
+    fusermount3 -u "$m" 2>/dev/null || fusermount3 -uz "$m" 2>/dev/null || true
   fi
-  (exit "$rc")
-  ccg_cleanup
+  [ -z "$pid" ] || kill -KILL "$pid" 2>/dev/null || true
 }
-trap intr_cleanup EXIT
+ccg_at_exit intr_cleanup
 
 "$CCG_GEN" -q -l 1 -e "$chain" --quirk deep-chain --chain "$chain" \
   "$work/chain"
@@ -120,4 +115,5 @@ cmp "$work/got.txt" "$work/want.txt" ||
   { echo "the window's events differ from otf2-print's"; exit 1; }
 kill -0 "$pid" || { echo "daemon died"; exit 1; }
 ccg_unmount "$m"
+pid="" # it exits by itself now (ccg_cleanup waits for it)
 echo "abandoned read stopped"

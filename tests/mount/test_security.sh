@@ -34,9 +34,8 @@ sec_cleanup() {
   for p in "${PIDS[@]:-}"; do
     [ -n "$p" ] && kill "$p" 2>/dev/null || true
   done
-  ccg_cleanup
 }
-trap sec_cleanup EXIT INT TERM
+ccg_at_exit sec_cleanup
 
 fail() {
   echo "FAIL: $*" >&2
