@@ -62,20 +62,20 @@ ccg_at_exit() {
 }
 
 ccg_cleanup() {
-  local rc=$? m h
-  for h in "${CCG_AT_EXIT[@]:-}"; do
-    [ -n "$h" ] && { "$h" || true; }
+  local rc=$? _ccg_h _ccg_m  # names no hook uses (bash scopes are dynamic)
+  for _ccg_h in "${CCG_AT_EXIT[@]:-}"; do
+    [ -n "$_ccg_h" ] && { "$_ccg_h" || true; }
   done
-  for m in "${CCG_MOUNTS[@]:-}"; do
-    [ -n "$m" ] || continue
-    if mountpoint -q "$m" 2>/dev/null; then
-      fusermount3 -u "$m" 2>/dev/null || fusermount3 -uz "$m" 2>/dev/null || true
+  for _ccg_m in "${CCG_MOUNTS[@]:-}"; do
+    [ -n "$_ccg_m" ] || continue
+    if mountpoint -q "$_ccg_m" 2>/dev/null; then
+      fusermount3 -u "$_ccg_m" 2>/dev/null || fusermount3 -uz "$_ccg_m" 2>/dev/null || true
     fi
   done
   # A report only counts once its process ended: wait for the daemons.
   if [ -n "$CCG_SAN_DIR" ]; then
-    for m in "${CCG_MOUNTS[@]:-}"; do
-      [ -n "$m" ] && { ccg_wait_gone "$m" || rc=1; }
+    for _ccg_m in "${CCG_MOUNTS[@]:-}"; do
+      [ -n "$_ccg_m" ] && { ccg_wait_gone "$_ccg_m" || rc=1; }
     done
     ccg_san_check || { echo "FAILED: sanitizer report (above)" >&2; rc=1; }
   fi
