@@ -41,6 +41,7 @@ static const struct fuse_opt cli_opts[] = {
 	CLI_FLAG("noindex", noindex),
 	CLI_FLAG("rebuild", rebuild),
 	CLI_FLAG("nonempty", nonempty),
+	CLI_FLAG("async_read", async_read),
 	FUSE_OPT_KEY("-h", KEY_HELP),
 	FUSE_OPT_KEY("--help", KEY_HELP),
 	FUSE_OPT_KEY("-V", KEY_VERSION),
@@ -257,6 +258,8 @@ void ccgfs_cli_usage(void)
 	       "index grows)\n"
 	       "    -o nonempty           mount on a directory that is not "
 	       "empty (hiding it)\n"
+	       "    -o async_read         faster sequential reads; a killed "
+	       "reader's read runs on\n"
 	       "    -o OPT[,OPT...]       other FUSE mount options "
 	       "(allow_other, ...)\n"
 	       "    -V, --version         the version of ccgfs and FUSE\n"

@@ -30,6 +30,7 @@ typedef struct fs {
 	 * interrupted read left there; NULL with -s.  Set before the
 	 * session loop starts, only read after (no lock). */
 	struct fuse_session *se;
+	int async_read;         /* -o async_read; set before the session */
 } fs;
 
 /* The lowlevel operations: the mounted, read-only tree. */
@@ -52,7 +53,7 @@ typedef struct ccgfs_cli {
 	uint64_t fanout, cache_mib, memory_mib, summaries, threads;
 	uint64_t tol_abs;       /* -o tolerance=, parsed */
 	double tol_rel;
-	int noindex, rebuild, nonempty;
+	int noindex, rebuild, nonempty, async_read;
 	int show_help, show_version, build_only, info;
 } ccgfs_cli;
 

@@ -284,6 +284,7 @@ static int run_mount(const ccgfs_cli *c, struct fuse_args *args)
 	f.uid = getuid();
 	f.gid = getgid();
 	f.se = opts.singlethread ? NULL : se;
+	f.async_read = c->async_read;
 	ret = serve(se, mnt, c, &opts);
 out:
 	if (se)

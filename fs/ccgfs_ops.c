@@ -243,12 +243,15 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 
 /* With asynchronous reads the kernel sends the page cache's readahead as
  * background requests, which it never interrupts: a killed reader's read
- * ran to its end.  Synchronous reads make each request its reader's own,
- * so the reader's signal reaches it as FUSE_INTERRUPT (fs_interrupted). */
+ * ran to its end.  Synchronous reads (the default) make each request its
+ * reader's own, so the reader's signal reaches it as FUSE_INTERRUPT
+ * (fs_interrupted); -o async_read keeps them asynchronous, which lets the
+ * daemon render the next pages while the reader takes the last. */
 static void fs_init(void *userdata, struct fuse_conn_info *conn)
 {
-	(void)userdata;
-	conn->want &= ~(unsigned)FUSE_CAP_ASYNC_READ;
+	const fs *f = userdata;
+	if (!f->async_read)
+		conn->want &= ~(unsigned)FUSE_CAP_ASYNC_READ;
 }
 
 static void fs_statfs(fuse_req_t req, fuse_ino_t ino)
