@@ -17,10 +17,9 @@ void ccg_cancel_pop(const ccg_cancel *saved)
 
 ccg_err ccg_cancel_ask(void)
 {
-	ccg_cancel_cur.polls = 0;
-	if (!ccg_cancel_cur.fn || ccg_cancel_cur.hit)
-		return ccg_cancel_cur.hit ? CCG_EINTR : CCG_OK;
-	if (ccg_cancel_cur.fn(ccg_cancel_cur.arg))
-		ccg_cancel_cur.hit = 1;
-	return ccg_cancel_cur.hit ? CCG_EINTR : CCG_OK;
+	ccg_cancel *c = &ccg_cancel_cur;
+	c->polls = 0;
+	if (!c->hit && c->fn && c->fn(c->arg))
+		c->hit = 1;
+	return c->hit ? CCG_EINTR : CCG_OK;
 }

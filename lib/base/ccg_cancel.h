@@ -44,6 +44,13 @@ void ccg_cancel_pop(const ccg_cancel *saved);
 /* Asks the hook now (not only every CCG_CANCEL_EVERY polls). */
 ccg_err ccg_cancel_ask(void);
 
+/* Whether the hook has said stop during this read (polls since then
+ * return CCG_EINTR). */
+static inline int ccg_cancel_stopped(void)
+{
+	return ccg_cancel_cur.hit;
+}
+
 /* CCG_EINTR when the read is to stop, else CCG_OK. */
 static inline ccg_err ccg_cancel_poll(void)
 {

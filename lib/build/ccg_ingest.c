@@ -106,13 +106,13 @@ static uint32_t textlen_of(void *ctx, ccg_kind kind,
 {
 	worker *w = ctx;
 	ccg_buf_reset(&w->line);
-	ccg_render_event(&w->line, w->g->defs, kind, 0, 0, "", 0, 0, fields,
-			 len);
-	if (ccg_buf_status(&w->line) || w->line.len - 2 > UINT32_MAX) {
+	ccg_render_event_tail(&w->line, w->g->defs, kind, fields, len);
+	uint64_t full = ccg_render_event_textlen(kind, w->line.len);
+	if (ccg_buf_status(&w->line) || full > UINT32_MAX) {
 		w->err = CCG_ENOMEM;
 		return 0;
 	}
-	uint32_t textlen = (uint32_t)(w->line.len - 2);
+	uint32_t textlen = (uint32_t)full;
 	if (kind != CCG_EV_METRIC)
 		return textlen;
 	if (!w->mc.d)

@@ -357,7 +357,7 @@ ccg_err ccg_patterns_time(ccg_patterns *p, const ccg_store *s,
 	w->l = l;
 	w->p = p;
 	w->nf = w->nrefs = 0;
-	ccg_tcur_init(w->tc, s, l->tbase, l->nevents, l->first, l->last);
+	ccg_sloc_tcur(w->tc, s, l);
 	uint64_t nev;
 	ccg_err err = pw_visit(w, root, 0, &nev);
 	/* Every step takes an item or pops a frame.  A frame holds events

@@ -416,7 +416,7 @@ static ccg_err with_ctx(ccg_statcache *c, const ccg_sloc *l, int kind,
 	ccg_tcur *tc = malloc(sizeof *tc);
 	if (!tc)
 		return CCG_ENOMEM;
-	ccg_tcur_init(tc, c->s, l->tbase, l->nevents, l->first, l->last);
+	ccg_sloc_tcur(tc, c->s, l);
 	ccg_err err = CCG_OK;
 	if (w) {
 		win ww = *w;

@@ -95,6 +95,13 @@ typedef struct ccg_sloc {
 				 * in [first, last] */
 } ccg_sloc;
 
+/* A time cursor over l's stream, refusing times outside [first, last]. */
+static inline void ccg_sloc_tcur(ccg_tcur *tc, const ccg_store *s,
+				 const ccg_sloc *l)
+{
+	ccg_tcur_init(tc, s, l->tbase, l->nevents, l->first, l->last);
+}
+
 /* A node placed in a location: its first event in the time stream, its
  * start and end (ccg_node_end). */
 typedef struct ccg_sinst {

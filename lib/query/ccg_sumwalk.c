@@ -650,8 +650,7 @@ ccg_err ccg_sums_walk(const ccg_store *s, const ccg_sloc *l,
 	    !(w.nodes = calloc(CCG_SUMWALK_NODES, sizeof *w.nodes)))
 		err = CCG_ENOMEM;
 	if (!err) {
-		ccg_tcur_init(w.tc, s, l->tbase, l->nevents, l->first,
-			      l->last);
+		ccg_sloc_tcur(w.tc, s, l);
 		err = push(&w, root->node, root->first, &nev);
 	}
 	/* Every step pushes or pops; a frame pushes at most its items. */

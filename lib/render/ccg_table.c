@@ -12,8 +12,7 @@
 void ccg_sink_init(ccg_sink *s, ccg_buf *out, uint64_t from, uint64_t len)
 {
 	*s = (ccg_sink){out, CCG_BUF_INIT, 0, from,
-			len > UINT64_MAX - from ? UINT64_MAX : from + len, 0,
-			CCG_OK};
+			len > UINT64_MAX - from ? UINT64_MAX : from + len, 0};
 }
 
 void ccg_sink_free(ccg_sink *s)
@@ -27,8 +26,7 @@ void ccg_sink_end(ccg_sink *s)
 	s->size = b;
 	if (ccg_buf_status(&s->line))
 		s->oom = 1;
-	if (!s->stop)
-		s->stop = ccg_cancel_poll();
+	(void)ccg_cancel_poll(); /* seen by ccg_sink_done and _status */
 	if (!s->out || b <= s->from || a >= s->to)
 		return;
 	uint64_t lo = a > s->from ? a : s->from, hi = b < s->to ? b : s->to;
@@ -40,14 +38,13 @@ int ccg_sink_skip(ccg_sink *s, uint64_t n)
 	if (s->out && s->size + n > s->from && s->size < s->to)
 		return 0;
 	s->size += n;
-	if (!s->stop)
-		s->stop = ccg_cancel_poll();
+	(void)ccg_cancel_poll();
 	return 1;
 }
 
 int ccg_sink_done(const ccg_sink *s)
 {
-	return s->stop || (s->out && s->size >= s->to);
+	return ccg_cancel_stopped() || (s->out && s->size >= s->to);
 }
 
 void ccg_sink_add(ccg_sink *s, const char *text, size_t n)
@@ -62,8 +59,8 @@ ccg_err ccg_sink_status(const ccg_sink *s)
 {
 	if (s->oom || (s->out && ccg_buf_status(s->out)))
 		return CCG_ENOMEM;
-	if (s->stop)
-		return s->stop;
+	if (ccg_cancel_stopped())
+		return CCG_EINTR;
 	return ccg_buf_status(&s->line);
 }
 

@@ -27,8 +27,6 @@ typedef struct ccg_sink {
 	uint64_t size;          /* bytes of the table so far */
 	uint64_t from, to;      /* the range [from, to) */
 	int oom;                /* a line could not be made */
-	ccg_err stop;           /* CCG_EINTR once the read's hook said stop
-				 * (ccg_cancel.h; polled per line) */
 } ccg_sink;
 
 /* A sink appending the table's bytes [from, from + len) to out (len
@@ -52,7 +50,7 @@ void ccg_sink_end(ccg_sink *s);
 int ccg_sink_skip(ccg_sink *s, uint64_t n);
 
 /* Whether the range is complete (nothing after this is wanted), or the
- * read is to stop. */
+ * read is to stop (its hook, ccg_cancel.h, is polled once a line). */
 int ccg_sink_done(const ccg_sink *s);
 
 /* Appends (or measures) n bytes of text as lines of their own. */

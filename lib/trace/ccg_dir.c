@@ -304,7 +304,7 @@ ccg_err ccg_trace_read_cancel(const ccg_trace *t, ccg_id id, uint64_t off,
 	ccg_cancel saved;
 	ccg_cancel_push(fn, arg, &saved);
 	ccg_err err = ccg_trace_read(t, id, off, len, out);
-	if (!err && ccg_cancel_cur.hit)
+	if (!err && ccg_cancel_stopped())
 		err = CCG_EINTR; /* whatever a loop made of its error, a
 				  * read the hook stopped is not whole */
 	ccg_cancel_pop(&saved);

@@ -144,8 +144,7 @@ typedef struct walk {
 /* A walk over location l with thread memo m, over all its events. */
 static walk walk_make(const ccg_trace *t, const loc *l, memo *m)
 {
-	ccg_tcur_init(&m->tc, t->store, l->tbase, l->nevents, l->first,
-		      l->last);
+	ccg_loc_tcur(&m->tc, t, l);
 	return (walk){t, l, NULL, 0, 0, NULL, 0, 0, m->ev, m->nodes,
 		      &m->fields, &m->tc, {0, 0, 0, 0, 0, 0}};
 }

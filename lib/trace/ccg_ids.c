@@ -115,8 +115,7 @@ ccg_err ccg_ids_items(const ccg_trace *t, const inst *in, titems *it)
 		return CCG_ENOMEM;
 	if (it->tc->s != t->store || it->tc->base != in->l->tbase ||
 	    it->tc->n != in->l->nevents)
-		ccg_tcur_init(it->tc, t->store, in->l->tbase, in->l->nevents,
-			      in->l->first, in->l->last);
+		ccg_loc_tcur(it->tc, t, in->l);
 	ccg_node n;
 	ccg_err err = ccg_store_get_node(t->store, in->node, &n, it->refs,
 					 CCG_FANOUT_MAX);
@@ -237,8 +236,7 @@ ccg_err ccg_ids_resolve(const ccg_trace *t, const loc *l, uint64_t inum,
 	}
 	if (!err) {
 		ccg_sinst si;
-		ccg_tcur_init(tc, t->store, l->tbase, l->nevents, l->first,
-			      l->last);
+		ccg_loc_tcur(tc, t, l);
 		err = ccg_sinst_place(tc, l->last, in->node, &in->hdr,
 				      in->first, &si);
 		in->start = si.start;

@@ -70,8 +70,7 @@ static ccg_err mwalk_open(const ccg_trace *t, const loc *l, const win *wn,
 	w->t = t;
 	w->l = l;
 	w->fixed = row_fixed(t, l);
-	ccg_tcur_init(&w->tc, t->store, l->tbase, l->nevents, l->first,
-		      l->last);
+	ccg_loc_tcur(&w->tc, t, l);
 	ccg_mcache_init(&w->mc, t->defs);
 	if (!wn)
 		return CCG_OK;

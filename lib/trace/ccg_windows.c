@@ -138,8 +138,7 @@ static ccg_err window_events(const ccg_trace *t, const loc *l, win wn,
 	ccg_tcur *tc = malloc(sizeof *tc);
 	if (!tc)
 		return CCG_ENOMEM;
-	ccg_tcur_init(tc, t->store, l->tbase, l->nevents, l->first,
-		      l->last);
+	ccg_loc_tcur(tc, t, l);
 	uint64_t i0, i1;
 	ccg_err err = ccg_tcur_lower(tc, wn.t0, &i0);
 	if (!err)

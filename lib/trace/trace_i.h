@@ -217,6 +217,13 @@ struct ccg_trace {
 	trace_mut *mut;         /* what changes after open, with its locks */
 };
 
+/* A time cursor over l's stream, refusing times outside [first, last]. */
+static inline void ccg_loc_tcur(ccg_tcur *tc, const ccg_trace *t,
+				const loc *l)
+{
+	ccg_tcur_init(tc, t->store, l->tbase, l->nevents, l->first, l->last);
+}
+
 /* ---- ccg_ids.c: what an id names ---- */
 
 static inline ccg_id ccg_id_make(uint64_t inum, enum view v)

@@ -125,17 +125,23 @@ ccg_rss_bound() {
   fi
 }
 
-# ccg_stride N: N in a release build, N times 5 in a sanitizer build
-# (CCG_SANITIZED=1), where a process takes about 0.3 s to start: the
-# stride of loops that run one ccgfs process per damaged byte.  The
-# release build (label release) covers every byte; the sanitizer build
-# every fifth of them.
-ccg_stride() {
+# ccg_sized RELEASE SANITIZER: the size of a test's work, RELEASE in a
+# release build and SANITIZER in a sanitizer build (CCG_SANITIZED=1),
+# where processes start in about 0.3 s and ASan's allocator copies on
+# every realloc.  The release build (labels rss and release) runs the
+# full size; each test says in its header what it shrinks.
+ccg_sized() {
   if [ "${CCG_SANITIZED:-0}" = 1 ]; then
-    echo $(($1 * 5))
+    echo "$2"
   else
     echo "$1"
   fi
+}
+
+# ccg_stride N: the stride of loops that run one ccgfs process per
+# damaged byte: N, and N times 5 in a sanitizer build.
+ccg_stride() {
+  ccg_sized "$1" $(($1 * 5))
 }
 
 # ccg_strace ARGS...: strace ARGS..., with LeakSanitizer off for the

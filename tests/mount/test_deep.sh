@@ -17,9 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 work="$CCG_TMP/deep"
 rm -rf "$work"
 mkdir -p "$work"
-deflt=20000
-[ "${CCG_SANITIZED:-0}" = 1 ] && deflt=5000
-chain=${CCG_DEEP_CHAIN:-$deflt}
+chain=${CCG_DEEP_CHAIN:-$(ccg_sized 20000 5000)}
 stack=${CCG_DEEP_STACK_KIB:-512}
 build_limit=${CCG_DEEP_BUILD_KIB:-24576}
 limit=${CCG_DEEP_RSS_KIB:-204800}

@@ -16,9 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 work="$CCG_TMP/interrupt"
 rm -rf "$work"
 mkdir -p "$work"
-deflt=12000
-[ "${CCG_SANITIZED:-0}" = 1 ] && deflt=6000
-chain=${CCG_INTR_CHAIN:-$deflt}
+chain=${CCG_INTR_CHAIN:-$(ccg_sized 12000 6000)}
 anchor="$work/chain/traces.otf2"
 m="$work/mnt"
 hz=$(getconf CLK_TCK)

@@ -16,10 +16,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 work="$CCG_TMP/load"
 rm -rf "$work"
 mkdir -p "$work"
-per_loc=2500000 max_bytes=150000000
-if [ "${CCG_SANITIZED:-0}" = 1 ]; then
-  per_loc=500000 max_bytes=30000000
-fi
+per_loc=$(ccg_sized 2500000 500000)
+max_bytes=$(ccg_sized 150000000 30000000)
 "$CCG_GEN" -q -l 4 -e "$per_loc" --regular 0.3 --jitter 0.3 --mpi "$work/gen"
 anchor="$work/gen/traces.otf2"
 "$CCGFS" --build-only -o index="$work/index.ccg" "$anchor"
