@@ -50,7 +50,7 @@
 #include "ccg_table.h"
 
 /* Bits of an id that select the view. */
-#define CCG_VIEW_BITS 4
+#define CCG_VIEW_BITS 5
 /* Window directories live far above every tree instance, and the
  * timeline-N.tsv files of any directory above those. */
 #define CCG_WIN_BASE ((uint64_t)1 << 56)
@@ -86,6 +86,9 @@ enum view {
 	/* comparing locations (issue 9, fewer joins) */
 	V_IMBALANCE,
 	V_FOLDED_LOC,
+	/* slices for other tools (issue 11) */
+	V_JSON,
+	V_SVG,
 	V__COUNT
 };
 _Static_assert(V__COUNT <= (1 << CCG_VIEW_BITS), "views fit their bits");
