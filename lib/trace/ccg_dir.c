@@ -150,6 +150,20 @@ static ccg_err f_table(const ccg_trace *t, const target *tg, enum view v,
 	return err;
 }
 
+/* timeline.svg: drawn once, kept in a bounded cache. */
+static ccg_err f_svg(const ccg_trace *t, const target *tg, enum view v,
+		     uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
+{
+	(void)v;
+	const ccg_buf *b;
+	ccg_err err = ccg_svgview_get(t, &tg->w, &b);
+	if (err)
+		return err;
+	err = copy_range(b, off, len, out, size);
+	ccg_svgview_put(t, b);
+	return err;
+}
+
 #define FILE_INFO {V_INFO, "info", f_info}
 #define FILE_EVENTS {V_EVENTS, "events.tsv", f_events}
 #define FILE_PATTERNS {V_PATTERNS, "patterns.tsv", f_patterns}
@@ -160,6 +174,7 @@ static ccg_err f_table(const ccg_trace *t, const target *tg, enum view v,
 #define FILE_METRICS {V_METRICS, "metrics.tsv", f_metrics}
 #define FILE_IMBALANCE {V_IMBALANCE, "imbalance.tsv", f_table}
 #define FILE_FOLDED_LOC {V_FOLDED_LOC, "profile-locations.folded", f_table}
+#define FILE_SVG {V_SVG, "timeline.svg", f_svg}
 
 /* The files of each kind of directory, in listing order. */
 static const dir_file root_files[] = {
@@ -169,13 +184,13 @@ static const dir_file root_files[] = {
 	{V_LOCATIONS, "locations.tsv", f_fixed},
 	{V_DEFINITIONS, "definitions.tsv", f_fixed},
 	FILE_PATTERNS, FILE_STATS, FILE_FOLDED, FILE_MESSAGES,
-	FILE_IMBALANCE, FILE_FOLDED_LOC, FILE_METRICS};
+	FILE_IMBALANCE, FILE_FOLDED_LOC, FILE_METRICS, FILE_SVG};
 static const dir_file group_files[] = {FILE_INFO, FILE_STATS, FILE_FOLDED,
 				       FILE_MESSAGES, FILE_IMBALANCE,
-				       FILE_FOLDED_LOC, FILE_METRICS};
+				       FILE_FOLDED_LOC, FILE_METRICS, FILE_SVG};
 static const dir_file loc_files[] = {FILE_INFO, FILE_EVENTS, FILE_PATTERNS,
 				     FILE_STATS, FILE_TIMELINE, FILE_FOLDED,
-				     FILE_MESSAGES, FILE_METRICS};
+				     FILE_MESSAGES, FILE_METRICS, FILE_SVG};
 static const dir_file node_files[] = {FILE_INFO, FILE_EVENTS, FILE_STATS,
 				      FILE_FOLDED, FILE_MESSAGES,
 				      FILE_METRICS};
@@ -183,10 +198,11 @@ static const dir_file node_files[] = {FILE_INFO, FILE_EVENTS, FILE_STATS,
  * timeline.tsv; a location in a window: a location's files. */
 static const dir_file win_files[] = {
 	FILE_INFO, FILE_EVENTS, FILE_STATS, FILE_TIMELINE, FILE_FOLDED,
-	FILE_MESSAGES, FILE_IMBALANCE, FILE_FOLDED_LOC, FILE_METRICS};
+	FILE_MESSAGES, FILE_IMBALANCE, FILE_FOLDED_LOC, FILE_METRICS,
+	FILE_SVG};
 static const dir_file win_loc_files[] = {
 	FILE_INFO, FILE_EVENTS, FILE_PATTERNS, FILE_STATS, FILE_TIMELINE,
-	FILE_FOLDED, FILE_MESSAGES, FILE_METRICS};
+	FILE_FOLDED, FILE_MESSAGES, FILE_METRICS, FILE_SVG};
 
 static const struct {
 	const dir_file *files;

@@ -418,6 +418,8 @@ static void reset_content(ccg_trace *t)
 	t->stats = NULL;
 	ccg_lru_free(t->insts);
 	t->insts = NULL;
+	ccg_lru_free(t->svgs);
+	t->svgs = NULL;
 	ccg_sumset_free(t->sums);
 	t->sums = NULL;
 	ccg_store_free(t->store);
@@ -440,7 +442,9 @@ static ccg_err finish_setup(ccg_trace *t)
 	if ((err = ccg_names_groups(t)) || (err = ccg_names_regions(t)) ||
 	    (err = ccg_statcache_create(t->store, CCG_STATS_CACHE, &t->stats)) ||
 	    (err = ccg_lru_create(CCG_INST_CACHE, ccg_ids_forget, NULL,
-				  &t->insts)))
+				  &t->insts)) ||
+	    (err = ccg_lru_create(CCG_SVG_CACHE, ccg_svgview_forget, NULL,
+				  &t->svgs)))
 		return err;
 	ccg_sumset_attach(t->sums, t->sums_min, t->stats);
 	uint64_t nodes = 1 + t->ngroups;

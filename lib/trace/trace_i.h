@@ -17,6 +17,8 @@
  *                  imbalance.tsv, profile-locations.folded, patterns.tsv
  *                  of any directory
  *   ccg_info.c     info, README, regions.tsv, locations.tsv, definitions.tsv
+ *   ccg_svgview.c  timeline.svg: rows gathered from the graph, drawn by
+ *                  lib/render/ccg_svg.c
  *   ccg_open.c     opening: the index or a build, the location records
  *
  * Ids.  id = inum << CCG_VIEW_BITS | view: the low bits say which file of a
@@ -64,6 +66,8 @@
  * each directory's instance from its parent's, not by a descent from the
  * location's root). */
 #define CCG_INST_CACHE (1u << 20)
+/* Bytes of timeline.svg texts kept. */
+#define CCG_SVG_CACHE (32u << 20)
 /* Most distinct windows (and timeline-N files) looked up in one open. */
 #define CCG_WIN_MAX (1u << 20)
 
@@ -201,6 +205,7 @@ struct ccg_trace {
 	ccg_statcache *stats;   /* cached per-instance statistics */
 	ccg_lru *insts;         /* resolved tree instances by inum (its own
 				 * lock) */
+	ccg_lru *svgs;          /* timeline.svg texts by directory inum */
 	ccg_sumset *sums;       /* stored results of large instances */
 	uint64_t sums_min;      /* ... of this many events or more */
 	uint64_t index_bytes;
@@ -522,6 +527,17 @@ ccg_err ccg_sumset_load(ccg_index *x, ccg_sumset **out);
 void ccg_sumset_attach(ccg_sumset *s, uint64_t min_events, ccg_statcache *c);
 size_t ccg_sumset_count(const ccg_sumset *s);
 void ccg_sumset_free(ccg_sumset *s);
+
+/* ---- ccg_svgview.c: timeline.svg ---- */
+
+/* The timeline.svg text of directory w (the root, a group, a location or
+ * a window directory), drawn on first use and cached: *out is pinned,
+ * give it back with ccg_svgview_put. */
+ccg_err ccg_svgview_get(const ccg_trace *t, const where *w,
+			const ccg_buf **out);
+void ccg_svgview_put(const ccg_trace *t, const ccg_buf *b);
+/* The destructor of t->svgs. */
+void ccg_svgview_forget(void *ctx, void *value);
 
 /* ---- ccg_info.c: info files and the root's fixed files ---- */
 

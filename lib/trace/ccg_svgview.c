@@ -1,0 +1,464 @@
+/*
+ * ccg_svgview.c - timeline.svg of the root, a group, a location or a
+ * window directory: what each row shows, gathered from the call graph,
+ * and drawn by ccg_svg.h.
+ *
+ * A row is a location over the span (the whole trace's for a tree
+ * directory, so rows align; the window for a window directory).  Its
+ * band is, per pixel column, the exclusive time of each region inside
+ * that column (a window query of the statistics, ccg_stats.h: instances
+ * inside the column take their cached results, so a column costs the
+ * instances crossing its edges, not its events), stacked bottom up in
+ * region id order, heights rounded from cumulative sums.  Its lanes show
+ * the calls at depth 0, 1, ... (below the location's root): a walk that
+ * descends only into nodes wider than a pixel; a call or group node
+ * inside one pixel is summarised there, not descended: each lane cell
+ * shows the region of most time among what fell into it (a weighted
+ * majority vote; a group node votes for the first call of its first
+ * branch).  So a row costs pixels x lanes x fan-out node visits and
+ * pixels window queries, whatever the number of events.
+ *
+ * The text is made once per directory and kept in t->svgs (bounded).
+ */
+#include "trace_i.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_cancel.h"
+#include "ccg_grow.h"
+#include "ccg_svg.h"
+
+/* Most rows shown, and most raster lines over all rows (a row has
+ * lanes + band lines): the picture's size is bounded by
+ * SVG_LINES x CCG_SVG_PLOT rectangles. */
+#define SVG_ROWS_MAX 80u
+#define SVG_LINES 200u
+#define SVG_LANES_MAX 8u
+#define SVG_BAND_MAX 12u
+#define SVG_BAND_MIN 3u
+/* Legend entries. */
+#define SVG_LEGEND 12u
+/* Most nested frames of the lane walk (calls are at most SVG_LANES_MAX
+ * deep in it; the rest are group nodes, O(log n) per call level). */
+#define SVG_STACK_MAX 1024u
+/* Steps down the first branch of a group node for its region. */
+#define SVG_SAMPLE_MAX 64u
+
+/* A lane cell's vote: the leading key and its lead. */
+typedef struct vote {
+	uint32_t key;
+	uint64_t lead;
+} vote;
+
+typedef struct frame {
+	inst in;
+	titems it;
+	uint32_t next, lane;
+} frame;
+
+typedef struct gather {
+	const ccg_trace *t;
+	uint64_t t0, t1;
+	uint32_t lanes, band;
+	uint64_t edge[CCG_SVG_PLOT + 1];
+	uint32_t *raster;       /* (lanes + band) x CCG_SVG_PLOT */
+	vote *cells;            /* lanes x CCG_SVG_PLOT */
+	uint64_t *tot;          /* exclusive ticks per key, all rows */
+	uint32_t *colours;      /* per key but the last (unknown regions) */
+	size_t nkeys;
+	frame *st;
+	size_t capst;
+	ccg_ref *refs;          /* CCG_FANOUT_MAX + 1 */
+} gather;
+
+static uint32_t key_of(const gather *g, uint64_t region)
+{
+	size_t i = ccg_names_region_index(g->t, region);
+	return i < g->nkeys - 1 ? (uint32_t)i : (uint32_t)(g->nkeys - 1);
+}
+
+/* The pixel column of absolute time `at` in [t0, t1). */
+static uint32_t px(const gather *g, uint64_t at)
+{
+	uint64_t x = (uint64_t)((unsigned __int128)(at - g->t0) *
+				CCG_SVG_PLOT / (g->t1 - g->t0));
+	return x < CCG_SVG_PLOT ? (uint32_t)x : CCG_SVG_PLOT - 1;
+}
+
+static void vote_add(vote *c, uint32_t key, uint64_t w)
+{
+	if (c->key == CCG_SVG_EMPTY || c->key == key) {
+		c->key = key;
+		c->lead += w;
+	} else if (w > c->lead) {
+		c->key = key;
+		c->lead = w - c->lead;
+	} else {
+		c->lead -= w;
+	}
+}
+
+/* Votes for `key` over [s, e) in lane `lane`, columns a..b. */
+static void paint(gather *g, uint32_t lane, uint32_t key, uint64_t s,
+		  uint64_t e, uint32_t a, uint32_t b)
+{
+	vote *row = g->cells + (size_t)lane * CCG_SVG_PLOT;
+	for (uint32_t x = a; x <= b; x++) {
+		uint64_t lo = s > g->edge[x] ? s : g->edge[x];
+		uint64_t hi = e < g->edge[x + 1] ? e : g->edge[x + 1];
+		vote_add(&row[x], key, hi > lo ? hi - lo : 1);
+	}
+}
+
+/* The region of the first call down the first branch of node `node`;
+ * CCG_SVG_EMPTY when there is none near. */
+static uint32_t sample(gather *g, uint32_t node)
+{
+	for (uint32_t step = 0; step < SVG_SAMPLE_MAX; step++) {
+		ccg_node h;
+		if (ccg_store_get_node(g->t->store, node, &h, g->refs,
+				       CCG_FANOUT_MAX))
+			return CCG_SVG_EMPTY;
+		if (h.kind == CCG_NODE_CALL)
+			return key_of(g, h.region);
+		uint32_t i = 0;
+		while (i < h.nitems && i < CCG_FANOUT_MAX &&
+		       CCG_REF_IS_EVENT(g->refs[i]))
+			i++;
+		if (i >= h.nitems || i >= CCG_FANOUT_MAX)
+			return CCG_SVG_EMPTY;
+		node = g->refs[i];
+	}
+	return CCG_SVG_EMPTY;
+}
+
+/* Pushes frame (in, lane) and loads its items. */
+static ccg_err push(gather *g, size_t *n, const inst *in, uint32_t lane)
+{
+	if (CCG_GROW(g->st, *n + 1, g->capst))
+		return CCG_ENOMEM;
+	frame *f = &g->st[(*n)++];
+	f->in = *in;
+	f->next = 0;
+	f->lane = lane;
+	return ccg_ids_items(g->t, &f->in, &f->it);
+}
+
+/* The lanes of location l into g->cells. */
+static ccg_err lanes_walk(gather *g, const inst *root)
+{
+	size_t n = 0;
+	ccg_err err = push(g, &n, root, 0);
+	while (!err && n > 0) {
+		if ((err = ccg_cancel_poll()))
+			break;
+		frame *f = &g->st[n - 1];
+		if (f->next >= f->it.n) {
+			n--;
+			continue;
+		}
+		uint32_t i = f->next++, lane = f->lane;
+		if (CCG_REF_IS_EVENT(f->it.refs[i]))
+			continue;
+		inst c;
+		if ((err = ccg_ids_child(&f->in, &f->it, i, &c)))
+			break;
+		uint64_t s = c.start, e = c.end > c.start ? c.end : c.start + 1;
+		if (e <= g->t0 || s >= g->t1)
+			continue;
+		s = s > g->t0 ? s : g->t0;
+		e = e < g->t1 ? e : g->t1;
+		uint32_t a = px(g, s), b = px(g, e - 1);
+		int deeper = b > a && n < SVG_STACK_MAX;
+		if (c.hdr.kind == CCG_NODE_CALL) {
+			paint(g, lane, key_of(g, c.hdr.region), s, e, a, b);
+			if (deeper && lane + 1 < g->lanes && c.hdr.depth > 1)
+				err = push(g, &n, &c, lane + 1);
+		} else if (deeper) {
+			err = push(g, &n, &c, lane);
+		} else {
+			uint32_t k = sample(g, c.node);
+			if (k != CCG_SVG_EMPTY)
+				paint(g, lane, k, s, e, a, b);
+		}
+	}
+	return err;
+}
+
+/* The band of location l (root instance `root`) into the raster, and
+ * its exclusive times into g->tot. */
+static ccg_err band_fill(gather *g, const loc *l, const inst *root)
+{
+	ccg_sinst si = inst_sinst(root);
+	ccg_err err = CCG_OK;
+	for (uint32_t x = 0; x < CCG_SVG_PLOT && !err; x++) {
+		uint64_t a = g->edge[x], b = g->edge[x + 1];
+		if (b <= a || (err = ccg_cancel_poll()))
+			continue;
+		ccg_stats st = {0};
+		if ((err = ccg_stats_window(g->t->stats, &l->sl, &si, a, b,
+					    &st)))
+			break;
+		uint64_t cum = 0, len = b - a, y0 = 0;
+		for (uint32_t r = 0; r < st.n && cum < len; r++) {
+			uint64_t ex = st.r[r].excl;
+			uint32_t key = key_of(g, st.r[r].region);
+			g->tot[key] += ex;
+			cum = ex < len - cum ? cum + ex : len;
+			uint64_t y1 = (uint64_t)(((unsigned __int128)cum * 2 *
+						  g->band + len) / (2 * len));
+			for (uint64_t y = y0; y < y1; y++) {
+				size_t line = g->lanes + g->band - 1 - y;
+				g->raster[line * CCG_SVG_PLOT + x] = key;
+			}
+			y0 = y1;
+		}
+		ccg_stats_free(&st);
+	}
+	return err;
+}
+
+/* One row: location l. */
+static ccg_err row(gather *g, ccg_svg *pic, const loc *l, ccg_buf *path)
+{
+	size_t lines = (size_t)g->lanes + g->band;
+	for (size_t i = 0; i < lines * CCG_SVG_PLOT; i++)
+		g->raster[i] = CCG_SVG_EMPTY;
+	for (size_t i = 0; i < (size_t)g->lanes * CCG_SVG_PLOT; i++)
+		g->cells[i] = (vote){CCG_SVG_EMPTY, 0};
+	ccg_err err = CCG_OK;
+	inst root;
+	if (l->nevents && !(err = ccg_ids_root(g->t, l, &root)) &&
+	    !(err = band_fill(g, l, &root)) && g->lanes)
+		err = lanes_walk(g, &root);
+	for (size_t i = 0; i < (size_t)g->lanes * CCG_SVG_PLOT; i++)
+		g->raster[i] = g->cells[i].key;
+	ccg_buf_reset(path);
+	ccg_names_location_path(g->t, l, path);
+	if (!err && !(err = ccg_buf_status(path)))
+		err = ccg_svg_row(pic, l->dirname, path->data, g->raster);
+	return err;
+}
+
+/* The locations of directory w, grouped, into *out (*n of them). */
+static ccg_err rows_of(const ccg_trace *t, const where *w, uint32_t **out,
+		       size_t *n)
+{
+	size_t first;
+	const uint32_t *members;
+	size_t m = ccg_ids_scope(t, w, &first, &members);
+	*n = 0;
+	*out = calloc(m ? m : 1, sizeof **out);
+	if (!*out)
+		return CCG_ENOMEM;
+	if (members || m == 1) {
+		for (size_t i = 0; i < m; i++)
+			(*out)[(*n)++] = members ? members[i]
+						 : (uint32_t)(first + i);
+		return CCG_OK;
+	}
+	for (size_t gi = 0; gi < t->ngroups; gi++)
+		for (uint32_t k = 0; k < t->groups[gi].nlocs && *n < m; k++)
+			(*out)[(*n)++] = t->groups[gi].locs[k];
+	return CCG_OK;
+}
+
+/* Whether key x goes before key y in the legend: more time, then the
+ * lower key. */
+static int before(const uint64_t *tot, uint32_t x, uint32_t y)
+{
+	return tot[x] != tot[y] ? tot[x] > tot[y] : x < y;
+}
+
+/* The legend: the keys of most exclusive time, up to SVG_LEGEND. */
+static void legend(gather *g, ccg_svg *pic, ccg_buf *name)
+{
+	uint32_t top[SVG_LEGEND];
+	size_t n = 0;
+	for (uint32_t k = 0; k < g->nkeys; k++) {
+		if (!g->tot[k] ||
+		    (n == SVG_LEGEND && !before(g->tot, k, top[n - 1])))
+			continue;
+		size_t j = n < SVG_LEGEND ? n++ : n - 1;
+		for (; j > 0 && before(g->tot, k, top[j - 1]); j--)
+			top[j] = top[j - 1];
+		top[j] = k;
+	}
+	size_t nregions = ccg_defs_region_count(g->t->defs);
+	for (size_t i = 0; i < n; i++) {
+		ccg_buf_reset(name);
+		if (top[i] < nregions)
+			ccg_render_region(name, g->t->defs,
+					  ccg_defs_region(g->t->defs,
+							  top[i])->id);
+		else
+			ccg_buf_adds(name, "(regions not defined)");
+		if (!ccg_buf_status(name))
+			ccg_svg_legend(pic, top[i], name->data,
+				       g->tot[top[i]]);
+	}
+}
+
+/* Colours of every region, by name. */
+static ccg_err colours(gather *g, ccg_buf *name)
+{
+	size_t n = ccg_defs_region_count(g->t->defs);
+	g->nkeys = n + 1;
+	g->colours = calloc(n ? n : 1, sizeof *g->colours);
+	g->tot = calloc(g->nkeys, sizeof *g->tot);
+	if (!g->colours || !g->tot)
+		return CCG_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		ccg_buf_reset(name);
+		ccg_render_region(name, g->t->defs,
+				  ccg_defs_region(g->t->defs, i)->id);
+		if (ccg_buf_status(name))
+			return CCG_ENOMEM;
+		g->colours[i] = ccg_svg_colour(name->data ? name->data : "");
+	}
+	return CCG_OK;
+}
+
+/* The title: what the directory covers, and the span in seconds. */
+static void title(const gather *g, const where *w, const uint32_t *locs,
+		  size_t n, ccg_buf *b)
+{
+	const ccg_trace *t = g->t;
+	if (w->kind == W_TREE || (w->kind == W_WIN && w->sub > t->ngroups))
+		ccg_names_location_path(t, &t->locs[locs[0]], b);
+	else if (w->kind == W_GROUP || (w->kind == W_WIN && w->sub > 0))
+		ccg_buf_adds(b, t->groups[w->index].dirname);
+	else
+		ccg_buf_adds(b, "all locations");
+	ccg_buf_addf(b, " (%zu), ", n);
+	ccg_secfmt_put(b, &t->secs, g->t0);
+	ccg_buf_adds(b, " s to ");
+	ccg_secfmt_put(b, &t->secs, g->t1);
+	ccg_buf_addf(b, " s; %u lane%s of calls above each row's "
+		     "exclusive time", g->lanes, g->lanes == 1 ? "" : "s");
+}
+
+/* Lanes and band height for `rows` rows of a scope `depth` deep. */
+static void layout(gather *g, size_t rows, uint32_t depth)
+{
+	uint32_t per = rows ? (uint32_t)(SVG_LINES / rows) : SVG_LINES;
+	if (per >= SVG_LANES_MAX + SVG_BAND_MAX) {
+		g->band = SVG_BAND_MAX;
+		g->lanes = SVG_LANES_MAX;
+	} else {
+		g->band = per * 3 / 5 > SVG_BAND_MIN ? per * 3 / 5
+						     : SVG_BAND_MIN;
+		g->lanes = per > g->band ? per - g->band : 0;
+	}
+	if (g->lanes > depth)
+		g->lanes = depth;
+}
+
+static ccg_err draw(const ccg_trace *t, const where *w, ccg_buf *out)
+{
+	gather g = {.t = t};
+	uint32_t *locs = NULL;
+	size_t nlocs = 0;
+	ccg_svg *pic = NULL;
+	ccg_buf name = CCG_BUF_INIT, head = CCG_BUF_INIT;
+	ccg_err err = rows_of(t, w, &locs, &nlocs);
+	if (err)
+		goto cleanup;
+	if (w->kind == W_WIN) {
+		win wn = ccg_ids_window(t, w->win);
+		g.t0 = wn.t0;
+		g.t1 = wn.t1;
+	} else {
+		g.t0 = t->first <= t->last ? t->first : 0;
+		g.t1 = t->first <= t->last ? t->last + 1 : 1;
+	}
+	if (g.t1 <= g.t0)
+		g.t1 = g.t0 + 1;
+	size_t shown = nlocs < SVG_ROWS_MAX ? nlocs : SVG_ROWS_MAX;
+	uint32_t depth = 0;
+	for (size_t i = 0; i < shown; i++)
+		if (t->locs[locs[i]].max_depth > depth)
+			depth = t->locs[locs[i]].max_depth;
+	layout(&g, shown, depth);
+	for (uint32_t x = 0; x <= CCG_SVG_PLOT; x++)
+		g.edge[x] = ccg_table_bin_edge(g.t0, g.t1, CCG_SVG_PLOT, x);
+	size_t lines = (size_t)g.lanes + g.band;
+	g.raster = malloc(sizeof *g.raster * lines * CCG_SVG_PLOT);
+	g.cells = malloc(sizeof *g.cells * (g.lanes ? g.lanes : 1) *
+			 CCG_SVG_PLOT);
+	g.refs = malloc(sizeof *g.refs * (CCG_FANOUT_MAX + 1));
+	if (!g.raster || !g.cells || !g.refs) {
+		err = CCG_ENOMEM;
+		goto cleanup;
+	}
+	if ((err = colours(&g, &name)))
+		goto cleanup;
+	title(&g, w, locs, nlocs, &head);
+	if ((err = ccg_buf_status(&head)))
+		goto cleanup;
+	ccg_svg_frame f = {g.t0, g.t1, t->zero, t->secs.res, g.lanes, g.band,
+			   head.data};
+	if ((err = ccg_svg_begin(&f, g.colours, g.nkeys - 1, &pic)))
+		goto cleanup;
+	for (size_t i = 0; i < shown && !err; i++) {
+		const loc *l = &t->locs[locs[i]];
+		if (i == 0 || t->locs[locs[i - 1]].group != l->group)
+			ccg_svg_group(pic, t->groups[l->group].dirname);
+		err = row(&g, pic, l, &name);
+	}
+	if (!err && nlocs > shown)
+		ccg_svg_hidden(pic, nlocs - shown);
+	if (!err) {
+		legend(&g, pic, &name);
+		err = ccg_svg_finish(pic, out);
+	}
+cleanup:
+	for (size_t i = 0; i < g.capst; i++)
+		ccg_ids_items_free(&g.st[i].it);
+	free(g.st);
+	ccg_svg_free(pic);
+	ccg_buf_free(&head);
+	ccg_buf_free(&name);
+	free(g.refs);
+	free(g.colours);
+	free(g.tot);
+	free(g.cells);
+	free(g.raster);
+	free(locs);
+	return err;
+}
+
+void ccg_svgview_forget(void *ctx, void *value)
+{
+	(void)ctx;
+	ccg_buf_free(value);
+	free(value);
+}
+
+ccg_err ccg_svgview_get(const ccg_trace *t, const where *w,
+			const ccg_buf **out)
+{
+	void *v = ccg_lru_get(t->svgs, w->dir, V_SVG);
+	if (v) {
+		*out = v;
+		return CCG_OK;
+	}
+	ccg_buf *b = calloc(1, sizeof *b);
+	if (!b)
+		return CCG_ENOMEM;
+	ccg_err err = draw(t, w, b);
+	if (err) {
+		ccg_svgview_forget(NULL, b);
+		return err;
+	}
+	if ((err = ccg_lru_add(t->svgs, w->dir, V_SVG, b, b->cap, &v)))
+		return err;
+	*out = v;
+	return CCG_OK;
+}
+
+void ccg_svgview_put(const ccg_trace *t, const ccg_buf *b)
+{
+	ccg_lru_put(t->svgs, b);
+}
