@@ -345,47 +345,80 @@ static uint64_t axis_step(uint64_t span, uint64_t res)
 	}
 }
 
-/* Writes the axis line, its ticks and their labels. */
+/* The unit of the axis labels: the largest of s, ms, us and ns (in
+ * nanoseconds) not above the latest label, `last` ns; its name. */
+static uint64_t axis_unit(uint64_t last, const char **name)
+{
+	static const struct {
+		uint64_t u;
+		const char *n;
+	} units[] = {{1000000000u, "s"}, {1000000u, "ms"}, {1000u, "us"},
+		     {1, "ns"}};
+	size_t i = 0;
+	while (i < 3 && last < units[i].u)
+		i++;
+	*name = units[i].n;
+	return units[i].u;
+}
+
+/* Appends v / unit as a decimal without trailing zeros, and the unit. */
+static void put_label(ccg_buf *b, uint64_t v, uint64_t unit,
+		      const char *name)
+{
+	ccg_buf_addf(b, "%llu", (unsigned long long)(v / unit));
+	uint64_t frac = v % unit;
+	if (frac) {
+		unsigned digits = ccg_digits_u64(unit) - 1;
+		while (frac % 10 == 0) {
+			frac /= 10;
+			digits--;
+		}
+		ccg_buf_addc(b, '.');
+		ccg_buf_addu(b, frac, digits);
+	}
+	ccg_buf_adds(b, name);
+}
+
+/* Writes the axis line, its ticks and their labels: ticks at multiples
+ * of the step from the zero, labels in the unit of the latest one. */
 static void axis(const ccg_svg *s, ccg_buf *b)
 {
 	const ccg_svg_frame *f = &s->f;
 	uint64_t span = f->t1 > f->t0 ? f->t1 - f->t0 : 1;
 	uint64_t step = axis_step(span, f->res);
-	uint64_t unit = 1;
-	const char *uname = f->res ? "ns" : "";
-	if (f->res) {
-		static const struct { uint64_t u; const char *n; } units[] = {
-			{1000000000u, "s"}, {1000000u, "ms"}, {1000u, "us"}};
-		for (size_t i = 0; i < 3 && unit == 1; i++)
-			if (step >= units[i].u) {
-				unit = units[i].u;
-				uname = units[i].n;
-			}
-	}
-	ccg_buf_addf(b, "<path stroke=\"#444\" d=\"M%u %uh%u\"/>\n",
-		     CCG_SVG_LEFT, AXIS_Y, CCG_SVG_PLOT);
-	/* Ticks k x step from the zero, those inside the span; k from the
-	 * first at or after t0. */
-	uint64_t rel0 = f->t0 > f->zero ? f->t0 - f->zero : 0;
+	/* Tick k lies at zero + k x per / 1e9 ticks (per: the step in
+	 * ticks x 1e9). */
 	unsigned __int128 per = f->res ? (unsigned __int128)step * f->res
 			      : (unsigned __int128)step * 1000000000u;
-	/* tick k lies at zero + k * per / 1e9 ticks */
+	uint64_t rel0 = f->t0 > f->zero ? f->t0 - f->zero : 0;
+	uint64_t rel1 = f->t1 > f->zero ? f->t1 - f->zero : 0;
+	unsigned __int128 last = f->res ? (unsigned __int128)rel1 *
+						  1000000000u / f->res
+					: rel1;
+	const char *uname = "";
+	uint64_t unit = 1;
+	if (f->res)
+		unit = axis_unit(last > UINT64_MAX ? UINT64_MAX
+						   : (uint64_t)last, &uname);
+	ccg_buf_addf(b, "<path stroke=\"#444\" d=\"M%u %uh%u\"/>\n",
+		     CCG_SVG_LEFT, AXIS_Y, CCG_SVG_PLOT);
 	unsigned __int128 k = (unsigned __int128)rel0 * 1000000000u / per;
 	for (int n = 0; n < 12; k++) {
 		unsigned __int128 at = (unsigned __int128)f->zero +
 				       k * per / 1000000000u;
 		if (at < f->t0)
 			continue;
-		if (at >= (unsigned __int128)f->t0 + span)
+		if (at >= (unsigned __int128)f->t0 + span ||
+		    k * step > UINT64_MAX)
 			break;
 		uint64_t x = CCG_SVG_LEFT +
 			     (uint64_t)((at - f->t0) * CCG_SVG_PLOT / span);
 		ccg_buf_addf(b, "<path stroke=\"#444\" d=\"M%llu %uv6\"/>"
-			     "<text x=\"%llu\" y=\"%u\" class=\"a\">%llu%s"
-			     "</text>\n",
+			     "<text x=\"%llu\" y=\"%u\" class=\"a\">",
 			     (unsigned long long)x, AXIS_Y,
-			     (unsigned long long)x, AXIS_Y - 4,
-			     (unsigned long long)(k * (step / unit)), uname);
+			     (unsigned long long)x, AXIS_Y - 4);
+		put_label(b, (uint64_t)(k * step), unit, uname);
+		ccg_buf_adds(b, "</text>\n");
 		n++;
 	}
 }

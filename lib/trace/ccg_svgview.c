@@ -9,7 +9,8 @@
  * that column (a window query of the statistics, ccg_stats.h: instances
  * inside the column take their cached results, so a column costs the
  * instances crossing its edges, not its events), stacked bottom up in
- * region id order, heights rounded from cumulative sums.  Its lanes show
+ * region id order, heights rounded with the error carried to the next
+ * column (so a region's pixels in a row are its share of the span).  Its lanes show
  * the calls at depth 0, 1, ... (below the location's root): a walk that
  * descends only into nodes wider than a pixel; a call or group node
  * inside one pixel is summarised there, not descended: each lane cell
@@ -65,6 +66,10 @@ typedef struct gather {
 	uint32_t *raster;       /* (lanes + band) x CCG_SVG_PLOT */
 	vote *cells;            /* lanes x CCG_SVG_PLOT */
 	uint64_t *tot;          /* exclusive ticks per key, all rows */
+	int64_t *carry;         /* per key: band pixels owed, 32.32 */
+	int64_t *want;          /* per row of a column's statistics */
+	uint32_t *h;
+	size_t capwant, caph;
 	uint32_t *colours;      /* per key but the last (unknown regions) */
 	size_t nkeys;
 	frame *st;
@@ -186,33 +191,75 @@ static ccg_err lanes_walk(gather *g, const inst *root)
 	return err;
 }
 
+/* Pixels of the band per unit of height: 32.32 fixed point. */
+#define ONE ((int64_t)1 << 32)
+
+/* Heights of the regions of one column (st's rows, r's for short) in
+ * whole pixels: each wants its exclusive share of the column plus what
+ * it was given too little (or too much) in the columns before (its
+ * carry), rounded; when that overfills the band, those given most
+ * beyond what they want give a pixel back.  So over a row each region's
+ * pixels are its share of the band within a pixel. */
+static ccg_err heights(gather *g, const ccg_stats *st, uint64_t len)
+{
+	if (CCG_GROW(g->want, st->n, g->capwant) ||
+	    CCG_GROW(g->h, st->n, g->caph))
+		return CCG_ENOMEM;
+	uint64_t sum = 0;
+	for (uint32_t r = 0; r < st->n; r++) {
+		uint32_t key = key_of(g, st->r[r].region);
+		uint64_t ex = st->r[r].excl < len ? st->r[r].excl : len;
+		int64_t q = (int64_t)(((unsigned __int128)ex * g->band
+				       << 32) / len);
+		g->want[r] = q + g->carry[key];
+		int64_t a = (g->want[r] + ONE / 2) / ONE;
+		g->h[r] = g->want[r] > 0 && a > 0 ? (uint32_t)a : 0;
+		sum += g->h[r];
+	}
+	while (sum > g->band) {
+		uint32_t most = UINT32_MAX;
+		int64_t over = INT64_MIN;
+		for (uint32_t r = 0; r < st->n; r++) {
+			int64_t o = (int64_t)g->h[r] * ONE - g->want[r];
+			if (g->h[r] && o > over) {
+				over = o;
+				most = r;
+			}
+		}
+		g->h[most]--;
+		sum--;
+	}
+	for (uint32_t r = 0; r < st->n; r++)
+		g->carry[key_of(g, st->r[r].region)] =
+			g->want[r] - (int64_t)g->h[r] * ONE;
+	return CCG_OK;
+}
+
 /* The band of location l (root instance `root`) into the raster, and
  * its exclusive times into g->tot. */
 static ccg_err band_fill(gather *g, const loc *l, const inst *root)
 {
 	ccg_sinst si = inst_sinst(root);
 	ccg_err err = CCG_OK;
+	memset(g->carry, 0, sizeof *g->carry * g->nkeys);
 	for (uint32_t x = 0; x < CCG_SVG_PLOT && !err; x++) {
 		uint64_t a = g->edge[x], b = g->edge[x + 1];
 		if (b <= a || (err = ccg_cancel_poll()))
 			continue;
 		ccg_stats st = {0};
 		if ((err = ccg_stats_window(g->t->stats, &l->sl, &si, a, b,
-					    &st)))
+					    &st)) ||
+		    (err = heights(g, &st, b - a))) {
+			ccg_stats_free(&st);
 			break;
-		uint64_t cum = 0, len = b - a, y0 = 0;
-		for (uint32_t r = 0; r < st.n && cum < len; r++) {
-			uint64_t ex = st.r[r].excl;
+		}
+		for (uint32_t r = 0, y = 0; r < st.n; r++) {
 			uint32_t key = key_of(g, st.r[r].region);
-			g->tot[key] += ex;
-			cum = ex < len - cum ? cum + ex : len;
-			uint64_t y1 = (uint64_t)(((unsigned __int128)cum * 2 *
-						  g->band + len) / (2 * len));
-			for (uint64_t y = y0; y < y1; y++) {
+			g->tot[key] += st.r[r].excl;
+			for (uint32_t k = 0; k < g->h[r]; k++, y++) {
 				size_t line = g->lanes + g->band - 1 - y;
 				g->raster[line * CCG_SVG_PLOT + x] = key;
 			}
-			y0 = y1;
 		}
 		ccg_stats_free(&st);
 	}
@@ -307,7 +354,8 @@ static ccg_err colours(gather *g, ccg_buf *name)
 	g->nkeys = n + 1;
 	g->colours = calloc(n ? n : 1, sizeof *g->colours);
 	g->tot = calloc(g->nkeys, sizeof *g->tot);
-	if (!g->colours || !g->tot)
+	g->carry = calloc(g->nkeys, sizeof *g->carry);
+	if (!g->colours || !g->tot || !g->carry)
 		return CCG_ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		ccg_buf_reset(name);
@@ -423,6 +471,9 @@ cleanup:
 	free(g.refs);
 	free(g.colours);
 	free(g.tot);
+	free(g.carry);
+	free(g.want);
+	free(g.h);
 	free(g.cells);
 	free(g.raster);
 	free(locs);
