@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# timeline.svg: tests/tools/check_svg.py renders it with rsvg-convert and
+# checks the PNG (its size, not blank), that every row's band shows each
+# region's exclusive time share of stats.tsv (within 1%), that the lanes
+# use only the location's region colours, that stat's size equals the
+# bytes read (and reads at offsets agree), and the size bound - on the
+# root, a group, a location and window directories (a window, a group
+# and a location in it) of a generated trace and of shared traces, and
+# on a generated trace of many locations and events (rows beyond the
+# most shown are left out and counted).  The sanitizer build generates a
+# fifth of the events.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+work="$CCG_TMP/svg"
+rm -rf "$work"
+mkdir -p "$work"
+check() {
+  /usr/bin/python3 "$CCG_TOOLS/check_svg.py" --tol 0.01 --mount "$@"
+}
+# first_dir D: the first subdirectory of D (not time/).
+first_dir() {
+  local e
+  for e in "$1"/*/; do
+    e=${e%/}
+    [ "$(basename "$e")" = time ] && continue
+    basename "$e"
+    return 0
+  done
+  return 1
+}
+
+# A generated trace with messages: every kind of directory.
+"$CCG_GEN" -q -l 5 -e "$(ccg_sized 8000 3000)" --mpi --jitter 0.3 \
+  "$work/gen"
+m="$work/mnt"
+ccg_mount mt "$work/gen/traces.otf2" "$m" -o index="$work/gen.ccg"
+g=$(first_dir "$m")
+l=$(first_dir "$m/$g")
+w=$(ls "$m/time" | sed -n 2p)
+check "$m" . "$g" "$g/$l" "time/$w" "time/$w/$g" "time/$w/$g/$l" \
+  "time/10%-35%"
+for d in "" "$g/" "$g/$l/" "time/$w/" "time/$w/$g/$l/"; do
+  ls "$m/$d" | grep -qx timeline.svg || {
+    echo "timeline.svg is not listed in /$d"
+    exit 1
+  }
+done
+# Not in a call's directory.
+c=$(first_dir "$m/$g/$l")
+if [ -e "$m/$g/$l/$c/timeline.svg" ]; then
+  echo "a call directory has a timeline.svg"
+  exit 1
+fi
+ccg_unmount "$m"
+
+# Shared traces: the root, a group, a location, a window.
+for tr in pipit-pingpong casita-jacobi-mpi-omp-cuda tracer-stencil4d-32; do
+  ccg_mount mt "$CCG_TRACES/$tr/traces.otf2" "$m" -o index="$work/$tr.ccg"
+  g=$(first_dir "$m")
+  l=$(first_dir "$m/$g")
+  w=$(ls "$m/time" | sed -n 2p)
+  check "$m" . "$g" "$g/$l" "time/$w"
+  ccg_unmount "$m"
+done
+
+# Many locations and events: the bound on the size, the rows not shown.
+"$CCG_GEN" -q -l 100 -e "$(ccg_sized 20000 4000)" --mpi --jitter 0.3 \
+  --regular 0.3 "$work/big"
+ccg_mount mt "$work/big/traces.otf2" "$m" -o index="$work/big.ccg"
+check "$m" --max-bytes 5000000 . Rank_7
+grep -q '>36 more locations not shown<' "$m/timeline.svg" || {
+  echo "the root's timeline.svg does not say that 36 locations are not shown"
+  exit 1
+}
+ccg_unmount "$m"
+echo "timeline.svg agrees"
