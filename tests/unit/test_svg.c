@@ -1,0 +1,141 @@
+/* timeline.svg drawing (lib/render/ccg_svg.c): region colours (values
+ * from the Python form of the function, tests/tools/check_svg.py), runs
+ * of a raster merged into rectangles, text escaped for XML, axis ticks
+ * and labels. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "ccg_svg.h"
+
+static void test_colours(void **state)
+{
+	(void)state;
+	assert_int_equal(ccg_svg_colour("main"), 0x4b46f0);
+	assert_int_equal(ccg_svg_colour("MPI_Send"), 0x1499b4);
+	assert_int_equal(ccg_svg_colour(""), 0xdc2850);
+}
+
+/* Occurrences of `needle` in `hay`. */
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* Draws one row of raster `r` (1 lane, 3 band lines) and returns the
+ * picture in b. */
+static void draw(const ccg_svg_frame *f, const uint32_t *r, const char *label,
+		 ccg_buf *b)
+{
+	static const uint32_t colours[2] = {0x112233, 0x445566};
+	ccg_svg *s;
+	assert_int_equal(ccg_svg_begin(f, colours, 2, &s), CCG_OK);
+	ccg_svg_group(s, "G");
+	assert_int_equal(ccg_svg_row(s, label, "G/L", r), CCG_OK);
+	ccg_svg_legend(s, 0, "a", 5);
+	assert_int_equal(ccg_svg_finish(s, b), CCG_OK);
+	ccg_svg_free(s);
+}
+
+static void test_raster(void **state)
+{
+	(void)state;
+	static uint32_t r[4 * CCG_SVG_PLOT];
+	for (size_t i = 0; i < 4 * CCG_SVG_PLOT; i++)
+		r[i] = CCG_SVG_EMPTY;
+	/* The lane: key 0 over columns 10..19. */
+	for (int x = 10; x < 20; x++)
+		r[x] = 0;
+	/* The band: key 1 over columns 0..99 on all three lines, key 0 on
+	 * column 500 of the middle line only, key 7 (no colour: grey) on
+	 * column 999 of the last. */
+	for (int y = 1; y < 4; y++)
+		for (int x = 0; x < 100; x++)
+			r[y * CCG_SVG_PLOT + x] = 1;
+	r[2 * CCG_SVG_PLOT + 500] = 0;
+	r[3 * CCG_SVG_PLOT + 999] = 7;
+	ccg_svg_frame f = {0, 1000, 0, 1000, 1, 3, "t"};
+	ccg_buf b = CCG_BUF_INIT;
+	draw(&f, r, "L", &b);
+	/* The lane starts at the row's top (after the group header at 52:
+	 * 66), the band 3 px below it. */
+	assert_non_null(strstr(b.data, "<path fill=\"#112233\" "
+				       "d=\"M210 66h10v3h-10zM700 70h1v1h-1z\"/>"));
+	assert_non_null(strstr(b.data, "<path fill=\"#445566\" "
+				       "d=\"M200 69h100v3h-100z\"/>"));
+	assert_non_null(strstr(b.data, "<path fill=\"#999999\" "
+				       "d=\"M1199 71h1v1h-1z\"/>"));
+	assert_int_equal(count(b.data, "<path fill="), 3);
+	assert_non_null(strstr(b.data, "data-path=\"G/L\""));
+	ccg_buf_free(&b);
+}
+
+static void test_text(void **state)
+{
+	(void)state;
+	static uint32_t r[4 * CCG_SVG_PLOT];
+	for (size_t i = 0; i < 4 * CCG_SVG_PLOT; i++)
+		r[i] = CCG_SVG_EMPTY;
+	ccg_svg_frame f = {0, 1000, 0, 1000, 1, 3, "x<y>&\"z\""};
+	ccg_buf b = CCG_BUF_INIT;
+	/* An invalid byte, a surrogate, a control byte, then a valid
+	 * two-byte character. */
+	draw(&f, r, "a\xff" "b\xed\xa0\x80" "c\x01\xc3\xa9", &b);
+	assert_non_null(strstr(b.data, ">x&lt;y&gt;&amp;&quot;z&quot;<"));
+	assert_non_null(strstr(b.data, ">a?b???c?\xc3\xa9<"));
+	ccg_buf_reset(&b);
+	draw(&f, r, "0123456789012345678901234567890123456789", &b);
+	assert_non_null(strstr(b.data, ">012345678901234567890123456789012345"
+				       "...<"));
+	ccg_buf_free(&b);
+}
+
+static void test_axis(void **state)
+{
+	(void)state;
+	static uint32_t r[4 * CCG_SVG_PLOT];
+	for (size_t i = 0; i < 4 * CCG_SVG_PLOT; i++)
+		r[i] = CCG_SVG_EMPTY;
+	ccg_buf b = CCG_BUF_INIT;
+	/* 2 s on a 1 GHz clock from the zero: steps of 200 ms, in s. */
+	ccg_svg_frame f = {5, 2000000005, 5, 1000000000, 1, 3, "t"};
+	draw(&f, r, "L", &b);
+	assert_non_null(strstr(b.data, ">0s<"));
+	assert_non_null(strstr(b.data, ">0.2s<"));
+	assert_non_null(strstr(b.data, "<path stroke=\"#444\" d=\"M300 44v6\"/>"
+				       "<text x=\"300\" y=\"40\" class=\"a\">0.2s<"));
+	assert_non_null(strstr(b.data, ">1.8s<"));
+	assert_null(strstr(b.data, ">2s<"));
+	ccg_buf_reset(&b);
+	/* 30 us from 1 ms after the zero: steps of 5 us, in ms. */
+	f = (ccg_svg_frame){1000000, 1030000, 0, 1000000000, 1, 3, "t"};
+	draw(&f, r, "L", &b);
+	assert_non_null(strstr(b.data, ">1ms<"));
+	assert_non_null(strstr(b.data, ">1.005ms<"));
+	assert_non_null(strstr(b.data, ">1.025ms<"));
+	assert_int_equal(count(b.data, "class=\"a\""), 6);
+	ccg_buf_reset(&b);
+	/* No clock: ticks. */
+	f = (ccg_svg_frame){0, 100, 0, 0, 1, 3, "t"};
+	draw(&f, r, "L", &b);
+	assert_non_null(strstr(b.data, ">90<"));
+	assert_int_equal(count(b.data, "class=\"a\""), 10);
+	ccg_buf_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_colours),
+		cmocka_unit_test(test_raster),
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_axis),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
