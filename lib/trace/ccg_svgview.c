@@ -33,8 +33,8 @@
 /* Most rows shown, and most raster lines over all rows (a row has
  * lanes + band lines): the picture's size is bounded by
  * SVG_LINES x CCG_SVG_PLOT rectangles. */
-#define SVG_ROWS_MAX 80u
-#define SVG_LINES 200u
+#define SVG_ROWS_MAX 64u
+#define SVG_LINES 192u
 #define SVG_LANES_MAX 8u
 #define SVG_BAND_MAX 12u
 #define SVG_BAND_MIN 3u

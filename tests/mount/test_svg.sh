@@ -7,7 +7,8 @@
 # root, a group, a location and window directories (a window, a group
 # and a location in it) of a generated trace and of shared traces, and
 # on a generated trace of many locations and events (rows beyond the
-# most shown are left out and counted).  The sanitizer build generates a
+# most shown are left out and counted), on every quirk of the generator
+# and on a deep chain.  The sanitizer build generates a
 # fifth of the events.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -52,6 +53,28 @@ if [ -e "$m/$g/$l/$c/timeline.svg" ]; then
   echo "a call directory has a timeline.svg"
   exit 1
 fi
+ccg_unmount "$m"
+
+# Every quirk of the generator (odd names, times before the zero, huge
+# times, empty and missing locations, ...) and a chain 5,000 calls deep
+# (the lanes stop at 8).
+"$CCG_GEN" -q -l 4 -e 3000 --quirks all "$work/quirks"
+ccg_mount mt "$work/quirks/traces.otf2" "$m" -o index="$work/quirks.ccg"
+dirs=(.)
+for g in "$m"/*/; do
+  g=${g%/}
+  [ "$(basename "$g")" = time ] && continue
+  l=$(first_dir "$g") && dirs+=("$(basename "$g")/$l")
+done
+check "$m" "${dirs[@]}" "time/$(ls "$m/time" | sed -n 3p)"
+ccg_unmount "$m"
+"$CCG_GEN" -q -l 1 -e 5000 --quirk deep-chain --chain 5000 "$work/chain"
+ccg_mount mt "$work/chain/traces.otf2" "$m" -o index="$work/chain.ccg"
+check "$m" . "time/$(ls "$m/time" | sed -n 5p)"
+grep -q 'data-lanes="8"' "$m/timeline.svg" || {
+  echo "the chain's timeline.svg does not have 8 lanes"
+  exit 1
+}
 ccg_unmount "$m"
 
 # Shared traces: the root, a group, a location, a window.
