@@ -257,7 +257,8 @@ ccg_err ccg_svg_row(ccg_svg *s, const char *label, const char *path,
 	ccg_err err = raster_rects(s, raster, lines, top);
 	if (err)
 		return err;
-	qsort(s->rects, s->nrects, sizeof *s->rects, rect_cmp);
+	if (s->nrects)
+		qsort(s->rects, s->nrects, sizeof *s->rects, rect_cmp);
 	for (size_t i = 0; i < s->nrects; i++) {
 		const rect *r = &s->rects[i];
 		if (i == 0 || r->key != s->rects[i - 1].key)
