@@ -10,14 +10,15 @@
  * inside the column take their cached results, so a column costs the
  * instances crossing its edges, not its events), stacked bottom up in
  * region id order, heights rounded with the error carried to the next
- * column (so a region's pixels in a row are its share of the span).  Its lanes show
- * the calls at depth 0, 1, ... (below the location's root): a walk that
- * descends only into nodes wider than a pixel; a call or group node
- * inside one pixel is summarised there, not descended: each lane cell
- * shows the region of most time among what fell into it (a weighted
- * majority vote; a group node votes for the first call of its first
- * branch).  So a row costs pixels x lanes x fan-out node visits and
- * pixels window queries, whatever the number of events.
+ * column (so a region's pixels in a row are its share of the span).
+ * Its lanes show the calls at depth 0, 1, ... (below the location's
+ * root): a walk that descends only into nodes wider than a pixel; a call
+ * or group node inside one pixel is summarised there, not descended:
+ * each lane cell shows the region of most time among what fell into it
+ * (a weighted majority vote; a group node votes for the first call of
+ * its first branch).  So a row costs pixels x lanes x fan-out node
+ * visits (times the few levels of group nodes) and pixels window
+ * queries, whatever the number of events.
  *
  * The text is made once per directory and kept in t->svgs (bounded).
  */
@@ -67,7 +68,8 @@ typedef struct gather {
 	vote *cells;            /* lanes x CCG_SVG_PLOT */
 	uint64_t *tot;          /* exclusive ticks per key, all rows */
 	int64_t *carry;         /* per key: band pixels owed, 32.32 */
-	int64_t *want;          /* per row of a column's statistics */
+	int64_t *want;          /* per row of a column's statistics: the
+				 * pixels it wants (32.32) and gets */
 	uint32_t *h;
 	size_t capwant, caph;
 	uint32_t *colours;      /* per key but the last (unknown regions) */
