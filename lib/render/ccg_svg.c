@@ -44,6 +44,9 @@ struct ccg_svg {
 	run *prev, *cur;        /* CCG_SVG_PLOT each */
 	uint32_t *ypos;         /* top of each raster line, from the row's */
 	size_t capy;
+	uint32_t *rtop, *rbot;  /* per row drawn: its top, its band's bottom */
+	size_t nrows, caprtop, caprbot;
+	ccg_buf msgs;           /* the path of the message lines */
 };
 
 uint32_t ccg_svg_colour(const char *name)
@@ -145,6 +148,9 @@ void ccg_svg_free(ccg_svg *s)
 	if (!s)
 		return;
 	ccg_buf_free(&s->body);
+	ccg_buf_free(&s->msgs);
+	free(s->rtop);
+	free(s->rbot);
 	free(s->rects);
 	free(s->prev);
 	free(s->cur);
@@ -244,6 +250,11 @@ ccg_err ccg_svg_row(ccg_svg *s, const char *label, const char *path,
 		y += i < s->f.lanes ? CCG_SVG_LANE_H : 1;
 	}
 	uint32_t top = s->y, band_y = top + s->ypos[s->f.lanes];
+	if (CCG_GROW(s->rtop, s->nrows + 1, s->caprtop) ||
+	    CCG_GROW(s->rbot, s->nrows + 1, s->caprbot))
+		return CCG_ENOMEM;
+	s->rtop[s->nrows] = top;
+	s->rbot[s->nrows++] = top + s->ypos[lines];
 	ccg_buf *b = &s->body;
 	ccg_buf_addf(b, "<text x=\"4\" y=\"%u\" class=\"l\">",
 		     top + (s->ypos[lines] + 8) / 2);
@@ -271,6 +282,29 @@ ccg_err ccg_svg_row(ccg_svg *s, const char *label, const char *path,
 		ccg_buf_adds(b, "\"/>\n");
 	s->y += s->ypos[lines] + ROW_GAP;
 	return ccg_buf_status(b);
+}
+
+ccg_err ccg_svg_message(ccg_svg *s, uint32_t from, uint32_t xs, uint32_t to,
+			uint32_t xr)
+{
+	if (from >= s->nrows || to >= s->nrows || from == to ||
+	    xs >= CCG_SVG_PLOT || xr >= CCG_SVG_PLOT)
+		return CCG_EINVAL;
+	uint32_t ys = to > from ? s->rbot[from] : s->rtop[from];
+	uint32_t yr = to > from ? s->rtop[to] : s->rbot[to];
+	ccg_buf_addf(&s->msgs, "M%u.5 %uL%u.5 %u", CCG_SVG_LEFT + xs, ys,
+		     CCG_SVG_LEFT + xr, yr);
+	return ccg_buf_status(&s->msgs);
+}
+
+void ccg_svg_note(ccg_svg *s, const char *text)
+{
+	s->y += 4;
+	ccg_buf_addf(&s->body, "<text x=\"4\" y=\"%u\" class=\"g\">",
+		     s->y + HEADER_H - 3);
+	put_text(&s->body, text, 400);
+	ccg_buf_adds(&s->body, "</text>\n");
+	s->y += HEADER_H;
 }
 
 void ccg_svg_hidden(ccg_svg *s, uint64_t n)
@@ -445,6 +479,11 @@ ccg_err ccg_svg_finish(ccg_svg *s, ccg_buf *out)
 	ccg_buf_adds(out, "</text>\n");
 	axis(s, out);
 	ccg_buf_add(out, s->body.data ? s->body.data : "", s->body.len);
+	if (s->msgs.len)
+		ccg_buf_addf(out, "<path class=\"msg\" stroke=\"#000000\" "
+			     "fill=\"none\" d=\"%s\"/>\n", s->msgs.data);
 	ccg_buf_adds(out, "</svg>\n");
-	return ccg_buf_status(&s->body) ? CCG_ENOMEM : ccg_buf_status(out);
+	if (ccg_buf_status(&s->body) || ccg_buf_status(&s->msgs))
+		return CCG_ENOMEM;
+	return ccg_buf_status(out);
 }

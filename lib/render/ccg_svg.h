@@ -6,8 +6,8 @@
  * power of ten, labelled in s, ms, us or ns since the trace's zero), then
  * rows - a header line per location group, and per location its depth
  * lanes (one thin line per call depth, from the top) above its band (the
- * exclusive time of each column stacked bottom up) - then a note of the
- * locations not shown and a legend.  A row's raster has `lanes + band`
+ * exclusive time of each column stacked bottom up) - messages as lines
+ * between rows, then notes (the locations not shown) and a legend.  A row's raster has `lanes + band`
  * lines of CCG_SVG_PLOT keys each: the lanes, then the band's pixel lines
  * from the top; a key is an index into the caller's colour table, or
  * CCG_SVG_EMPTY.  Runs of equal keys become rectangles (merged down
@@ -68,6 +68,14 @@ ccg_err ccg_svg_row(ccg_svg *s, const char *label, const char *path,
 		    const uint32_t *raster);
 /* The line saying that `n` more locations are not shown. */
 void ccg_svg_hidden(ccg_svg *s, uint64_t n);
+/* A message as a black line from column xs of row `from` to column xr
+ * of row `to` (rows counted from 0 in the order drawn; both drawn
+ * already), between the rows' edges facing each other: it crosses no
+ * band of its own two rows.  A message within one row is not drawn. */
+ccg_err ccg_svg_message(ccg_svg *s, uint32_t from, uint32_t xs, uint32_t to,
+			uint32_t xr);
+/* A line of text below the rows (before the legend). */
+void ccg_svg_note(ccg_svg *s, const char *text);
 /* A legend entry: key's colour, the region's name, its time in ticks. */
 void ccg_svg_legend(ccg_svg *s, uint32_t key, const char *name,
 		    uint64_t ticks);

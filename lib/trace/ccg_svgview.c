@@ -20,7 +20,8 @@
  * visits (times the few levels of group nodes) and pixels window
  * queries, whatever the number of events.
  *
- * The text is made once per directory and kept in t->svgs (bounded).
+ * Messages between the rows are drawn by ccg_svgmsgs.c.  The text is
+ * made once per directory and kept in t->svgs (bounded).
  */
 #include "trace_i.h"
 
@@ -30,6 +31,7 @@
 #include "ccg_cancel.h"
 #include "ccg_grow.h"
 #include "ccg_svg.h"
+#include "ccg_svgmsgs.h"
 
 /* Most rows shown, and most raster lines over all rows (a row has
  * lanes + band lines): the picture's size is bounded by
@@ -457,6 +459,9 @@ static ccg_err draw(const ccg_trace *t, const where *w, ccg_buf *out)
 			ccg_svg_group(pic, t->groups[l->group].dirname);
 		err = row(&g, pic, l, &name);
 	}
+	if (!err)
+		err = ccg_svgmsgs_draw(t, locs, shown, g.t0, g.t1,
+				       w->kind == W_WIN, pic);
 	if (!err && nlocs > shown)
 		ccg_svg_hidden(pic, nlocs - shown);
 	if (!err) {

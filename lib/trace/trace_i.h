@@ -18,7 +18,7 @@
  *                  of any directory
  *   ccg_info.c     info, README, regions.tsv, locations.tsv, definitions.tsv
  *   ccg_svgview.c  timeline.svg: rows gathered from the graph, drawn by
- *                  lib/render/ccg_svg.c
+ *                  lib/render/ccg_svg.c; its messages: ccg_svgmsgs.c
  *   ccg_open.c     opening: the index or a build, the location records
  *
  * Ids.  id = inum << CCG_VIEW_BITS | view: the low bits say which file of a

@@ -2,7 +2,8 @@
 # timeline.svg: tests/tools/check_svg.py renders it with rsvg-convert and
 # checks the PNG (its size, not blank), that every row's band shows each
 # region's exclusive time share of stats.tsv (within 1%), that the lanes
-# use only the location's region colours, that stat's size equals the
+# use only the location's region colours, that message lines start at
+# sends and end at receives of events.tsv (all of them where few), that stat's size equals the
 # bytes read (and reads at offsets agree), and the size bound - on the
 # root, a group, a location and window directories (a window, a group
 # and a location in it) of a generated trace and of shared traces, and
@@ -97,6 +98,27 @@ for tr in pipit-pingpong casita-jacobi-mpi-omp-cuda tracer-stencil4d-32; do
   check "$m" . "$g" "$g/$l" "time/$w"
   ccg_unmount "$m"
 done
+# Messages: all 16 of pipit-pingpong, all 18 of casita-mpi-tags and 9
+# in two of its windows; sstmacro-otf2-test sends too many (a note says
+# how many).
+tr=pipit-pingpong
+ccg_mount mt "$CCG_TRACES/$tr/traces.otf2" "$m" -o index="$work/$tr.ccg"
+check "$m" --all-messages . . | tee "$work/out"
+grep -q ' 16 messages' "$work/out"
+ccg_unmount "$m"
+tr=casita-mpi-tags
+ccg_mount mt "$CCG_TRACES/$tr/traces.otf2" "$m" -o index="$work/$tr.ccg"
+check "$m" --all-messages . . time/500ms-600ms time/600ms-700ms |
+  tee "$work/out"
+grep -q '^\./timeline.svg: .* 18 messages' "$work/out"
+grep -q '^time/500ms-600ms/timeline.svg: .* 6 messages' "$work/out"
+grep -q '^time/600ms-700ms/timeline.svg: .* 3 messages' "$work/out"
+ccg_unmount "$m"
+tr=sstmacro-otf2-test
+ccg_mount mt "$CCG_TRACES/$tr/traces.otf2" "$m" -o index="$work/$tr.ccg"
+check "$m" .
+grep -q '>1440 messages sent in the span: not drawn' "$m/timeline.svg"
+ccg_unmount "$m"
 
 # Many locations and events: the bound on the size, the rows not shown.
 "$CCG_GEN" -q -l 100 -e "$(ccg_sized 20000 4000)" --mpi --jitter 0.3 \

@@ -10,7 +10,10 @@ exclusive ticks over the span's ticks, within a tolerance.  Colours are
 mapped back to regions by the colour function, written again here from
 its description (FNV-1a of the name as stats.tsv shows it, into a colour
 wheel), not by reading the picture's legend.  The lanes' colours must all
-be colours of regions of the row's location.
+be colours of regions of the row's location.  Message lines must start at
+the column of a send and end at the column of a receive of the rows'
+events.tsv (every send and receive drawn, for the
+directories given with --all-messages).
 
 usage: check_svg.py --mount M [--max-bytes N] [--tol T] DIR...
        (DIR relative to the mount, "." for the root)
@@ -25,6 +28,7 @@ import tempfile
 import zlib
 
 BAND_BG = (0xEE, 0xEE, 0xEE)
+LINE = (0, 0, 0)  # message lines: they may hide that much of a band
 
 
 def fnv1a(data):
@@ -178,10 +182,13 @@ def check_dir(mount, rel, args, tmp):
         stats = os.path.join(mount, prefix + unescape(loc), "stats.tsv")
         want, names = stats_excl(stats)
         region_colours = {colour(n) for n in names}
-        got, other = {}, 0
+        got, other, hidden = {}, 0, 0
         for yy in range(y, y + bh):
             for c in px[yy][x:x + bw]:
                 if c == BAND_BG:
+                    continue
+                if c == LINE:
+                    hidden += 1
                     continue
                 if c in want:
                     got[c] = got.get(c, 0) + 1
@@ -195,7 +202,7 @@ def check_dir(mount, rel, args, tmp):
             share = got.get(c, 0) / cells
             expect = want.get(c, 0) / span
             worst = max(worst, abs(share - expect))
-            if abs(share - expect) > args.tol:
+            if abs(share - expect) > args.tol + hidden / cells:
                 raise SystemExit(
                     f"{path}: row {loc}: colour #{bytes(c).hex()} covers "
                     f"{share:.4f} of the band, its regions' exclusive "
@@ -204,13 +211,60 @@ def check_dir(mount, rel, args, tmp):
         bad = 0
         for yy in range(y - lanes * 3, y):
             for c in px[yy][x:x + bw]:
-                if c != (255, 255, 255) and c not in region_colours:
+                if c not in ((255, 255, 255), LINE) and \
+                        c not in region_colours:
                     bad += 1
         if bad > 0.01 * max(lanes * 3 * bw, 1):
             raise SystemExit(f"{path}: row {loc}: {bad} lane pixels of "
                              f"colours no region of it has")
+    files = [os.path.join(mount, prefix + unescape(r[4]), "events.tsv")
+             for r in rows]
+    nmsg = check_messages(files, rel, text, t0, t1, path, args)
     print(f"{rel}/timeline.svg: {len(svg)} bytes, {w}x{h}, {len(rows)} "
-          f"rows, largest share difference {worst:.4f}")
+          f"rows, {nmsg} messages, largest share difference {worst:.4f}")
+
+
+def check_messages(files, rel, text, t0, t1, path, args):
+    """The message lines start at columns of sends and end at columns of
+    receives of the rows' events.tsv `files` (all of them, with
+    --all-messages)."""
+    m = re.search(r'<path class="msg" [^>]*d="([^"]*)"', text)
+    segs = re.findall(r"M(\d+)\.5 \d+L(\d+)\.5 \d+", m.group(1)) if m else []
+    if not segs and rel not in args.all_messages:
+        return 0
+    col = lambda at: 200 + min((at - t0) * 1000 // (t1 - t0), 999)
+    sends, recvs = [], []
+    for name in files:
+        with open(name, "rb") as f:
+            f.readline()
+            for line in f:
+                fields = line.split(b"\t", 3)
+                at = int(fields[0])
+                if not t0 <= at < t1:
+                    continue
+                if fields[2] in (b"MPI_SEND", b"MPI_ISEND"):
+                    sends.append(col(at))
+                elif fields[2] in (b"MPI_RECV", b"MPI_IRECV"):
+                    recvs.append(col(at))
+    starts = sorted(int(a) for a, _ in segs)
+    ends = sorted(int(b) for _, b in segs)
+    def within(sub, whole):
+        left = {}
+        for x in whole:
+            left[x] = left.get(x, 0) + 1
+        for x in sub:
+            if not left.get(x):
+                return False
+            left[x] -= 1
+        return True
+    if not within(starts, sends) or not within(ends, recvs):
+        raise SystemExit(f"{path}: message lines that start at no send or "
+                         f"end at no receive")
+    if rel in args.all_messages and (starts != sorted(sends) or
+                                     ends != sorted(recvs)):
+        raise SystemExit(f"{path}: {len(segs)} message lines, "
+                         f"{len(sends)} sends and {len(recvs)} receives")
+    return len(segs)
 
 
 def main():
@@ -218,6 +272,8 @@ def main():
     ap.add_argument("--mount", required=True)
     ap.add_argument("--max-bytes", type=int, default=5_000_000)
     ap.add_argument("--tol", type=float, default=0.06)
+    ap.add_argument("--all-messages", action="append", default=[],
+                    metavar="DIR", help="every message of DIR is drawn")
     ap.add_argument("dirs", nargs="+")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

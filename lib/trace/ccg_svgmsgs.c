@@ -1,0 +1,274 @@
+/*
+ * ccg_svgmsgs.c - the MPI messages of a timeline.svg: point-to-point
+ * messages sent and received inside the span between two drawn rows, as
+ * lines from the send to the receive.
+ *
+ * Only when few: the sends inside the span (the cached message queries,
+ * ccg_stats.h) are at most SVG_MSGS_MAX and the drawn rows' events inside
+ * it at most SVG_MSG_EVENTS (a location whose times run backwards has no
+ * index range for a window: then none are drawn).  Those events are read
+ * by one walk per row; a send (MPI_SEND, MPI_ISEND) and a receive
+ * (MPI_RECV, MPI_IRECV, recorded when it completes) of the same sender,
+ * receiver, communicator and tag are paired in time order (MPI's
+ * messages do not overtake each other), the k-th send with the k-th
+ * receive.  Otherwise a note says how many messages were sent.
+ */
+#include "trace_i.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_cancel.h"
+#include "ccg_fields.h"
+#include "ccg_grow.h"
+#include "ccg_svg.h"
+#include "ccg_svgmsgs.h"
+
+#define SVG_MSGS_MAX 500u
+#define SVG_MSG_EVENTS 200000u
+/* Most nested frames of the walk (calls, and group nodes between them);
+ * deeper subtrees are not read and their messages not drawn. */
+#define SVG_MSG_STACK 256u
+
+/* One end of a message: sender and receiver location ids, communicator,
+ * tag, time, and the row of the location it happened at. */
+typedef struct mend {
+	uint64_t from, to, comm, tag, at;
+	uint32_t row;
+} mend;
+
+typedef struct mframe {
+	inst in;
+	titems it;
+	uint32_t next;
+} mframe;
+
+typedef struct mwalk {
+	const ccg_trace *t;
+	mframe *st;
+	size_t capst;
+	mend *send, *recv;
+	size_t nsend, nrecv, capsend, caprecv;
+	ccg_buf fields;
+} mwalk;
+
+static int mend_cmp(const void *a, const void *b)
+{
+	const mend *x = a, *y = b;
+	const uint64_t p[] = {x->from, x->to, x->comm, x->tag, x->at, x->row};
+	const uint64_t q[] = {y->from, y->to, y->comm, y->tag, y->at, y->row};
+	for (size_t i = 0; i < 6; i++)
+		if (p[i] != q[i])
+			return p[i] < q[i] ? -1 : 1;
+	return 0;
+}
+
+/* Event `ref`, event idx of location l (row `row`) at time `at`: kept
+ * when it is a send or a receive whose peer is known. */
+static ccg_err event(mwalk *w, const loc *l, uint32_t row, ccg_ref ref,
+		     uint64_t at)
+{
+	ccg_evrec r;
+	ccg_buf_reset(&w->fields);
+	ccg_err err = ccg_store_get_event(w->t->store, CCG_REF_ID(ref), &r,
+					  &w->fields);
+	if (err)
+		return err;
+	int send = r.kind == CCG_EV_MPI_SEND || r.kind == CCG_EV_MPI_ISEND;
+	if (!send && r.kind != CCG_EV_MPI_RECV && r.kind != CCG_EV_MPI_IRECV)
+		return CCG_OK;
+	const unsigned char *p = (const unsigned char *)w->fields.data;
+	uint64_t rank, comm, tag;
+	if (ccg_field_u(r.kind, p, r.len, 0, &rank) ||
+	    ccg_field_u(r.kind, p, r.len, 1, &comm) ||
+	    ccg_field_u(r.kind, p, r.len, 2, &tag))
+		return CCG_OK; /* a malformed record draws nothing */
+	uint64_t self = l->def->id;
+	uint64_t peer = ccg_defs_rank_location(w->t->defs, comm, rank, self);
+	if (peer == UINT64_MAX)
+		return CCG_OK;
+	mend e = {send ? self : peer, send ? peer : self, comm, tag, at, row};
+	if (send) {
+		if (CCG_GROW(w->send, w->nsend + 1, w->capsend))
+			return CCG_ENOMEM;
+		w->send[w->nsend++] = e;
+	} else {
+		if (CCG_GROW(w->recv, w->nrecv + 1, w->caprecv))
+			return CCG_ENOMEM;
+		w->recv[w->nrecv++] = e;
+	}
+	return CCG_OK;
+}
+
+static ccg_err push(mwalk *w, size_t *n, const inst *in)
+{
+	if (CCG_GROW(w->st, *n + 1, w->capst))
+		return CCG_ENOMEM;
+	mframe *f = &w->st[(*n)++];
+	f->in = *in;
+	f->next = 0;
+	return ccg_ids_items(w->t, &f->in, &f->it);
+}
+
+/* The sends and receives of location l (row `row`) among its events
+ * i0 .. i1 - 1. */
+static ccg_err walk(mwalk *w, const loc *l, uint32_t row, uint64_t i0,
+		    uint64_t i1)
+{
+	inst root;
+	size_t n = 0;
+	ccg_err err = ccg_ids_root(w->t, l, &root);
+	if (!err)
+		err = push(w, &n, &root);
+	while (!err && n > 0 && !(err = ccg_cancel_poll())) {
+		mframe *f = &w->st[n - 1];
+		if (f->next >= f->it.n) {
+			n--;
+			continue;
+		}
+		uint32_t i = f->next++;
+		uint64_t first = f->it.item[i].first;
+		if (CCG_REF_IS_EVENT(f->it.refs[i])) {
+			uint64_t at;
+			if (first >= i0 && first < i1 &&
+			    !(err = ccg_tcur_get(f->it.tc, first, &at)))
+				err = event(w, l, row, f->it.refs[i], at);
+			continue;
+		}
+		uint64_t ne = f->it.item[i].hdr.nevents;
+		if (first >= i1 || first + ne <= i0 || n >= SVG_MSG_STACK)
+			continue;
+		inst c;
+		if (!(err = ccg_ids_child(&f->in, &f->it, i, &c)))
+			err = push(w, &n, &c);
+	}
+	return err;
+}
+
+/* The events i0 .. i1 - 1 of l inside [t0, t1); -1 when a window of its
+ * stream is not a range of events. */
+static int range(const ccg_trace *t, const loc *l, uint64_t t0, uint64_t t1,
+		 uint64_t *i0, uint64_t *i1)
+{
+	*i0 = 0;
+	*i1 = l->nevents;
+	if (!l->nevents || (t0 <= l->first && t1 > l->last))
+		return 0;
+	if (l->rep.out_of_order)
+		return -1;
+	ccg_tcur *tc = malloc(sizeof *tc);
+	int bad = !tc;
+	if (tc) {
+		ccg_loc_tcur(tc, t, l);
+		bad = ccg_tcur_lower(tc, t0, i0) || ccg_tcur_lower(tc, t1, i1);
+	}
+	free(tc);
+	return bad ? -1 : 0;
+}
+
+/* Messages sent inside [t0, t1) by location l. */
+static ccg_err sends(const ccg_trace *t, const loc *l, uint64_t t0,
+		     uint64_t t1, int windowed, uint64_t *count)
+{
+	inst root;
+	ccg_err err = ccg_ids_root(t, l, &root);
+	ccg_sinst si = inst_sinst(&root);
+	ccg_msgs m = {0};
+	const ccg_msgs *cm = NULL;
+	if (!err && windowed)
+		err = ccg_msgs_window(t->stats, &l->sl, &si, t0, t1, &m);
+	else if (!err)
+		err = ccg_msgs_node(t->stats, &l->sl, &si, &cm);
+	const ccg_msgs *r = cm ? cm : &m;
+	for (uint32_t k = 0; !err && k < r->n; k++)
+		*count += r->m[k].count;
+	if (cm)
+		ccg_msgs_put(t->stats, cm);
+	ccg_msgs_free(&m);
+	return err;
+}
+
+static uint32_t col(uint64_t at, uint64_t t0, uint64_t t1)
+{
+	uint64_t x = (uint64_t)((unsigned __int128)(at - t0) * CCG_SVG_PLOT /
+				(t1 - t0));
+	return x < CCG_SVG_PLOT ? (uint32_t)x : CCG_SVG_PLOT - 1;
+}
+
+/* Pairs the sends and receives of w and draws them. */
+static ccg_err pair(mwalk *w, uint64_t t0, uint64_t t1, ccg_svg *pic)
+{
+	if (w->nsend)
+		qsort(w->send, w->nsend, sizeof *w->send, mend_cmp);
+	if (w->nrecv)
+		qsort(w->recv, w->nrecv, sizeof *w->recv, mend_cmp);
+	size_t i = 0, j = 0;
+	ccg_err err = CCG_OK;
+	while (!err && i < w->nsend && j < w->nrecv) {
+		mend a = w->send[i], b = w->recv[j];
+		a.at = b.at = 0;
+		a.row = b.row = 0;
+		int c = mend_cmp(&a, &b);
+		if (c < 0) {
+			i++;
+		} else if (c > 0) {
+			j++;
+		} else {
+			const mend *s = &w->send[i++], *r = &w->recv[j++];
+			if (s->row != r->row)
+				err = ccg_svg_message(pic, s->row,
+						      col(s->at, t0, t1),
+						      r->row,
+						      col(r->at, t0, t1));
+		}
+	}
+	return err;
+}
+
+ccg_err ccg_svgmsgs_draw(const ccg_trace *t, const uint32_t *locs,
+			 size_t nrows, uint64_t t0, uint64_t t1, int windowed,
+			 ccg_svg *pic)
+{
+	mwalk w = {.t = t};
+	uint64_t count = 0, events = 0;
+	uint64_t *ranges = calloc(2 * (nrows ? nrows : 1), sizeof *ranges);
+	ccg_err err = ranges ? CCG_OK : CCG_ENOMEM;
+	int fits = 1;
+	for (size_t i = 0; !err && i < nrows; i++) {
+		const loc *l = &t->locs[locs[i]];
+		if (!l->nevents)
+			continue;
+		err = sends(t, l, t0, t1, windowed, &count);
+		if (range(t, l, t0, t1, &ranges[2 * i], &ranges[2 * i + 1]))
+			fits = 0;
+		events += ranges[2 * i + 1] - ranges[2 * i];
+	}
+	if (err || !count)
+		goto cleanup;
+	if (!fits || count > SVG_MSGS_MAX || events > SVG_MSG_EVENTS) {
+		ccg_buf note = CCG_BUF_INIT;
+		ccg_buf_addf(&note, "%llu messages sent in the span: not drawn "
+			     "(more than %u messages or %u events)",
+			     (unsigned long long)count, SVG_MSGS_MAX,
+			     SVG_MSG_EVENTS);
+		if (!(err = ccg_buf_status(&note)))
+			ccg_svg_note(pic, note.data);
+		ccg_buf_free(&note);
+		goto cleanup;
+	}
+	for (size_t i = 0; !err && i < nrows; i++)
+		if (t->locs[locs[i]].nevents)
+			err = walk(&w, &t->locs[locs[i]], (uint32_t)i,
+				   ranges[2 * i], ranges[2 * i + 1]);
+	if (!err)
+		err = pair(&w, t0, t1, pic);
+cleanup:
+	for (size_t i = 0; i < w.capst; i++)
+		ccg_ids_items_free(&w.st[i].it);
+	free(w.st);
+	free(w.send);
+	free(w.recv);
+	ccg_buf_free(&w.fields);
+	free(ranges);
+	return err;
+}
