@@ -569,6 +569,7 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 	}
 	pthread_mutex_init(&t->mut->pat_mu, NULL);
 	pthread_mutex_init(&t->mut->win_mu, NULL);
+	pthread_mutex_init(&t->mut->seq_mu, NULL);
 	static uint64_t serials; /* one per open, for the read memos */
 	t->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
 	if (opt)
@@ -647,6 +648,7 @@ static void mut_free(trace_mut *m)
 	free(m->pat_loc);
 	pthread_mutex_destroy(&m->pat_mu);
 	pthread_mutex_destroy(&m->win_mu);
+	pthread_mutex_destroy(&m->seq_mu);
 	free(m->wins);
 	free(m->tlns);
 	for (size_t i = 0; i < m->nmerges; i++)
@@ -659,6 +661,8 @@ void ccg_trace_close(ccg_trace *t)
 {
 	if (!t)
 		return;
+	if (t->mut)
+		ccg_msgseq_free(t);
 	mut_free(t->mut);
 	ccg_names_free(t);
 	reset_content(t);

@@ -9,7 +9,10 @@
  *   ccg_windows.c  time windows and timeline-N.tsv, found by lookup
  *   ccg_winname.c  window names: parsing, the default split of time/
  *   ccg_names.c    directory names of groups, locations and calls
- *   ccg_events.c   events.tsv: a walk over a subtree, whole or windowed
+ *   ccg_events.c   events.tsv: a walk over a subtree, whole or windowed;
+ *                  its lines as JSON for trace.json
+ *   ccg_msgseq.c   the sequence numbers that pair a message's two ends
+ *   ccg_chrome.c   trace.json of any directory: its locations' lines
  *   ccg_metrics.c  metrics.tsv: a walk over a subtree, whole or windowed
  *   ccg_merge.c    a window's (or the root's, a group's) events.tsv or
  *                  metrics.tsv merged over its locations
@@ -160,6 +163,9 @@ typedef struct trace_mut {
 				 * window and scope */
 	size_t nmerges, capmerges; /* win_mu */
 	uint64_t merge_kept;    /* win_mu: bytes of kept merged texts */
+	pthread_mutex_t seq_mu;
+	struct msgseq **seqs;   /* seq_mu: per location, made on first use
+				 * (ccg_msgseq.c) */
 	pthread_mutex_t pat_mu;
 	ccg_buf *pat_root;      /* pat_mu: patterns.tsv of the root */
 	ccg_buf **pat_loc;      /* pat_mu: per location, when made */
@@ -469,6 +475,46 @@ size_t ccg_events_header(const ccg_trace *t, uint64_t *off, size_t len,
 ccg_err ccg_events_window_body(const ccg_trace *t, const loc *l,
 			       uint64_t t0, uint64_t t1, uint64_t off,
 			       size_t len, ccg_buf *out);
+
+/* How a walk writes its lines: events.tsv's, or trace.json's
+ * (ccg_json.h). */
+enum evfmt { EVF_TSV, EVF_JSON };
+
+/* Size of the lines (no header) of the events of `in` in format f, all
+ * of them or (wn not NULL; `in` a location's root) those inside the
+ * window; with `out`, also up to `len` bytes of them from offset `off`. */
+ccg_err ccg_events_body(const ccg_trace *t, const inst *in, const win *wn,
+			enum evfmt f, uint64_t off, size_t len, ccg_buf *out,
+			uint64_t *size);
+
+/* Called for each event of a location in stream order (its index, kind
+ * and TSV record: NAME \t ATTRIBUTES \n); an error stops the walk. */
+typedef ccg_err (*ccg_event_fn)(void *ctx, uint64_t idx, ccg_kind kind,
+				const char *tail, size_t tail_len);
+ccg_err ccg_events_each(const ccg_trace *t, const loc *l, ccg_event_fn fn,
+			void *ctx);
+
+/* ---- ccg_msgseq.c: the sequence numbers that pair messages ---- */
+
+/* SEQ of message event idx of location l (ccg_json.h): how many earlier
+ * messages of l have its sender, receiver, tag and communicator.  The
+ * first call for a location counts all its events once and keeps 12
+ * bytes per message event until the trace closes. */
+ccg_err ccg_msgseq_get(const ccg_trace *t, const loc *l, uint64_t idx,
+		       uint64_t *seq);
+/* Frees what ccg_msgseq_get kept, when the trace closes. */
+void ccg_msgseq_free(const ccg_trace *t);
+
+/* ---- ccg_chrome.c: trace.json ---- */
+
+/* Whether directory w (the root or a group) has a trace.json: it holds
+ * at most opt.json_max events.  Every other directory has one. */
+int ccg_chrome_listed(const ccg_trace *t, const where *w);
+/* Size (out NULL) or up to `len` bytes from `off` of the trace.json of
+ * directory w (with `in` for a tree directory). */
+ccg_err ccg_chrome_file(const ccg_trace *t, const where *w, const inst *in,
+			uint64_t off, size_t len, ccg_buf *out,
+			uint64_t *size);
 
 /* ---- ccg_metrics.c: metrics.tsv ---- */
 
