@@ -353,12 +353,13 @@ static int put_flow(ccg_buf *b, const ccg_json_ev *e, const tail *t,
 	ccg_buf_addc(b, '-');
 	ccg_buf_add(b, c.tag, c.tag_len);
 	ccg_buf_addc(b, '-');
+	put_field(b, c.comm, c.comm_len);
+	ccg_buf_addc(b, '-');
 	char d[24];
 	ccg_buf_add(b, d, ccg_fmt_u64(d, e->seq, 0));
 	ccg_buf_adds(b, "\",");
 	put_where(b, e);
-	ccg_buf_adds(b, ",\"name\":\"");
-	put_field(b, t->name, t->name_len);
+	ccg_buf_adds(b, ",\"name\":\"message");
 	if (with_attrs && t->attrs_len) {
 		ccg_buf_adds(b, "\",\"args\":{\"attributes\":\"");
 		put_field(b, t->attrs, t->attrs_len);

@@ -17,10 +17,11 @@
  *                                 JSON number
  *   MPI_SEND, MPI_ISEND           flow start "s", MPI_RECV and MPI_IRECV
  *                                 flow end "f" (bound to the enclosing
- *                                 slice), named by the communicator, id
- *                                 "SENDER-RECEIVER-TAG-SEQ" (location ids;
- *                                 SEQ counts the messages of that sender,
- *                                 receiver, communicator and tag), with
+ *                                 slice), named "message", id
+ *                                 "SENDER-RECEIVER-TAG-COMM-SEQ" (location
+ *                                 ids, the communicator's name; SEQ counts
+ *                                 the earlier messages of that sender,
+ *                                 receiver, tag and communicator), with
  *                                 args.attributes when they fit
  *   anything else, and any of     an instant "i" (thread scope) named by
  *   the above that would not fit  its kind, args {NAME: ATTRIBUTES}
