@@ -342,7 +342,8 @@ static int put_flow(ccg_buf *b, const ccg_json_ev *e, const tail *t,
 		    int with_attrs)
 {
 	ccg_json_chan c;
-	if (ccg_json_channel(e->kind, e->loc_id, e->tail, e->tail_len, &c))
+	if (e->seq == UINT64_MAX ||
+	    ccg_json_channel(e->kind, e->loc_id, e->tail, e->tail_len, &c))
 		return -1;
 	int send = e->kind == CCG_EV_MPI_SEND || e->kind == CCG_EV_MPI_ISEND;
 	ccg_buf_adds(b, send ? "{\"ph\":\"s\"," : "{\"ph\":\"f\",\"bp\":\"e\",");

@@ -74,7 +74,8 @@ typedef struct ccg_json_ev {
 	size_t ts_len, ts_width;
 	const char *tail;       /* the TSV record: NAME \t ATTRS \n */
 	size_t tail_len;
-	uint64_t seq;           /* a message: its SEQ (see above) */
+	uint64_t seq;           /* a message: its SEQ (see above); UINT64_MAX
+				 * when not known (an instant then) */
 } ccg_json_ev;
 
 /* Appends exactly `size` bytes (the record's textlen plus ccg_json_fixed):

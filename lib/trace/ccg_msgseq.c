@@ -3,8 +3,10 @@
  * receive in trace.json.  MPI keeps the messages of one sender, receiver,
  * communicator and tag in order, so the k-th send of such a channel is
  * received by its k-th receive; each end's flow id carries its k.  A
- * location's numbers are counted once, in one walk over its events, and
- * kept (12 bytes per message event) until the trace closes.
+ * location's numbers are counted in one walk over its events and kept in
+ * a bounded cache (12 bytes per message event); a location with more
+ * message events than the cache holds gets none (its messages become
+ * instants), so memory stays bounded on any trace.
  */
 #include "trace_i.h"
 
@@ -21,7 +23,11 @@ typedef struct msgseq {
 	uint64_t *idx;
 	uint32_t *seq;
 	size_t n, cap_idx, cap_seq;
+	int over;               /* more message events than may be kept */
 } msgseq;
+
+/* Most message events a location's numbers are kept for. */
+#define MSGSEQ_MAX (CCG_MSGSEQ_CACHE / (sizeof(uint64_t) + sizeof(uint32_t)))
 
 /* Messages sent so far per channel, by the channel's 64-bit hash (open
  * addressing, a power-of-two table at most half full; key 0 is empty). */
@@ -104,6 +110,10 @@ static ccg_err count_event(void *ctx, uint64_t idx, ccg_kind kind,
 	if (err)
 		return err;
 	msgseq *s = b->s;
+	if (s->n == MSGSEQ_MAX) {
+		s->over = 1;
+		return CCG_ERANGE;
+	}
 	if (CCG_GROW(s->idx, s->n + 1, s->cap_idx) ||
 	    CCG_GROW(s->seq, s->n + 1, s->cap_seq))
 		return CCG_ENOMEM;
@@ -112,61 +122,64 @@ static ccg_err count_event(void *ctx, uint64_t idx, ccg_kind kind,
 	return CCG_OK;
 }
 
-static void msgseq_free(msgseq *s)
+void ccg_msgseq_forget(void *ctx, void *value)
 {
-	if (!s)
-		return;
+	(void)ctx;
+	msgseq *s = value;
 	free(s->idx);
 	free(s->seq);
 	free(s);
 }
 
+/* Location l's numbers, counted now (pinned in t->msgseqs). */
+static ccg_err count(const ccg_trace *t, const loc *l, msgseq **out)
+{
+	build b = {l, calloc(1, sizeof(msgseq)), {NULL, NULL, 0, 0}};
+	if (!b.s)
+		return CCG_ENOMEM;
+	ccg_err err = ccg_events_each(t, l, count_event, &b);
+	counts_free(&b.c);
+	if (err && b.s->over) {
+		/* Too many: kept as "none", without its arrays. */
+		free(b.s->idx);
+		free(b.s->seq);
+		b.s->idx = NULL;
+		b.s->seq = NULL;
+		b.s->n = 0;
+		err = CCG_OK;
+	}
+	if (err) {
+		ccg_msgseq_forget(NULL, b.s);
+		return err;
+	}
+	void *v;
+	size_t bytes = sizeof *b.s + b.s->n * (sizeof(uint64_t) +
+					       sizeof(uint32_t));
+	if ((err = ccg_lru_add(t->msgseqs, (uint64_t)(l - t->locs), 0, b.s,
+			       bytes, &v)))
+		return err;
+	*out = v;
+	return CCG_OK;
+}
+
 ccg_err ccg_msgseq_get(const ccg_trace *t, const loc *l, uint64_t idx,
 		       uint64_t *seq)
 {
-	trace_mut *m = t->mut;
+	msgseq *s = ccg_lru_get(t->msgseqs, (uint64_t)(l - t->locs), 0);
 	ccg_err err = CCG_OK;
-	pthread_mutex_lock(&m->seq_mu);
-	if (!m->seqs && !(m->seqs = calloc(t->nlocs ? t->nlocs : 1,
-					   sizeof *m->seqs)))
-		err = CCG_ENOMEM;
-	msgseq **slot = m->seqs ? &m->seqs[l - t->locs] : NULL;
-	if (!err && !*slot) {
-		build b = {l, calloc(1, sizeof(msgseq)), {NULL, NULL, 0, 0}};
-		if (!b.s)
-			err = CCG_ENOMEM;
-		if (!err)
-			err = ccg_events_each(t, l, count_event, &b);
-		counts_free(&b.c);
-		if (err)
-			msgseq_free(b.s);
+	if (!s && (err = count(t, l, &s)))
+		return err;
+	*seq = UINT64_MAX;
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->idx[mid] < idx)
+			lo = mid + 1;
 		else
-			*slot = b.s;
+			hi = mid;
 	}
-	*seq = 0;
-	if (!err) {
-		/* Its message events, by index. */
-		const msgseq *s = *slot;
-		size_t lo = 0, hi = s->n;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (s->idx[mid] < idx)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < s->n && s->idx[lo] == idx)
-			*seq = s->seq[lo];
-	}
-	pthread_mutex_unlock(&m->seq_mu);
-	return err;
-}
-
-void ccg_msgseq_free(const ccg_trace *t)
-{
-	trace_mut *m = t->mut;
-	for (size_t i = 0; m->seqs && i < t->nlocs; i++)
-		msgseq_free(m->seqs[i]);
-	free(m->seqs);
-	m->seqs = NULL;
+	if (!s->over && lo < s->n && s->idx[lo] == idx)
+		*seq = s->seq[lo];
+	ccg_lru_put(t->msgseqs, s);
+	return CCG_OK;
 }

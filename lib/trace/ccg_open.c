@@ -418,6 +418,8 @@ static void reset_content(ccg_trace *t)
 	t->stats = NULL;
 	ccg_lru_free(t->insts);
 	t->insts = NULL;
+	ccg_lru_free(t->msgseqs);
+	t->msgseqs = NULL;
 	ccg_sumset_free(t->sums);
 	t->sums = NULL;
 	ccg_store_free(t->store);
@@ -440,7 +442,9 @@ static ccg_err finish_setup(ccg_trace *t)
 	if ((err = ccg_names_groups(t)) || (err = ccg_names_regions(t)) ||
 	    (err = ccg_statcache_create(t->store, CCG_STATS_CACHE, &t->stats)) ||
 	    (err = ccg_lru_create(CCG_INST_CACHE, ccg_ids_forget, NULL,
-				  &t->insts)))
+				  &t->insts)) ||
+	    (err = ccg_lru_create(CCG_MSGSEQ_CACHE, ccg_msgseq_forget, NULL,
+				  &t->msgseqs)))
 		return err;
 	ccg_sumset_attach(t->sums, t->sums_min, t->stats);
 	uint64_t nodes = 1 + t->ngroups;
@@ -569,7 +573,6 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 	}
 	pthread_mutex_init(&t->mut->pat_mu, NULL);
 	pthread_mutex_init(&t->mut->win_mu, NULL);
-	pthread_mutex_init(&t->mut->seq_mu, NULL);
 	static uint64_t serials; /* one per open, for the read memos */
 	t->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
 	if (opt)
@@ -648,7 +651,6 @@ static void mut_free(trace_mut *m)
 	free(m->pat_loc);
 	pthread_mutex_destroy(&m->pat_mu);
 	pthread_mutex_destroy(&m->win_mu);
-	pthread_mutex_destroy(&m->seq_mu);
 	free(m->wins);
 	free(m->tlns);
 	for (size_t i = 0; i < m->nmerges; i++)
@@ -661,8 +663,6 @@ void ccg_trace_close(ccg_trace *t)
 {
 	if (!t)
 		return;
-	if (t->mut)
-		ccg_msgseq_free(t);
 	mut_free(t->mut);
 	ccg_names_free(t);
 	reset_content(t);

@@ -63,6 +63,9 @@
 #define CCG_TIMELINE_MAX 100000
 /* Bytes of query results the cache keeps. */
 #define CCG_STATS_CACHE (64u << 20)
+/* Bytes of message sequence numbers kept (12 per message event); a
+ * location with more message events than fit has none. */
+#define CCG_MSGSEQ_CACHE (32u << 20)
 /* Bytes of resolved tree instances kept (a walk down a deep tree finds
  * each directory's instance from its parent's, not by a descent from the
  * location's root). */
@@ -163,9 +166,6 @@ typedef struct trace_mut {
 				 * window and scope */
 	size_t nmerges, capmerges; /* win_mu */
 	uint64_t merge_kept;    /* win_mu: bytes of kept merged texts */
-	pthread_mutex_t seq_mu;
-	struct msgseq **seqs;   /* seq_mu: per location, made on first use
-				 * (ccg_msgseq.c) */
 	pthread_mutex_t pat_mu;
 	ccg_buf *pat_root;      /* pat_mu: patterns.tsv of the root */
 	ccg_buf **pat_loc;      /* pat_mu: per location, when made */
@@ -207,6 +207,8 @@ struct ccg_trace {
 	ccg_statcache *stats;   /* cached per-instance statistics */
 	ccg_lru *insts;         /* resolved tree instances by inum (its own
 				 * lock) */
+	ccg_lru *msgseqs;       /* message sequence numbers by location
+				 * (ccg_msgseq.c; its own lock) */
 	ccg_sumset *sums;       /* stored results of large instances */
 	uint64_t sums_min;      /* ... of this many events or more */
 	uint64_t index_bytes;
@@ -497,13 +499,14 @@ ccg_err ccg_events_each(const ccg_trace *t, const loc *l, ccg_event_fn fn,
 /* ---- ccg_msgseq.c: the sequence numbers that pair messages ---- */
 
 /* SEQ of message event idx of location l (ccg_json.h): how many earlier
- * messages of l have its sender, receiver, tag and communicator.  The
- * first call for a location counts all its events once and keeps 12
- * bytes per message event until the trace closes. */
+ * messages of l have its sender, receiver, tag and communicator;
+ * UINT64_MAX when l has more message events than CCG_MSGSEQ_CACHE holds
+ * numbers for.  A location's numbers are counted in one pass over its
+ * events and kept in t->msgseqs (12 bytes per message event). */
 ccg_err ccg_msgseq_get(const ccg_trace *t, const loc *l, uint64_t idx,
 		       uint64_t *seq);
-/* Frees what ccg_msgseq_get kept, when the trace closes. */
-void ccg_msgseq_free(const ccg_trace *t);
+/* The destructor of t->msgseqs. */
+void ccg_msgseq_forget(void *ctx, void *value);
 
 /* ---- ccg_chrome.c: trace.json ---- */
 
