@@ -36,8 +36,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-const dir = process.env.CCG_CONSUMER_DIR || path.join(cache, 'ccgfs-consumer');
+// Not under XDG_CACHE_HOME: the tests point that into the build folder.
+const dir = process.env.CCG_CONSUMER_DIR || path.join(os.homedir(), '.cache', 'ccgfs-consumer');
 const pkg = path.join(dir, 'node_modules', '@paulirish', 'trace_engine');
 
 const args = process.argv.slice(2);
