@@ -37,6 +37,21 @@ check st "$T/casita-jacobi-mpi-omp-cuda/traces.otf2" --nodes 4
 check mt "$T/tracer-stencil4d-32/traces.otf2" --no-nest --nodes 3
 check mt "$work/gen/traces.otf2" -- -o fanout=3
 check st "$work/quirks/traces.otf2" --no-nest -- -o fanout=4
+# The consumer: whole-call directories (a window's lone ends would be
+# mismatches to it).
+consume() { # ANCHOR DIR... (DIR relative to the mount, "" the root)
+  local anchor=$1 m="$work/mnt"
+  shift
+  ccg_mount mt "$anchor" "$m" -o fanout=8
+  /usr/bin/python3 "$CCG_TOOLS/check_consumer.py" --mount "$m" "$@"
+  ccg_unmount "$m"
+}
+consume "$T/pipit-pingpong-papi/traces.otf2" "" MPI_Rank_1 \
+  MPI_Rank_0/Master_thread
+consume "$T/casita-mpi-tags/traces.otf2" ""
+consume "$T/casita-cuda-simple/traces.otf2" ""
+consume "$work/gen/traces.otf2" "" Rank_2/Thread_0 --first-call \
+  Rank_1/Thread_0
 # Past json_max the root and the groups have none; locations still do.
 m="$work/mnt"
 ccg_mount mt "$T/pipit-pingpong/traces.otf2" "$m" -o json_max=59
