@@ -103,6 +103,19 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return k;
 }
 
+/* Appends the UTF-8 sequence at s (n bytes left), or '?' for a byte
+ * that does not start a valid one; returns the bytes it took. */
+static size_t put_utf8(ccg_buf *b, const char *s, size_t n)
+{
+	size_t k = utf8_len((const unsigned char *)s, n);
+	if (!k) {
+		ccg_buf_addc(b, '?');
+		return 1;
+	}
+	ccg_buf_add(b, s, k);
+	return k;
+}
+
 /* Appends TSV field text s (n bytes) as the inside of a JSON string, never
  * longer than n. */
 static void put_field(ccg_buf *b, const char *s, size_t n)
@@ -125,12 +138,7 @@ static void put_field(ccg_buf *b, const char *s, size_t n)
 				ccg_buf_addc(b, '?');
 				i++;
 			} else {
-				size_t k = utf8_len(u + i, n - i);
-				if (k)
-					ccg_buf_add(b, s + i, k);
-				else
-					ccg_buf_addc(b, '?');
-				i += k ? k : 1;
+				i += put_utf8(b, s + i, n - i);
 			}
 			run = i;
 			continue;
@@ -155,12 +163,7 @@ void ccg_json_str(ccg_buf *b, const char *s, size_t n)
 			ccg_buf_add(b, e, 6);
 			i++;
 		} else {
-			size_t k = utf8_len(u + i, n - i);
-			if (k)
-				ccg_buf_add(b, s + i, k);
-			else
-				ccg_buf_addc(b, '?');
-			i += k ? k : 1;
+			i += put_utf8(b, s + i, n - i);
 		}
 	}
 }

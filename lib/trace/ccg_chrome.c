@@ -64,15 +64,25 @@ static int done(const cursor *c)
 	return c->out && c->pos >= c->to;
 }
 
-/* The n bytes of s come next in the file. */
-static ccg_err put(cursor *c, const char *s, size_t n)
+/* The next n bytes of the file: moves past them and says which of them,
+ * [*a, *e), the cursor wants (0 when none). */
+static int advance(cursor *c, uint64_t n, uint64_t *a, uint64_t *e)
 {
 	uint64_t at = c->pos;
 	c->pos += n;
 	if (!c->out || c->pos <= c->from || at >= c->to)
+		return 0;
+	*a = at < c->from ? c->from - at : 0;
+	*e = c->pos < c->to ? n : c->to - at;
+	return 1;
+}
+
+/* The n bytes of s come next in the file. */
+static ccg_err put(cursor *c, const char *s, size_t n)
+{
+	uint64_t a, e;
+	if (!advance(c, n, &a, &e))
 		return CCG_OK;
-	uint64_t a = at < c->from ? c->from - at : 0;
-	uint64_t e = c->pos < c->to ? n : c->to - at;
 	return ccg_buf_add(c->out, s + a, (size_t)(e - a));
 }
 
@@ -92,12 +102,9 @@ static ccg_err put_loc(const ccg_trace *t, const loc *l, const inst *in,
 	uint64_t body;
 	if ((err = ccg_events_body(t, in, wn, EVF_JSON, 0, 0, NULL, &body)))
 		return err;
-	uint64_t at = c->pos;
-	c->pos += body;
-	if (!c->out || c->pos <= c->from || at >= c->to)
+	uint64_t a, e;
+	if (!advance(c, body, &a, &e))
 		return CCG_OK;
-	uint64_t a = at < c->from ? c->from - at : 0;
-	uint64_t e = c->pos < c->to ? body : c->to - at;
 	return ccg_events_body(t, in, wn, EVF_JSON, a, (size_t)(e - a),
 			       c->out, NULL);
 }

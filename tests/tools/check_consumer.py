@@ -20,26 +20,9 @@ import subprocess
 import sys
 from decimal import Decimal, ROUND_HALF_EVEN
 
+from check_json import read_tsv, tsv_unescape as unescape
+
 here = os.path.dirname(os.path.abspath(__file__))
-
-
-def read_tsv(path):
-    with open(path, "rb") as f:
-        lines = f.read().decode("utf-8", "surrogateescape").split("\n")
-    return [ln.split("\t") for ln in lines[1:] if ln]
-
-
-def unescape(s):
-    out, i = [], 0
-    while i < len(s):
-        if s[i] == "\\" and i + 1 < len(s):
-            out.append({"t": "\t", "n": "\n", "r": "\r", "\\": "\\",
-                        '"': '"', "s": " "}.get(s[i + 1], "?"))
-            i += 2
-        else:
-            out.append(s[i])
-            i += 1
-    return "".join(out)
 
 
 def us3(seconds):
@@ -53,12 +36,12 @@ def expect(m, rel, locs):
     d = os.path.join(m, rel)
     per = {}
     if os.path.exists(os.path.join(d, "events.tsv")):
-        rows = read_tsv(os.path.join(d, "events.tsv"))
+        rows = read_tsv(os.path.join(d, "events.tsv"))[1]
     else:
         rows = []
         for r in locs:
             if rel in ("", r[9].split("/")[0]):
-                rows += read_tsv(os.path.join(m, r[9], "events.tsv"))
+                rows += read_tsv(os.path.join(m, r[9], "events.tsv"))[1]
     tid_of = {r[0]: i for i, r in enumerate(locs)}
     for r in rows:
         per.setdefault(tid_of[r[3]], []).append(r)
@@ -100,7 +83,7 @@ def main():
         calls = sorted(k for k in os.listdir(os.path.join(m, loc))
                        if "." in k and os.path.isdir(os.path.join(m, loc, k)))
         args.dirs.append(os.path.join(loc, calls[0]))
-    locs = read_tsv(os.path.join(m, "locations.tsv"))
+    locs = read_tsv(os.path.join(m, "locations.tsv"))[1]
     files = [os.path.join(m, d, "trace.json") for d in args.dirs]
     run = subprocess.run(["node", os.path.join(here, "json_consumer.mjs")]
                          + files, capture_output=True, text=True)
