@@ -36,6 +36,7 @@ static const struct fuse_opt cli_opts[] = {
 	FUSE_OPT_KEY("memory=", KEY_NUMBER),
 	FUSE_OPT_KEY("summaries=", KEY_NUMBER),
 	FUSE_OPT_KEY("threads=", KEY_NUMBER),
+	FUSE_OPT_KEY("json_max=", KEY_NUMBER),
 	FUSE_OPT_KEY("tolerance=", KEY_TOLERANCE),
 	FUSE_OPT_KEY("index=", KEY_INDEX),
 	CLI_FLAG("noindex", noindex),
@@ -62,6 +63,7 @@ static const struct number_opt {
 	{"memory", offsetof(ccgfs_cli, memory_mib), SIZE_MAX >> 20},
 	{"summaries", offsetof(ccgfs_cli, summaries), UINT64_MAX},
 	{"threads", offsetof(ccgfs_cli, threads), UINT32_MAX},
+	{"json_max", offsetof(ccgfs_cli, json_max), UINT64_MAX},
 };
 
 void ccgfs_cli_error(const char *subject, const char *fmt, ...)
@@ -256,6 +258,9 @@ void ccgfs_cli_usage(void)
 	       "(default %u MiB; past it\n"
 	       "                          repeats are shared less, the "
 	       "index grows)\n"
+	       "    -o json_max=N         trace.json of the root and of each "
+	       "group when they hold\n"
+	       "                          at most N events (default %u)\n"
 	       "    -o nonempty           mount on a directory that is not "
 	       "empty (hiding it)\n"
 	       "    -o async_read         faster sequential reads; a killed "
@@ -265,5 +270,6 @@ void ccgfs_cli_usage(void)
 	       "    -V, --version         the version of ccgfs and FUSE\n"
 	       "    -h, --help            this text\n",
 	       (unsigned)o.fanout, (unsigned)(CCG_CACHE_DEFAULT >> 20),
-	       CCG_SUMS_DEFAULT, (unsigned)(CCG_MEMORY_DEFAULT >> 20));
+	       CCG_SUMS_DEFAULT, (unsigned)(CCG_MEMORY_DEFAULT >> 20),
+	       CCG_JSON_MAX_DEFAULT);
 }

@@ -50,7 +50,7 @@ typedef struct ccgfs_cli {
 				 * "-o allow_other") */
 	char *fanout_arg;       /* "fanout=B" as given, for messages */
 	char *index;
-	uint64_t fanout, cache_mib, memory_mib, summaries, threads;
+	uint64_t fanout, cache_mib, memory_mib, summaries, threads, json_max;
 	uint64_t tol_abs;       /* -o tolerance=, parsed */
 	double tol_rel;
 	int noindex, rebuild, nonempty, async_read;

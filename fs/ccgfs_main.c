@@ -101,6 +101,7 @@ static int lib_options(const ccgfs_cli *c, ccg_options *o)
 		o->cache_bytes = (size_t)c->cache_mib << 20;
 	if (c->memory_mib)
 		o->memory = (size_t)c->memory_mib << 20;
+	o->json_max = c->json_max;
 	o->log = log_line;
 	int bad = ccg_options_check(o, &msg) != CCG_OK;
 	if (bad) {

@@ -37,6 +37,8 @@ typedef uint64_t ccg_id;
 /* Default bytes a build's graph may hold in memory (its tables, records
  * not yet spilled to a temporary file, that file's cache). */
 #define CCG_MEMORY_DEFAULT ((size_t)256 << 20)
+/* Default most events the root's or a group's trace.json may hold. */
+#define CCG_JSON_MAX_DEFAULT 2000000u
 /* Default smallest instance (in events) whose statistics the index stores. */
 #define CCG_SUMS_DEFAULT 32768u
 
@@ -56,6 +58,9 @@ typedef struct ccg_options {
 	size_t memory;          /* building: bytes the graph may hold (0:
 				 * CCG_MEMORY_DEFAULT); past it, sharing of
 				 * structure is lost, not memory */
+	uint64_t json_max;      /* the root and each group have a trace.json
+				 * when they hold at most this many events
+				 * (0: CCG_JSON_MAX_DEFAULT) */
 	/* The library's one reporting channel (ccg_log_fn, ccg_error.h):
 	 * notes, and progress lines when `progress` is set. */
 	ccg_log_fn log;

@@ -164,6 +164,16 @@ static ccg_err f_svg(const ccg_trace *t, const target *tg, enum view v,
 	return err;
 }
 
+/* trace.json of any directory. */
+static ccg_err f_json(const ccg_trace *t, const target *tg, enum view v,
+		      uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
+{
+	(void)v;
+	const inst *in = tg->kind == K_LOC || tg->kind == K_NODE ? &tg->in
+								 : NULL;
+	return ccg_chrome_file(t, &tg->w, in, off, len, out, size);
+}
+
 #define FILE_INFO {V_INFO, "info", f_info}
 #define FILE_EVENTS {V_EVENTS, "events.tsv", f_events}
 #define FILE_PATTERNS {V_PATTERNS, "patterns.tsv", f_patterns}
@@ -174,6 +184,7 @@ static ccg_err f_svg(const ccg_trace *t, const target *tg, enum view v,
 #define FILE_METRICS {V_METRICS, "metrics.tsv", f_metrics}
 #define FILE_IMBALANCE {V_IMBALANCE, "imbalance.tsv", f_table}
 #define FILE_FOLDED_LOC {V_FOLDED_LOC, "profile-locations.folded", f_table}
+#define FILE_JSON {V_JSON, "trace.json", f_json}
 #define FILE_SVG {V_SVG, "timeline.svg", f_svg}
 
 /* The files of each kind of directory, in listing order. */
@@ -184,25 +195,27 @@ static const dir_file root_files[] = {
 	{V_LOCATIONS, "locations.tsv", f_fixed},
 	{V_DEFINITIONS, "definitions.tsv", f_fixed},
 	FILE_PATTERNS, FILE_STATS, FILE_FOLDED, FILE_MESSAGES,
-	FILE_IMBALANCE, FILE_FOLDED_LOC, FILE_METRICS, FILE_SVG};
+	FILE_IMBALANCE, FILE_FOLDED_LOC, FILE_METRICS, FILE_JSON, FILE_SVG};
 static const dir_file group_files[] = {FILE_INFO, FILE_STATS, FILE_FOLDED,
 				       FILE_MESSAGES, FILE_IMBALANCE,
-				       FILE_FOLDED_LOC, FILE_METRICS, FILE_SVG};
+				       FILE_FOLDED_LOC, FILE_METRICS,
+				       FILE_JSON, FILE_SVG};
 static const dir_file loc_files[] = {FILE_INFO, FILE_EVENTS, FILE_PATTERNS,
 				     FILE_STATS, FILE_TIMELINE, FILE_FOLDED,
-				     FILE_MESSAGES, FILE_METRICS, FILE_SVG};
+				     FILE_MESSAGES, FILE_METRICS, FILE_JSON,
+				     FILE_SVG};
 static const dir_file node_files[] = {FILE_INFO, FILE_EVENTS, FILE_STATS,
 				      FILE_FOLDED, FILE_MESSAGES,
-				      FILE_METRICS};
+				      FILE_METRICS, FILE_JSON};
 /* A window and a group in it: a group's files, and events.tsv and
  * timeline.tsv; a location in a window: a location's files. */
 static const dir_file win_files[] = {
 	FILE_INFO, FILE_EVENTS, FILE_STATS, FILE_TIMELINE, FILE_FOLDED,
 	FILE_MESSAGES, FILE_IMBALANCE, FILE_FOLDED_LOC, FILE_METRICS,
-	FILE_SVG};
+	FILE_JSON, FILE_SVG};
 static const dir_file win_loc_files[] = {
 	FILE_INFO, FILE_EVENTS, FILE_PATTERNS, FILE_STATS, FILE_TIMELINE,
-	FILE_FOLDED, FILE_MESSAGES, FILE_METRICS, FILE_SVG};
+	FILE_FOLDED, FILE_MESSAGES, FILE_METRICS, FILE_JSON, FILE_SVG};
 
 static const struct {
 	const dir_file *files;
@@ -217,13 +230,41 @@ static const struct {
 	[K_WIN_LOC] = {win_loc_files, NELEM(win_loc_files)},
 };
 
+/* Whether the directory of tg has file f: all its table's files, but
+ * trace.json of the root and of groups only up to a size. */
+static int shown(const ccg_trace *t, const target *tg, const dir_file *f)
+{
+	return f->v != V_JSON || ccg_chrome_listed(t, &tg->w);
+}
+
 /* File v of the directory of tg, NULL when it has none. */
-static const dir_file *file_of(const target *tg, enum view v)
+static const dir_file *file_of(const ccg_trace *t, const target *tg,
+			       enum view v)
 {
 	for (size_t i = 0; i < dir_table[tg->kind].n; i++)
 		if (dir_table[tg->kind].files[i].v == v)
-			return &dir_table[tg->kind].files[i];
+			return shown(t, tg, &dir_table[tg->kind].files[i])
+				       ? &dir_table[tg->kind].files[i]
+				       : NULL;
 	return NULL;
+}
+
+/* The k-th file the directory of tg lists, NULL past the last; *n set to
+ * how many it lists. */
+static const dir_file *file_at(const ccg_trace *t, const target *tg,
+			       uint64_t k, uint64_t *n)
+{
+	const dir_file *at = NULL;
+	*n = 0;
+	for (size_t i = 0; i < dir_table[tg->kind].n; i++) {
+		const dir_file *f = &dir_table[tg->kind].files[i];
+		if (!shown(t, tg, f))
+			continue;
+		if (*n == k)
+			at = f;
+		++*n;
+	}
+	return at;
 }
 
 static ccg_err find(const ccg_trace *t, ccg_id id, target *tg)
@@ -289,7 +330,7 @@ static ccg_err trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st)
 		st->nlink = 2 + dir_count(t, &tg);
 		return CCG_OK;
 	}
-	const dir_file *f = file_of(&tg, v);
+	const dir_file *f = file_of(t, &tg, v);
 	if (!f)
 		return CCG_ENOENT;
 	st->nlink = 1;
@@ -306,7 +347,7 @@ static ccg_err trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 		return err;
 	if (v == V_DIR)
 		return CCG_EISDIR;
-	const dir_file *f = file_of(&tg, v);
+	const dir_file *f = file_of(t, &tg, v);
 	if (!f)
 		return CCG_ENOENT;
 	__atomic_add_fetch(&t->mut->reads, 1, __ATOMIC_RELAXED);
@@ -433,12 +474,12 @@ static ccg_err trace_lookup(const ccg_trace *t, ccg_id dir,
 		return err;
 	for (size_t i = 0; i < dir_table[tg.kind].n; i++) {
 		const dir_file *f = &dir_table[tg.kind].files[i];
-		if (!strcmp(name, f->name)) {
+		if (!strcmp(name, f->name) && shown(t, &tg, f)) {
 			*out = ccg_id_make(ccg_id_inum(dir), f->v);
 			return CCG_OK;
 		}
 	}
-	if (file_of(&tg, V_TIMELINE) && !strncmp(name, "timeline-", 9))
+	if (file_of(t, &tg, V_TIMELINE) && !strncmp(name, "timeline-", 9))
 		return ccg_windows_timeline(t, ccg_id_inum(dir), name + 9, out);
 	if (tg.kind == K_LOC || tg.kind == K_NODE)
 		return lookup_tree(t, dir, &tg, name, out);
@@ -467,9 +508,9 @@ static ccg_err trace_readdir(const ccg_trace *t, ccg_id dir, uint64_t index,
 	ccg_err err = find_dir(t, dir, &tg);
 	if (err)
 		return err;
-	size_t nfiles = dir_table[tg.kind].n;
-	if (index < nfiles) {
-		const dir_file *f = &dir_table[tg.kind].files[index];
+	uint64_t nfiles;
+	const dir_file *f = file_at(t, &tg, index, &nfiles);
+	if (f) {
 		*out = ccg_id_make(ccg_id_inum(dir), f->v);
 		ccg_buf_adds(name, f->name);
 		return ccg_buf_status(name);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ccg_grow.h"
+#include "ccg_json.h"
 #include "ccg_render.h"
 
 /* Bytes of one events.tsv line besides the record's own text: the
@@ -139,6 +140,9 @@ typedef struct walk {
 	ccg_buf *fields_;
 	ccg_tcur *tc;           /* the location's times */
 	evwin win;              /* the events it keeps */
+	enum evfmt fmt;         /* how lines are written */
+	char pid[24], tid[24];  /* EVF_JSON: the location's process, thread */
+	size_t ts_width;        /* EVF_JSON: width of its times */
 } walk;
 
 /* A walk over location l with thread memo m, over all its events. */
@@ -146,7 +150,28 @@ static walk walk_make(const ccg_trace *t, const loc *l, memo *m)
 {
 	ccg_loc_tcur(&m->tc, t, l);
 	return (walk){t, l, NULL, 0, 0, NULL, 0, 0, m->ev, m->nodes,
-		      &m->fields, &m->tc, {0, 0, 0, 0, 0, 0}};
+		      &m->fields, &m->tc, {0, 0, 0, 0, 0, 0}, EVF_TSV,
+		      {0}, {0}, 0};
+}
+
+/* Writes w's lines in format f. */
+static void walk_format(walk *w, enum evfmt f)
+{
+	w->fmt = f;
+	if (f != EVF_JSON)
+		return;
+	ccg_fmt_u64(w->pid, w->l->group, 0);
+	ccg_fmt_u64(w->tid, (uint64_t)(w->l - w->t->locs), 0);
+	w->ts_width = ccg_json_ts_width(&w->t->secs, w->t->w_time);
+}
+
+/* Bytes of each of w's lines besides its record's textlen. */
+static uint64_t walk_fixed(const walk *w)
+{
+	if (w->fmt == EVF_JSON)
+		return ccg_json_fixed(strlen(w->pid), strlen(w->tid),
+				      w->ts_width);
+	return fixed_len(w->t, w->l);
 }
 
 static void walk_free(walk *w)
@@ -324,12 +349,58 @@ static ccg_err window_size(walk *w, uint32_t id, uint64_t first,
 	return err;
 }
 
-/* Appends up to `len` bytes of the events.tsv body of `in`, starting at
+/* Appends the line of event idx (record `id`, at time `at`, depth
+ * `depth`) in w's format: exactly `size` bytes, or CCG_EFORMAT (nothing
+ * kept) when its text is not that long. */
+static ccg_err render_line(walk *w, uint32_t id, uint64_t idx, uint64_t at,
+			   uint32_t depth, uint64_t size, ccg_buf *b)
+{
+	const size_t at0 = b->len;
+	const memo_ev *ev;
+	ccg_err err = walk_event(w, id, &ev);
+	if (err)
+		return err;
+	if (w->fmt == EVF_TSV) {
+		ccg_render_event_head(b, ev->kind, at, w->t->w_time,
+				      &w->t->secs, w->l->idstr, depth,
+				      w->t->w_depth);
+		ccg_buf_add(b, ev->tail.data, ev->tail.len);
+	} else {
+		ccg_json_ev e = {ev->kind, w->pid, w->tid, w->l->idstr, NULL, 0,
+				 w->ts_width, ev->tail.data, ev->tail.len, 0};
+		ccg_json_chan c;
+		if (!ccg_json_channel(ev->kind, w->l->idstr, ev->tail.data,
+				      ev->tail.len, &c)) {
+			/* Counting may walk the location: its records
+			 * can take ev's place in the memo. */
+			if ((err = ccg_msgseq_get(w->t, w->l, idx, &e.seq)) ||
+			    (err = walk_event(w, id, &ev)))
+				return err;
+			e.tail = ev->tail.data;
+		}
+		char ts[CCG_JSON_TS_MAX];
+		e.ts = ts;
+		e.ts_len = ccg_json_ts(ts, &w->t->secs, at);
+		if (ccg_json_event(b, &e, size))
+			return CCG_EFORMAT;
+	}
+	if (ccg_buf_status(b))
+		return CCG_ENOMEM;
+	if (b->len - at0 != size) {
+		/* Longer or shorter than the file's size counts it: the
+		 * file would be cut. */
+		ccg_buf_setlen(b, at0);
+		return CCG_EFORMAT;
+	}
+	return CCG_OK;
+}
+
+/* Appends up to `len` bytes of the body (its lines) of `in`, starting at
  * body offset `off`. */
 static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 			 ccg_buf *out)
 {
-	const uint64_t fixed = fixed_len(w->t, w->l);
+	const uint64_t fixed = walk_fixed(w);
 	size_t want_end = out->len + len;
 	ccg_buf line = CCG_BUF_INIT;
 	ccg_err err = walk_push(w, in->node, in->first, in->depth);
@@ -362,49 +433,21 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 				off -= size;
 				continue;
 			}
-			if (!off && size <= want_end - out->len) {
-				/* The whole line fits: rendered in place. */
-				size_t at0 = out->len;
-				ccg_render_event_head(out, ev->kind, at,
-						      w->t->w_time, &w->t->secs,
-						      w->l->idstr, f->depth,
-						      w->t->w_depth);
-				ccg_buf_add(out, ev->tail.data, ev->tail.len);
-				if (ccg_buf_status(out)) {
-					err = CCG_ENOMEM;
-					break;
-				}
-				if (out->len - at0 == size) {
-					if (out->len >= want_end)
-						break;
-					continue;
-				}
-				ccg_buf_setlen(out, at0);
-				err = CCG_EFORMAT; /* not its size */
-				break;
-			}
+			/* A line that fits whole is made in place, else in
+			 * `line` and cut. */
+			int whole = !off && size <= want_end - out->len;
+			ccg_buf *b = whole ? out : &line;
 			ccg_buf_reset(&line);
-			ccg_render_event_head(&line, ev->kind, at, w->t->w_time,
-					      &w->t->secs, w->l->idstr,
-					      f->depth, w->t->w_depth);
-			ccg_buf_add(&line, ev->tail.data, ev->tail.len);
-			if (ccg_buf_status(&line)) {
-				err = CCG_ENOMEM;
+			if ((err = render_line(w, CCG_REF_ID(ref), idx, at,
+					       f->depth, size, b)))
 				break;
-			}
-			if (line.len != size) {
-				/* Longer or shorter than the file's size
-				 * counts it: the file would be cut. */
-				err = CCG_EFORMAT;
-				break;
-			}
-			if (off < line.len) {
+			if (!whole) {
 				size_t k = line.len - (size_t)off;
 				if (k > want_end - out->len)
 					k = want_end - out->len;
 				ccg_buf_add(out, line.data + off, k);
+				off = 0;
 			}
-			off = 0;
 			if (out->len >= want_end)
 				break;
 			continue;
@@ -543,3 +586,67 @@ ccg_err ccg_events_read(const ccg_trace *t, const inst *in, uint64_t off,
 	return err;
 }
 
+
+ccg_err ccg_events_body(const ccg_trace *t, const inst *in, const win *wn,
+			enum evfmt f, uint64_t off, size_t len, ccg_buf *out,
+			uint64_t *size)
+{
+	memo *m = memo_get(t);
+	if (!m)
+		return CCG_ENOMEM;
+	walk w = walk_make(t, in->l, m);
+	walk_format(&w, f);
+	const uint64_t fixed = walk_fixed(&w);
+	uint64_t body = in->hdr.textlen + in->hdr.nevents * fixed;
+	ccg_err err = CCG_OK;
+	if (wn && !(err = ccg_events_evwin(t, in->l, w.tc, wn->t0, wn->t1,
+					   &w.win)))
+		err = window_size(&w, in->node, in->first, fixed, &body);
+	if (!err && size)
+		*size = body;
+	if (!err && out && off < body && len)
+		err = walk_read(&w, in, off, len, out);
+	walk_free(&w);
+	return err;
+}
+
+ccg_err ccg_events_each(const ccg_trace *t, const loc *l, ccg_event_fn fn,
+			void *ctx)
+{
+	inst root;
+	ccg_err err = ccg_ids_root(t, l, &root);
+	if (err)
+		return err;
+	memo *m = memo_get(t);
+	if (!m)
+		return CCG_ENOMEM;
+	walk w = walk_make(t, l, m);
+	err = walk_push(&w, root.node, root.first, 0);
+	while (!err && w.n) {
+		wframe *f = &w.f[w.n - 1];
+		if ((err = ccg_cancel_poll()))
+			break;
+		if (f->next == f->nitems) {
+			w.nitems = f->items;
+			w.n--;
+			continue;
+		}
+		ccg_ref ref = w.items[f->items + f->next++];
+		uint64_t idx = f->idx;
+		if (CCG_REF_IS_EVENT(ref)) {
+			const memo_ev *ev;
+			f->idx++;
+			if (!(err = walk_event(&w, CCG_REF_ID(ref), &ev)))
+				err = fn(ctx, idx, ev->kind, ev->tail.data,
+					 ev->tail.len);
+			continue;
+		}
+		const memo_node *mn;
+		if ((err = walk_node(&w, ref, &mn)))
+			break;
+		f->idx += mn->hdr.nevents;
+		err = walk_push(&w, ref, idx, 0);
+	}
+	walk_free(&w);
+	return err;
+}

@@ -420,6 +420,8 @@ static void reset_content(ccg_trace *t)
 	t->insts = NULL;
 	ccg_lru_free(t->svgs);
 	t->svgs = NULL;
+	ccg_lru_free(t->msgseqs);
+	t->msgseqs = NULL;
 	ccg_sumset_free(t->sums);
 	t->sums = NULL;
 	ccg_store_free(t->store);
@@ -444,7 +446,9 @@ static ccg_err finish_setup(ccg_trace *t)
 	    (err = ccg_lru_create(CCG_INST_CACHE, ccg_ids_forget, NULL,
 				  &t->insts)) ||
 	    (err = ccg_lru_create(CCG_SVG_CACHE, ccg_svgview_forget, NULL,
-				  &t->svgs)))
+				  &t->svgs)) ||
+	    (err = ccg_lru_create(CCG_MSGSEQ_CACHE, ccg_msgseq_forget, NULL,
+				  &t->msgseqs)))
 		return err;
 	ccg_sumset_attach(t->sums, t->sums_min, t->stats);
 	uint64_t nodes = 1 + t->ngroups;

@@ -9,7 +9,10 @@
  *   ccg_windows.c  time windows and timeline-N.tsv, found by lookup
  *   ccg_winname.c  window names: parsing, the default split of time/
  *   ccg_names.c    directory names of groups, locations and calls
- *   ccg_events.c   events.tsv: a walk over a subtree, whole or windowed
+ *   ccg_events.c   events.tsv: a walk over a subtree, whole or windowed;
+ *                  its lines as JSON for trace.json
+ *   ccg_msgseq.c   the sequence numbers that pair a message's two ends
+ *   ccg_chrome.c   trace.json of any directory: its locations' lines
  *   ccg_metrics.c  metrics.tsv: a walk over a subtree, whole or windowed
  *   ccg_merge.c    a window's (or the root's, a group's) events.tsv or
  *                  metrics.tsv merged over its locations
@@ -62,6 +65,9 @@
 #define CCG_TIMELINE_MAX 100000
 /* Bytes of query results the cache keeps. */
 #define CCG_STATS_CACHE (64u << 20)
+/* Bytes of message sequence numbers kept (12 per message event); a
+ * location with more message events than fit has none. */
+#define CCG_MSGSEQ_CACHE (32u << 20)
 /* Bytes of resolved tree instances kept (a walk down a deep tree finds
  * each directory's instance from its parent's, not by a descent from the
  * location's root). */
@@ -206,6 +212,8 @@ struct ccg_trace {
 	ccg_lru *insts;         /* resolved tree instances by inum (its own
 				 * lock) */
 	ccg_lru *svgs;          /* timeline.svg texts by directory inum */
+	ccg_lru *msgseqs;       /* message sequence numbers by location
+				 * (ccg_msgseq.c; its own lock) */
 	ccg_sumset *sums;       /* stored results of large instances */
 	uint64_t sums_min;      /* ... of this many events or more */
 	uint64_t index_bytes;
@@ -474,6 +482,47 @@ size_t ccg_events_header(const ccg_trace *t, uint64_t *off, size_t len,
 ccg_err ccg_events_window_body(const ccg_trace *t, const loc *l,
 			       uint64_t t0, uint64_t t1, uint64_t off,
 			       size_t len, ccg_buf *out);
+
+/* How a walk writes its lines: events.tsv's, or trace.json's
+ * (ccg_json.h). */
+enum evfmt { EVF_TSV, EVF_JSON };
+
+/* Size of the lines (no header) of the events of `in` in format f, all
+ * of them or (wn not NULL; `in` a location's root) those inside the
+ * window; with `out`, also up to `len` bytes of them from offset `off`. */
+ccg_err ccg_events_body(const ccg_trace *t, const inst *in, const win *wn,
+			enum evfmt f, uint64_t off, size_t len, ccg_buf *out,
+			uint64_t *size);
+
+/* Called for each event of a location in stream order (its index, kind
+ * and TSV record: NAME \t ATTRIBUTES \n); an error stops the walk. */
+typedef ccg_err (*ccg_event_fn)(void *ctx, uint64_t idx, ccg_kind kind,
+				const char *tail, size_t tail_len);
+ccg_err ccg_events_each(const ccg_trace *t, const loc *l, ccg_event_fn fn,
+			void *ctx);
+
+/* ---- ccg_msgseq.c: the sequence numbers that pair messages ---- */
+
+/* SEQ of message event idx of location l (ccg_json.h): how many earlier
+ * messages of l have its sender, receiver, tag and communicator;
+ * UINT64_MAX when l has more message events than CCG_MSGSEQ_CACHE holds
+ * numbers for.  A location's numbers are counted in one pass over its
+ * events and kept in t->msgseqs (12 bytes per message event). */
+ccg_err ccg_msgseq_get(const ccg_trace *t, const loc *l, uint64_t idx,
+		       uint64_t *seq);
+/* The destructor of t->msgseqs. */
+void ccg_msgseq_forget(void *ctx, void *value);
+
+/* ---- ccg_chrome.c: trace.json ---- */
+
+/* Whether directory w (the root or a group) has a trace.json: it holds
+ * at most opt.json_max events.  Every other directory has one. */
+int ccg_chrome_listed(const ccg_trace *t, const where *w);
+/* Size (out NULL) or up to `len` bytes from `off` of the trace.json of
+ * directory w (with `in` for a tree directory). */
+ccg_err ccg_chrome_file(const ccg_trace *t, const where *w, const inst *in,
+			uint64_t off, size_t len, ccg_buf *out,
+			uint64_t *size);
 
 /* ---- ccg_metrics.c: metrics.tsv ---- */
 

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# trace.json against the mount's own events.tsv and stats.tsv
+# (tests/tools/check_json.py: Python's json parses every file, per thread
+# the events are the location's lines one for one with exact times, B/E
+# nest, B events are the calls stats.tsv counts, message flows pair up,
+# stat size and random-offset reads), on every shared trace, a generated
+# trace with messages and metrics (small fan-out: deep group nodes), a
+# generated trace with every quirk, multithreaded and with -s; then the
+# root's and groups' trace.json past -o json_max.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+work="$CCG_TMP/json"
+rm -rf "$work"
+mkdir -p "$work/idx"
+export CCGFS_INDEX_DIR="$work/idx"
+"$CCG_GEN" -q -l 4 -e 20000 --regular 0.5 --jitter 0.2 --mpi --metrics \
+  -d 8 "$work/gen"
+"$CCG_GEN" -q -l 4 -e 4000 --mpi --metrics --quirks all "$work/quirks"
+check() { # MODE ANCHOR [check_json options] [-- ccgfs options...]
+  local mode=$1 anchor=$2 opts=() m="$work/mnt"
+  shift 2
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  ccg_mount "$mode" "$anchor" "$m" "$@"
+  echo "== $anchor $*"
+  /usr/bin/python3 "$CCG_TOOLS/check_json.py" --mount "$m" "${opts[@]}"
+  ccg_unmount "$m"
+}
+T="$CCG_TRACES"
+for tr in pipit-pingpong pipit-pingpong-papi sstmacro-otf2-test \
+  fastotf2-mi300 casita-xeonphi-jacobi casita-mpi-tags casita-cuda-simple; do
+  check mt "$T/$tr/traces.otf2"
+done
+check st "$T/casita-jacobi-mpi-omp-cuda/traces.otf2" --nodes 4
+# Rank 0 enters 1251 regions and leaves 1249: its calls cannot nest.
+check mt "$T/tracer-stencil4d-32/traces.otf2" --no-nest --nodes 3
+check mt "$work/gen/traces.otf2" -- -o fanout=3
+check st "$work/quirks/traces.otf2" --no-nest -- -o fanout=4
+# The consumer: whole-call directories (a window's lone ends would be
+# mismatches to it).
+consume() { # ANCHOR DIR... (DIR relative to the mount, "" the root)
+  local anchor=$1 m="$work/mnt"
+  shift
+  ccg_mount mt "$anchor" "$m" -o fanout=8
+  /usr/bin/python3 "$CCG_TOOLS/check_consumer.py" --mount "$m" "$@"
+  ccg_unmount "$m"
+}
+consume "$T/pipit-pingpong-papi/traces.otf2" "" MPI_Rank_1 \
+  MPI_Rank_0/Master_thread
+consume "$T/casita-mpi-tags/traces.otf2" ""
+consume "$T/casita-cuda-simple/traces.otf2" ""
+consume "$work/gen/traces.otf2" "" Rank_2/Thread_0 --first-call \
+  Rank_1/Thread_0
+# Past json_max the root and the groups have none; locations still do.
+m="$work/mnt"
+ccg_mount mt "$T/pipit-pingpong/traces.otf2" "$m" -o json_max=59
+/usr/bin/python3 "$CCG_TOOLS/check_json.py" --mount "$m" --no-root
+for g in "$m"/MPI_Rank_*; do
+  [ ! -e "$g/trace.json" ] || { echo "$g: trace.json past json_max"; exit 1; }
+  ls "$g" | grep -qx trace.json && { echo "$g lists trace.json"; exit 1; }
+done
+[ -f "$m/time/$(ls "$m/time" | head -1)/trace.json" ]
+ccg_unmount "$m"
+ccg_mount mt "$T/pipit-pingpong/traces.otf2" "$m" -o json_max=120
+for f in "$m/trace.json" "$m"/MPI_Rank_*/trace.json; do
+  [ -s "$f" ] || { echo "$f: missing at json_max=120"; exit 1; }
+done
+ccg_unmount "$m"
+echo "trace.json agrees"

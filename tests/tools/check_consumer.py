@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""trace.json files opened by an independent consumer, the trace model of
+the Chrome DevTools Performance panel (tests/tools/json_consumer.mjs),
+against the mount's events.tsv: per thread, the calls it imported, how
+many have no duration, how deep they nest, the start of the first and the
+end of the last top-level call (microseconds, compared to the consumer's
+three decimals), and the thread and process names.
+
+  check_consumer.py --mount M [--first-call LOC]... DIR...
+      (DIR relative to M, "" the root; LOC a location's path, whose first
+      call directory is checked too)
+
+Directories must hold whole calls (the root, groups, locations, calls):
+the consumer pairs B with E on one stack, so a window's lone ends would
+be reported as mismatches.
+"""
+import argparse
+import os
+import subprocess
+import sys
+from decimal import Decimal, ROUND_HALF_EVEN
+
+from check_json import read_tsv, tsv_unescape as unescape
+
+here = os.path.dirname(os.path.abspath(__file__))
+
+
+def us3(seconds):
+    """Seconds text to microseconds with three decimals."""
+    return (Decimal(seconds) * 1000000).quantize(Decimal("0.001"),
+                                                 ROUND_HALF_EVEN)
+
+
+def expect(m, rel, locs):
+    """Thread lines the consumer should print for directory rel."""
+    d = os.path.join(m, rel)
+    per = {}
+    if os.path.exists(os.path.join(d, "events.tsv")):
+        rows = read_tsv(os.path.join(d, "events.tsv"))[1]
+    else:
+        rows = []
+        for r in locs:
+            if rel in ("", r[9].split("/")[0]):
+                rows += read_tsv(os.path.join(m, r[9], "events.tsv"))[1]
+    tid_of = {r[0]: i for i, r in enumerate(locs)}
+    for r in rows:
+        per.setdefault(tid_of[r[3]], []).append(r)
+    groups = {}
+    for r in locs:
+        groups.setdefault(r[2], len(groups))
+    out = {}
+    for tid, lines in per.items():
+        stack, calls, zero, depth, first, end = [], 0, 0, 0, None, None
+        for r in lines:
+            if r[2] in ("ENTER", "CALLING_CONTEXT_ENTER"):
+                stack.append(r)
+                depth = max(depth, len(stack))
+                if len(stack) == 1 and first is None:
+                    first = r[1]
+            elif r[2] in ("LEAVE", "CALLING_CONTEXT_LEAVE"):
+                b = stack.pop()
+                calls += 1
+                zero += b[0] == r[0]
+                if not stack:
+                    end = r[1]
+        if not calls:
+            continue
+        loc = locs[tid]
+        out[(groups[loc[2]], tid)] = (
+            calls, zero, depth, us3(first), us3(end), unescape(loc[1]))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mount", required=True)
+    ap.add_argument("--first-call", action="append", default=[],
+                    help="also the first call directory of this location")
+    ap.add_argument("dirs", nargs="*")
+    args = ap.parse_args()
+    m = args.mount
+    for loc in args.first_call:
+        calls = sorted(k for k in os.listdir(os.path.join(m, loc))
+                       if "." in k and os.path.isdir(os.path.join(m, loc, k)))
+        args.dirs.append(os.path.join(loc, calls[0]))
+    locs = read_tsv(os.path.join(m, "locations.tsv"))[1]
+    files = [os.path.join(m, d, "trace.json") for d in args.dirs]
+    run = subprocess.run(["node", os.path.join(here, "json_consumer.mjs")]
+                         + files, capture_output=True, text=True)
+    if run.returncode == 2:
+        print(run.stderr, file=sys.stderr)
+        sys.exit(1)
+    got, cur = {}, None
+    for ln in run.stdout.splitlines():
+        f = ln.split("\t")
+        if f[0] == "file":
+            cur = f[1]
+            got[cur] = {"threads": {}, "bad": []}
+        elif f[0] == "thread":
+            got[cur]["threads"][(int(f[1]), int(f[2]))] = (
+                int(f[3]), int(f[5]), int(f[6]), Decimal(f[7]),
+                Decimal(f[8]), f[9])
+        elif f[0] in ("error", "message") or \
+                (f[0] == "mismatch" and f[1] != "0"):
+            got[cur]["bad"].append(ln)
+    fails = 0
+    for d, path in zip(args.dirs, files):
+        g = got.get(path)
+        if g is None:
+            print("FAIL: %s: the consumer said nothing" % path)
+            fails += 1
+            continue
+        for b in g["bad"]:
+            print("FAIL: %s: %s" % (path, b))
+            fails += 1
+        want = expect(m, d, locs)
+        for key in sorted(set(want) | set(g["threads"])):
+            w, h = want.get(key), g["threads"].get(key)
+            if w is None or h is None:
+                print("FAIL: %s: thread %s: %s, consumer %s" %
+                      (path, key, w, h))
+                fails += 1
+                continue
+            calls, zero, depth, first, end, name = w
+            ok = (h[0] == calls and h[1] == zero and h[2] == depth and
+                  abs(h[3] - first) <= Decimal("0.001") and
+                  abs(h[4] - end) <= Decimal("0.001") and
+                  h[5] == '"%s"' % name.replace('\\', '\\\\')
+                  .replace('"', '\\"'))
+            if not ok:
+                print("FAIL: %s: thread %s: want %s, consumer %s" %
+                      (path, key, w, h))
+                fails += 1
+        print("%s: %d threads, %d calls, as events.tsv says" %
+              (path, len(want), sum(v[0] for v in want.values())))
+    sys.exit(1 if fails else 0)
+
+
+if __name__ == "__main__":
+    main()
