@@ -376,14 +376,8 @@ static int put_flow(ccg_buf *b, const ccg_json_ev *e, const tail *t,
 
 static void put_instant(ccg_buf *b, const ccg_json_ev *e, const tail *t)
 {
-	ccg_buf_adds(b, I_OPEN);
-	ccg_buf_adds(b, e->pid);
-	ccg_buf_adds(b, ",\"tid\":");
-	ccg_buf_adds(b, e->tid);
-	ccg_buf_adds(b, ",\"ts\":");
-	for (size_t i = e->ts_len; i < e->ts_width; i++)
-		ccg_buf_addc(b, ' ');
-	ccg_buf_add(b, e->ts, e->ts_len);
+	ccg_buf_adds(b, "{\"ph\":\"i\",");
+	put_where(b, e); /* I_OPEN and the rest of I_FIXED's head */
 	ccg_buf_adds(b, ",\"name\":\"");
 	ccg_buf_adds(b, ccg_schema[CCG_KIND_IS_EVENT(e->kind) ? e->kind
 							     : CCG_EV_UNKNOWN]
