@@ -3,6 +3,7 @@
  * are written as an OTF2 archive (ccgfs_trace_write.c). */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,12 +88,17 @@ CCGT_NOINST static void ccgt_record(void *fn, uint64_t leave)
 {
 	ccgt_thread *th = ccgt_self;
 	struct timespec ts;
-	if (__atomic_load_n(&ccgt_done, __ATOMIC_ACQUIRE))
-		return;
 	if (!th) {
 		th = ccgt_self = ccgt_register();
 		if (!th)
 			return;
+	}
+	/* busy, then done: the exit either sees this thread busy and waits,
+	 * or this thread sees done and records nothing */
+	__atomic_store_n(&th->busy, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&ccgt_done, __ATOMIC_SEQ_CST)) {
+		__atomic_store_n(&th->busy, 0, __ATOMIC_RELEASE);
+		return;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	uint64_t t = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
@@ -103,11 +109,22 @@ CCGT_NOINST static void ccgt_record(void *fn, uint64_t leave)
 			th->stop_t = t;
 		}
 		th->dropped++;
-		return;
+	} else {
+		th->ev[th->n].t = t;
+		th->ev[th->n].a = (uint64_t)(uintptr_t)fn | leave;
+		th->n++;
 	}
-	th->ev[th->n].t = t;
-	th->ev[th->n].a = (uint64_t)(uintptr_t)fn | leave;
-	th->n++;
+	__atomic_store_n(&th->busy, 0, __ATOMIC_RELEASE);
+}
+
+/* Waits until no thread is inside ccgt_record (a bounded number of
+ * yields: a thread that stays busy longer is written as it is). */
+CCGT_NOINST static void ccgt_quiesce(void)
+{
+	for (ccgt_thread *th = ccgt_head; th; th = th->next)
+		for (int i = 0; i < 100000 &&
+		     __atomic_load_n(&th->busy, __ATOMIC_ACQUIRE); i++)
+			sched_yield();
 }
 
 CCGT_NOINST void __cyg_profile_func_enter(void *fn, void *site)
@@ -133,7 +150,7 @@ CCGT_NOINST __attribute__((destructor)) static void ccgt_finish(void)
 		pthread_mutex_unlock(&ccgt_lock);
 		return;
 	}
-	__atomic_store_n(&ccgt_done, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&ccgt_done, 1, __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(&ccgt_lock);
 	if (!dir || !*dir) {
 		snprintf(dflt, sizeof dflt, "./ccgfs-trace-%ld", (long)getpid());
@@ -141,8 +158,8 @@ CCGT_NOINST __attribute__((destructor)) static void ccgt_finish(void)
 	}
 	if (ccgt_nthreads == 0)
 		return;
-	/* a thread still inside ccgt_record finishes its store first */
 	pthread_mutex_lock(&ccgt_lock);
+	ccgt_quiesce();
 	(void)ccgt_write_archive(dir, ccgt_head, ccgt_nthreads);
 	pthread_mutex_unlock(&ccgt_lock);
 }

@@ -24,6 +24,7 @@ typedef struct ccgt_thread {
 	int stopped;         /* the buffer filled: nothing more is recorded */
 	uint64_t stop_t;     /* time of the first dropped event */
 	uint64_t dropped;    /* events not recorded since the stop */
+	int busy;            /* inside a record (atomic): exit waits for it */
 } ccgt_thread;
 
 /* Writes every thread of the list `head` (borrowed) as an OTF2 archive
