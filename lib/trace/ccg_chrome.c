@@ -25,11 +25,7 @@ int ccg_chrome_listed(const ccg_trace *t, const where *w)
 	uint64_t max = t->opt.json_max ? t->opt.json_max : CCG_JSON_MAX_DEFAULT;
 	if (w->kind == W_ROOT)
 		return t->events <= max;
-	const group *g = &t->groups[w->index];
-	uint64_t n = 0;
-	for (uint32_t i = 0; i < g->nlocs; i++)
-		n += t->locs[g->locs[i]].nevents;
-	return n <= max;
+	return t->groups[w->index].events <= max;
 }
 
 /* Appends location l's two metadata lines. */

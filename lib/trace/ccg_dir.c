@@ -79,7 +79,7 @@ static ccg_err f_info(const ccg_trace *t, const target *tg, enum view v,
 	ccg_buf b = CCG_BUF_INIT;
 	ccg_err err = CCG_OK;
 	if (tg->kind == K_GROUP)
-		ccg_info_group(t, &t->groups[tg->w.index], &b);
+		ccg_info_group(&t->groups[tg->w.index], &b);
 	else if (tg->kind == K_WIN || tg->kind == K_WIN_LOC)
 		err = ccg_windows_info(t, &tg->w, &b);
 	else

@@ -144,7 +144,7 @@ void ccg_info_node(const ccg_trace *t, const inst *in, int is_loc,
 	add_ku(b, "shared_node", in->node);
 }
 
-void ccg_info_group(const ccg_trace *t, const group *g, ccg_buf *b)
+void ccg_info_group(const group *g, ccg_buf *b)
 {
 	add_kv(b, "kind", "location_group");
 	if (g->id != UINT64_MAX)
@@ -152,10 +152,7 @@ void ccg_info_group(const ccg_trace *t, const group *g, ccg_buf *b)
 	add_kv(b, "name", g->name);
 	add_kv(b, "type", lgroup_type_name(g->type));
 	add_ku(b, "locations", g->nlocs);
-	uint64_t ev = 0;
-	for (uint32_t i = 0; i < g->nlocs; i++)
-		ev += t->locs[g->locs[i]].nevents;
-	add_ku(b, "events", ev);
+	add_ku(b, "events", g->events);
 }
 
 /* The sharing figures of the root info. */

@@ -121,6 +121,7 @@ static ccg_err group_members(ccg_trace *t, size_t ng)
 	for (size_t i = 0; i < t->nlocs; i++) {
 		group *g = &t->groups[t->locs[i].group];
 		g->locs[g->nlocs++] = (uint32_t)i;
+		g->events += t->locs[i].nevents;
 	}
 	return CCG_OK;
 }

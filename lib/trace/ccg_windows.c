@@ -174,7 +174,7 @@ ccg_err ccg_windows_info(const ccg_trace *t, const where *w, ccg_buf *b)
 		add_ku(b, "location_groups", t->ngroups);
 		add_ku(b, "locations", t->nlocs);
 	} else if (w->sub <= t->ngroups) {
-		ccg_info_group(t, &t->groups[w->index], b);
+		ccg_info_group(&t->groups[w->index], b);
 	} else {
 		const loc *l = &t->locs[w->index];
 		inst in;

@@ -141,6 +141,7 @@ typedef struct group {
 	char *dirname;
 	uint32_t *locs;
 	uint32_t nlocs;
+	uint64_t events;        /* its locations' events */
 } group;
 
 /* A looked-up time window, absolute ticks [t0, t1). */
@@ -592,7 +593,7 @@ void ccg_svgview_forget(void *ctx, void *value);
 
 void ccg_info_node(const ccg_trace *t, const inst *in, int is_loc,
 		   ccg_buf *b);
-void ccg_info_group(const ccg_trace *t, const group *g, ccg_buf *b);
+void ccg_info_group(const group *g, ccg_buf *b);
 /* Renders readme, info, regions, locations and definitions once. */
 ccg_err ccg_info_static(ccg_trace *t);
 
