@@ -1,9 +1,12 @@
 /* Recording side of libccgfs-trace: __cyg_profile_func_enter/exit store
- * Enter/Leave events into a fixed per-thread buffer; at exit the buffers
- * are written as an OTF2 archive (ccgfs_trace_write.c). */
+ * Enter/Leave events (and, when asked, the thread's CPU time) into the
+ * thread's fixed buffer (ccgfs_trace_buf.c); at exit, or on SIGINT,
+ * SIGTERM or SIGHUP, the buffers are written as an OTF2 archive
+ * (ccgfs_trace_write.c). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +17,17 @@
 
 #define CCGT_NOINST __attribute__((no_instrument_function))
 #define CCGT_DEFAULT_BUFFER (UINT64_C(64) << 20)
+#define CCGT_DEFAULT_LIMIT (UINT64_C(1) << 30)
 
 static pthread_mutex_t ccgt_lock = PTHREAD_MUTEX_INITIALIZER;
+/* under ccgt_lock: */
 static ccgt_thread *ccgt_head, **ccgt_tail = &ccgt_head;
 static uint32_t ccgt_nthreads;
-static size_t ccgt_cap_events;   /* events per thread, set at first use */
-static int ccgt_done;            /* set when the archive is being written */
+static uint64_t ccgt_used;       /* bytes of the limit given to threads */
+static ccgt_config ccgt_cfg;     /* set at the first registration */
+static int ccgt_configured;
+/* atomic: set when the archive is being written, or in a forked child */
+static int ccgt_done;
 static __thread ccgt_thread *ccgt_self;
 
 /* Parses BYTES with an optional K, M or G suffix; 0 when invalid. */
@@ -28,7 +36,7 @@ CCGT_NOINST static uint64_t ccgt_parse_size(const char *s)
 	char *end;
 	unsigned long long v = strtoull(s, &end, 10);
 	int shift = 0;
-	if (end == s)
+	if (end == s || *s == '-')
 		return 0;
 	switch (*end) {
 	case 'k': case 'K': shift = 10; end++; break;
@@ -41,53 +49,122 @@ CCGT_NOINST static uint64_t ccgt_parse_size(const char *s)
 	return (uint64_t)v << shift;
 }
 
-/* Events per thread from CCGFS_TRACE_BUFFER (called under ccgt_lock). */
-CCGT_NOINST static size_t ccgt_capacity(void)
+CCGT_NOINST static uint64_t ccgt_env_size(const char *name, uint64_t dflt)
 {
-	const char *s = getenv("CCGFS_TRACE_BUFFER");
-	uint64_t bytes = CCGT_DEFAULT_BUFFER;
-	if (s && *s) {
-		bytes = ccgt_parse_size(s);
-		if (bytes < sizeof(ccgt_event)) {
-			fprintf(stderr, "ccgfs-trace: CCGFS_TRACE_BUFFER=%s "
-				"is not a size of at least 16 bytes; using "
-				"64M\n", s);
-			bytes = CCGT_DEFAULT_BUFFER;
-		}
+	const char *s = getenv(name);
+	uint64_t v;
+	if (!s || !*s)
+		return dflt;
+	v = ccgt_parse_size(s);
+	if (v == 0) {
+		fprintf(stderr, "ccgfs-trace: %s=%s is not a size (BYTES with "
+			"an optional K, M or G); using the default\n", name, s);
+		return dflt;
 	}
-	if (bytes / sizeof(ccgt_event) > SIZE_MAX / sizeof(ccgt_event))
-		return SIZE_MAX / sizeof(ccgt_event);
-	return (size_t)(bytes / sizeof(ccgt_event));
+	return v;
 }
 
-/* The calling thread's state, registered on its first event; NULL when
+/* CCGFS_TRACE_CLASSES: a comma-separated list of classes, the first
+ * dropped first; classes not named follow in the default order. */
+CCGT_NOINST static void ccgt_parse_classes(ccgt_config *c, const char *s)
+{
+	static const uint8_t dflt[CCGT_NCLASSES] = {CCGT_C_COUNTER,
+						    CCGT_C_FUNC};
+	unsigned n = 0, seen = 0;
+	while (s && *s && n < CCGT_NCLASSES) {
+		size_t len = strcspn(s, ",");
+		unsigned k;
+		for (k = 0; k < CCGT_NCLASSES; k++)
+			if (strlen(ccgt_class_names[k]) == len &&
+			    !strncmp(s, ccgt_class_names[k], len))
+				break;
+		if (k == CCGT_NCLASSES || (seen & (1u << k))) {
+			fprintf(stderr, "ccgfs-trace: CCGFS_TRACE_CLASSES: "
+				"'%.*s' is not a class (func, counter) or is "
+				"named twice; ignored\n", (int)len, s);
+		} else {
+			c->order[n++] = (uint8_t)k;
+			seen |= 1u << k;
+		}
+		s += len + (s[len] == ',');
+	}
+	for (unsigned k = 0; k < CCGT_NCLASSES; k++)
+		if (!(seen & (1u << dflt[k])))
+			c->order[n++] = dflt[k];
+}
+
+CCGT_NOINST static void ccgt_configure(ccgt_config *c)
+{
+	const char *s = getenv("CCGFS_TRACE_REDUCE");
+	c->strategy = CCGT_LEVEL;
+	if (s && *s) {
+		int k;
+		for (k = 0; k < 3 && strcmp(s, ccgt_reduce_names[k]); k++)
+			;
+		if (k < 3)
+			c->strategy = k;
+		else
+			fprintf(stderr, "ccgfs-trace: CCGFS_TRACE_REDUCE=%s is "
+				"not stop, class or level; using level\n", s);
+	}
+	ccgt_parse_classes(c, getenv("CCGFS_TRACE_CLASSES"));
+	c->buffer = ccgt_env_size("CCGFS_TRACE_BUFFER", CCGT_DEFAULT_BUFFER);
+	c->limit = ccgt_env_size("CCGFS_TRACE_LIMIT", CCGT_DEFAULT_LIMIT);
+	s = getenv("CCGFS_TRACE_COUNTERS");
+	if (s && *s) {
+		if (!strcmp(s, "cputime"))
+			c->cputime = 1;
+		else
+			fprintf(stderr, "ccgfs-trace: CCGFS_TRACE_COUNTERS=%s: "
+				"only cputime is known; none recorded\n", s);
+	}
+}
+
+/* The calling thread's state, registered on its first event with its
+ * share of the process limit (its buffer, or what is left); NULL when
  * out of memory or once the archive is being written. */
 CCGT_NOINST static ccgt_thread *ccgt_register(void)
 {
 	ccgt_thread *th = calloc(1, sizeof *th);
+	uint64_t share;
 	if (!th)
 		return NULL;
 	pthread_mutex_lock(&ccgt_lock);
-	if (ccgt_done) {
+	if (__atomic_load_n(&ccgt_done, __ATOMIC_SEQ_CST)) {
 		pthread_mutex_unlock(&ccgt_lock);
 		free(th);
 		return NULL;
 	}
-	if (!ccgt_cap_events)
-		ccgt_cap_events = ccgt_capacity();
+	if (!ccgt_configured) {
+		ccgt_configure(&ccgt_cfg);
+		ccgt_configured = 1;
+	}
+	th->cfg = &ccgt_cfg;
+	share = ccgt_cfg.limit - ccgt_used;
+	if (share > ccgt_cfg.buffer)
+		share = ccgt_cfg.buffer;
+	if (ccgt_buf_init(th, share) == 0)
+		ccgt_used += th->bytes;
+	else
+		th->stopped = 1;   /* no room: every event is dropped */
 	th->index = ccgt_nthreads++;
 	*ccgt_tail = th;
 	ccgt_tail = &th->next;
 	pthread_mutex_unlock(&ccgt_lock);
-	th->ev = malloc(ccgt_cap_events * sizeof(ccgt_event));
-	th->cap = th->ev ? ccgt_cap_events : 0;
 	return th;
 }
 
-CCGT_NOINST static void ccgt_record(void *fn, uint64_t leave)
+CCGT_NOINST static uint64_t ccgt_now(clockid_t id)
+{
+	struct timespec ts;
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+CCGT_NOINST static void ccgt_record(void *fn, unsigned kind)
 {
 	ccgt_thread *th = ccgt_self;
-	struct timespec ts;
+	ccgt_event e[2];
 	if (!th) {
 		th = ccgt_self = ccgt_register();
 		if (!th)
@@ -100,20 +177,21 @@ CCGT_NOINST static void ccgt_record(void *fn, uint64_t leave)
 		__atomic_store_n(&th->busy, 0, __ATOMIC_RELEASE);
 		return;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	uint64_t t = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	if (th->stopped || th->n == th->cap) {
-		/* "stop": once full, nothing more is recorded on this thread */
-		if (!th->stopped) {
-			th->stopped = 1;
-			th->stop_t = t;
-		}
-		th->dropped++;
-	} else {
-		th->ev[th->n].t = t;
-		th->ev[th->n].a = (uint64_t)(uintptr_t)fn | leave;
-		th->n++;
+	uint64_t t = ccgt_now(CLOCK_MONOTONIC);
+	if (t <= th->last_t)
+		t = th->last_t + 1;   /* one order for merging the items */
+	th->last_t = t;
+	if (kind == CCGT_K_LEAVE && th->depth > 0)
+		th->depth--;
+	e[0] = (ccgt_event){t, CCGT_WORD(kind, (uintptr_t)fn)};
+	if (th->cfg->cputime) {
+		e[1] = (ccgt_event){t, CCGT_WORD(CCGT_K_METRIC,
+					 ccgt_now(CLOCK_THREAD_CPUTIME_ID))};
+		ccgt_buf_put(th, CCGT_C_COUNTER, &e[1], 1);
 	}
+	ccgt_buf_put(th, CCGT_C_FUNC, &e[0], 1);
+	if (kind == CCGT_K_ENTER)
+		th->depth++;
 	__atomic_store_n(&th->busy, 0, __ATOMIC_RELEASE);
 }
 
@@ -122,7 +200,7 @@ CCGT_NOINST static void ccgt_record(void *fn, uint64_t leave)
 CCGT_NOINST static void ccgt_quiesce(void)
 {
 	for (ccgt_thread *th = ccgt_head; th; th = th->next)
-		for (int i = 0; i < 100000 &&
+		for (int i = 0; th != ccgt_self && i < 100000 &&
 		     __atomic_load_n(&th->busy, __ATOMIC_ACQUIRE); i++)
 			sched_yield();
 }
@@ -130,36 +208,81 @@ CCGT_NOINST static void ccgt_quiesce(void)
 CCGT_NOINST void __cyg_profile_func_enter(void *fn, void *site)
 {
 	(void)site;
-	ccgt_record(fn, 0);
+	ccgt_record(fn, CCGT_K_ENTER);
 }
 
 CCGT_NOINST void __cyg_profile_func_exit(void *fn, void *site)
 {
 	(void)site;
-	ccgt_record(fn, CCGT_LEAVE);
+	ccgt_record(fn, CCGT_K_LEAVE);
 }
 
-/* At exit: stops all recording and writes the archive. Threads still
- * running keep their events up to here. */
-CCGT_NOINST __attribute__((destructor)) static void ccgt_finish(void)
+/* Stops all recording and writes the archive, once.  Threads still
+ * running keep their events up to here.  From a signal handler the lock
+ * is only tried (the signal may have come while it was held). */
+CCGT_NOINST static void ccgt_finish_once(int from_signal)
 {
 	char dflt[64];
 	const char *dir = getenv("CCGFS_TRACE_DIR");
-	pthread_mutex_lock(&ccgt_lock);
-	if (ccgt_done) {
+	if (from_signal) {
+		int i;
+		for (i = 0; i < 1000 && pthread_mutex_trylock(&ccgt_lock); i++)
+			sched_yield();
+		if (i == 1000)
+			return;
+	} else {
+		pthread_mutex_lock(&ccgt_lock);
+	}
+	if (__atomic_exchange_n(&ccgt_done, 1, __ATOMIC_SEQ_CST)) {
 		pthread_mutex_unlock(&ccgt_lock);
 		return;
 	}
-	__atomic_store_n(&ccgt_done, 1, __ATOMIC_SEQ_CST);
-	pthread_mutex_unlock(&ccgt_lock);
 	if (!dir || !*dir) {
 		snprintf(dflt, sizeof dflt, "./ccgfs-trace-%ld", (long)getpid());
 		dir = dflt;
 	}
-	if (ccgt_nthreads == 0)
-		return;
-	pthread_mutex_lock(&ccgt_lock);
-	ccgt_quiesce();
-	(void)ccgt_write_archive(dir, ccgt_head, ccgt_nthreads);
+	if (ccgt_nthreads > 0) {
+		ccgt_quiesce();
+		(void)ccgt_write_archive(dir, ccgt_head, ccgt_nthreads,
+					 &ccgt_cfg);
+	}
 	pthread_mutex_unlock(&ccgt_lock);
+}
+
+CCGT_NOINST __attribute__((destructor)) static void ccgt_finish(void)
+{
+	ccgt_finish_once(0);
+}
+
+/* SIGINT, SIGTERM, SIGHUP: write, then die of the signal as before. */
+CCGT_NOINST static void ccgt_on_signal(int sig)
+{
+	ccgt_finish_once(1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* A forked child records nothing and writes nothing: the parent's
+ * buffers are the parent's trace. */
+CCGT_NOINST static void ccgt_in_child(void)
+{
+	__atomic_store_n(&ccgt_done, 1, __ATOMIC_SEQ_CST);
+	pthread_mutex_init(&ccgt_lock, NULL);
+}
+
+/* Handlers only where the program left the default (a program that sets
+ * its own later replaces them, and then exits through its own path). */
+CCGT_NOINST __attribute__((constructor)) static void ccgt_start(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	pthread_atfork(NULL, NULL, ccgt_in_child);
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+		struct sigaction old, sa;
+		if (sigaction(sigs[i], NULL, &old) || old.sa_handler != SIG_DFL)
+			continue;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = ccgt_on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(sigs[i], &sa, NULL);
+	}
 }

@@ -1,34 +1,120 @@
-/* Internal state of the -finstrument-functions tracer (libccgfs-trace). */
+/* Internal state of the -finstrument-functions tracer (libccgfs-trace).
+ *
+ * Each thread owns a fixed buffer cut into bins (ccgfs_trace_buf.c).  A
+ * bin belongs to one reduction item: the one item of "stop", an event
+ * class ("class") or a call-stack level ("level").  When no bin is free,
+ * the strategy reduces one item - all its bins go back to the free list -
+ * or stops recording, so a thread never uses more than its buffer.  Within
+ * an item events are in time order; the writer merges the items. */
 #ifndef CCGFS_TRACE_I_H
 #define CCGFS_TRACE_I_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* One recorded event, 16 bytes: the time (ns, CLOCK_MONOTONIC) and the
- * function address, with CCGT_LEAVE set for a Leave. */
+/* One recorded event, 16 bytes: the time (ns, CLOCK_MONOTONIC; strictly
+ * increasing per thread, except that a metric has the time of the Enter
+ * or Leave it belongs to and comes first) and a word whose top 4 bits are
+ * the kind and the rest the payload (a function address, a metric
+ * value).  A record of several slots keeps them together in one bin. */
 typedef struct {
 	uint64_t t;
 	uint64_t a;
 } ccgt_event;
 
-#define CCGT_LEAVE (UINT64_C(1) << 63)
+#define CCGT_KIND_SHIFT 60
+#define CCGT_PAYLOAD(a) ((a) & ((UINT64_C(1) << CCGT_KIND_SHIFT) - 1))
+#define CCGT_KIND(a) ((unsigned)((a) >> CCGT_KIND_SHIFT))
+#define CCGT_WORD(kind, payload) \
+	(((uint64_t)(kind) << CCGT_KIND_SHIFT) | CCGT_PAYLOAD(payload))
+enum { CCGT_K_ENTER, CCGT_K_LEAVE, CCGT_K_METRIC, CCGT_K_PAD = 15 };
 
-/* One pthread: its events (owned), never freed before the archive is
- * written, so threads that ended are written too. */
+/* Slots a record of `kind` takes. */
+static inline unsigned ccgt_slots(unsigned kind)
+{
+	(void)kind;
+	return 1;
+}
+
+/* Event classes, the items of the "class" strategy. */
+enum { CCGT_C_FUNC, CCGT_C_COUNTER, CCGT_NCLASSES };
+extern const char *const ccgt_class_names[CCGT_NCLASSES];
+
+enum { CCGT_STOP, CCGT_CLASS, CCGT_LEVEL };
+extern const char *const ccgt_reduce_names[3];
+
+#define CCGT_NONE UINT32_MAX
+
+/* The bins of one item: a chain from head to tail (bin numbers, CCGT_NONE
+ * when it has none); fill slots used in the tail; n events held. */
+typedef struct {
+	uint32_t head, tail, fill;
+	uint64_t n;
+} ccgt_item;
+
+/* Settings shared by all threads, fixed at the first event. */
+typedef struct {
+	int strategy;                  /* CCGT_STOP, _CLASS, _LEVEL */
+	uint8_t order[CCGT_NCLASSES];  /* classes, the first dropped first */
+	uint64_t buffer;               /* bytes per thread */
+	uint64_t limit;                /* bytes for all threads together */
+	int cputime;                   /* record the thread's CPU time */
+} ccgt_config;
+
+/* One pthread, never freed before the archive is written (threads that
+ * ended are written too).  Only its own thread touches it while
+ * recording; the exit waits for `busy` to clear before reading it. */
 typedef struct ccgt_thread {
 	struct ccgt_thread *next;
-	uint32_t index;      /* 0, 1, ... in the order of first events */
-	ccgt_event *ev;      /* cap events, NULL when none could be allocated */
-	size_t n, cap;
-	int stopped;         /* the buffer filled: nothing more is recorded */
-	uint64_t stop_t;     /* time of the first dropped event */
-	uint64_t dropped;    /* events not recorded since the stop */
-	int busy;            /* inside a record (atomic): exit waits for it */
+	uint32_t index;        /* 0, 1, ... in the order of first events */
+	const ccgt_config *cfg;
+	uint64_t bytes;        /* of the process limit taken (all below) */
+	ccgt_event *ev;        /* nbins * per_bin slots; NULL when none */
+	uint32_t *link;        /* next bin of a chain, per bin */
+	ccgt_item *items;      /* nitems */
+	uint32_t nbins, per_bin, nitems;
+	uint32_t free_bin;     /* the free bins' chain */
+	uint32_t depth;        /* call depth now */
+	uint32_t level_limit;  /* level: levels >= this are dropped */
+	uint32_t top;          /* level: levels < top may hold bins */
+	uint32_t class_dropped; /* class: bit per class dropped */
+	int level_cut;         /* level: some level was dropped */
+	int stopped;           /* nothing more is recorded */
+	uint64_t stop_t;       /* time of the stop */
+	uint64_t last_t;       /* time of the last Enter or Leave */
+	uint64_t dropped;      /* events recorded then freed, or refused */
+	uint64_t drop_first, drop_last; /* their time span */
+	int busy;              /* inside a record (atomic) */
 } ccgt_thread;
+
+/* ---- ccgfs_trace_buf.c ---- */
+
+/* Sets up th's bins in `bytes` (bins, links and items all inside it);
+ * 0, or -1 when not even one bin fits or memory is short (th then
+ * records nothing and counts its drops). */
+int ccgt_buf_init(ccgt_thread *th, uint64_t bytes);
+void ccgt_buf_free(ccgt_thread *th);
+
+/* Stores n (1 or 2) slots of class `cls` at th's current depth; returns 1
+ * when stored, 0 when dropped (counted). */
+int ccgt_buf_put(ccgt_thread *th, unsigned cls, const ccgt_event *e,
+		 unsigned n);
+
+/* Counts an event dropped at time t. */
+void ccgt_buf_drop(ccgt_thread *th, uint64_t t, uint64_t n);
+
+/* Walks th's stored events in time order: ccgt_merge_open, then
+ * ccgt_merge_next until it returns NULL, then ccgt_merge_close. */
+typedef struct ccgt_merge ccgt_merge;
+ccgt_merge *ccgt_merge_open(const ccgt_thread *th);
+const ccgt_event *ccgt_merge_next(ccgt_merge *m);
+void ccgt_merge_close(ccgt_merge *m);
+
+/* ---- ccgfs_trace_write.c ---- */
 
 /* Writes every thread of the list `head` (borrowed) as an OTF2 archive
  * into dir; returns 0, or -1 after printing why on stderr. */
-int ccgt_write_archive(const char *dir, ccgt_thread *head, uint32_t nthreads);
+int ccgt_write_archive(const char *dir, ccgt_thread *head, uint32_t nthreads,
+		       const ccgt_config *cfg);
 
 #endif

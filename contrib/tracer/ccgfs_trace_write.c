@@ -16,8 +16,21 @@
 
 #define CCGT_NOINST __attribute__((no_instrument_function))
 
-/* String ids: fixed ones, then "thread N" names, then region names. */
-enum { S_EMPTY, S_NODE, S_NODE_CLASS, S_PROCESS, S_THREADS };
+/* String ids: fixed ones, then per thread its name and the classes it
+ * dropped, then region names. */
+enum {
+	S_EMPTY, S_NODE, S_NODE_CLASS, S_PROCESS, S_CPU, S_CPU_DESC, S_SEC,
+	S_P_REDUCE, S_P_BUFFER, S_P_DROPPED, S_P_FIRST, S_P_LAST, S_P_LEVEL,
+	S_P_CLASSES, S_P_STOPPED, S_STRATEGY, S_THREADS = S_STRATEGY + 3
+};
+
+static const char *const ccgt_fixed_strings[S_STRATEGY] = {
+	"", NULL, "node", NULL, "cpu_time",
+	"CPU time of the thread (CLOCK_THREAD_CPUTIME_ID)", "s",
+	"CCGFS_TRACE::REDUCE", "CCGFS_TRACE::BUFFER_BYTES",
+	"CCGFS_TRACE::DROPPED_EVENTS", "CCGFS_TRACE::DROPPED_FIRST",
+	"CCGFS_TRACE::DROPPED_LAST", "CCGFS_TRACE::DROPPED_FROM_LEVEL",
+	"CCGFS_TRACE::DROPPED_CLASSES", "CCGFS_TRACE::STOPPED_AT"};
 
 typedef char *(*ccgt_demangle_fn)(const char *, char *, size_t *, int *);
 
@@ -27,8 +40,9 @@ typedef struct {
 	OTF2_Archive *ar;
 	ccgt_thread *head;
 	uint32_t nthreads;
+	const ccgt_config *cfg;
 	uint64_t *addrs;
-	size_t naddrs, cap;
+	size_t naddrs;
 	uint64_t t0, t1;
 } ccgt_out;
 
@@ -52,38 +66,90 @@ CCGT_NOINST static OTF2_TimeStamp ccgt_post_flush(void *ud, OTF2_FileType ft,
 	return OTF2_UNDEFINED_TIMESTAMP;
 }
 
-/* Collects the distinct Enter addresses and the time span. */
+/* An open-addressing set of nonzero addresses (0 marks a free slot). */
+typedef struct {
+	uint64_t *slot;
+	size_t n, cap;   /* cap a power of two, n <= cap / 2 */
+} ccgt_set;
+
+CCGT_NOINST static int ccgt_set_add(ccgt_set *s, uint64_t a)
+{
+	if (2 * (s->n + 1) > s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 1024;
+		uint64_t *slot = calloc(cap, sizeof *slot);
+		if (!slot)
+			return -1;
+		for (size_t i = 0; i < s->cap; i++) {
+			uint64_t v = s->slot[i];
+			size_t h = (size_t)((v * UINT64_C(0x9e3779b97f4a7c15)) >> 20);
+			while (v && slot[h & (cap - 1)])
+				h++;
+			if (v)
+				slot[h & (cap - 1)] = v;
+		}
+		free(s->slot);
+		s->slot = slot;
+		s->cap = cap;
+	}
+	size_t h = (size_t)((a * UINT64_C(0x9e3779b97f4a7c15)) >> 20);
+	for (;; h++) {
+		uint64_t *p = &s->slot[h & (s->cap - 1)];
+		if (*p == a)
+			return 0;
+		if (!*p) {
+			*p = a;
+			s->n++;
+			return 0;
+		}
+	}
+}
+
+/* Collects the distinct Enter addresses (sorted) and the time span. */
 CCGT_NOINST static int ccgt_collect(ccgt_out *o)
 {
-	size_t k = 0;
+	ccgt_set set = {0};
+	int rc = -1;
 	o->t0 = UINT64_MAX;
 	o->t1 = 0;
 	for (ccgt_thread *th = o->head; th; th = th->next) {
-		for (size_t i = 0; i < th->n; i++) {
-			if (th->ev[i].t < o->t0)
-				o->t0 = th->ev[i].t;
-			if (th->ev[i].t > o->t1)
-				o->t1 = th->ev[i].t;
-			if (th->ev[i].a & CCGT_LEAVE)
-				continue;
-			if (CCG_GROW(o->addrs, k + 1, o->cap) != CCG_OK)
-				return -1;
-			o->addrs[k++] = th->ev[i].a;
+		ccgt_merge *m = ccgt_merge_open(th);
+		const ccgt_event *e;
+		if (!m)
+			goto out;
+		while ((e = ccgt_merge_next(m))) {
+			if (e->t < o->t0)
+				o->t0 = e->t;
+			if (e->t > o->t1)
+				o->t1 = e->t;
+			if (CCGT_KIND(e->a) == CCGT_K_ENTER &&
+			    ccgt_set_add(&set, CCGT_PAYLOAD(e->a) + 1) &&
+			    (ccgt_merge_close(m), 1))
+				goto out;
 		}
-		if (th->stopped && th->stop_t > o->t1)
-			o->t1 = th->stop_t;
+		ccgt_merge_close(m);
+		uint64_t end = th->stopped ? th->stop_t : th->last_t;
+		if (end > o->t1)
+			o->t1 = end;
+		if (th->dropped && th->drop_first < o->t0)
+			o->t0 = th->drop_first;
 	}
 	if (o->t0 == UINT64_MAX)
 		o->t0 = o->t1 = 0;
-	if (k > 0)
-		qsort(o->addrs, k, sizeof *o->addrs, ccgt_cmp_u64);
+	/* the set's slots become the sorted array (addresses are stored
+	 * plus one, so that address 0 is not the free mark) */
 	o->naddrs = 0;
-	for (size_t i = 0; i < k; i++)
-		if (o->naddrs == 0 || o->addrs[o->naddrs - 1] != o->addrs[i])
-			o->addrs[o->naddrs++] = o->addrs[i];
-	return 0;
+	for (size_t i = 0; i < set.cap; i++)
+		if (set.slot[i])
+			set.slot[o->naddrs++] = set.slot[i] - 1;
+	if (o->naddrs > 0)
+		qsort(set.slot, o->naddrs, sizeof *set.slot, ccgt_cmp_u64);
+	o->addrs = set.slot;
+	set.slot = NULL;
+	rc = 0;
+out:
+	free(set.slot);
+	return rc;
 }
-
 CCGT_NOINST static uint32_t ccgt_region_of(const ccgt_out *o, uint64_t a)
 {
 	const uint64_t *p = bsearch(&a, o->addrs, o->naddrs, sizeof a,
@@ -91,41 +157,55 @@ CCGT_NOINST static uint32_t ccgt_region_of(const ccgt_out *o, uint64_t a)
 	return p ? (uint32_t)(p - o->addrs) : OTF2_UNDEFINED_REGION;
 }
 
-/* Writes one thread's events, then a Leave for every call still open at
- * its end (the stop time when its buffer filled). Leaves without an
- * open call are skipped. Returns 0 or -1. */
+/* Writes one thread's events in time order, then a Leave for every call
+ * still open at its end (the stop time when it stopped).  Leaves without
+ * an open call are skipped; so is a metric whose Enter or Leave was
+ * dropped with it.  Returns 0 or -1. */
 CCGT_NOINST static int ccgt_write_thread(ccgt_out *o, ccgt_thread *th,
 		uint64_t *nwritten, size_t *nclosed)
 {
 	OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(o->ar, th->index);
+	ccgt_merge *m = ccgt_merge_open(th);
+	const ccgt_event *e;
 	uint32_t *stack = NULL;
 	size_t depth = 0, cap = 0;
 	uint64_t last = 0;
 	int rc = -1;
 	*nwritten = 0;
-	if (!w)
+	*nclosed = 0;
+	if (!w || !m)
 		goto out;
-	for (size_t i = 0; i < th->n; i++) {
-		uint64_t a = th->ev[i].a & ~CCGT_LEAVE;
-		uint32_t r = ccgt_region_of(o, a);
-		OTF2_ErrorCode e;
-		last = th->ev[i].t;
-		if (th->ev[i].a & CCGT_LEAVE) {
+	while ((e = ccgt_merge_next(m))) {
+		unsigned kind = CCGT_KIND(e->a);
+		uint32_t r;
+		OTF2_ErrorCode err = OTF2_SUCCESS;
+		last = e->t;
+		if (kind == CCGT_K_METRIC) {
+			OTF2_Type type = OTF2_TYPE_UINT64;
+			OTF2_MetricValue v = {.unsigned_int =
+					      CCGT_PAYLOAD(e->a)};
+			err = OTF2_EvtWriter_Metric(w, NULL, e->t, 0, 1, &type,
+						    &v);
+		} else if (kind == CCGT_K_LEAVE) {
+			r = ccgt_region_of(o, CCGT_PAYLOAD(e->a));
 			if (depth == 0 || stack[depth - 1] != r)
 				continue;
 			depth--;
-			e = OTF2_EvtWriter_Leave(w, NULL, last, r);
-		} else {
+			err = OTF2_EvtWriter_Leave(w, NULL, e->t, r);
+		} else if (kind == CCGT_K_ENTER) {
+			r = ccgt_region_of(o, CCGT_PAYLOAD(e->a));
 			if (CCG_GROW(stack, depth + 1, cap) != CCG_OK)
 				goto out;
 			stack[depth++] = r;
-			e = OTF2_EvtWriter_Enter(w, NULL, last, r);
+			err = OTF2_EvtWriter_Enter(w, NULL, e->t, r);
+		} else {
+			continue;
 		}
-		if (e != OTF2_SUCCESS)
+		if (err != OTF2_SUCCESS)
 			goto out;
 		(*nwritten)++;
 	}
-	if (th->stopped)
+	if (th->stopped && th->stop_t > last)
 		last = th->stop_t;
 	*nclosed = depth;
 	while (depth > 0) {
@@ -134,8 +214,11 @@ CCGT_NOINST static int ccgt_write_thread(ccgt_out *o, ccgt_thread *th,
 			goto out;
 		(*nwritten)++;
 	}
-	rc = OTF2_Archive_CloseEvtWriter(o->ar, w) == OTF2_SUCCESS ? 0 : -1;
+	rc = 0;
 out:
+	if (w && OTF2_Archive_CloseEvtWriter(o->ar, w) != OTF2_SUCCESS)
+		rc = -1;
+	ccgt_merge_close(m);
 	free(stack);
 	return rc;
 }
@@ -163,26 +246,104 @@ CCGT_NOINST static char *ccgt_name(uint64_t a, ccgt_demangle_fn dem)
 #define CCGT_DEF(fn, ...) \
 	(OTF2_GlobalDefWriter_Write##fn(g, __VA_ARGS__) != OTF2_SUCCESS)
 
+/* The classes th dropped, in the order they were dropped. */
+CCGT_NOINST static void ccgt_classes_dropped(const ccgt_out *o,
+		const ccgt_thread *th, char *out, size_t size)
+{
+	size_t len = 0;
+	out[0] = '\0';
+	for (unsigned k = 0; k < CCGT_NCLASSES; k++) {
+		unsigned c = o->cfg->order[k];
+		if (th->class_dropped & (1u << c))
+			len += (size_t)snprintf(out + len, size - len, "%s%s",
+						len ? "," : "",
+						ccgt_class_names[c]);
+		if (len >= size)
+			break;
+	}
+}
+
+#define CCGT_PROP_U(loc, key, v) \
+	CCGT_DEF(LocationProperty, loc, key, OTF2_TYPE_UINT64, \
+		 (OTF2_AttributeValue){.uint64 = (v)})
+#define CCGT_PROP_S(loc, key, v) \
+	CCGT_DEF(LocationProperty, loc, key, OTF2_TYPE_STRING, \
+		 (OTF2_AttributeValue){.stringRef = (v)})
+
+/* What the tracer kept and dropped of each thread, as location properties
+ * (times in ticks, as the events'). */
+CCGT_NOINST static int ccgt_write_record(ccgt_out *o, OTF2_GlobalDefWriter *g)
+{
+	for (ccgt_thread *th = o->head; th; th = th->next) {
+		uint32_t l = th->index;
+		if (CCGT_PROP_S(l, S_P_REDUCE, S_STRATEGY + o->cfg->strategy) ||
+		    CCGT_PROP_U(l, S_P_BUFFER, th->bytes) ||
+		    CCGT_PROP_U(l, S_P_DROPPED, th->dropped))
+			return -1;
+		if (th->dropped &&
+		    (CCGT_PROP_U(l, S_P_FIRST, th->drop_first) ||
+		     CCGT_PROP_U(l, S_P_LAST, th->drop_last)))
+			return -1;
+		if (th->level_cut && CCGT_PROP_U(l, S_P_LEVEL, th->level_limit))
+			return -1;
+		if (th->class_dropped &&
+		    CCGT_PROP_S(l, S_P_CLASSES, S_THREADS + o->nthreads + l))
+			return -1;
+		if (th->stopped && CCGT_PROP_U(l, S_P_STOPPED, th->stop_t))
+			return -1;
+	}
+	return 0;
+}
+
+/* The strings: fixed, then per thread. */
+CCGT_NOINST static int ccgt_write_strings(ccgt_out *o, OTF2_GlobalDefWriter *g)
+{
+	char name[64], host[256] = "localhost";
+	gethostname(host, sizeof host - 1);
+	snprintf(name, sizeof name, "process %ld", (long)getpid());
+	for (uint32_t i = 0; i < S_STRATEGY; i++)
+		if (CCGT_DEF(String, i, i == S_NODE ? host :
+				       i == S_PROCESS ? name :
+				       ccgt_fixed_strings[i]))
+			return -1;
+	for (uint32_t i = 0; i < 3; i++)
+		if (CCGT_DEF(String, S_STRATEGY + i, ccgt_reduce_names[i]))
+			return -1;
+	for (ccgt_thread *th = o->head; th; th = th->next) {
+		snprintf(name, sizeof name, "thread %" PRIu32, th->index);
+		if (CCGT_DEF(String, S_THREADS + th->index, name))
+			return -1;
+		ccgt_classes_dropped(o, th, name, sizeof name);
+		if (CCGT_DEF(String, S_THREADS + o->nthreads + th->index, name))
+			return -1;
+	}
+	return 0;
+}
+
+/* The CPU-time metric: one member, accumulated since the thread began,
+ * in ns. */
+CCGT_NOINST static int ccgt_write_metric(OTF2_GlobalDefWriter *g)
+{
+	OTF2_MetricMemberRef member = 0;
+	return CCGT_DEF(MetricMember, 0, S_CPU, S_CPU_DESC,
+			OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ACCUMULATED_START,
+			OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL, -9, S_SEC) ||
+	       CCGT_DEF(MetricClass, 0, 1, &member,
+			OTF2_METRIC_SYNCHRONOUS_STRICT,
+			OTF2_RECORDER_KIND_CPU) ? -1 : 0;
+}
+
 CCGT_NOINST static int ccgt_write_defs(ccgt_out *o, const uint64_t *nev)
 {
 	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(o->ar);
 	ccgt_demangle_fn dem;
-	char name[64], host[256] = "localhost";
-	uint32_t s_region = S_THREADS + o->nthreads, i = 0;
+	uint32_t s_region = S_THREADS + 2 * o->nthreads;
 	*(void **)&dem = dlsym(RTLD_DEFAULT, "__cxa_demangle");
-	gethostname(host, sizeof host - 1);
-	snprintf(name, sizeof name, "process %ld", (long)getpid());
 	if (!g || CCGT_DEF(ClockProperties, 1000000000u, o->t0, o->t1 - o->t0,
 			   OTF2_UNDEFINED_TIMESTAMP) ||
-	    CCGT_DEF(String, S_EMPTY, "") || CCGT_DEF(String, S_NODE, host) ||
-	    CCGT_DEF(String, S_NODE_CLASS, "node") ||
-	    CCGT_DEF(String, S_PROCESS, name))
+	    ccgt_write_strings(o, g) ||
+	    (o->cfg->cputime && ccgt_write_metric(g)))
 		return -1;
-	for (i = 0; i < o->nthreads; i++) {
-		snprintf(name, sizeof name, "thread %" PRIu32, i);
-		if (CCGT_DEF(String, S_THREADS + i, name))
-			return -1;
-	}
 	for (size_t r = 0; r < o->naddrs; r++) {
 		char *n = ccgt_name(o->addrs[r], dem);
 		int bad = !n || CCGT_DEF(String, s_region + (uint32_t)r, n);
@@ -204,7 +365,7 @@ CCGT_NOINST static int ccgt_write_defs(ccgt_out *o, const uint64_t *nev)
 		if (CCGT_DEF(Location, th->index, S_THREADS + th->index,
 			     OTF2_LOCATION_TYPE_CPU_THREAD, nev[th->index], 0))
 			return -1;
-	return 0;
+	return ccgt_write_record(o, g);
 }
 
 /* Empty local definition files, one per location. */
@@ -222,17 +383,34 @@ CCGT_NOINST static int ccgt_write_local_defs(ccgt_out *o)
 	return OTF2_Archive_CloseDefFiles(o->ar) == OTF2_SUCCESS ? 0 : -1;
 }
 
+/* Says on stderr what was dropped of th. */
+CCGT_NOINST static void ccgt_report(const ccgt_out *o, const ccgt_thread *th,
+				    size_t closed)
+{
+	char classes[64];
+	fprintf(stderr, "ccgfs-trace: thread %" PRIu32 ": buffer full (%s): %"
+		PRIu64 " events dropped", th->index,
+		ccgt_reduce_names[o->cfg->strategy], th->dropped);
+	if (th->level_cut)
+		fprintf(stderr, ", all calls at depth %" PRIu32 " and deeper",
+			th->level_limit);
+	ccgt_classes_dropped(o, th, classes, sizeof classes);
+	if (classes[0])
+		fprintf(stderr, ", classes %s", classes);
+	if (th->stopped)
+		fprintf(stderr, ", recording stopped, %zu open calls closed "
+			"at the stop time", closed);
+	fprintf(stderr, "\n");
+}
+
 CCGT_NOINST static int ccgt_write_events(ccgt_out *o, uint64_t *nev)
 {
 	for (ccgt_thread *th = o->head; th; th = th->next) {
 		size_t closed = 0;
 		if (ccgt_write_thread(o, th, &nev[th->index], &closed))
 			return -1;
-		if (th->stopped)
-			fprintf(stderr, "ccgfs-trace: thread %" PRIu32 ": buffer "
-				"full, stopped recording: %" PRIu64 " events "
-				"dropped, %zu open calls closed at the stop "
-				"time\n", th->index, th->dropped, closed);
+		if (th->dropped)
+			ccgt_report(o, th, closed);
 		else if (closed > 0)
 			fprintf(stderr, "ccgfs-trace: thread %" PRIu32 ": %zu "
 				"calls still open at exit closed at its last "
@@ -241,10 +419,11 @@ CCGT_NOINST static int ccgt_write_events(ccgt_out *o, uint64_t *nev)
 	return 0;
 }
 
-int ccgt_write_archive(const char *dir, ccgt_thread *head, uint32_t nthreads)
+int ccgt_write_archive(const char *dir, ccgt_thread *head, uint32_t nthreads,
+		       const ccgt_config *cfg)
 {
 	OTF2_FlushCallbacks fcb = { ccgt_pre_flush, ccgt_post_flush };
-	ccgt_out o = { .head = head, .nthreads = nthreads };
+	ccgt_out o = { .head = head, .nthreads = nthreads, .cfg = cfg };
 	uint64_t *nev = calloc(nthreads, sizeof *nev);
 	int rc = -1;
 	if (!nev || ccgt_collect(&o))

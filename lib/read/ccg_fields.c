@@ -84,3 +84,18 @@ int ccg_field_u(ccg_kind kind, const unsigned char *fields, size_t len,
 	*out = t == CCG_FT_I ? (uint64_t)ccg_unzigzag(v) : v;
 	return 0;
 }
+
+int ccg_field_typed(ccg_kind kind, const unsigned char *fields, size_t len,
+		    unsigned idx, uint8_t *type, uint64_t *raw)
+{
+	if ((unsigned)kind >= CCG_KIND__COUNT)
+		return -1;
+	const ccg_kind_info *ki = &ccg_schema[kind];
+	if (idx >= ki->nfields || ki->f[idx].type != CCG_FT_TYPED)
+		return -1;
+	const unsigned char *p = fields, *end = fields + len;
+	for (unsigned i = 0; i < idx; i++)
+		if (ccg_field_skip(&p, end, ki->f[i].type))
+			return -1;
+	return ccg_get_typed(&p, end, type, raw);
+}

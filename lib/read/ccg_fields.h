@@ -20,6 +20,13 @@ int ccg_field_skip(const unsigned char **p, const unsigned char *end,
 int ccg_field_u(ccg_kind kind, const unsigned char *fields, size_t len,
 		unsigned idx, uint64_t *out);
 
+/* Reads field `idx`, a typed value (CCG_FT_TYPED), as its OTF2 type and
+ * raw 64 bits (see ccg_codec.h). */
+int ccg_field_typed(ccg_kind kind, const unsigned char *fields, size_t len,
+		    unsigned idx, uint8_t *type, uint64_t *raw);
+/* Whether such a type is an unsigned integer (OTF2_TYPE_UINT8..UINT64). */
+#define CCG_TYPED_UNSIGNED(t) ((t) >= 1 && (t) <= 4)
+
 /* Skips all fields of `kind`, leaving *p at the attribute list (events) or
  * the end (definitions). */
 int ccg_fields_skip_all(ccg_kind kind, const unsigned char **p,

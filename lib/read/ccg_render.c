@@ -101,13 +101,8 @@ static unsigned typed_ref(uint8_t t)
 	}
 }
 
-static int put_typed(ccg_buf *b, const ccg_defs *d, const unsigned char **p,
-		     const unsigned char *end)
+void ccg_render_typed(ccg_buf *b, const ccg_defs *d, uint8_t t, uint64_t raw)
 {
-	uint8_t t;
-	uint64_t raw;
-	if (ccg_get_typed(p, end, &t, &raw))
-		return -1;
 	if (t >= T_I8 && t <= T_I64) {
 		ccg_buf_addi(b, (int64_t)raw);
 	} else if (t == T_FLOAT || t == T_DOUBLE) {
@@ -119,6 +114,16 @@ static int put_typed(ccg_buf *b, const ccg_defs *d, const unsigned char **p,
 	} else {
 		ccg_buf_addu(b, raw, 0);
 	}
+}
+
+static int put_typed(ccg_buf *b, const ccg_defs *d, const unsigned char **p,
+		     const unsigned char *end)
+{
+	uint8_t t;
+	uint64_t raw;
+	if (ccg_get_typed(p, end, &t, &raw))
+		return -1;
+	ccg_render_typed(b, d, t, raw);
 	return 0;
 }
 

@@ -94,6 +94,12 @@ void ccg_render_double(ccg_buf *b, double v);
  * name of an unknown region in every file and directory name. */
 void ccg_render_region(ccg_buf *b, const ccg_defs *d, uint64_t region);
 
+/* Appends a typed value (an OTF2 type and its raw 64 bits, as
+ * ccg_field_typed reads them) as definitions.tsv shows it: a number, or
+ * the name a reference stands for, escaped. */
+void ccg_render_typed(ccg_buf *b, const ccg_defs *d, uint8_t type,
+		      uint64_t raw);
+
 /* Appends one definitions.tsv line: KIND \t ID \t NAME [\t key=value]...
  * Returns 0 or -1 as above. */
 int ccg_render_def(ccg_buf *b, const ccg_defs *d, size_t record);

@@ -4,7 +4,16 @@
  */
 #include "trace_i.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_fields.h"
+#include "ccg_grow.h"
 #include "ccg_render.h"
+
+/* The name a tracer's record of dropped events goes by (contrib/tracer
+ * writes it on each location). */
+#define DROPPED_KEY "CCGFS_TRACE::DROPPED_EVENTS"
 
 static const char *location_type_name(uint64_t t)
 {
@@ -95,6 +104,100 @@ static void add_seconds(const ccg_trace *t, ccg_buf *b, const char *key,
 	ccg_buf_addc(b, '\n');
 }
 
+static int cmp_lprop(const void *a, const void *b)
+{
+	const ccg_lprop *x = a, *y = b;
+	if (x->owner != y->owner)
+		return x->owner < y->owner ? -1 : 1;
+	return x->record < y->record ? -1 : x->record > y->record;
+}
+
+/* t->lprops: every LOCATION_PROPERTY, by owner. */
+static ccg_err index_lprops(ccg_trace *t)
+{
+	size_t cap = 0;
+	for (size_t i = 0; i < ccg_defs_record_count(t->defs); i++) {
+		ccg_kind kind;
+		uint64_t id;
+		const unsigned char *f;
+		size_t len;
+		ccg_defs_record(t->defs, i, &kind, &id, &f, &len);
+		if (kind != CCG_DEF_LOCATION_PROPERTY)
+			continue;
+		if (CCG_GROW(t->lprops, t->nlprops + 1, cap))
+			return CCG_ENOMEM;
+		t->lprops[t->nlprops++] = (ccg_lprop){id, i};
+	}
+	if (t->nlprops)
+		qsort(t->lprops, t->nlprops, sizeof *t->lprops, cmp_lprop);
+	return CCG_OK;
+}
+
+/* Property record r: its name (NULL when malformed), its value's type
+ * and raw bits. */
+static const char *lprop_get(const ccg_trace *t, size_t r, uint8_t *type,
+			     uint64_t *raw)
+{
+	ccg_kind kind;
+	uint64_t id, name;
+	const unsigned char *f;
+	size_t len;
+	ccg_defs_record(t->defs, r, &kind, &id, &f, &len);
+	if (ccg_field_u(kind, f, len, 1, &name) ||
+	    ccg_field_typed(kind, f, len, 2, type, raw))
+		return NULL;
+	return ccg_defs_name(t->defs, CCG_FT_REF_STRING, name);
+}
+
+/* "property.NAME: VALUE" for each property of location `id`. */
+static void add_lprops(const ccg_trace *t, uint64_t id, ccg_buf *b)
+{
+	size_t lo = 0, hi = t->nlprops;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->lprops[mid].owner < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < t->nlprops && t->lprops[lo].owner == id; lo++) {
+		uint8_t type;
+		uint64_t raw;
+		const char *name = lprop_get(t, t->lprops[lo].record, &type,
+					     &raw);
+		if (!name)
+			continue;
+		ccg_buf_adds(b, "property.");
+		ccg_render_escape(b, name);
+		ccg_buf_adds(b, ": ");
+		ccg_render_typed(b, t->defs, type, raw);
+		ccg_buf_addc(b, '\n');
+	}
+}
+
+/* The root's sum of a tracer's records of dropped events, when the trace
+ * has any. */
+static void add_dropped(const ccg_trace *t, ccg_buf *b)
+{
+	uint64_t sum = 0, locs = 0, with = 0;
+	for (size_t i = 0; i < t->nlprops; i++) {
+		uint8_t type;
+		uint64_t raw;
+		const char *name = lprop_get(t, t->lprops[i].record, &type,
+					     &raw);
+		if (!name || strcmp(name, DROPPED_KEY) ||
+		    !CCG_TYPED_UNSIGNED(type))
+			continue;
+		locs++;
+		with += raw != 0;
+		sum += raw;
+	}
+	if (!locs)
+		return;
+	add_ku(b, "recorder_dropped_events", sum);
+	add_ku(b, "recorder_locations_with_drops", with);
+}
+
 void ccg_info_node(const ccg_trace *t, const inst *in, int is_loc,
 			     ccg_buf *b)
 {
@@ -116,6 +219,7 @@ void ccg_info_node(const ccg_trace *t, const inst *in, int is_loc,
 		ccg_buf_adds(b, "path: ");
 		ccg_names_location_path(t, l, b);
 		ccg_buf_addc(b, '\n');
+		add_lprops(t, d->id, b);
 	} else if (n->kind == CCG_NODE_CALL) {
 		add_kv(b, "kind", "call");
 		ccg_buf_adds(b, "region: ");
@@ -231,6 +335,7 @@ ccg_err ccg_trace_summary(const ccg_trace *t, ccg_buf *b)
 		{"events", t->events}, {"directories", dirs},
 		{"max_depth", t->max_depth}, {"fanout", t->opt.fanout}};
 	add_kus(b, counts, NELEM(counts));
+	add_dropped(t, b);
 	add_sharing(t, b);
 	add_open(t, b);
 	for (size_t i = 0; i < t->nlocs; i++) {
@@ -388,6 +493,8 @@ static void render_readme(const ccg_trace *t, ccg_buf *b)
 ccg_err ccg_info_static(ccg_trace *t)
 {
 	ccg_buf *f = t->fixed;
+	if (index_lprops(t))
+		return CCG_ENOMEM;
 	render_readme(t, &f[V_README]);
 	ccg_trace_summary(t, &f[V_INFO]);
 	render_regions(t, &f[V_REGIONS]);

@@ -669,6 +669,7 @@ void ccg_trace_close(ccg_trace *t)
 		return;
 	mut_free(t->mut);
 	ccg_names_free(t);
+	free(t->lprops);
 	reset_content(t);
 	ccg_buf_free(&t->ev_header);
 	for (size_t v = 0; v < V__COUNT; v++)

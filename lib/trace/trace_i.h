@@ -144,6 +144,12 @@ typedef struct group {
 	uint64_t events;        /* its locations' events */
 } group;
 
+/* A LOCATION_PROPERTY definition: its owner and record index. */
+typedef struct ccg_lprop {
+	uint64_t owner;
+	size_t record;
+} ccg_lprop;
+
 /* A looked-up time window, absolute ticks [t0, t1). */
 typedef struct win {
 	uint64_t t0, t1;
@@ -193,6 +199,9 @@ struct ccg_trace {
 	group *groups;
 	size_t ngroups;
 	uint32_t *by_id;        /* location indices in id order */
+	ccg_lprop *lprops;      /* location properties by owner, then
+				 * definition order (ccg_info_static) */
+	size_t nlprops;
 	char **region_safe;     /* per region index */
 	uint32_t *region_class; /* per region index: first equal safe name */
 	uint64_t zero;          /* names count ticks from here */

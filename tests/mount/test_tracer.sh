@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# contrib/tracer: traces tests/tracer/known.c (3 pthreads with a known call
+# contrib/tracer: traces tests/tracer/known.c (4 pthreads with a known call
 # structure) through ccgfs-trace, then checks with otf2-print that every
 # location nests properly and holds exactly the expected calls of its
 # thread, and through a mount that each location's stats.tsv has the same
-# call counts.  A second run with a 4096-byte buffer (256 events) stops the
-# busiest thread: still valid OTF2 that mounts, still nested, fewer events,
-# the calls open at the stop closed.  The expected counts are written here.
+# call counts.  Then each reduction strategy on small buffers, checked by
+# tests/tracer/check_reduce.py against the full run: "stop" keeps a
+# prefix, "level" exactly the calls above the level it reports, "class"
+# exactly the classes it did not drop, dropped first in the given order;
+# the record of what was dropped (OTF2 location properties) equals what
+# is missing, and ccgfs shows it in the location's and the root's info.
+# The expected counts and levels are written here.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -21,16 +25,11 @@ tracer="$here/../../contrib/tracer/ccgfs-trace"
 cc -O0 -finstrument-functions -rdynamic -pthread -o "$work/known" "$src"
 
 # Expected calls per thread, named by the function the thread starts in.
-# FULL: the whole run; STOP: 4096 bytes = 256 events per thread, so
-# worker_a records Enter worker_a, Enter phase_a and 127 leaf calls.
 full='main:main=1
 worker_a:worker_a=1,phase_a=1,leaf=200
 worker_b:worker_b=1,rec=10
-worker_c:worker_c=1,phase_c=1,mid=5,leaf=10'
-stop='main:main=1
-worker_a:worker_a=1,phase_a=1,leaf=127
-worker_b:worker_b=1,rec=10
-worker_c:worker_c=1,phase_c=1,mid=5,leaf=10'
+worker_c:worker_c=1,phase_c=1,mid=5,leaf=10
+worker_d:worker_d=1,tree=127'
 
 # oracle MODE EXPECTED FILE: MODE print reads otf2-print output (checks
 # nesting per location, prints "location events" lines); MODE stats reads
@@ -115,21 +114,69 @@ run() {
   oracle print "$expected" "$work/$name.print" | sort > "$work/$name.events"
   local m="$work/mnt-$name"
   CCGFS_INDEX_DIR="$work/index-$name" ccg_mount mt "$work/$name/traces.otf2" "$m"
-  [ "$(awk '/^locations:/ { print $2 }' "$m/info")" = 4 ] ||
-    { echo "$name: not 4 locations"; exit 1; }
+  [ "$(awk '/^locations:/ { print $2 }' "$m/info")" = 5 ] ||
+    { echo "$name: not 5 locations"; exit 1; }
   stats_rows "$m" > "$work/$name.stats"
   oracle stats "$expected" "$work/$name.stats" > /dev/null
   ccg_unmount "$m"
 }
 
 run full "$full"
-grep -q 'buffer full' "$work/full.err" && { echo "full run stopped"; exit 1; }
-run stop "$stop" -b 4096
-grep -q 'thread [0-9]*: buffer full, stopped recording: 148 events dropped, 2 open calls closed' \
-  "$work/stop.err" || { echo "stop run: no report of the stop"; exit 1; }
-# worker_a: 404 events in full, 256 recorded + 2 closing Leaves stopped.
-paste "$work/full.events" "$work/stop.events"
-grep -qx 'worker_a 404' "$work/full.events" &&
-  grep -qx 'worker_a 258' "$work/stop.events" ||
-  { echo "unexpected event counts of worker_a"; exit 1; }
+grep -q 'buffer full' "$work/full.err" && { echo "full run dropped"; exit 1; }
+
+# reduce NAME BYTES [VAR=VALUE...]: a reduced run, its otf2-print
+# output and definitions beside the full run's.
+check="$here/../tracer/check_reduce.py"
+reduce() {
+  local name=$1 bytes=$2
+  shift 2
+  (cd "$work" && env "$@" CCGFS_TRACE_LIB="$CCG_TRACE_LIB" "$tracer" \
+    -o "$name" -b "$bytes" ./known) 2> "$work/$name.err"
+  cat "$work/$name.err"
+  otf2-print "$work/$name/traces.otf2" > "$work/$name.print"
+  otf2-print -G "$work/$name/traces.otf2" > "$work/$name.defs"
+}
+for r in full; do otf2-print -G "$work/$r/traces.otf2" > "$work/$r.defs"; done
+
+# stop, 4096 bytes: 15 bins of 16 events; worker_a (404 events) and
+# worker_d (256) stop at 240.
+reduce stop 4096 CCGFS_TRACE_REDUCE=stop
+"$check" stop "$work/full" "$work/stop" worker_a=stopped worker_d=stopped
+# level (the default), 2048 bytes: 7 bins of 16 events; worker_b's
+# calls at depth 7 and deeper never fit (7 levels, one bin each);
+# worker_a's 200 leaves at depth 2 need 25 bins; worker_d needs 1, 1, 1,
+# 1, 1, 2, 4 and 8 bins for depths 0 to 7, so depths 6 and 7 go.
+reduce level 2048
+"$check" level "$work/full" "$work/level" worker_b=7 worker_a=2 worker_d=6
+# class, 10 KiB (39 bins) with a CPU-time metric at every Enter and
+# Leave: worker_a's 808 events need 52 bins, its 404 of one class 26.
+reduce fullc 64M CCGFS_TRACE_COUNTERS=cputime
+reduce class 10K CCGFS_TRACE_REDUCE=class CCGFS_TRACE_COUNTERS=cputime
+CLASSES=counter,func "$check" class "$work/fullc" "$work/class" \
+  worker_a=counter
+reduce classf 10K CCGFS_TRACE_REDUCE=class CCGFS_TRACE_COUNTERS=cputime \
+  CCGFS_TRACE_CLASSES=func
+CLASSES=func,counter "$check" class "$work/fullc" "$work/classf" \
+  nofunc=worker_a worker_a=func
+grep -q 'thread [0-9]*: buffer full (class): 404 events dropped, classes func$' \
+  "$work/classf.err" || { echo "classf: no report on stderr"; exit 1; }
+
+# ccgfs shows the record: each location's properties in its info (equal
+# to otf2-print's), their sum in the root's.
+m="$work/mnt-level"
+CCGFS_INDEX_DIR="$work/index-level" ccg_mount st "$work/level/traces.otf2" "$m"
+want=$(sed -n 's/^LOCATION_PROPERTY .*Location: "\(thread [0-9]*\)".*Name: "CCGFS_TRACE::DROPPED_EVENTS".*Value: \([0-9]*\)$/\1 \2/p' \
+  "$work/level.defs" | sort)
+got=$(for d in "$m"/process_*/thread_*; do
+  echo "$(sed -n 's/^name: //p' "$d/info") $(sed -n 's/^property.CCGFS_TRACE::DROPPED_EVENTS: //p' "$d/info")"
+done | sort)
+[ -n "$want" ] && [ "$want" = "$got" ] ||
+  { echo "location info: '$got', otf2-print: '$want'"; exit 1; }
+sum=$(echo "$want" | awk '{ s += $3 } END { print s }')
+grep -qx "recorder_dropped_events: $sum" "$m/info" &&
+  grep -qx "recorder_locations_with_drops: 3" "$m/info" ||
+  { echo "root info lacks the sum $sum"; grep recorder "$m/info"; exit 1; }
+grep -qx 'property.CCGFS_TRACE::DROPPED_FROM_LEVEL: 6' \
+  "$m"/process_*/thread_*/info || { echo "no level in info"; exit 1; }
+ccg_unmount "$m"
 echo "tracer ok"

@@ -1,0 +1,334 @@
+/* The bins of a thread's buffer and the reduction strategies (Wagner and
+ * Nagel's real-time event reduction): a fixed buffer cut into bins, each
+ * bin owned by one reduction item, freed all at once when that item is
+ * reduced.  Every step is O(1) but the class strategy's choice of a
+ * victim (O(classes)); no event is ever moved. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccgfs_trace_i.h"
+
+#define CCGT_NOINST __attribute__((no_instrument_function))
+#define CCGT_BIN_MIN 256u
+#define CCGT_BIN_MAX 65536u
+
+const char *const ccgt_class_names[CCGT_NCLASSES] = {"func", "counter"};
+const char *const ccgt_reduce_names[3] = {"stop", "class", "level"};
+
+int ccgt_buf_init(ccgt_thread *th, uint64_t bytes)
+{
+	const ccgt_config *c = th->cfg;
+	uint64_t bin = CCGT_BIN_MAX, per, fixed, nbins;
+	while (bin > CCGT_BIN_MIN && bin * 64 > bytes)
+		bin >>= 1;
+	/* bytes per bin: its slots and link, and its level's item */
+	per = bin + sizeof(uint32_t) +
+	      (c->strategy == CCGT_LEVEL ? sizeof(ccgt_item) : 0);
+	fixed = c->strategy == CCGT_CLASS ? CCGT_NCLASSES * sizeof(ccgt_item)
+		: c->strategy == CCGT_STOP ? sizeof(ccgt_item) : 0;
+	nbins = bytes > fixed ? (bytes - fixed) / per : 0;
+	if (nbins > UINT32_MAX - 1)
+		nbins = UINT32_MAX - 1;
+	th->nbins = (uint32_t)nbins;
+	th->per_bin = (uint32_t)(bin / sizeof(ccgt_event));
+	th->nitems = c->strategy == CCGT_LEVEL ? th->nbins
+		     : c->strategy == CCGT_CLASS ? CCGT_NCLASSES : 1;
+	th->level_limit = th->nbins;
+	th->free_bin = CCGT_NONE;
+	th->drop_first = UINT64_MAX;
+	if (nbins == 0)
+		return -1;
+	/* one block: slots, then links, then items (16-byte slots first
+	 * keep everything aligned) */
+	char *mem = malloc(nbins * bin + nbins * sizeof(uint32_t) +
+			   th->nitems * sizeof(ccgt_item));
+	if (!mem) {
+		th->nbins = th->nitems = 0;
+		return -1;
+	}
+	th->ev = (ccgt_event *)mem;
+	th->link = (uint32_t *)(mem + nbins * bin);
+	th->items = (ccgt_item *)(th->link + nbins);
+	for (uint32_t i = 0; i < th->nitems; i++)
+		th->items[i] = (ccgt_item){CCGT_NONE, CCGT_NONE, 0, 0};
+	for (uint32_t i = th->nbins; i-- > 0;) {
+		th->link[i] = th->free_bin;
+		th->free_bin = i;
+	}
+	th->bytes = bytes;
+	return 0;
+}
+
+void ccgt_buf_free(ccgt_thread *th)
+{
+	free(th->ev);
+	th->ev = NULL;
+	th->link = NULL;
+	th->items = NULL;
+}
+
+CCGT_NOINST void ccgt_buf_drop(ccgt_thread *th, uint64_t t, uint64_t n)
+{
+	th->dropped += n;
+	if (t < th->drop_first)
+		th->drop_first = t;
+	if (t > th->drop_last)
+		th->drop_last = t;
+}
+
+/* Reduces item v: its bins join the free list (O(1): the chain is moved
+ * whole), its events count as dropped. */
+CCGT_NOINST static void ccgt_reduce(ccgt_thread *th, uint32_t v)
+{
+	ccgt_item *x = &th->items[v];
+	if (x->head != CCGT_NONE) {
+		const ccgt_event *first = &th->ev[(size_t)x->head * th->per_bin];
+		const ccgt_event *last =
+			&th->ev[(size_t)x->tail * th->per_bin + x->fill - 1];
+		ccgt_buf_drop(th, first->t, 0);
+		ccgt_buf_drop(th, last->t, x->n);
+		th->link[x->tail] = th->free_bin;
+		th->free_bin = x->head;
+	}
+	*x = (ccgt_item){CCGT_NONE, CCGT_NONE, 0, 0};
+}
+
+/* The item to reduce so that item `it` gets a bin, or CCGT_NONE when the
+ * strategy keeps what it has and stops. */
+CCGT_NOINST static uint32_t ccgt_victim(const ccgt_thread *th, uint32_t it)
+{
+	const ccgt_config *c = th->cfg;
+	if (c->strategy == CCGT_LEVEL) {
+		/* the deepest level, the requester when it is deeper still;
+		 * level 0 alone is never dropped */
+		uint32_t deepest = th->top > 0 ? th->top - 1 : 0;
+		if (it > deepest)
+			deepest = it;
+		return deepest == 0 ? CCGT_NONE : deepest;
+	}
+	if (c->strategy == CCGT_CLASS) {
+		for (unsigned k = 0; k < CCGT_NCLASSES; k++) {
+			uint32_t cls = c->order[k];
+			if (th->class_dropped & (1u << cls))
+				continue;
+			if (cls != it) {
+				if (th->items[cls].head != CCGT_NONE)
+					return cls;
+				continue;
+			}
+			/* the requester comes first: reduce it, unless it
+			 * is the only class left holding events */
+			for (unsigned j = k + 1; j < CCGT_NCLASSES; j++)
+				if (th->items[c->order[j]].head != CCGT_NONE)
+					return cls;
+			return CCGT_NONE;
+		}
+	}
+	return CCGT_NONE;
+}
+
+/* Marks item v reduced: a level and all deeper ones, or a class and all
+ * classes before it in the order (they hold nothing at this point). */
+CCGT_NOINST static void ccgt_mark(ccgt_thread *th, uint32_t v)
+{
+	const ccgt_config *c = th->cfg;
+	if (c->strategy == CCGT_LEVEL) {
+		th->level_limit = v;
+		th->level_cut = 1;
+		if (th->top > v)
+			th->top = v;
+		return;
+	}
+	for (unsigned k = 0; k < CCGT_NCLASSES; k++) {
+		th->class_dropped |= 1u << c->order[k];
+		if (c->order[k] == v)
+			break;
+	}
+}
+
+/* A free bin for item `it`, reducing as the strategy says; CCGT_NONE
+ * when the event is to be dropped (the item itself was reduced, or the
+ * thread stopped at time t). */
+CCGT_NOINST static uint32_t ccgt_take_bin(ccgt_thread *th, uint32_t it,
+					  uint64_t t)
+{
+	/* each round frees at least one item's bins or returns */
+	for (uint32_t round = 0; round <= th->nitems; round++) {
+		if (th->free_bin != CCGT_NONE) {
+			uint32_t b = th->free_bin;
+			th->free_bin = th->link[b];
+			th->link[b] = CCGT_NONE;
+			return b;
+		}
+		uint32_t v = ccgt_victim(th, it);
+		if (v == CCGT_NONE)
+			break;
+		ccgt_reduce(th, v);
+		ccgt_mark(th, v);
+		if (v == it)
+			return CCGT_NONE;
+	}
+	th->stopped = 1;
+	th->stop_t = t;
+	return CCGT_NONE;
+}
+
+CCGT_NOINST int ccgt_buf_put(ccgt_thread *th, unsigned cls,
+			     const ccgt_event *e, unsigned n)
+{
+	uint32_t it = 0;
+	if (th->stopped || !th->ev)
+		goto drop;
+	if (th->cfg->strategy == CCGT_LEVEL) {
+		if (th->depth >= th->level_limit) {
+			th->level_cut = 1;
+			goto drop;
+		}
+		it = th->depth;
+	} else if (th->cfg->strategy == CCGT_CLASS) {
+		if (th->class_dropped & (1u << cls))
+			goto drop;
+		it = cls;
+	}
+	ccgt_item *x = &th->items[it];
+	if (x->tail == CCGT_NONE || x->fill + n > th->per_bin) {
+		uint32_t b = ccgt_take_bin(th, it, e->t);
+		if (b == CCGT_NONE)
+			goto drop;
+		/* pad the tail's unused slots: a record never spans bins */
+		if (x->tail != CCGT_NONE) {
+			for (; x->fill < th->per_bin; x->fill++)
+				th->ev[(size_t)x->tail * th->per_bin + x->fill] =
+					(ccgt_event){e->t,
+						     CCGT_WORD(CCGT_K_PAD, 0)};
+			th->link[x->tail] = b;
+		} else {
+			x->head = b;
+		}
+		x->tail = b;
+		x->fill = 0;
+		if (th->cfg->strategy == CCGT_LEVEL && it >= th->top)
+			th->top = it + 1;
+	}
+	memcpy(&th->ev[(size_t)x->tail * th->per_bin + x->fill], e,
+	       n * sizeof *e);
+	x->fill += n;
+	x->n += n;
+	return 1;
+drop:
+	ccgt_buf_drop(th, e->t, n);
+	return 0;
+}
+
+/* ---- merging the items back into time order ---- */
+
+/* A cursor per item with events; a binary min-heap of them. */
+typedef struct {
+	uint32_t bin, slot;
+} ccgt_cursor;
+
+struct ccgt_merge {
+	const ccgt_thread *th;
+	ccgt_cursor *cur;   /* per item */
+	uint32_t *heap;     /* items, ordered by their current event */
+	uint32_t n;
+};
+
+CCGT_NOINST static const ccgt_event *ccgt_at(const ccgt_merge *m, uint32_t i)
+{
+	return &m->th->ev[(size_t)m->cur[i].bin * m->th->per_bin +
+			  m->cur[i].slot];
+}
+
+/* Whether item i's event comes before item j's: by time, a metric
+ * before the Enter or Leave it shares its time with. */
+CCGT_NOINST static int ccgt_before(const ccgt_merge *m, uint32_t i, uint32_t j)
+{
+	const ccgt_event *a = ccgt_at(m, i), *b = ccgt_at(m, j);
+	if (a->t != b->t)
+		return a->t < b->t;
+	return CCGT_KIND(a->a) == CCGT_K_METRIC &&
+	       CCGT_KIND(b->a) != CCGT_K_METRIC;
+}
+
+CCGT_NOINST static void ccgt_sift(ccgt_merge *m, uint32_t k)
+{
+	for (;;) {
+		uint32_t l = 2 * k + 1, r = l + 1, s = k;
+		if (l < m->n && ccgt_before(m, m->heap[l], m->heap[s]))
+			s = l;
+		if (r < m->n && ccgt_before(m, m->heap[r], m->heap[s]))
+			s = r;
+		if (s == k)
+			return;
+		uint32_t x = m->heap[k];
+		m->heap[k] = m->heap[s];
+		m->heap[s] = x;
+		k = s;
+	}
+}
+
+/* Moves item i's cursor to its next record; 0 when it has none. */
+CCGT_NOINST static int ccgt_advance(ccgt_merge *m, uint32_t i, unsigned n)
+{
+	const ccgt_thread *th = m->th;
+	const ccgt_item *x = &th->items[i];
+	ccgt_cursor *c = &m->cur[i];
+	c->slot += n;
+	for (;;) {
+		uint32_t end = c->bin == x->tail ? x->fill : th->per_bin;
+		if (c->slot < end &&
+		    CCGT_KIND(ccgt_at(m, i)->a) != CCGT_K_PAD)
+			return 1;
+		if (c->bin == x->tail)
+			return 0;
+		c->bin = th->link[c->bin];
+		c->slot = 0;
+	}
+}
+
+ccgt_merge *ccgt_merge_open(const ccgt_thread *th)
+{
+	ccgt_merge *m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	m->th = th;
+	m->cur = calloc(th->nitems ? th->nitems : 1, sizeof *m->cur);
+	m->heap = calloc(th->nitems ? th->nitems : 1, sizeof *m->heap);
+	if (!m->cur || !m->heap) {
+		ccgt_merge_close(m);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < th->nitems; i++) {
+		if (th->items[i].head == CCGT_NONE)
+			continue;
+		m->cur[i] = (ccgt_cursor){th->items[i].head, 0};
+		if (ccgt_advance(m, i, 0))
+			m->heap[m->n++] = i;
+	}
+	for (uint32_t k = m->n / 2; k-- > 0;)
+		ccgt_sift(m, k);
+	return m;
+}
+
+const ccgt_event *ccgt_merge_next(ccgt_merge *m)
+{
+	if (m->n == 0)
+		return NULL;
+	uint32_t i = m->heap[0];
+	const ccgt_event *e = ccgt_at(m, i);
+	if (!ccgt_advance(m, i, ccgt_slots(CCGT_KIND(e->a))))
+		m->heap[0] = m->heap[--m->n];
+	ccgt_sift(m, 0);
+	return e;
+}
+
+void ccgt_merge_close(ccgt_merge *m)
+{
+	if (!m)
+		return;
+	free(m->cur);
+	free(m->heap);
+	free(m);
+}

@@ -1,0 +1,300 @@
+/* The tracer's bins and reduction strategies (contrib/tracer/
+ * ccgfs_trace_buf.c), fed event sequences whose outcome the test
+ * computes on its own: what each strategy keeps, what it reports
+ * dropped, that it never uses more than its buffer, and that the merge
+ * gives the kept events back in time order. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ccgfs_trace_i.h"
+
+/* 256-byte bins of 16 events; per bin 256 + 4 (link) + 24 (level item) */
+#define LEVEL_BIN 284u
+
+typedef struct {
+	ccgt_config cfg;
+	ccgt_thread th;
+	uint64_t t;
+} sim;
+
+static void sim_init(sim *s, int strategy, uint64_t bytes)
+{
+	memset(s, 0, sizeof *s);
+	s->cfg.strategy = strategy;
+	s->cfg.order[0] = CCGT_C_COUNTER;
+	s->cfg.order[1] = CCGT_C_FUNC;
+	s->th.cfg = &s->cfg;
+	assert_int_equal(ccgt_buf_init(&s->th, bytes), 0);
+}
+
+/* What ccgfs_trace.c does for one Enter or Leave of function fn. */
+static int sim_call(sim *s, unsigned kind, uint64_t fn)
+{
+	ccgt_event e = {++s->t, CCGT_WORD(kind, fn)};
+	if (kind == CCGT_K_LEAVE && s->th.depth > 0)
+		s->th.depth--;
+	int kept = ccgt_buf_put(&s->th, CCGT_C_FUNC, &e, 1);
+	if (kind == CCGT_K_ENTER)
+		s->th.depth++;
+	return kept;
+}
+
+static int sim_metric(sim *s, uint64_t v)
+{
+	ccgt_event e = {s->t + 1, CCGT_WORD(CCGT_K_METRIC, v)};
+	return ccgt_buf_put(&s->th, CCGT_C_COUNTER, &e, 1);
+}
+
+/* The kept events in merge order into out (at most max); their count. */
+static size_t sim_kept(sim *s, ccgt_event *out, size_t max)
+{
+	ccgt_merge *m = ccgt_merge_open(&s->th);
+	const ccgt_event *e;
+	size_t n = 0;
+	assert_non_null(m);
+	while ((e = ccgt_merge_next(m))) {
+		assert_true(n < max);
+		out[n++] = *e;
+	}
+	ccgt_merge_close(m);
+	return n;
+}
+
+/* Level: a new deeper level that finds no free bin is dropped itself,
+ * the shallower levels stay whole. */
+static void level_new_deeper(void **state)
+{
+	(void)state;
+	sim s;
+	ccgt_event out[64];
+	sim_init(&s, CCGT_LEVEL, 4 * LEVEL_BIN);
+	assert_int_equal(s.th.nbins, 4);
+	assert_int_equal(s.th.per_bin, 16);
+	sim_call(&s, CCGT_K_ENTER, 0xA);                /* level 0: 1 bin */
+	for (int i = 0; i < 23; i++) {                  /* level 1: 3 bins */
+		assert_true(sim_call(&s, CCGT_K_ENTER, 0xB));
+		assert_true(sim_call(&s, CCGT_K_LEAVE, 0xB));
+	}
+	assert_true(sim_call(&s, CCGT_K_ENTER, 0xB));   /* slot 47 */
+	assert_false(sim_call(&s, CCGT_K_ENTER, 0xC));  /* level 2: none */
+	assert_false(sim_call(&s, CCGT_K_LEAVE, 0xC));
+	assert_true(sim_call(&s, CCGT_K_LEAVE, 0xB));   /* slot 48 */
+	assert_true(sim_call(&s, CCGT_K_LEAVE, 0xA));
+	assert_int_equal(s.th.level_limit, 2);
+	assert_true(s.th.level_cut);
+	assert_int_equal(s.th.dropped, 2);
+	assert_false(s.th.stopped);
+	size_t n = sim_kept(&s, out, 64);
+	assert_int_equal(n, 50);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_not_equal(CCGT_PAYLOAD(out[i].a), 0xC);
+		if (i)
+			assert_true(out[i - 1].t < out[i].t);
+	}
+	ccgt_buf_free(&s.th);
+}
+
+/* Level: once a level is dropped, deeper ones go with it, and the
+ * deepest stored level goes first when a shallower one needs a bin. */
+static void level_deepest_first(void **state)
+{
+	(void)state;
+	sim s;
+	ccgt_event out[64];
+	sim_init(&s, CCGT_LEVEL, 4 * LEVEL_BIN);
+	sim_call(&s, CCGT_K_ENTER, 0xA);                /* level 0 */
+	sim_call(&s, CCGT_K_ENTER, 0xB);                /* level 1 */
+	sim_call(&s, CCGT_K_ENTER, 0xC);                /* level 2 */
+	sim_call(&s, CCGT_K_ENTER, 0xD);                /* level 3 */
+	sim_call(&s, CCGT_K_LEAVE, 0xD);
+	sim_call(&s, CCGT_K_LEAVE, 0xC);
+	/* level 1 fills its bin, then needs another: level 3 goes, then
+	 * level 2 (the victims are the deepest stored, not level 1) */
+	for (int i = 0; i < 20; i++) {
+		sim_call(&s, CCGT_K_ENTER, 0xE);        /* level 2 */
+		sim_call(&s, CCGT_K_LEAVE, 0xE);
+	}
+	assert_int_equal(s.th.level_limit, 2);
+	/* D (2 events), C (2), and the E calls: all at depth 2 or more */
+	assert_int_equal(s.th.dropped, 2 + 2 + 40);
+	assert_int_equal(s.th.drop_first, 3);   /* Enter C */
+	assert_int_equal(s.th.drop_last, 46);   /* the last Leave E */
+	sim_call(&s, CCGT_K_LEAVE, 0xB);
+	sim_call(&s, CCGT_K_LEAVE, 0xA);
+	size_t n = sim_kept(&s, out, 64);
+	assert_int_equal(n, 4);
+	assert_int_equal(CCGT_PAYLOAD(out[0].a), 0xA);
+	assert_int_equal(CCGT_PAYLOAD(out[1].a), 0xB);
+	assert_int_equal(CCGT_KIND(out[2].a), CCGT_K_LEAVE);
+	ccgt_buf_free(&s.th);
+}
+
+/* Level 0 alone full: the thread stops, keeping what it has. */
+static void level_zero_stops(void **state)
+{
+	(void)state;
+	sim s;
+	sim_init(&s, CCGT_LEVEL, 2 * LEVEL_BIN);
+	int kept = 0;
+	for (int i = 0; i < 40; i++)
+		kept += sim_call(&s, i % 2 ? CCGT_K_LEAVE : CCGT_K_ENTER, 0xA);
+	assert_int_equal(kept, 32);
+	assert_true(s.th.stopped);
+	assert_int_equal(s.th.stop_t, 33);
+	assert_int_equal(s.th.dropped, 8);
+	ccgt_buf_free(&s.th);
+}
+
+/* Class: the first class of the order goes first, also when it is the
+ * one asking; the last one left stops instead of dropping itself. */
+static void class_order(void **state)
+{
+	(void)state;
+	sim s;
+	ccgt_event out[128];
+	/* 2 class items of 24 bytes, then 260 bytes per bin: 4 bins */
+	sim_init(&s, CCGT_CLASS, 2 * 24 + 4 * 260);
+	assert_int_equal(s.th.nbins, 4);
+	for (int i = 0; i < 16; i++) {      /* 32 func + 32 metric slots */
+		sim_metric(&s, (uint64_t)i);
+		sim_call(&s, i % 2 ? CCGT_K_LEAVE : CCGT_K_ENTER, 0xF);
+		sim_metric(&s, (uint64_t)i);
+		sim_call(&s, i % 2 ? CCGT_K_LEAVE : CCGT_K_ENTER, 0xF);
+	}
+	assert_int_equal(s.th.dropped, 0);
+	/* the metric asks first: counter (first in the order) drops itself */
+	sim_metric(&s, 99);
+	assert_int_equal(s.th.class_dropped, 1u << CCGT_C_COUNTER);
+	assert_int_equal(s.th.dropped, 33);
+	assert_false(sim_metric(&s, 100));
+	/* func gets the freed bins: 64 slots in all, then stops */
+	int kept = 0;
+	for (int i = 0; i < 40; i++)
+		kept += sim_call(&s, i % 2 ? CCGT_K_LEAVE : CCGT_K_ENTER, 0xF);
+	assert_int_equal(kept, 32);
+	assert_true(s.th.stopped);
+	assert_int_equal(s.th.class_dropped, 1u << CCGT_C_COUNTER);
+	size_t n = sim_kept(&s, out, 128);
+	assert_int_equal(n, 64);
+	for (size_t i = 0; i < n; i++)
+		assert_int_not_equal(CCGT_KIND(out[i].a), CCGT_K_METRIC);
+	ccgt_buf_free(&s.th);
+}
+
+/* Class, order func then counter: when the counters need a bin, func
+ * (first in the order) goes whole; the counters stay whole. */
+static void class_other_first(void **state)
+{
+	(void)state;
+	sim s;
+	ccgt_event out[128];
+	sim_init(&s, CCGT_CLASS, 2 * 24 + 4 * 260);
+	s.cfg.order[0] = CCGT_C_FUNC;
+	s.cfg.order[1] = CCGT_C_COUNTER;
+	int i;
+	for (i = 0; i < 40; i++) {
+		sim_metric(&s, (uint64_t)i);
+		sim_call(&s, i % 2 ? CCGT_K_LEAVE : CCGT_K_ENTER, 0xF);
+	}
+	assert_int_equal(s.th.class_dropped, 1u << CCGT_C_FUNC);
+	size_t n = sim_kept(&s, out, 128);
+	assert_int_equal(n, 40);
+	for (size_t k = 0; k < n; k++) {
+		assert_int_equal(CCGT_KIND(out[k].a), CCGT_K_METRIC);
+		assert_int_equal(CCGT_PAYLOAD(out[k].a), k);
+	}
+	assert_int_equal(s.th.dropped, 40);
+	ccgt_buf_free(&s.th);
+}
+
+/* A metric sharing its time with an Enter comes first in the merge. */
+static void merge_metric_first(void **state)
+{
+	(void)state;
+	sim s;
+	ccgt_event out[8];
+	sim_init(&s, CCGT_CLASS, 4096);
+	ccgt_event e = {10, CCGT_WORD(CCGT_K_ENTER, 0xA)};
+	ccgt_event m = {10, CCGT_WORD(CCGT_K_METRIC, 7)};
+	ccgt_buf_put(&s.th, CCGT_C_FUNC, &e, 1);
+	ccgt_buf_put(&s.th, CCGT_C_COUNTER, &m, 1);
+	assert_int_equal(sim_kept(&s, out, 8), 2);
+	assert_int_equal(CCGT_KIND(out[0].a), CCGT_K_METRIC);
+	assert_int_equal(CCGT_KIND(out[1].a), CCGT_K_ENTER);
+	ccgt_buf_free(&s.th);
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+static unsigned rnd(unsigned n)
+{
+	rng = rng * 6364136223846793005u + 1442695040888963407u;
+	return (unsigned)(rng >> 33) % n;
+}
+
+/* Random call trees, level strategy: unless it stopped, the merge gives
+ * exactly the input events above the reported level, in order; what is
+ * missing is what it reports dropped; no more is stored than fits. */
+static void level_random(void **state)
+{
+	(void)state;
+	enum { N = 20000 };
+	ccgt_event *in = calloc(N, sizeof *in), *out = calloc(N, sizeof *out);
+	uint32_t *depth = calloc(N, sizeof *depth);
+	assert_non_null(in);
+	assert_non_null(out);
+	assert_non_null(depth);
+	for (int round = 0; round < 50; round++) {
+		sim s;
+		uint64_t bytes = 2 * LEVEL_BIN + rnd(40) * LEVEL_BIN + rnd(300);
+		sim_init(&s, CCGT_LEVEL, bytes);
+		assert_true((uint64_t)s.th.nbins * 256 + s.th.nbins * 28 <= bytes);
+		size_t n = 0;
+		uint32_t d = 0, maxd = 2 + rnd(12);
+		while (n < N - 64) {
+			int enter = d == 0 || (d < maxd && rnd(100) < 50);
+			uint64_t fn = 0x100 + (enter ? d : d - 1);
+			depth[n] = enter ? d : d - 1;
+			in[n] = (ccgt_event){s.t + 1, CCGT_WORD(enter ?
+				CCGT_K_ENTER : CCGT_K_LEAVE, fn)};
+			sim_call(&s, enter ? CCGT_K_ENTER : CCGT_K_LEAVE, fn);
+			d += enter ? 1 : -1;
+			n++;
+		}
+		/* kept: every event above the level, up to a stop */
+		size_t k = sim_kept(&s, out, N), j = 0;
+		for (size_t i = 0; i < n; i++)
+			if (depth[i] < s.th.level_limit &&
+			    (!s.th.stopped || in[i].t < s.th.stop_t)) {
+				assert_true(j < k);
+				assert_memory_equal(&in[i], &out[j], sizeof *in);
+				j++;
+			}
+		assert_int_equal(j, k);
+		assert_int_equal(s.th.dropped, n - k);
+		assert_true(k <= (size_t)s.th.nbins * s.th.per_bin);
+		ccgt_buf_free(&s.th);
+	}
+	free(in);
+	free(out);
+	free(depth);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(level_new_deeper),
+		cmocka_unit_test(level_deepest_first),
+		cmocka_unit_test(level_zero_stops),
+		cmocka_unit_test(class_order),
+		cmocka_unit_test(class_other_first),
+		cmocka_unit_test(merge_metric_first),
+		cmocka_unit_test(level_random),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
