@@ -110,6 +110,24 @@ ccgt_merge *ccgt_merge_open(const ccgt_thread *th);
 const ccgt_event *ccgt_merge_next(ccgt_merge *m);
 void ccgt_merge_close(ccgt_merge *m);
 
+/* ---- ccgfs_trace_names.c ---- */
+
+/* A function's name (never NULL), its source file (NULL when unknown)
+ * and line (0 when unknown), all owned. */
+typedef struct {
+	char *name;
+	char *file;
+	uint32_t line;
+	uint64_t file_addr;   /* the address in its object's file */
+} ccgt_name;
+
+/* Names the n addresses into out (n entries); 0, or -1 when memory is
+ * short (the entries filled so far are still to be freed).  Set
+ * CCGFS_TRACE_LINES=0 to skip the source lines (addr2line). */
+int ccgt_names_resolve(const uint64_t *addrs, size_t n, ccgt_name *out);
+/* Frees names[0..n) and the array. */
+void ccgt_names_free(ccgt_name *names, size_t n);
+
 /* ---- ccgfs_trace_write.c ---- */
 
 /* Writes every thread of the list `head` (borrowed) as an OTF2 archive

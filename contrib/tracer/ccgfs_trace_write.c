@@ -32,8 +32,6 @@ static const char *const ccgt_fixed_strings[S_STRATEGY] = {
 	"CCGFS_TRACE::DROPPED_LAST", "CCGFS_TRACE::DROPPED_FROM_LEVEL",
 	"CCGFS_TRACE::DROPPED_CLASSES", "CCGFS_TRACE::STOPPED_AT"};
 
-typedef char *(*ccgt_demangle_fn)(const char *, char *, size_t *, int *);
-
 /* Archive under construction; addrs is the sorted distinct Enter
  * addresses, region id = index (owned). */
 typedef struct {
@@ -223,26 +221,6 @@ out:
 	return rc;
 }
 
-/* The name of the function at address a (owned by the caller). */
-CCGT_NOINST static char *ccgt_name(uint64_t a, ccgt_demangle_fn dem)
-{
-	Dl_info info;
-	char hex[32];
-	if (dladdr((void *)(uintptr_t)a, &info) && info.dli_sname &&
-	    info.dli_saddr == (void *)(uintptr_t)a) {
-		int status = -1;
-		char *d = NULL;
-		if (dem && strncmp(info.dli_sname, "_Z", 2) == 0)
-			d = dem(info.dli_sname, NULL, NULL, &status);
-		if (d && status == 0)
-			return d;
-		free(d);
-		return strdup(info.dli_sname);
-	}
-	snprintf(hex, sizeof hex, "0x%" PRIx64, a);
-	return strdup(hex);
-}
-
 #define CCGT_DEF(fn, ...) \
 	(OTF2_GlobalDefWriter_Write##fn(g, __VA_ARGS__) != OTF2_SUCCESS)
 
@@ -336,36 +314,41 @@ CCGT_NOINST static int ccgt_write_metric(OTF2_GlobalDefWriter *g)
 CCGT_NOINST static int ccgt_write_defs(ccgt_out *o, const uint64_t *nev)
 {
 	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(o->ar);
-	ccgt_demangle_fn dem;
 	uint32_t s_region = S_THREADS + 2 * o->nthreads;
-	*(void **)&dem = dlsym(RTLD_DEFAULT, "__cxa_demangle");
-	if (!g || CCGT_DEF(ClockProperties, 1000000000u, o->t0, o->t1 - o->t0,
-			   OTF2_UNDEFINED_TIMESTAMP) ||
+	ccgt_name *names = calloc(o->naddrs ? o->naddrs : 1, sizeof *names);
+	int rc = -1;
+	if (!g || !names || ccgt_names_resolve(o->addrs, o->naddrs, names) ||
+	    CCGT_DEF(ClockProperties, 1000000000u, o->t0, o->t1 - o->t0,
+		     OTF2_UNDEFINED_TIMESTAMP) ||
 	    ccgt_write_strings(o, g) ||
 	    (o->cfg->cputime && ccgt_write_metric(g)))
-		return -1;
+		goto out;
+	/* region r: its name is string s_region + 2r, its file the next */
 	for (size_t r = 0; r < o->naddrs; r++) {
-		char *n = ccgt_name(o->addrs[r], dem);
-		int bad = !n || CCGT_DEF(String, s_region + (uint32_t)r, n);
-		free(n);
-		if (bad || CCGT_DEF(Region, (uint32_t)r, s_region + (uint32_t)r,
-				    s_region + (uint32_t)r, S_EMPTY,
-				    OTF2_REGION_ROLE_FUNCTION,
-				    OTF2_PARADIGM_COMPILER,
-				    OTF2_REGION_FLAG_NONE, S_EMPTY, 0, 0))
-			return -1;
+		uint32_t sn = s_region + 2 * (uint32_t)r;
+		const ccgt_name *n = &names[r];
+		if (CCGT_DEF(String, sn, n->name) ||
+		    (n->file && CCGT_DEF(String, sn + 1, n->file)) ||
+		    CCGT_DEF(Region, (uint32_t)r, sn, sn, S_EMPTY,
+			     OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_COMPILER,
+			     OTF2_REGION_FLAG_NONE, n->file ? sn + 1 : S_EMPTY,
+			     n->line, n->line))
+			goto out;
 	}
 	if (CCGT_DEF(SystemTreeNode, 0, S_NODE, S_NODE_CLASS,
 		     OTF2_UNDEFINED_SYSTEM_TREE_NODE) ||
 	    CCGT_DEF(LocationGroup, 0, S_PROCESS,
 		     OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
 		     OTF2_UNDEFINED_LOCATION_GROUP))
-		return -1;
+		goto out;
 	for (ccgt_thread *th = o->head; th; th = th->next)
 		if (CCGT_DEF(Location, th->index, S_THREADS + th->index,
 			     OTF2_LOCATION_TYPE_CPU_THREAD, nev[th->index], 0))
-			return -1;
-	return ccgt_write_record(o, g);
+			goto out;
+	rc = ccgt_write_record(o, g);
+out:
+	ccgt_names_free(names, o->naddrs);
+	return rc;
 }
 
 /* Empty local definition files, one per location. */

@@ -22,7 +22,7 @@ tracer="$here/../../contrib/tracer/ccgfs-trace"
 
 # The program is built with plain cc, without sanitizers, also in a
 # sanitizer build: the library it preloads has none either.
-cc -O0 -finstrument-functions -rdynamic -pthread -o "$work/known" "$src"
+cc -g -O0 -finstrument-functions -rdynamic -pthread -o "$work/known" "$src"
 
 # Expected calls per thread, named by the function the thread starts in.
 full='main:main=1
@@ -117,6 +117,20 @@ run() {
   [ "$(awk '/^locations:/ { print $2 }' "$m/info")" = 5 ] ||
     { echo "$name: not 5 locations"; exit 1; }
   stats_rows "$m" > "$work/$name.stats"
+  # each region's file and line (addr2line), against where known.c
+  # defines the function (found by grep): its line, or the next when
+  # that holds the opening brace (GCC puts the entry there)
+  local reg file line def n=0
+  while IFS=$'\t' read -r _ reg _ _ _ file line; do
+    [ "$reg" = name ] && continue
+    def=$(grep -n "^[a-z]* \**$reg(" "$src" | cut -d: -f1)
+    [ -n "$def" ] && [ "$(sed -n "$((def + 1))p" "$src")" = "{" ] &&
+      def=$((def + 1))
+    [ "$file" = "$src" ] && [ -n "$def" ] && [ "$line" = "$def" ] ||
+      { echo "region $reg: $file:$line, defined at $src:$def"; exit 1; }
+    n=$((n + 1))
+  done < "$m/regions.tsv"
+  [ "$n" = 11 ] || { echo "$n regions, expected 11"; exit 1; }
   oracle stats "$expected" "$work/$name.stats" > /dev/null
   ccg_unmount "$m"
 }
