@@ -23,7 +23,6 @@ static pthread_mutex_t ccgt_lock = PTHREAD_MUTEX_INITIALIZER;
 /* under ccgt_lock: */
 static ccgt_thread *ccgt_head, **ccgt_tail = &ccgt_head;
 static uint32_t ccgt_nthreads;
-static uint64_t ccgt_used;       /* bytes of the limit given to threads */
 static ccgt_config ccgt_cfg;     /* set at the first registration */
 static int ccgt_configured;
 /* atomic: set when the archive is being written, or in a forked child */
@@ -120,13 +119,13 @@ CCGT_NOINST static void ccgt_configure(ccgt_config *c)
 	}
 }
 
-/* The calling thread's state, registered on its first event with its
- * share of the process limit (its buffer, or what is left); NULL when
- * out of memory or once the archive is being written. */
+/* The calling thread's state, registered on its first event with a
+ * buffer of CCGFS_TRACE_BUFFER bytes, whose bins count against the
+ * process limit CCGFS_TRACE_LIMIT as they are used; NULL when out of
+ * memory or once the archive is being written. */
 CCGT_NOINST static ccgt_thread *ccgt_register(void)
 {
 	ccgt_thread *th = calloc(1, sizeof *th);
-	uint64_t share;
 	if (!th)
 		return NULL;
 	pthread_mutex_lock(&ccgt_lock);
@@ -140,13 +139,10 @@ CCGT_NOINST static ccgt_thread *ccgt_register(void)
 		ccgt_configured = 1;
 	}
 	th->cfg = &ccgt_cfg;
-	share = ccgt_cfg.limit - ccgt_used;
-	if (share > ccgt_cfg.buffer)
-		share = ccgt_cfg.buffer;
-	if (ccgt_buf_init(th, share) == 0)
-		ccgt_used += th->bytes;
-	else
+	if (ccgt_buf_init(th, ccgt_cfg.buffer) || !ccgt_buf_reserve(th)) {
+		ccgt_buf_free(th);
 		th->stopped = 1;   /* no room: every event is dropped */
+	}
 	th->index = ccgt_nthreads++;
 	*ccgt_tail = th;
 	ccgt_tail = &th->next;

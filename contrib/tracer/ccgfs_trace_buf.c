@@ -52,12 +52,25 @@ int ccgt_buf_init(ccgt_thread *th, uint64_t bytes)
 	th->items = (ccgt_item *)(th->link + nbins);
 	for (uint32_t i = 0; i < th->nitems; i++)
 		th->items[i] = (ccgt_item){CCGT_NONE, CCGT_NONE, 0, 0};
-	for (uint32_t i = th->nbins; i-- > 0;) {
-		th->link[i] = th->free_bin;
-		th->free_bin = i;
-	}
 	th->bytes = bytes;
+	th->bin_bytes = bin + sizeof(uint32_t);  /* items: counted in used */
+	th->used = th->nitems * sizeof(ccgt_item);
 	return 0;
+}
+
+/* Takes `bytes` of the process limit; 0 when they are not there. */
+CCGT_NOINST static int ccgt_budget_take(ccgt_config *c, uint64_t bytes)
+{
+	uint64_t was = __atomic_fetch_add(&c->used, bytes, __ATOMIC_RELAXED);
+	if (was + bytes <= c->limit)
+		return 1;
+	__atomic_fetch_sub(&c->used, bytes, __ATOMIC_RELAXED);
+	return 0;
+}
+
+int ccgt_buf_reserve(ccgt_thread *th)
+{
+	return ccgt_budget_take(th->cfg, th->used);
 }
 
 void ccgt_buf_free(ccgt_thread *th)
@@ -153,13 +166,22 @@ CCGT_NOINST static void ccgt_mark(ccgt_thread *th, uint32_t v)
 CCGT_NOINST static uint32_t ccgt_take_bin(ccgt_thread *th, uint32_t it,
 					  uint64_t t)
 {
-	/* each round frees at least one item's bins or returns */
+	/* each round frees at least one item's bins or returns; a reduction
+	 * that frees none still marks at least one more item reduced */
 	for (uint32_t round = 0; round <= th->nitems; round++) {
 		if (th->free_bin != CCGT_NONE) {
 			uint32_t b = th->free_bin;
 			th->free_bin = th->link[b];
 			th->link[b] = CCGT_NONE;
 			return b;
+		}
+		/* a bin never used yet, when the process limit has room: its
+		 * memory is touched only now */
+		if (th->fresh < th->nbins &&
+		    ccgt_budget_take(th->cfg, th->bin_bytes)) {
+			th->used += th->bin_bytes;
+			th->link[th->fresh] = CCGT_NONE;
+			return th->fresh++;
 		}
 		uint32_t v = ccgt_victim(th, it);
 		if (v == CCGT_NONE)
@@ -178,8 +200,11 @@ CCGT_NOINST int ccgt_buf_put(ccgt_thread *th, unsigned cls,
 			     const ccgt_event *e, unsigned n)
 {
 	uint32_t it = 0;
-	if (th->stopped || !th->ev)
+	if (th->stopped || !th->ev) {
+		if (!th->stop_t)
+			th->stop_t = e->t;   /* it never had a buffer */
 		goto drop;
+	}
 	if (th->cfg->strategy == CCGT_LEVEL) {
 		if (th->depth >= th->level_limit) {
 			th->level_cut = 1;

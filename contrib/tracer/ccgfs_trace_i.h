@@ -58,6 +58,7 @@ typedef struct {
 	uint8_t order[CCGT_NCLASSES];  /* classes, the first dropped first */
 	uint64_t buffer;               /* bytes per thread */
 	uint64_t limit;                /* bytes for all threads together */
+	uint64_t used;                 /* atomic: of limit, taken by bins */
 	int cputime;                   /* record the thread's CPU time */
 } ccgt_config;
 
@@ -67,8 +68,12 @@ typedef struct {
 typedef struct ccgt_thread {
 	struct ccgt_thread *next;
 	uint32_t index;        /* 0, 1, ... in the order of first events */
-	const ccgt_config *cfg;
-	uint64_t bytes;        /* of the process limit taken (all below) */
+	ccgt_config *cfg;      /* shared; only cfg->used changes */
+	uint64_t bytes;        /* the most it may take (all below) */
+	uint64_t used;         /* bytes of the limit it took: its items, and
+				* bin_bytes per bin it used */
+	uint64_t bin_bytes;    /* a bin's slots, link and level item */
+	uint32_t fresh;        /* bins [fresh, nbins) never used yet */
 	ccgt_event *ev;        /* nbins * per_bin slots; NULL when none */
 	uint32_t *link;        /* next bin of a chain, per bin */
 	ccgt_item *items;      /* nitems */
@@ -89,10 +94,14 @@ typedef struct ccgt_thread {
 
 /* ---- ccgfs_trace_buf.c ---- */
 
-/* Sets up th's bins in `bytes` (bins, links and items all inside it);
- * 0, or -1 when not even one bin fits or memory is short (th then
- * records nothing and counts its drops). */
+/* Sets up th's bins in `bytes` (bins, links and items all inside it),
+ * allocated but untouched; 0, or -1 when not even one bin fits or memory
+ * is short (th then records nothing and counts its drops).  A bin is
+ * touched, and taken from the process limit cfg->limit, when first
+ * used; ccgt_buf_reserve takes the items' bytes (1, or 0 when the limit
+ * has no room for them). */
 int ccgt_buf_init(ccgt_thread *th, uint64_t bytes);
+int ccgt_buf_reserve(ccgt_thread *th);
 void ccgt_buf_free(ccgt_thread *th);
 
 /* Stores n (1 or 2) slots of class `cls` at th's current depth; returns 1

@@ -21,7 +21,7 @@
 enum {
 	S_EMPTY, S_NODE, S_NODE_CLASS, S_PROCESS, S_CPU, S_CPU_DESC, S_SEC,
 	S_P_REDUCE, S_P_BUFFER, S_P_DROPPED, S_P_FIRST, S_P_LAST, S_P_LEVEL,
-	S_P_CLASSES, S_P_STOPPED, S_STRATEGY, S_THREADS = S_STRATEGY + 3
+	S_P_CLASSES, S_P_STOPPED, S_P_USED, S_STRATEGY, S_THREADS = S_STRATEGY + 3
 };
 
 static const char *const ccgt_fixed_strings[S_STRATEGY] = {
@@ -30,7 +30,8 @@ static const char *const ccgt_fixed_strings[S_STRATEGY] = {
 	"CCGFS_TRACE::REDUCE", "CCGFS_TRACE::BUFFER_BYTES",
 	"CCGFS_TRACE::DROPPED_EVENTS", "CCGFS_TRACE::DROPPED_FIRST",
 	"CCGFS_TRACE::DROPPED_LAST", "CCGFS_TRACE::DROPPED_FROM_LEVEL",
-	"CCGFS_TRACE::DROPPED_CLASSES", "CCGFS_TRACE::STOPPED_AT"};
+	"CCGFS_TRACE::DROPPED_CLASSES", "CCGFS_TRACE::STOPPED_AT",
+	"CCGFS_TRACE::USED_BYTES"};
 
 /* Archive under construction; addrs is the sorted distinct Enter
  * addresses, region id = index (owned). */
@@ -62,6 +63,43 @@ CCGT_NOINST static OTF2_TimeStamp ccgt_post_flush(void *ud, OTF2_FileType ft,
 {
 	(void)ud, (void)ft, (void)loc;
 	return OTF2_UNDEFINED_TIMESTAMP;
+}
+
+/* OTF2's chunks: at most CCGT_CHUNKS per writer; asked for one more,
+ * the allocator says no and OTF2 flushes the writer's chunks to its file
+ * and frees them (so writing a thread costs a few MiB, not its size). */
+#define CCGT_CHUNKS 4
+typedef struct {
+	void *chunk[CCGT_CHUNKS];
+	unsigned n;
+} ccgt_chunks;
+
+CCGT_NOINST static void *ccgt_chunk_alloc(void *ud, OTF2_FileType ft,
+		OTF2_LocationRef loc, void **per, uint64_t size)
+{
+	ccgt_chunks *c = *per;
+	(void)ud, (void)ft, (void)loc;
+	if (!c && !(c = *per = calloc(1, sizeof *c)))
+		return NULL;
+	if (c->n == CCGT_CHUNKS)
+		return NULL;
+	return c->chunk[c->n++] = malloc(size);
+}
+
+CCGT_NOINST static void ccgt_chunk_free(void *ud, OTF2_FileType ft,
+		OTF2_LocationRef loc, void **per, bool final)
+{
+	ccgt_chunks *c = *per;
+	(void)ud, (void)ft, (void)loc;
+	if (!c)
+		return;
+	for (unsigned i = 0; i < c->n; i++)
+		free(c->chunk[i]);
+	c->n = 0;
+	if (final) {
+		free(c);
+		*per = NULL;
+	}
 }
 
 /* An open-addressing set of nonzero addresses (0 marks a free slot). */
@@ -256,6 +294,7 @@ CCGT_NOINST static int ccgt_write_record(ccgt_out *o, OTF2_GlobalDefWriter *g)
 		uint32_t l = th->index;
 		if (CCGT_PROP_S(l, S_P_REDUCE, S_STRATEGY + o->cfg->strategy) ||
 		    CCGT_PROP_U(l, S_P_BUFFER, th->bytes) ||
+		    CCGT_PROP_U(l, S_P_USED, th->used) ||
 		    CCGT_PROP_U(l, S_P_DROPPED, th->dropped))
 			return -1;
 		if (th->dropped &&
@@ -406,6 +445,7 @@ int ccgt_write_archive(const char *dir, ccgt_thread *head, uint32_t nthreads,
 		       const ccgt_config *cfg)
 {
 	OTF2_FlushCallbacks fcb = { ccgt_pre_flush, ccgt_post_flush };
+	OTF2_MemoryCallbacks mcb = { ccgt_chunk_alloc, ccgt_chunk_free };
 	ccgt_out o = { .head = head, .nthreads = nthreads, .cfg = cfg };
 	uint64_t *nev = calloc(nthreads, sizeof *nev);
 	int rc = -1;
@@ -415,6 +455,7 @@ int ccgt_write_archive(const char *dir, ccgt_thread *head, uint32_t nthreads,
 				 1024 * 1024, 4 * 1024 * 1024,
 				 OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
 	if (!o.ar || OTF2_Archive_SetFlushCallbacks(o.ar, &fcb, NULL) ||
+	    OTF2_Archive_SetMemoryCallbacks(o.ar, &mcb, NULL) ||
 	    OTF2_Archive_SetSerialCollectiveCallbacks(o.ar) ||
 	    OTF2_Archive_SetCreator(o.ar, "ccgfs-trace") ||
 	    OTF2_Archive_OpenEvtFiles(o.ar))

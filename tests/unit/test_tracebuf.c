@@ -27,6 +27,7 @@ static void sim_init(sim *s, int strategy, uint64_t bytes)
 {
 	memset(s, 0, sizeof *s);
 	s->cfg.strategy = strategy;
+	s->cfg.limit = UINT64_MAX;
 	s->cfg.order[0] = CCGT_C_COUNTER;
 	s->cfg.order[1] = CCGT_C_FUNC;
 	s->th.cfg = &s->cfg;
@@ -230,6 +231,35 @@ static void merge_metric_first(void **state)
 	ccgt_buf_free(&s.th);
 }
 
+/* Two threads under one process limit of 3 bins and their items: the
+ * first takes all 3, the second none and stops at once; neither touches
+ * a bin beyond the limit. */
+static void process_limit(void **state)
+{
+	(void)state;
+	sim a, b;
+	sim_init(&a, CCGT_STOP, 4 * 260 + 24);
+	sim_init(&b, CCGT_STOP, 4 * 260 + 24);
+	ccgt_config shared = a.cfg;
+	shared.limit = 2 * 24 + 3 * 260;
+	a.th.cfg = b.th.cfg = &shared;
+	assert_true(ccgt_buf_reserve(&a.th));
+	assert_true(ccgt_buf_reserve(&b.th));
+	int kept = 0;
+	for (int i = 0; i < 60; i++)
+		kept += sim_call(&a, i % 2 ? CCGT_K_LEAVE : CCGT_K_ENTER, 1);
+	assert_int_equal(kept, 48);
+	assert_true(a.th.stopped);
+	assert_false(sim_call(&b, CCGT_K_ENTER, 2));
+	assert_true(b.th.stopped);
+	assert_int_equal(b.th.stop_t, 1);
+	assert_int_equal(a.th.used, 24 + 3 * 260);
+	assert_int_equal(b.th.used, 24);
+	assert_int_equal(shared.used, shared.limit);
+	ccgt_buf_free(&a.th);
+	ccgt_buf_free(&b.th);
+}
+
 static uint64_t rng = 0x9e3779b97f4a7c15u;
 static unsigned rnd(unsigned n)
 {
@@ -295,6 +325,7 @@ int main(void)
 		cmocka_unit_test(class_other_first),
 		cmocka_unit_test(merge_metric_first),
 		cmocka_unit_test(level_random),
+		cmocka_unit_test(process_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
