@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <otf2/otf2.h>
@@ -441,9 +442,25 @@ CCGT_NOINST static int ccgt_write_events(ccgt_out *o, uint64_t *nev)
 	return 0;
 }
 
+CCGT_NOINST static uint64_t ccgt_clock(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+CCGT_NOINST static uint64_t ccgt_sum(const uint64_t *v, uint32_t n)
+{
+	uint64_t s = 0;
+	for (uint32_t i = 0; v && i < n; i++)
+		s += v[i];
+	return s;
+}
+
 int ccgt_write_archive(const char *dir, ccgt_thread *head, uint32_t nthreads,
 		       const ccgt_config *cfg)
 {
+	uint64_t t_start = ccgt_clock();
 	OTF2_FlushCallbacks fcb = { ccgt_pre_flush, ccgt_post_flush };
 	OTF2_MemoryCallbacks mcb = { ccgt_chunk_alloc, ccgt_chunk_free };
 	ccgt_out o = { .head = head, .nthreads = nthreads, .cfg = cfg };
@@ -471,8 +488,10 @@ out:
 		fprintf(stderr, "ccgfs-trace: cannot write the trace into %s "
 			"(does it exist already?)\n", dir);
 	else
-		fprintf(stderr, "ccgfs-trace: %" PRIu32 " threads written to "
-			"%s/traces.otf2\n", nthreads, dir);
+		fprintf(stderr, "ccgfs-trace: %" PRIu32 " threads, %" PRIu64
+			" events written to %s/traces.otf2 in %.3f s\n",
+			nthreads, ccgt_sum(nev, nthreads), dir,
+			(double)(ccgt_clock() - t_start) / 1e9);
 	free(o.addrs);
 	free(nev);
 	return rc;
