@@ -27,7 +27,10 @@ static ccgt_config ccgt_cfg;     /* set at the first registration */
 static int ccgt_configured;
 /* atomic: set when the archive is being written, or in a forked child */
 static int ccgt_done;
-static __thread ccgt_thread *ccgt_self;
+/* initial-exec: no __tls_get_addr call per event (the library is loaded
+ * at start, preloaded or linked) */
+static __thread ccgt_thread *ccgt_self
+	__attribute__((tls_model("initial-exec")));
 
 /* Parses BYTES with an optional K, M or G suffix; 0 when invalid. */
 CCGT_NOINST static uint64_t ccgt_parse_size(const char *s)

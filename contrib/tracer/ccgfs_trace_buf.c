@@ -246,6 +246,27 @@ drop:
 	return 0;
 }
 
+int ccgt_buf_scan(const ccgt_thread *th,
+		  int (*fn)(void *ctx, const ccgt_event *e), void *ctx)
+{
+	for (uint32_t i = 0; th->ev && i < th->nitems; i++) {
+		const ccgt_item *x = &th->items[i];
+		/* a chain has at most nbins bins */
+		uint32_t b = x->head;
+		for (uint32_t k = 0; b != CCGT_NONE && k < th->nbins; k++) {
+			uint32_t end = b == x->tail ? x->fill : th->per_bin;
+			const ccgt_event *e = &th->ev[(size_t)b * th->per_bin];
+			for (uint32_t j = 0; j < end;
+			     j += ccgt_slots(CCGT_KIND(e[j].a)))
+				if (CCGT_KIND(e[j].a) != CCGT_K_PAD &&
+				    fn(ctx, &e[j]))
+					return -1;
+			b = b == x->tail ? CCGT_NONE : th->link[b];
+		}
+	}
+	return 0;
+}
+
 /* ---- merging the items back into time order ---- */
 
 /* A cursor per item with events; a binary min-heap of them. */

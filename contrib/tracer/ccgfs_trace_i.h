@@ -112,6 +112,11 @@ int ccgt_buf_put(ccgt_thread *th, unsigned cls, const ccgt_event *e,
 /* Counts an event dropped at time t. */
 void ccgt_buf_drop(ccgt_thread *th, uint64_t t, uint64_t n);
 
+/* Calls fn on each stored event of th in no particular order, until fn
+ * returns nonzero (then -1); 0 after the last. */
+int ccgt_buf_scan(const ccgt_thread *th,
+		  int (*fn)(void *ctx, const ccgt_event *e), void *ctx);
+
 /* Walks th's stored events in time order: ccgt_merge_open, then
  * ccgt_merge_next until it returns NULL, then ccgt_merge_close. */
 typedef struct ccgt_merge ccgt_merge;

@@ -141,29 +141,33 @@ CCGT_NOINST static int ccgt_set_add(ccgt_set *s, uint64_t a)
 	}
 }
 
+/* What ccgt_collect gathers over one thread's events. */
+typedef struct {
+	ccgt_out *o;
+	ccgt_set set;
+} ccgt_gather;
+
+CCGT_NOINST static int ccgt_gather_event(void *ctx, const ccgt_event *e)
+{
+	ccgt_gather *g = ctx;
+	if (e->t < g->o->t0)
+		g->o->t0 = e->t;
+	if (e->t > g->o->t1)
+		g->o->t1 = e->t;
+	return CCGT_KIND(e->a) == CCGT_K_ENTER &&
+	       ccgt_set_add(&g->set, CCGT_PAYLOAD(e->a) + 1);
+}
+
 /* Collects the distinct Enter addresses (sorted) and the time span. */
 CCGT_NOINST static int ccgt_collect(ccgt_out *o)
 {
-	ccgt_set set = {0};
+	ccgt_gather g = {o, {0}};
 	int rc = -1;
 	o->t0 = UINT64_MAX;
 	o->t1 = 0;
 	for (ccgt_thread *th = o->head; th; th = th->next) {
-		ccgt_merge *m = ccgt_merge_open(th);
-		const ccgt_event *e;
-		if (!m)
+		if (ccgt_buf_scan(th, ccgt_gather_event, &g))
 			goto out;
-		while ((e = ccgt_merge_next(m))) {
-			if (e->t < o->t0)
-				o->t0 = e->t;
-			if (e->t > o->t1)
-				o->t1 = e->t;
-			if (CCGT_KIND(e->a) == CCGT_K_ENTER &&
-			    ccgt_set_add(&set, CCGT_PAYLOAD(e->a) + 1) &&
-			    (ccgt_merge_close(m), 1))
-				goto out;
-		}
-		ccgt_merge_close(m);
 		uint64_t end = th->stopped ? th->stop_t : th->last_t;
 		if (end > o->t1)
 			o->t1 = end;
@@ -175,18 +179,19 @@ CCGT_NOINST static int ccgt_collect(ccgt_out *o)
 	/* the set's slots become the sorted array (addresses are stored
 	 * plus one, so that address 0 is not the free mark) */
 	o->naddrs = 0;
-	for (size_t i = 0; i < set.cap; i++)
-		if (set.slot[i])
-			set.slot[o->naddrs++] = set.slot[i] - 1;
+	for (size_t i = 0; i < g.set.cap; i++)
+		if (g.set.slot[i])
+			g.set.slot[o->naddrs++] = g.set.slot[i] - 1;
 	if (o->naddrs > 0)
-		qsort(set.slot, o->naddrs, sizeof *set.slot, ccgt_cmp_u64);
-	o->addrs = set.slot;
-	set.slot = NULL;
+		qsort(g.set.slot, o->naddrs, sizeof *g.set.slot, ccgt_cmp_u64);
+	o->addrs = g.set.slot;
+	g.set.slot = NULL;
 	rc = 0;
 out:
-	free(set.slot);
+	free(g.set.slot);
 	return rc;
 }
+
 CCGT_NOINST static uint32_t ccgt_region_of(const ccgt_out *o, uint64_t a)
 {
 	const uint64_t *p = bsearch(&a, o->addrs, o->naddrs, sizeof a,
