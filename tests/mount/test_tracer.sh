@@ -193,4 +193,39 @@ grep -qx "recorder_dropped_events: $sum" "$m/info" &&
 grep -qx 'property.CCGFS_TRACE::DROPPED_FROM_LEVEL: 6' \
   "$m"/process_*/thread_*/info || { echo "no level in info"; exit 1; }
 ccg_unmount "$m"
+# A forked child records and writes nothing: only the parent's calls,
+# and no second archive.
+cc -O0 -finstrument-functions -rdynamic -o "$work/forks" "$here/../tracer/forks.c"
+(cd "$work" && CCGFS_TRACE_LIB="$CCG_TRACE_LIB" "$tracer" -o fork ./forks) \
+  2> "$work/fork.err"
+[ "$(otf2-print "$work/fork/traces.otf2" |
+  sed -n 's/^ENTER .*Region: "\([^"]*\)".*/\1/p' |
+  sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }')" = \
+  'f=3 h=1 main=1 ' ] || { echo "fork: unexpected calls"; cat "$work/fork.err";
+  otf2-print "$work/fork/traces.otf2" | grep ENTER; exit 1; }
+ls "$work" | grep -q '^ccgfs-trace-' && { echo "fork: a second archive"; exit 1; }
+
+# SIGTERM writes the archive, then the program dies of the signal: a
+# program that would run for minutes, stopped once it holds events (its
+# resident memory has grown by 4 MiB of bins).
+cc -O0 -finstrument-functions -rdynamic -pthread -o "$work/busy" \
+  "$here/../tracer/busy.c"
+rm -rf "$work/term"
+CCGFS_TRACE_DIR="$work/term" LD_PRELOAD="$CCG_TRACE_LIB" \
+  "$work/busy" 2 1000000000 > /dev/null 2> "$work/term.err" &
+pid=$!
+rss() { awk '/^VmRSS/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0; }
+rss0=$(rss)
+for _ in $(seq 200); do
+  [ "$(rss)" -gt $((rss0 + 4096)) ] && break
+  sleep 0.05
+done
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+[ "$rc" = 143 ] || { echo "SIGTERM: exit status $rc, not 143"; exit 1; }
+otf2-print "$work/term/traces.otf2" > "$work/term.print"
+n=$(grep -c '^ENTER' "$work/term.print")
+[ "$n" -gt 1000 ] && [ "$n" = "$(grep -c '^LEAVE' "$work/term.print")" ] ||
+  { echo "SIGTERM: $n Enters"; exit 1; }
 echo "tracer ok"
