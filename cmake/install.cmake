@@ -29,7 +29,7 @@ install(FILES ${CMAKE_BINARY_DIR}/ccgfs.pc
 # Man pages go in compressed, as Debian has them (gzip -9n: no name or
 # time inside, so the same page gives the same bytes).
 find_program(CCG_GZIP gzip REQUIRED)
-foreach(page ccgfs.1 ccgfs-gen.1 ccgfs.5)
+foreach(page ccgfs.1 ccgfs-gen.1 ccgfs-trace.1 ccgfs.5)
   set(gz ${CMAKE_BINARY_DIR}/man/${page}.gz)
   add_custom_command(OUTPUT ${gz}
     COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_SOURCE_DIR}/doc/man/${page}
