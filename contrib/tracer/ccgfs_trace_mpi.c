@@ -103,7 +103,11 @@ CCGT_NOINST static void ccgt_coll_end(OTF2_CollectiveOp op, MPI_Comm comm,
 /* ---- outstanding requests: handle -> request id ---- */
 
 /* An open-addressing table (linear probing, deletion by backward
- * shift) under a lock: Isend and Irecv add, Wait and Waitall take. */
+ * shift) under a lock: Isend and Irecv add, Wait and Waitall take.  A
+ * handle may be in it several times: an MPI library may give the same
+ * handle to requests that completed at once (Open MPI does for small
+ * sends); the oldest entry of a handle comes first in its probe
+ * sequence and is taken first. */
 typedef struct {
 	uint64_t key;       /* the handle's bits; 0: free */
 	uint64_t id;
@@ -128,7 +132,7 @@ CCGT_NOINST static size_t ccgt_req_home(uint64_t k, size_t cap)
 	return (size_t)((k * UINT64_C(0x9e3779b97f4a7c15)) >> 17) & (cap - 1);
 }
 
-/* Inserts x; the caller holds the lock.  -1 when memory is short. */
+/* Adds x; the caller holds the lock.  -1 when memory is short. */
 CCGT_NOINST static int ccgt_req_put(const ccgt_req *x)
 {
 	if (2 * (ccgt_nreqs + 1) > ccgt_req_cap) {
@@ -149,10 +153,9 @@ CCGT_NOINST static int ccgt_req_put(const ccgt_req *x)
 		ccgt_req_cap = cap;
 	}
 	size_t h = ccgt_req_home(x->key, ccgt_req_cap);
-	while (ccgt_reqs[h].key && ccgt_reqs[h].key != x->key)
+	while (ccgt_reqs[h].key)
 		h = (h + 1) & (ccgt_req_cap - 1);
-	if (!ccgt_reqs[h].key)
-		ccgt_nreqs++;
+	ccgt_nreqs++;
 	ccgt_reqs[h] = *x;
 	return 0;
 }

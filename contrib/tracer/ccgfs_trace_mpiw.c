@@ -454,6 +454,20 @@ out:
 	return rc;
 }
 
+/* Says on stderr what was dropped of th (the record in the archive has
+ * the details). */
+CCGT_NOINST static void ccgt_mw_report(const ccgt_mw *w, const ccgt_thread *th)
+{
+	if (!th->dropped)
+		return;
+	fprintf(stderr, "ccgfs-trace: rank %d thread %" PRIu32 ": buffer full "
+		"(%s): %" PRIu64 " events dropped%s%s\n", w->rank, th->index,
+		ccgt_reduce_names[w->cfg->strategy], th->dropped,
+		th->level_cut ? ", calls from some depth on" :
+		th->class_dropped ? ", whole classes" : "",
+		th->stopped ? ", recording stopped" : "");
+}
+
 /* Every thread's events, then empty local definitions; what rank 0
  * needs of each location gathered into w->locs.  Collective. */
 CCGT_NOINST static int ccgt_mw_events(ccgt_mw *w)
@@ -468,6 +482,7 @@ CCGT_NOINST static int ccgt_mw_events(ccgt_mw *w)
 		uint64_t *l = &mine[(size_t)th->index * L_NFIELDS];
 		if (ok && ccgt_mw_thread(w, th, &l[L_NEV]))
 			ok = 0;
+		ccgt_mw_report(w, th);
 		l[L_STRATEGY] = (uint64_t)w->cfg->strategy;
 		l[L_BYTES] = th->bytes;
 		l[L_DROPPED] = th->dropped;
