@@ -69,6 +69,12 @@ trace class 3 CCGFS_TRACE_REDUCE=class CCGFS_TRACE_BUFFER=4K \
   CCGFS_TRACE_CLASSES=p2p,coll
 CLASSES=p2p,coll,counter,func,mpi "$check" class 3 "$work/full3" \
   "$work/class" p2p
+# class in the default order (counter, func, p2p, coll, mpi), 3 KiB (11
+# bins, 176 slots): without counters func goes first, then p2p (the 201
+# slots of mpi, p2p and coll do not fit), and mpi and coll stay whole.
+trace classd 3 CCGFS_TRACE_REDUCE=class CCGFS_TRACE_BUFFER=3K
+CLASSES=counter,func,p2p,coll,mpi "$check" class 3 "$work/full3" \
+  "$work/classd" counter,func,p2p
 # level, 4500 bytes (15 bins of 16 slots and the MPI item): the MPI
 # records (mpi, p2p and coll: 193 to 201 slots) take 13 bins, levels 0
 # (main) and 1 (16 events) one each, level 2 (30 events) and level 3
