@@ -62,24 +62,24 @@ for n in 2 3; do
   grep -q 'buffer full' "$work/full$n.err" && { echo "full$n dropped"; exit 1; }
 done
 
-# class, 4 KiB (15 bins of 16 slots, 240): a rank's records take 259 to
-# 267 slots (rank 0: func 66, mpi 78, p2p 91 - a message 3 slots -, coll
-# 32); p2p, first in the order, goes whole, and the 176 slots left fit.
+# class, 4 KiB (15 bins of 16 slots, 240): a rank's records take 277 to
+# 285 slots (rank 0: func 66, mpi 84, p2p 91 - a message 3 slots -, coll
+# 44); p2p, first in the order, goes whole, and the 194 slots left fit.
 trace class 3 CCGFS_TRACE_REDUCE=class CCGFS_TRACE_BUFFER=4K \
   CCGFS_TRACE_CLASSES=p2p,coll
 CLASSES=p2p,coll,counter,func,mpi "$check" class 3 "$work/full3" \
   "$work/class" p2p
 # class in the default order (counter, func, p2p, coll, mpi), 3 KiB (11
-# bins, 176 slots): without counters func goes first, then p2p (the 201
-# slots of mpi, p2p and coll do not fit), and mpi and coll stay whole.
+# bins, 176 slots): without counters func goes first, then p2p (the 211
+# to 219 slots of mpi, p2p and coll do not fit), mpi and coll stay whole.
 trace classd 3 CCGFS_TRACE_REDUCE=class CCGFS_TRACE_BUFFER=3K
 CLASSES=counter,func,p2p,coll,mpi "$check" class 3 "$work/full3" \
   "$work/classd" counter,func,p2p
-# level, 4500 bytes (15 bins of 16 slots and the MPI item): the MPI
-# records (mpi, p2p and coll: 193 to 201 slots) take 13 bins, levels 0
+# level, 4800 bytes (16 bins of 16 slots and the MPI item): the MPI
+# records (mpi, p2p and coll: 211 to 219 slots) take 14 bins, levels 0
 # (main) and 1 (16 events) one each, level 2 (30 events) and level 3
 # (18) two each: the levels from 2 on go, every MPI record stays.
-trace level 3 CCGFS_TRACE_BUFFER=4500
+trace level 3 CCGFS_TRACE_BUFFER=4800
 "$check" level 3 "$work/full3" "$work/level" 2
 grep -q 'rank 0 thread 0: buffer full (level)' "$work/level.err" ||
   { echo "level: no report on stderr"; exit 1; }

@@ -60,7 +60,9 @@ INSIDE = {'MPI_SEND': ('MPI_Send', 'MPI_Sendrecv'),
           'MPI_IRECV': ('MPI_Wait', 'MPI_Waitall'),
           'MPI_ISEND_COMPLETE': ('MPI_Wait', 'MPI_Waitall')}
 COLL_REGION = {'BARRIER': 'MPI_Barrier', 'BCAST': 'MPI_Bcast',
-               'REDUCE': 'MPI_Reduce', 'ALLREDUCE': 'MPI_Allreduce'}
+               'REDUCE': 'MPI_Reduce', 'ALLREDUCE': 'MPI_Allreduce',
+               'GATHER': 'MPI_Gather', 'ALLGATHER': 'MPI_Allgather',
+               'ALLTOALL': 'MPI_Alltoall'}
 
 
 def fail(msg):
@@ -75,7 +77,8 @@ def expected_calls(n, r):
          'MPI_Isend': 6 + (r == 0), 'MPI_Irecv': 6 + (r == 1),
          'MPI_Wait': int(r in (0, 1)), 'MPI_Waitall': 3,
          'MPI_Sendrecv': 1, 'MPI_Barrier': 2, 'MPI_Allreduce': 4,
-         'MPI_Bcast': 1, 'MPI_Reduce': 1,
+         'MPI_Bcast': 1, 'MPI_Reduce': 1, 'MPI_Gather': 1,
+         'MPI_Allgather': 1, 'MPI_Alltoall': 1,
          'main': 1, 'ring': 1, 'halo': 1, 'pair': 1, 'split': 1,
          'compute': 7, 'leaf': 21}
     return {k: int(v) for k, v in c.items() if v}
@@ -101,6 +104,9 @@ def expected_colls(n, r):
     c.append(('ALLREDUCE', 'UNDEFINED', None, 4, 4))          # split
     c.append(('BCAST', 'W', 0, 4 if r == 0 else 0, 0 if r == 0 else 4))
     c.append(('REDUCE', 'W', n - 1, 4, 4 if r == n - 1 else 0))
+    c.append(('GATHER', 'W', 0, 4, 4 * n if r == 0 else 0))
+    c.append(('ALLGATHER', 'W', None, 4, 4 * n))
+    c.append(('ALLTOALL', 'W', None, 4 * n, 4 * n))
     return collections.Counter(c)
 
 

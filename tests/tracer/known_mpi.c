@@ -14,12 +14,14 @@
  *   split:    the even ranks form a communicator; its rank 0 sends 1 int
  *             (tag 9) to its rank 1 (world ranks 0 and 2), and every
  *             part does one MPI_Allreduce on its communicator
- *   then 2 MPI_Barrier, 3 MPI_Allreduce, 1 MPI_Bcast (root 0) and
- *   1 MPI_Reduce (root: the last rank); compute() is called 7 times (3
- *   in halo, 4 at the end),
- *   each calling leaf() 3 times. */
+ *   then 2 MPI_Barrier, 3 MPI_Allreduce, 1 MPI_Bcast (root 0),
+ *   1 MPI_Reduce (root: the last rank), 1 MPI_Gather (root 0),
+ *   1 MPI_Allgather and 1 MPI_Alltoall, each of 1 int per rank;
+ *   compute() is called 7 times (3 in halo, 4 at the end), each calling
+ *   leaf() 3 times. */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static volatile double sink;
 
@@ -111,6 +113,13 @@ int main(int argc, char **argv)
 		MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 	MPI_Bcast(&y, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	MPI_Reduce(&x, &y, 1, MPI_INT, MPI_SUM, size - 1, MPI_COMM_WORLD);
+	int *all = calloc((size_t)size, 2 * sizeof *all);
+	if (!all)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	MPI_Gather(&x, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	MPI_Allgather(&x, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
+	MPI_Alltoall(all, 1, MPI_INT, all + size, 1, MPI_INT, MPI_COMM_WORLD);
+	free(all);
 	for (int i = 0; i < 4; i++)
 		compute();
 	MPI_Barrier(MPI_COMM_WORLD);
