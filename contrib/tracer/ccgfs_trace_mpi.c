@@ -89,8 +89,9 @@ CCGT_NOINST static void ccgt_coll_begin(void)
 CCGT_NOINST static void ccgt_coll_end(OTF2_CollectiveOp op, MPI_Comm comm,
 				      int root, uint64_t sent, uint64_t recvd)
 {
-	int other, wroot = root < 0 ? -1 : ccgt_world_rank(comm, root, &other);
-	other = comm != MPI_COMM_WORLD;
+	int other;
+	int wroot = root < 0 ? -1 : ccgt_world_rank(comm, root, &other);
+	other = comm != MPI_COMM_WORLD;   /* also without a root */
 	ccgt_event e[3] = {
 		{0, CCGT_WORD(CCGT_K_COLL_END,
 			      CCGT_COLL_WORD0(op, other ? CCGT_COMM_OTHER

@@ -66,7 +66,47 @@ enum { CCGT_COMM_WORLD = 0, CCGT_COMM_OTHER = 1 };
 #define CCGT_COLL_COMM(w) ((uint32_t)((CCGT_PAYLOAD(w) >> 8) & 0xffff))
 #define CCGT_COLL_ROOT1(w) ((uint32_t)(CCGT_PAYLOAD(w) >> 24))
 
-/* ---- ccgfs_trace_mpiw.c ---- */
+/* ---- ccgfs_trace_mpiw.c and ccgfs_trace_mpid.c ---- */
+
+/* What rank 0 learns of each location (uint64 fields, gathered). */
+enum {
+	L_NEV, L_STRATEGY, L_BYTES, L_DROPPED, L_FIRST, L_LAST, L_LEVEL_CUT,
+	L_LEVEL, L_CLASSES, L_STOPPED, L_STOP_T, L_NFIELDS
+};
+
+/* A region name at rank 0: name and file point into the gathered text. */
+typedef struct {
+	const char *name, *file;
+	uint32_t line, rank, local;
+} ccgt_gname;
+
+/* The state of the collective writing on one rank. */
+typedef struct {
+	int rank, size;
+	ccgt_thread *head;
+	uint32_t nthreads;
+	const ccgt_config *cfg;
+	uint64_t loc0;            /* this rank's first location id */
+	uint64_t *addrs;          /* sorted distinct Enter addresses */
+	size_t naddrs;
+	uint32_t *gid;            /* global function id per address */
+	uint32_t mpi_used;        /* bit per MPI function, all ranks */
+	uint32_t mpi_region[CCGT_MPI_NFUNCS];  /* their region ids */
+	uint32_t nmpi;            /* MPI regions; functions come after */
+	uint64_t t0, t1;          /* span of all ranks */
+	OTF2_Archive *ar;
+	/* rank 0 only: */
+	char *text;               /* the gathered names */
+	ccgt_gname *gnames;       /* one per distinct name, sorted */
+	size_t ngnames;
+	int *nthreads_of;         /* per rank */
+	uint64_t *locs;           /* per location, L_NFIELDS each */
+	uint64_t nlocs;
+} ccgt_mw;
+
+/* Rank 0 (ccgfs_trace_mpid.c): writes the global definitions of w's
+ * archive; 0 or -1. */
+int ccgt_mpid_write(const ccgt_mw *w);
 
 /* The collective writer (a ccgt_writer): called by every rank in
  * MPI_Finalize before PMPI_Finalize; all ranks write one archive into
