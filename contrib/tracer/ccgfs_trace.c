@@ -31,6 +31,8 @@ static int ccgt_done;
  * at start, preloaded or linked) */
 static __thread ccgt_thread *ccgt_self
 	__attribute__((tls_model("initial-exec")));
+/* appended to the folder written at exit (ccgt_set_exit_suffix) */
+static char ccgt_exit_suffix[32];
 
 /* Parses BYTES with an optional K, M or G suffix; 0 when invalid. */
 CCGT_NOINST static uint64_t ccgt_parse_size(const char *s)
@@ -71,7 +73,7 @@ CCGT_NOINST static uint64_t ccgt_env_size(const char *name, uint64_t dflt)
 CCGT_NOINST static void ccgt_parse_classes(ccgt_config *c, const char *s)
 {
 	static const uint8_t dflt[CCGT_NCLASSES] = {CCGT_C_COUNTER,
-						    CCGT_C_FUNC};
+		CCGT_C_FUNC, CCGT_C_P2P, CCGT_C_COLL, CCGT_C_MPI};
 	unsigned n = 0, seen = 0;
 	while (s && *s && n < CCGT_NCLASSES) {
 		size_t len = strcspn(s, ",");
@@ -82,7 +84,8 @@ CCGT_NOINST static void ccgt_parse_classes(ccgt_config *c, const char *s)
 				break;
 		if (k == CCGT_NCLASSES || (seen & (1u << k))) {
 			fprintf(stderr, "ccgfs-trace: CCGFS_TRACE_CLASSES: "
-				"'%.*s' is not a class (func, counter) or is "
+				"'%.*s' is not a class (func, counter, mpi, "
+				"p2p, coll) or is "
 				"named twice; ignored\n", (int)len, s);
 		} else {
 			c->order[n++] = (uint8_t)k;
@@ -194,6 +197,32 @@ CCGT_NOINST static void ccgt_record(void *fn, unsigned kind)
 	__atomic_store_n(&th->busy, 0, __ATOMIC_RELEASE);
 }
 
+CCGT_NOINST int ccgt_record_ext(unsigned cls, ccgt_event *e, unsigned n)
+{
+	ccgt_thread *th = ccgt_self;
+	int kept;
+	if (!th) {
+		th = ccgt_self = ccgt_register();
+		if (!th)
+			return 0;
+	}
+	/* the same protocol with the exit as ccgt_record */
+	__atomic_store_n(&th->busy, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&ccgt_done, __ATOMIC_SEQ_CST)) {
+		__atomic_store_n(&th->busy, 0, __ATOMIC_RELEASE);
+		return 0;
+	}
+	uint64_t t = ccgt_now(CLOCK_MONOTONIC);
+	if (t <= th->last_t)
+		t = th->last_t + 1;
+	th->last_t = t;
+	for (unsigned i = 0; i < n; i++)
+		e[i].t = t;
+	kept = ccgt_buf_put(th, cls, e, n);
+	__atomic_store_n(&th->busy, 0, __ATOMIC_RELEASE);
+	return kept;
+}
+
 /* Waits until no thread is inside ccgt_record (a bounded number of
  * yields: a thread that stays busy longer is written as it is). */
 CCGT_NOINST static void ccgt_quiesce(void)
@@ -216,12 +245,12 @@ CCGT_NOINST void __cyg_profile_func_exit(void *fn, void *site)
 	ccgt_record(fn, CCGT_K_LEAVE);
 }
 
-/* Stops all recording and writes the archive, once.  Threads still
- * running keep their events up to here.  From a signal handler the lock
- * is only tried (the signal may have come while it was held). */
-CCGT_NOINST static void ccgt_finish_once(int from_signal)
+/* Stops all recording and writes the archive through w, once.  Threads
+ * still running keep their events up to here.  From a signal handler the
+ * lock is only tried (the signal may have come while it was held). */
+CCGT_NOINST static void ccgt_finish_once(int from_signal, ccgt_writer w)
 {
-	char dflt[64];
+	char dflt[64], withsuffix[4096];
 	const char *dir = getenv("CCGFS_TRACE_DIR");
 	if (from_signal) {
 		int i;
@@ -240,23 +269,39 @@ CCGT_NOINST static void ccgt_finish_once(int from_signal)
 		snprintf(dflt, sizeof dflt, "./ccgfs-trace-%ld", (long)getpid());
 		dir = dflt;
 	}
-	if (ccgt_nthreads > 0) {
-		ccgt_quiesce();
-		(void)ccgt_write_archive(dir, ccgt_head, ccgt_nthreads,
-					 &ccgt_cfg);
+	if (w == ccgt_write_archive && ccgt_exit_suffix[0]) {
+		snprintf(withsuffix, sizeof withsuffix, "%s%s", dir,
+			 ccgt_exit_suffix);
+		dir = withsuffix;
 	}
+	if (ccgt_nthreads > 0 || w != ccgt_write_archive) {
+		ccgt_quiesce();
+		(void)w(dir, ccgt_head, ccgt_nthreads, &ccgt_cfg);
+	}
+	pthread_mutex_unlock(&ccgt_lock);
+}
+
+CCGT_NOINST void ccgt_finish_with(ccgt_writer w)
+{
+	ccgt_finish_once(0, w);
+}
+
+CCGT_NOINST void ccgt_set_exit_suffix(const char *suffix)
+{
+	pthread_mutex_lock(&ccgt_lock);
+	snprintf(ccgt_exit_suffix, sizeof ccgt_exit_suffix, "%s", suffix);
 	pthread_mutex_unlock(&ccgt_lock);
 }
 
 CCGT_NOINST __attribute__((destructor)) static void ccgt_finish(void)
 {
-	ccgt_finish_once(0);
+	ccgt_finish_once(0, ccgt_write_archive);
 }
 
 /* SIGINT, SIGTERM, SIGHUP: write, then die of the signal as before. */
 CCGT_NOINST static void ccgt_on_signal(int sig)
 {
-	ccgt_finish_once(1);
+	ccgt_finish_once(1, ccgt_write_archive);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

@@ -13,7 +13,8 @@
 #define CCGT_BIN_MIN 256u
 #define CCGT_BIN_MAX 65536u
 
-const char *const ccgt_class_names[CCGT_NCLASSES] = {"func", "counter"};
+const char *const ccgt_class_names[CCGT_NCLASSES] = {"func", "counter",
+							"mpi", "p2p", "coll"};
 const char *const ccgt_reduce_names[3] = {"stop", "class", "level"};
 
 int ccgt_buf_init(ccgt_thread *th, uint64_t bytes)
@@ -25,15 +26,17 @@ int ccgt_buf_init(ccgt_thread *th, uint64_t bytes)
 	/* bytes per bin: its slots and link, and its level's item */
 	per = bin + sizeof(uint32_t) +
 	      (c->strategy == CCGT_LEVEL ? sizeof(ccgt_item) : 0);
+	/* class: an item per class; stop: one; level: the MPI item */
 	fixed = c->strategy == CCGT_CLASS ? CCGT_NCLASSES * sizeof(ccgt_item)
-		: c->strategy == CCGT_STOP ? sizeof(ccgt_item) : 0;
+		: sizeof(ccgt_item);
 	nbins = bytes > fixed ? (bytes - fixed) / per : 0;
-	if (nbins > UINT32_MAX - 1)
-		nbins = UINT32_MAX - 1;
+	if (nbins > UINT32_MAX - 2)
+		nbins = UINT32_MAX - 2;
 	th->nbins = (uint32_t)nbins;
 	th->per_bin = (uint32_t)(bin / sizeof(ccgt_event));
-	th->nitems = c->strategy == CCGT_LEVEL ? th->nbins
+	th->nitems = c->strategy == CCGT_LEVEL ? th->nbins + 1
 		     : c->strategy == CCGT_CLASS ? CCGT_NCLASSES : 1;
+	th->mpi_item = th->nbins;
 	th->level_limit = th->nbins;
 	th->free_bin = CCGT_NONE;
 	th->drop_first = UINT64_MAX;
@@ -114,9 +117,9 @@ CCGT_NOINST static uint32_t ccgt_victim(const ccgt_thread *th, uint32_t it)
 	const ccgt_config *c = th->cfg;
 	if (c->strategy == CCGT_LEVEL) {
 		/* the deepest level, the requester when it is deeper still;
-		 * level 0 alone is never dropped */
+		 * level 0 alone is never dropped, nor the MPI item */
 		uint32_t deepest = th->top > 0 ? th->top - 1 : 0;
-		if (it > deepest)
+		if (it > deepest && it != th->mpi_item)
 			deepest = it;
 		return deepest == 0 ? CCGT_NONE : deepest;
 	}
@@ -205,7 +208,9 @@ CCGT_NOINST int ccgt_buf_put(ccgt_thread *th, unsigned cls,
 			th->stop_t = e->t;   /* it never had a buffer */
 		goto drop;
 	}
-	if (th->cfg->strategy == CCGT_LEVEL) {
+	if (th->cfg->strategy == CCGT_LEVEL && CCGT_IS_MPI_CLASS(cls)) {
+		it = th->mpi_item;   /* all MPI records of all levels */
+	} else if (th->cfg->strategy == CCGT_LEVEL) {
 		if (th->depth >= th->level_limit) {
 			th->level_cut = 1;
 			goto drop;
@@ -233,16 +238,17 @@ CCGT_NOINST int ccgt_buf_put(ccgt_thread *th, unsigned cls,
 		}
 		x->tail = b;
 		x->fill = 0;
-		if (th->cfg->strategy == CCGT_LEVEL && it >= th->top)
+		if (th->cfg->strategy == CCGT_LEVEL && it >= th->top &&
+		    it != th->mpi_item)
 			th->top = it + 1;
 	}
 	memcpy(&th->ev[(size_t)x->tail * th->per_bin + x->fill], e,
 	       n * sizeof *e);
 	x->fill += n;
-	x->n += n;
+	x->n++;
 	return 1;
 drop:
-	ccgt_buf_drop(th, e->t, n);
+	ccgt_buf_drop(th, e->t, 1);
 	return 0;
 }
 

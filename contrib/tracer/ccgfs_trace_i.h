@@ -16,7 +16,9 @@
  * increasing per thread, except that a metric has the time of the Enter
  * or Leave it belongs to and comes first) and a word whose top 4 bits are
  * the kind and the rest the payload (a function address, a metric
- * value).  A record of several slots keeps them together in one bin. */
+ * value).  A record of several slots keeps them together in one bin;
+ * every slot has the record's time, the words after the first are data
+ * (the MPI records, ccgfs_trace_mpi.h). */
 typedef struct {
 	uint64_t t;
 	uint64_t a;
@@ -27,17 +29,37 @@ typedef struct {
 #define CCGT_KIND(a) ((unsigned)((a) >> CCGT_KIND_SHIFT))
 #define CCGT_WORD(kind, payload) \
 	(((uint64_t)(kind) << CCGT_KIND_SHIFT) | CCGT_PAYLOAD(payload))
-enum { CCGT_K_ENTER, CCGT_K_LEAVE, CCGT_K_METRIC, CCGT_K_PAD = 15 };
+enum {
+	CCGT_K_ENTER, CCGT_K_LEAVE, CCGT_K_METRIC,
+	/* MPI (libccgfs-trace-mpi): a call's Enter and Leave, then the
+	 * point-to-point and collective records */
+	CCGT_K_MPI_ENTER, CCGT_K_MPI_LEAVE, CCGT_K_SEND, CCGT_K_RECV,
+	CCGT_K_ISEND, CCGT_K_IRECV, CCGT_K_ISEND_DONE, CCGT_K_IRECV_REQ,
+	CCGT_K_COLL_BEGIN, CCGT_K_COLL_END,
+	CCGT_K_PAD = 15
+};
+#define CCGT_MAX_SLOTS 3
 
 /* Slots a record of `kind` takes. */
 static inline unsigned ccgt_slots(unsigned kind)
 {
-	(void)kind;
-	return 1;
+	switch (kind) {
+	case CCGT_K_SEND: case CCGT_K_RECV: case CCGT_K_ISEND:
+	case CCGT_K_IRECV: case CCGT_K_COLL_END:
+		return 3;
+	default:
+		return 1;
+	}
 }
 
-/* Event classes, the items of the "class" strategy. */
-enum { CCGT_C_FUNC, CCGT_C_COUNTER, CCGT_NCLASSES };
+/* Event classes, the items of the "class" strategy.  In the "level"
+ * strategy the MPI classes (mpi, p2p, coll) form one more item that is
+ * never dropped. */
+enum {
+	CCGT_C_FUNC, CCGT_C_COUNTER, CCGT_C_MPI, CCGT_C_P2P, CCGT_C_COLL,
+	CCGT_NCLASSES
+};
+#define CCGT_IS_MPI_CLASS(c) ((c) >= CCGT_C_MPI)
 extern const char *const ccgt_class_names[CCGT_NCLASSES];
 
 enum { CCGT_STOP, CCGT_CLASS, CCGT_LEVEL };
@@ -78,6 +100,7 @@ typedef struct ccgt_thread {
 	uint32_t *link;        /* next bin of a chain, per bin */
 	ccgt_item *items;      /* nitems */
 	uint32_t nbins, per_bin, nitems;
+	uint32_t mpi_item;     /* level: the item of the MPI classes */
 	uint32_t free_bin;     /* the free bins' chain */
 	uint32_t depth;        /* call depth now */
 	uint32_t level_limit;  /* level: levels >= this are dropped */
@@ -87,7 +110,7 @@ typedef struct ccgt_thread {
 	int stopped;           /* nothing more is recorded */
 	uint64_t stop_t;       /* time of the stop */
 	uint64_t last_t;       /* time of the last Enter or Leave */
-	uint64_t dropped;      /* events recorded then freed, or refused */
+	uint64_t dropped;      /* records stored then freed, or refused */
 	uint64_t drop_first, drop_last; /* their time span */
 	int busy;              /* inside a record (atomic) */
 } ccgt_thread;
@@ -104,8 +127,8 @@ int ccgt_buf_init(ccgt_thread *th, uint64_t bytes);
 int ccgt_buf_reserve(ccgt_thread *th);
 void ccgt_buf_free(ccgt_thread *th);
 
-/* Stores n (1 or 2) slots of class `cls` at th's current depth; returns 1
- * when stored, 0 when dropped (counted). */
+/* Stores one record of n slots (1 to CCGT_MAX_SLOTS) of class `cls` at
+ * th's current depth; returns 1 when stored, 0 when dropped (counted). */
 int ccgt_buf_put(ccgt_thread *th, unsigned cls, const ccgt_event *e,
 		 unsigned n);
 
@@ -148,5 +171,25 @@ void ccgt_names_free(ccgt_name *names, size_t n);
  * into dir; returns 0, or -1 after printing why on stderr. */
 int ccgt_write_archive(const char *dir, ccgt_thread *head, uint32_t nthreads,
 		       const ccgt_config *cfg);
+
+/* ---- ccgfs_trace.c, for the MPI part ---- */
+
+/* A writer of all threads' buffers, as ccgt_write_archive. */
+typedef int (*ccgt_writer)(const char *dir, ccgt_thread *head,
+			   uint32_t nthreads, const ccgt_config *cfg);
+
+/* Records one record of n slots (kind and data set, times not) of class
+ * cls on the calling thread, every slot at a new time; 1 when stored. */
+int ccgt_record_ext(unsigned cls, ccgt_event *e, unsigned n);
+
+/* Stops recording and writes through `w` now (also when no thread has
+ * recorded anything), instead of at exit; later calls and the exit
+ * write nothing. */
+void ccgt_finish_with(ccgt_writer w);
+
+/* Appends `suffix` (copied, at most 31 bytes) to the archive's folder
+ * when the exit or a signal writes it (an MPI rank that never reached
+ * MPI_Finalize writes its own archive there). */
+void ccgt_set_exit_suffix(const char *suffix);
 
 #endif

@@ -162,7 +162,7 @@ reduce stop 4096 CCGFS_TRACE_REDUCE=stop
 # 1, 1, 2, 4 and 8 bins for depths 0 to 7, so depths 6 and 7 go.
 reduce level 2048
 "$check" level "$work/full" "$work/level" worker_b=7 worker_a=2 worker_d=6
-# class, 10 KiB (39 bins) with a CPU-time metric at every Enter and
+# class, 10 KiB (38 bins) with a CPU-time metric at every Enter and
 # Leave: worker_a's 808 events need 52 bins, its 404 of one class 26.
 reduce fullc 64M CCGFS_TRACE_COUNTERS=cputime
 reduce class 10K CCGFS_TRACE_REDUCE=class CCGFS_TRACE_COUNTERS=cputime

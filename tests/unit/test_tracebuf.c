@@ -14,8 +14,11 @@
 
 #include "ccgfs_trace_i.h"
 
-/* 256-byte bins of 16 events; per bin 256 + 4 (link) + 24 (level item) */
+/* 256-byte bins of 16 events; per bin 256 + 4 (link) + 24 (level item);
+ * besides, the level strategy's MPI item, the class strategy's items */
 #define LEVEL_BIN 284u
+#define LEVEL_FIXED 24u
+#define CLASS_FIXED (CCGT_NCLASSES * 24u)
 
 typedef struct {
 	ccgt_config cfg;
@@ -30,6 +33,9 @@ static void sim_init(sim *s, int strategy, uint64_t bytes)
 	s->cfg.limit = UINT64_MAX;
 	s->cfg.order[0] = CCGT_C_COUNTER;
 	s->cfg.order[1] = CCGT_C_FUNC;
+	s->cfg.order[2] = CCGT_C_P2P;
+	s->cfg.order[3] = CCGT_C_COLL;
+	s->cfg.order[4] = CCGT_C_MPI;
 	s->th.cfg = &s->cfg;
 	assert_int_equal(ccgt_buf_init(&s->th, bytes), 0);
 }
@@ -74,7 +80,7 @@ static void level_new_deeper(void **state)
 	(void)state;
 	sim s;
 	ccgt_event out[64];
-	sim_init(&s, CCGT_LEVEL, 4 * LEVEL_BIN);
+	sim_init(&s, CCGT_LEVEL, LEVEL_FIXED + 4 * LEVEL_BIN);
 	assert_int_equal(s.th.nbins, 4);
 	assert_int_equal(s.th.per_bin, 16);
 	sim_call(&s, CCGT_K_ENTER, 0xA);                /* level 0: 1 bin */
@@ -108,7 +114,7 @@ static void level_deepest_first(void **state)
 	(void)state;
 	sim s;
 	ccgt_event out[64];
-	sim_init(&s, CCGT_LEVEL, 4 * LEVEL_BIN);
+	sim_init(&s, CCGT_LEVEL, LEVEL_FIXED + 4 * LEVEL_BIN);
 	sim_call(&s, CCGT_K_ENTER, 0xA);                /* level 0 */
 	sim_call(&s, CCGT_K_ENTER, 0xB);                /* level 1 */
 	sim_call(&s, CCGT_K_ENTER, 0xC);                /* level 2 */
@@ -141,7 +147,7 @@ static void level_zero_stops(void **state)
 {
 	(void)state;
 	sim s;
-	sim_init(&s, CCGT_LEVEL, 2 * LEVEL_BIN);
+	sim_init(&s, CCGT_LEVEL, LEVEL_FIXED + 2 * LEVEL_BIN);
 	int kept = 0;
 	for (int i = 0; i < 40; i++)
 		kept += sim_call(&s, i % 2 ? CCGT_K_LEAVE : CCGT_K_ENTER, 0xA);
@@ -159,8 +165,8 @@ static void class_order(void **state)
 	(void)state;
 	sim s;
 	ccgt_event out[128];
-	/* 2 class items of 24 bytes, then 260 bytes per bin: 4 bins */
-	sim_init(&s, CCGT_CLASS, 2 * 24 + 4 * 260);
+	/* the class items of 24 bytes, then 260 bytes per bin: 4 bins */
+	sim_init(&s, CCGT_CLASS, CLASS_FIXED + 4 * 260);
 	assert_int_equal(s.th.nbins, 4);
 	for (int i = 0; i < 16; i++) {      /* 32 func + 32 metric slots */
 		sim_metric(&s, (uint64_t)i);
@@ -195,7 +201,7 @@ static void class_other_first(void **state)
 	(void)state;
 	sim s;
 	ccgt_event out[128];
-	sim_init(&s, CCGT_CLASS, 2 * 24 + 4 * 260);
+	sim_init(&s, CCGT_CLASS, CLASS_FIXED + 4 * 260);
 	s.cfg.order[0] = CCGT_C_FUNC;
 	s.cfg.order[1] = CCGT_C_COUNTER;
 	int i;
@@ -260,6 +266,131 @@ static void process_limit(void **state)
 	ccgt_buf_free(&b.th);
 }
 
+/* An MPI record as the MPI wrappers make it: kind, class, its slots'
+ * words payload, payload + 1, ... (times all the same, new). */
+static int sim_mpi(sim *s, unsigned cls, unsigned kind, uint64_t payload)
+{
+	ccgt_event e[CCGT_MAX_SLOTS];
+	unsigned n = ccgt_slots(kind);
+	s->t++;
+	for (unsigned i = 0; i < n; i++)
+		e[i] = (ccgt_event){s->t, i ? payload + i
+					    : CCGT_WORD(kind, payload)};
+	return ccgt_buf_put(&s->th, cls, e, n);
+}
+
+/* Records of 3 slots never span bins (the tail is padded), and the
+ * merge gives each back whole, in order, its data words intact. */
+static void records_whole(void **state)
+{
+	(void)state;
+	sim s;
+	ccgt_event out[64];
+	sim_init(&s, CCGT_STOP, 4096);
+	assert_int_equal(s.th.per_bin, 16);
+	for (uint64_t i = 0; i < 7; i++)   /* 5 fill 15 slots, 2 more */
+		assert_true(sim_mpi(&s, CCGT_C_P2P, CCGT_K_SEND, 100 * i));
+	assert_int_equal(s.th.items[0].n, 7);
+	/* the 6th record starts the second bin */
+	assert_int_equal(s.th.items[0].fill, 6);
+	ccgt_merge *m = ccgt_merge_open(&s.th);
+	const ccgt_event *e;
+	uint64_t i = 0;
+	while ((e = ccgt_merge_next(m))) {
+		assert_int_equal(CCGT_KIND(e[0].a), CCGT_K_SEND);
+		assert_int_equal(CCGT_PAYLOAD(e[0].a), 100 * i);
+		assert_int_equal(e[1].a, 100 * i + 1);
+		assert_int_equal(e[2].a, 100 * i + 2);
+		assert_int_equal(e[2].t, e[0].t);
+		i++;
+	}
+	ccgt_merge_close(m);
+	assert_int_equal(i, 7);
+	(void)out;
+	ccgt_buf_free(&s.th);
+}
+
+/* Level: the MPI records of every depth are one item, never dropped;
+ * the deep levels go around them; when only level 0 and the MPI item
+ * are left and no bin is free, the thread stops. */
+static void level_mpi_kept(void **state)
+{
+	(void)state;
+	sim s;
+	ccgt_event out[256];
+	sim_init(&s, CCGT_LEVEL, LEVEL_FIXED + 6 * LEVEL_BIN);
+	assert_int_equal(s.th.nbins, 6);
+	sim_call(&s, CCGT_K_ENTER, 0xA);                /* level 0 */
+	sim_call(&s, CCGT_K_ENTER, 0xB);                /* level 1 */
+	int mpi = 0;
+	/* calls at depth 2 and 3, each with an MPI call and a message */
+	for (int i = 0; i < 12; i++) {
+		sim_call(&s, CCGT_K_ENTER, 0xC);
+		sim_call(&s, CCGT_K_ENTER, 0xD);
+		mpi += sim_mpi(&s, CCGT_C_MPI, CCGT_K_MPI_ENTER, 3);
+		mpi += sim_mpi(&s, CCGT_C_P2P, CCGT_K_SEND, 7);
+		mpi += sim_mpi(&s, CCGT_C_MPI, CCGT_K_MPI_LEAVE, 3);
+		sim_call(&s, CCGT_K_LEAVE, 0xD);
+		sim_call(&s, CCGT_K_LEAVE, 0xC);
+	}
+	/* 12 * 5 = 60 MPI slots in 4 bins; the levels 3 and 2 went to make
+	 * room */
+	assert_int_equal(mpi, 36);
+	assert_int_equal(s.th.level_limit, 2);
+	assert_false(s.th.stopped);
+	sim_call(&s, CCGT_K_LEAVE, 0xB);
+	sim_call(&s, CCGT_K_LEAVE, 0xA);
+	size_t n = sim_kept(&s, out, 256);
+	assert_int_equal(n, 4 + 36);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += CCGT_KIND(out[i].a) >= CCGT_K_MPI_ENTER;
+	assert_int_equal(k, 36);
+	/* more MPI records: level 1 goes, then the thread stops (level 0
+	 * and the MPI item hold all bins) */
+	int more = 0;
+	for (int i = 0; i < 40; i++)
+		more += sim_mpi(&s, CCGT_C_MPI, CCGT_K_MPI_ENTER, 3);
+	assert_int_equal(s.th.level_limit, 1);
+	assert_true(s.th.stopped);
+	/* the bin level 1 held, and the 2 slots left in the MPI item's
+	 * last bin (its 4 bins: 3 records of 5 slots in 15 slots, a 3-slot
+	 * record never spanning two: 14 slots used in the fourth) */
+	assert_int_equal(s.th.items[s.th.mpi_item].fill, 16);
+	assert_int_equal(more, 16 + 2);
+	ccgt_buf_free(&s.th);
+}
+
+/* Class, order p2p first: the messages go whole, the MPI calls and the
+ * functions stay whole. */
+static void class_p2p_first(void **state)
+{
+	(void)state;
+	sim s;
+	ccgt_event out[256];
+	sim_init(&s, CCGT_CLASS, CLASS_FIXED + 6 * 260);
+	s.cfg.order[0] = CCGT_C_P2P;
+	s.cfg.order[1] = CCGT_C_COUNTER;
+	s.cfg.order[2] = CCGT_C_FUNC;
+	s.cfg.order[3] = CCGT_C_COLL;
+	s.cfg.order[4] = CCGT_C_MPI;
+	for (int i = 0; i < 20; i++) {
+		sim_call(&s, CCGT_K_ENTER, 0xA);
+		sim_mpi(&s, CCGT_C_MPI, CCGT_K_MPI_ENTER, 3);
+		sim_mpi(&s, CCGT_C_P2P, CCGT_K_SEND, 7);
+		sim_mpi(&s, CCGT_C_MPI, CCGT_K_MPI_LEAVE, 3);
+		sim_call(&s, CCGT_K_LEAVE, 0xA);
+	}
+	assert_int_equal(s.th.class_dropped, 1u << CCGT_C_P2P);
+	assert_false(s.th.stopped);
+	size_t n = sim_kept(&s, out, 256);
+	assert_int_equal(n, 80);
+	for (size_t i = 0; i < n; i++)
+		assert_int_not_equal(CCGT_KIND(out[i].a), CCGT_K_SEND);
+	assert_int_equal(s.th.dropped, 20);
+	ccgt_buf_free(&s.th);
+}
+
 static uint64_t rng = 0x9e3779b97f4a7c15u;
 static unsigned rnd(unsigned n)
 {
@@ -281,9 +412,10 @@ static void level_random(void **state)
 	assert_non_null(depth);
 	for (int round = 0; round < 50; round++) {
 		sim s;
-		uint64_t bytes = 2 * LEVEL_BIN + rnd(40) * LEVEL_BIN + rnd(300);
+		uint64_t bytes = LEVEL_FIXED + 2 * LEVEL_BIN +
+				 rnd(40) * LEVEL_BIN + rnd(300);
 		sim_init(&s, CCGT_LEVEL, bytes);
-		assert_true((uint64_t)s.th.nbins * 256 + s.th.nbins * 28 <= bytes);
+		assert_true((uint64_t)s.th.nbins * 284 + LEVEL_FIXED <= bytes);
 		size_t n = 0;
 		uint32_t d = 0, maxd = 2 + rnd(12);
 		while (n < N - 64) {
@@ -326,6 +458,9 @@ int main(void)
 		cmocka_unit_test(merge_metric_first),
 		cmocka_unit_test(level_random),
 		cmocka_unit_test(process_limit),
+		cmocka_unit_test(records_whole),
+		cmocka_unit_test(level_mpi_kept),
+		cmocka_unit_test(class_p2p_first),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

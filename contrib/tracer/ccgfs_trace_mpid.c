@@ -1,0 +1,226 @@
+/* Global definitions of libccgfs-trace-mpi's archive, written by rank 0
+ * once every rank's events are written (ccgfs_trace_mpiw.c): the
+ * clock, a location group per rank and its locations with the record
+ * of drops, the regions (the MPI functions used, then the functions
+ * unified by name), MPI_COMM_WORLD and the CPU-time metric. */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <otf2/otf2.h>
+
+#include "ccgfs_trace_mpi.h"
+
+#define CCGT_NOINST __attribute__((no_instrument_function))
+
+#define CCGT_DEF(fn, ...) \
+	(OTF2_GlobalDefWriter_Write##fn(g, __VA_ARGS__) != OTF2_SUCCESS)
+
+/* Keys of the record of drops, as ccgfs_trace_write.c writes them. */
+enum {
+	P_REDUCE, P_BUFFER, P_DROPPED, P_FIRST, P_LAST, P_LEVEL, P_CLASSES,
+	P_STOPPED, P_NKEYS
+};
+static const char *const ccgt_mw_keys[P_NKEYS] = {
+	"CCGFS_TRACE::REDUCE", "CCGFS_TRACE::BUFFER_BYTES",
+	"CCGFS_TRACE::DROPPED_EVENTS", "CCGFS_TRACE::DROPPED_FIRST",
+	"CCGFS_TRACE::DROPPED_LAST", "CCGFS_TRACE::DROPPED_FROM_LEVEL",
+	"CCGFS_TRACE::DROPPED_CLASSES", "CCGFS_TRACE::STOPPED_AT"};
+
+typedef struct {
+	OTF2_GlobalDefWriter *g;
+	uint32_t next;            /* the next string id */
+	uint32_t key[P_NKEYS], strategy[3], empty;
+} ccgt_mw_defs;
+
+/* Defines string s; its id, or OTF2_UNDEFINED_STRING on error. */
+CCGT_NOINST static uint32_t ccgt_mw_str(ccgt_mw_defs *d, const char *s)
+{
+	if (OTF2_GlobalDefWriter_WriteString(d->g, d->next, s) != OTF2_SUCCESS)
+		return OTF2_UNDEFINED_STRING;
+	return d->next++;
+}
+
+CCGT_NOINST static uint32_t ccgt_mw_strf(ccgt_mw_defs *d, const char *fmt,
+					 uint64_t v)
+{
+	char buf[64];
+	snprintf(buf, sizeof buf, fmt, v);
+	return ccgt_mw_str(d, buf);
+}
+
+/* The record of drops of location `loc` (fields l), as location
+ * properties. */
+CCGT_NOINST static int ccgt_mw_record(const ccgt_mw *w, ccgt_mw_defs *d,
+				      uint64_t loc, const uint64_t *l)
+{
+	OTF2_GlobalDefWriter *g = d->g;
+#define U(k, v) CCGT_DEF(LocationProperty, loc, d->key[k], OTF2_TYPE_UINT64, \
+			 (OTF2_AttributeValue){.uint64 = (v)})
+#define S(k, v) CCGT_DEF(LocationProperty, loc, d->key[k], OTF2_TYPE_STRING, \
+			 (OTF2_AttributeValue){.stringRef = (v)})
+	if (S(P_REDUCE, d->strategy[l[L_STRATEGY] % 3]) ||
+	    U(P_BUFFER, l[L_BYTES]) || U(P_DROPPED, l[L_DROPPED]))
+		return -1;
+	if (l[L_DROPPED] && (U(P_FIRST, l[L_FIRST]) || U(P_LAST, l[L_LAST])))
+		return -1;
+	if (l[L_LEVEL_CUT] && U(P_LEVEL, l[L_LEVEL]))
+		return -1;
+	if (l[L_CLASSES]) {
+		char buf[64];
+		size_t len = 0;
+		buf[0] = '\0';
+		for (unsigned k = 0; k < CCGT_NCLASSES && len < sizeof buf; k++)
+			if (l[L_CLASSES] & (1u << w->cfg->order[k]))
+				len += (size_t)snprintf(buf + len,
+					sizeof buf - len, "%s%s",
+					len ? "," : "",
+					ccgt_class_names[w->cfg->order[k]]);
+		uint32_t s = ccgt_mw_str(d, buf);
+		if (s == OTF2_UNDEFINED_STRING || S(P_CLASSES, s))
+			return -1;
+	}
+	if (l[L_STOPPED] && U(P_STOPPED, l[L_STOP_T]))
+		return -1;
+#undef U
+#undef S
+	return 0;
+}
+
+/* The regions: the MPI functions used, then the functions (id nmpi +
+ * global id). */
+CCGT_NOINST static int ccgt_mw_def_regions(const ccgt_mw *w, ccgt_mw_defs *d)
+{
+	OTF2_GlobalDefWriter *g = d->g;
+#define CCGT_MPI_NAME(id, name, role) name,
+#define CCGT_MPI_ROLE(id, name, role) role,
+	static const char *const names[] = {CCGT_MPI_FUNCS(CCGT_MPI_NAME)};
+	static const OTF2_RegionRole roles[] = {CCGT_MPI_FUNCS(CCGT_MPI_ROLE)};
+#undef CCGT_MPI_NAME
+#undef CCGT_MPI_ROLE
+	for (uint32_t k = 0; k < CCGT_MPI_NFUNCS; k++) {
+		if (!(w->mpi_used & (1u << k)))
+			continue;
+		uint32_t s = ccgt_mw_str(d, names[k]);
+		if (s == OTF2_UNDEFINED_STRING ||
+		    CCGT_DEF(Region, w->mpi_region[k], s, s, d->empty, roles[k],
+			     OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE,
+			     d->empty, 0, 0))
+			return -1;
+	}
+	for (size_t i = 0; i < w->ngnames; i++) {
+		const ccgt_gname *n = &w->gnames[i];
+		uint32_t s = ccgt_mw_str(d, n->name), f = d->empty;
+		if (s == OTF2_UNDEFINED_STRING)
+			return -1;
+		if (n->file[0] && (f = ccgt_mw_str(d, n->file)) ==
+		    OTF2_UNDEFINED_STRING)
+			return -1;
+		if (CCGT_DEF(Region, w->nmpi + (uint32_t)i, s, s,
+			     d->empty, OTF2_REGION_ROLE_FUNCTION,
+			     OTF2_PARADIGM_COMPILER, OTF2_REGION_FLAG_NONE, f,
+			     n->line, n->line))
+			return -1;
+	}
+	return 0;
+}
+
+/* MPI_COMM_WORLD: rank r is the first location of rank r. */
+CCGT_NOINST static int ccgt_mw_def_comm(const ccgt_mw *w, ccgt_mw_defs *d)
+{
+	OTF2_GlobalDefWriter *g = d->g;
+	uint64_t *locs = calloc((size_t)w->size, sizeof *locs);
+	uint64_t *ranks = calloc((size_t)w->size, sizeof *ranks);
+	uint64_t l = 0;
+	int rc = -1;
+	if (!locs || !ranks)
+		goto out;
+	for (int r = 0; r < w->size; r++) {
+		locs[r] = l;
+		ranks[r] = (uint64_t)r;
+		l += (uint64_t)w->nthreads_of[r];
+	}
+	uint32_t s = ccgt_mw_str(d, "MPI_COMM_WORLD");
+	if (s == OTF2_UNDEFINED_STRING ||
+	    CCGT_DEF(Group, 0, d->empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+		     OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+		     (uint32_t)w->size, locs) ||
+	    CCGT_DEF(Group, 1, d->empty, OTF2_GROUP_TYPE_COMM_GROUP,
+		     OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+		     (uint32_t)w->size, ranks) ||
+	    CCGT_DEF(Comm, 0, s, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE))
+		goto out;
+	rc = 0;
+out:
+	free(locs);
+	free(ranks);
+	return rc;
+}
+
+CCGT_NOINST int ccgt_mpid_write(const ccgt_mw *w)
+{
+	ccgt_mw_defs d = {.g = OTF2_Archive_GetGlobalDefWriter(w->ar)};
+	OTF2_GlobalDefWriter *g = d.g;
+	char host[256] = "localhost";
+	uint32_t s_node, s_class, s_cpu = 0, s_desc = 0, s_sec = 0;
+	if (!g)
+		return -1;
+	gethostname(host, sizeof host - 1);
+	if ((d.empty = ccgt_mw_str(&d, "")) == OTF2_UNDEFINED_STRING ||
+	    (s_node = ccgt_mw_str(&d, host)) == OTF2_UNDEFINED_STRING ||
+	    (s_class = ccgt_mw_str(&d, "node")) == OTF2_UNDEFINED_STRING)
+		return -1;
+	for (unsigned k = 0; k < P_NKEYS; k++)
+		if ((d.key[k] = ccgt_mw_str(&d, ccgt_mw_keys[k])) ==
+		    OTF2_UNDEFINED_STRING)
+			return -1;
+	for (unsigned k = 0; k < 3; k++)
+		if ((d.strategy[k] = ccgt_mw_str(&d, ccgt_reduce_names[k])) ==
+		    OTF2_UNDEFINED_STRING)
+			return -1;
+	if (CCGT_DEF(ClockProperties, 1000000000u, w->t0, w->t1 - w->t0,
+		     OTF2_UNDEFINED_TIMESTAMP) ||
+	    CCGT_DEF(SystemTreeNode, 0, s_node, s_class,
+		     OTF2_UNDEFINED_SYSTEM_TREE_NODE))
+		return -1;
+	uint64_t loc = 0;
+	for (int r = 0; r < w->size; r++) {
+		uint32_t s = ccgt_mw_strf(&d, "rank %" PRIu64, (uint64_t)r);
+		if (s == OTF2_UNDEFINED_STRING ||
+		    CCGT_DEF(LocationGroup, (uint32_t)r, s,
+			     OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+			     OTF2_UNDEFINED_LOCATION_GROUP))
+			return -1;
+		for (int i = 0; i < w->nthreads_of[r]; i++, loc++) {
+			const uint64_t *l = &w->locs[loc * L_NFIELDS];
+			s = ccgt_mw_strf(&d, "thread %" PRIu64, (uint64_t)i);
+			if (s == OTF2_UNDEFINED_STRING ||
+			    CCGT_DEF(Location, loc, s,
+				     OTF2_LOCATION_TYPE_CPU_THREAD, l[L_NEV],
+				     (uint32_t)r) ||
+			    ccgt_mw_record(w, &d, loc, l))
+				return -1;
+		}
+	}
+	if (ccgt_mw_def_regions(w, &d) || ccgt_mw_def_comm(w, &d))
+		return -1;
+	if (!w->cfg->cputime)
+		return 0;
+	/* the CPU-time metric, as ccgfs_trace_write.c defines it */
+	OTF2_MetricMemberRef member = 0;
+	if ((s_cpu = ccgt_mw_str(&d, "cpu_time")) == OTF2_UNDEFINED_STRING ||
+	    (s_desc = ccgt_mw_str(&d, "CPU time of the thread "
+				  "(CLOCK_THREAD_CPUTIME_ID)")) ==
+	    OTF2_UNDEFINED_STRING ||
+	    (s_sec = ccgt_mw_str(&d, "s")) == OTF2_UNDEFINED_STRING)
+		return -1;
+	return CCGT_DEF(MetricMember, 0, s_cpu, s_desc, OTF2_METRIC_TYPE_OTHER,
+			OTF2_METRIC_ACCUMULATED_START, OTF2_TYPE_UINT64,
+			OTF2_BASE_DECIMAL, -9, s_sec) ||
+	       CCGT_DEF(MetricClass, 0, 1, &member,
+			OTF2_METRIC_SYNCHRONOUS_STRICT,
+			OTF2_RECORDER_KIND_CPU) ? -1 : 0;
+}
