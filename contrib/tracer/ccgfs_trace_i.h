@@ -167,6 +167,26 @@ void ccgt_names_free(ccgt_name *names, size_t n);
 
 /* ---- ccgfs_trace_write.c ---- */
 
+struct OTF2_EvtWriter_struct;
+
+/* How ccgt_write_thread_to names regions (region: of an Enter or Leave,
+ * plain or MPI, by its payload) and writes the records it does not know
+ * itself (other: 1 written, 0 skipped, -1 error; NULL skips them). */
+typedef struct {
+	uint32_t (*region)(void *ctx, unsigned kind, uint64_t payload);
+	int (*other)(void *ctx, struct OTF2_EvtWriter_struct *w,
+		     const ccgt_event *e);
+	void *ctx;
+} ccgt_evt_sink;
+
+/* Writes th's events to w (borrowed) in time order, then a Leave for
+ * every call still open at its end (the stop time when it stopped);
+ * Leaves without an open call are skipped.  Events written into
+ * *nwritten, calls closed into *nclosed.  0 or -1. */
+int ccgt_write_thread_to(struct OTF2_EvtWriter_struct *w,
+			 const ccgt_thread *th, const ccgt_evt_sink *sink,
+			 uint64_t *nwritten, size_t *nclosed);
+
 /* Writes every thread of the list `head` (borrowed) as an OTF2 archive
  * into dir; returns 0, or -1 after printing why on stderr. */
 int ccgt_write_archive(const char *dir, ccgt_thread *head, uint32_t nthreads,

@@ -349,73 +349,34 @@ CCGT_NOINST static int ccgt_mw_mpi_record(OTF2_EvtWriter *wr,
 	return err == OTF2_SUCCESS ? 1 : -1;
 }
 
-/* Writes thread th's events in time order as location loc0 + index,
- * closing what is open at its end (as ccgfs_trace_write.c does); their
- * number into *nev.  0 or -1. */
+CCGT_NOINST static uint32_t ccgt_mw_any_region(void *ctx, unsigned kind,
+					       uint64_t pl)
+{
+	const ccgt_mw *w = ctx;
+	return kind == CCGT_K_ENTER || kind == CCGT_K_LEAVE
+		       ? ccgt_mw_region(w, pl) : ccgt_mw_mpi_region(w, pl);
+}
+
+CCGT_NOINST static int ccgt_mw_other(void *ctx, OTF2_EvtWriter *wr,
+				     const ccgt_event *e)
+{
+	(void)ctx;
+	return ccgt_mw_mpi_record(wr, e);
+}
+
+/* Writes thread th's events as location loc0 + index (the writing of
+ * ccgfs_trace_write.c, with the MPI records); their number into *nev.
+ * 0 or -1. */
 CCGT_NOINST static int ccgt_mw_thread(ccgt_mw *w, ccgt_thread *th,
 				      uint64_t *nev)
 {
 	OTF2_EvtWriter *wr = OTF2_Archive_GetEvtWriter(w->ar,
 						       w->loc0 + th->index);
-	ccgt_merge *m = ccgt_merge_open(th);
-	const ccgt_event *e;
-	uint32_t *stack = NULL;
-	size_t depth = 0, cap = 0;
-	uint64_t last = 0;
-	int rc = -1;
-	*nev = 0;
-	if (!wr || !m)
-		goto out;
-	while ((e = ccgt_merge_next(m))) {
-		unsigned kind = CCGT_KIND(e->a);
-		uint64_t pl = CCGT_PAYLOAD(e->a);
-		uint32_t r;
-		OTF2_ErrorCode err = OTF2_SUCCESS;
-		last = e->t;
-		if (kind == CCGT_K_METRIC) {
-			OTF2_Type type = OTF2_TYPE_UINT64;
-			OTF2_MetricValue v = {.unsigned_int = pl};
-			err = OTF2_EvtWriter_Metric(wr, NULL, e->t, 0, 1, &type,
-						    &v);
-		} else if (kind == CCGT_K_ENTER || kind == CCGT_K_MPI_ENTER) {
-			r = kind == CCGT_K_ENTER ? ccgt_mw_region(w, pl)
-						 : ccgt_mw_mpi_region(w, pl);
-			if (CCG_GROW(stack, depth + 1, cap) != CCG_OK)
-				goto out;
-			stack[depth++] = r;
-			err = OTF2_EvtWriter_Enter(wr, NULL, e->t, r);
-		} else if (kind == CCGT_K_LEAVE || kind == CCGT_K_MPI_LEAVE) {
-			r = kind == CCGT_K_LEAVE ? ccgt_mw_region(w, pl)
-						 : ccgt_mw_mpi_region(w, pl);
-			if (depth == 0 || stack[depth - 1] != r)
-				continue;
-			depth--;
-			err = OTF2_EvtWriter_Leave(wr, NULL, e->t, r);
-		} else {
-			int k = ccgt_mw_mpi_record(wr, e);
-			if (k < 0)
-				goto out;
-			if (k == 0)
-				continue;
-		}
-		if (err != OTF2_SUCCESS)
-			goto out;
-		(*nev)++;
-	}
-	if (th->stopped && th->stop_t > last)
-		last = th->stop_t;
-	while (depth > 0) {
-		if (OTF2_EvtWriter_Leave(wr, NULL, last, stack[--depth]) !=
-		    OTF2_SUCCESS)
-			goto out;
-		(*nev)++;
-	}
-	rc = 0;
-out:
+	ccgt_evt_sink sink = {ccgt_mw_any_region, ccgt_mw_other, w};
+	size_t closed;
+	int rc = wr ? ccgt_write_thread_to(wr, th, &sink, nev, &closed) : -1;
 	if (wr && OTF2_Archive_CloseEvtWriter(w->ar, wr) != OTF2_SUCCESS)
 		rc = -1;
-	ccgt_merge_close(m);
-	free(stack);
 	return rc;
 }
 

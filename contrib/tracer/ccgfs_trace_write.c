@@ -199,14 +199,10 @@ CCGT_NOINST static uint32_t ccgt_region_of(const ccgt_out *o, uint64_t a)
 	return p ? (uint32_t)(p - o->addrs) : OTF2_UNDEFINED_REGION;
 }
 
-/* Writes one thread's events in time order, then a Leave for every call
- * still open at its end (the stop time when it stopped).  Leaves without
- * an open call are skipped; so is a metric whose Enter or Leave was
- * dropped with it.  Returns 0 or -1. */
-CCGT_NOINST static int ccgt_write_thread(ccgt_out *o, ccgt_thread *th,
-		uint64_t *nwritten, size_t *nclosed)
+int ccgt_write_thread_to(OTF2_EvtWriter *w, const ccgt_thread *th,
+			 const ccgt_evt_sink *sink, uint64_t *nwritten,
+			 size_t *nclosed)
 {
-	OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(o->ar, th->index);
 	ccgt_merge *m = ccgt_merge_open(th);
 	const ccgt_event *e;
 	uint32_t *stack = NULL;
@@ -215,7 +211,7 @@ CCGT_NOINST static int ccgt_write_thread(ccgt_out *o, ccgt_thread *th,
 	int rc = -1;
 	*nwritten = 0;
 	*nclosed = 0;
-	if (!w || !m)
+	if (!m)
 		goto out;
 	while ((e = ccgt_merge_next(m))) {
 		unsigned kind = CCGT_KIND(e->a);
@@ -228,20 +224,24 @@ CCGT_NOINST static int ccgt_write_thread(ccgt_out *o, ccgt_thread *th,
 					      CCGT_PAYLOAD(e->a)};
 			err = OTF2_EvtWriter_Metric(w, NULL, e->t, 0, 1, &type,
 						    &v);
-		} else if (kind == CCGT_K_LEAVE) {
-			r = ccgt_region_of(o, CCGT_PAYLOAD(e->a));
+		} else if (kind == CCGT_K_LEAVE || kind == CCGT_K_MPI_LEAVE) {
+			r = sink->region(sink->ctx, kind, CCGT_PAYLOAD(e->a));
 			if (depth == 0 || stack[depth - 1] != r)
 				continue;
 			depth--;
 			err = OTF2_EvtWriter_Leave(w, NULL, e->t, r);
-		} else if (kind == CCGT_K_ENTER) {
-			r = ccgt_region_of(o, CCGT_PAYLOAD(e->a));
+		} else if (kind == CCGT_K_ENTER || kind == CCGT_K_MPI_ENTER) {
+			r = sink->region(sink->ctx, kind, CCGT_PAYLOAD(e->a));
 			if (CCG_GROW(stack, depth + 1, cap) != CCG_OK)
 				goto out;
 			stack[depth++] = r;
 			err = OTF2_EvtWriter_Enter(w, NULL, e->t, r);
 		} else {
-			continue;
+			int k = sink->other ? sink->other(sink->ctx, w, e) : 0;
+			if (k < 0)
+				goto out;
+			if (k == 0)
+				continue;
 		}
 		if (err != OTF2_SUCCESS)
 			goto out;
@@ -258,10 +258,27 @@ CCGT_NOINST static int ccgt_write_thread(ccgt_out *o, ccgt_thread *th,
 	}
 	rc = 0;
 out:
-	if (w && OTF2_Archive_CloseEvtWriter(o->ar, w) != OTF2_SUCCESS)
-		rc = -1;
 	ccgt_merge_close(m);
 	free(stack);
+	return rc;
+}
+
+CCGT_NOINST static uint32_t ccgt_out_region(void *ctx, unsigned kind,
+					    uint64_t a)
+{
+	(void)kind;
+	return ccgt_region_of(ctx, a);
+}
+
+/* Writes thread th as location th->index. */
+CCGT_NOINST static int ccgt_write_thread(ccgt_out *o, ccgt_thread *th,
+		uint64_t *nwritten, size_t *nclosed)
+{
+	OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(o->ar, th->index);
+	ccgt_evt_sink sink = {ccgt_out_region, NULL, o};
+	int rc = w ? ccgt_write_thread_to(w, th, &sink, nwritten, nclosed) : -1;
+	if (w && OTF2_Archive_CloseEvtWriter(o->ar, w) != OTF2_SUCCESS)
+		rc = -1;
 	return rc;
 }
 
