@@ -273,18 +273,28 @@ CCGT_NOINST int MPI_Send(const void *buf, int count, MPI_Datatype type,
 	return rc;
 }
 
+/* The MpiRecv record of a completed blocking receive from `source`
+ * (none from MPI_PROC_NULL): source, tag and size from the status. */
+CCGT_NOINST static void ccgt_mpi_received(MPI_Comm comm, int source,
+					  MPI_Datatype type,
+					  const MPI_Status *st)
+{
+	int n = 0;
+	if (source != MPI_PROC_NULL &&
+	    PMPI_Get_count(st, type, &n) == MPI_SUCCESS && n != MPI_UNDEFINED)
+		ccgt_mpi_p2p(CCGT_K_RECV, comm, st->MPI_SOURCE, st->MPI_TAG,
+			     ccgt_bytes(n, type), 0);
+}
+
 CCGT_NOINST int MPI_Recv(void *buf, int count, MPI_Datatype type, int source,
 			 int tag, MPI_Comm comm, MPI_Status *status)
 {
 	MPI_Status own;
 	MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-	int n = 0;
 	ccgt_mpi_region(CCGT_K_MPI_ENTER, CCGT_MPI_RECV);
 	int rc = PMPI_Recv(buf, count, type, source, tag, comm, st);
-	if (rc == MPI_SUCCESS && source != MPI_PROC_NULL &&
-	    PMPI_Get_count(st, type, &n) == MPI_SUCCESS && n != MPI_UNDEFINED)
-		ccgt_mpi_p2p(CCGT_K_RECV, comm, st->MPI_SOURCE, st->MPI_TAG,
-			     ccgt_bytes(n, type), 0);
+	if (rc == MPI_SUCCESS)
+		ccgt_mpi_received(comm, source, type, st);
 	ccgt_mpi_region(CCGT_K_MPI_LEAVE, CCGT_MPI_RECV);
 	return rc;
 }
@@ -366,16 +376,13 @@ CCGT_NOINST int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
 {
 	MPI_Status own;
 	MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-	int n = 0;
 	ccgt_mpi_region(CCGT_K_MPI_ENTER, CCGT_MPI_SENDRECV);
 	ccgt_mpi_p2p(CCGT_K_SEND, comm, dest, stag, ccgt_bytes(scount, stype),
 		     0);
 	int rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount,
 			       rtype, source, rtag, comm, st);
-	if (rc == MPI_SUCCESS && source != MPI_PROC_NULL &&
-	    PMPI_Get_count(st, rtype, &n) == MPI_SUCCESS && n != MPI_UNDEFINED)
-		ccgt_mpi_p2p(CCGT_K_RECV, comm, st->MPI_SOURCE, st->MPI_TAG,
-			     ccgt_bytes(n, rtype), 0);
+	if (rc == MPI_SUCCESS)
+		ccgt_mpi_received(comm, source, rtype, st);
 	ccgt_mpi_region(CCGT_K_MPI_LEAVE, CCGT_MPI_SENDRECV);
 	return rc;
 }
