@@ -6,12 +6,14 @@
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "ccgfs_trace_i.h"
 
 #define CCGT_NOINST __attribute__((no_instrument_function))
 #define CCGT_BIN_MIN 256u
 #define CCGT_BIN_MAX 65536u
+#define CCGT_HUGE (2u << 20)   /* a transparent huge page */
 
 const char *const ccgt_class_names[CCGT_NCLASSES] = {"func", "counter",
 							"mpi", "p2p", "coll"};
@@ -42,16 +44,30 @@ int ccgt_buf_init(ccgt_thread *th, uint64_t bytes)
 	th->drop_first = UINT64_MAX;
 	if (nbins == 0)
 		return -1;
-	/* one block: slots, then links, then items (16-byte slots first
-	 * keep everything aligned) */
-	char *mem = malloc(nbins * bin + nbins * sizeof(uint32_t) +
-			   th->nitems * sizeof(ccgt_item));
-	if (!mem) {
+	/* the slots apart, untouched until used: from 4 MiB on, aligned to
+	 * and advised into 2 MiB pages (one fault per 32 bins, not 16 per
+	 * bin), and then taken from the limit 2 MiB at a time, as they
+	 * become resident; the links and items in a block of their own */
+	void *slots = NULL;
+	size_t size = (size_t)nbins * bin;
+	th->chunk_bins = 1;
+	if (size >= 2 * CCGT_HUGE && bin == CCGT_BIN_MAX &&
+	    posix_memalign(&slots, CCGT_HUGE, size) == 0) {
+		madvise(slots, size, MADV_HUGEPAGE);
+		th->chunk_bins = CCGT_HUGE / CCGT_BIN_MAX;
+	} else {
+		slots = malloc(size);
+	}
+	char *book = malloc(nbins * sizeof(uint32_t) +
+			    th->nitems * sizeof(ccgt_item));
+	if (!slots || !book) {
+		free(slots);
+		free(book);
 		th->nbins = th->nitems = 0;
 		return -1;
 	}
-	th->ev = (ccgt_event *)mem;
-	th->link = (uint32_t *)(mem + nbins * bin);
+	th->ev = slots;
+	th->link = (uint32_t *)book;
 	th->items = (ccgt_item *)(th->link + nbins);
 	for (uint32_t i = 0; i < th->nitems; i++)
 		th->items[i] = (ccgt_item){CCGT_NONE, CCGT_NONE, 0, 0};
@@ -79,6 +95,7 @@ int ccgt_buf_reserve(ccgt_thread *th)
 void ccgt_buf_free(ccgt_thread *th)
 {
 	free(th->ev);
+	free(th->link);
 	th->ev = NULL;
 	th->link = NULL;
 	th->items = NULL;
@@ -108,6 +125,20 @@ CCGT_NOINST static void ccgt_reduce(ccgt_thread *th, uint32_t v)
 		th->free_bin = x->head;
 	}
 	*x = (ccgt_item){CCGT_NONE, CCGT_NONE, 0, 0};
+}
+
+/* Grants th the next chunk of fresh bins from the process limit; 0 when
+ * there are none or the limit has no room. */
+CCGT_NOINST static int ccgt_grant(ccgt_thread *th)
+{
+	uint32_t n = th->nbins - th->granted;
+	if (n > th->chunk_bins)
+		n = th->chunk_bins;
+	if (n == 0 || !ccgt_budget_take(th->cfg, n * th->bin_bytes))
+		return 0;
+	th->used += n * th->bin_bytes;
+	th->granted += n;
+	return 1;
 }
 
 /* The item to reduce so that item `it` gets a bin, or CCGT_NONE when the
@@ -180,9 +211,7 @@ CCGT_NOINST static uint32_t ccgt_take_bin(ccgt_thread *th, uint32_t it,
 		}
 		/* a bin never used yet, when the process limit has room: its
 		 * memory is touched only now */
-		if (th->fresh < th->nbins &&
-		    ccgt_budget_take(th->cfg, th->bin_bytes)) {
-			th->used += th->bin_bytes;
+		if (th->fresh < th->granted || ccgt_grant(th)) {
 			th->link[th->fresh] = CCGT_NONE;
 			return th->fresh++;
 		}

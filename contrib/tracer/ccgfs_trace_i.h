@@ -96,6 +96,8 @@ typedef struct ccgt_thread {
 				* bin_bytes per bin it used */
 	uint64_t bin_bytes;    /* a bin's slots, link and level item */
 	uint32_t fresh;        /* bins [fresh, nbins) never used yet */
+	uint32_t granted;      /* bins [0, granted) taken from the limit */
+	uint32_t chunk_bins;   /* bins taken from the limit at a time */
 	ccgt_event *ev;        /* nbins * per_bin slots; NULL when none */
 	uint32_t *link;        /* next bin of a chain, per bin */
 	ccgt_item *items;      /* nitems */
