@@ -67,8 +67,8 @@ int ccgt_buf_init(ccgt_thread *th, uint64_t bytes)
 		return -1;
 	}
 	th->ev = slots;
-	th->link = (uint32_t *)book;
-	th->items = (ccgt_item *)(th->link + nbins);
+	th->items = (ccgt_item *)book;   /* items first: 8-byte aligned */
+	th->link = (uint32_t *)(th->items + th->nitems);
 	for (uint32_t i = 0; i < th->nitems; i++)
 		th->items[i] = (ccgt_item){CCGT_NONE, CCGT_NONE, 0, 0};
 	th->bytes = bytes;
@@ -95,7 +95,7 @@ int ccgt_buf_reserve(ccgt_thread *th)
 void ccgt_buf_free(ccgt_thread *th)
 {
 	free(th->ev);
-	free(th->link);
+	free(th->items);
 	th->ev = NULL;
 	th->link = NULL;
 	th->items = NULL;
