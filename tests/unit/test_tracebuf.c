@@ -391,6 +391,31 @@ static void class_p2p_first(void **state)
 	ccgt_buf_free(&s.th);
 }
 
+/* Class: dropping a class drops the classes before it in the order too,
+ * even those that held nothing then: a counter that comes after func
+ * went is refused, so no class before a dropped one ever keeps events. */
+static void class_earlier_marked(void **state)
+{
+	(void)state;
+	sim s;
+	sim_init(&s, CCGT_CLASS, CLASS_FIXED + 4 * 260);
+	/* order: counter, func, p2p, coll, mpi (sim_init's and the rest) */
+	s.cfg.order[2] = CCGT_C_P2P;
+	s.cfg.order[3] = CCGT_C_COLL;
+	s.cfg.order[4] = CCGT_C_MPI;
+	for (int i = 0; i < 64; i++)    /* func: all 4 bins */
+		assert_true(sim_call(&s, i % 2 ? CCGT_K_LEAVE : CCGT_K_ENTER,
+				     0xA));
+	/* p2p asks: counter holds nothing, func goes, and counter with it */
+	assert_true(sim_mpi(&s, CCGT_C_P2P, CCGT_K_SEND, 7));
+	assert_int_equal(s.th.class_dropped,
+			 (1u << CCGT_C_COUNTER) | (1u << CCGT_C_FUNC));
+	assert_false(sim_metric(&s, 5));
+	assert_false(sim_call(&s, CCGT_K_ENTER, 0xA));
+	assert_int_equal(s.th.dropped, 64 + 2);
+	ccgt_buf_free(&s.th);
+}
+
 static uint64_t rng = 0x9e3779b97f4a7c15u;
 static unsigned rnd(unsigned n)
 {
@@ -461,6 +486,7 @@ int main(void)
 		cmocka_unit_test(records_whole),
 		cmocka_unit_test(level_mpi_kept),
 		cmocka_unit_test(class_p2p_first),
+		cmocka_unit_test(class_earlier_marked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
