@@ -156,33 +156,47 @@ CCGT_NOINST static ccgt_thread *ccgt_register(void)
 	return th;
 }
 
-CCGT_NOINST static uint64_t ccgt_now(clockid_t id)
+CCGT_NOINST uint64_t ccgt_now(int clock_id)
 {
 	struct timespec ts;
-	clock_gettime(id, &ts);
+	clock_gettime((clockid_t)clock_id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Starts a record on the calling thread: its state (registered on its
+ * first event), marked busy, and into *t a time after its last; NULL
+ * when nothing is to be recorded.  Busy, then done: the exit either sees
+ * this thread busy and waits, or this thread sees done and records
+ * nothing.  A non-NULL start is ended by ccgt_end. */
+CCGT_NOINST static ccgt_thread *ccgt_begin(uint64_t *t)
+{
+	ccgt_thread *th = ccgt_self;
+	if (!th && !(th = ccgt_self = ccgt_register()))
+		return NULL;
+	__atomic_store_n(&th->busy, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&ccgt_done, __ATOMIC_SEQ_CST)) {
+		__atomic_store_n(&th->busy, 0, __ATOMIC_RELEASE);
+		return NULL;
+	}
+	*t = ccgt_now(CLOCK_MONOTONIC);
+	if (*t <= th->last_t)
+		*t = th->last_t + 1;   /* one order for merging the items */
+	th->last_t = *t;
+	return th;
+}
+
+CCGT_NOINST static void ccgt_end(ccgt_thread *th)
+{
+	__atomic_store_n(&th->busy, 0, __ATOMIC_RELEASE);
 }
 
 CCGT_NOINST static void ccgt_record(void *fn, unsigned kind)
 {
-	ccgt_thread *th = ccgt_self;
 	ccgt_event e[2];
-	if (!th) {
-		th = ccgt_self = ccgt_register();
-		if (!th)
-			return;
-	}
-	/* busy, then done: the exit either sees this thread busy and waits,
-	 * or this thread sees done and records nothing */
-	__atomic_store_n(&th->busy, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&ccgt_done, __ATOMIC_SEQ_CST)) {
-		__atomic_store_n(&th->busy, 0, __ATOMIC_RELEASE);
+	uint64_t t;
+	ccgt_thread *th = ccgt_begin(&t);
+	if (!th)
 		return;
-	}
-	uint64_t t = ccgt_now(CLOCK_MONOTONIC);
-	if (t <= th->last_t)
-		t = th->last_t + 1;   /* one order for merging the items */
-	th->last_t = t;
 	if (kind == CCGT_K_LEAVE && th->depth > 0)
 		th->depth--;
 	e[0] = (ccgt_event){t, CCGT_WORD(kind, (uintptr_t)fn)};
@@ -194,32 +208,19 @@ CCGT_NOINST static void ccgt_record(void *fn, unsigned kind)
 	ccgt_buf_put(th, CCGT_C_FUNC, &e[0], 1);
 	if (kind == CCGT_K_ENTER)
 		th->depth++;
-	__atomic_store_n(&th->busy, 0, __ATOMIC_RELEASE);
+	ccgt_end(th);
 }
 
 CCGT_NOINST int ccgt_record_ext(unsigned cls, ccgt_event *e, unsigned n)
 {
-	ccgt_thread *th = ccgt_self;
-	int kept;
-	if (!th) {
-		th = ccgt_self = ccgt_register();
-		if (!th)
-			return 0;
-	}
-	/* the same protocol with the exit as ccgt_record */
-	__atomic_store_n(&th->busy, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&ccgt_done, __ATOMIC_SEQ_CST)) {
-		__atomic_store_n(&th->busy, 0, __ATOMIC_RELEASE);
+	uint64_t t;
+	ccgt_thread *th = ccgt_begin(&t);
+	if (!th)
 		return 0;
-	}
-	uint64_t t = ccgt_now(CLOCK_MONOTONIC);
-	if (t <= th->last_t)
-		t = th->last_t + 1;
-	th->last_t = t;
 	for (unsigned i = 0; i < n; i++)
 		e[i].t = t;
-	kept = ccgt_buf_put(th, cls, e, n);
-	__atomic_store_n(&th->busy, 0, __ATOMIC_RELEASE);
+	int kept = ccgt_buf_put(th, cls, e, n);
+	ccgt_end(th);
 	return kept;
 }
 
@@ -247,8 +248,12 @@ CCGT_NOINST void __cyg_profile_func_exit(void *fn, void *site)
 
 /* Stops all recording and writes the archive through w, once.  Threads
  * still running keep their events up to here.  From a signal handler the
- * lock is only tried (the signal may have come while it was held). */
-CCGT_NOINST static void ccgt_finish_once(int from_signal, ccgt_writer w)
+ * lock is only tried (the signal may have come while it was held).  At
+ * exit (or on a signal) the folder gets the exit suffix and nothing is
+ * written when no thread recorded; a writer called on purpose (MPI)
+ * always runs, since every rank takes part. */
+CCGT_NOINST static void ccgt_finish_once(int from_signal, int at_exit,
+					 ccgt_writer w)
 {
 	char dflt[64], withsuffix[4096];
 	const char *dir = getenv("CCGFS_TRACE_DIR");
@@ -269,12 +274,12 @@ CCGT_NOINST static void ccgt_finish_once(int from_signal, ccgt_writer w)
 		snprintf(dflt, sizeof dflt, "./ccgfs-trace-%ld", (long)getpid());
 		dir = dflt;
 	}
-	if (w == ccgt_write_archive && ccgt_exit_suffix[0]) {
+	if (at_exit && ccgt_exit_suffix[0]) {
 		snprintf(withsuffix, sizeof withsuffix, "%s%s", dir,
 			 ccgt_exit_suffix);
 		dir = withsuffix;
 	}
-	if (ccgt_nthreads > 0 || w != ccgt_write_archive) {
+	if (ccgt_nthreads > 0 || !at_exit) {
 		ccgt_quiesce();
 		(void)w(dir, ccgt_head, ccgt_nthreads, &ccgt_cfg);
 	}
@@ -283,7 +288,7 @@ CCGT_NOINST static void ccgt_finish_once(int from_signal, ccgt_writer w)
 
 CCGT_NOINST void ccgt_finish_with(ccgt_writer w)
 {
-	ccgt_finish_once(0, w);
+	ccgt_finish_once(0, 0, w);
 }
 
 CCGT_NOINST void ccgt_set_exit_suffix(const char *suffix)
@@ -295,13 +300,13 @@ CCGT_NOINST void ccgt_set_exit_suffix(const char *suffix)
 
 CCGT_NOINST __attribute__((destructor)) static void ccgt_finish(void)
 {
-	ccgt_finish_once(0, ccgt_write_archive);
+	ccgt_finish_once(0, 1, ccgt_write_archive);
 }
 
 /* SIGINT, SIGTERM, SIGHUP: write, then die of the signal as before. */
 CCGT_NOINST static void ccgt_on_signal(int sig)
 {
-	ccgt_finish_once(1, ccgt_write_archive);
+	ccgt_finish_once(1, 1, ccgt_write_archive);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

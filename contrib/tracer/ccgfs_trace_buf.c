@@ -71,7 +71,6 @@ int ccgt_buf_init(ccgt_thread *th, uint64_t bytes)
 	th->link = (uint32_t *)(th->items + th->nitems);
 	for (uint32_t i = 0; i < th->nitems; i++)
 		th->items[i] = (ccgt_item){CCGT_NONE, CCGT_NONE, 0, 0};
-	th->bytes = bytes;
 	th->bin_bytes = bin + sizeof(uint32_t);  /* items: counted in used */
 	th->used = th->nitems * sizeof(ccgt_item);
 	return 0;

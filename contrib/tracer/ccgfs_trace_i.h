@@ -68,7 +68,7 @@ extern const char *const ccgt_reduce_names[3];
 #define CCGT_NONE UINT32_MAX
 
 /* The bins of one item: a chain from head to tail (bin numbers, CCGT_NONE
- * when it has none); fill slots used in the tail; n events held. */
+ * when it has none); fill slots used in the tail; n records held. */
 typedef struct {
 	uint32_t head, tail, fill;
 	uint64_t n;
@@ -91,10 +91,9 @@ typedef struct ccgt_thread {
 	struct ccgt_thread *next;
 	uint32_t index;        /* 0, 1, ... in the order of first events */
 	ccgt_config *cfg;      /* shared; only cfg->used changes */
-	uint64_t bytes;        /* the most it may take (all below) */
 	uint64_t used;         /* bytes of the limit it took: its items, and
 				* bin_bytes per bin it used */
-	uint64_t bin_bytes;    /* a bin's slots, link and level item */
+	uint64_t bin_bytes;    /* a bin's slots and link */
 	uint32_t fresh;        /* bins [fresh, nbins) never used yet */
 	uint32_t granted;      /* bins [0, granted) taken from the limit */
 	uint32_t chunk_bins;   /* bins taken from the limit at a time */
@@ -117,6 +116,9 @@ typedef struct ccgt_thread {
 	int busy;              /* inside a record (atomic) */
 } ccgt_thread;
 
+/* Nanoseconds of clock `clock_id` (a clockid_t) now (ccgfs_trace.c). */
+uint64_t ccgt_now(int clock_id);
+
 /* ---- ccgfs_trace_buf.c ---- */
 
 /* Sets up th's bins in `bytes` (bins, links and items all inside it),
@@ -134,7 +136,7 @@ void ccgt_buf_free(ccgt_thread *th);
 int ccgt_buf_put(ccgt_thread *th, unsigned cls, const ccgt_event *e,
 		 unsigned n);
 
-/* Counts an event dropped at time t. */
+/* Counts n records dropped at time t (n 0: only widens the span). */
 void ccgt_buf_drop(ccgt_thread *th, uint64_t t, uint64_t n);
 
 /* Calls fn on each stored event of th in no particular order, until fn
@@ -188,6 +190,54 @@ typedef struct {
 int ccgt_write_thread_to(struct OTF2_EvtWriter_struct *w,
 			 const ccgt_thread *th, const ccgt_evt_sink *sink,
 			 uint64_t *nwritten, size_t *nclosed);
+
+/* The record of what a thread kept and dropped, in uint64 fields (MPI
+ * ranks gather them as they are): its events written, then the values
+ * of the location properties ccgt_record_keys names. */
+enum {
+	CCGT_R_NEV, CCGT_R_STRATEGY, CCGT_R_BUFFER, CCGT_R_USED,
+	CCGT_R_DROPPED, CCGT_R_FIRST, CCGT_R_LAST, CCGT_R_LEVEL_CUT,
+	CCGT_R_LEVEL, CCGT_R_CLASSES, CCGT_R_STOPPED, CCGT_R_STOP_T,
+	CCGT_R_NFIELDS
+};
+/* The property keys, in the order of ccgt_record_ids.key. */
+enum {
+	CCGT_P_REDUCE, CCGT_P_BUFFER, CCGT_P_USED, CCGT_P_DROPPED,
+	CCGT_P_FIRST, CCGT_P_LAST, CCGT_P_LEVEL, CCGT_P_CLASSES,
+	CCGT_P_STOPPED, CCGT_P_NKEYS
+};
+extern const char *const ccgt_record_keys[CCGT_P_NKEYS];
+
+/* Fills rec (CCGT_R_NFIELDS) from th; CCGT_R_NEV is left alone. */
+void ccgt_record_fill(const ccgt_thread *th, uint64_t *rec);
+
+/* The classes of `mask` (a bit per class) in the order they are dropped,
+ * comma-separated, into out (NUL-terminated, cut at size). */
+void ccgt_classes_text(const ccgt_config *cfg, uint64_t mask, char *out,
+		       size_t size);
+
+struct OTF2_GlobalDefWriter_struct;
+/* String ids of the record's keys and of the 3 strategy names. */
+typedef struct {
+	uint32_t key[CCGT_P_NKEYS];
+	uint32_t strategy[3];
+} ccgt_record_ids;
+
+/* Writes rec as location properties of loc; classes: the string id of
+ * ccgt_classes_text of rec's classes (unused when none).  0 or -1. */
+int ccgt_record_write(struct OTF2_GlobalDefWriter_struct *g, uint64_t loc,
+		      const uint64_t *rec, const ccgt_record_ids *ids,
+		      uint32_t classes);
+
+struct OTF2_Archive_struct;
+/* Sets what both archives share: flushing, OTF2's chunks (at most 4 of
+ * 1 MiB per writer, so that writing a thread costs a few MiB) and the
+ * creator.  0 or -1. */
+int ccgt_archive_setup(struct OTF2_Archive_struct *ar);
+
+/* Says on stderr what was dropped of th (`who`: "thread N" or "rank R
+ * thread N"); closed: calls it closed at its end. */
+void ccgt_report(const char *who, const ccgt_thread *th, size_t closed);
 
 /* Writes every thread of the list `head` (borrowed) as an OTF2 archive
  * into dir; returns 0, or -1 after printing why on stderr. */

@@ -68,11 +68,6 @@ enum { CCGT_COMM_WORLD = 0, CCGT_COMM_OTHER = 1 };
 
 /* ---- ccgfs_trace_mpiw.c and ccgfs_trace_mpid.c ---- */
 
-/* What rank 0 learns of each location (uint64 fields, gathered). */
-enum {
-	L_NEV, L_STRATEGY, L_BYTES, L_DROPPED, L_FIRST, L_LAST, L_LEVEL_CUT,
-	L_LEVEL, L_CLASSES, L_STOPPED, L_STOP_T, L_NFIELDS
-};
 
 /* A region name at rank 0: name and file point into the gathered text. */
 typedef struct {
@@ -100,7 +95,7 @@ typedef struct {
 	ccgt_gname *gnames;       /* one per distinct name, sorted */
 	size_t ngnames;
 	int *nthreads_of;         /* per rank */
-	uint64_t *locs;           /* per location, L_NFIELDS each */
+	uint64_t *locs;           /* per location, its record (CCGT_R_*) */
 	uint64_t nlocs;
 } ccgt_mw;
 

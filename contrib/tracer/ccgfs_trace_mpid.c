@@ -19,21 +19,11 @@
 #define CCGT_DEF(fn, ...) \
 	(OTF2_GlobalDefWriter_Write##fn(g, __VA_ARGS__) != OTF2_SUCCESS)
 
-/* Keys of the record of drops, as ccgfs_trace_write.c writes them. */
-enum {
-	P_REDUCE, P_BUFFER, P_DROPPED, P_FIRST, P_LAST, P_LEVEL, P_CLASSES,
-	P_STOPPED, P_NKEYS
-};
-static const char *const ccgt_mw_keys[P_NKEYS] = {
-	"CCGFS_TRACE::REDUCE", "CCGFS_TRACE::BUFFER_BYTES",
-	"CCGFS_TRACE::DROPPED_EVENTS", "CCGFS_TRACE::DROPPED_FIRST",
-	"CCGFS_TRACE::DROPPED_LAST", "CCGFS_TRACE::DROPPED_FROM_LEVEL",
-	"CCGFS_TRACE::DROPPED_CLASSES", "CCGFS_TRACE::STOPPED_AT"};
-
 typedef struct {
 	OTF2_GlobalDefWriter *g;
 	uint32_t next;            /* the next string id */
-	uint32_t key[P_NKEYS], strategy[3], empty;
+	ccgt_record_ids ids;
+	uint32_t empty;
 } ccgt_mw_defs;
 
 /* Defines string s; its id, or OTF2_UNDEFINED_STRING on error. */
@@ -57,37 +47,14 @@ CCGT_NOINST static uint32_t ccgt_mw_strf(ccgt_mw_defs *d, const char *fmt,
 CCGT_NOINST static int ccgt_mw_record(const ccgt_mw *w, ccgt_mw_defs *d,
 				      uint64_t loc, const uint64_t *l)
 {
-	OTF2_GlobalDefWriter *g = d->g;
-#define U(k, v) CCGT_DEF(LocationProperty, loc, d->key[k], OTF2_TYPE_UINT64, \
-			 (OTF2_AttributeValue){.uint64 = (v)})
-#define S(k, v) CCGT_DEF(LocationProperty, loc, d->key[k], OTF2_TYPE_STRING, \
-			 (OTF2_AttributeValue){.stringRef = (v)})
-	if (S(P_REDUCE, d->strategy[l[L_STRATEGY] % 3]) ||
-	    U(P_BUFFER, l[L_BYTES]) || U(P_DROPPED, l[L_DROPPED]))
-		return -1;
-	if (l[L_DROPPED] && (U(P_FIRST, l[L_FIRST]) || U(P_LAST, l[L_LAST])))
-		return -1;
-	if (l[L_LEVEL_CUT] && U(P_LEVEL, l[L_LEVEL]))
-		return -1;
-	if (l[L_CLASSES]) {
+	uint32_t classes = 0;
+	if (l[CCGT_R_CLASSES]) {
 		char buf[64];
-		size_t len = 0;
-		buf[0] = '\0';
-		for (unsigned k = 0; k < CCGT_NCLASSES && len < sizeof buf; k++)
-			if (l[L_CLASSES] & (1u << w->cfg->order[k]))
-				len += (size_t)snprintf(buf + len,
-					sizeof buf - len, "%s%s",
-					len ? "," : "",
-					ccgt_class_names[w->cfg->order[k]]);
-		uint32_t s = ccgt_mw_str(d, buf);
-		if (s == OTF2_UNDEFINED_STRING || S(P_CLASSES, s))
+		ccgt_classes_text(w->cfg, l[CCGT_R_CLASSES], buf, sizeof buf);
+		if ((classes = ccgt_mw_str(d, buf)) == OTF2_UNDEFINED_STRING)
 			return -1;
 	}
-	if (l[L_STOPPED] && U(P_STOPPED, l[L_STOP_T]))
-		return -1;
-#undef U
-#undef S
-	return 0;
+	return ccgt_record_write(d->g, loc, l, &d->ids, classes);
 }
 
 /* The regions: the MPI functions used, then the functions (id nmpi +
@@ -173,12 +140,12 @@ CCGT_NOINST int ccgt_mpid_write(const ccgt_mw *w)
 	    (s_node = ccgt_mw_str(&d, host)) == OTF2_UNDEFINED_STRING ||
 	    (s_class = ccgt_mw_str(&d, "node")) == OTF2_UNDEFINED_STRING)
 		return -1;
-	for (unsigned k = 0; k < P_NKEYS; k++)
-		if ((d.key[k] = ccgt_mw_str(&d, ccgt_mw_keys[k])) ==
+	for (unsigned k = 0; k < CCGT_P_NKEYS; k++)
+		if ((d.ids.key[k] = ccgt_mw_str(&d, ccgt_record_keys[k])) ==
 		    OTF2_UNDEFINED_STRING)
 			return -1;
 	for (unsigned k = 0; k < 3; k++)
-		if ((d.strategy[k] = ccgt_mw_str(&d, ccgt_reduce_names[k])) ==
+		if ((d.ids.strategy[k] = ccgt_mw_str(&d, ccgt_reduce_names[k])) ==
 		    OTF2_UNDEFINED_STRING)
 			return -1;
 	if (CCGT_DEF(ClockProperties, 1000000000u, w->t0, w->t1 - w->t0,
@@ -195,11 +162,11 @@ CCGT_NOINST int ccgt_mpid_write(const ccgt_mw *w)
 			     OTF2_UNDEFINED_LOCATION_GROUP))
 			return -1;
 		for (int i = 0; i < w->nthreads_of[r]; i++, loc++) {
-			const uint64_t *l = &w->locs[loc * L_NFIELDS];
+			const uint64_t *l = &w->locs[loc * CCGT_R_NFIELDS];
 			s = ccgt_mw_strf(&d, "thread %" PRIu64, (uint64_t)i);
 			if (s == OTF2_UNDEFINED_STRING ||
 			    CCGT_DEF(Location, loc, s,
-				     OTF2_LOCATION_TYPE_CPU_THREAD, l[L_NEV],
+				     OTF2_LOCATION_TYPE_CPU_THREAD, l[CCGT_R_NEV],
 				     (uint32_t)r) ||
 			    ccgt_mw_record(w, &d, loc, l))
 				return -1;

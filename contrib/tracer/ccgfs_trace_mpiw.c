@@ -22,6 +22,7 @@
 #include <otf2/OTF2_MPI_Collectives.h>
 
 #include "ccg_grow.h"
+#include "ccg_search.h"
 #include "ccgfs_trace_mpi.h"
 
 #define CCGT_NOINST __attribute__((no_instrument_function))
@@ -38,16 +39,14 @@ CCGT_NOINST static int ccgt_mw_all(int ok)
 
 CCGT_NOINST static int ccgt_cmp_u64(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
+	return ccg_cmp_u64(*(const uint64_t *)a, *(const uint64_t *)b);
 }
 
 /* Sorts a[0..*n) and removes repeats. */
 CCGT_NOINST static void ccgt_mw_unique(uint64_t *a, size_t *n)
 {
 	size_t k = 0;
-	if (*n > 1)
-		qsort(a, *n, sizeof *a, ccgt_cmp_u64);
+	ccg_sort(a, *n, sizeof *a, ccgt_cmp_u64);
 	for (size_t i = 0; i < *n; i++)
 		if (k == 0 || a[k - 1] != a[i])
 			a[k++] = a[i];
@@ -266,26 +265,12 @@ out:
 
 /* ---- events ---- */
 
-CCGT_NOINST static OTF2_FlushType ccgt_mw_pre_flush(void *ud,
-		OTF2_FileType ft, OTF2_LocationRef loc, void *cd, bool final)
-{
-	(void)ud, (void)ft, (void)loc, (void)cd, (void)final;
-	return OTF2_FLUSH;
-}
-
-CCGT_NOINST static OTF2_TimeStamp ccgt_mw_post_flush(void *ud,
-		OTF2_FileType ft, OTF2_LocationRef loc)
-{
-	(void)ud, (void)ft, (void)loc;
-	return OTF2_UNDEFINED_TIMESTAMP;
-}
-
 /* The archive's region id of a function address. */
 CCGT_NOINST static uint32_t ccgt_mw_region(const ccgt_mw *w, uint64_t a)
 {
-	const uint64_t *p = bsearch(&a, w->addrs, w->naddrs, sizeof a,
-				    ccgt_cmp_u64);
-	return p ? w->nmpi + w->gid[p - w->addrs] : OTF2_UNDEFINED_REGION;
+	size_t i = ccg_search(w->addrs, w->naddrs, sizeof a, 0, a);
+	return i < w->naddrs && w->addrs[i] == a ? w->nmpi + w->gid[i]
+						 : OTF2_UNDEFINED_REGION;
 }
 
 /* The archive's region id of MPI function k. */
@@ -373,25 +358,15 @@ CCGT_NOINST static int ccgt_mw_thread(ccgt_mw *w, ccgt_thread *th,
 	OTF2_EvtWriter *wr = OTF2_Archive_GetEvtWriter(w->ar,
 						       w->loc0 + th->index);
 	ccgt_evt_sink sink = {ccgt_mw_any_region, ccgt_mw_other, w};
-	size_t closed;
+	size_t closed = 0;
+	char who[48];
 	int rc = wr ? ccgt_write_thread_to(wr, th, &sink, nev, &closed) : -1;
 	if (wr && OTF2_Archive_CloseEvtWriter(w->ar, wr) != OTF2_SUCCESS)
 		rc = -1;
+	snprintf(who, sizeof who, "rank %d thread %" PRIu32, w->rank,
+		 th->index);
+	ccgt_report(who, th, closed);
 	return rc;
-}
-
-/* Says on stderr what was dropped of th (the record in the archive has
- * the details). */
-CCGT_NOINST static void ccgt_mw_report(const ccgt_mw *w, const ccgt_thread *th)
-{
-	if (!th->dropped)
-		return;
-	fprintf(stderr, "ccgfs-trace: rank %d thread %" PRIu32 ": buffer full "
-		"(%s): %" PRIu64 " events dropped%s%s\n", w->rank, th->index,
-		ccgt_reduce_names[w->cfg->strategy], th->dropped,
-		th->level_cut ? ", calls from some depth on" :
-		th->class_dropped ? ", whole classes" : "",
-		th->stopped ? ", recording stopped" : "");
 }
 
 /* Every thread's events, then empty local definitions; what rank 0
@@ -399,26 +374,16 @@ CCGT_NOINST static void ccgt_mw_report(const ccgt_mw *w, const ccgt_thread *th)
 CCGT_NOINST static int ccgt_mw_events(ccgt_mw *w)
 {
 	uint64_t *mine = calloc(w->nthreads ? w->nthreads : 1,
-				L_NFIELDS * sizeof *mine);
-	int ok = mine != NULL, rc = -1, n = (int)(w->nthreads * L_NFIELDS);
+				CCGT_R_NFIELDS * sizeof *mine);
+	int ok = mine != NULL, rc = -1, n = (int)(w->nthreads * CCGT_R_NFIELDS);
 	int *cnt = NULL, *displ = NULL;
 	if (!ccgt_mw_all(ok) || OTF2_Archive_OpenEvtFiles(w->ar) != OTF2_SUCCESS)
 		goto out;
 	for (ccgt_thread *th = w->head; th; th = th->next) {
-		uint64_t *l = &mine[(size_t)th->index * L_NFIELDS];
-		if (ok && ccgt_mw_thread(w, th, &l[L_NEV]))
+		uint64_t *l = &mine[(size_t)th->index * CCGT_R_NFIELDS];
+		if (ok && ccgt_mw_thread(w, th, &l[CCGT_R_NEV]))
 			ok = 0;
-		ccgt_mw_report(w, th);
-		l[L_STRATEGY] = (uint64_t)w->cfg->strategy;
-		l[L_BYTES] = th->bytes;
-		l[L_DROPPED] = th->dropped;
-		l[L_FIRST] = th->drop_first;
-		l[L_LAST] = th->drop_last;
-		l[L_LEVEL_CUT] = (uint64_t)th->level_cut;
-		l[L_LEVEL] = th->level_limit;
-		l[L_CLASSES] = th->class_dropped;
-		l[L_STOPPED] = (uint64_t)th->stopped;
-		l[L_STOP_T] = th->stop_t;
+		ccgt_record_fill(th, l);
 	}
 	if (OTF2_Archive_CloseEvtFiles(w->ar) != OTF2_SUCCESS)
 		ok = 0;
@@ -437,10 +402,10 @@ CCGT_NOINST static int ccgt_mw_events(ccgt_mw *w)
 		cnt = calloc((size_t)w->size, sizeof *cnt);
 		displ = calloc((size_t)w->size, sizeof *displ);
 		w->locs = calloc(w->nlocs ? w->nlocs : 1,
-				 L_NFIELDS * sizeof *w->locs);
+				 CCGT_R_NFIELDS * sizeof *w->locs);
 		ok = ok && cnt && displ && w->locs;
 		for (int r = 0; ok && r < w->size; r++)
-			cnt[r] = w->nthreads_of[r] * L_NFIELDS;
+			cnt[r] = w->nthreads_of[r] * CCGT_R_NFIELDS;
 		ok = ok && ccgt_mw_displ(cnt, w->size, displ) >= 0;
 	}
 	if (!ccgt_mw_all(ok) ||
@@ -505,7 +470,6 @@ CCGT_NOINST static int ccgt_mw_locations(ccgt_mw *w)
 int ccgt_mpiw_archive(const char *dir, ccgt_thread *head, uint32_t nthreads,
 		      const ccgt_config *cfg)
 {
-	OTF2_FlushCallbacks fcb = {ccgt_mw_pre_flush, ccgt_mw_post_flush};
 	ccgt_mw w = {.head = head, .nthreads = nthreads, .cfg = cfg};
 	char *d = NULL;
 	int rc = -1, inited = 0;
@@ -524,11 +488,9 @@ int ccgt_mpiw_archive(const char *dir, ccgt_thread *head, uint32_t nthreads,
 	if (!ccgt_mw_all(w.ar != NULL))
 		goto out;
 	if (!ccgt_mw_all(
-		OTF2_Archive_SetFlushCallbacks(w.ar, &fcb, NULL) ==
-			OTF2_SUCCESS &&
+		ccgt_archive_setup(w.ar) == 0 &&
 		OTF2_MPI_Archive_SetCollectiveCallbacks(w.ar, MPI_COMM_WORLD,
-			MPI_COMM_NULL) == OTF2_SUCCESS &&
-		OTF2_Archive_SetCreator(w.ar, "ccgfs-trace") == OTF2_SUCCESS))
+			MPI_COMM_NULL) == OTF2_SUCCESS))
 		goto out;
 	if (ccgt_mw_events(&w))
 		goto out;

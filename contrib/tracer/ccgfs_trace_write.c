@@ -2,7 +2,6 @@
  * OTF2 archive (one location group for the process, one location per
  * thread) and names each distinct function address through dladdr(). */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include <otf2/otf2.h>
 
 #include "ccg_grow.h"
+#include "ccg_search.h"
 #include "ccgfs_trace_i.h"
 
 #define CCGT_NOINST __attribute__((no_instrument_function))
@@ -21,18 +21,19 @@
  * dropped, then region names. */
 enum {
 	S_EMPTY, S_NODE, S_NODE_CLASS, S_PROCESS, S_CPU, S_CPU_DESC, S_SEC,
-	S_P_REDUCE, S_P_BUFFER, S_P_DROPPED, S_P_FIRST, S_P_LAST, S_P_LEVEL,
-	S_P_CLASSES, S_P_STOPPED, S_P_USED, S_STRATEGY, S_THREADS = S_STRATEGY + 3
+	S_KEYS, S_STRATEGY = S_KEYS + CCGT_P_NKEYS, S_THREADS = S_STRATEGY + 3
 };
 
-static const char *const ccgt_fixed_strings[S_STRATEGY] = {
+static const char *const ccgt_fixed_strings[S_KEYS] = {
 	"", NULL, "node", NULL, "cpu_time",
-	"CPU time of the thread (CLOCK_THREAD_CPUTIME_ID)", "s",
+	"CPU time of the thread (CLOCK_THREAD_CPUTIME_ID)", "s"};
+
+const char *const ccgt_record_keys[CCGT_P_NKEYS] = {
 	"CCGFS_TRACE::REDUCE", "CCGFS_TRACE::BUFFER_BYTES",
-	"CCGFS_TRACE::DROPPED_EVENTS", "CCGFS_TRACE::DROPPED_FIRST",
-	"CCGFS_TRACE::DROPPED_LAST", "CCGFS_TRACE::DROPPED_FROM_LEVEL",
-	"CCGFS_TRACE::DROPPED_CLASSES", "CCGFS_TRACE::STOPPED_AT",
-	"CCGFS_TRACE::USED_BYTES"};
+	"CCGFS_TRACE::USED_BYTES", "CCGFS_TRACE::DROPPED_EVENTS",
+	"CCGFS_TRACE::DROPPED_FIRST", "CCGFS_TRACE::DROPPED_LAST",
+	"CCGFS_TRACE::DROPPED_FROM_LEVEL", "CCGFS_TRACE::DROPPED_CLASSES",
+	"CCGFS_TRACE::STOPPED_AT"};
 
 /* Archive under construction; addrs is the sorted distinct Enter
  * addresses, region id = index (owned). */
@@ -48,59 +49,7 @@ typedef struct {
 
 CCGT_NOINST static int ccgt_cmp_u64(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-CCGT_NOINST static OTF2_FlushType ccgt_pre_flush(void *ud, OTF2_FileType ft,
-		OTF2_LocationRef loc, void *cd, bool final)
-{
-	(void)ud, (void)ft, (void)loc, (void)cd, (void)final;
-	return OTF2_FLUSH;
-}
-
-CCGT_NOINST static OTF2_TimeStamp ccgt_post_flush(void *ud, OTF2_FileType ft,
-		OTF2_LocationRef loc)
-{
-	(void)ud, (void)ft, (void)loc;
-	return OTF2_UNDEFINED_TIMESTAMP;
-}
-
-/* OTF2's chunks: at most CCGT_CHUNKS per writer; asked for one more,
- * the allocator says no and OTF2 flushes the writer's chunks to its file
- * and frees them (so writing a thread costs a few MiB, not its size). */
-#define CCGT_CHUNKS 4
-typedef struct {
-	void *chunk[CCGT_CHUNKS];
-	unsigned n;
-} ccgt_chunks;
-
-CCGT_NOINST static void *ccgt_chunk_alloc(void *ud, OTF2_FileType ft,
-		OTF2_LocationRef loc, void **per, uint64_t size)
-{
-	ccgt_chunks *c = *per;
-	(void)ud, (void)ft, (void)loc;
-	if (!c && !(c = *per = calloc(1, sizeof *c)))
-		return NULL;
-	if (c->n == CCGT_CHUNKS)
-		return NULL;
-	return c->chunk[c->n++] = malloc(size);
-}
-
-CCGT_NOINST static void ccgt_chunk_free(void *ud, OTF2_FileType ft,
-		OTF2_LocationRef loc, void **per, bool final)
-{
-	ccgt_chunks *c = *per;
-	(void)ud, (void)ft, (void)loc;
-	if (!c)
-		return;
-	for (unsigned i = 0; i < c->n; i++)
-		free(c->chunk[i]);
-	c->n = 0;
-	if (final) {
-		free(c);
-		*per = NULL;
-	}
+	return ccg_cmp_u64(*(const uint64_t *)a, *(const uint64_t *)b);
 }
 
 /* An open-addressing set of nonzero addresses (0 marks a free slot). */
@@ -182,8 +131,7 @@ CCGT_NOINST static int ccgt_collect(ccgt_out *o)
 	for (size_t i = 0; i < g.set.cap; i++)
 		if (g.set.slot[i])
 			g.set.slot[o->naddrs++] = g.set.slot[i] - 1;
-	if (o->naddrs > 0)
-		qsort(g.set.slot, o->naddrs, sizeof *g.set.slot, ccgt_cmp_u64);
+	ccg_sort(g.set.slot, o->naddrs, sizeof *g.set.slot, ccgt_cmp_u64);
 	o->addrs = g.set.slot;
 	g.set.slot = NULL;
 	rc = 0;
@@ -194,9 +142,9 @@ out:
 
 CCGT_NOINST static uint32_t ccgt_region_of(const ccgt_out *o, uint64_t a)
 {
-	const uint64_t *p = bsearch(&a, o->addrs, o->naddrs, sizeof a,
-				    ccgt_cmp_u64);
-	return p ? (uint32_t)(p - o->addrs) : OTF2_UNDEFINED_REGION;
+	size_t i = ccg_search(o->addrs, o->naddrs, sizeof a, 0, a);
+	return i < o->naddrs && o->addrs[i] == a ? (uint32_t)i
+						 : OTF2_UNDEFINED_REGION;
 }
 
 int ccgt_write_thread_to(OTF2_EvtWriter *w, const ccgt_thread *th,
@@ -285,51 +233,76 @@ CCGT_NOINST static int ccgt_write_thread(ccgt_out *o, ccgt_thread *th,
 #define CCGT_DEF(fn, ...) \
 	(OTF2_GlobalDefWriter_Write##fn(g, __VA_ARGS__) != OTF2_SUCCESS)
 
-/* The classes th dropped, in the order they were dropped. */
-CCGT_NOINST static void ccgt_classes_dropped(const ccgt_out *o,
-		const ccgt_thread *th, char *out, size_t size)
+void ccgt_classes_text(const ccgt_config *cfg, uint64_t mask, char *out,
+		       size_t size)
 {
 	size_t len = 0;
 	out[0] = '\0';
-	for (unsigned k = 0; k < CCGT_NCLASSES; k++) {
-		unsigned c = o->cfg->order[k];
-		if (th->class_dropped & (1u << c))
+	for (unsigned k = 0; k < CCGT_NCLASSES && len < size; k++)
+		if (mask & (1u << cfg->order[k]))
 			len += (size_t)snprintf(out + len, size - len, "%s%s",
 						len ? "," : "",
-						ccgt_class_names[c]);
-		if (len >= size)
-			break;
-	}
+						ccgt_class_names[cfg->order[k]]);
 }
 
-#define CCGT_PROP_U(loc, key, v) \
-	CCGT_DEF(LocationProperty, loc, key, OTF2_TYPE_UINT64, \
+void ccgt_record_fill(const ccgt_thread *th, uint64_t *rec)
+{
+	rec[CCGT_R_STRATEGY] = (uint64_t)th->cfg->strategy;
+	rec[CCGT_R_BUFFER] = th->ev ? th->cfg->buffer : 0;
+	rec[CCGT_R_USED] = th->used;
+	rec[CCGT_R_DROPPED] = th->dropped;
+	rec[CCGT_R_FIRST] = th->drop_first;
+	rec[CCGT_R_LAST] = th->drop_last;
+	rec[CCGT_R_LEVEL_CUT] = (uint64_t)th->level_cut;
+	rec[CCGT_R_LEVEL] = th->level_limit;
+	rec[CCGT_R_CLASSES] = th->class_dropped;
+	rec[CCGT_R_STOPPED] = (uint64_t)th->stopped;
+	rec[CCGT_R_STOP_T] = th->stop_t;
+}
+
+#define CCGT_PROP_U(k, v) \
+	CCGT_DEF(LocationProperty, loc, ids->key[k], OTF2_TYPE_UINT64, \
 		 (OTF2_AttributeValue){.uint64 = (v)})
-#define CCGT_PROP_S(loc, key, v) \
-	CCGT_DEF(LocationProperty, loc, key, OTF2_TYPE_STRING, \
+#define CCGT_PROP_S(k, v) \
+	CCGT_DEF(LocationProperty, loc, ids->key[k], OTF2_TYPE_STRING, \
 		 (OTF2_AttributeValue){.stringRef = (v)})
 
-/* What the tracer kept and dropped of each thread, as location properties
- * (times in ticks, as the events'). */
+int ccgt_record_write(OTF2_GlobalDefWriter *g, uint64_t loc,
+		      const uint64_t *rec, const ccgt_record_ids *ids,
+		      uint32_t classes)
+{
+	const uint64_t *r = rec;
+	if (CCGT_PROP_S(CCGT_P_REDUCE, ids->strategy[r[CCGT_R_STRATEGY] % 3]) ||
+	    CCGT_PROP_U(CCGT_P_BUFFER, r[CCGT_R_BUFFER]) ||
+	    CCGT_PROP_U(CCGT_P_USED, r[CCGT_R_USED]) ||
+	    CCGT_PROP_U(CCGT_P_DROPPED, r[CCGT_R_DROPPED]))
+		return -1;
+	if (r[CCGT_R_DROPPED] &&
+	    (CCGT_PROP_U(CCGT_P_FIRST, r[CCGT_R_FIRST]) ||
+	     CCGT_PROP_U(CCGT_P_LAST, r[CCGT_R_LAST])))
+		return -1;
+	if (r[CCGT_R_LEVEL_CUT] && CCGT_PROP_U(CCGT_P_LEVEL, r[CCGT_R_LEVEL]))
+		return -1;
+	if (r[CCGT_R_CLASSES] && CCGT_PROP_S(CCGT_P_CLASSES, classes))
+		return -1;
+	if (r[CCGT_R_STOPPED] && CCGT_PROP_U(CCGT_P_STOPPED, r[CCGT_R_STOP_T]))
+		return -1;
+	return 0;
+}
+
+/* The record of every thread, as location properties. */
 CCGT_NOINST static int ccgt_write_record(ccgt_out *o, OTF2_GlobalDefWriter *g)
 {
+	ccgt_record_ids ids;
+	uint64_t rec[CCGT_R_NFIELDS] = {0};
+	for (uint32_t k = 0; k < CCGT_P_NKEYS; k++)
+		ids.key[k] = S_KEYS + k;
+	for (uint32_t k = 0; k < 3; k++)
+		ids.strategy[k] = S_STRATEGY + k;
 	for (ccgt_thread *th = o->head; th; th = th->next) {
-		uint32_t l = th->index;
-		if (CCGT_PROP_S(l, S_P_REDUCE, S_STRATEGY + o->cfg->strategy) ||
-		    CCGT_PROP_U(l, S_P_BUFFER, th->bytes) ||
-		    CCGT_PROP_U(l, S_P_USED, th->used) ||
-		    CCGT_PROP_U(l, S_P_DROPPED, th->dropped))
-			return -1;
-		if (th->dropped &&
-		    (CCGT_PROP_U(l, S_P_FIRST, th->drop_first) ||
-		     CCGT_PROP_U(l, S_P_LAST, th->drop_last)))
-			return -1;
-		if (th->level_cut && CCGT_PROP_U(l, S_P_LEVEL, th->level_limit))
-			return -1;
-		if (th->class_dropped &&
-		    CCGT_PROP_S(l, S_P_CLASSES, S_THREADS + o->nthreads + l))
-			return -1;
-		if (th->stopped && CCGT_PROP_U(l, S_P_STOPPED, th->stop_t))
+		ccgt_record_fill(th, rec);
+		if (ccgt_record_write(g, th->index, rec, &ids,
+				      S_THREADS + o->nthreads + th->index))
 			return -1;
 	}
 	return 0;
@@ -341,10 +314,13 @@ CCGT_NOINST static int ccgt_write_strings(ccgt_out *o, OTF2_GlobalDefWriter *g)
 	char name[64], host[256] = "localhost";
 	gethostname(host, sizeof host - 1);
 	snprintf(name, sizeof name, "process %ld", (long)getpid());
-	for (uint32_t i = 0; i < S_STRATEGY; i++)
+	for (uint32_t i = 0; i < S_KEYS; i++)
 		if (CCGT_DEF(String, i, i == S_NODE ? host :
 				       i == S_PROCESS ? name :
 				       ccgt_fixed_strings[i]))
+			return -1;
+	for (uint32_t i = 0; i < CCGT_P_NKEYS; i++)
+		if (CCGT_DEF(String, S_KEYS + i, ccgt_record_keys[i]))
 			return -1;
 	for (uint32_t i = 0; i < 3; i++)
 		if (CCGT_DEF(String, S_STRATEGY + i, ccgt_reduce_names[i]))
@@ -353,7 +329,7 @@ CCGT_NOINST static int ccgt_write_strings(ccgt_out *o, OTF2_GlobalDefWriter *g)
 		snprintf(name, sizeof name, "thread %" PRIu32, th->index);
 		if (CCGT_DEF(String, S_THREADS + th->index, name))
 			return -1;
-		ccgt_classes_dropped(o, th, name, sizeof name);
+		ccgt_classes_text(o->cfg, th->class_dropped, name, sizeof name);
 		if (CCGT_DEF(String, S_THREADS + o->nthreads + th->index, name))
 			return -1;
 	}
@@ -428,18 +404,23 @@ CCGT_NOINST static int ccgt_write_local_defs(ccgt_out *o)
 	return OTF2_Archive_CloseDefFiles(o->ar) == OTF2_SUCCESS ? 0 : -1;
 }
 
-/* Says on stderr what was dropped of th. */
-CCGT_NOINST static void ccgt_report(const ccgt_out *o, const ccgt_thread *th,
-				    size_t closed)
+void ccgt_report(const char *who, const ccgt_thread *th, size_t closed)
 {
 	char classes[64];
-	fprintf(stderr, "ccgfs-trace: thread %" PRIu32 ": buffer full (%s): %"
-		PRIu64 " events dropped", th->index,
-		ccgt_reduce_names[o->cfg->strategy], th->dropped);
+	if (!th->dropped) {
+		if (closed > 0)
+			fprintf(stderr, "ccgfs-trace: %s: %zu calls still open "
+				"at exit closed at its last event\n", who,
+				closed);
+		return;
+	}
+	fprintf(stderr, "ccgfs-trace: %s: buffer full (%s): %" PRIu64
+		" events dropped", who, ccgt_reduce_names[th->cfg->strategy],
+		th->dropped);
 	if (th->level_cut)
 		fprintf(stderr, ", all calls at depth %" PRIu32 " and deeper",
 			th->level_limit);
-	ccgt_classes_dropped(o, th, classes, sizeof classes);
+	ccgt_classes_text(th->cfg, th->class_dropped, classes, sizeof classes);
 	if (classes[0])
 		fprintf(stderr, ", classes %s", classes);
 	if (th->stopped)
@@ -452,23 +433,76 @@ CCGT_NOINST static int ccgt_write_events(ccgt_out *o, uint64_t *nev)
 {
 	for (ccgt_thread *th = o->head; th; th = th->next) {
 		size_t closed = 0;
+		char who[32];
 		if (ccgt_write_thread(o, th, &nev[th->index], &closed))
 			return -1;
-		if (th->dropped)
-			ccgt_report(o, th, closed);
-		else if (closed > 0)
-			fprintf(stderr, "ccgfs-trace: thread %" PRIu32 ": %zu "
-				"calls still open at exit closed at its last "
-				"event\n", th->index, closed);
+		snprintf(who, sizeof who, "thread %" PRIu32, th->index);
+		ccgt_report(who, th, closed);
 	}
 	return 0;
 }
 
-CCGT_NOINST static uint64_t ccgt_clock(void)
+CCGT_NOINST static OTF2_FlushType ccgt_pre_flush(void *ud, OTF2_FileType ft,
+		OTF2_LocationRef loc, void *cd, bool final)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	(void)ud, (void)ft, (void)loc, (void)cd, (void)final;
+	return OTF2_FLUSH;
+}
+
+CCGT_NOINST static OTF2_TimeStamp ccgt_post_flush(void *ud, OTF2_FileType ft,
+		OTF2_LocationRef loc)
+{
+	(void)ud, (void)ft, (void)loc;
+	return OTF2_UNDEFINED_TIMESTAMP;
+}
+
+/* OTF2's chunks: at most CCGT_CHUNKS per writer; asked for one more,
+ * the allocator says no and OTF2 flushes the writer's chunks to its file
+ * and frees them (so writing a thread costs a few MiB, not its size). */
+#define CCGT_CHUNKS 4
+typedef struct {
+	void *chunk[CCGT_CHUNKS];
+	unsigned n;
+} ccgt_chunks;
+
+CCGT_NOINST static void *ccgt_chunk_alloc(void *ud, OTF2_FileType ft,
+		OTF2_LocationRef loc, void **per, uint64_t size)
+{
+	ccgt_chunks *c = *per;
+	(void)ud, (void)ft, (void)loc;
+	if (!c && !(c = *per = calloc(1, sizeof *c)))
+		return NULL;
+	if (c->n == CCGT_CHUNKS)
+		return NULL;
+	return c->chunk[c->n++] = malloc(size);
+}
+
+CCGT_NOINST static void ccgt_chunk_free(void *ud, OTF2_FileType ft,
+		OTF2_LocationRef loc, void **per, bool final)
+{
+	ccgt_chunks *c = *per;
+	(void)ud, (void)ft, (void)loc;
+	if (!c)
+		return;
+	for (unsigned i = 0; i < c->n; i++)
+		free(c->chunk[i]);
+	c->n = 0;
+	if (final) {
+		free(c);
+		*per = NULL;
+	}
+}
+
+int ccgt_archive_setup(OTF2_Archive *ar)
+{
+	/* OTF2 keeps the pointers: the tables must outlive the archive */
+	static const OTF2_FlushCallbacks fcb = {ccgt_pre_flush,
+						ccgt_post_flush};
+	static const OTF2_MemoryCallbacks mcb = {ccgt_chunk_alloc,
+						 ccgt_chunk_free};
+	return OTF2_Archive_SetFlushCallbacks(ar, &fcb, NULL) ||
+	       OTF2_Archive_SetMemoryCallbacks(ar, &mcb, NULL) ||
+	       OTF2_Archive_SetCreator(ar, "ccgfs-trace") ? -1 : 0;
 }
 
 CCGT_NOINST static uint64_t ccgt_sum(const uint64_t *v, uint32_t n)
@@ -482,9 +516,7 @@ CCGT_NOINST static uint64_t ccgt_sum(const uint64_t *v, uint32_t n)
 int ccgt_write_archive(const char *dir, ccgt_thread *head, uint32_t nthreads,
 		       const ccgt_config *cfg)
 {
-	uint64_t t_start = ccgt_clock();
-	OTF2_FlushCallbacks fcb = { ccgt_pre_flush, ccgt_post_flush };
-	OTF2_MemoryCallbacks mcb = { ccgt_chunk_alloc, ccgt_chunk_free };
+	uint64_t t_start = ccgt_now(CLOCK_MONOTONIC);
 	ccgt_out o = { .head = head, .nthreads = nthreads, .cfg = cfg };
 	uint64_t *nev = calloc(nthreads, sizeof *nev);
 	int rc = -1;
@@ -493,10 +525,8 @@ int ccgt_write_archive(const char *dir, ccgt_thread *head, uint32_t nthreads,
 	o.ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE,
 				 1024 * 1024, 4 * 1024 * 1024,
 				 OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-	if (!o.ar || OTF2_Archive_SetFlushCallbacks(o.ar, &fcb, NULL) ||
-	    OTF2_Archive_SetMemoryCallbacks(o.ar, &mcb, NULL) ||
+	if (!o.ar || ccgt_archive_setup(o.ar) ||
 	    OTF2_Archive_SetSerialCollectiveCallbacks(o.ar) ||
-	    OTF2_Archive_SetCreator(o.ar, "ccgfs-trace") ||
 	    OTF2_Archive_OpenEvtFiles(o.ar))
 		goto out;
 	if (ccgt_write_events(&o, nev) || OTF2_Archive_CloseEvtFiles(o.ar) ||
@@ -513,7 +543,7 @@ out:
 		fprintf(stderr, "ccgfs-trace: %" PRIu32 " threads, %" PRIu64
 			" events written to %s/traces.otf2 in %.3f s\n",
 			nthreads, ccgt_sum(nev, nthreads), dir,
-			(double)(ccgt_clock() - t_start) / 1e9);
+			(double)(ccgt_now(CLOCK_MONOTONIC) - t_start) / 1e9);
 	free(o.addrs);
 	free(nev);
 	return rc;

@@ -24,8 +24,15 @@ int ccg_field_u(ccg_kind kind, const unsigned char *fields, size_t len,
  * raw 64 bits (see ccg_codec.h). */
 int ccg_field_typed(ccg_kind kind, const unsigned char *fields, size_t len,
 		    unsigned idx, uint8_t *type, uint64_t *raw);
-/* Whether such a type is an unsigned integer (OTF2_TYPE_UINT8..UINT64). */
-#define CCG_TYPED_UNSIGNED(t) ((t) >= 1 && (t) <= 4)
+/* The OTF2_Type values such a field carries (OTF2_GeneralDefinitions.h). */
+enum {
+	CCG_T_NONE = 0, CCG_T_U8 = 1, CCG_T_U16, CCG_T_U32, CCG_T_U64,
+	CCG_T_I8, CCG_T_I16, CCG_T_I32, CCG_T_I64, CCG_T_FLOAT = 9,
+	CCG_T_DOUBLE = 10, CCG_T_STRING = 11, CCG_T_ATTRIBUTE, CCG_T_LOCATION,
+	CCG_T_REGION, CCG_T_GROUP, CCG_T_METRIC, CCG_T_COMM, CCG_T_PARAMETER,
+	CCG_T_RMA_WIN, CCG_T_SCL, CCG_T_CCTX, CCG_T_INTGEN, CCG_T_IO_FILE,
+	CCG_T_IO_HANDLE, CCG_T_LGROUP
+};
 
 /* Skips all fields of `kind`, leaving *p at the attribute list (events) or
  * the end (definitions). */

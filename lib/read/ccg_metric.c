@@ -12,7 +12,6 @@
 #include "ccg_render.h"
 
 /* OTF2_Type values of the numbers a metric holds. */
-enum { T_U8 = 1, T_U64 = 4, T_I8 = 5, T_I64 = 8, T_FLOAT = 9, T_DOUBLE = 10 };
 
 /* Most members of one metric class the cache resolves (OTF2 counts them
  * in 8 bits). */
@@ -103,9 +102,9 @@ static ccg_err slot_get(ccg_mcache *c, uint64_t metric,
 
 static void put_number(ccg_buf *b, uint8_t type, uint64_t raw)
 {
-	if (type >= T_I8 && type <= T_I64) {
+	if (type >= CCG_T_I8 && type <= CCG_T_I64) {
 		ccg_buf_addi(b, (int64_t)raw);
-	} else if (type == T_FLOAT || type == T_DOUBLE) {
+	} else if (type == CCG_T_FLOAT || type == CCG_T_DOUBLE) {
 		double v;
 		memcpy(&v, &raw, sizeof v);
 		ccg_render_double(b, v);

@@ -6,14 +6,6 @@
 #include "ccg_codec.h"
 #include "ccg_fields.h"
 
-/* OTF2_Type values (OTF2_GeneralDefinitions.h). */
-enum {
-	T_NONE = 0, T_U8 = 1, T_U16, T_U32, T_U64, T_I8, T_I16, T_I32, T_I64,
-	T_FLOAT = 9, T_DOUBLE = 10, T_STRING = 11, T_ATTRIBUTE, T_LOCATION,
-	T_REGION, T_GROUP, T_METRIC, T_COMM, T_PARAMETER, T_RMA_WIN,
-	T_SCL, T_CCTX, T_INTGEN, T_IO_FILE, T_IO_HANDLE, T_LGROUP
-};
-
 void ccg_render_escape(ccg_buf *b, const char *s)
 {
 	const char *run = s;
@@ -83,29 +75,29 @@ void ccg_render_region(ccg_buf *b, const ccg_defs *d, uint64_t region)
 static unsigned typed_ref(uint8_t t)
 {
 	switch (t) {
-	case T_STRING: return CCG_FT_REF_STRING;
-	case T_ATTRIBUTE: return CCG_FT_REF_ATTR;
-	case T_REGION: return CCG_FT_REF_REGION;
-	case T_GROUP: return CCG_FT_REF_GROUP;
-	case T_METRIC: return CCG_FT_REF_METRIC;
-	case T_COMM: return CCG_FT_REF_COMM;
-	case T_PARAMETER: return CCG_FT_REF_PARAM;
-	case T_RMA_WIN: return CCG_FT_REF_RMAWIN;
-	case T_SCL: return CCG_FT_REF_SCL;
-	case T_CCTX: return CCG_FT_REF_CCTX;
-	case T_INTGEN: return CCG_FT_REF_INTGEN;
-	case T_IO_FILE: return CCG_FT_REF_IOFILE;
-	case T_IO_HANDLE: return CCG_FT_REF_IOHANDLE;
-	case T_LGROUP: return CCG_FT_REF_LGROUP;
+	case CCG_T_STRING: return CCG_FT_REF_STRING;
+	case CCG_T_ATTRIBUTE: return CCG_FT_REF_ATTR;
+	case CCG_T_REGION: return CCG_FT_REF_REGION;
+	case CCG_T_GROUP: return CCG_FT_REF_GROUP;
+	case CCG_T_METRIC: return CCG_FT_REF_METRIC;
+	case CCG_T_COMM: return CCG_FT_REF_COMM;
+	case CCG_T_PARAMETER: return CCG_FT_REF_PARAM;
+	case CCG_T_RMA_WIN: return CCG_FT_REF_RMAWIN;
+	case CCG_T_SCL: return CCG_FT_REF_SCL;
+	case CCG_T_CCTX: return CCG_FT_REF_CCTX;
+	case CCG_T_INTGEN: return CCG_FT_REF_INTGEN;
+	case CCG_T_IO_FILE: return CCG_FT_REF_IOFILE;
+	case CCG_T_IO_HANDLE: return CCG_FT_REF_IOHANDLE;
+	case CCG_T_LGROUP: return CCG_FT_REF_LGROUP;
 	default: return CCG_FT_NONE;
 	}
 }
 
 void ccg_render_typed(ccg_buf *b, const ccg_defs *d, uint8_t t, uint64_t raw)
 {
-	if (t >= T_I8 && t <= T_I64) {
+	if (t >= CCG_T_I8 && t <= CCG_T_I64) {
 		ccg_buf_addi(b, (int64_t)raw);
-	} else if (t == T_FLOAT || t == T_DOUBLE) {
+	} else if (t == CCG_T_FLOAT || t == CCG_T_DOUBLE) {
 		double v;
 		memcpy(&v, &raw, sizeof v);
 		ccg_render_double(b, v);

@@ -4,12 +4,13 @@
  */
 #include "trace_i.h"
 
-#include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "ccg_fields.h"
 #include "ccg_grow.h"
 #include "ccg_render.h"
+#include "ccg_search.h"
 
 /* The name a tracer's record of dropped events goes by (contrib/tracer
  * writes it on each location). */
@@ -107,9 +108,8 @@ static void add_seconds(const ccg_trace *t, ccg_buf *b, const char *key,
 static int cmp_lprop(const void *a, const void *b)
 {
 	const ccg_lprop *x = a, *y = b;
-	if (x->owner != y->owner)
-		return x->owner < y->owner ? -1 : 1;
-	return x->record < y->record ? -1 : x->record > y->record;
+	return ccg_cmp_keys((const uint64_t[]){x->owner, x->record},
+			    (const uint64_t[]){y->owner, y->record}, 2);
 }
 
 /* t->lprops: every LOCATION_PROPERTY, by owner. */
@@ -128,8 +128,7 @@ static ccg_err index_lprops(ccg_trace *t)
 			return CCG_ENOMEM;
 		t->lprops[t->nlprops++] = (ccg_lprop){id, i};
 	}
-	if (t->nlprops)
-		qsort(t->lprops, t->nlprops, sizeof *t->lprops, cmp_lprop);
+	ccg_sort(t->lprops, t->nlprops, sizeof *t->lprops, cmp_lprop);
 	return CCG_OK;
 }
 
@@ -152,14 +151,8 @@ static const char *lprop_get(const ccg_trace *t, size_t r, uint8_t *type,
 /* "property.NAME: VALUE" for each property of location `id`. */
 static void add_lprops(const ccg_trace *t, uint64_t id, ccg_buf *b)
 {
-	size_t lo = 0, hi = t->nlprops;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->lprops[mid].owner < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = ccg_search(t->lprops, t->nlprops, sizeof *t->lprops,
+			       offsetof(ccg_lprop, owner), id);
 	for (; lo < t->nlprops && t->lprops[lo].owner == id; lo++) {
 		uint8_t type;
 		uint64_t raw;
@@ -186,7 +179,7 @@ static void add_dropped(const ccg_trace *t, ccg_buf *b)
 		const char *name = lprop_get(t, t->lprops[i].record, &type,
 					     &raw);
 		if (!name || strcmp(name, DROPPED_KEY) ||
-		    !CCG_TYPED_UNSIGNED(type))
+		    type < CCG_T_U8 || type > CCG_T_U64)
 			continue;
 		locs++;
 		with += raw != 0;
