@@ -116,8 +116,9 @@ typedef struct ccgt_thread {
 	int busy;              /* inside a record (atomic) */
 } ccgt_thread;
 
-/* Nanoseconds of clock `clock_id` (a clockid_t) now (ccgfs_trace.c). */
-uint64_t ccgt_now(int clock_id);
+/* Nanoseconds of clock `clock_id` (a clockid_t) now (ccgfs_trace.c).
+ * Hidden, so that the recording path, in the same file, inlines it. */
+__attribute__((visibility("hidden"))) uint64_t ccgt_now(int clock_id);
 
 /* ---- ccgfs_trace_buf.c ---- */
 
