@@ -54,6 +54,7 @@ struct ingest {
 	size_t next;            /* next location to read: mu */
 	size_t merged;          /* locations merged, in order: mu */
 	ccg_store **parked;     /* read, waiting to be merged: mu */
+	ccg_buf *prepped;       /* part_prep's bytes of the parked: mu */
 	ccg_store **spare;      /* merged parts, emptied for reuse: mu */
 	size_t nspare, capspare;
 	int merging;            /* a worker is merging: mu */
@@ -211,26 +212,34 @@ static ccg_err read_location(worker *w, size_t i)
 
 /* ---- merging in order ---- */
 
-/* Hands location i's part to the whole; merges every part that is next
- * in order, unless another worker is merging (it takes them). */
-static ccg_err park_and_merge(ingest *g, size_t i, ccg_store *part)
+/* Hands location i's part (and what part_prep made of it) to the whole;
+ * merges every part that is next in order, unless another worker is
+ * merging (it takes them). */
+static ccg_err park_and_merge(ingest *g, size_t i, ccg_store *part,
+			      ccg_buf *prep)
 {
 	ccg_err err = CCG_OK;
 	pthread_mutex_lock(&g->mu);
 	g->parked[i] = part;
+	g->prepped[i] = *prep;
+	*prep = (ccg_buf)CCG_BUF_INIT;
 	while (!g->merging && !g->err && g->merged < g->hi &&
 	       g->parked[g->merged]) {
 		size_t k = g->merged;
 		ccg_store *p = g->parked[k];
+		ccg_buf b = g->prepped[k];
 		g->parked[k] = NULL;
+		g->prepped[k] = (ccg_buf)CCG_BUF_INIT;
 		g->merging = 1;
 		pthread_mutex_unlock(&g->mu);
 		ccg_ingest_loc *l = &g->locs[k];
 		if (g->o->part_fn)
-			err = g->o->part_fn(g->o->part_ctx, g->store, k, p, l);
+			err = g->o->part_fn(g->o->part_ctx, g->store, k, p, l,
+					    &b);
 		else
 			err = ccg_store_merge(g->store, p, &l->root, &l->tbase,
 					      NULL);
+		ccg_buf_free(&b);
 		ccg_store_clear(p);
 		pthread_mutex_lock(&g->mu);
 		g->merging = 0;
@@ -291,11 +300,16 @@ static void *worker_main(void *arg)
 			ccg_build_set_store(w->bld, w->part);
 			err = read_location(w, i);
 		}
+		ccg_buf prep = CCG_BUF_INIT;
+		if (!err && g->o->part_prep)
+			err = g->o->part_prep(g->o->part_ctx, i, w->part,
+					      &g->locs[i], &prep);
 		if (!err) {
 			ccg_store *part = w->part;
 			w->part = NULL;
-			err = park_and_merge(g, i, part);
+			err = park_and_merge(g, i, part, &prep);
 		}
+		ccg_buf_free(&prep);
 		if (err) {
 			fail(g, err);
 			break;
@@ -350,7 +364,8 @@ static ccg_err ingest_open(ingest *g, ccg_buf *msg)
 	g->nlocs = ccg_defs_location_count(g->defs);
 	g->locs = calloc(g->nlocs ? g->nlocs : 1, sizeof *g->locs);
 	g->parked = calloc(g->nlocs ? g->nlocs : 1, sizeof *g->parked);
-	if (!g->locs || !g->parked)
+	g->prepped = calloc(g->nlocs ? g->nlocs : 1, sizeof *g->prepped);
+	if (!g->locs || !g->parked || !g->prepped)
 		return CCG_ENOMEM;
 	g->hi = g->nlocs;
 	if (g->o->nranks)
@@ -404,6 +419,9 @@ static void ingest_close(ingest *g, ccg_err err)
 	for (size_t i = 0; g->parked && i < g->nlocs; i++)
 		ccg_store_free(g->parked[i]);
 	free(g->parked);
+	for (size_t i = 0; g->prepped && i < g->nlocs; i++)
+		ccg_buf_free(&g->prepped[i]);
+	free(g->prepped);
 	for (size_t i = 0; i < g->nspare; i++)
 		ccg_store_free(g->spare[i]);
 	free(g->spare);

@@ -58,9 +58,15 @@ typedef struct ccg_ingest_opts {
 	 * order, instead of being merged into the whole (`whole`, the store
 	 * ccg_ingest gives back, which part_fn may merge it into); the part
 	 * is emptied for reuse on return.  `l` is the location's result,
-	 * its root and tbase still in the part. */
+	 * its root and tbase still in the part.  Before that, part_prep
+	 * (may be NULL) is called by the thread that read the location, at
+	 * once with other threads, to put into `prep` (empty) what part_fn
+	 * will need; part_fn gets it and may take its memory. */
+	ccg_err (*part_prep)(void *ctx, size_t i, const ccg_store *part,
+			     const ccg_ingest_loc *l, ccg_buf *prep);
 	ccg_err (*part_fn)(void *ctx, ccg_store *whole, size_t i,
-			   const ccg_store *part, ccg_ingest_loc *l);
+			   const ccg_store *part, ccg_ingest_loc *l,
+			   ccg_buf *prep);
 	void *part_ctx;
 } ccg_ingest_opts;
 

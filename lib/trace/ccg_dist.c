@@ -21,8 +21,7 @@ typedef struct dist_run {
 	const ccg_dist *d;
 	uint64_t sums_min;
 	ccg_sumset *sums;       /* rank 0: the whole's stored results */
-	ccg_buf bytes;          /* a part's bytes */
-	ccg_buf results;        /* a part's stored results */
+	ccg_buf bytes;          /* rank 0: a part's bytes */
 } dist_run;
 
 /* Location i's stored results, computed on its part (time records from
@@ -44,48 +43,63 @@ static ccg_err walk_part(const ccg_store *part, size_t i,
 
 /* Rank 0: merges part into the whole, its results into r->sums. */
 static ccg_err merge_part(dist_run *r, ccg_store *whole, const ccg_store *part,
-			  ccg_ingest_loc *l, const ccg_buf *results)
+			  ccg_ingest_loc *l, const unsigned char *results,
+			  size_t len)
 {
 	ccg_ref *map = NULL;
 	ccg_err err = ccg_store_merge(whole, part, &l->root, &l->tbase, &map);
-	if (!err && results->len)
-		err = ccg_sumset_add_part(r->sums,
-					  (const unsigned char *)results->data,
-					  results->len, map,
+	if (!err && len)
+		err = ccg_sumset_add_part(r->sums, results, len, map,
 					  ccg_store_node_count(part));
 	free(map);
 	return err;
 }
 
-/* ccg_ingest's part_fn on rank 0: its own locations. */
-static ccg_err take_own(void *ctx, ccg_store *whole, size_t i,
-			const ccg_store *part, ccg_ingest_loc *l)
+/* ccg_ingest's part_prep on rank 0, by the thread that read location i:
+ * its stored results. */
+static ccg_err walk_own(void *ctx, size_t i, const ccg_store *part,
+			const ccg_ingest_loc *l, ccg_buf *prep)
 {
 	dist_run *r = ctx;
-	ccg_buf_reset(&r->results);
-	ccg_err err = walk_part(part, i, l, r->sums_min, &r->results);
-	return err ? err : merge_part(r, whole, part, l, &r->results);
+	return walk_part(part, i, l, r->sums_min, prep);
 }
 
-/* ccg_ingest's part_fn on the other ranks. */
+/* ccg_ingest's part_fn on rank 0, in location order. */
+static ccg_err take_own(void *ctx, ccg_store *whole, size_t i,
+			const ccg_store *part, ccg_ingest_loc *l,
+			ccg_buf *prep)
+{
+	(void)i;
+	return merge_part(ctx, whole, part, l,
+			  (const unsigned char *)prep->data, prep->len);
+}
+
+/* ccg_ingest's part_prep on the other ranks: the bytes sent. */
+static ccg_err pack_part(void *ctx, size_t i, const ccg_store *part,
+			 const ccg_ingest_loc *l, ccg_buf *prep)
+{
+	dist_run *r = ctx;
+	ccg_buf results = CCG_BUF_INIT;
+	ccg_err err = walk_part(part, i, l, r->sums_min, &results);
+	if (!err && !(err = ccg_ingest_loc_pack(l, prep))) {
+		ccg_put_u(prep, results.len);
+		ccg_buf_add(prep, results.data, results.len);
+		err = ccg_buf_status(prep);
+	}
+	ccg_buf_free(&results);
+	return err ? err : ccg_store_pack(part, prep);
+}
+
+/* ccg_ingest's part_fn on the other ranks, in location order. */
 static ccg_err send_part(void *ctx, ccg_store *whole, size_t i,
-			 const ccg_store *part, ccg_ingest_loc *l)
+			 const ccg_store *part, ccg_ingest_loc *l,
+			 ccg_buf *prep)
 {
 	dist_run *r = ctx;
 	(void)whole;
-	ccg_buf_reset(&r->results);
-	ccg_buf_reset(&r->bytes);
-	ccg_err err = walk_part(part, i, l, r->sums_min, &r->results);
-	if (!err && !(err = ccg_ingest_loc_pack(l, &r->bytes))) {
-		ccg_put_u(&r->bytes, r->results.len);
-		ccg_buf_add(&r->bytes, r->results.data, r->results.len);
-		err = ccg_buf_status(&r->bytes);
-	}
-	if (!err)
-		err = ccg_store_pack(part, &r->bytes);
-	if (!err)
-		err = r->d->send(r->d->ctx, i, &r->bytes);
-	return err;
+	(void)part;
+	(void)l;
+	return r->d->send(r->d->ctx, i, prep);
 }
 
 /* Rank 0: location i's part from rank `from`, merged. */
@@ -93,7 +107,6 @@ static ccg_err take_sent(dist_run *r, ccg_store *whole, ccg_store *part,
 			 int from, size_t i, ccg_ingest_loc *l)
 {
 	ccg_buf_reset(&r->bytes);
-	ccg_buf_reset(&r->results);
 	ccg_store_clear(part);
 	ccg_err err = r->d->recv(r->d->ctx, from, i, &r->bytes);
 	if (err)
@@ -105,12 +118,11 @@ static ccg_err take_sent(dist_run *r, ccg_store *whole, ccg_store *part,
 		return err;
 	if (ccg_varint_get(&p, end, &rlen) || rlen > (uint64_t)(end - p))
 		return CCG_EFORMAT;
-	if (ccg_buf_add(&r->results, p, (size_t)rlen))
-		return CCG_ENOMEM;
+	const unsigned char *results = p;
 	p += rlen;
 	if ((err = ccg_store_unpack(part, p, (size_t)(end - p))))
 		return err;
-	return merge_part(r, whole, part, l, &r->results);
+	return merge_part(r, whole, part, l, results, (size_t)rlen);
 }
 
 /* Rank 0: receives and merges every other rank's locations. */
@@ -137,9 +149,10 @@ ccg_err ccg_dist_build(ccg_trace *t, ccg_ingest_opts *o, ccg_ingest_loc **il,
 		       size_t *n, ccg_buf *msg)
 {
 	const ccg_dist *d = t->opt.dist;
-	dist_run r = {d, t->sums_min, NULL, CCG_BUF_INIT, CCG_BUF_INIT};
+	dist_run r = {d, t->sums_min, NULL, CCG_BUF_INIT};
 	o->rank = 0;
 	o->nranks = d->size;
+	o->part_prep = walk_own;
 	o->part_fn = take_own;
 	o->part_ctx = &r;
 	ccg_err err;
@@ -158,7 +171,6 @@ ccg_err ccg_dist_build(ccg_trace *t, ccg_ingest_opts *o, ccg_ingest_loc **il,
 out:
 	ccg_sumset_free(r.sums);
 	ccg_buf_free(&r.bytes);
-	ccg_buf_free(&r.results);
 	return err;
 }
 
@@ -167,12 +179,13 @@ ccg_err ccg_dist_work(const char *anchor, const ccg_options *opt,
 {
 	const ccg_dist *d = opt->dist;
 	dist_run r = {d, opt->sums_min ? opt->sums_min : CCG_SUMS_DEFAULT,
-		      NULL, CCG_BUF_INIT, CCG_BUF_INIT};
+		      NULL, CCG_BUF_INIT};
 	ccg_ingest_opts o;
 	ccg_options_ingest(opt, NULL, &o);
 	o.progress = 0;
 	o.rank = d->rank;
 	o.nranks = d->size;
+	o.part_prep = pack_part;
 	o.part_fn = send_part;
 	o.part_ctx = &r;
 	ccg_defs *defs = NULL;
@@ -185,7 +198,5 @@ ccg_err ccg_dist_work(const char *anchor, const ccg_options *opt,
 	free(il);
 	ccg_store_free(store);
 	ccg_defs_free(defs);
-	ccg_buf_free(&r.bytes);
-	ccg_buf_free(&r.results);
 	return err;
 }
