@@ -159,15 +159,20 @@ ccg_err ccg_dist_build(ccg_trace *t, ccg_ingest_opts *o, ccg_ingest_loc **il,
 	if ((err = ccg_sumset_create(&r.sums)) || (err = d->start(d->ctx)) ||
 	    (err = ccg_ingest(t->anchor, o, &t->defs, &t->store, il, n, msg)))
 		goto out;
-	if ((err = take_others(&r, t->defs, t->store, o, *il)) && msg &&
-	    !msg->len)
-		ccg_buf_addf(msg, "%s: the parts of the other ranks: %s",
-			     t->anchor, ccg_err_text(err));
-	if (!err) {
-		ccg_sumset_finish(r.sums);
-		t->sums = r.sums;
-		r.sums = NULL;
+	if ((err = take_others(&r, t->defs, t->store, o, *il))) {
+		if (msg && !msg->len)
+			ccg_buf_addf(msg, "%s: the parts of the other ranks: "
+				     "%s", t->anchor, ccg_err_text(err));
+		for (size_t i = 0; i < *n; i++)
+			free((*il)[i].errmsg);
+		free(*il);
+		*il = NULL;
+		*n = 0;
+		goto out;
 	}
+	ccg_sumset_finish(r.sums);
+	t->sums = r.sums;
+	r.sums = NULL;
 out:
 	ccg_sumset_free(r.sums);
 	ccg_buf_free(&r.bytes);
