@@ -40,6 +40,8 @@ extern const struct fuse_lowlevel_ops fs_ops;
  * or the trace, the mount point or the mount itself failed. */
 #define CCGFS_EXIT_USAGE 1
 #define CCGFS_EXIT_FAIL 32
+/* Default of -o mpi_timeout, in seconds. */
+#define CCGFS_MPI_TIMEOUT 600u
 
 /* The command line (ccgfs_cli.c). */
 typedef struct ccgfs_cli {
@@ -51,6 +53,7 @@ typedef struct ccgfs_cli {
 	char *fanout_arg;       /* "fanout=B" as given, for messages */
 	char *index;
 	uint64_t fanout, cache_mib, memory_mib, summaries, threads, json_max;
+	uint64_t mpi_timeout;   /* seconds (CCGFS_MPI_TIMEOUT unless given) */
 	uint64_t tol_abs;       /* -o tolerance=, parsed */
 	double tol_rel;
 	int noindex, rebuild, nonempty, async_read;

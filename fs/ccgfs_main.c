@@ -10,6 +10,10 @@
  */
 #include "ccgfs_i.h"
 
+#ifdef CCGFS_MPI
+#include "ccg_mpi.h"
+#endif
+
 #include <malloc.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -160,10 +164,39 @@ static int bad_operands(const ccgfs_cli *c)
 	else if (offline && c->fuse_opt)
 		ccgfs_cli_error(c->fuse_opt, "a mount option, and %s does not "
 				"mount", mode);
+#ifdef CCGFS_MPI
+	else if (!offline && ccg_mpi_launched())
+		ccgfs_cli_error(c->mountpoint, "an MPI job only builds the "
+				"index (--build-only); mount it alone");
+#endif
 	else
 		return 0;
 	ccgfs_cli_hint();
 	return 1;
+}
+
+/* Under an MPI launcher every rank of the job builds a share (rank 0
+ * gets t, the others NULL); else the trace is opened alone.  0, or -1
+ * after the error line. */
+static int open_offline(const ccgfs_cli *c, const char *anchor,
+			const ccg_options *o, ccg_trace **t)
+{
+#ifdef CCGFS_MPI
+	if (ccg_mpi_launched()) {
+		ccg_buf msg = CCG_BUF_INIT;
+		ccg_err err = ccg_mpi_open(anchor, o, (unsigned)c->mpi_timeout,
+					   t, &msg);
+		if (err)
+			ccgfs_cli_error(msg.len ? NULL : anchor, "%s",
+					msg.len ? msg.data
+						: ccg_err_text(err));
+		ccg_buf_free(&msg);
+		return err ? -1 : 0;
+	}
+#else
+	(void)c;
+#endif
+	return open_trace(anchor, o, t);
 }
 
 /* --build-only and --info: open (building or reusing the index), report,
@@ -172,22 +205,25 @@ static int run_offline(const ccgfs_cli *c)
 {
 	ccg_options o;
 	ccg_buf anchor = CCG_BUF_INIT;
-	ccg_trace *t;
+	ccg_trace *t = NULL;
 	int ret = CCGFS_EXIT_USAGE;
 	if (lib_options(c, &o))
 		goto out;
 	ret = CCGFS_EXIT_FAIL;
-	if (find_anchor(c, &anchor) || open_trace(anchor.data, &o, &t))
+	if (find_anchor(c, &anchor) || open_offline(c, anchor.data, &o, &t))
 		goto out;
-	if (c->info) {
+	if (t && c->info) {
 		ccg_buf msg = CCG_BUF_INIT;
 		ccg_trace_summary(t, &msg);
 		fputs(msg.data ? msg.data : "", stdout);
 		ccg_buf_free(&msg);
 	}
-	ccg_trace_close(t);
 	ret = 0;
 out:
+	ccg_trace_close(t);
+#ifdef CCGFS_MPI
+	ccg_mpi_finish();
+#endif
 	ccg_buf_free(&anchor);
 	return ret;
 }

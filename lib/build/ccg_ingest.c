@@ -46,6 +46,7 @@ struct ingest {
 	ccg_ingest_loc *locs;   /* locs[i]: the worker that reads i, then the
 				 * one that merges it */
 	size_t nlocs;
+	size_t lo, hi;          /* the share read: locations [lo, hi) */
 	pthread_mutex_t mu;
 	pthread_cond_t merged_cv; /* a part was merged, or a worker failed */
 	size_t ahead;           /* most locations read but not merged (set
@@ -53,6 +54,7 @@ struct ingest {
 	size_t next;            /* next location to read: mu */
 	size_t merged;          /* locations merged, in order: mu */
 	ccg_store **parked;     /* read, waiting to be merged: mu */
+	ccg_buf *prepped;       /* part_prep's bytes of the parked: mu */
 	ccg_store **spare;      /* merged parts, emptied for reuse: mu */
 	size_t nspare, capspare;
 	int merging;            /* a worker is merging: mu */
@@ -210,22 +212,34 @@ static ccg_err read_location(worker *w, size_t i)
 
 /* ---- merging in order ---- */
 
-/* Hands location i's part to the whole; merges every part that is next
- * in order, unless another worker is merging (it takes them). */
-static ccg_err park_and_merge(ingest *g, size_t i, ccg_store *part)
+/* Hands location i's part (and what part_prep made of it) to the whole;
+ * merges every part that is next in order, unless another worker is
+ * merging (it takes them). */
+static ccg_err park_and_merge(ingest *g, size_t i, ccg_store *part,
+			      ccg_buf *prep)
 {
 	ccg_err err = CCG_OK;
 	pthread_mutex_lock(&g->mu);
 	g->parked[i] = part;
-	while (!g->merging && !g->err && g->merged < g->nlocs &&
+	g->prepped[i] = *prep;
+	*prep = (ccg_buf)CCG_BUF_INIT;
+	while (!g->merging && !g->err && g->merged < g->hi &&
 	       g->parked[g->merged]) {
 		size_t k = g->merged;
 		ccg_store *p = g->parked[k];
+		ccg_buf b = g->prepped[k];
 		g->parked[k] = NULL;
+		g->prepped[k] = (ccg_buf)CCG_BUF_INIT;
 		g->merging = 1;
 		pthread_mutex_unlock(&g->mu);
 		ccg_ingest_loc *l = &g->locs[k];
-		err = ccg_store_merge(g->store, p, &l->root, &l->tbase);
+		if (g->o->part_fn)
+			err = g->o->part_fn(g->o->part_ctx, g->store, k, p, l,
+					    &b);
+		else
+			err = ccg_store_merge(g->store, p, &l->root, &l->tbase,
+					      NULL);
+		ccg_buf_free(&b);
 		ccg_store_clear(p);
 		pthread_mutex_lock(&g->mu);
 		g->merging = 0;
@@ -252,18 +266,18 @@ static void fail(ingest *g, ccg_err err)
 }
 
 /* The next location to read, and an empty store for it in *part (a
- * spare one, or NULL); g->nlocs when none is left or a worker failed.
+ * spare one, or NULL); g->hi when none is left or a worker failed.
  * Waits while g->ahead locations are read or parked but not merged, so
  * parts waiting for a slow location do not pile up. */
 static size_t take(ingest *g, ccg_store **part)
 {
 	pthread_mutex_lock(&g->mu);
-	while (!g->err && g->next < g->nlocs && g->next - g->merged >= g->ahead)
+	while (!g->err && g->next < g->hi && g->next - g->merged >= g->ahead)
 		pthread_cond_wait(&g->merged_cv, &g->mu);
-	size_t i = g->err ? g->nlocs : g->next;
-	if (i < g->nlocs)
+	size_t i = g->err ? g->hi : g->next;
+	if (i < g->hi)
 		g->next++;
-	*part = i < g->nlocs && g->nspare ? g->spare[--g->nspare] : NULL;
+	*part = i < g->hi && g->nspare ? g->spare[--g->nspare] : NULL;
 	pthread_mutex_unlock(&g->mu);
 	return i;
 }
@@ -273,7 +287,7 @@ static void *worker_main(void *arg)
 	worker *w = arg;
 	ingest *g = w->g;
 	size_t i;
-	while ((i = take(g, &w->part)) < g->nlocs) {
+	while ((i = take(g, &w->part)) < g->hi) {
 		ccg_err err = CCG_OK;
 		if (!w->part && !(err = ccg_store_create_part(g->store,
 							      &w->part)))
@@ -286,11 +300,16 @@ static void *worker_main(void *arg)
 			ccg_build_set_store(w->bld, w->part);
 			err = read_location(w, i);
 		}
+		ccg_buf prep = CCG_BUF_INIT;
+		if (!err && g->o->part_prep)
+			err = g->o->part_prep(g->o->part_ctx, i, w->part,
+					      &g->locs[i], &prep);
 		if (!err) {
 			ccg_store *part = w->part;
 			w->part = NULL;
-			err = park_and_merge(g, i, part);
+			err = park_and_merge(g, i, part, &prep);
 		}
+		ccg_buf_free(&prep);
 		if (err) {
 			fail(g, err);
 			break;
@@ -345,9 +364,15 @@ static ccg_err ingest_open(ingest *g, ccg_buf *msg)
 	g->nlocs = ccg_defs_location_count(g->defs);
 	g->locs = calloc(g->nlocs ? g->nlocs : 1, sizeof *g->locs);
 	g->parked = calloc(g->nlocs ? g->nlocs : 1, sizeof *g->parked);
-	if (!g->locs || !g->parked)
+	g->prepped = calloc(g->nlocs ? g->nlocs : 1, sizeof *g->prepped);
+	if (!g->locs || !g->parked || !g->prepped)
 		return CCG_ENOMEM;
-	for (size_t i = 0; i < g->nlocs; i++) {
+	g->hi = g->nlocs;
+	if (g->o->nranks)
+		ccg_ingest_share(g->defs, g->o->rank, g->o->nranks, &g->lo,
+				 &g->hi);
+	g->next = g->merged = g->lo;
+	for (size_t i = g->lo; i < g->hi; i++) {
 		uint64_t d = ccg_defs_location(g->defs, i)->declared_events;
 		if (d != UINT64_MAX)
 			g->total += d;
@@ -394,6 +419,9 @@ static void ingest_close(ingest *g, ccg_err err)
 	for (size_t i = 0; g->parked && i < g->nlocs; i++)
 		ccg_store_free(g->parked[i]);
 	free(g->parked);
+	for (size_t i = 0; g->prepped && i < g->nlocs; i++)
+		ccg_buf_free(&g->prepped[i]);
+	free(g->prepped);
 	for (size_t i = 0; i < g->nspare; i++)
 		ccg_store_free(g->spare[i]);
 	free(g->spare);
@@ -421,7 +449,7 @@ ccg_err ccg_ingest(const char *anchor, const ccg_ingest_opts *o,
 	pthread_mutex_init(&g.mu, NULL);
 	pthread_cond_init(&g.merged_cv, NULL);
 	ccg_err err = ingest_open(&g, msg);
-	size_t nthreads = ccg_par_threads(o->threads, g.nlocs, g.total);
+	size_t nthreads = ccg_par_threads(o->threads, g.hi - g.lo, g.total);
 	g.ahead = 2 * nthreads;
 	if (!err)
 		err = run_workers(&g, nthreads, msg);

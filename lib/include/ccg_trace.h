@@ -65,6 +65,9 @@ typedef struct ccg_options {
 	 * notes, and progress lines when `progress` is set. */
 	ccg_log_fn log;
 	void *log_ctx;
+	/* Advanced: building with other processes, as their rank 0 (see
+	 * lib/trace/ccg_dist.h); NULL: alone. */
+	const struct ccg_dist *dist;
 } ccg_options;
 
 /* Fills in the defaults. */

@@ -213,6 +213,7 @@ void ccg_store_free(ccg_store *s)
 	free(s->ev_textlen);
 	free(s->ev_metric);
 	free(s->refs);
+	free(s->held);
 	ccg_buf_free(&s->scratch);
 	free(s);
 }
@@ -233,6 +234,8 @@ void ccg_store_clear(ccg_store *s)
 	}
 	memset(s->memo, 0, sizeof s->memo);
 	s->nodes_offered = 0;
+	s->nheld = 0;
+	s->unpacked = 0;
 }
 
 typedef struct textlen_ctx {
@@ -278,7 +281,7 @@ ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 			ccg_textlen_fn textlen, void *ctx, ccg_ref *ref)
 {
 	ccg_buf *b = &s->scratch;
-	if (s->src)
+	if (s->src || s->unpacked)
 		return CCG_ENOTSUP;
 	evmemo *m = NULL;
 	if (len <= CCG_EVMEMO_BYTES) {
@@ -455,7 +458,7 @@ ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
 		       uint8_t endmode, const ccg_item *items, uint32_t n,
 		       ccg_item *it)
 {
-	if (s->src)
+	if (s->src || s->unpacked)
 		return CCG_ENOTSUP;
 	if (kind > CCG_NODE_ROOT || endmode > CCG_END_LOC)
 		return CCG_EINVAL;
@@ -481,7 +484,7 @@ ccg_err ccg_store_node(ccg_store *s, uint8_t kind, uint64_t region,
 ccg_err ccg_store_intern_node(ccg_store *s, const ccg_node *sum,
 			      const ccg_ref *refs, ccg_ref *ref)
 {
-	if (s->src)
+	if (s->src || s->unpacked)
 		return CCG_ENOTSUP;
 	if (sum->kind > CCG_NODE_ROOT || sum->endmode > CCG_END_LOC)
 		return CCG_EINVAL;
@@ -729,12 +732,10 @@ uint64_t ccg_store_nodes_offered(const ccg_store *s)
 uint64_t ccg_store_bytes_offered(const ccg_store *s)
 {
 	uint64_t hit_bytes = 0;
-	for (size_t k = 0; !s->src && k < s->node_tab.cap; k++) {
-		const slot *sl = &s->node_tab.slots[k];
-		if (sl->id1 && sl->hits)
-			hit_bytes += sl->hits * ccg_rlog_len(&s->nodes,
-							     sl->id1 - 1);
-	}
+	uint32_t id, hits;
+	for (size_t k = 0; !s->src && k < ccg_store_held_end(s); k++)
+		if (ccg_store_held(s, k, &id, &hits))
+			hit_bytes += hits * ccg_rlog_len(&s->nodes, id);
 	return s->node_tab.offered_bytes + s->event_tab.offered_bytes +
 	       hit_bytes;
 }

@@ -189,9 +189,20 @@ ccg_err ccg_store_times(ccg_store *s, const uint64_t *t, uint32_t n,
  * they were read give the ids one store reading everything would - and
  * appends its time records.  *root, a reference into src, becomes the same
  * one into dst; *tbase receives the dst id of src's first time record.
- * Offers made to src count as made to dst.  src is not changed. */
+ * Offers made to src count as made to dst.  src is not changed.
+ * Ownership: with `nodemap` non-NULL, *nodemap receives what each of src's
+ * node ids became in dst (src's node count entries), freed by the caller.
+ */
 ccg_err ccg_store_merge(ccg_store *dst, const ccg_store *src, ccg_ref *root,
-			uint32_t *tbase);
+			uint32_t *tbase, ccg_ref **nodemap);
+
+/* A store being built as bytes, to be merged elsewhere: its records and
+ * what its table holds (ccg_store_merge's inputs), appended to out. */
+ccg_err ccg_store_pack(const ccg_store *s, ccg_buf *out);
+/* Fills s, empty (a part of the store it will be merged into, say), from
+ * what ccg_store_pack wrote; s then serves ccg_store_merge and reading,
+ * not interning.  CCG_EFORMAT for bytes ccg_store_pack did not write. */
+ccg_err ccg_store_unpack(ccg_store *s, const unsigned char *p, size_t len);
 
 /* Reads node `id`: its header into *h, and up to `max` items into `refs`
  * (may be NULL with max 0).  CCG_ENOENT for an unknown id, CCG_EFORMAT for a

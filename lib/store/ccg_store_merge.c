@@ -87,7 +87,7 @@ static ccg_err merge_nodes(ccg_store *dst, const ccg_store *src,
 }
 
 ccg_err ccg_store_merge(ccg_store *dst, const ccg_store *src, ccg_ref *root,
-			uint32_t *tbase)
+			uint32_t *tbase, ccg_ref **nodemap)
 {
 	if (dst->src || src->src)
 		return CCG_ENOTSUP;
@@ -114,15 +114,17 @@ ccg_err ccg_store_merge(ccg_store *dst, const ccg_store *src, ccg_ref *root,
 	 * of nodes src's table forgot, at their size in src. */
 	dst->nodes_offered += src->nodes_offered;
 	dst->node_tab.offered_bytes += src->node_tab.folded;
-	for (size_t k = 0; !err && k < src->node_tab.cap; k++) {
-		const slot *sl = &src->node_tab.slots[k];
-		if (sl->id1)
+	uint32_t id, hits;
+	for (size_t k = 0; !err && k < ccg_store_held_end(src); k++)
+		if (ccg_store_held(src, k, &id, &hits))
 			dst->node_tab.offered_bytes +=
-				(1 + (uint64_t)sl->hits) *
-				ccg_rlog_len(&dst->nodes, map[sl->id1 - 1]);
-	}
+				(1 + (uint64_t)hits) *
+				ccg_rlog_len(&dst->nodes, map[id]);
 	dst->event_tab.offered_bytes = ebytes + src->event_tab.offered_bytes;
 	free(evmap);
-	free(map);
+	if (nodemap && !err)
+		*nodemap = map;
+	else
+		free(map);
 	return err;
 }

@@ -9,7 +9,7 @@
 ccg_err ccg_store_times(ccg_store *s, const uint64_t *t, uint32_t n,
 			uint32_t *id)
 {
-	if (s->src)
+	if (s->src || s->unpacked)
 		return CCG_ENOTSUP;
 	if (n == 0 || n > CCG_TIME_BLOCK)
 		return CCG_EINVAL;

@@ -66,7 +66,33 @@ struct ccg_store {
 	intern node_tab, event_tab;
 	uint64_t nodes_offered;
 	ccg_buf scratch;
+	uint32_t *held;              /* a store made by ccg_store_unpack: what
+				      * its table held, (node id, hits) per
+				      * node, nheld nodes; its tables stay
+				      * empty and interning into it fails */
+	size_t nheld;
+	int unpacked;
 };
+
+/* The nodes s's table holds with their hits: entries k from 0 to
+ * ccg_store_held_end(s); 0 for an empty one. */
+static inline size_t ccg_store_held_end(const ccg_store *s)
+{
+	return s->unpacked ? s->nheld : s->node_tab.cap;
+}
+static inline int ccg_store_held(const ccg_store *s, size_t k, uint32_t *id,
+				 uint32_t *hits)
+{
+	if (s->unpacked) {
+		*id = s->held[2 * k];
+		*hits = s->held[2 * k + 1];
+		return 1;
+	}
+	const slot *sl = &s->node_tab.slots[k];
+	*id = sl->id1 - 1;
+	*hits = sl->hits;
+	return sl->id1 != 0;
+}
 
 /* The bytes of record `id` of kind `which` (0 nodes, 1 events, 2 times) of
  * a store being built, valid until record_put(s, *hold) and, for one in

@@ -121,22 +121,36 @@ static ccg_err spill_dir(const ccg_trace *t, ccg_buf *dir)
 				   : (size_t)(slash - t->index_path));
 }
 
+void ccg_options_ingest(const ccg_options *opt, const char *spill_dir,
+			ccg_ingest_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->fanout = opt->fanout;
+	o->tol_abs = opt->tol_abs;
+	o->tol_rel = opt->tol_rel;
+	o->progress = opt->progress;
+	o->log = opt->log;
+	o->log_ctx = opt->log_ctx;
+	o->threads = opt->threads;
+	o->spill_dir = spill_dir;
+	o->memory = opt->memory ? opt->memory : CCG_MEMORY_DEFAULT;
+}
+
 /* Reads every location of the archive into the store. */
 static ccg_err build_from_otf2(ccg_trace *t, ccg_buf *msg)
 {
 	ccg_buf dir = CCG_BUF_INIT;
 	if (spill_dir(t, &dir))
 		return CCG_ENOMEM;
-	ccg_ingest_opts o = {t->opt.fanout, t->opt.tol_abs, t->opt.tol_rel,
-			     t->opt.progress, t->opt.log, t->opt.log_ctx,
-			     t->opt.threads, dir.data,
-			     t->opt.memory ? t->opt.memory
-					   : CCG_MEMORY_DEFAULT};
+	ccg_ingest_opts o;
+	ccg_options_ingest(&t->opt, dir.data, &o);
 	ccg_ingest_loc *il = NULL;
 	size_t n = 0;
 	double t0 = now();
-	ccg_err err = ccg_ingest(t->anchor, &o, &t->defs, &t->store, &il, &n,
-				 msg);
+	ccg_err err = t->opt.dist
+			      ? ccg_dist_build(t, &o, &il, &n, msg)
+			      : ccg_ingest(t->anchor, &o, &t->defs, &t->store,
+					   &il, &n, msg);
 	ccg_buf_free(&dir);
 	if (err)
 		return err;
@@ -532,7 +546,7 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 {
 	ccg_err err = build_from_otf2(t, msg);
 	double t0 = now();
-	if (!err)
+	if (!err && !t->sums) /* a shared build made them already */
 		err = ccg_sumset_build(t, &t->sums);
 	if (err)
 		return err;

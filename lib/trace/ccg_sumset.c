@@ -185,6 +185,24 @@ static ccg_err walk_all(const ccg_trace *t, size_t n, ccg_sumset *s)
 	return err;
 }
 
+ccg_err ccg_sumset_create(ccg_sumset **out)
+{
+	*out = calloc(1, sizeof **out);
+	return *out ? CCG_OK : CCG_ENOMEM;
+}
+
+void ccg_sumset_finish(ccg_sumset *s)
+{
+	/* Sorted, each key once (an instance and its only child can share
+	 * a key only if they are one; kept for safety). */
+	ccg_sort(s->keys, s->n, sizeof *s->keys, key_cmp);
+	size_t k = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (!k || key_cmp(&s->keys[k - 1], &s->keys[i]))
+			s->keys[k++] = s->keys[i];
+	s->n = k;
+}
+
 ccg_err ccg_sumset_build(const ccg_trace *t, ccg_sumset **out)
 {
 	ccg_sumset *s = calloc(1, sizeof *s);
@@ -197,15 +215,59 @@ ccg_err ccg_sumset_build(const ccg_trace *t, ccg_sumset **out)
 		ccg_sumset_free(s);
 		return err;
 	}
-	/* Sorted, each key once (an instance and its only child can share
-	 * a key only if they are one; kept for safety). */
-	ccg_sort(s->keys, s->n, sizeof *s->keys, key_cmp);
-	size_t k = 0;
-	for (size_t i = 0; i < s->n; i++)
-		if (!k || key_cmp(&s->keys[k - 1], &s->keys[i]))
-			s->keys[k++] = s->keys[i];
-	s->n = k;
+	ccg_sumset_finish(s);
 	*out = s;
+	return CCG_OK;
+}
+
+/* put() of a part's walk: the record, with its length, onto a buffer. */
+static ccg_err put_packed(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
+			  int kind, const ccg_buf *rec)
+{
+	ccg_buf *out = ctx, head = CCG_BUF_INIT;
+	uint64_t k1, k2;
+	make_key(l, in, kind, &k1, &k2);
+	ccg_put_u(&head, k1);
+	ccg_put_u(&head, k2);
+	ccg_put_u(out, head.len + rec->len);
+	ccg_buf_add(out, head.data, head.len);
+	ccg_buf_add(out, rec->data, rec->len);
+	ccg_err err = ccg_buf_status(&head) ? CCG_ENOMEM : ccg_buf_status(out);
+	ccg_buf_free(&head);
+	return err;
+}
+
+ccg_err ccg_sumset_walk_part(const ccg_store *part, const ccg_sloc *sl,
+			     const ccg_sinst *root, uint64_t min_events,
+			     ccg_buf *out)
+{
+	return ccg_sums_walk(part, sl, root, min_events, put_packed, out);
+}
+
+ccg_err ccg_sumset_add_part(ccg_sumset *s, const unsigned char *p, size_t len,
+			    const ccg_ref *map, uint32_t nmap)
+{
+	const unsigned char *end = p + len;
+	while (p < end) {
+		uint64_t rlen;
+		sumkey k = {0};
+		if (ccg_varint_get(&p, end, &rlen) ||
+		    rlen > (uint64_t)(end - p))
+			return CCG_EFORMAT;
+		const unsigned char *r = p, *rend = p + rlen;
+		p = rend;
+		if (ccg_varint_get(&r, rend, &k.k1) ||
+		    ccg_varint_get(&r, rend, &k.k2) ||
+		    (uint32_t)k.k1 >= nmap)
+			return CCG_EFORMAT;
+		k.k1 = (k.k1 >> 32) << 32 | map[(uint32_t)k.k1];
+		k.rec = s->bytes.len;
+		k.len = (uint64_t)(rend - r);
+		if (CCG_GROW(s->keys, s->n + 1, s->cap) ||
+		    ccg_buf_add(&s->bytes, r, (size_t)k.len))
+			return CCG_ENOMEM;
+		s->keys[s->n++] = k;
+	}
 	return CCG_OK;
 }
 

@@ -48,6 +48,7 @@
 #include "ccg_build.h"
 #include "ccg_defs.h"
 #include "ccg_index.h"
+#include "ccg_ingest.h"
 #include "ccg_render.h"
 #include "ccg_lru.h"
 #include "ccg_stats.h"
@@ -573,10 +574,34 @@ ccg_err ccg_tables_text(const ccg_trace *t, const where *w, const inst *in,
 ccg_err ccg_tables_patterns(const ccg_trace *t, const loc *l,
 			    const ccg_buf **out);
 
+/* ---- the build ---- */
+
+/* The options of ccg_ingest that opt gives; records spill to spill_dir
+ * (NULL: $TMPDIR). */
+void ccg_options_ingest(const ccg_options *opt, const char *spill_dir,
+			ccg_ingest_opts *o);
+/* Rank 0 of a build shared among processes (t->opt.dist, ccg_dist.h):
+ * as ccg_ingest, into t->defs and t->store and *il, *n, and also
+ * t->sums; o as ccg_options_ingest made it. */
+ccg_err ccg_dist_build(ccg_trace *t, ccg_ingest_opts *o, ccg_ingest_loc **il,
+		       size_t *n, ccg_buf *msg);
+
 /* ---- ccg_sumset.c: stored results of large instances ---- */
 
 /* Computes the stored results of every location of a freshly built t. */
 ccg_err ccg_sumset_build(const ccg_trace *t, ccg_sumset **out);
+/* Made piece by piece instead (a build shared among processes): an empty
+ * set; the records of one location's part, as bytes (ccg_ingest's part:
+ * keys name its node ids); those bytes added to s, the part's node ids
+ * turned into the whole's by map (nmap entries); then, once, sorted with
+ * each key once. */
+ccg_err ccg_sumset_create(ccg_sumset **out);
+ccg_err ccg_sumset_walk_part(const ccg_store *part, const ccg_sloc *sl,
+			     const ccg_sinst *root, uint64_t min_events,
+			     ccg_buf *out);
+ccg_err ccg_sumset_add_part(ccg_sumset *s, const unsigned char *p, size_t len,
+			    const ccg_ref *map, uint32_t nmap);
+void ccg_sumset_finish(ccg_sumset *s);
 /* Appends them to the index being written (section CCG_SEC_SUMS). */
 ccg_err ccg_sumset_write(const ccg_sumset *s, ccg_index_writer *w);
 /* Their keys from an index (the results stay in x, borrowed). */

@@ -453,7 +453,7 @@ static void spill_parts(int mode)
 	for (int l = 0; l < SP_LOCS; l++) {
 		ccg_ref root = pr[l].root;
 		uint32_t tbase = 0;
-		assert_int_equal(ccg_store_merge(whole, part[l], &root, &tbase),
+		assert_int_equal(ccg_store_merge(whole, part[l], &root, &tbase, NULL),
 				 CCG_OK);
 		if (mode != SP_FORGETFUL)
 			assert_int_equal(root, rr[l].root);
