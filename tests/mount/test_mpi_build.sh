@@ -300,7 +300,8 @@ fault() {
     fail "$kind: ranks still running after mpirun returned: $(pgrep -a -f -- "index=$idx")"
   # A leftover temporary must not pass for an index (a copy is tried:
   # the open rebuilds it if it does not).
-  for f in "$idx".*; do
+  left=("$idx".*)
+  for f in "${left[@]}"; do
     cp "$f" "$work/leftover.ccg"
     "$CCGFS" --info -o "index=$work/leftover.ccg" "$anchor" > "$work/leftover.info" 2> /dev/null
     [ "$(field "$work/leftover.info" this_open)" != "index reused" ] ||
@@ -309,9 +310,10 @@ fault() {
   done
   "$CCGFS" --build-only -o "index=$idx" "$anchor" ||
     fail "$kind: the build after the failed one failed"
-  left=("$idx".*)
-  [ ${#left[@]} -eq 0 ] || fail "$kind: the next build left ${left[*]}"
-  echo "  $kind of rank $rank of $n: exit $rc after $t s: $(grep -v '^ *$' "$work/fault-$kind.err" | head -n 1)"
+  f=("$idx".*)
+  [ ${#f[@]} -eq 0 ] || fail "$kind: the next build left ${f[*]}"
+  echo "  $kind of rank $rank of $n: exit $rc after $t s, ${#left[@]} temporaries left;" \
+    "$(grep -E -m 1 '^ccgfs|Exit code' "$work/fault-$kind.err" | sed 's/^ *//')"
 }
 fault exit 1 2
 fault hang 2 3 mpi_timeout=5
