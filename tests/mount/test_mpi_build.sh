@@ -6,8 +6,9 @@
 #                each) and generated ones - every quirk (--quirks all: 15
 #                locations, an empty and a missing .evt among them, sparse
 #                ids; summaries=64 so that many results are stored), a
-#                missing .evt plus another one cut in the middle (errors
-#                mid-read), an empty location, 2 locations (-n 3 leaves a
+#                missing .evt plus another one with 64 bytes of 0xff in
+#                its middle (an error after 10001 events), both counted as
+#                errors, an empty location, 2 locations (-n 3 leaves a
 #                rank without any), 3 groups of 3 threads, and an irregular
 #                trace built with memory=1 (records spilled, tables
 #                forgetting: checked to share less than an unbounded build)
@@ -22,16 +23,19 @@
 #                trace to the next); both say "index reused" (a rebuilt
 #                index would hide a bad one) and are unchanged after the
 #                unmount; tests/tools/tree_dump.py lists the same names,
-#                sizes and bytes in both: the whole tree of the small
-#                traces, the first $cap files per walk of the others
-#                (breadth-first: the top files, groups, locations, first
-#                calls), plus a location's timeline-7.tsv and two time
-#                windows (the whole span, 1 % in the middle) walked as far.
+#                sizes and bytes in both, as far as 200 files per walk (50
+#                in a sanitizer build; breadth-first: the top files,
+#                groups, locations, first calls; a whole walk is 300 to
+#                800,000 files, minutes on the larger traces), plus a
+#                location's timeline-7.tsv and two time windows (the whole
+#                span, 1 % in the middle) walked as far.
 #   split        (strace) with -n 3 each .evt file is opened by one rank
 #                only, at least two ranks open some, and only rank 0
 #                creates the index's temporary: the work is really divided
 #                (a ccgfs that ignores MPI would build N times and still
 #                pass the byte comparisons).
+#   mount        ccgfs TRACE DIR under mpirun is refused: a nonzero status,
+#                a message naming --build-only, nothing mounted.
 #   rank dies    CCGFS_MPI_FAULT=1:exit (rank 1 _exits when its build
 #                starts) with -n 2, and =2:hang (rank 2 sleeps) with -n 3
 #                and -o mpi_timeout=5, both under `timeout 120`: a nonzero
@@ -41,8 +45,9 @@
 #                the next single-process build at PATH succeeds and leaves
 #                no PATH.* behind.
 # Skipped (exit 77, ctest's SKIP_RETURN_CODE) when CMake found no MPI
-# (tests/CMakeLists.txt passes mpiexec as CCG_MPIRUN).  In a sanitizer
-# build the capped walks take $cap_san files instead of $cap.
+# (tests/CMakeLists.txt passes mpiexec as CCG_MPIRUN).  About 2.5 minutes
+# on 2 cores, 6 in a sanitizer build (where ranks unwind every allocation
+# slowly for LeakSanitizer, see mpi below).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -283,6 +288,20 @@ writers=$(grep -l 'split\.ccg\.tmp\.[^"]*", O_[A-Z_|]*O_CREAT' "$work"/split.str
 [ "$writers" = "$work/split.strace.0" ] ||
   fail "split: the index temporary was created by ${writers:-no rank}, not by rank 0 alone"
 echo "  9 event files over $readers ranks: $(awk '{ print $1 }' "$work/split.evt" | sort | uniq -c | awk '{ printf "rank %s %s, ", $2, $1 }')index from rank 0"
+
+# ---------------------------------------------------------------------------
+echo "mount under mpirun: refused"
+m="$work/mnt-mpi"
+mkdir -p "$m"
+CCG_MOUNTS+=("$m")
+rc=0
+mpi 1 "$CCGFS" -o "index=$work/gen-two-n0.ccg" "$g-two/traces.otf2" "$m" \
+  > /dev/null 2> "$work/mount-mpi.err" || rc=$?
+! mountpoint -q "$m" || fail "ccgfs mounted under mpirun"
+[ "$rc" != 0 ] || fail "a mount under mpirun exited 0"
+grep -q -- '--build-only' "$work/mount-mpi.err" ||
+  { cat "$work/mount-mpi.err" >&2; fail "a mount under mpirun does not say why it is refused"; }
+echo "  exit $rc: $(grep -m 1 '^ccgfs' "$work/mount-mpi.err")"
 
 # ---------------------------------------------------------------------------
 echo "rank dies: no index, no hang"
