@@ -145,21 +145,22 @@ static ccg_err take_others(dist_run *r, const ccg_defs *defs,
 	return err;
 }
 
-ccg_err ccg_dist_build(ccg_trace *t, ccg_ingest_opts *o, ccg_ingest_loc **il,
-		       size_t *n, ccg_buf *msg)
+ccg_err ccg_dist_build(ccg_trace *t, const ccg_ingest_opts *o,
+		       ccg_ingest_loc **il, size_t *n, ccg_buf *msg)
 {
 	const ccg_dist *d = t->opt.dist;
 	dist_run r = {d, t->sums_min, NULL, CCG_BUF_INIT};
-	o->rank = 0;
-	o->nranks = d->size;
-	o->part_prep = walk_own;
-	o->part_fn = take_own;
-	o->part_ctx = &r;
+	ccg_ingest_opts io = *o;
+	io.rank = 0;
+	io.nranks = d->size;
+	io.part_prep = walk_own;
+	io.part_fn = take_own;
+	io.part_ctx = &r;
 	ccg_err err;
 	if ((err = ccg_sumset_create(&r.sums)) || (err = d->start(d->ctx)) ||
-	    (err = ccg_ingest(t->anchor, o, &t->defs, &t->store, il, n, msg)))
+	    (err = ccg_ingest(t->anchor, &io, &t->defs, &t->store, il, n, msg)))
 		goto out;
-	if ((err = take_others(&r, t->defs, t->store, o, *il))) {
+	if ((err = take_others(&r, t->defs, t->store, &io, *il))) {
 		if (msg && !msg->len)
 			ccg_buf_addf(msg, "%s: the parts of the other ranks: "
 				     "%s", t->anchor, ccg_err_text(err));

@@ -583,8 +583,8 @@ void ccg_options_ingest(const ccg_options *opt, const char *spill_dir,
 /* Rank 0 of a build shared among processes (t->opt.dist, ccg_dist.h):
  * as ccg_ingest, into t->defs and t->store and *il, *n, and also
  * t->sums; o as ccg_options_ingest made it. */
-ccg_err ccg_dist_build(ccg_trace *t, ccg_ingest_opts *o, ccg_ingest_loc **il,
-		       size_t *n, ccg_buf *msg);
+ccg_err ccg_dist_build(ccg_trace *t, const ccg_ingest_opts *o,
+		       ccg_ingest_loc **il, size_t *n, ccg_buf *msg);
 
 /* ---- ccg_sumset.c: stored results of large instances ---- */
 
