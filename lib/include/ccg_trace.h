@@ -65,6 +65,8 @@ typedef struct ccg_options {
 	 * notes, and progress lines when `progress` is set. */
 	ccg_log_fn log;
 	void *log_ctx;
+	int write_threads;      /* building: threads compressing the index
+				 * (0: as `threads`); the file is the same */
 	/* Advanced: building with other processes, as their rank 0 (see
 	 * lib/trace/ccg_dist.h); NULL: alone. */
 	const struct ccg_dist *dist;

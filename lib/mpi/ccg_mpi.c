@@ -272,6 +272,10 @@ ccg_err ccg_mpi_open(const char *anchor, const ccg_options *opt,
 	MPI_Comm_size(MPI_COMM_WORLD, &j.size);
 	j.timeout = timeout;
 	ccg_options o = *opt;
+	/* Rank 0 writes the index alone, once the others are done: with the
+	 * node's every core unless told otherwise. */
+	if (!o.threads && !o.write_threads)
+		o.write_threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (!o.threads || provided < MPI_THREAD_SERIALIZED)
 		o.threads = threads_per_rank(provided);
 	size_t memory = o.memory ? o.memory : CCG_MEMORY_DEFAULT;

@@ -19,6 +19,7 @@
 #include "ccg_hash.h"
 #include "ccg_search.h"
 #include "ccg_lru.h"
+#include "ccg_par.h"
 
 /* Raw bytes gathered before a block is compressed and written: small, as
  * a cold query reads a block for each record it needs from far apart
@@ -27,6 +28,10 @@
 /* The same with LZ4HC (a small graph, ccg_index_params.level): its whole
  * index is soon read anyway, and bigger blocks compress better. */
 #define CCG_INDEX_BLOCK_HC (64 * 1024)
+/* Blocks gathered per writing thread before they are compressed at once
+ * and written in order; at most CCG_INDEX_BATCH_MAX in all. */
+#define CCG_INDEX_BATCH 8
+#define CCG_INDEX_BATCH_MAX 256
 /* Largest raw block a reader accepts. */
 #define CCG_INDEX_BLOCK_MAX (16u << 20)
 /* Indexes up to this size have every block verified when opened. */
@@ -87,6 +92,16 @@ typedef struct section {
 	size_t nblocks, cap;
 } section;
 
+/* A block gathered, waiting for its turn to be compressed and written. */
+typedef struct pend_blk {
+	ccg_buf raw;            /* record count, then the records */
+	char *c;                /* compressed */
+	size_t ccap;
+	int csize;              /* 0: not compressed (yet, or failed) */
+	int sec;
+	uint64_t first;         /* its first record's number */
+} pend_blk;
+
 struct ccg_index_writer {
 	char *path, *tmp;
 	int fd;                 /* the temporary, locked while written */
@@ -96,8 +111,10 @@ struct ccg_index_writer {
 	int level;              /* LZ4HC level, 0 for fast LZ4 */
 	ccg_buf raw;            /* records of the block being gathered */
 	uint64_t raw_first, raw_count;
-	char *cbuf;
-	size_t cbuf_cap;
+	pend_blk *pend;         /* blocks gathered, in file order */
+	size_t npend, batch;    /* how many, and how many make a batch */
+	int threads;            /* compressing a batch */
+	size_t next_job;        /* next block of a batch to compress: atomic */
 	section secs[CCG_SEC__COUNT];
 };
 
@@ -178,7 +195,16 @@ ccg_err ccg_index_begin(const char *path, const ccg_index_params *p,
 	w->fd = -1;
 	w->cur = -1;
 	w->level = p->hc_level;
-	if (!(w->path = strdup(path)))
+	w->threads = p->threads < 1			? 1
+		     : p->threads > CCG_PAR_MAX ? CCG_PAR_MAX
+						: p->threads;
+	w->batch = (size_t)w->threads * CCG_INDEX_BATCH;
+	if (w->threads == 1)
+		w->batch = 1;
+	if (w->batch > CCG_INDEX_BATCH_MAX)
+		w->batch = CCG_INDEX_BATCH_MAX;
+	if (!(w->pend = calloc(w->batch, sizeof *w->pend)) ||
+	    !(w->path = strdup(path)))
 		goto fail;
 	if ((err = refuse_foreign(path, msg)))
 		goto fail;
@@ -203,48 +229,80 @@ fail:
 	return err;
 }
 
+/* Compresses the blocks of a batch, taking them from a shared counter. */
+static void *compress_main(void *arg)
+{
+	ccg_index_writer *w = *(ccg_index_writer **)arg;
+	size_t k;
+	while ((k = __atomic_fetch_add(&w->next_job, 1, __ATOMIC_RELAXED)) <
+	       w->npend) {
+		pend_blk *b = &w->pend[k];
+		int len = (int)b->raw.len;
+		size_t bound = (size_t)LZ4_compressBound(len);
+		b->csize = 0;
+		if (CCG_GROW(b->c, bound, b->ccap))
+			continue;
+		b->csize = w->level > 0
+				   ? LZ4_compress_HC(b->raw.data, b->c, len,
+						     (int)bound, w->level)
+				   : LZ4_compress_default(b->raw.data, b->c, len,
+							  (int)bound);
+	}
+	return NULL;
+}
+
+/* Compresses the gathered blocks (on w->threads threads) and writes them
+ * in order, each into its section's directory. */
+static ccg_err write_pending(ccg_index_writer *w)
+{
+	ccg_index_writer *args[CCG_PAR_MAX];
+	size_t n = w->npend < (size_t)w->threads ? w->npend : (size_t)w->threads;
+	for (size_t k = 0; k < n; k++)
+		args[k] = w;
+	w->next_job = 0;
+	if (n)
+		ccg_par_run(n, compress_main, args, sizeof *args);
+	ccg_err err = CCG_OK;
+	for (size_t k = 0; !err && k < w->npend; k++) {
+		pend_blk *b = &w->pend[k];
+		section *s = &w->secs[b->sec];
+		if (b->csize <= 0)
+			err = b->c ? CCG_EFORMAT : CCG_ENOMEM;
+		else if (CCG_GROW(s->blocks, s->nblocks + 1, s->cap))
+			err = CCG_ENOMEM;
+		if (err)
+			break;
+		dirent_blk *d = &s->blocks[s->nblocks++];
+		d->first = b->first;
+		d->offset = w->pos;
+		d->csize = (uint32_t)b->csize;
+		d->rsize = (uint32_t)b->raw.len;
+		d->sum = checksum(b->c, (size_t)b->csize);
+		err = write_all(w, b->c, (size_t)b->csize);
+	}
+	w->npend = 0;
+	return err;
+}
+
+/* Ends the block being gathered; writes the batch once it is full. */
 static ccg_err flush_block(ccg_index_writer *w)
 {
 	if (w->cur < 0 || w->raw_count == 0)
 		return CCG_OK;
-	ccg_buf blk = CCG_BUF_INIT;
-	ccg_put_u(&blk, w->raw_count);
-	ccg_buf_add(&blk, w->raw.data, w->raw.len);
-	if (ccg_buf_status(&blk) || blk.len > CCG_INDEX_BLOCK_MAX) {
-		ccg_buf_free(&blk);
-		return blk.len > CCG_INDEX_BLOCK_MAX ? CCG_ERANGE : CCG_ENOMEM;
-	}
-	size_t bound = (size_t)LZ4_compressBound((int)blk.len);
-	if (CCG_GROW(w->cbuf, bound, w->cbuf_cap)) {
-		ccg_buf_free(&blk);
-		return CCG_ENOMEM;
-	}
-	int csize = w->level > 0
-			    ? LZ4_compress_HC(blk.data, w->cbuf, (int)blk.len,
-					      (int)bound, w->level)
-			    : LZ4_compress_default(blk.data, w->cbuf,
-						   (int)blk.len, (int)bound);
-	section *s = &w->secs[w->cur];
-	if (csize <= 0) {
-		ccg_buf_free(&blk);
-		return CCG_EFORMAT;
-	}
-	if (CCG_GROW(s->blocks, s->nblocks + 1, s->cap)) {
-		ccg_buf_free(&blk);
-		return CCG_ENOMEM;
-	}
-	dirent_blk *d = &s->blocks[s->nblocks++];
-	d->first = w->raw_first;
-	d->offset = w->pos;
-	d->csize = (uint32_t)csize;
-	d->rsize = (uint32_t)blk.len;
-	d->sum = checksum(w->cbuf, (size_t)csize);
-	ccg_buf_free(&blk);
-	ccg_err err = write_all(w, w->cbuf, (size_t)csize);
+	pend_blk *b = &w->pend[w->npend];
+	ccg_buf_reset(&b->raw);
+	ccg_put_u(&b->raw, w->raw_count);
+	ccg_buf_add(&b->raw, w->raw.data, w->raw.len);
+	if (ccg_buf_status(&b->raw) || b->raw.len > CCG_INDEX_BLOCK_MAX)
+		return b->raw.len > CCG_INDEX_BLOCK_MAX ? CCG_ERANGE
+							: CCG_ENOMEM;
+	b->sec = w->cur;
+	b->first = w->raw_first;
+	w->npend++;
 	w->raw_first += w->raw_count;
 	w->raw_count = 0;
 	ccg_buf_reset(&w->raw);
-	return err;
+	return w->npend == w->batch ? write_pending(w) : CCG_OK;
 }
 
 ccg_err ccg_index_add(ccg_index_writer *w, enum ccg_section sec,
@@ -310,8 +368,12 @@ void ccg_index_abort(ccg_index_writer *w)
 	}
 	for (int s = 0; s < CCG_SEC__COUNT; s++)
 		free(w->secs[s].blocks);
+	for (size_t k = 0; w->pend && k < w->batch; k++) {
+		ccg_buf_free(&w->pend[k].raw);
+		free(w->pend[k].c);
+	}
+	free(w->pend);
 	ccg_buf_free(&w->raw);
-	free(w->cbuf);
 	free(w->path);
 	free(w);
 }
@@ -320,6 +382,8 @@ ccg_err ccg_index_commit(ccg_index_writer *w, uint64_t *bytes, ccg_buf *msg)
 {
 	ccg_buf d = CCG_BUF_INIT;
 	ccg_err err = flush_block(w);
+	if (!err)
+		err = write_pending(w);
 	for (int s = 0; s < CCG_SEC__COUNT; s++) {
 		section *sec = &w->secs[s];
 		ccg_put_u(&d, sec->nrecs);

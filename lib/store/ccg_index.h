@@ -50,6 +50,8 @@ typedef struct ccg_index_params {
 	int hc_level;           /* writing: LZ4HC level, 0 for fast LZ4 */
 	unsigned mode;          /* writing: permission bits of the file (the
 				 * trace anchor's), 0 for 0600 */
+	int threads;            /* writing: threads compressing blocks (0:
+				 * one); the file is the same for any */
 } ccg_index_params;
 
 /* Sections of the file. */

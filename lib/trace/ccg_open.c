@@ -22,6 +22,7 @@
 
 #include "ccg_codec.h"
 #include "ccg_ingest.h"
+#include "ccg_par.h"
 #include "ccg_read.h"
 #include "ccg_render.h"
 
@@ -290,8 +291,11 @@ static ccg_err write_index(ccg_trace *t, const ccg_buf *identity,
 	struct stat st;
 	/* Never more readable than the trace. */
 	unsigned mode = stat(t->anchor, &st) == 0 ? st.st_mode & 0666 : 0600;
-	ccg_index_params p = {t->opt.tol_abs, t->opt.tol_rel, t->opt.fanout,
-			      level, mode ? mode : 0600};
+	int want = t->opt.write_threads ? t->opt.write_threads : t->opt.threads;
+	ccg_index_params p = {
+		t->opt.tol_abs, t->opt.tol_rel, t->opt.fanout, level,
+		mode ? mode : 0600,
+		(int)ccg_par_threads(want, SIZE_MAX, ccg_store_bytes(t->store))};
 	ccg_err err = ccg_index_begin(t->index_path, &p, identity, &w, msg);
 	t->graph_bytes = ccg_store_bytes(t->store);
 	for (size_t i = 0; !err && i <= t->nlocs; i++) {
@@ -375,7 +379,8 @@ static ccg_err load_meta(void *ctx, const unsigned char *p, size_t len)
 static ccg_err load_index(ccg_trace *t, const ccg_buf *identity,
 			  ccg_buf *why)
 {
-	ccg_index_params p = {t->opt.tol_abs, t->opt.tol_rel, t->opt.fanout, 0, 0};
+	ccg_index_params p = {t->opt.tol_abs, t->opt.tol_rel, t->opt.fanout, 0, 0,
+			      0};
 	ccg_err err = ccg_index_open(t->index_path, identity, &p, &t->index,
 				     why);
 	if (err)

@@ -234,7 +234,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	ccg_options opt;
 	ccg_options_init(&opt);
-	ccg_index_params want = {opt.tol_abs, opt.tol_rel, opt.fanout, 0};
+	ccg_index_params want = {opt.tol_abs, opt.tol_rel, opt.fanout, 0, 0, 0};
 	ccg_index *x = NULL;
 	if (data[0] == 'C') {
 		ccg_buf file = CCG_BUF_INIT;

@@ -81,7 +81,7 @@ static ccg_store *make_store(ccg_build_result *res)
 	return s;
 }
 
-static const ccg_index_params params = {0, 0, 3, 0, 0};
+static const ccg_index_params params = {0, 0, 3, 0, 0, 0};
 
 static void write_index(const ccg_store *s, const ccg_buf *id, int level)
 {
@@ -350,7 +350,8 @@ static blockinfo *section_blocks(const unsigned char *file, size_t len,
  * that the time section takes several blocks). */
 #define DMG_N 20000u
 
-static ccg_store *make_timed_store(uint64_t *times, ccg_build_result *res)
+static ccg_store *make_timed_store(uint64_t *times, uint32_t n,
+				   ccg_build_result *res)
 {
 	ccg_store *s;
 	ccg_build *b;
@@ -362,7 +363,7 @@ static ccg_store *make_timed_store(uint64_t *times, ccg_build_result *res)
 					 NULL, &e),
 			 CCG_OK);
 	uint64_t x = 0x9E3779B97F4A7C15ull;
-	for (uint32_t i = 0; i < DMG_N; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
@@ -373,7 +374,7 @@ static ccg_store *make_timed_store(uint64_t *times, ccg_build_result *res)
 				 CCG_OK);
 	}
 	assert_int_equal(ccg_build_finish(b, res), CCG_OK);
-	assert_int_equal(res->nevents, DMG_N);
+	assert_int_equal(res->nevents, n);
 	ccg_build_free(b);
 	return s;
 }
@@ -387,7 +388,7 @@ static void test_time_block_damage(void **state)
 	(void)state;
 	static uint64_t times[DMG_N];
 	ccg_build_result res;
-	ccg_store *s = make_timed_store(times, &res);
+	ccg_store *s = make_timed_store(times, DMG_N, &res);
 	uint32_t nrec = ccg_store_time_count(s);
 	assert_int_equal(nrec, (DMG_N + CCG_TIME_BLOCK - 1) / CCG_TIME_BLOCK);
 	ccg_buf id = CCG_BUF_INIT;
@@ -488,6 +489,59 @@ static void test_interrupted(void **state)
 	ccg_store_free(s);
 }
 
+/* Blocks compressed on several threads make the same file as on one,
+ * with fast LZ4 and LZ4HC, over many batches and a part-filled last one;
+ * and it reads back. */
+static void test_threads_same_file(void **state)
+{
+	(void)state;
+	static uint64_t times[20 * DMG_N];
+	ccg_build_result res;
+	ccg_store *s = make_timed_store(times, 20 * DMG_N, &res);
+	ccg_buf id = CCG_BUF_INIT;
+	ccg_buf_adds(&id, "identity of the trace");
+	for (int level = 0; level <= 9; level += 9) {
+		unsigned char *one = NULL;
+		size_t none = 0;
+		static const int threads[] = {1, 2, 3, 64};
+		for (size_t k = 0; k < sizeof threads / sizeof *threads; k++) {
+			ccg_index_writer *w;
+			ccg_index_params p = params;
+			p.hc_level = level;
+			p.threads = threads[k];
+			assert_int_equal(ccg_index_begin(path, &p, &id, &w, NULL),
+					 CCG_OK);
+			assert_int_equal(ccg_index_add(w, CCG_SEC_LOCS, "l", 1),
+					 CCG_OK);
+			assert_int_equal(ccg_index_add_store(w, s), CCG_OK);
+			assert_int_equal(ccg_index_commit(w, NULL, NULL), CCG_OK);
+			size_t n;
+			unsigned char *f = slurp(&n);
+			if (!one) {
+				one = f;
+				none = n;
+				/* Enough blocks for several batches. */
+				assert_true(n > 64 * 1024 * (level ? 8 : 2));
+				continue;
+			}
+			assert_int_equal(n, none);
+			assert_memory_equal(f, one, n);
+			free(f);
+		}
+		ccg_index *x;
+		ccg_store *r;
+		assert_int_equal(ccg_index_open(path, &id, &params, &x, NULL),
+				 CCG_OK);
+		assert_int_equal(ccg_index_store(x, 1, &r), CCG_OK);
+		same_store(s, r);
+		ccg_store_free(r);
+		ccg_index_close(x);
+		free(one);
+	}
+	ccg_buf_free(&id);
+	ccg_store_free(s);
+}
+
 int main(void)
 {
 	snprintf(path, sizeof path, "%s/test_index.%ld.ccg", CCG_TMP_DIR,
@@ -498,6 +552,7 @@ int main(void)
 		cmocka_unit_test(test_every_flip_and_cut),
 		cmocka_unit_test(test_time_block_damage),
 		cmocka_unit_test(test_interrupted),
+		cmocka_unit_test(test_threads_same_file),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	unlink(path);
