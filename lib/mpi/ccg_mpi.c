@@ -10,11 +10,12 @@
  * give up after the timeout; sends are nonblocking, kept until done, at
  * most memory/2 bytes of them at once per rank.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 
 #include "ccg_mpi.h"
 
 #include <mpi.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,8 +245,19 @@ static void work(job *j, const char *anchor, const ccg_options *opt)
 
 /* ---- the job ---- */
 
+/* The cores this process may run on: the launcher may have bound it
+ * (Open MPI binds each of 1 or 2 ranks to a core). */
+static int cores_allowed(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}
+
 /* Threads per rank when the options leave it open: the node's cores
- * shared among the node's ranks. */
+ * shared among the node's ranks, and no more than the rank may use. */
 static int threads_per_rank(int provided)
 {
 	if (provided < MPI_THREAD_SERIALIZED)
@@ -259,6 +271,8 @@ static int threads_per_rank(int provided)
 	}
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	long t = cores > 0 && local > 0 ? cores / local : 1;
+	if (t > cores_allowed())
+		t = cores_allowed();
 	return t < 1 ? 1 : t > 64 ? 64 : (int)t;
 }
 
@@ -272,10 +286,10 @@ ccg_err ccg_mpi_open(const char *anchor, const ccg_options *opt,
 	MPI_Comm_size(MPI_COMM_WORLD, &j.size);
 	j.timeout = timeout;
 	ccg_options o = *opt;
-	/* Rank 0 writes the index alone, once the others are done: with the
-	 * node's every core unless told otherwise. */
+	/* Rank 0 writes the index alone, once the others are done: with
+	 * every core it may use unless told otherwise. */
 	if (!o.threads && !o.write_threads)
-		o.write_threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+		o.write_threads = cores_allowed();
 	if (!o.threads || provided < MPI_THREAD_SERIALIZED)
 		o.threads = threads_per_rank(provided);
 	size_t memory = o.memory ? o.memory : CCG_MEMORY_DEFAULT;
