@@ -165,7 +165,7 @@ static int bad_operands(const ccgfs_cli *c)
 		ccgfs_cli_error(c->fuse_opt, "a mount option, and %s does not "
 				"mount", mode);
 #ifdef CCGFS_MPI
-	else if (!offline && ccg_mpi_launched())
+	else if (!offline && ccg_mpi_world_size() > 1)
 		ccgfs_cli_error(c->mountpoint, "an MPI job only builds the "
 				"index (--build-only); mount it alone");
 #endif

@@ -73,8 +73,8 @@ typedef struct ccg_ingest_opts {
 /* Reads `anchor`: its definitions into *defs, every location's graph into
  * *store, and per location (in definition order) a ccg_ingest_loc into
  * *locs (all zero outside the share read, see ccg_ingest_opts.nranks).
- * Ownership: the caller frees defs, store, locs[i].errmsg and locs.  Only a trace that cannot be read at all fails, with a reason in
- * `msg`. */
+ * Ownership: the caller frees defs, store, locs[i].errmsg and locs.  Only
+ * a trace that cannot be read at all fails, with a reason in `msg`. */
 ccg_err ccg_ingest(const char *anchor, const ccg_ingest_opts *o,
 		   ccg_defs **defs, ccg_store **store, ccg_ingest_loc **locs,
 		   size_t *nlocs, ccg_buf *msg);

@@ -49,6 +49,12 @@ void ccg_ingest_share(const ccg_defs *d, int rank, int nranks, size_t *first,
 }
 
 #define CCG_LOC_NUMBERS 12
+/* Every field is packed: a new one must be added below. */
+_Static_assert(sizeof(ccg_repairs) == 8 * sizeof(uint64_t),
+	       "ccg_ingest_loc_pack packs every repair count");
+_Static_assert(sizeof(ccg_build_lossy) ==
+		       sizeof(uint64_t) + sizeof(ccg_span) + sizeof(double),
+	       "ccg_ingest_loc_pack packs every lossy figure");
 
 /* The fields of a location's result that are numbers, in packing order. */
 static void numbers(ccg_ingest_loc *l, uint64_t **v, size_t *n)

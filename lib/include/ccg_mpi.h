@@ -21,12 +21,18 @@
 #include "ccg_error.h"
 #include "ccg_trace.h"
 
-/* Default seconds rank 0 waits for a rank's next part. */
+/* Default seconds rank 0 waits for a rank's next part: more than the
+ * longest read of one location must take. */
 #define CCG_MPI_TIMEOUT_DEFAULT 600
 
 /* 1 when an MPI launcher started this process (its environment names a
- * rank: OMPI_COMM_WORLD_SIZE, PMIX_RANK or PMI_SIZE), else 0. */
+ * rank: OMPI_COMM_WORLD_SIZE, PMIX_RANK, PMI_SIZE or PMI_RANK), else 0. */
 int ccg_mpi_launched(void);
+/* The job's ranks as the environment gives them (OMPI_COMM_WORLD_SIZE,
+ * PMI_SIZE, SLURM_NTASKS), 1 when launched without saying, 0 when not
+ * launched.  A shell of an interactive allocation (srun --pty bash) has
+ * 1: it may mount. */
+int ccg_mpi_world_size(void);
 
 /* Every rank of the job calls this instead of ccg_trace_open, with the
  * same arguments.  Rank 0: *out receives the trace opened from the index

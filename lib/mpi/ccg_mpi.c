@@ -14,6 +14,7 @@
 
 #include "ccg_mpi.h"
 
+#include <limits.h>
 #include <mpi.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "ccg_dist.h"
+#include "ccg_grow.h"
 
 #define TAG_HEAD 1
 #define TAG_CHUNK 2
@@ -59,6 +61,20 @@ int ccg_mpi_launched(void)
 		if (getenv(vars[i]))
 			return 1;
 	return 0;
+}
+
+int ccg_mpi_world_size(void)
+{
+	static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
+					   "SLURM_NTASKS"};
+	for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+		const char *v = getenv(vars[i]);
+		char *end;
+		long n = v ? strtol(v, &end, 10) : 0;
+		if (v && *v && !*end && n > 0 && n <= INT_MAX)
+			return (int)n;
+	}
+	return ccg_mpi_launched();
 }
 
 /* Waits until every request of req[0..n) is done: 0, or -1 when
@@ -105,11 +121,14 @@ static void announce(job *j, int go)
 		die(j, "the other ranks did not answer in %.0f s", j->timeout);
 }
 
+static void fault(const job *j);
+
 static ccg_err m_start(void *ctx)
 {
 	job *j = ctx;
 	j->started = 1;
 	announce(j, 1);
+	fault(j);
 	return CCG_OK;
 }
 
@@ -169,14 +188,8 @@ static ccg_err m_send(void *ctx, size_t i, ccg_buf *bytes)
 	job *j = ctx;
 	if (j->first == j->n)
 		j->first = j->n = 0;
-	if (j->n == j->cap) {
-		size_t cap = j->cap ? 2 * j->cap : 16;
-		outgoing **a = realloc(j->out, cap * sizeof *a);
-		if (!a)
-			return CCG_ENOMEM;
-		j->out = a;
-		j->cap = cap;
-	}
+	if (CCG_GROW(j->out, j->n + 1, j->cap))
+		return CCG_ENOMEM;
 	size_t len = bytes->len;
 	outgoing *o = calloc(1, sizeof *o);
 	if (o)
@@ -205,7 +218,7 @@ static ccg_err m_send(void *ctx, size_t i, ccg_buf *bytes)
 }
 
 /* CCGFS_MPI_FAULT=R:exit or R:hang, for tests: rank R dies or stops
- * right after the build starts. */
+ * right after the build starts (rank 0: right after it announced it). */
 static void fault(const job *j)
 {
 	const char *f = getenv("CCGFS_MPI_FAULT");
@@ -289,7 +302,9 @@ ccg_err ccg_mpi_open(const char *anchor, const ccg_options *opt,
 	/* Rank 0 writes the index alone, once the others are done: with
 	 * every core it may use unless told otherwise. */
 	if (!o.threads && !o.write_threads)
-		o.write_threads = cores_allowed();
+		o.write_threads = provided > MPI_THREAD_SINGLE
+					  ? cores_allowed()
+					  : 1;
 	if (!o.threads || provided < MPI_THREAD_SERIALIZED)
 		o.threads = threads_per_rank(provided);
 	size_t memory = o.memory ? o.memory : CCG_MEMORY_DEFAULT;

@@ -97,7 +97,8 @@ typedef struct pend_blk {
 	ccg_buf raw;            /* record count, then the records */
 	char *c;                /* compressed */
 	size_t ccap;
-	int csize;              /* 0: not compressed (yet, or failed) */
+	int csize;              /* 0: not compressed (yet, or LZ4 failed);
+				 * -1: no memory to */
 	int sec;
 	uint64_t first;         /* its first record's number */
 } pend_blk;
@@ -239,7 +240,7 @@ static void *compress_main(void *arg)
 		pend_blk *b = &w->pend[k];
 		int len = (int)b->raw.len;
 		size_t bound = (size_t)LZ4_compressBound(len);
-		b->csize = 0;
+		b->csize = -1;
 		if (CCG_GROW(b->c, bound, b->ccap))
 			continue;
 		b->csize = w->level > 0
@@ -267,7 +268,7 @@ static ccg_err write_pending(ccg_index_writer *w)
 		pend_blk *b = &w->pend[k];
 		section *s = &w->secs[b->sec];
 		if (b->csize <= 0)
-			err = b->c ? CCG_EFORMAT : CCG_ENOMEM;
+			err = b->csize < 0 ? CCG_ENOMEM : CCG_EFORMAT;
 		else if (CCG_GROW(s->blocks, s->nblocks + 1, s->cap))
 			err = CCG_ENOMEM;
 		if (err)

@@ -101,7 +101,9 @@ ccg_err ccg_store_merge(ccg_store *dst, const ccg_store *src, ccg_ref *root,
 		err = merge_events(dst, src, evmap);
 	if (!err)
 		err = merge_nodes(dst, src, evmap, map);
-	if (!err && !CCG_REF_IS_EVENT(*root) && *root >= src->nodes.n)
+	if (!err && (CCG_REF_IS_EVENT(*root)
+			     ? CCG_REF_ID(*root) >= src->events.n
+			     : *root >= src->nodes.n))
 		err = CCG_ENOENT;
 	if (!err)
 		*root = CCG_REF_IS_EVENT(*root) ? evmap[CCG_REF_ID(*root)]

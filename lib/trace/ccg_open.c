@@ -642,6 +642,7 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 	if (!t->from_index && (err = build_and_write(t, &identity, msg)))
 		goto fail;
 	t->open_seconds = now() - t0;
+	t->opt.dist = NULL; /* borrowed for the build only */
 	if ((err = finish_setup(t)))
 		goto fail;
 	ccg_buf_free(&identity);

@@ -577,7 +577,7 @@ ccg_err ccg_tables_patterns(const ccg_trace *t, const loc *l,
 /* ---- the build ---- */
 
 /* The options of ccg_ingest that opt gives; records spill to spill_dir
- * (NULL: $TMPDIR). */
+ * (NULL: $TMPDIR; borrowed, as o keeps it). */
 void ccg_options_ingest(const ccg_options *opt, const char *spill_dir,
 			ccg_ingest_opts *o);
 /* Rank 0 of a build shared among processes (t->opt.dist, ccg_dist.h):
@@ -595,6 +595,7 @@ ccg_err ccg_sumset_build(const ccg_trace *t, ccg_sumset **out);
  * keys name its node ids); those bytes added to s, the part's node ids
  * turned into the whole's by map (nmap entries); then, once, sorted with
  * each key once. */
+/* Ownership: ccg_sumset_free. */
 ccg_err ccg_sumset_create(ccg_sumset **out);
 ccg_err ccg_sumset_walk_part(const ccg_store *part, const ccg_sloc *sl,
 			     const ccg_sinst *root, uint64_t min_events,

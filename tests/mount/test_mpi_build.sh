@@ -311,7 +311,7 @@ m="$work/mnt-mpi"
 mkdir -p "$m"
 CCG_MOUNTS+=("$m")
 rc=0
-mpi 1 "$CCGFS" -o "index=$work/gen-two-n0.ccg" "$g-two/traces.otf2" "$m" \
+mpi 2 "$CCGFS" -o "index=$work/gen-two-n0.ccg" "$g-two/traces.otf2" "$m" \
   > /dev/null 2> "$work/mount-mpi.err" || rc=$?
 ! mountpoint -q "$m" || fail "ccgfs mounted under mpirun"
 [ "$rc" != 0 ] || fail "a mount under mpirun exited 0"
@@ -324,7 +324,7 @@ echo "rank dies: no index, no hang"
 # fault KIND RANK N [OPTS]: CCGFS_MPI_FAULT=RANK:KIND on the build of
 # gen-threads with N ranks.
 fault() {
-  local kind=$1 rank=$2 n=$3 opts=${4:-} idx="$work/fault-$1.ccg" rc=0 t f i
+  local kind=$1 rank=$2 n=$3 opts=${4:-} idx="$work/fault-$1-$2.ccg" rc=0 t f i
   local anchor="$g-threads/traces.otf2"
   t=$SECONDS
   CCGFS_MPI_FAULT="$rank:$kind" mpi "$n" "$CCGFS" --build-only \
@@ -359,6 +359,7 @@ fault() {
     "$(grep -E -m 1 '^ccgfs|Exit code' "$work/fault-$kind.err" | sed 's/^ *//')"
 }
 fault exit 1 2
+fault exit 0 3
 fault hang 2 3 mpi_timeout=5
 echo "  $(( SECONDS - t0 )) s in all"
 echo "mpi build ok"
