@@ -19,7 +19,8 @@
 #                single-process index.  No temporary index (*.tmp.*) or
 #                spill file (.ccgfs-spill-*) is left behind.
 #   same mount   (generated traces, and two small shared ones: the bytes
-#                are compared already) the single-process index and the
+#                are compared already; a small every-quirk trace walked
+#                whole, every file) the single-process index and the
 #                -n 3 one mounted side by side (one multithreaded, the other -s, swapped from one
 #                trace to the next); both say "index reused" (a rebuilt
 #                index would hide a bad one) and are unchanged after the
@@ -247,6 +248,10 @@ printf '\377%.0s' $(seq 1 64) |
 "$CCG_GEN" -q -l 2 -e 30000 --mpi --metrics --jitter 0.2 "$g-two"
 "$CCG_GEN" -q -l 9 --threads 3 -e 5000 --regular 0.7 --mpi "$g-threads"
 "$CCG_GEN" -q -l 4 -e 40000 --regular 0.3 --jitter 0.3 --mpi --metrics "$g-irr"
+# A small trace with every quirk whose mounts are compared whole: every
+# file of both (about 16,000).
+"$CCG_GEN" -q --quirks all -l 4 -e 300 "$g-whole"
+check_trace gen-whole "$g-whole/traces.otf2" summaries=64 0
 check_trace gen-quirks "$g-quirks/traces.otf2" summaries=64 "$cap"
 check_trace gen-broken "$g-broken/traces.otf2" summaries=256 "$cap"
 check_trace gen-empty "$g-empty/traces.otf2" "" "$cap"
