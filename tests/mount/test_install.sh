@@ -145,8 +145,14 @@ deb=${debs[0]}
 [ "$(dpkg-deb -f "$deb" Section)" = utils ] || fail "package section"
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
-# The packages that hold the shared libraries the binary links.
-for so in $(ldd "$build/ccgfs" | awk '$3 ~ /^\// { print $3 }'); do
+# The packages that hold the shared libraries the binary links itself
+# (NEEDED; what those pull in is their own packages' dependency, as
+# libhwloc is libopenmpi3's when MPI is linked).
+needed=$(readelf -d "$build/ccgfs" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
+[ -n "$needed" ] || fail "readelf lists no shared library of $build/ccgfs"
+for so in $(ldd "$build/ccgfs" | awk -v need="$needed" '
+    BEGIN { n = split(need, a, "\n"); for (i = 1; i <= n; i++) want[a[i]] = 1 }
+    $3 ~ /^\// && ($1 in want) { print $3 }'); do
   owner=$(dpkg -S "$so" 2>/dev/null || dpkg -S "$(readlink -f "$so")" 2>/dev/null) \
     || fail "no Debian package holds $so"
   pkg=${owner%%:*}
