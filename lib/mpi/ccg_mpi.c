@@ -67,6 +67,8 @@ int ccg_mpi_world_size(void)
 {
 	static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
 					   "SLURM_NTASKS"};
+	if (!ccg_mpi_launched())
+		return 0; /* SLURM_NTASKS alone: an allocation's shell */
 	for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
 		const char *v = getenv(vars[i]);
 		char *end;
@@ -74,7 +76,7 @@ int ccg_mpi_world_size(void)
 		if (v && *v && !*end && n > 0 && n <= INT_MAX)
 			return (int)n;
 	}
-	return ccg_mpi_launched();
+	return 1;
 }
 
 /* Waits until every request of req[0..n) is done: 0, or -1 when

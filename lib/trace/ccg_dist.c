@@ -29,15 +29,14 @@ typedef struct dist_run {
 static ccg_err walk_part(const ccg_store *part, size_t i,
 			 const ccg_ingest_loc *l, uint64_t min, ccg_buf *out)
 {
-	loc as = {0};
+	loc as = {0}; /* the location as queries would see it, tbase 0 */
+	as.root = l->root;
 	as.nevents = l->nevents;
 	as.first = l->first;
 	as.last = l->last;
 	as.rep = l->rep;
 	ccg_sloc sl = ccg_loc_sloc(&as, i);
-	int empty = l->first > l->last;
-	ccg_sinst root = {l->root, 0, empty ? 0 : l->first,
-			  empty ? 0 : l->last};
+	ccg_sinst root = ccg_loc_sroot(&as);
 	return ccg_sumset_walk_part(part, &sl, &root, min, out);
 }
 

@@ -91,8 +91,9 @@ ccg_err ccg_ids_root(const ccg_trace *t, const loc *l, inst *in)
 	in->l = l;
 	in->node = l->root;
 	in->first = 0;
-	in->start = l->first > l->last ? 0 : l->first;
-	in->end = l->first > l->last ? 0 : l->last;
+	ccg_sinst si = ccg_loc_sroot(l);
+	in->start = si.start;
+	in->end = si.end;
 	in->depth = in->parent_depth = 0;
 	return ccg_store_get_node(t->store, l->root, &in->hdr, NULL, 0);
 }

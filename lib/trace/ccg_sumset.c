@@ -48,20 +48,23 @@ static void make_key(const ccg_sloc *l, const ccg_sinst *in, int kind,
 	*k2 = in->first << 2 | (uint64_t)kind;
 }
 
+/* Appends the record (k1, k2) of len bytes at p to a set being made. */
+static ccg_err add(ccg_sumset *s, uint64_t k1, uint64_t k2, const void *p,
+		   size_t len)
+{
+	if (CCG_GROW(s->keys, s->n + 1, s->cap) ||
+	    ccg_buf_add(&s->bytes, p, len))
+		return CCG_ENOMEM;
+	s->keys[s->n++] = (sumkey){k1, k2, s->bytes.len - len, len};
+	return CCG_OK;
+}
+
 static ccg_err put(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
 		   int kind, const ccg_buf *rec)
 {
-	ccg_sumset *s = ctx;
-	sumkey k = {0};
-	make_key(l, in, kind, &k.k1, &k.k2);
-	if (CCG_GROW(s->keys, s->n + 1, s->cap))
-		return CCG_ENOMEM;
-	k.rec = s->bytes.len;
-	k.len = rec->len;
-	if (ccg_buf_add(&s->bytes, rec->data, rec->len))
-		return CCG_ENOMEM;
-	s->keys[s->n++] = k;
-	return CCG_OK;
+	uint64_t k1, k2;
+	make_key(l, in, kind, &k1, &k2);
+	return add(ctx, k1, k2, rec->data, rec->len);
 }
 
 /* The key of l, in, kind; NULL when none. */
@@ -130,13 +133,10 @@ static void *walker_main(void *arg)
 		if (i >= t->nlocs)
 			break;
 		const loc *l = &t->locs[i];
-		inst root;
 		ccg_sloc sl = ccg_loc_sloc(l, i);
-		ccg_err err = ccg_ids_root(t, l, &root);
-		if (!err)
-			err = ccg_sums_walk(t->store, &sl, &(ccg_sinst){
-				root.node, 0, root.start, root.end},
-					    t->sums_min, put, &w->set);
+		ccg_sinst root = ccg_loc_sroot(l);
+		ccg_err err = ccg_sums_walk(t->store, &sl, &root, t->sums_min,
+					    put, &w->set);
 		if (err) {
 			pthread_mutex_lock(&j->mu);
 			if (!j->err)
@@ -249,24 +249,19 @@ ccg_err ccg_sumset_add_part(ccg_sumset *s, const unsigned char *p, size_t len,
 {
 	const unsigned char *end = p + len;
 	while (p < end) {
-		uint64_t rlen;
-		sumkey k = {0};
+		uint64_t rlen, k1, k2;
 		if (ccg_varint_get(&p, end, &rlen) ||
 		    rlen > (uint64_t)(end - p))
 			return CCG_EFORMAT;
 		const unsigned char *r = p, *rend = p + rlen;
 		p = rend;
-		if (ccg_varint_get(&r, rend, &k.k1) ||
-		    ccg_varint_get(&r, rend, &k.k2) ||
-		    (uint32_t)k.k1 >= nmap)
+		if (ccg_varint_get(&r, rend, &k1) ||
+		    ccg_varint_get(&r, rend, &k2) || (uint32_t)k1 >= nmap)
 			return CCG_EFORMAT;
-		k.k1 = (k.k1 >> 32) << 32 | map[(uint32_t)k.k1];
-		k.rec = s->bytes.len;
-		k.len = (uint64_t)(rend - r);
-		if (CCG_GROW(s->keys, s->n + 1, s->cap) ||
-		    ccg_buf_add(&s->bytes, r, (size_t)k.len))
-			return CCG_ENOMEM;
-		s->keys[s->n++] = k;
+		ccg_err err = add(s, (k1 >> 32) << 32 | map[(uint32_t)k1], k2, r,
+				  (size_t)(rend - r));
+		if (err)
+			return err;
 	}
 	return CCG_OK;
 }

@@ -135,6 +135,15 @@ static inline ccg_sloc ccg_loc_sloc(const loc *l, size_t i)
 			  l->nevents ? l->first : 0};
 }
 
+/* Location l's root instance as queries see it: node l->root from the
+ * stream's first event, spanning [first, last] (0 to 0 when empty). */
+static inline ccg_sinst ccg_loc_sroot(const loc *l)
+{
+	int empty = l->first > l->last;
+	return (ccg_sinst){l->root, 0, empty ? 0 : l->first,
+			   empty ? 0 : l->last};
+}
+
 typedef struct group {
 	const char *name;
 	uint64_t id;            /* definition id, UINT64_MAX for "ungrouped" */
