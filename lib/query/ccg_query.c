@@ -1,15 +1,21 @@
 /*
  * ccg_query.c - the query over a subtree (the cCCG paper's recursive
- * query, section 3), run on a stack of frames on the heap: a node
- * instance's result is its children's results merged, then its own part.
- * A child's whole result comes from the cache or its stored record when
- * there is one, else a frame computes it (and caches it); in a window, a
- * child inside it takes its whole result, one outside adds nothing, and
- * only one crossing an edge gets a frame that computes its part.
+ * query, section 3), for any kind of result (ccg_qkind.h), run on a stack
+ * of frames on the heap: a node instance's result is its items' merged in
+ * stream order, then its own part.  A child's whole result comes from the
+ * cache or its stored record when there is one, else a frame computes it
+ * (and caches it); in a window, a child inside it takes its whole result,
+ * one outside adds nothing, and only one crossing an edge gets a frame
+ * that computes its part.
  *
  * No recursion: a subtree of any depth costs frames on the heap (one per
  * level being computed), never the thread's stack.  No result is pinned
  * while frames run, so what the cache holds stays within its budget.
+ *
+ * A walk (ccg_result_walk) runs the same frames without the cache: every
+ * instance is computed, and the whole results of the instances that are
+ * stored (the rule of ccg_sumwalk.c: min_events of their events or more
+ * outside the stored instances below them) are handed on as records.
  */
 #include "stats_i.h"
 #include "ccg_cancel.h"
@@ -28,26 +34,33 @@
 
 /* One instance whose result is being made. */
 typedef struct qframe {
-	int kind;
 	ccg_sinst in;
-	result *r;              /* its whole result (for the cache), or NULL:
-				 * its part in the query's window, `part` */
-	result part;
+	result *r;              /* what its items add up to: its whole
+				 * result (for the cache), or its part in
+				 * the query's window */
+	int whole;
 	ccg_node h;
 	ccg_ref *refs;          /* its items */
 	uint32_t i;             /* the next one */
 	uint64_t idx;           /* the next one's first event */
 	uint64_t callees;       /* callee time of the items so far */
-	ccg_folded inner;       /* a folded profile's items, merged */
+	uint64_t rel;           /* its directory from its parent's, in
+				 * preorder (0: not one) */
+	uint64_t next_rel;      /* the next visible child's */
+	uint64_t covered;       /* a walk: events in stored instances below */
 } qframe;
 
-/* One query: the cache, the location, a reader of its times, the window
- * (NULL: a whole result), the frames. */
+/* One query: the cache, the kind, the location, a reader of its times,
+ * the window (NULL: a whole result), the frames. */
 typedef struct qctx {
 	ccg_statcache *c;
+	int kind;
+	const ccg_qkind *k;
 	const ccg_sloc *l;
 	ccg_tcur *tc;
 	const win *w;
+	ccg_qwin qw;            /* w's interval, as kinds see it */
+	qrecord *rec;           /* a walk: where stored results go */
 	qframe *f;
 	size_t nf, capf;
 	const result *top;      /* the first frame's whole result, pinned */
@@ -55,21 +68,10 @@ typedef struct qctx {
 	void *out;              /* or where its part goes */
 } qctx;
 
-/* Where frame f's items add up: its inner profile, or its result. */
-static void *target(qframe *f)
-{
-	if (f->kind == K_FOLDED)
-		return &f->inner;
-	return f->r ? (void *)&f->r->u : (void *)&f->part.u;
-}
-
 static void frame_free(qframe *f)
 {
 	free(f->refs);
-	ccg_folded_free(&f->inner);
-	if (f->r)
-		ccg_res_destroy(NULL, f->r);
-	ccg_res_free(&f->part);
+	ccg_res_destroy(NULL, f->r ? f->r->u : NULL);
 }
 
 /* The items of instance `in` (header into *h), in a new array *refs. */
@@ -91,22 +93,21 @@ static ccg_err load_items(const ccg_store *s, const ccg_sinst *in,
 	return err;
 }
 
-/* A frame for instance `in`: its whole result, or its part in q->w. */
-static ccg_err push(qctx *q, int kind, const ccg_sinst *in, int whole)
+/* A frame for instance `in`, `rel` directories from its parent's: its
+ * whole result, or its part in q->w. */
+static ccg_err push(qctx *q, const ccg_sinst *in, int whole, uint64_t rel)
 {
 	if (CCG_GROW(q->f, q->nf + 1, q->capf))
 		return CCG_ENOMEM;
 	qframe *f = &q->f[q->nf];
 	memset(f, 0, sizeof *f);
-	f->kind = kind;
 	f->in = *in;
 	f->idx = in->first;
-	f->part.kind = kind;
-	if (whole) {
-		if (!(f->r = calloc(1, sizeof *f->r)))
-			return CCG_ENOMEM;
-		f->r->kind = kind;
-	}
+	f->whole = whole;
+	f->rel = rel;
+	f->next_rel = 1;
+	if (!(f->r = ccg_res_new(q->c, q->kind)))
+		return CCG_ENOMEM;
 	ccg_err err = load_items(q->c->s, in, &f->h, &f->refs);
 	if (err) {
 		frame_free(f);
@@ -117,22 +118,23 @@ static ccg_err push(qctx *q, int kind, const ccg_sinst *in, int whole)
 }
 
 /* The cache key of instance `in` of kind `kind`. */
-static void key_of(const qctx *q, const ccg_sinst *in, int kind,
-		   uint64_t *k1, uint64_t *k2)
+static void key_of(const qctx *q, const ccg_sinst *in, uint64_t *k1,
+		   uint64_t *k2)
 {
 	*k1 = (uint64_t)q->l->index << 32 | in->node;
-	*k2 = in->first << 2 | (uint64_t)kind;
+	*k2 = in->first << 3 | (uint64_t)q->kind;
 }
 
 /* Hands out r (made for `in`, of `nevents` events) pinned as *out: cached,
- * or only held for a small subtree.  r belongs to the cache after. */
+ * or only held for a small subtree (or in a walk).  r belongs to the
+ * cache after. */
 static ccg_err keep(qctx *q, const ccg_sinst *in, uint64_t nevents,
 		    result *r, const result **out)
 {
 	uint64_t k1, k2;
-	void *v = r;
+	void *v = r->u;
 	ccg_err err;
-	key_of(q, in, r->kind, &k1, &k2);
+	key_of(q, in, &k1, &k2);
 	q->made += ccg_res_bytes(r);
 #ifdef __GLIBC__
 	/* Every CCG_QUERY_TRIM bytes of results a query makes (a deep
@@ -144,52 +146,71 @@ static ccg_err keep(qctx *q, const ccg_sinst *in, uint64_t nevents,
 		malloc_trim(0);
 	}
 #endif
+	if (q->rec) {
+		*out = r;
+		return CCG_OK;
+	}
 	if (nevents < CCG_STATS_MIN_EVENTS)
-		err = ccg_lru_hold(q->c->lru, r);
+		err = ccg_lru_hold(q->c->lru, v);
 	else
-		err = ccg_lru_add(q->c->lru, k1, k2, r, ccg_res_bytes(r), &v);
-	*out = err ? NULL : v;
+		err = ccg_lru_add(q->c->lru, k1, k2, v, ccg_res_bytes(r), &v);
+	*out = err ? NULL : ccg_res_of(v);
 	return err;
 }
 
-/* The whole result of `kind` of instance `in` (header h) when it needs no
- * computing - cached, or in a stored record that reads cleanly - pinned;
- * else *out NULL. */
-static ccg_err ready(qctx *q, int kind, const ccg_sinst *in,
-		     const ccg_node *h, const result **out)
+/* Gives back a result keep() or ready() pinned. */
+static void unpin(qctx *q, const result *r)
+{
+	if (q->rec)
+		ccg_res_destroy(NULL, (void *)(uintptr_t)r->u);
+	else
+		ccg_lru_put(q->c->lru, r->u);
+}
+
+/* The whole result of instance `in` (header h) when it needs no computing
+ * - cached, or in a stored record that reads cleanly - pinned; else *out
+ * NULL.  A walk computes everything. */
+static ccg_err ready(qctx *q, const ccg_sinst *in, const ccg_node *h,
+		     const result **out)
 {
 	ccg_statcache *c = q->c;
 	uint64_t k1, k2;
-	key_of(q, in, kind, &k1, &k2);
-	if ((*out = ccg_lru_get(c->lru, k1, k2)))
+	const void *v;
+	*out = NULL;
+	if (q->rec)
 		return CCG_OK;
+	key_of(q, in, &k1, &k2);
+	if ((v = ccg_lru_get(c->lru, k1, k2))) {
+		*out = ccg_res_of(v);
+		return CCG_OK;
+	}
 	if (!c->stored.get || !c->stored.min_events ||
 	    h->nevents < c->stored.min_events)
 		return CCG_OK;
-	result *r = calloc(1, sizeof *r);
+	result *r = ccg_res_new(c, q->kind);
 	ccg_buf rec = CCG_BUF_INIT;
 	if (!r)
 		return CCG_ENOMEM;
-	r->kind = kind;
-	ccg_err err = c->stored.get(c->stored.ctx, q->l, in, kind, &rec);
+	ccg_err err = c->stored.get(c->stored.ctx, q->l, in, q->kind, &rec);
 	if (!err)
-		err = ccg_sums_decode(kind, (const unsigned char *)rec.data,
-				      rec.len, &r->u);
+		err = q->k->decode(q->k->ctx, (const unsigned char *)rec.data,
+				   rec.len, r->u);
 	ccg_buf_free(&rec);
 	if (err) {
-		ccg_res_destroy(NULL, r);
+		ccg_res_destroy(NULL, r->u);
 		/* A record missing or damaged: compute the result instead. */
 		return err == CCG_ENOMEM ? err : CCG_OK;
 	}
 	return keep(q, in, h->nevents, r, out);
 }
 
-/* Adds a child's result into the top frame. */
-static ccg_err absorb(qctx *q, const result *r)
+/* Adds a child's result r, `rel` directories from the top frame's, into
+ * the top frame. */
+static ccg_err absorb(qctx *q, const result *r, uint64_t rel)
 {
 	qframe *f = &q->f[q->nf - 1];
-	f->callees += ccg_res_callees(r);
-	return ccg_res_merge(target(f), r);
+	f->callees += q->k->given(r->u);
+	return q->k->merge(q->k->ctx, f->r->u, r->u, rel);
 }
 
 /* Whether the instance of node h whose first event is `first` lies wholly
@@ -212,27 +233,28 @@ static int outside(const qctx *q, const ccg_node *h, uint64_t first)
 	}
 }
 
-/* Child `in` (header h) of the top frame: its whole result or its part
- * in the window added, or a frame pushed to make it. */
-static ccg_err child(qctx *q, const ccg_sinst *in, const ccg_node *h)
+/* Child `in` (header h, `rel` directories from the top frame's) of the
+ * top frame: its whole result or its part in the window added, or a frame
+ * pushed to make it. */
+static ccg_err child(qctx *q, const ccg_sinst *in, const ccg_node *h,
+		     uint64_t rel)
 {
 	qframe *f = &q->f[q->nf - 1];
-	int kind = f->kind;
-	if (!f->r) {
+	if (!f->whole) {
 		int cover = ccg_stats_cover(in->start,
 					    ccg_shown_dur(in->start, in->end),
 					    q->w->t0, q->w->t1);
 		if (cover == CCG_COVER_NONE)
 			return CCG_OK;
 		if (cover == CCG_COVER_PART)
-			return push(q, kind, in, 0);
+			return push(q, in, 0, rel);
 	}
 	const result *v;
-	ccg_err err = ready(q, kind, in, h, &v);
+	ccg_err err = ready(q, in, h, &v);
 	if (err || !v)
-		return err ? err : push(q, kind, in, 1);
-	err = absorb(q, v);
-	ccg_lru_put(q->c->lru, v);
+		return err ? err : push(q, in, 1, rel);
+	err = absorb(q, v, rel);
+	unpin(q, v);
 	return err;
 }
 
@@ -243,27 +265,50 @@ static ccg_err item(qctx *q)
 	ccg_ref ref = f->refs[f->i++];
 	ccg_err err = CCG_OK;
 	if (CCG_REF_IS_EVENT(ref)) {
-		/* Only a send adds something: to messages, in the window. */
-		uint64_t at = 0, idx = f->idx++;
-		if (f->kind != K_MSGS)
+		ccg_qevent e = {CCG_REF_ID(ref), f->idx++, 0};
+		if (!q->k->event)
 			return CCG_OK;
-		if (!f->r)
-			err = ccg_tcur_get(q->tc, idx, &at);
-		if (!err && (f->r || (at >= q->w->t0 && at < q->w->t1)))
-			err = ccg_res_send(q->c, CCG_REF_ID(ref), target(f));
-		return err;
+		if ((!f->whole || q->k->event_time) &&
+		    (err = ccg_tcur_get(q->tc, e.idx, &e.time)))
+			return err;
+		return q->k->event(q->k->ctx, q->c->s, f->r->u, &e,
+				   f->whole ? NULL : &q->qw);
 	}
 	ccg_node h;
 	ccg_sinst in;
 	if ((err = ccg_store_get_node(q->c->s, ref, &h, NULL, 0)))
 		return err;
-	uint64_t first = f->idx;
+	uint64_t first = f->idx, rel = 0;
 	f->idx += h.nevents;
-	if (!f->r && outside(q, &h, first))
+	if (h.visible) {
+		rel = f->next_rel;
+		f->next_rel += 1 + h.ndirs;
+	}
+	if (!f->whole && outside(q, &h, first))
 		return CCG_OK;
 	if ((err = ccg_sinst_place(q->tc, q->l->last, ref, &h, first, &in)))
 		return err;
-	return child(q, &in, &h);
+	return child(q, &in, &h, rel);
+}
+
+/* In a walk: whether the finished frame `done` is a stored instance (and
+ * so its result a record), and how many of its events its parent counts
+ * as covered. */
+static ccg_err record(qctx *q, const qframe *done, const result *r)
+{
+	qrecord *rc = q->rec;
+	uint64_t n = done->h.nevents;
+	int stored = n >= rc->min_events &&
+		     (!q->nf || n - done->covered >= rc->min_events);
+	if (q->nf)
+		q->f[q->nf - 1].covered += stored ? n : done->covered;
+	if (!stored)
+		return CCG_OK;
+	ccg_buf_reset(&rc->rec);
+	ccg_err err = q->k->encode(q->k->ctx, r->u, &rc->rec);
+	if (!err)
+		err = rc->put(rc->ctx, q->l, &done->in, q->kind, &rc->rec);
+	return err;
 }
 
 /* The top frame is complete: its own part, then its result goes to the
@@ -271,35 +316,37 @@ static ccg_err item(qctx *q)
 static ccg_err finish(qctx *q)
 {
 	qframe done = q->f[--q->nf];
-	void *out = done.r ? (void *)&done.r->u : (void *)&done.part.u;
-	ccg_err err = ccg_res_own(done.kind, &done.in, &done.h,
-				  done.r ? NULL : q->w, done.callees,
-				  &done.inner, out);
+	ccg_qnode n = {&done.h, &done.in, done.whole ? NULL : &q->qw,
+		       done.callees};
+	ccg_err err = q->k->own(q->k->ctx, done.r->u, &n);
 	free(done.refs);
-	ccg_folded_free(&done.inner);
 	if (err) {
-		if (done.r)
-			ccg_res_destroy(NULL, done.r);
-		ccg_res_free(&done.part);
+		ccg_res_destroy(NULL, done.r->u);
 		return err;
 	}
-	if (!done.r) {
-		if (q->nf)
-			err = absorb(q, &done.part);
-		else /* the query's own part; out is empty */
-			ccg_res_move(q->out, &done.part);
-		ccg_res_free(&done.part);
+	if (!done.whole) {
+		if (q->nf) {
+			err = absorb(q, done.r, done.rel);
+		} else { /* the query's own part; out is empty */
+			memcpy(q->out, done.r->u, q->k->size);
+			memset(done.r->u, 0, q->k->size);
+		}
+		ccg_res_destroy(NULL, done.r->u);
 		return err;
 	}
 	const result *v;
 	if ((err = keep(q, &done.in, done.h.nevents, done.r, &v)))
 		return err;
+	if (q->rec && (err = record(q, &done, v))) {
+		unpin(q, v);
+		return err;
+	}
 	if (!q->nf) {
 		q->top = v;
 		return CCG_OK;
 	}
-	err = absorb(q, v);
-	ccg_lru_put(q->c->lru, v);
+	err = absorb(q, v, done.rel);
+	unpin(q, v);
 	return err;
 }
 
@@ -322,9 +369,9 @@ static ccg_err run(qctx *q)
 
 /* Pushes the first frame and runs it; frees the frame array also when
  * that push fails. */
-static ccg_err start(qctx *q, int kind, const ccg_sinst *in, int whole)
+static ccg_err start(qctx *q, const ccg_sinst *in, int whole)
 {
-	ccg_err err = push(q, kind, in, whole);
+	ccg_err err = push(q, in, whole, 0);
 	if (!err)
 		return run(q);
 	free(q->f);
@@ -333,17 +380,19 @@ static ccg_err start(qctx *q, int kind, const ccg_sinst *in, int whole)
 }
 
 ccg_err ccg_query_whole(ccg_statcache *c, const ccg_sloc *l, ccg_tcur *tc,
-			int kind, const ccg_sinst *in, const result **out)
+			int kind, const ccg_sinst *in, qrecord *rec,
+			const result **out)
 {
-	qctx q = {.c = c, .l = l, .tc = tc};
+	qctx q = {.c = c, .kind = kind, .k = ccg_statcache_kind(c, kind),
+		  .l = l, .tc = tc, .rec = rec};
 	ccg_node h;
 	*out = NULL;
 	ccg_err err = ccg_store_get_node(c->s, in->node, &h, NULL, 0);
 	if (!err)
-		err = ready(&q, kind, in, &h, out);
+		err = ready(&q, in, &h, out);
 	if (err || *out)
 		return err;
-	if (!(err = start(&q, kind, in, 1)))
+	if (!(err = start(&q, in, 1)))
 		*out = q.top;
 	return err;
 }
@@ -352,6 +401,7 @@ ccg_err ccg_query_window(ccg_statcache *c, const ccg_sloc *l, ccg_tcur *tc,
 			 int kind, const ccg_sinst *in, const win *w,
 			 void *out)
 {
+	const ccg_qkind *k = ccg_statcache_kind(c, kind);
 	int cover = ccg_stats_cover(in->start,
 				    ccg_shown_dur(in->start, in->end), w->t0,
 				    w->t1);
@@ -360,14 +410,15 @@ ccg_err ccg_query_window(ccg_statcache *c, const ccg_sloc *l, ccg_tcur *tc,
 	if (cover == CCG_COVER_ALL) {
 		/* Its whole result, callee time too. */
 		const result *v;
-		ccg_err err = ccg_query_whole(c, l, tc, kind, in, &v);
+		ccg_err err = ccg_query_whole(c, l, tc, kind, in, NULL, &v);
 		if (err)
 			return err;
-		err = ccg_res_merge(out, v);
-		ccg_res_set_callees(out, kind, ccg_res_callees(v));
-		ccg_lru_put(c->lru, v);
+		err = k->merge(k->ctx, out, v->u, 0);
+		k->set_given(out, k->given(v->u));
+		ccg_lru_put(c->lru, v->u);
 		return err;
 	}
-	qctx q = {.c = c, .l = l, .tc = tc, .w = w, .out = out};
-	return start(&q, kind, in, 0);
+	qctx q = {.c = c, .kind = kind, .k = k, .l = l, .tc = tc, .w = w,
+		  .qw = {w->t0, w->t1}, .out = out};
+	return start(&q, in, 0);
 }

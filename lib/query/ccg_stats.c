@@ -139,7 +139,8 @@ static ccg_err add_own(ccg_stats *st, uint64_t region, uint64_t d,
 
 /* The part of a call at `start` of `d` ticks inside window w; *starts_in
  * says whether it starts inside. */
-static uint64_t clip(uint64_t start, uint64_t d, const win *w, int *starts_in)
+static uint64_t clip(uint64_t start, uint64_t d, const ccg_qwin *w,
+		     int *starts_in)
 {
 	uint64_t end = start + d;
 	uint64_t lo = start > w->t0 ? start : w->t0;
@@ -152,7 +153,7 @@ static uint64_t clip(uint64_t start, uint64_t d, const win *w, int *starts_in)
  * the whole subtree), which hold its children's, `callees` ticks of
  * callee time: a call adds its own activation clipped to the window. */
 static ccg_err stats_own(const ccg_node *h, const ccg_sinst *in,
-			 const win *w, uint64_t callees, ccg_stats *st)
+			 const ccg_qwin *w, uint64_t callees, ccg_stats *st)
 {
 	if (h->kind != CCG_NODE_CALL) {
 		st->callee_dur = callees;
@@ -179,8 +180,8 @@ static ccg_err stats_own(const ccg_node *h, const ccg_sinst *in,
  * duration less `callees` (what stats_own adds to its region's row), so
  * its callee_dur is what stats_own gives too. */
 static ccg_err folded_own(const ccg_sinst *in, const ccg_node *h,
-			  const win *w, uint64_t callees, ccg_folded *inner,
-			  ccg_folded *out)
+			  const ccg_qwin *w, uint64_t callees,
+			  ccg_folded *inner, ccg_folded *out)
 {
 	if (h->kind != CCG_NODE_CALL) {
 		*out = *inner;
@@ -262,91 +263,238 @@ ccg_err ccg_msg_of_event(const ccg_store *s, uint32_t ev, ccg_msg *m,
 	return err;
 }
 
-ccg_err ccg_res_send(const ccg_statcache *c, uint32_t ev, ccg_msgs *out)
+/* ------------------------------------------------------------------ */
+/* The built-in kinds (ccg_qkind.h)                                     */
+
+static void k_stats_free(void *r)
 {
+	ccg_stats_free(r);
+}
+
+static size_t k_stats_bytes(const void *r)
+{
+	const ccg_stats *st = r;
+	return sizeof(result) + sizeof *st + st->n * sizeof *st->r;
+}
+
+static uint64_t k_stats_given(const void *r)
+{
+	return ((const ccg_stats *)r)->callee_dur;
+}
+
+static void k_stats_set_given(void *r, uint64_t d)
+{
+	((ccg_stats *)r)->callee_dur = d;
+}
+
+static ccg_err k_stats_merge(const void *ctx, void *into, const void *c,
+			     uint64_t rel)
+{
+	(void)ctx;
+	(void)rel;
+	return ccg_stats_merge(into, c);
+}
+
+static ccg_err k_stats_own(const void *ctx, void *r, const ccg_qnode *n)
+{
+	(void)ctx;
+	return stats_own(n->h, n->in, n->w, n->callees, r);
+}
+
+static void k_folded_free(void *r)
+{
+	ccg_folded_free(r);
+}
+
+static size_t k_folded_bytes(const void *r)
+{
+	const ccg_folded *f = r;
+	return sizeof(result) + sizeof *f + f->n * sizeof *f->p;
+}
+
+static uint64_t k_folded_given(const void *r)
+{
+	return ((const ccg_folded *)r)->callee_dur;
+}
+
+static void k_folded_set_given(void *r, uint64_t d)
+{
+	((ccg_folded *)r)->callee_dur = d;
+}
+
+static ccg_err k_folded_merge(const void *ctx, void *into, const void *c,
+			      uint64_t rel)
+{
+	(void)ctx;
+	(void)rel;
+	return ccg_folded_merge(into, c);
+}
+
+/* The paths its items added up to go below the call, if it is one. */
+static ccg_err k_folded_own(const void *ctx, void *r, const ccg_qnode *n)
+{
+	(void)ctx;
+	ccg_folded inner = *(ccg_folded *)r;
+	memset(r, 0, sizeof inner);
+	return folded_own(n->in, n->h, n->w, n->callees, &inner, r);
+}
+
+static void k_msgs_free(void *r)
+{
+	ccg_msgs_free(r);
+}
+
+static size_t k_msgs_bytes(const void *r)
+{
+	const ccg_msgs *m = r;
+	return sizeof(result) + sizeof *m + m->n * sizeof *m->m;
+}
+
+static uint64_t k_msgs_given(const void *r)
+{
+	(void)r;
+	return 0;
+}
+
+static void k_msgs_set_given(void *r, uint64_t d)
+{
+	(void)r;
+	(void)d;
+}
+
+static ccg_err k_msgs_merge(const void *ctx, void *into, const void *c,
+			    uint64_t rel)
+{
+	(void)ctx;
+	(void)rel;
+	return ccg_msgs_merge(into, c);
+}
+
+/* A send adds its message; in a window, only one that lies in it. */
+static ccg_err k_msgs_event(const void *ctx, const ccg_store *s, void *into,
+			    const ccg_qevent *e, const ccg_qwin *w)
+{
+	(void)ctx;
+	if (w && (e->time < w->t0 || e->time >= w->t1))
+		return CCG_OK;
 	ccg_msg m;
 	int is_send;
-	ccg_err err = ccg_msg_of_event(c->s, ev, &m, &is_send);
+	ccg_err err = ccg_msg_of_event(s, e->rec, &m, &is_send);
 	if (err || !is_send)
 		return err;
 	ccg_msgs one = {1, &m};
-	return ccg_msgs_merge(out, &one);
+	return ccg_msgs_merge(into, &one);
 }
+
+static ccg_err k_msgs_own(const void *ctx, void *r, const ccg_qnode *n)
+{
+	(void)ctx;
+	(void)r;
+	(void)n;
+	return CCG_OK;
+}
+
+static ccg_err k_stats_enc(const void *ctx, const void *r, ccg_buf *out)
+{
+	(void)ctx;
+	return ccg_sums_encode(CCG_RES_STATS, r, out);
+}
+
+static ccg_err k_stats_dec(const void *ctx, const unsigned char *p,
+			   size_t len, void *out)
+{
+	(void)ctx;
+	return ccg_sums_decode(CCG_RES_STATS, p, len, out);
+}
+
+static ccg_err k_folded_enc(const void *ctx, const void *r, ccg_buf *out)
+{
+	(void)ctx;
+	return ccg_sums_encode(CCG_RES_FOLDED, r, out);
+}
+
+static ccg_err k_folded_dec(const void *ctx, const unsigned char *p,
+			    size_t len, void *out)
+{
+	(void)ctx;
+	return ccg_sums_decode(CCG_RES_FOLDED, p, len, out);
+}
+
+static ccg_err k_msgs_enc(const void *ctx, const void *r, ccg_buf *out)
+{
+	(void)ctx;
+	return ccg_sums_encode(CCG_RES_MSGS, r, out);
+}
+
+static ccg_err k_msgs_dec(const void *ctx, const unsigned char *p,
+			  size_t len, void *out)
+{
+	(void)ctx;
+	return ccg_sums_decode(CCG_RES_MSGS, p, len, out);
+}
+
+static const ccg_qkind builtin[CCG_RES_BUILTIN] = {
+	[CCG_RES_STATS] = {"stats", sizeof(ccg_stats), NULL, 0, k_stats_free,
+			   k_stats_bytes, k_stats_given, k_stats_set_given,
+			   k_stats_merge, NULL, k_stats_own, k_stats_enc,
+			   k_stats_dec},
+	[CCG_RES_FOLDED] = {"folded", sizeof(ccg_folded), NULL, 0,
+			    k_folded_free, k_folded_bytes, k_folded_given,
+			    k_folded_set_given, k_folded_merge, NULL,
+			    k_folded_own, k_folded_enc, k_folded_dec},
+	[CCG_RES_MSGS] = {"msgs", sizeof(ccg_msgs), NULL, 0, k_msgs_free,
+			  k_msgs_bytes, k_msgs_given, k_msgs_set_given,
+			  k_msgs_merge, k_msgs_event, k_msgs_own, k_msgs_enc,
+			  k_msgs_dec},
+};
 
 /* ------------------------------------------------------------------ */
 /* Results of any kind                                                  */
 
-void ccg_res_free(result *r)
+result *ccg_res_new(const ccg_statcache *c, int kind)
 {
-	if (r->kind == K_STATS)
-		ccg_stats_free(&r->u.st);
-	else if (r->kind == K_FOLDED)
-		ccg_folded_free(&r->u.fo);
-	else
-		ccg_msgs_free(&r->u.ms);
+	const ccg_qkind *k = ccg_statcache_kind(c, kind);
+	if (!k)
+		return NULL;
+	result *r = calloc(1, sizeof *r + k->size);
+	if (r) {
+		r->k = k;
+		r->kind = kind;
+	}
+	return r;
 }
 
-void ccg_res_destroy(void *ctx, void *value)
+void ccg_res_destroy(void *ctx, void *p)
 {
 	(void)ctx;
-	ccg_res_free(value);
-	free(value);
+	if (!p)
+		return;
+	result *r = ccg_res_of(p);
+	r->k->free(r->u);
+	free(r);
 }
 
 size_t ccg_res_bytes(const result *r)
 {
-	size_t b = sizeof *r;
-	if (r->kind == K_STATS)
-		return b + r->u.st.n * sizeof *r->u.st.r;
-	if (r->kind == K_MSGS)
-		return b + r->u.ms.n * sizeof *r->u.ms.m;
-	return b + r->u.fo.n * sizeof *r->u.fo.p;
+	return r->k->bytes(r->u);
 }
 
-ccg_err ccg_res_merge(void *into, const result *r)
+void ccg_statcache_set_kind(ccg_statcache *c, int kind, const ccg_qkind *k)
 {
-	if (r->kind == K_STATS)
-		return ccg_stats_merge(into, &r->u.st);
-	if (r->kind == K_FOLDED)
-		return ccg_folded_merge(into, &r->u.fo);
-	return ccg_msgs_merge(into, &r->u.ms);
+	if (kind >= CCG_RES_BUILTIN && kind < CCG_RES_KINDS)
+		c->kinds[kind] = k;
 }
 
-uint64_t ccg_res_callees(const result *r)
+const ccg_qkind *ccg_statcache_kind(const ccg_statcache *c, int kind)
 {
-	if (r->kind == K_STATS)
-		return r->u.st.callee_dur;
-	return r->kind == K_FOLDED ? r->u.fo.callee_dur : 0;
+	return kind >= 0 && kind < CCG_RES_KINDS ? c->kinds[kind] : NULL;
 }
 
-void ccg_res_set_callees(void *out, int kind, uint64_t d)
+void ccg_result_free(const ccg_statcache *c, int kind, void *res)
 {
-	if (kind == K_STATS)
-		((ccg_stats *)out)->callee_dur = d;
-	else if (kind == K_FOLDED)
-		((ccg_folded *)out)->callee_dur = d;
-}
-
-void ccg_res_move(void *out, result *r)
-{
-	if (r->kind == K_STATS)
-		*(ccg_stats *)out = r->u.st;
-	else if (r->kind == K_FOLDED)
-		*(ccg_folded *)out = r->u.fo;
-	else
-		*(ccg_msgs *)out = r->u.ms;
-	memset(&r->u, 0, sizeof r->u);
-}
-
-ccg_err ccg_res_own(int kind, const ccg_sinst *in, const ccg_node *h,
-		    const win *w, uint64_t callees, ccg_folded *inner,
-		    void *out)
-{
-	if (kind == K_STATS)
-		return stats_own(h, in, w, callees, out);
-	if (kind == K_FOLDED)
-		return folded_own(in, h, w, callees, inner, out);
-	return CCG_OK;
+	const ccg_qkind *k = ccg_statcache_kind(c, kind);
+	if (k && res)
+		k->free(res);
 }
 
 /* ------------------------------------------------------------------ */
@@ -363,6 +511,8 @@ ccg_err ccg_statcache_create(const ccg_store *s, size_t max_bytes,
 		return err;
 	}
 	c->s = s;
+	for (int k = 0; k < CCG_RES_BUILTIN; k++)
+		c->kinds[k] = &builtin[k];
 	*out = c;
 	return CCG_OK;
 }
@@ -409,10 +559,14 @@ ccg_err ccg_sinst_place(ccg_tcur *tc, uint64_t last, uint32_t node,
 
 /* Runs a query of `kind` on instance `in` of location l: its whole
  * result pinned into *(const void **)out (w NULL), or its part in w added
- * into out.  The time reader is large (a time record): on the heap. */
+ * into out; with `rec`, the whole result of a walk (ccg_result_walk).
+ * The time reader is large (a time record): on the heap. */
 static ccg_err with_ctx(ccg_statcache *c, const ccg_sloc *l, int kind,
-			const ccg_sinst *in, const win *w, void *out)
+			const ccg_sinst *in, const win *w, qrecord *rec,
+			void *out)
 {
+	if (!ccg_statcache_kind(c, kind))
+		return CCG_EINVAL;
 	ccg_tcur *tc = malloc(sizeof *tc);
 	if (!tc)
 		return CCG_ENOMEM;
@@ -428,29 +582,60 @@ static ccg_err with_ctx(ccg_statcache *c, const ccg_sloc *l, int kind,
 			err = ccg_query_window(c, l, tc, kind, in, &ww, out);
 	} else {
 		const result *v = NULL;
-		err = ccg_query_whole(c, l, tc, kind, in, &v);
-		*(const void **)out = v;
+		err = ccg_query_whole(c, l, tc, kind, in, rec, &v);
+		if (rec)
+			ccg_res_destroy(NULL, v ? (void *)(uintptr_t)v->u : NULL);
+		else
+			*(const void **)out = v ? v->u : NULL;
 	}
 	free(tc);
+	return err;
+}
+
+ccg_err ccg_result_node(ccg_statcache *c, int kind, const ccg_sloc *l,
+			const ccg_sinst *in, const void **out)
+{
+	return with_ctx(c, l, kind, in, NULL, NULL, (void *)out);
+}
+
+void ccg_result_put(ccg_statcache *c, const void *res)
+{
+	ccg_lru_put(c->lru, res);
+}
+
+ccg_err ccg_result_window(ccg_statcache *c, int kind, const ccg_sloc *l,
+			  const ccg_sinst *in, uint64_t t0, uint64_t t1,
+			  void *out)
+{
+	return with_ctx(c, l, kind, in, &(win){t0, t1, 0, 0, 0}, NULL, out);
+}
+
+ccg_err ccg_result_walk(ccg_statcache *c, int kind, const ccg_sloc *l,
+			const ccg_sinst *root, uint64_t min_events,
+			ccg_result_put_fn put, void *ctx)
+{
+	qrecord rec = {min_events ? min_events : 1, put, ctx, CCG_BUF_INIT};
+	ccg_err err = with_ctx(c, l, kind, root, NULL, &rec, NULL);
+	ccg_buf_free(&rec.rec);
 	return err;
 }
 
 ccg_err ccg_stats_node(ccg_statcache *c, const ccg_sloc *l,
 		       const ccg_sinst *in, const ccg_stats **out)
 {
-	return with_ctx(c, l, K_STATS, in, NULL, (void *)out);
+	return ccg_result_node(c, CCG_RES_STATS, l, in, (const void **)out);
 }
 
 ccg_err ccg_folded_node(ccg_statcache *c, const ccg_sloc *l,
 			const ccg_sinst *in, const ccg_folded **out)
 {
-	return with_ctx(c, l, K_FOLDED, in, NULL, (void *)out);
+	return ccg_result_node(c, CCG_RES_FOLDED, l, in, (const void **)out);
 }
 
 ccg_err ccg_msgs_node(ccg_statcache *c, const ccg_sloc *l,
 		      const ccg_sinst *in, const ccg_msgs **out)
 {
-	return with_ctx(c, l, K_MSGS, in, NULL, (void *)out);
+	return ccg_result_node(c, CCG_RES_MSGS, l, in, (const void **)out);
 }
 
 void ccg_statcache_set_stored(ccg_statcache *c, const ccg_stored *st)
@@ -477,19 +662,19 @@ ccg_err ccg_stats_window(ccg_statcache *c, const ccg_sloc *l,
 			 const ccg_sinst *in, uint64_t t0, uint64_t t1,
 			 ccg_stats *out)
 {
-	return with_ctx(c, l, K_STATS, in, &(win){t0, t1, 0, 0, 0}, out);
+	return ccg_result_window(c, CCG_RES_STATS, l, in, t0, t1, out);
 }
 
 ccg_err ccg_folded_window(ccg_statcache *c, const ccg_sloc *l,
 			  const ccg_sinst *in, uint64_t t0, uint64_t t1,
 			  ccg_folded *out)
 {
-	return with_ctx(c, l, K_FOLDED, in, &(win){t0, t1, 0, 0, 0}, out);
+	return ccg_result_window(c, CCG_RES_FOLDED, l, in, t0, t1, out);
 }
 
 ccg_err ccg_msgs_window(ccg_statcache *c, const ccg_sloc *l,
 			const ccg_sinst *in, uint64_t t0, uint64_t t1,
 			ccg_msgs *out)
 {
-	return with_ctx(c, l, K_MSGS, in, &(win){t0, t1, 0, 0, 0}, out);
+	return ccg_result_window(c, CCG_RES_MSGS, l, in, t0, t1, out);
 }

@@ -27,6 +27,7 @@
 
 #include "ccg_buf.h"
 #include "ccg_error.h"
+#include "ccg_qkind.h"
 #include "ccg_store.h"
 
 typedef struct ccg_rstat {
@@ -183,12 +184,14 @@ void ccg_msgs_free(ccg_msgs *m);
 /* ---- stored results (the index's summaries) ----
  *
  * The whole results of large instances are computed once, when the trace
- * is built (ccg_sums_walk), and stored as records; a query for such an
- * instance reads its record instead of walking its subtree.  Whatever
- * holds the records (ccg_stored) is given to the cache: get() finds one
- * (safe under many threads). */
+ * is built (ccg_sums_walk, ccg_result_walk), and stored as records; a
+ * query for such an instance reads its record instead of walking its
+ * subtree.  Whatever holds the records (ccg_stored) is given to the
+ * cache: get() finds one (safe under many threads).  Kind ids are part of
+ * the index: the built-in ones here, the analysis's in lib/analyze. */
 
-enum { CCG_RES_STATS = 0, CCG_RES_FOLDED = 1, CCG_RES_MSGS = 2 };
+enum { CCG_RES_STATS = 0, CCG_RES_FOLDED = 1, CCG_RES_MSGS = 2,
+       CCG_RES_BUILTIN = 3 };
 
 typedef struct ccg_stored {
 	void *ctx;
@@ -200,6 +203,43 @@ typedef struct ccg_stored {
 
 /* Sets what stores results (NULL: nothing).  Before any query. */
 void ccg_statcache_set_stored(ccg_statcache *c, const ccg_stored *st);
+
+/* Where a walk hands the whole result of a stored instance, as a record
+ * (kind's encode). */
+typedef ccg_err (*ccg_result_put_fn)(void *ctx, const ccg_sloc *l,
+				     const ccg_sinst *in, int kind,
+				     const ccg_buf *rec);
+
+/* ---- results of any kind (ccg_qkind.h) ---- */
+
+/* Lets c make results of kind `kind` (CCG_RES_BUILTIN .. CCG_RES_KINDS -
+ * 1) as k says (borrowed for c's life).  Before any query. */
+void ccg_statcache_set_kind(ccg_statcache *c, int kind, const ccg_qkind *k);
+/* Kind `kind` of c; NULL when c has none of that id. */
+const ccg_qkind *ccg_statcache_kind(const ccg_statcache *c, int kind);
+
+/* The whole result of `kind` of instance `in` of location l: shared and
+ * cached, give it back with ccg_result_put. */
+ccg_err ccg_result_node(ccg_statcache *c, int kind, const ccg_sloc *l,
+			const ccg_sinst *in, const void **out);
+void ccg_result_put(ccg_statcache *c, const void *res);
+/* The result of `kind` of instance `in` restricted to [t0, t1), added
+ * into *out, a result of that kind (empty: all zero bytes), the
+ * caller's: free it with ccg_result_free. */
+ccg_err ccg_result_window(ccg_statcache *c, int kind, const ccg_sloc *l,
+			  const ccg_sinst *in, uint64_t t0, uint64_t t1,
+			  void *out);
+void ccg_result_free(const ccg_statcache *c, int kind, void *res);
+/* One pass over instance `root` of location l computing the whole result
+ * of `kind` of it and of every instance below it - none looked up in the
+ * cache or the stored records, none kept - and handing those of the
+ * stored instances to put(), each as soon as it is complete.  The stored
+ * instances are those ccg_sums_walk stores: the root and every instance
+ * with min_events events or more outside the stored instances below it,
+ * of min_events events or more. */
+ccg_err ccg_result_walk(ccg_statcache *c, int kind, const ccg_sloc *l,
+			const ccg_sinst *root, uint64_t min_events,
+			ccg_result_put_fn put, void *ctx);
 
 /* The message of event record `ev` (count 1) with *is_send 1, when it is
  * a send (MPI_SEND, MPI_ISEND); else *is_send 0. */
@@ -213,10 +253,7 @@ ccg_err ccg_msg_of_event(const ccg_store *s, uint32_t ev, ccg_msg *m,
  * the events. */
 ccg_err ccg_sums_walk(const ccg_store *s, const ccg_sloc *l,
 		      const ccg_sinst *root, uint64_t min_events,
-		      ccg_err (*put)(void *ctx, const ccg_sloc *l,
-				     const ccg_sinst *in, int kind,
-				     const ccg_buf *rec),
-		      void *ctx);
+		      ccg_result_put_fn put, void *ctx);
 
 /* A result of kind CCG_RES_* as a record appended to out, and back (*out
  * empty on entry; freed again on failure). */
