@@ -44,6 +44,12 @@ add_custom_target(man ALL DEPENDS ${CCG_MAN_GZ})
 install(FILES contrib/completion/ccgfs
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The documents README.md points to, at the same place relative to it
+# (doc/NAME.md), with the picture doc/views.md shows.
+install(FILES doc/usage.md doc/design.md doc/views.md doc/formats.md
+              doc/tracer.md doc/benchmarks.md doc/reliability.md
+              doc/index-format.md doc/mpi-build.md doc/timeline.png
+        DESTINATION ${CMAKE_INSTALL_DOCDIR}/doc)
 
 # cpack -G DEB: one package; dpkg-shlibdeps (dpkg-dev) turns the shared
 # libraries the binaries link into Depends (libfuse3-3, liblz4-1,

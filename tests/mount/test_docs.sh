@@ -8,6 +8,11 @@
 # window, and a window's group and location; a location that could not be
 # read; a lossy build) is named in ccgfs(5), and every file ccgfs(5) names
 # exists; every option and quirk of `ccgfs-gen --help` is in ccgfs-gen(1).
+# README.md stays a front door (at most 300 lines, naming scripts/run and
+# scripts/test), and every file README.md, doc/*.md and tests/README.md
+# name in doc/ (or tests/README.md, contrib/tracer/README.md) exists, and
+# every section they cite as `"SECTION" in FILE` or `FILE, "SECTION"` is
+# a heading of that file.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -31,6 +36,42 @@ for line in open(sys.argv[3]):
         print(f"MISSING: {page} does not name {word} ({where})")
 PY
 }
+
+# --- README.md and the documents ---
+readme="$src/README.md"
+[ "$(wc -l < "$readme")" -le 300 ] || miss "README.md has $(wc -l < "$readme") lines, more than 300"
+for s in scripts/run scripts/test; do
+  grep -qF "$s" "$readme" || miss "README.md does not name $s"
+done
+python3 - "$src" "$readme" "$src"/doc/*.md "$src/tests/README.md" <<'PY' | tee -a "$work/missing"
+import os, re, sys
+src = sys.argv[1]
+names = [os.path.relpath(p, src) for p in sys.argv[2:]]
+def headings(path):
+    out, fence = [], False
+    for line in open(os.path.join(src, path)):
+        if line.startswith("```"):
+            fence = not fence
+        elif not fence and re.match(r"#+ ", line):
+            out.append(line.split(" ", 1)[1].strip())
+    return out
+cites = 0
+for name in names:
+    text = re.sub(r"\s+", " ", open(os.path.join(src, name)).read())
+    for ref in sorted(set(re.findall(r"(?<![\w/.])((?:doc/man/[\w.-]+|doc/[\w-]+\.(?:md|png)|tests/README\.md|contrib/tracer/README\.md))", text))):
+        if not os.path.isfile(os.path.join(src, ref)):
+            print(f"MISSING: {name} names {ref}, which does not exist")
+    pairs = re.findall(r'"([^"]+)" in `([\w/.-]+\.md)`', text)
+    pairs += [(s, f) for f, s in re.findall(r'`([\w/.-]+\.md)`, "([^"]+)"', text)]
+    for section, ref in pairs:
+        cites += 1
+        if not os.path.isfile(os.path.join(src, ref)):
+            print(f"MISSING: {name} cites \"{section}\" in {ref}, which does not exist")
+        elif not any(h == section or h.startswith(section + ":") for h in headings(ref)):
+            print(f"MISSING: {name} cites \"{section}\" in {ref}, which has no such heading")
+if cites < 10:
+    print(f"MISSING: only {cites} citations of sections found")
+PY
 
 # A page as plain text: roff's escapes for minus, fonts and quotes undone.
 plain() {

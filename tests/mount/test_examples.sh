@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Runs the README's examples as written: every fenced block after an
+# Runs the documents' examples as written: every fenced block of README.md
+# and doc/*.md (the pandas, matplotlib and gnuplot ones are in
+# doc/formats.md) after an
 # `<!-- example: python -->` or `<!-- example: sh -->` line, with $M a
 # mounted generated trace (MPI and metrics), each in a folder of its own;
 # each must exit 0, and a block that saves a picture must leave a PNG.
@@ -12,17 +14,21 @@ mkdir -p "$work"
 "$CCG_GEN" -q -l 4 -e 20000 --mpi --metrics --jitter 0.2 "$work/trace"
 ccg_mount mt "$work/trace/traces.otf2" "$work/mnt"
 export M="$work/mnt"
-readme="$here/../../README.md"
-/usr/bin/python3 - "$readme" "$work" <<'PY'
+src="$here/../.."
+/usr/bin/python3 - "$work" "$src/README.md" "$src"/doc/*.md <<'PY'
 import re, sys
-text = open(sys.argv[1]).read()
-blocks = re.findall(r"<!-- example: (python|sh) -->\n```\w*\n(.*?)```", text,
-                    re.S)
+blocks = []
+for path in sys.argv[2:]:
+    text = open(path).read()
+    found = re.findall(r"<!-- example: (python|sh) -->\n```\w*\n(.*?)```", text,
+                       re.S)
+    print(f"{path}: {len(found)} examples")
+    blocks += found
 if len(blocks) < 3:
-    sys.exit(f"README has {len(blocks)} examples, expected at least 3")
+    sys.exit(f"README.md and doc/*.md have {len(blocks)} examples, expected at least 3")
 for i, (lang, body) in enumerate(blocks):
     ext = "py" if lang == "python" else "sh"
-    with open(f"{sys.argv[2]}/example{i}.{ext}", "w") as f:
+    with open(f"{sys.argv[1]}/example{i}.{ext}", "w") as f:
         f.write(body)
 print(len(blocks), "examples")
 PY
@@ -42,4 +48,4 @@ for f in "$work"/example*.*; do
   n=$((n + 1))
 done
 ccg_unmount "$work/mnt"
-echo "$n README examples ran"
+echo "$n examples of README.md and doc/*.md ran"

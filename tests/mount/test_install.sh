@@ -3,7 +3,9 @@
 # put it: the installed ccgfs mounts a shared trace; the man pages render
 # with man -l; a small C program builds against the installed library
 # through pkg-config and counts the trace's locations as otf2-print does;
-# the installed completion offers the options; the .deb names the Debian
+# the installed completion offers the options; README.md and every
+# document of doc/ are installed as they are, and every doc/ file they
+# name is there beside them; the .deb names the Debian
 # packages of the libraries ccgfs links, holds every installed file, and
 # its binaries run once unpacked with dpkg -x (nothing is installed into
 # the system).
@@ -72,6 +74,24 @@ done
 grep -q '^EXIT STATUS' "$work/ccgfs.1.txt" || fail "ccgfs(1) has no EXIT STATUS"
 grep -q '^ENVIRONMENT' "$work/ccgfs.1.txt" || fail "ccgfs(1) has no ENVIRONMENT"
 grep -q 'events.tsv' "$work/ccgfs.5.txt" || fail "ccgfs(5) does not describe events.tsv"
+
+# --- the documents: README.md and doc/ as in the source ---
+src="$here/../.."
+docdir="$prefix/share/doc/ccgfs"
+cmp -s "$docdir/README.md" "$src/README.md" || fail "share/doc/ccgfs/README.md is not README.md"
+ndocs=0
+for f in "$src"/doc/*.md "$src"/doc/*.png; do
+  cmp -s "$docdir/doc/${f##*/}" "$f" || fail "share/doc/ccgfs/doc/${f##*/} is not doc/${f##*/}"
+  ndocs=$((ndocs + 1))
+done
+[ "$ndocs" -ge 8 ] || fail "only $ndocs documents in doc/"
+# What the installed documents name in doc/ (doc/NAME.md, a picture
+# beside them) is installed too, so that their references hold there.
+for name in $( (grep -ohE '\bdoc/[a-z0-9-]+\.(md|png)' "$docdir/README.md" "$docdir"/doc/*.md
+               grep -ohE '\]\([a-z0-9-]+\.(md|png)\)' "$docdir"/doc/*.md | sed 's/^](/doc\//; s/)$//') |
+             sort -u); do
+  [ -f "$docdir/$name" ] || fail "an installed document names $name, which is not installed"
+done
 
 # --- the library through pkg-config ---
 export PKG_CONFIG_PATH="$(dirname "$pc")"
@@ -165,7 +185,8 @@ dpkg-deb -c "$deb" | awk '{ print $NF }' > "$work/deb.list"
 for f in ./usr/bin/ccgfs ./usr/bin/ccgfs-gen ./usr/share/man/man1/ccgfs.1.gz \
          ./usr/share/man/man5/ccgfs.5.gz ./usr/share/man/man1/ccgfs-gen.1.gz \
          ./usr/share/bash-completion/completions/ccgfs \
-         ./usr/include/ccgfs/ccg_trace.h; do
+         ./usr/include/ccgfs/ccg_trace.h ./usr/share/doc/ccgfs/README.md \
+         ./usr/share/doc/ccgfs/doc/design.md ./usr/share/doc/ccgfs/doc/timeline.png; do
   grep -qx -- "$f" "$work/deb.list" || fail "the package lacks $f"
 done
 grep -q '/libccg\.a$' "$work/deb.list" && grep -q '/pkgconfig/ccgfs\.pc$' "$work/deb.list" \

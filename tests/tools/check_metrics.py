@@ -118,7 +118,7 @@ def info(path):
 
 
 def seconds(t, zero, res, last):
-    """time_seconds as README describes it, with integers only."""
+    """time_seconds as doc/formats.md describes it, with integers only."""
     if res == 0:
         return "-"
     dec = 0

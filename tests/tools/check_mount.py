@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Checks a mounted ccgfs tree against otf2-print and against the rules of
-the tree (README.md).  Exits non-zero with a list of failures.
+the tree (doc/formats.md).  Exits non-zero with a list of failures.
 
   check_mount.py --mount M --anchor TRACE.otf2 --fanout B [--manifest F]
 

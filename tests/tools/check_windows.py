@@ -5,7 +5,7 @@ arithmetic (fractions.Fraction) on the clock its root `info` gives:
 - every accepted name form (units on one side, on both, mixed, any case,
   us and the micro sign, minutes, hours, percentages of the span, plain
   ticks from the zero, absolute ticks, `@` ticks) names the tick range the
-  rule in the README gives (round to the nearest tick, halves up), as the
+  rule in doc/views.md gives (round to the nearest tick, halves up), as the
   window's `info` says; bad names are not found;
 - `ls time/` lists, in time order, names that each parse (by this
   script's reading of the rule) to the range their `info` says, that meet
@@ -14,7 +14,7 @@ arithmetic (fractions.Fraction) on the clock its root `info` gives:
   window location's `window_events` is its events.tsv's line count;
 - times copied from a location's events.tsv (the time in ticks, and the
   seconds since the zero: the file's own column when it has one, else as
-  the README says it is printed) name a window whose events.tsv there is
+  doc/formats.md says it is printed) name a window whose events.tsv there is
   exactly the rows between them;
 - every directory in a window has its counterpart's files (a location's
   patterns.tsv the same bytes).
@@ -100,7 +100,7 @@ UNITS = {"s": "s", "ms": "ms", "us": "us", "ns": "ns", "m": "m", "min": "m",
 
 
 def parse_name(c, name):
-    """This script's reading of the README's rule: (t0, t1) or None."""
+    """This script's reading of the rule of doc/views.md: (t0, t1) or None."""
     absolute = name.startswith("@")
     body = name[1:] if absolute else name
     num = r"(\d+(?:\.\d+)?)"
@@ -295,7 +295,7 @@ def main():
     copied = sum(check_copied(m, c, row) for row in locs)
     if names:
         check_files(m, names[len(names) // 2], locs)
-    # The window's seconds are the README's printing of its ticks.
+    # The window's seconds are doc/formats.md's printing of its ticks.
     if names:
         inf = info_of(os.path.join(m, "time", names[0], "info"))
         t0 = int(inf["window_start_ticks"])

@@ -4,7 +4,7 @@ compared with the stats.tsv files of a mount.
 
 Events come from `otf2-print -L ID` (locations, and the whole trace as the
 sum of its locations) and from a call directory's own events.tsv (call
-directories sampled at random).  The definitions (README.md, stats.tsv):
+directories sampled at random).  The definitions (doc/views.md, stats.tsv):
 calls counts activations, inclusive sums the durations of activations not
 nested in another activation of the same region, exclusive sums each
 activation's duration minus its direct callees', min/max/mean are over
