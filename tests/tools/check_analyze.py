@@ -27,6 +27,7 @@ import os
 import random
 import sys
 
+sys.dont_write_bytecode = True  # nothing written beside the sources
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ref_analyze import Trace, escape  # noqa: E402
 

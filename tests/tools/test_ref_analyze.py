@@ -34,6 +34,7 @@ import tempfile
 import time
 from contextlib import redirect_stdout, redirect_stderr
 
+sys.dont_write_bytecode = True  # nothing written beside the sources
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import calltree  # noqa: E402
 import check_analyze  # noqa: E402
