@@ -24,8 +24,7 @@ import re
 import sys
 
 import otf2_split
-
-REGION_RE = re.compile(r'Region: "(.*)" <(\d+)>')
+from calltree import activations, otf2_events  # noqa: F401 (shared)
 
 
 class Stats:
@@ -64,37 +63,6 @@ class Stats:
                         r[4] if r[4] is not None else "-",
                         r[5] if r[5] is not None else "-", mean))
         return sorted(out, key=lambda x: tuple(str(v) for v in x))
-
-
-def activations(events, end=None):
-    """Every call of a location as (key, name, start, duration, parent
-    index, nested in the same region), from (kind, time, key, name)."""
-    acts = []
-    stack = []  # [key, name, start, index in acts]
-    last = None
-
-    def close(t):
-        key, name, start, idx = stack.pop()
-        acts[idx][3] = max(t - start, 0)
-
-    for kind, t, key, name in events:
-        last = t if last is None else max(last, t)
-        if kind == "ENTER":
-            parent = stack[-1][3] if stack else None
-            nested = any(f[0] == key for f in stack)
-            acts.append([key, name, t, 0, parent, nested])
-            stack.append([key, name, t, len(acts) - 1])
-        elif kind == "LEAVE":
-            if not stack:
-                continue
-            pos = next((i for i in range(len(stack) - 1, -1, -1)
-                        if stack[i][0] == key), len(stack) - 1)
-            while len(stack) > pos:
-                close(t)
-    close_at = end if end is not None else last
-    while stack:
-        close(close_at)
-    return acts
 
 
 def window_stats(acts, a=None, b=None):
@@ -176,27 +144,6 @@ def read_folded(path):
         for line in f.read().splitlines():
             stack, _, v = line.rpartition(" ")
             out[stack] += int(v)
-    return out
-
-
-def otf2_events(anchor, loc):
-    _, stdout = otf2_split.location_output(anchor, loc)
-    out, started = [], False
-    for line in stdout.splitlines():
-        if line.startswith("-----"):
-            started = True
-            continue
-        if not started or not line.strip() or line.startswith(" "):
-            continue
-        parts = line.split(None, 3)
-        if len(parts) < 3 or not parts[2].isdigit():
-            continue
-        kind, t = parts[0], int(parts[2])
-        if kind in ("ENTER", "LEAVE"):
-            m = REGION_RE.search(parts[3] if len(parts) > 3 else "")
-            if not m:
-                return None  # a name otf2-print cannot show on one line
-            out.append((kind, t, int(m.group(2)), m.group(1)))
     return out
 
 

@@ -1,0 +1,97 @@
+"""Call trees of a location rebuilt from `otf2-print` output, independently
+of ccgfs: shared by the reference tools (ref_stats.py, ref_analyze.py,
+check_patterns.py).
+
+location_events() gives every event of a location in stream order;
+activations() pairs its ENTER and LEAVE records into calls, with the
+repairs ccgfs makes: a Leave below the top closes the calls above at its
+time; a Leave of a region open nowhere ends the innermost call (which keeps
+its Enter's region); a Leave with nothing open is ignored; calls still open
+close at the last time; an end before its start counts as zero.
+CALLING_CONTEXT_ENTER/LEAVE records are not calls here.
+"""
+import re
+
+import otf2_split
+
+REGION_RE = re.compile(r'Region: "(.*)" <(\d+)>')
+
+
+def location_events(anchor, loc):
+    """Every event of a location, in stream order (see parse_events)."""
+    _, stdout = otf2_split.location_output(anchor, loc)
+    return parse_events(stdout)
+
+
+def parse_events(stdout):
+    """Every event of what `otf2-print -L LOC` printed, in stream order,
+    as (kind, time, region id, region name, attributes text): region id
+    and name for ENTER and LEAVE, None for the other kinds.  None when a
+    region name is one that otf2-print cannot show on one line."""
+    out, started = [], False
+    for line in stdout.splitlines():
+        if line.startswith("-----"):
+            started = True
+            continue
+        if not started or not line.strip() or line.startswith(" "):
+            continue
+        parts = line.split(None, 3)
+        if len(parts) < 3 or not parts[2].isdigit():
+            continue
+        kind, t = parts[0], int(parts[2])
+        rest = parts[3] if len(parts) > 3 else ""
+        if kind in ("ENTER", "LEAVE"):
+            m = REGION_RE.search(rest)
+            if not m:
+                return None  # a name otf2-print cannot show on one line
+            out.append((kind, t, int(m.group(2)), m.group(1), rest))
+        else:
+            out.append((kind, t, None, None, rest))
+    return out
+
+
+def otf2_events(anchor, loc):
+    """The ENTER and LEAVE records of a location as (kind, time, region
+    id, region name); None as location_events()."""
+    ev = location_events(anchor, loc)
+    if ev is None:
+        return None
+    return [e[:4] for e in ev if e[0] in ("ENTER", "LEAVE")]
+
+
+def activations(events, end=None, at=None):
+    """Every call of a location as [key, name, start, duration, parent
+    index, nested in the same region], from events (kind, time, key, name,
+    ...) in stream order; records of other kinds only count for the last
+    time.  Calls still open close at `end` when given, else at the last
+    time.  With a list `at`, appends for every event the index of the
+    innermost call open when the event comes (before it acts), or None."""
+    acts = []
+    stack = []  # [key, name, start, index in acts]
+    last = None
+
+    def close(t):
+        key, name, start, idx = stack.pop()
+        acts[idx][3] = max(t - start, 0)
+
+    for ev in events:
+        kind, t, key, name = ev[0], ev[1], ev[2], ev[3]
+        if at is not None:
+            at.append(stack[-1][3] if stack else None)
+        last = t if last is None else max(last, t)
+        if kind == "ENTER":
+            parent = stack[-1][3] if stack else None
+            nested = any(f[0] == key for f in stack)
+            acts.append([key, name, t, 0, parent, nested])
+            stack.append([key, name, t, len(acts) - 1])
+        elif kind == "LEAVE":
+            if not stack:
+                continue
+            pos = next((i for i in range(len(stack) - 1, -1, -1)
+                        if stack[i][0] == key), len(stack) - 1)
+            while len(stack) > pos:
+                close(t)
+    close_at = end if end is not None else last
+    while stack:
+        close(close_at)
+    return acts

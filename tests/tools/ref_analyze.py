@@ -1,0 +1,813 @@
+#!/usr/bin/python3
+"""Reference answers for summary.tsv, efficiency.tsv, longest.tsv and
+counters.tsv (doc/analysis.md), computed from `otf2-print` output alone
+with exact integers, independently of ccgfs.
+
+Definitions come from `otf2-print -G`: regions (paradigm, role), location
+groups, locations (type, group), metric members (mode, value type, unit),
+metric classes and instances, the clock (resolution, offset).  Events come
+from `otf2-print -L ID` per location (through otf2_split, one run per
+trace); calls are rebuilt by calltree.activations with the repairs ccgfs
+makes, calls still open closing at the location's last timestamp.
+
+Tables come back as rows of strings in the mount's form, except that a
+location is named by its id (the `location` column of summary.tsv and
+longest.tsv, the `slowest_location`, `fastest_location` and `left_out`
+values of efficiency.tsv); longest.tsv has no `path` column (the oracle
+makes no directory names).  A window is [T0, T1) in absolute ticks.
+
+  ref_analyze.py TRACE.otf2 [--window T0-T1] [--group ID | --location ID]
+                 [--longest N] [--files summary,efficiency,longest,counters]
+
+prints the tables of the root (or of the group or location), or of the
+window T0-T1 given in ticks since the trace's zero.
+"""
+import argparse
+import bisect
+import os
+import re
+import subprocess
+import sys
+from fractions import Fraction
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import calltree  # noqa: E402
+
+# OTF2's enumerations, by number (otf2-print may print `"MPI" <4>` or
+# `INVALID <40>` instead of a name).
+PARADIGMS = ["UNKNOWN", "USER", "COMPILER", "OPENMP", "MPI", "CUDA",
+             "MEASUREMENT_SYSTEM", "PTHREAD", "HMPP", "OMPSS", "HARDWARE",
+             "GASPI", "UPC", "SHMEM", "WINTHREAD", "QTTHREAD", "ACETHREAD",
+             "TBBTHREAD", "OPENACC", "OPENCL", "MTAPI", "SAMPLING", "NONE",
+             "HIP", "KOKKOS"]
+ROLES = ["UNKNOWN", "FUNCTION", "WRAPPER", "LOOP", "CODE", "PARALLEL",
+         "SECTIONS", "SECTION", "WORKSHARE", "SINGLE", "SINGLE_SBLOCK",
+         "MASTER", "CRITICAL", "CRITICAL_SBLOCK", "ATOMIC", "BARRIER",
+         "IMPLICIT_BARRIER", "FLUSH", "ORDERED", "ORDERED_SBLOCK", "TASK",
+         "TASK_CREATE", "TASK_WAIT", "COLL_ONE2ALL", "COLL_ALL2ONE",
+         "COLL_ALL2ALL", "COLL_OTHER", "FILE_IO", "POINT2POINT", "RMA",
+         "DATA_TRANSFER", "ARTIFICIAL", "THREAD_CREATE", "THREAD_WAIT",
+         "TASK_UNTIED", "ALLOCATE", "DEALLOCATE", "REALLOCATE",
+         "FILE_IO_METADATA"]
+LOCATION_TYPES = ["UNKNOWN", "CPU_THREAD", "ACCELERATOR_STREAM", "METRIC"]
+
+CATEGORIES = ["computation", "mpi_p2p", "mpi_collective", "mpi_other",
+              "openmp", "accelerator", "io", "measurement", "outside"]
+MPI_LIKE = {"MPI", "SHMEM", "GASPI", "UPC"}
+THREADING = {"OPENMP", "PTHREAD", "WINTHREAD", "QTTHREAD", "ACETHREAD",
+             "TBBTHREAD", "OMPSS"}
+ACCEL = {"CUDA", "HIP", "OPENCL", "OPENACC", "HMPP"}
+COLLECTIVE = {"BARRIER", "COLL_ONE2ALL", "COLL_ALL2ONE", "COLL_ALL2ALL",
+              "COLL_OTHER"}
+OPENMP_ROLES = {"BARRIER", "IMPLICIT_BARRIER", "TASK_WAIT", "CRITICAL",
+                "ATOMIC", "FLUSH", "ORDERED", "TASK_CREATE", "THREAD_CREATE",
+                "THREAD_WAIT", "FUNCTION", "WRAPPER", "ARTIFICIAL",
+                "UNKNOWN"}
+NOT_USEFUL = {"mpi_p2p", "mpi_collective", "mpi_other", "openmp",
+              "measurement"}
+MPI_CATS = {"mpi_p2p", "mpi_collective", "mpi_other"}
+GPU_TYPES = {"ACCELERATOR_STREAM", "GPU"}
+U64 = 1 << 64
+
+
+def category(paradigm, role):
+    """A region's category from its paradigm and role (analysis.md's
+    table, the first matching line)."""
+    if role in ("FILE_IO", "FILE_IO_METADATA"):
+        return "io"
+    if paradigm == "MEASUREMENT_SYSTEM" or (paradigm in ACCEL and
+                                            role == "ARTIFICIAL"):
+        return "measurement"
+    if paradigm in MPI_LIKE:
+        if role == "POINT2POINT":
+            return "mpi_p2p"
+        if role in COLLECTIVE:
+            return "mpi_collective"
+        return "mpi_other"
+    if paradigm in THREADING and role in OPENMP_ROLES:
+        return "openmp"
+    if paradigm in ACCEL:
+        return "accelerator"
+    return "computation"
+
+
+# ---- numbers (analysis.md, "Numbers") -------------------------------------
+
+def decimals(res):
+    """The fewest decimals dec with 10^dec >= res."""
+    dec = 0
+    while 10 ** dec < res:
+        dec += 1
+    return dec
+
+
+def point(q, places):
+    """Integer q printed with the point `places` from the right."""
+    sign = "-" if q < 0 else ""
+    q = abs(q)
+    if not places:
+        return sign + str(q)
+    ip, fp = divmod(q, 10 ** places)
+    return "%s%d.%s" % (sign, ip, str(fp).zfill(places))
+
+
+def seconds(ticks, res):
+    """A duration (or a time since the zero) in seconds; `-` without a
+    resolution."""
+    if not res:
+        return "-"
+    dec = decimals(res)
+    return point((ticks * 10 ** dec + res // 2) // res, dec)
+
+
+def mean_seconds(total, n, res):
+    """total / n ticks in seconds; `-` without a resolution or n."""
+    if not res or not n:
+        return "-"
+    dec = decimals(res)
+    return point((total * 10 ** dec + (n * res) // 2) // (n * res), dec)
+
+
+def share(num, den, places):
+    """num / den, with 4 digits of the quotient (x 10^4) rounded half up,
+    the point `places` from the right: 2 for a percentage, 4 for a ratio;
+    `-` for a zero denominator."""
+    if not den:
+        return "-"
+    return point((num * 10 ** 4 + den // 2) // den, places)
+
+
+def ratio(f):
+    """A Fraction (or None: undefined) as a ratio with 4 decimals."""
+    if f is None:
+        return "-"
+    return share(f.numerator, f.denominator, 4)
+
+
+def fdiv(a, b):
+    """a / b as a Fraction; None when either is undefined or b is zero."""
+    if a is None or b is None or b == 0:
+        return None
+    return Fraction(a) / Fraction(b)
+
+
+def decimal3(num, den):
+    """num / den rounded half up to 3 decimals (counters' means); `-` for
+    a zero denominator."""
+    if not den:
+        return "-"
+    return point((num * 1000 + den // 2) // den, 3)
+
+
+def signed64(v):
+    v %= U64
+    return v - U64 if v >= 1 << 63 else v
+
+
+def shortest(v):
+    s = "%.15g" % v
+    return s if float(s) == v else "%.17g" % v
+
+
+def escape(s):
+    if not s:
+        return "-"
+    return (s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+            .replace("\r", "\\r").replace('"', '\\"'))
+
+
+def unit_text(unit, base, exp):
+    """The unit column as metrics.tsv writes it: a scale in front."""
+    if exp:
+        scale = ("2^" if base == "BINARY" else "10^") + str(exp)
+        return scale + (" " + escape(unit) if unit else "")
+    return escape(unit)
+
+
+# ---- definitions ----------------------------------------------------------
+
+CLOCK_RE = re.compile(r"Ticks per Seconds: (\d+), Global Offset: (\d+)")
+ENUM = r'(?:"[^"]*" <(\d+)>|(\w+)(?: <(\d+)>)?)'
+REGION_DEF_RE = re.compile(r'^REGION\s+(\d+)\s+Name: "(.*)" <\d+> \(Aka\. ',
+                           re.S)
+ROLE_PAR_RE = re.compile(r', Role: ' + ENUM + r', Paradigm: ' + ENUM +
+                         r', Flags: ')
+GROUP_DEF_RE = re.compile(r'^LOCATION_GROUP\s+(\d+)\s+Name: "(.*)" <\d+>, '
+                          r'Type: ', re.S)
+LOC_DEF_RE = re.compile(r'^LOCATION\s+(\d+)\s+Name: "(.*)" <\d+>, Type: '
+                        r'(\w+)(?: <(\d+)>)?, # Events: (\d+), '
+                        r'Group: "(.*)" <(\d+)>$', re.S)
+MEMBER_DEF_RE = re.compile(
+    r'^METRIC_MEMBER\s+(\d+)\s+Name: "(.*)" <\d+>, Descr\.: .*, '
+    r'Type: \w+(?: <\d+>)?, Mode: (\w+)(?: <(\d+)>)?, '
+    r'Value Type: (\w+)(?: <\d+>)?, '
+    r'Base: (\w+)(?: <\d+>)?, Exponent: (-?\d+), Unit: (?:"(.*)" <\d+>|'
+    r'UNDEFINED)$', re.S)
+CLASS_DEF_RE = re.compile(r'^METRIC_CLASS\s+(\d+)\s+.*?\d+ Members?: (.*)$')
+INSTANCE_DEF_RE = re.compile(r'^METRIC_INSTANCE\s+(\d+)\s+Class: (\d+),')
+MEMBER_REF_RE = re.compile(r'" <(\d+)>(?=, "|$)')
+METRIC_EV_RE = re.compile(r'^Metric: (\d+), (\d+) Values?: ?(.*)$')
+VALUE_RE = re.compile(r'<(\d+)>; (\w+); ([^);]*)\)')
+METRIC_MODES = {  # OTF2_MetricMode by number
+    0: "ACCUMULATED_START", 2: "ACCUMULATED_POINT", 3: "ACCUMULATED_LAST",
+    4: "ACCUMULATED_NEXT", 17: "ABSOLUTE_POINT", 18: "ABSOLUTE_LAST",
+    19: "ABSOLUTE_NEXT", 34: "RELATIVE_POINT", 35: "RELATIVE_LAST",
+    36: "RELATIVE_NEXT"}
+
+
+def enum_name(names, groups):
+    """A name from ENUM's groups (number in quotes' form, word, number
+    after the word): by number where otf2-print gives one."""
+    quoted, word, num = groups
+    n = quoted if quoted is not None else num
+    if n is None:
+        return word
+    n = int(n)
+    return names[n] if n < len(names) else "#%d" % n
+
+
+class Definitions:
+    """What `otf2-print -G TRACE` says, as far as the analysis needs."""
+
+    def __init__(self, text):
+        self.res = None
+        self.offset = None
+        self.regions = {}     # id -> (name, paradigm, role)
+        self.groups = {}      # id -> name
+        self.locations = []   # (id, name, type, group id), definition order
+        self.members = {}     # id -> dict; definition order
+        self.classes = {}     # id -> [member ids]
+        self.instances = {}   # id -> class id
+        for line in self._records(text.splitlines()):
+            if line.startswith("CLOCK_PROPERTIES"):
+                m = CLOCK_RE.search(line)
+                if m:
+                    self.res = int(m.group(1)) or None
+                    self.offset = int(m.group(2))
+            elif line.startswith("REGION "):
+                m = REGION_DEF_RE.match(line)
+                rp = [x.groups() for x in ROLE_PAR_RE.finditer(line)]
+                if not m or not rp:
+                    raise ValueError("region not understood: " + line)
+                role = enum_name(ROLES, rp[-1][:3])
+                paradigm = enum_name(PARADIGMS, rp[-1][3:])
+                self.regions[int(m.group(1))] = (m.group(2), paradigm, role)
+            elif line.startswith("LOCATION_GROUP "):
+                m = GROUP_DEF_RE.match(line)
+                if m:
+                    self.groups[int(m.group(1))] = m.group(2)
+            elif line.startswith("LOCATION "):
+                m = LOC_DEF_RE.match(line)
+                if not m:
+                    raise ValueError("location not understood: " + line)
+                ltype = m.group(3)
+                if m.group(4) is not None:
+                    n = int(m.group(4))
+                    ltype = LOCATION_TYPES[n] if n < len(LOCATION_TYPES) \
+                        else "#%d" % n
+                self.locations.append((int(m.group(1)), m.group(2), ltype,
+                                       int(m.group(7))))
+            elif line.startswith("METRIC_MEMBER "):
+                m = MEMBER_DEF_RE.match(line)
+                if not m:
+                    raise ValueError("metric member not understood: " + line)
+                mode = m.group(3)
+                if m.group(4) is not None:
+                    mode = METRIC_MODES.get(int(m.group(4)), mode)
+                self.members[int(m.group(1))] = {
+                    "name": m.group(2), "mode": mode, "vtype": m.group(5),
+                    "base": m.group(6), "exp": int(m.group(7)),
+                    "unit": m.group(8) or ""}
+            elif line.startswith("METRIC_CLASS "):
+                m = CLASS_DEF_RE.match(line)
+                if m:
+                    self.classes[int(m.group(1))] = [
+                        int(x) for x in MEMBER_REF_RE.findall(m.group(2))]
+            elif line.startswith("METRIC_INSTANCE "):
+                m = INSTANCE_DEF_RE.match(line)
+                if m:
+                    self.instances[int(m.group(1))] = int(m.group(2))
+
+    RECORD_RE = {"REGION ": ROLE_PAR_RE, "LOCATION ": LOC_DEF_RE,
+                 "LOCATION_GROUP ": GROUP_DEF_RE,
+                 "METRIC_MEMBER ": MEMBER_DEF_RE}
+
+    @classmethod
+    def _records(cls, lines):
+        """The definitions one per item: a name holding a newline spreads
+        a record over several lines (at most 8 are joined)."""
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            i += 1
+            rx = next((r for k, r in cls.RECORD_RE.items()
+                       if line.startswith(k)), None)
+            if rx is None or rx.search(line):
+                yield line
+                continue
+            joined = line
+            for j in range(i, min(i + 8, len(lines))):
+                joined += "\n" + lines[j]
+                if rx.search(joined):
+                    line, i = joined, j + 1
+                    break
+            yield line
+
+    def class_members(self, metric):
+        """The member ids of a METRIC event's class or instance."""
+        if metric in self.instances:
+            return self.classes.get(self.instances[metric])
+        return self.classes.get(metric)
+
+
+# ---- locations ------------------------------------------------------------
+
+class Location:
+    """One location's events, calls and what each call means.
+
+    acts[i] = [region, name, start, duration, parent, nested] in Enter
+    order (a parent comes before its callees); per call: eff[i], the
+    category of the moments when it is the innermost call (that of the
+    outermost non-computation call open, on an accelerator stream always
+    `accelerator`); notuseful[i] (it or a caller is an mpi_*, openmp or
+    measurement call), mpi[i] (it or a caller is an mpi_* call), par[i]
+    (it or a caller is an OpenMP PARALLEL call)."""
+
+    def __init__(self, lid, ltype, group, events, defs):
+        self.id, self.type, self.group = lid, ltype, group
+        self.events = events
+        self.times = [e[1] for e in events]
+        self.first = min(self.times) if events else None
+        self.last = max(self.times) if events else None
+        self.at = []
+        self.acts = calltree.activations(events, at=self.at)
+        n = len(self.acts)
+        self.cat, self.eff = [None] * n, [None] * n
+        self.notuseful = [False] * n
+        self.mpi, self.par = [False] * n, [False] * n
+        gpu = ltype in GPU_TYPES
+        for i, a in enumerate(self.acts):
+            _, paradigm, role = defs.regions.get(a[0], ("", "UNKNOWN",
+                                                        "UNKNOWN"))
+            cat = self.cat[i] = category(paradigm, role)
+            p = a[4]
+            if gpu:
+                self.eff[i] = "accelerator"
+            elif p is not None and self.eff[p] != "computation":
+                self.eff[i] = self.eff[p]
+            else:
+                self.eff[i] = cat
+            up = p is not None
+            self.notuseful[i] = (up and self.notuseful[p]) or \
+                cat in NOT_USEFUL
+            self.mpi[i] = (up and self.mpi[p]) or cat in MPI_CATS
+            self.par[i] = (up and self.par[p]) or \
+                (paradigm == "OPENMP" and role == "PARALLEL")
+        self.starts = [a[2] for a in self.acts]
+
+    def clips(self, s0, s1):
+        """(index, ticks inside [s0, s1)) of every call with time there;
+        None, None: the whole trace (every call whole)."""
+        if s0 is None:
+            for i, a in enumerate(self.acts):
+                yield i, a[3]
+            return
+        for i in range(bisect.bisect_left(self.starts, s1)):
+            a = self.acts[i]
+            c = min(a[2] + a[3], s1) - max(a[2], s0)
+            if c > 0:
+                yield i, c
+
+    def self_times(self, s0, s1):
+        """Per call, its time in [s0, s1) when it is the innermost call
+        ({index: ticks}), and the time inside any call."""
+        own, inside = {}, 0
+        for i, c in self.clips(s0, s1):
+            own[i] = own.get(i, 0) + c
+            p = self.acts[i][4]
+            if p is None:
+                inside += c
+            else:
+                own[p] = own.get(p, 0) - c
+        return own, inside
+
+
+# ---- the trace ------------------------------------------------------------
+
+class Trace:
+    """A trace's definitions and every location's calls.  `order` gives
+    the locations' order (ids, as in locations.tsv); default: definition
+    order."""
+
+    def __init__(self, defs_text, events, order=None):
+        """defs_text: what `otf2-print -G` prints; events: location id ->
+        its events (calltree.parse_events), None when otf2-print cannot
+        show them."""
+        self.defs = Definitions(defs_text)
+        self.res = self.defs.res
+        self.loc = {}
+        # Locations the reference cannot follow: names otf2-print splits
+        # over lines, calls made of CALLING_CONTEXT_ENTER/LEAVE records
+        # (which calltree does not pair).
+        self.broken = []
+        for lid, _name, ltype, group in self.defs.locations:
+            ev = events.get(lid)
+            if ev is None or any(e[0].startswith("CALLING_CONTEXT_")
+                                 for e in ev):
+                self.broken.append(lid)
+            self.loc[lid] = Location(lid, ltype, group, ev or [], self.defs)
+        ids = [l[0] for l in self.defs.locations]
+        self.order = list(order) if order is not None else ids
+        self.rank = {lid: k for k, lid in enumerate(self.order)}
+        times = [(l.first, l.last) for l in self.loc.values()
+                 if l.first is not None]
+        self.first = min(t[0] for t in times) if times else None
+        self.last = max(t[1] for t in times) if times else None
+        off = self.defs.offset or 0
+        self.zero = off if self.first is None or self.first >= off \
+            else self.first
+        # A group's master: its first CPU thread (in `order`); the other
+        # CPU threads are workers when the trace has OpenMP PARALLEL
+        # regions.
+        self.master = {}
+        for lid in self.order:
+            l = self.loc[lid]
+            if l.type == "CPU_THREAD" and l.group not in self.master:
+                self.master[l.group] = lid
+        self.omp_parallel = any(p == "OPENMP" and r == "PARALLEL" for
+                                _, p, r in self.defs.regions.values())
+        cpus = {}
+        for l in self.loc.values():
+            if l.type == "CPU_THREAD":
+                cpus[l.group] = cpus.get(l.group, 0) + 1
+        mpi_calls = any(c in MPI_CATS for l in self.loc.values()
+                        for c in l.cat)
+        self.hybrid = mpi_calls and any(n > 1 for n in cpus.values())
+
+    @classmethod
+    def load(cls, anchor, order=None):
+        """The trace of an anchor file, through otf2-print."""
+        text = subprocess.run(["otf2-print", "-G", anchor], check=True,
+                              capture_output=True, text=True,
+                              errors="replace").stdout
+        ids = [int(l.split()[1]) for l in text.splitlines()
+               if l.startswith("LOCATION ")]
+        return cls(text, {lid: calltree.location_events(anchor, lid)
+                          for lid in ids}, order)
+
+    # -- scopes --
+    def root(self):
+        return list(self.order)
+
+    def group(self, gid):
+        return [lid for lid in self.order if self.loc[lid].group == gid]
+
+    def in_window(self, lids):
+        """A window's locations: those with events."""
+        return [lid for lid in lids if self.loc[lid].first is not None]
+
+    def span(self, t0=None, t1=None):
+        """The scope's span (s0, s1): the trace's, or [t0, t1) cut to it."""
+        if self.first is None:
+            return 0, 0
+        if t0 is None:
+            return self.first, self.last
+        s0, s1 = max(t0, self.first), min(t1, self.last)
+        return s0, max(s0, s1)
+
+    def _clip_window(self, t0, t1):
+        """The span for clipping calls: None, None for the whole trace."""
+        if t0 is None:
+            return None, None
+        return self.span(t0, t1)
+
+    # -- summary.tsv --
+    def summary_ticks(self, lids, t0=None, t1=None):
+        """[(location id or 'all', time, {category: ticks})]."""
+        s0, s1 = self.span(t0, t1)
+        length = s1 - s0
+        c0, c1 = self._clip_window(t0, t1)
+        rows = []
+        total = dict.fromkeys(CATEGORIES, 0)
+        for lid in lids:
+            l = self.loc[lid]
+            cats = dict.fromkeys(CATEGORIES, 0)
+            own, inside = l.self_times(c0, c1)
+            for i, v in own.items():
+                cats[l.eff[i]] += v
+            cats["outside"] = length - inside
+            for c in CATEGORIES:
+                total[c] += cats[c]
+            rows.append((lid, length, cats))
+        rows.append(("all", length * len(lids), total))
+        return rows
+
+    def summary(self, lids, t0=None, t1=None):
+        res = self.res
+        unit = "seconds" if res else "ticks"
+        head = ["location", unit]
+        for c in CATEGORIES:
+            head += ["%s_%s" % (c, unit), "%s_percent" % c]
+        out = [head]
+        for lid, time, cats in self.summary_ticks(lids, t0, t1):
+            row = [str(lid), seconds(time, res) if res else str(time)]
+            for c in CATEGORIES:
+                row.append(seconds(cats[c], res) if res else str(cats[c]))
+                row.append(share(cats[c], time, 2))
+            out.append(row)
+        return out
+
+    # -- efficiency.tsv --
+    def _active(self, l, s0, s1, t1):
+        """A location's first to last event, cut to [s0, s1]; None when
+        it has no events there (all after a window's end, or before its
+        start)."""
+        if l.first is None or l.last < s0 or l.first > s1 or \
+                (t1 is not None and l.first >= t1):
+            return None
+        return max(l.first, s0), min(l.last, s1)
+
+    def efficiency_values(self, lids, t0=None, t1=None):
+        s0, s1 = self.span(t0, t1)
+        c0, c1 = self._clip_window(t0, t1)
+        inc = [lid for lid in lids if self.loc[lid].type == "CPU_THREAD"]
+        left = [lid for lid in lids if self.loc[lid].type != "CPU_THREAD"]
+        useful, nonmpi = {}, {}
+        r0 = r1 = None
+        for lid in inc:
+            l = self.loc[lid]
+            master = self.master.get(l.group) == lid
+            act = self._active(l, s0, s1, t1)
+            if act is None:
+                useful[lid] = 0
+                if master:
+                    nonmpi[lid] = 0
+                continue
+            r0 = act[0] if r0 is None else min(r0, act[0])
+            r1 = act[1] if r1 is None else max(r1, act[1])
+            own, _ = l.self_times(c0, c1)
+            alen = act[1] - act[0]
+            worker = self.omp_parallel and not master
+            if worker:
+                useful[lid] = sum(v for i, v in own.items()
+                                  if l.par[i] and not l.notuseful[i])
+            else:
+                useful[lid] = alen - sum(v for i, v in own.items()
+                                         if l.notuseful[i])
+            if master:
+                nonmpi[lid] = alen - sum(v for i, v in own.items()
+                                         if l.mpi[i])
+        runtime = (r1 - r0) if r0 is not None else 0
+        return {"included": inc, "left_out": left, "useful": useful,
+                "nonmpi": nonmpi, "runtime": runtime}
+
+    def efficiency(self, lids, t0=None, t1=None):
+        v = self.efficiency_values(lids, t0, t1)
+        res, inc, useful = self.res, v["included"], v["useful"]
+        rt = v["runtime"]
+        n = len(inc)
+        tot = sum(useful.values())
+        mx = max(useful.values()) if inc else None
+        mn = min(useful.values()) if inc else None
+        rows = [["metric", "value"],
+                ["runtime_ticks", str(rt)],
+                ["runtime_seconds", seconds(rt, res)],
+                ["locations", str(n)]]
+        pe = fdiv(tot, n * rt)
+        lb = fdiv(tot, n * mx) if n else None
+        ce = fdiv(mx, rt) if n else None
+        rows += [["parallel_efficiency", ratio(pe)],
+                 ["load_balance", ratio(lb)],
+                 ["communication_efficiency", ratio(ce)],
+                 ["computation_seconds_max",
+                  seconds(mx, res) if n else "-"],
+                 ["computation_seconds_mean", mean_seconds(tot, n, res)],
+                 ["computation_seconds_min",
+                  seconds(mn, res) if n else "-"]]
+        slow = fast = "-"
+        for lid in inc:  # in order: the first wins a tie
+            if slow == "-" or useful[lid] > useful[slow]:
+                slow = lid
+            if fast == "-" or useful[lid] < useful[fast]:
+                fast = lid
+        rows += [["slowest_location", str(slow)],
+                 ["fastest_location", str(fast)]]
+        if self.hybrid:
+            nm = v["nonmpi"]
+            m = len(nm)
+            mtot = sum(nm.values())
+            mmax = max(nm.values()) if m else None
+            mpe = fdiv(mtot, m * rt)
+            mlb = fdiv(mtot, m * mmax) if m else None
+            mce = fdiv(mmax, rt) if m else None
+            rows += [["mpi_parallel_efficiency", ratio(mpe)],
+                     ["mpi_load_balance", ratio(mlb)],
+                     ["mpi_communication_efficiency", ratio(mce)],
+                     ["openmp_parallel_efficiency", ratio(fdiv(pe, mpe))],
+                     ["openmp_load_balance", ratio(fdiv(lb, mlb))],
+                     ["openmp_communication_efficiency",
+                      ratio(fdiv(ce, mce))]]
+        rows += [["left_out", str(lid)] for lid in v["left_out"]]
+        return rows
+
+    # -- longest.tsv --
+    def longest_calls(self, lids, n, t0=None, t1=None):
+        """[(region id, rank, duration, start, location id)], in the
+        file's order."""
+        per = {}
+        for lid in lids:
+            for a in self.loc[lid].acts:
+                start, d = a[2], a[3]
+                if t0 is not None and not (start < t1 and start + d >= t0):
+                    continue
+                per.setdefault(a[0], []).append(
+                    (-d, start, self.rank[lid], lid))
+        out = []
+        order = []
+        for rid, calls in per.items():
+            calls.sort(key=lambda c: c[:3])
+            order.append((calls[0][0], rid, calls[:n]))
+        order.sort(key=lambda x: x[:2])
+        for _, rid, calls in order:
+            for k, (nd, start, _, lid) in enumerate(calls):
+                out.append((rid, k + 1, -nd, start, lid))
+        return out
+
+    def longest(self, lids, n, t0=None, t1=None):
+        rows = [["region", "rank", "duration_ticks", "duration_seconds",
+                 "start_seconds", "location"]]
+        for rid, k, d, start, lid in self.longest_calls(lids, n, t0, t1):
+            rows.append([escape(self.defs.regions[rid][0]), str(k), str(d),
+                         seconds(d, self.res),
+                         seconds(start - self.zero, self.res), str(lid)])
+        return rows
+
+    # -- counters.tsv --
+    def _samples(self, l):
+        """Per member: [(event index, time, value)] in stream order."""
+        out = {}
+        for idx, e in enumerate(l.events):
+            if e[0] != "METRIC":
+                continue
+            m = METRIC_EV_RE.match(e[4])
+            if not m:
+                raise ValueError("metric event not understood: " + e[4])
+            vals = VALUE_RE.findall(m.group(3))
+            ids = self.defs.class_members(int(m.group(1)))
+            for k, (mid, vtype, text) in enumerate(vals):
+                member = ids[k] if ids is not None and k < len(ids) \
+                    else int(mid)
+                value = float(text) if vtype in ("DOUBLE", "FLOAT") \
+                    else int(text)
+                out.setdefault(member, []).append((idx, e[1], value))
+        return out
+
+    def counter_sums(self, lids, t0=None, t1=None):
+        """{(member, region): sums} over the locations that have calls."""
+        acc = {}
+        for lid in lids:
+            l = self.loc[lid]
+            if not l.acts:
+                continue
+            if t0 is None:
+                lo, hi = 0, len(l.events)
+            else:
+                lo = bisect.bisect_left(l.times, t0)
+                hi = bisect.bisect_left(l.times, t1)
+            for member, samples in self._samples(l).items():
+                d = self.defs.members.get(member)
+                if d is None:
+                    continue
+                mode = d["mode"].split("_")[0]
+                if mode not in ("ACCUMULATED", "RELATIVE", "ABSOLUTE"):
+                    continue
+                exact = d["vtype"] not in ("DOUBLE", "FLOAT")
+                for k in range(1, len(samples)):
+                    (pi, pt, pv), (ci, ct, cv) = samples[k - 1], samples[k]
+                    # Both samples in the scope; the one before the
+                    # scope's first among the 64 events before it.
+                    if not lo <= ci < hi or pi < lo - 64:
+                        continue
+                    a = l.at[ci]
+                    if a is None:
+                        continue
+                    if mode == "ABSOLUTE":
+                        val = cv if d["mode"] == "ABSOLUTE_LAST" else pv
+                        w = ct - pt
+                        key = (member, l.acts[a][0])
+                        s = acc.setdefault(key, {"vw": 0, "w": 0,
+                                                 "min": None, "max": None})
+                        s["vw"] += (val * w) if exact else float(val) * w
+                        s["w"] += w
+                        if w > 0:
+                            s["min"] = val if s["min"] is None else \
+                                min(s["min"], val)
+                            s["max"] = val if s["max"] is None else \
+                                max(s["max"], val)
+                        continue
+                    incr = cv - pv if mode == "ACCUMULATED" else cv
+                    seen = set()
+                    j = a
+                    while j is not None:
+                        rid = l.acts[j][0]
+                        if rid not in seen:
+                            seen.add(rid)
+                            s = acc.setdefault((member, rid),
+                                               {"incl": 0, "excl": 0})
+                            s["incl"] += incr
+                            if j == a:
+                                s["excl"] += incr
+                        j = l.acts[j][4]
+        return acc
+
+    def calls(self, lids, t0=None, t1=None):
+        """Calls per region as stats.tsv counts them (in a window: those
+        starting inside)."""
+        out = {}
+        for lid in lids:
+            for a in self.loc[lid].acts:
+                if t0 is None or t0 <= a[2] < t1:
+                    out[a[0]] = out.get(a[0], 0) + 1
+        return out
+
+    def counters(self, lids, t0=None, t1=None):
+        acc = self.counter_sums(lids, t0, t1)
+        ncalls = self.calls(lids, t0, t1)
+        rows = [["region", "metric", "unit", "mode", "calls", "inclusive",
+                 "exclusive", "mean", "min", "max"]]
+        mids = list(self.defs.members)
+        for member in mids:
+            d = self.defs.members[member]
+            exact = d["vtype"] not in ("DOUBLE", "FLOAT")
+            mode = d["mode"].split("_")[0].lower()
+            keys = [k for k in acc if k[0] == member]
+            body = []
+            for _, rid in keys:
+                s = acc[(member, rid)]
+                c = ncalls.get(rid, 0)
+                head = [escape(self.defs.regions[rid][0]), escape(d["name"]),
+                        unit_text(d["unit"], d["base"], d["exp"]), mode,
+                        str(c)]
+                if mode == "absolute":
+                    if exact:
+                        mean = decimal3(s["vw"], s["w"]) if s["w"] > 0 \
+                            else "-"
+                        ext = [str(x) if x is not None else "-"
+                               for x in (s["min"], s["max"])]
+                    else:
+                        mean = shortest(s["vw"] / s["w"]) if s["w"] > 0 \
+                            else "-"
+                        ext = [shortest(x) if x is not None else "-"
+                               for x in (s["min"], s["max"])]
+                    body.append(((0, rid), head + ["-", "-", mean] + ext))
+                    continue
+                if exact:
+                    incl, excl = signed64(s["incl"]), signed64(s["excl"])
+                    vals = [str(incl), str(excl), decimal3(incl, c)]
+                else:
+                    incl, excl = s["incl"], s["excl"]
+                    vals = [shortest(incl), shortest(excl),
+                            shortest(incl / c) if c else "-"]
+                body.append(((-excl, rid), head + vals + ["-", "-"]))
+            body.sort(key=lambda x: x[0])
+            rows += [r for _, r in body]
+        return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("anchor")
+    ap.add_argument("--window", help="T0-T1, ticks since the zero")
+    ap.add_argument("--group", type=int)
+    ap.add_argument("--location", type=int)
+    ap.add_argument("--longest", type=int, default=10)
+    ap.add_argument("--files", default="summary,efficiency,longest,counters")
+    a = ap.parse_args()
+    tr = Trace.load(a.anchor)
+    if tr.broken:
+        print("warning: the reference cannot follow locations %s (names "
+              "otf2-print splits over lines, or calling contexts)"
+              % tr.broken, file=sys.stderr)
+    lids = tr.root()
+    if a.group is not None:
+        lids = tr.group(a.group)
+    if a.location is not None:
+        lids = [a.location]
+    t0 = t1 = None
+    if a.window:
+        w0, w1 = a.window.split("-")
+        t0, t1 = tr.zero + int(w0), tr.zero + int(w1)
+        lids = tr.in_window(lids)
+    for name in a.files.split(","):
+        fn = {"summary": lambda: tr.summary(lids, t0, t1),
+              "efficiency": lambda: tr.efficiency(lids, t0, t1),
+              "longest": lambda: tr.longest(lids, a.longest, t0, t1),
+              "counters": lambda: tr.counters(lids, t0, t1)}[name]
+        print("==> %s.tsv <==" % name)
+        for row in fn():
+            print("\t".join(row))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
