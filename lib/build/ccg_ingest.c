@@ -302,7 +302,7 @@ static void *worker_main(void *arg)
 		}
 		ccg_buf prep = CCG_BUF_INIT;
 		if (!err && g->o->part_prep)
-			err = g->o->part_prep(g->o->part_ctx, i, w->part,
+			err = g->o->part_prep(g->o->part_ctx, g->defs, i, w->part,
 					      &g->locs[i], &prep);
 		if (!err) {
 			ccg_store *part = w->part;

@@ -61,9 +61,11 @@ typedef struct ccg_ingest_opts {
 	 * its root and tbase still in the part.  Before that, part_prep
 	 * (may be NULL) is called by the thread that read the location, at
 	 * once with other threads, to put into `prep` (empty) what part_fn
-	 * will need; part_fn gets it and may take its memory. */
-	ccg_err (*part_prep)(void *ctx, size_t i, const ccg_store *part,
-			     const ccg_ingest_loc *l, ccg_buf *prep);
+	 * will need (`defs`: the definitions read); part_fn gets it and may
+	 * take its memory. */
+	ccg_err (*part_prep)(void *ctx, const ccg_defs *defs, size_t i,
+			     const ccg_store *part, const ccg_ingest_loc *l,
+			     ccg_buf *prep);
 	ccg_err (*part_fn)(void *ctx, ccg_store *whole, size_t i,
 			   const ccg_store *part, ccg_ingest_loc *l,
 			   ccg_buf *prep);

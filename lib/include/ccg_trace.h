@@ -65,6 +65,10 @@ typedef struct ccg_options {
 	 * notes, and progress lines when `progress` is set. */
 	ccg_log_fn log;
 	void *log_ctx;
+	uint32_t longest;       /* calls per region in longest.tsv (0:
+				 * CCG_LONGEST_DEFAULT, 10; UINT32_MAX: no
+				 * longest.tsv); an index keeps the count
+				 * it was built with and serves no more */
 	int write_threads;      /* building: threads compressing the index
 				 * (0: as `threads`); the file is the same */
 	/* Advanced: building with other processes, as their rank 0 (see

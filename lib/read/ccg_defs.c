@@ -545,6 +545,7 @@ int ccg_defs_metric_member(const ccg_defs *d, uint64_t metric, uint64_t k,
 		return -1;
 	out->id = id;
 	out->name = str(d, rec_u(d, r, 1));
+	out->mode = rec_u(d, r, 4);
 	out->value_type = rec_u(d, r, 5);
 	out->base = rec_u(d, r, 6);
 	out->exponent = (int64_t)rec_u(d, r, 7);

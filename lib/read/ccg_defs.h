@@ -89,6 +89,7 @@ typedef struct ccg_def_member {
 	uint64_t id;
 	const char *name;       /* never NULL */
 	const char *unit;       /* never NULL; "" when the trace gives none */
+	uint64_t mode;          /* OTF2_MetricMode */
 	uint64_t value_type;    /* OTF2_Type */
 	uint64_t base;          /* OTF2_Base: 0 binary, 1 decimal */
 	int64_t exponent;       /* a value x base^exponent is in `unit` */

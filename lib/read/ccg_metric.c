@@ -43,7 +43,7 @@ static void put_text(ccg_buf *b, const char *s)
 
 /* The unit column of member m: its unit, after its scale when the
  * exponent is not 0. */
-static void put_unit(ccg_buf *b, const ccg_def_member *m)
+void ccg_metric_unit(ccg_buf *b, const ccg_def_member *m)
 {
 	if (m->exponent) {
 		ccg_buf_adds(b, m->base == 0 ? "2^" : "10^");
@@ -72,7 +72,7 @@ static ccg_err slot_fill(ccg_mcache *c, struct ccg_mslot *s, uint64_t metric)
 		ccg_buf_addc(&s->tails, '\t');
 		s->cut[2 * k + 1] = (uint32_t)s->tails.len;
 		ccg_buf_addc(&s->tails, '\t');
-		put_unit(&s->tails, &m);
+		ccg_metric_unit(&s->tails, &m);
 		ccg_buf_addc(&s->tails, '\n');
 		if (ccg_buf_status(&s->tails) || s->tails.len > UINT32_MAX)
 			return CCG_ENOMEM;

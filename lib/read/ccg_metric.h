@@ -60,4 +60,7 @@ ccg_err ccg_metric_tails(ccg_buf *b, ccg_mcache *c,
 			 const unsigned char *fields, size_t len,
 			 uint32_t *rows);
 
+/* Appends the unit column of member m (as metrics.tsv shows it). */
+void ccg_metric_unit(ccg_buf *b, const ccg_def_member *m);
+
 #endif

@@ -150,6 +150,23 @@ static ccg_err f_table(const ccg_trace *t, const target *tg, enum view v,
 	return err;
 }
 
+/* summary.tsv, efficiency.tsv, longest.tsv, counters.tsv: made line by
+ * line like the tables above. */
+static ccg_err f_answer(const ccg_trace *t, const target *tg, enum view v,
+			uint64_t off, size_t len, ccg_buf *out,
+			uint64_t *size)
+{
+	ccg_sink s;
+	ccg_sink_init(&s, out, off, len);
+	const inst *in = tg->kind == K_LOC || tg->kind == K_NODE ? &tg->in
+								 : NULL;
+	ccg_err err = ccg_answers_text(t, &tg->w, in, v, &s);
+	if (!err && !out)
+		*size = s.size;
+	ccg_sink_free(&s);
+	return err;
+}
+
 /* timeline.svg: drawn once, kept in a bounded cache. */
 static ccg_err f_svg(const ccg_trace *t, const target *tg, enum view v,
 		     uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
@@ -186,35 +203,47 @@ static ccg_err f_json(const ccg_trace *t, const target *tg, enum view v,
 #define FILE_FOLDED_LOC {V_FOLDED_LOC, "profile-locations.folded", f_table}
 #define FILE_JSON {V_JSON, "trace.json", f_json}
 #define FILE_SVG {V_SVG, "timeline.svg", f_svg}
+#define FILE_SUMMARY {V_SUMMARY, "summary.tsv", f_answer}
+#define FILE_EFFICIENCY {V_EFFICIENCY, "efficiency.tsv", f_answer}
+#define FILE_LONGEST {V_LONGEST, "longest.tsv", f_answer}
+#define FILE_COUNTERS {V_COUNTERS, "counters.tsv", f_answer}
 
 /* The files of each kind of directory, in listing order. */
 static const dir_file root_files[] = {
 	{V_README, "README", f_fixed},
 	{V_INFO, "info", f_fixed},
+	FILE_SUMMARY, FILE_EFFICIENCY, FILE_LONGEST, FILE_COUNTERS,
 	{V_REGIONS, "regions.tsv", f_fixed},
 	{V_LOCATIONS, "locations.tsv", f_fixed},
 	{V_DEFINITIONS, "definitions.tsv", f_fixed},
 	FILE_PATTERNS, FILE_STATS, FILE_FOLDED, FILE_MESSAGES,
 	FILE_IMBALANCE, FILE_FOLDED_LOC, FILE_METRICS, FILE_JSON, FILE_SVG};
-static const dir_file group_files[] = {FILE_INFO, FILE_STATS, FILE_FOLDED,
+static const dir_file group_files[] = {FILE_INFO, FILE_SUMMARY,
+				       FILE_EFFICIENCY, FILE_LONGEST,
+				       FILE_COUNTERS, FILE_STATS, FILE_FOLDED,
 				       FILE_MESSAGES, FILE_IMBALANCE,
 				       FILE_FOLDED_LOC, FILE_METRICS,
 				       FILE_JSON, FILE_SVG};
-static const dir_file loc_files[] = {FILE_INFO, FILE_EVENTS, FILE_PATTERNS,
+static const dir_file loc_files[] = {FILE_INFO, FILE_SUMMARY,
+				     FILE_EFFICIENCY, FILE_LONGEST,
+				     FILE_COUNTERS, FILE_EVENTS, FILE_PATTERNS,
 				     FILE_STATS, FILE_TIMELINE, FILE_FOLDED,
 				     FILE_MESSAGES, FILE_METRICS, FILE_JSON,
 				     FILE_SVG};
-static const dir_file node_files[] = {FILE_INFO, FILE_EVENTS, FILE_STATS,
+static const dir_file node_files[] = {FILE_INFO, FILE_SUMMARY, FILE_LONGEST,
+				      FILE_COUNTERS, FILE_EVENTS, FILE_STATS,
 				      FILE_FOLDED, FILE_MESSAGES,
 				      FILE_METRICS, FILE_JSON};
 /* A window and a group in it: a group's files, and events.tsv and
  * timeline.tsv; a location in a window: a location's files. */
 static const dir_file win_files[] = {
-	FILE_INFO, FILE_EVENTS, FILE_STATS, FILE_TIMELINE, FILE_FOLDED,
+	FILE_INFO, FILE_SUMMARY, FILE_EFFICIENCY, FILE_LONGEST, FILE_COUNTERS,
+	FILE_EVENTS, FILE_STATS, FILE_TIMELINE, FILE_FOLDED,
 	FILE_MESSAGES, FILE_IMBALANCE, FILE_FOLDED_LOC, FILE_METRICS,
 	FILE_JSON, FILE_SVG};
 static const dir_file win_loc_files[] = {
-	FILE_INFO, FILE_EVENTS, FILE_PATTERNS, FILE_STATS, FILE_TIMELINE,
+	FILE_INFO, FILE_SUMMARY, FILE_EFFICIENCY, FILE_LONGEST, FILE_COUNTERS,
+	FILE_EVENTS, FILE_PATTERNS, FILE_STATS, FILE_TIMELINE,
 	FILE_FOLDED, FILE_MESSAGES, FILE_METRICS, FILE_JSON, FILE_SVG};
 
 static const struct {
@@ -234,6 +263,8 @@ static const struct {
  * trace.json of the root and of groups only up to a size. */
 static int shown(const ccg_trace *t, const target *tg, const dir_file *f)
 {
+	if (f->v == V_LONGEST)
+		return t->longest > 0;
 	return f->v != V_JSON || ccg_chrome_listed(t, &tg->w);
 }
 

@@ -20,15 +20,35 @@
 typedef struct dist_run {
 	const ccg_dist *d;
 	uint64_t sums_min;
+	uint32_t longest;       /* the analysis's calls per region */
 	ccg_sumset *sums;       /* rank 0: the whole's stored results */
 	ccg_buf bytes;          /* rank 0: a part's bytes */
+	pthread_mutex_t mu;
+	ccg_an *an;             /* mu: made by the first part's thread */
 } dist_run;
+
+/* The analysis of the definitions read, made once for every part. */
+static ccg_err analysis(dist_run *r, const ccg_defs *defs, const ccg_an **out)
+{
+	ccg_err err = CCG_OK;
+	pthread_mutex_lock(&r->mu);
+	if (!r->an)
+		err = ccg_an_create(defs, r->longest, &r->an);
+	*out = r->an;
+	pthread_mutex_unlock(&r->mu);
+	return err;
+}
 
 /* Location i's stored results, computed on its part (time records from
  * 0), appended to out. */
-static ccg_err walk_part(const ccg_store *part, size_t i,
-			 const ccg_ingest_loc *l, uint64_t min, ccg_buf *out)
+static ccg_err walk_part(dist_run *r, const ccg_defs *defs,
+			 const ccg_store *part, size_t i,
+			 const ccg_ingest_loc *l, ccg_buf *out)
 {
+	const ccg_an *an;
+	ccg_err err = analysis(r, defs, &an);
+	if (err)
+		return err;
 	loc as = {0}; /* the location as queries would see it, tbase 0 */
 	as.root = l->root;
 	as.nevents = l->nevents;
@@ -37,7 +57,7 @@ static ccg_err walk_part(const ccg_store *part, size_t i,
 	as.rep = l->rep;
 	ccg_sloc sl = ccg_loc_sloc(&as, i);
 	ccg_sinst root = ccg_loc_sroot(&as);
-	return ccg_sumset_walk_part(part, &sl, &root, min, out);
+	return ccg_sumset_walk_part(part, an, &sl, &root, r->sums_min, out);
 }
 
 /* Rank 0: merges part into the whole, its results into r->sums. */
@@ -56,11 +76,11 @@ static ccg_err merge_part(dist_run *r, ccg_store *whole, const ccg_store *part,
 
 /* ccg_ingest's part_prep on rank 0, by the thread that read location i:
  * its stored results. */
-static ccg_err walk_own(void *ctx, size_t i, const ccg_store *part,
-			const ccg_ingest_loc *l, ccg_buf *prep)
+static ccg_err walk_own(void *ctx, const ccg_defs *defs, size_t i,
+			const ccg_store *part, const ccg_ingest_loc *l,
+			ccg_buf *prep)
 {
-	dist_run *r = ctx;
-	return walk_part(part, i, l, r->sums_min, prep);
+	return walk_part(ctx, defs, part, i, l, prep);
 }
 
 /* ccg_ingest's part_fn on rank 0, in location order. */
@@ -74,12 +94,12 @@ static ccg_err take_own(void *ctx, ccg_store *whole, size_t i,
 }
 
 /* ccg_ingest's part_prep on the other ranks: the bytes sent. */
-static ccg_err pack_part(void *ctx, size_t i, const ccg_store *part,
-			 const ccg_ingest_loc *l, ccg_buf *prep)
+static ccg_err pack_part(void *ctx, const ccg_defs *defs, size_t i,
+			 const ccg_store *part, const ccg_ingest_loc *l,
+			 ccg_buf *prep)
 {
-	dist_run *r = ctx;
 	ccg_buf results = CCG_BUF_INIT;
-	ccg_err err = walk_part(part, i, l, r->sums_min, &results);
+	ccg_err err = walk_part(ctx, defs, part, i, l, &results);
 	if (!err && !(err = ccg_ingest_loc_pack(l, prep))) {
 		ccg_put_u(prep, results.len);
 		ccg_buf_add(prep, results.data, results.len);
@@ -148,7 +168,8 @@ ccg_err ccg_dist_build(ccg_trace *t, const ccg_ingest_opts *o,
 		       ccg_ingest_loc **il, size_t *n, ccg_buf *msg)
 {
 	const ccg_dist *d = t->opt.dist;
-	dist_run r = {d, t->sums_min, NULL, CCG_BUF_INIT};
+	dist_run r = {d, t->sums_min, t->longest_stored, NULL, CCG_BUF_INIT,
+		      PTHREAD_MUTEX_INITIALIZER, NULL};
 	ccg_ingest_opts io = *o;
 	io.rank = 0;
 	io.nranks = d->size;
@@ -176,6 +197,8 @@ ccg_err ccg_dist_build(ccg_trace *t, const ccg_ingest_opts *o,
 out:
 	ccg_sumset_free(r.sums);
 	ccg_buf_free(&r.bytes);
+	ccg_an_free(r.an);
+	pthread_mutex_destroy(&r.mu);
 	return err;
 }
 
@@ -184,7 +207,8 @@ ccg_err ccg_dist_work(const char *anchor, const ccg_options *opt,
 {
 	const ccg_dist *d = opt->dist;
 	dist_run r = {d, opt->sums_min ? opt->sums_min : CCG_SUMS_DEFAULT,
-		      NULL, CCG_BUF_INIT};
+		      ccg_options_longest(opt), NULL, CCG_BUF_INIT,
+		      PTHREAD_MUTEX_INITIALIZER, NULL};
 	ccg_ingest_opts o;
 	ccg_options_ingest(opt, NULL, &o);
 	o.progress = 0;
@@ -202,6 +226,8 @@ ccg_err ccg_dist_work(const char *anchor, const ccg_options *opt,
 		free(il[i].errmsg);
 	free(il);
 	ccg_store_free(store);
+	ccg_an_free(r.an);
+	pthread_mutex_destroy(&r.mu);
 	ccg_defs_free(defs);
 	return err;
 }

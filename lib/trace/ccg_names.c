@@ -374,3 +374,44 @@ void ccg_kids_name(const ccg_trace *t, const kids *k, uint32_t j,
 	}
 }
 
+
+ccg_err ccg_names_inum_path(const ccg_trace *t, const loc *l, uint64_t inum,
+			    ccg_buf *out)
+{
+	inst in;
+	kids ks = {0};
+	ccg_names_location_path(t, l, out);
+	if (inum < l->base)
+		return CCG_ENOENT;
+	uint64_t p = inum - l->base;
+	ccg_err err = ccg_ids_root(t, l, &in);
+	if (!err && p > in.hdr.ndirs)
+		err = CCG_ENOENT;
+	/* Every step goes one level down and p falls by one or more. */
+	while (!err && p > 0) {
+		if ((err = ccg_kids_load(t, &in, &ks)))
+			break;
+		uint32_t j;
+		inst child;
+		for (j = 0; j < ks.n; j++) {
+			if ((err = ccg_ids_child(&in, &ks.it, ks.item_of[j],
+						 &child)))
+				break;
+			if (p <= 1 + child.hdr.ndirs)
+				break;
+			p -= 1 + child.hdr.ndirs;
+		}
+		if (!err && j == ks.n)
+			err = CCG_EFORMAT;
+		if (!err) {
+			ccg_buf_addc(out, '/');
+			ccg_kids_name(t, &ks, j, out);
+			p--;
+			in = child;
+		}
+		ccg_kids_free(&ks);
+		memset(&ks, 0, sizeof ks);
+	}
+	ccg_kids_free(&ks);
+	return err ? err : ccg_buf_status(out);
+}

@@ -82,6 +82,15 @@ void ccg_options_init(ccg_options *opt)
 	opt->cache_bytes = CCG_CACHE_DEFAULT;
 }
 
+uint32_t ccg_options_longest(const ccg_options *opt)
+{
+	if (opt->longest == UINT32_MAX)
+		return 0;
+	if (!opt->longest)
+		return CCG_LONGEST_DEFAULT;
+	return opt->longest < CCG_LONGEST_MAX ? opt->longest : CCG_LONGEST_MAX;
+}
+
 ccg_err ccg_options_check(const ccg_options *opt, ccg_buf *msg)
 {
 	if (opt->fanout >= CCG_FANOUT_MIN && opt->fanout <= CCG_FANOUT_MAX)
@@ -216,7 +225,8 @@ static const field loc_fields[] = {
 static const field meta_fields[] = {
 	META(nodes_offered, F_U64), META(sums_min, F_U64),
 	META(bytes_offered, F_U64), META(graph_bytes, F_U64),
-	META(lossy_shared, F_U64), META(lossy_max_rel, F_F64)};
+	META(lossy_shared, F_U64), META(lossy_max_rel, F_F64),
+	META(longest_stored, F_U64)};
 #undef META
 
 static void rec_put(ccg_buf *b, const void *obj, const field *f, size_t n)
@@ -443,6 +453,10 @@ static void reset_content(ccg_trace *t)
 	t->msgseqs = NULL;
 	ccg_sumset_free(t->sums);
 	t->sums = NULL;
+	ccg_an_free(t->an);
+	t->an = NULL;
+	free(t->loc_role);
+	t->loc_role = NULL;
 	ccg_store_free(t->store);
 	t->store = NULL;
 	ccg_index_close(t->index);
@@ -469,7 +483,15 @@ static ccg_err finish_setup(ccg_trace *t)
 	    (err = ccg_lru_create(CCG_MSGSEQ_CACHE, ccg_msgseq_forget, NULL,
 				  &t->msgseqs)))
 		return err;
-	ccg_sumset_attach(t->sums, t->sums_min, t->stats);
+	if ((err = ccg_answers_prepare(t)))
+		return err;
+	ccg_an_attach(t->an, t->stats);
+	/* Longest calls: the index's results hold longest_stored a region,
+	 * which serve a mount that asks for no more. */
+	unsigned kinds = ~0u;
+	if (t->longest > t->longest_stored)
+		kinds &= ~(1u << CCG_RES_LONGEST);
+	ccg_sumset_attach(t->sums, t->sums_min, kinds, t->stats);
 	uint64_t nodes = 1 + t->ngroups;
 	for (size_t i = 0; i < t->nlocs; i++) {
 		loc *l = &t->locs[i];
@@ -549,6 +571,7 @@ static uint64_t evt_bytes(const ccg_buf *identity)
 static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 			       ccg_buf *msg)
 {
+	t->longest_stored = t->longest;
 	ccg_err err = build_from_otf2(t, msg);
 	double t0 = now();
 	if (!err && !t->sums) /* a shared build made them already */
@@ -607,6 +630,7 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 	if (!t->opt.cache_bytes)
 		t->opt.cache_bytes = CCG_CACHE_DEFAULT;
 	t->sums_min = t->opt.sums_min ? t->opt.sums_min : CCG_SUMS_DEFAULT;
+	t->longest = ccg_options_longest(&t->opt);
 	if (!(t->anchor = strdup(anchor)))
 		goto fail;
 	if ((err = ccg_index_identity(anchor, &identity, msg)) ||

@@ -4,7 +4,7 @@
  * index's CCG_SEC_SUMS section, found again by key.
  *
  * A record is varint k1 (location << 32 | node), varint k2 (first event
- * << 2 | kind), then the result (ccg_sums_encode).  Records are written
+ * << 3 | kind), then the result (its kind's encode).  Records are written
  * sorted by key, each key once; at open only the keys are kept in
  * memory, the results stay in the file's blocks until asked for.
  */
@@ -21,6 +21,10 @@
 #include "ccg_par.h"
 #include "ccg_search.h"
 
+/* The kinds the analysis adds, stored like the built-in ones. */
+static const int an_kinds[] = {CCG_RES_CATS, CCG_RES_LONGEST,
+			       CCG_RES_COUNTERS};
+
 typedef struct sumkey {
 	uint64_t k1, k2;
 	uint64_t rec;           /* record id (index) or offset (memory) */
@@ -32,6 +36,7 @@ struct ccg_sumset {
 	size_t n, cap;
 	ccg_buf bytes;          /* made while building: the records */
 	ccg_index *x;           /* or read from here (borrowed) */
+	unsigned kinds;         /* the kinds served (bit 1 << kind) */
 };
 
 static int key_cmp(const void *a, const void *b)
@@ -45,7 +50,7 @@ static void make_key(const ccg_sloc *l, const ccg_sinst *in, int kind,
 		     uint64_t *k1, uint64_t *k2)
 {
 	*k1 = (uint64_t)l->index << 32 | in->node;
-	*k2 = in->first << 2 | (uint64_t)kind;
+	*k2 = in->first << 3 | (uint64_t)kind;
 }
 
 /* Appends the record (k1, k2) of len bytes at p to a set being made. */
@@ -82,6 +87,8 @@ static ccg_err get(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
 		   int kind, ccg_buf *rec)
 {
 	const ccg_sumset *s = ctx;
+	if (!(s->kinds & 1u << kind))
+		return CCG_ENOENT;
 	const sumkey *k = find(s, l, in, kind);
 	if (!k)
 		return CCG_ENOENT;
@@ -111,6 +118,7 @@ static ccg_err get(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
  * and puts into a set of its own. */
 typedef struct walk_job {
 	const ccg_trace *t;
+	ccg_statcache *c;       /* the analysis's kinds, over t->store */
 	pthread_mutex_t mu;
 	size_t next;            /* next location: mu */
 	ccg_err err;            /* first failure: mu */
@@ -137,6 +145,9 @@ static void *walker_main(void *arg)
 		ccg_sinst root = ccg_loc_sroot(l);
 		ccg_err err = ccg_sums_walk(t->store, &sl, &root, t->sums_min,
 					    put, &w->set);
+		for (size_t k = 0; !err && k < NELEM(an_kinds); k++)
+			err = ccg_result_walk(j->c, an_kinds[k], &sl, &root,
+					      t->sums_min, put, &w->set);
 		if (err) {
 			pthread_mutex_lock(&j->mu);
 			if (!j->err)
@@ -166,14 +177,19 @@ static ccg_err absorb(ccg_sumset *a, ccg_sumset *b)
  * s. */
 static ccg_err walk_all(const ccg_trace *t, size_t n, ccg_sumset *s)
 {
-	walk_job j = {t, PTHREAD_MUTEX_INITIALIZER, 0, CCG_OK};
+	walk_job j = {t, NULL, PTHREAD_MUTEX_INITIALIZER, 0, CCG_OK};
 	walker *ws = calloc(n, sizeof *ws);
-	if (!ws)
-		return CCG_ENOMEM;
+	ccg_err err = ws ? ccg_statcache_create(t->store, 0, &j.c)
+			 : CCG_ENOMEM;
+	if (err) {
+		free(ws);
+		return err;
+	}
+	ccg_an_attach(t->an, j.c);
 	for (size_t k = 0; k < n; k++)
 		ws[k].j = &j;
 	ccg_par_run(n, walker_main, ws, sizeof *ws);
-	ccg_err err = j.err;
+	err = j.err;
 	for (size_t k = 0; k < n; k++) {
 		if (!err)
 			err = absorb(s, &ws[k].set);
@@ -181,6 +197,7 @@ static ccg_err walk_all(const ccg_trace *t, size_t n, ccg_sumset *s)
 		ccg_buf_free(&ws[k].set.bytes);
 	}
 	free(ws);
+	ccg_statcache_free(j.c);
 	pthread_mutex_destroy(&j.mu);
 	return err;
 }
@@ -188,6 +205,8 @@ static ccg_err walk_all(const ccg_trace *t, size_t n, ccg_sumset *s)
 ccg_err ccg_sumset_create(ccg_sumset **out)
 {
 	*out = calloc(1, sizeof **out);
+	if (*out)
+		(*out)->kinds = ~0u;
 	return *out ? CCG_OK : CCG_ENOMEM;
 }
 
@@ -203,14 +222,17 @@ void ccg_sumset_finish(ccg_sumset *s)
 	s->n = k;
 }
 
-ccg_err ccg_sumset_build(const ccg_trace *t, ccg_sumset **out)
+ccg_err ccg_sumset_build(ccg_trace *t, ccg_sumset **out)
 {
-	ccg_sumset *s = calloc(1, sizeof *s);
+	ccg_err err = ccg_answers_prepare(t);
+	ccg_sumset *s = NULL;
+	if (err || (err = ccg_sumset_create(&s)))
+		return err;
 	uint64_t events = 0; /* t->events is summed later, at setup */
 	for (size_t i = 0; i < t->nlocs; i++)
 		events += t->locs[i].nevents;
 	size_t n = ccg_par_threads(t->opt.threads, t->nlocs, events);
-	ccg_err err = s ? walk_all(t, n, s) : CCG_ENOMEM;
+	err = walk_all(t, n, s);
 	if (err) {
 		ccg_sumset_free(s);
 		return err;
@@ -237,11 +259,21 @@ static ccg_err put_packed(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
 	return err;
 }
 
-ccg_err ccg_sumset_walk_part(const ccg_store *part, const ccg_sloc *sl,
-			     const ccg_sinst *root, uint64_t min_events,
-			     ccg_buf *out)
+ccg_err ccg_sumset_walk_part(const ccg_store *part, const ccg_an *an,
+			     const ccg_sloc *sl, const ccg_sinst *root,
+			     uint64_t min_events, ccg_buf *out)
 {
-	return ccg_sums_walk(part, sl, root, min_events, put_packed, out);
+	ccg_statcache *c = NULL;
+	ccg_err err = ccg_sums_walk(part, sl, root, min_events, put_packed,
+				    out);
+	if (!err && !(err = ccg_statcache_create(part, 0, &c))) {
+		ccg_an_attach(an, c);
+		for (size_t k = 0; !err && k < NELEM(an_kinds); k++)
+			err = ccg_result_walk(c, an_kinds[k], sl, root,
+					      min_events, put_packed, out);
+	}
+	ccg_statcache_free(c);
+	return err;
 }
 
 ccg_err ccg_sumset_add_part(ccg_sumset *s, const unsigned char *p, size_t len,
@@ -307,12 +339,13 @@ static ccg_err load_key(void *ctx, const unsigned char *p, size_t len)
 
 ccg_err ccg_sumset_load(ccg_index *x, ccg_sumset **out)
 {
-	ccg_sumset *s = calloc(1, sizeof *s);
-	if (!s)
-		return CCG_ENOMEM;
+	ccg_sumset *s = NULL;
+	ccg_err err = ccg_sumset_create(&s);
+	if (err)
+		return err;
 	s->x = x;
 	load_ctx lc = {s, 0};
-	ccg_err err = ccg_index_each(x, CCG_SEC_SUMS, load_key, &lc);
+	err = ccg_index_each(x, CCG_SEC_SUMS, load_key, &lc);
 	if (err) {
 		ccg_sumset_free(s);
 		return err;
@@ -321,10 +354,13 @@ ccg_err ccg_sumset_load(ccg_index *x, ccg_sumset **out)
 	return CCG_OK;
 }
 
-void ccg_sumset_attach(ccg_sumset *s, uint64_t min_events, ccg_statcache *c)
+void ccg_sumset_attach(ccg_sumset *s, uint64_t min_events, unsigned kinds,
+		       ccg_statcache *c)
 {
-	if (s)
-		ccg_statcache_set_stored(c, &(ccg_stored){s, min_events, get});
+	if (!s)
+		return;
+	s->kinds = kinds;
+	ccg_statcache_set_stored(c, &(ccg_stored){s, min_events, get});
 }
 
 size_t ccg_sumset_count(const ccg_sumset *s)

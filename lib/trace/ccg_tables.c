@@ -21,24 +21,8 @@
 #include "ccg_render.h"
 #include "ccg_table.h"
 
-/* One piece of a scope: a node instance of location l. */
-typedef struct part {
-	const loc *l;
-	ccg_sinst in;
-} part;
-
-typedef struct scope {
-	part *p;                /* &one, or an array of the caller's */
-	size_t n;
-	int windowed;           /* only [t0, t1) counts */
-	uint64_t t0, t1;
-	part one;               /* a tree directory's only part */
-} scope;
-
-/* The scope of directory w (in: its instance, for a tree directory); a
- * window's locations without events are left out. */
-static ccg_err scope_of(const ccg_trace *t, const where *w, const inst *in,
-			scope *s)
+ccg_err ccg_scope_of(const ccg_trace *t, const where *w, const inst *in,
+		     ccg_scope *s)
 {
 	memset(s, 0, sizeof *s);
 	if (w->kind == W_WIN) {
@@ -48,7 +32,7 @@ static ccg_err scope_of(const ccg_trace *t, const where *w, const inst *in,
 		s->t1 = wn.t1;
 	}
 	if (in) {
-		s->one = (part){in->l, inst_sinst(in)};
+		s->one = (ccg_part){in->l, inst_sinst(in), w->dir};
 		s->p = &s->one;
 		s->n = 1;
 		return CCG_OK;
@@ -63,15 +47,16 @@ static ccg_err scope_of(const ccg_trace *t, const where *w, const inst *in,
 		const loc *l = &t->locs[members ? members[i] : first + i];
 		if (s->windowed && !l->nevents)
 			continue;
-		inst root;
-		ccg_err err = ccg_ids_root(t, l, &root);
-		if (err) {
-			free(s->p);
-			return err;
-		}
-		s->p[s->n++] = (part){l, inst_sinst(&root)};
+		s->p[s->n++] = (ccg_part){l, ccg_loc_sroot(l), l->base};
 	}
 	return CCG_OK;
+}
+
+void ccg_scope_free(ccg_scope *s)
+{
+	if (s->p != &s->one)
+		free(s->p);
+	s->p = NULL;
 }
 
 /* What one part gives: a result shared from the cache (whole nodes) or
@@ -86,8 +71,8 @@ typedef struct result {
 	ccg_msgs m;
 } result;
 
-static ccg_err part_get(const ccg_trace *t, const scope *s, const part *p,
-			result *r)
+static ccg_err part_get(const ccg_trace *t, const ccg_scope *s,
+		       const ccg_part *p, result *r)
 {
 	ccg_statcache *c = t->stats;
 	const ccg_sloc *l = &p->l->sl;
@@ -136,8 +121,8 @@ static ccg_err add_rows(const ccg_trace *t, const ccg_msgs *m, uint64_t from,
 }
 
 /* Appends table v (stats, folded, messages) of scope s. */
-static ccg_err scope_table(const ccg_trace *t, const scope *s, enum view v,
-			   ccg_sink *out)
+static ccg_err scope_table(const ccg_trace *t, const ccg_scope *s,
+			   enum view v, ccg_sink *out)
 {
 	ccg_stats st = {0};
 	ccg_folded f = {0};
@@ -169,7 +154,7 @@ static ccg_err scope_table(const ccg_trace *t, const scope *s, enum view v,
 
 /* imbalance.tsv of scope s: the statistics of each part (a location's
  * root, in location order) compared. */
-static ccg_err scope_imbalance(const ccg_trace *t, const scope *s,
+static ccg_err scope_imbalance(const ccg_trace *t, const ccg_scope *s,
 			       ccg_sink *out)
 {
 	ccg_imbalance im = {0};
@@ -192,7 +177,7 @@ static ccg_err scope_imbalance(const ccg_trace *t, const scope *s,
 
 /* profile-locations.folded of scope s: each part's profile.folded below a
  * first frame naming its location. */
-static ccg_err scope_folded_locs(const ccg_trace *t, const scope *s,
+static ccg_err scope_folded_locs(const ccg_trace *t, const ccg_scope *s,
 				 ccg_sink *out)
 {
 	ccg_buf name = CCG_BUF_INIT;
@@ -212,7 +197,7 @@ static ccg_err scope_folded_locs(const ccg_trace *t, const scope *s,
 }
 
 /* timeline.tsv of scope s: `bins` equal bins of [t0, t1). */
-static ccg_err scope_timeline(const ccg_trace *t, scope *s, uint64_t t0,
+static ccg_err scope_timeline(const ccg_trace *t, ccg_scope *s, uint64_t t0,
 			      uint64_t t1, uint32_t bins, ccg_sink *out)
 {
 	ccg_stats *per = calloc(bins, sizeof *per);
@@ -242,8 +227,8 @@ static ccg_err scope_timeline(const ccg_trace *t, scope *s, uint64_t t0,
 ccg_err ccg_tables_text(const ccg_trace *t, const where *w, const inst *in,
 			enum view v, ccg_sink *out)
 {
-	scope s;
-	ccg_err err = scope_of(t, w, in, &s);
+	ccg_scope s;
+	ccg_err err = ccg_scope_of(t, w, in, &s);
 	if (!err && v == V_TIMELINE) {
 		uint32_t bins = w->bins ? w->bins : CCG_TIMELINE_BINS;
 		uint64_t t0 = s.windowed ? s.t0 : t->first;
@@ -256,8 +241,7 @@ ccg_err ccg_tables_text(const ccg_trace *t, const where *w, const inst *in,
 	} else if (!err) {
 		err = scope_table(t, &s, v, out);
 	}
-	if (s.p != &s.one)
-		free(s.p);
+	ccg_scope_free(&s);
 	return err;
 }
 

@@ -45,6 +45,7 @@
 #include <stdint.h>
 
 #include "ccg_trace.h"
+#include "ccg_analyze.h"
 #include "ccg_build.h"
 #include "ccg_defs.h"
 #include "ccg_index.h"
@@ -100,6 +101,11 @@ enum view {
 	/* slices for other tools (issue 11) */
 	V_JSON,
 	V_SVG,
+	/* answers (lib/analyze) */
+	V_SUMMARY,
+	V_EFFICIENCY,
+	V_LONGEST,
+	V_COUNTERS,
 	V__COUNT
 };
 _Static_assert(V__COUNT <= (1 << CCG_VIEW_BITS), "views fit their bits");
@@ -236,6 +242,14 @@ struct ccg_trace {
 				 * (ccg_msgseq.c; its own lock) */
 	ccg_sumset *sums;       /* stored results of large instances */
 	uint64_t sums_min;      /* ... of this many events or more */
+	ccg_an *an;             /* the answers' analysis (its kinds) */
+	uint32_t longest;       /* calls per region longest.tsv lists (0:
+				 * none) */
+	uint64_t longest_stored; /* ... that the index's results hold */
+	int hybrid;             /* MPI regions and a group of several CPU
+				 * threads (efficiency.tsv's hybrid split) */
+	uint8_t *loc_role;      /* per location: 1 the first CPU thread of
+				 * its group, 2 an OpenMP worker thread */
 	uint64_t index_bytes;
 	uint64_t nodes_offered, bytes_offered, graph_bytes;
 	uint64_t otf2_bytes;    /* the archive's .evt files */
@@ -409,6 +423,10 @@ void ccg_names_free(ccg_trace *t);
 size_t ccg_names_region_index(const ccg_trace *t, uint64_t region);
 /* Appends "GROUP/LOCATION", the location's path from the mount. */
 void ccg_names_location_path(const ccg_trace *t, const loc *l, ccg_buf *b);
+/* Appends the path of directory `inum` of location l ("GROUP/LOCATION/
+ * CALL/..."), found by one descent naming each level. */
+ccg_err ccg_names_inum_path(const ccg_trace *t, const loc *l, uint64_t inum,
+			    ccg_buf *out);
 /* The location whose definition id is `id`, NULL if none. */
 const loc *ccg_names_location_of(const ccg_trace *t, uint64_t id);
 /* A ccg_table_path_fn over the trace `ctx`: the path of location `id`,
@@ -574,6 +592,32 @@ void ccg_merge_free(struct wmerge *m);
 
 /* ---- ccg_tables.c: tables of any directory ---- */
 
+/* One piece of a directory's scope: a node instance of location l, whose
+ * directory is inum `inum`. */
+typedef struct ccg_part {
+	const loc *l;
+	ccg_sinst in;
+	uint64_t inum;
+} ccg_part;
+
+/* A directory's scope: a list of parts - a call directory is one part, a
+ * location its root, a group or the root every member's root, a window
+ * directory the roots of the locations it covers that have events - and,
+ * in a window, the window [t0, t1). */
+typedef struct ccg_scope {
+	ccg_part *p;            /* &one, or an array of its own */
+	size_t n;
+	int windowed;
+	uint64_t t0, t1;
+	ccg_part one;
+} ccg_scope;
+
+/* The scope of directory w (in: its instance, for a tree directory).
+ * Ownership: ccg_scope_free. */
+ccg_err ccg_scope_of(const ccg_trace *t, const where *w, const inst *in,
+		     ccg_scope *s);
+void ccg_scope_free(ccg_scope *s);
+
 /* stats.tsv, profile.folded, messages.tsv, timeline.tsv, imbalance.tsv or
  * profile-locations.folded (view v) of the directory `w` (with `in` for a
  * tree directory) into the sink: appended, or only measured. */
@@ -584,6 +628,9 @@ ccg_err ccg_tables_patterns(const ccg_trace *t, const loc *l,
 			    const ccg_buf **out);
 
 /* ---- the build ---- */
+
+/* Calls per region longest.tsv lists under opt (0: no longest.tsv). */
+uint32_t ccg_options_longest(const ccg_options *opt);
 
 /* The options of ccg_ingest that opt gives; records spill to spill_dir
  * (NULL: $TMPDIR; borrowed, as o keeps it). */
@@ -598,7 +645,7 @@ ccg_err ccg_dist_build(ccg_trace *t, const ccg_ingest_opts *o,
 /* ---- ccg_sumset.c: stored results of large instances ---- */
 
 /* Computes the stored results of every location of a freshly built t. */
-ccg_err ccg_sumset_build(const ccg_trace *t, ccg_sumset **out);
+ccg_err ccg_sumset_build(ccg_trace *t, ccg_sumset **out);
 /* Made piece by piece instead (a build shared among processes): an empty
  * set; the records of one location's part, as bytes (ccg_ingest's part:
  * keys name its node ids); those bytes added to s, the part's node ids
@@ -606,9 +653,9 @@ ccg_err ccg_sumset_build(const ccg_trace *t, ccg_sumset **out);
  * each key once. */
 /* Ownership: ccg_sumset_free. */
 ccg_err ccg_sumset_create(ccg_sumset **out);
-ccg_err ccg_sumset_walk_part(const ccg_store *part, const ccg_sloc *sl,
-			     const ccg_sinst *root, uint64_t min_events,
-			     ccg_buf *out);
+ccg_err ccg_sumset_walk_part(const ccg_store *part, const ccg_an *an,
+			     const ccg_sloc *sl, const ccg_sinst *root,
+			     uint64_t min_events, ccg_buf *out);
 ccg_err ccg_sumset_add_part(ccg_sumset *s, const unsigned char *p, size_t len,
 			    const ccg_ref *map, uint32_t nmap);
 void ccg_sumset_finish(ccg_sumset *s);
@@ -617,8 +664,10 @@ ccg_err ccg_sumset_write(const ccg_sumset *s, ccg_index_writer *w);
 /* Their keys from an index (the results stay in x, borrowed). */
 ccg_err ccg_sumset_load(ccg_index *x, ccg_sumset **out);
 /* Lets the queries of c read them (s NULL: nothing); instances of
- * min_events events or more have them. */
-void ccg_sumset_attach(ccg_sumset *s, uint64_t min_events, ccg_statcache *c);
+ * min_events events or more have them, of the kinds whose bit
+ * (1 << kind) `kinds` sets. */
+void ccg_sumset_attach(ccg_sumset *s, uint64_t min_events, unsigned kinds,
+		       ccg_statcache *c);
 size_t ccg_sumset_count(const ccg_sumset *s);
 void ccg_sumset_free(ccg_sumset *s);
 
@@ -632,6 +681,16 @@ ccg_err ccg_svgview_get(const ccg_trace *t, const where *w,
 void ccg_svgview_put(const ccg_trace *t, const ccg_buf *b);
 /* The destructor of t->svgs. */
 void ccg_svgview_forget(void *ctx, void *value);
+
+/* ---- ccg_answers.c: the answers' files ---- */
+
+/* The analysis of t's definitions and what the answers need of its
+ * locations (made once; again after a reset). */
+ccg_err ccg_answers_prepare(ccg_trace *t);
+/* summary.tsv, efficiency.tsv, longest.tsv or counters.tsv (view v) of
+ * directory w (with `in` for a tree directory) into the sink. */
+ccg_err ccg_answers_text(const ccg_trace *t, const where *w, const inst *in,
+			 enum view v, ccg_sink *out);
 
 /* ---- ccg_info.c: info files and the root's fixed files ---- */
 

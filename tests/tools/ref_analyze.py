@@ -358,11 +358,12 @@ class Location:
             else:
                 self.eff[i] = cat
             up = p is not None
-            self.notuseful[i] = (up and self.notuseful[p]) or \
-                cat in NOT_USEFUL
-            self.mpi[i] = (up and self.mpi[p]) or cat in MPI_CATS
+            # Useful or not as summary.tsv counts the moment: by the
+            # outermost call of a category other than computation.
+            self.notuseful[i] = self.eff[i] in NOT_USEFUL
+            self.mpi[i] = self.eff[i] in MPI_CATS
             self.par[i] = (up and self.par[p]) or \
-                (paradigm == "OPENMP" and role == "PARALLEL")
+                (paradigm in THREADING and role == "PARALLEL")
         self.starts = [a[2] for a in self.acts]
 
     def clips(self, s0, s1):
@@ -434,15 +435,17 @@ class Trace:
             l = self.loc[lid]
             if l.type == "CPU_THREAD" and l.group not in self.master:
                 self.master[l.group] = lid
-        self.omp_parallel = any(p == "OPENMP" and r == "PARALLEL" for
+        self.omp_parallel = any(p in THREADING and r == "PARALLEL" for
                                 _, p, r in self.defs.regions.values())
         cpus = {}
         for l in self.loc.values():
             if l.type == "CPU_THREAD":
                 cpus[l.group] = cpus.get(l.group, 0) + 1
-        mpi_calls = any(c in MPI_CATS for l in self.loc.values()
-                        for c in l.cat)
-        self.hybrid = mpi_calls and any(n > 1 for n in cpus.values())
+        # Hybrid: the definitions have MPI regions, and some group has
+        # several CPU threads.
+        mpi_regions = any(p == "MPI" for _, p, _ in
+                          self.defs.regions.values())
+        self.hybrid = mpi_regions and any(n > 1 for n in cpus.values())
 
     @classmethod
     def load(cls, anchor, order=None):
@@ -530,19 +533,17 @@ class Trace:
     def efficiency_values(self, lids, t0=None, t1=None):
         s0, s1 = self.span(t0, t1)
         c0, c1 = self._clip_window(t0, t1)
-        inc = [lid for lid in lids if self.loc[lid].type == "CPU_THREAD"]
-        left = [lid for lid in lids if self.loc[lid].type != "CPU_THREAD"]
+        # CPU threads with time in the span count; the others are left
+        # out (and listed), in the scope's order.
+        inc = [lid for lid in lids if self.loc[lid].type == "CPU_THREAD" and
+               self._active(self.loc[lid], s0, s1, t1) is not None]
+        left = [lid for lid in lids if lid not in inc]
         useful, nonmpi = {}, {}
         r0 = r1 = None
         for lid in inc:
             l = self.loc[lid]
             master = self.master.get(l.group) == lid
             act = self._active(l, s0, s1, t1)
-            if act is None:
-                useful[lid] = 0
-                if master:
-                    nonmpi[lid] = 0
-                continue
             r0 = act[0] if r0 is None else min(r0, act[0])
             r1 = act[1] if r1 is None else max(r1, act[1])
             own, _ = l.self_times(c0, c1)
@@ -639,8 +640,20 @@ class Trace:
         for rid, k, d, start, lid in self.longest_calls(lids, n, t0, t1):
             rows.append([escape(self.defs.regions[rid][0]), str(k), str(d),
                          seconds(d, self.res),
-                         seconds(start - self.zero, self.res), str(lid)])
+                         self.time_seconds(start), str(lid)])
         return rows
+
+    def time_seconds(self, t):
+        """A time since the zero in seconds, its integer part
+        zero-padded to the width of the trace's last time's (as every
+        time column of the tables)."""
+        if not self.res:
+            return "-"
+        text = seconds(t - self.zero, self.res)
+        width = len(str((self.last - self.zero) // self.res)) \
+            if self.last is not None and self.last > self.zero else 1
+        whole, dot, frac = text.partition(".")
+        return whole.rjust(width, "0") + dot + frac
 
     # -- counters.tsv --
     def _samples(self, l):

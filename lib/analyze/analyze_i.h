@@ -1,0 +1,67 @@
+/*
+ * analyze_i.h - what the modules of lib/analyze share: the analysis and
+ * its kinds.  Nothing outside lib/analyze includes this file.
+ *
+ *   ccg_an.c        the analysis: regions' categories, metric members,
+ *                   its kinds given to a cache
+ *   ccg_an_cats.c   categories of time (CCG_RES_CATS)
+ *   ccg_an_long.c   longest calls (CCG_RES_LONGEST)
+ *   ccg_an_ctr.c    counters per region (CCG_RES_COUNTERS)
+ *   ccg_an_table.c  summary.tsv, efficiency.tsv, longest.tsv,
+ *                   counters.tsv of a scope
+ */
+#ifndef CCG_ANALYZE_I_H
+#define CCG_ANALYZE_I_H
+
+#include "ccg_analyze.h"
+
+/* A region as the kinds see it, by id (sorted). */
+typedef struct an_region {
+	uint64_t id;
+	uint8_t cat;            /* enum ccg_cat */
+	uint8_t parallel;       /* a PARALLEL region of a threading paradigm */
+} an_region;
+
+/* How a member's values count (doc/analysis.md). */
+enum an_mode { AN_ACCUMULATED, AN_RELATIVE, AN_ABS_LAST, AN_ABS_HOLD };
+
+/* A metric member the counters know, in definition order. */
+typedef struct an_member {
+	uint64_t id;
+	ccg_def_member def;     /* its name and unit */
+	uint8_t mode;           /* enum an_mode */
+	uint8_t is_double;
+	uint8_t is_signed;
+} an_member;
+
+/* A metric (class or instance) the METRIC events name: its members, as
+ * indices into the analysis's members (UINT32_MAX: not known). */
+typedef struct an_metric {
+	uint64_t id;
+	uint32_t first, n;      /* ccg_an.mlist[first .. first + n) */
+} an_metric;
+
+struct ccg_an {
+	const ccg_defs *d;
+	an_region *regions;
+	size_t nregions;
+	an_member *members;
+	size_t nmembers;
+	an_metric *metrics;     /* sorted by id */
+	size_t nmetrics;
+	uint32_t *mlist;
+	size_t nmlist;
+	uint32_t longest;
+	ccg_qkind kinds[3];     /* CCG_RES_CATS .. CCG_RES_COUNTERS */
+};
+
+/* The region `id` of a, NULL when a does not define it. */
+const an_region *ccg_an_region(const ccg_an *a, uint64_t id);
+/* The metric `id` of a, NULL when a does not define it. */
+const an_metric *ccg_an_metric(const ccg_an *a, uint64_t id);
+/* The kinds' tables, filled in for a (ctx: a). */
+void ccg_an_cats_kind(const ccg_an *a, ccg_qkind *k);
+void ccg_an_long_kind(const ccg_an *a, ccg_qkind *k);
+void ccg_an_ctr_kind(const ccg_an *a, ccg_qkind *k);
+
+#endif

@@ -1,0 +1,276 @@
+/*
+ * ccg_an.c - the analysis of a trace: each region's category (the table
+ * of doc/analysis.md, written once below), each metric member's mode, and
+ * the kinds given to a cache.
+ */
+#include "analyze_i.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_fields.h"
+#include "ccg_search.h"
+
+/* OTF2_Paradigm values (OTF2_GeneralDefinitions.h). */
+enum {
+	P_OPENMP = 3, P_MPI = 4, P_CUDA = 5, P_MEASUREMENT = 6, P_PTHREAD = 7,
+	P_HMPP = 8, P_OMPSS = 9, P_GASPI = 11, P_UPC = 12, P_SHMEM = 13,
+	P_WINTHREAD = 14, P_QTTHREAD = 15, P_ACETHREAD = 16, P_TBBTHREAD = 17,
+	P_OPENACC = 18, P_OPENCL = 19, P_HIP = 23
+};
+
+/* OTF2_RegionRole values. */
+enum {
+	R_UNKNOWN = 0, R_FUNCTION = 1, R_WRAPPER = 2, R_PARALLEL = 5,
+	R_CRITICAL = 12, R_ATOMIC = 14, R_BARRIER = 15, R_IMPLICIT_BARRIER = 16,
+	R_FLUSH = 17, R_ORDERED = 18, R_TASK_CREATE = 21, R_TASK_WAIT = 22,
+	R_COLL_ONE2ALL = 23, R_COLL_ALL2ONE = 24, R_COLL_ALL2ALL = 25,
+	R_COLL_OTHER = 26, R_FILE_IO = 27, R_POINT2POINT = 28,
+	R_ARTIFICIAL = 31, R_THREAD_CREATE = 32, R_THREAD_WAIT = 33,
+	R_FILE_IO_METADATA = 38
+};
+
+#define PB(p) ((uint32_t)1 << (p))
+#define RB(r) ((uint64_t)1 << (r))
+#define ANY_PARADIGM UINT32_MAX
+#define ANY_ROLE UINT64_MAX
+
+/* Paradigms of communication, of threads, of accelerators. */
+#define COMM_P (PB(P_MPI) | PB(P_SHMEM) | PB(P_GASPI) | PB(P_UPC))
+#define THREAD_P                                                          \
+	(PB(P_OPENMP) | PB(P_PTHREAD) | PB(P_WINTHREAD) | PB(P_QTTHREAD) | \
+	 PB(P_ACETHREAD) | PB(P_TBBTHREAD) | PB(P_OMPSS))
+#define ACCEL_P                                                         \
+	(PB(P_CUDA) | PB(P_HIP) | PB(P_OPENCL) | PB(P_OPENACC) | PB(P_HMPP))
+
+/* The categories, first matching rule first (doc/analysis.md). */
+static const struct cat_rule {
+	uint32_t paradigms;
+	uint64_t roles;
+	enum ccg_cat cat;
+} cat_rules[] = {
+	{ANY_PARADIGM, RB(R_FILE_IO) | RB(R_FILE_IO_METADATA), CCG_CAT_IO},
+	{PB(P_MEASUREMENT), ANY_ROLE, CCG_CAT_MEASUREMENT},
+	{ACCEL_P, RB(R_ARTIFICIAL), CCG_CAT_MEASUREMENT},
+	{COMM_P, RB(R_POINT2POINT), CCG_CAT_MPI_P2P},
+	{COMM_P,
+	 RB(R_BARRIER) | RB(R_COLL_ONE2ALL) | RB(R_COLL_ALL2ONE) |
+		 RB(R_COLL_ALL2ALL) | RB(R_COLL_OTHER),
+	 CCG_CAT_MPI_COLLECTIVE},
+	{COMM_P, ANY_ROLE, CCG_CAT_MPI_OTHER},
+	{THREAD_P,
+	 RB(R_BARRIER) | RB(R_IMPLICIT_BARRIER) | RB(R_TASK_WAIT) |
+		 RB(R_CRITICAL) | RB(R_ATOMIC) | RB(R_FLUSH) | RB(R_ORDERED) |
+		 RB(R_TASK_CREATE) | RB(R_THREAD_CREATE) | RB(R_THREAD_WAIT) |
+		 RB(R_FUNCTION) | RB(R_WRAPPER) | RB(R_ARTIFICIAL) |
+		 RB(R_UNKNOWN),
+	 CCG_CAT_OPENMP},
+	{ACCEL_P, ANY_ROLE, CCG_CAT_ACCELERATOR},
+};
+
+static const char *const cat_names[CCG_NCAT] = {
+	"computation", "mpi_p2p",     "mpi_collective", "mpi_other",
+	"openmp",      "accelerator", "io",             "measurement"};
+
+enum ccg_cat ccg_an_category(uint64_t paradigm, uint64_t role)
+{
+	uint32_t pb = paradigm < 32 ? PB(paradigm) : 0;
+	uint64_t rb = role < 64 ? RB(role) : 0;
+	for (size_t i = 0; i < sizeof cat_rules / sizeof *cat_rules; i++) {
+		const struct cat_rule *r = &cat_rules[i];
+		if ((r->paradigms == ANY_PARADIGM || (r->paradigms & pb)) &&
+		    (r->roles == ANY_ROLE || (r->roles & rb)))
+			return r->cat;
+	}
+	return CCG_CAT_COMPUTATION;
+}
+
+int ccg_an_is_parallel(uint64_t paradigm, uint64_t role)
+{
+	return paradigm < 32 && (THREAD_P & PB(paradigm)) &&
+	       role == R_PARALLEL;
+}
+
+const char *ccg_an_cat_name(enum ccg_cat c)
+{
+	return c < CCG_NCAT ? cat_names[c] : "-";
+}
+
+static int region_cmp(const void *x, const void *y)
+{
+	const an_region *a = x, *b = y;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+const an_region *ccg_an_region(const ccg_an *a, uint64_t id)
+{
+	size_t i = ccg_search(a->regions, a->nregions, sizeof *a->regions,
+			      offsetof(an_region, id), id);
+	return i < a->nregions && a->regions[i].id == id ? &a->regions[i]
+							  : NULL;
+}
+
+/* OTF2_MetricMode: the value (low 4 bits) and its timing (next 4). */
+static uint8_t member_mode(uint64_t mode)
+{
+	uint64_t value = mode & 15, timing = mode & 0xF0;
+	if (value == 2)
+		return AN_RELATIVE;
+	if (value == 1)
+		return timing == 0x20 ? AN_ABS_LAST : AN_ABS_HOLD;
+	return AN_ACCUMULATED;
+}
+
+/* Every METRIC_MEMBER definition, in definition order. */
+static ccg_err load_members(ccg_an *a)
+{
+	size_t n = ccg_defs_record_count(a->d), cap = 0;
+	for (size_t i = 0; i < n; i++) {
+		ccg_kind kind;
+		uint64_t id, mode = 0, vtype = 0, name = 0, unit = 0, base = 0;
+		uint64_t expo = 0;
+		const unsigned char *f;
+		size_t len;
+		ccg_defs_record(a->d, i, &kind, &id, &f, &len);
+		if (kind != CCG_DEF_METRIC_MEMBER)
+			continue;
+		if (ccg_field_u(kind, f, len, 1, &name) ||
+		    ccg_field_u(kind, f, len, 4, &mode) ||
+		    ccg_field_u(kind, f, len, 5, &vtype) ||
+		    ccg_field_u(kind, f, len, 6, &base) ||
+		    ccg_field_u(kind, f, len, 7, &expo) ||
+		    ccg_field_u(kind, f, len, 8, &unit))
+			continue; /* a damaged member attributes nothing */
+		if (a->nmembers == cap) {
+			cap = cap ? 2 * cap : 16;
+			an_member *m = realloc(a->members, cap * sizeof *m);
+			if (!m)
+				return CCG_ENOMEM;
+			a->members = m;
+		}
+		const char *nm = ccg_defs_name(a->d, CCG_FT_REF_STRING, name);
+		const char *un = ccg_defs_name(a->d, CCG_FT_REF_STRING, unit);
+		ccg_def_member def = {id,   nm ? nm : "", un ? un : "", mode,
+				      vtype, base, (int64_t)expo};
+		a->members[a->nmembers++] = (an_member){
+			id, def, member_mode(mode),
+			vtype == CCG_T_FLOAT || vtype == CCG_T_DOUBLE,
+			vtype >= CCG_T_I8 && vtype <= CCG_T_I64};
+	}
+	return CCG_OK;
+}
+
+static int metric_cmp(const void *x, const void *y)
+{
+	const an_metric *a = x, *b = y;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+const an_metric *ccg_an_metric(const ccg_an *a, uint64_t id)
+{
+	size_t i = ccg_search(a->metrics, a->nmetrics, sizeof *a->metrics,
+			      offsetof(an_metric, id), id);
+	return i < a->nmetrics && a->metrics[i].id == id ? &a->metrics[i]
+							  : NULL;
+}
+
+/* Members a class holds at most (OTF2 counts them in 8 bits). */
+#define AN_MAX_MEMBERS 4096
+
+/* Every METRIC_CLASS and METRIC_INSTANCE definition with its members. */
+static ccg_err load_metrics(ccg_an *a)
+{
+	size_t n = ccg_defs_record_count(a->d), cap = 0, capl = 0;
+	for (size_t i = 0; i < n; i++) {
+		ccg_kind kind;
+		uint64_t id;
+		const unsigned char *f;
+		size_t len;
+		ccg_def_member m;
+		ccg_defs_record(a->d, i, &kind, &id, &f, &len);
+		if (kind != CCG_DEF_METRIC_CLASS &&
+		    kind != CCG_DEF_METRIC_INSTANCE)
+			continue;
+		if (a->nmetrics == cap) {
+			cap = cap ? 2 * cap : 16;
+			an_metric *x = realloc(a->metrics, cap * sizeof *x);
+			if (!x)
+				return CCG_ENOMEM;
+			a->metrics = x;
+		}
+		an_metric *am = &a->metrics[a->nmetrics++];
+		*am = (an_metric){id, (uint32_t)a->nmlist, 0};
+		for (uint32_t k = 0; k < AN_MAX_MEMBERS &&
+				     !ccg_defs_metric_member(a->d, id, k, &m);
+		     k++) {
+			uint32_t idx = UINT32_MAX;
+			for (size_t j = 0; j < a->nmembers; j++)
+				if (a->members[j].id == m.id)
+					idx = (uint32_t)j;
+			if (a->nmlist == capl) {
+				capl = capl ? 2 * capl : 64;
+				uint32_t *x = realloc(a->mlist, capl * sizeof *x);
+				if (!x)
+					return CCG_ENOMEM;
+				a->mlist = x;
+			}
+			a->mlist[a->nmlist++] = idx;
+			am->n++;
+		}
+	}
+	ccg_sort(a->metrics, a->nmetrics, sizeof *a->metrics, metric_cmp);
+	return CCG_OK;
+}
+
+ccg_err ccg_an_create(const ccg_defs *d, uint32_t longest, ccg_an **out)
+{
+	ccg_an *a = calloc(1, sizeof *a);
+	if (!a)
+		return CCG_ENOMEM;
+	a->d = d;
+	a->longest = longest > CCG_LONGEST_MAX ? CCG_LONGEST_MAX : longest;
+	a->nregions = ccg_defs_region_count(d);
+	a->regions = calloc(a->nregions ? a->nregions : 1, sizeof *a->regions);
+	ccg_err err = a->regions ? load_members(a) : CCG_ENOMEM;
+	if (!err)
+		err = load_metrics(a);
+	if (err) {
+		ccg_an_free(a);
+		return err;
+	}
+	for (size_t i = 0; i < a->nregions; i++) {
+		const ccg_def_region *r = ccg_defs_region(d, i);
+		a->regions[i] = (an_region){
+			r->id, (uint8_t)ccg_an_category(r->paradigm, r->role),
+			(uint8_t)ccg_an_is_parallel(r->paradigm, r->role)};
+	}
+	ccg_sort(a->regions, a->nregions, sizeof *a->regions, region_cmp);
+	ccg_an_cats_kind(a, &a->kinds[0]);
+	ccg_an_long_kind(a, &a->kinds[1]);
+	ccg_an_ctr_kind(a, &a->kinds[2]);
+	*out = a;
+	return CCG_OK;
+}
+
+void ccg_an_free(ccg_an *a)
+{
+	if (!a)
+		return;
+	free(a->regions);
+	free(a->members);
+	free(a->metrics);
+	free(a->mlist);
+	free(a);
+}
+
+void ccg_an_attach(const ccg_an *a, ccg_statcache *c)
+{
+	ccg_statcache_set_kind(c, CCG_RES_CATS, &a->kinds[0]);
+	ccg_statcache_set_kind(c, CCG_RES_LONGEST, &a->kinds[1]);
+	ccg_statcache_set_kind(c, CCG_RES_COUNTERS, &a->kinds[2]);
+}
+
+uint32_t ccg_an_longest(const ccg_an *a)
+{
+	return a->longest;
+}

@@ -1,0 +1,179 @@
+/*
+ * ccg_an_long.c - the longest calls of each region (CCG_RES_LONGEST):
+ * a subtree's result holds, per region, its `longest` longest calls, each
+ * with its duration, its start and its directory counted from the
+ * subtree's own in preorder.  The longest calls of a union are among the
+ * longest of its parts, so merging two results keeps each region's
+ * first `longest` of both, and a call adds itself.  In a window every
+ * call the query meets overlaps it and counts with its whole duration.
+ */
+#include "analyze_i.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_codec.h"
+
+/* Region, then longest first, then start, location, directory. */
+int ccg_an_lcall_cmp(const void *x, const void *y)
+{
+	const ccg_lcall *a = x, *b = y;
+	if (a->region != b->region)
+		return a->region < b->region ? -1 : 1;
+	if (a->dur != b->dur)
+		return a->dur > b->dur ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->loc != b->loc)
+		return a->loc < b->loc ? -1 : 1;
+	return a->rel < b->rel ? -1 : a->rel > b->rel;
+}
+
+static void k_free(void *r)
+{
+	ccg_longest *l = r;
+	free(l->c);
+	memset(l, 0, sizeof *l);
+}
+
+static size_t k_bytes(const void *r)
+{
+	const ccg_longest *l = r;
+	return 64 + sizeof *l + l->n * sizeof *l->c;
+}
+
+static uint64_t k_given(const void *r)
+{
+	(void)r;
+	return 0;
+}
+
+static void k_set_given(void *r, uint64_t d)
+{
+	(void)r;
+	(void)d;
+}
+
+/* a's calls and b's (their directories `rel` further), at most `keep`
+ * per region, into a. */
+static ccg_err merge(ccg_longest *a, const ccg_lcall *b, uint32_t bn,
+		     uint64_t rel, uint32_t keep)
+{
+	if (!bn)
+		return CCG_OK;
+	ccg_lcall *out = malloc(((size_t)a->n + bn) * sizeof *out);
+	if (!out)
+		return CCG_ENOMEM;
+	uint32_t i = 0, j = 0, n = 0, run = 0;
+	while (i < a->n || j < bn) {
+		ccg_lcall x;
+		if (j == bn) {
+			x = a->c[i++];
+		} else {
+			ccg_lcall y = b[j];
+			y.rel += rel;
+			if (i < a->n && ccg_an_lcall_cmp(&a->c[i], &y) <= 0) {
+				x = a->c[i++];
+			} else {
+				x = y;
+				j++;
+			}
+		}
+		run = n && out[n - 1].region == x.region ? run + 1 : 1;
+		if (run <= keep)
+			out[n++] = x;
+	}
+	free(a->c);
+	a->c = out;
+	a->n = n;
+	return CCG_OK;
+}
+
+static ccg_err k_merge(const void *ctx, void *into, const void *child,
+		       uint64_t rel)
+{
+	const ccg_an *a = ctx;
+	const ccg_longest *b = child;
+	return merge(into, b->c, b->n, rel, a->longest);
+}
+
+static ccg_err k_own(const void *ctx, void *r, const ccg_qnode *n)
+{
+	const ccg_an *a = ctx;
+	if (n->h->kind != CCG_NODE_CALL || !a->longest)
+		return CCG_OK;
+	ccg_lcall self = {n->h->region,
+			  ccg_shown_dur(n->in->start, n->in->end),
+			  n->in->start, 0, 0};
+	return merge(r, &self, 1, 0, a->longest);
+}
+
+static ccg_err k_encode(const void *ctx, const void *r, ccg_buf *out)
+{
+	(void)ctx;
+	const ccg_longest *l = r;
+	ccg_put_u(out, l->n);
+	for (uint32_t i = 0; i < l->n; i++) {
+		ccg_put_u(out, l->c[i].region);
+		ccg_put_u(out, l->c[i].dur);
+		ccg_put_u(out, l->c[i].start);
+		ccg_put_u(out, l->c[i].rel);
+	}
+	return ccg_buf_status(out) ? CCG_ENOMEM : CCG_OK;
+}
+
+static ccg_err k_decode(const void *ctx, const unsigned char *p, size_t len,
+			void *out)
+{
+	(void)ctx;
+	const unsigned char *end = p + len;
+	ccg_longest *l = out;
+	uint64_t n;
+	/* Each call takes 4 bytes at least: a damaged count allocates
+	 * nothing unbounded. */
+	if (ccg_varint_get(&p, end, &n) || n > (uint64_t)(end - p) / 4)
+		return CCG_EFORMAT;
+	l->c = calloc(n ? n : 1, sizeof *l->c);
+	if (!l->c)
+		return CCG_ENOMEM;
+	for (uint64_t i = 0; i < n; i++) {
+		ccg_lcall *c = &l->c[l->n];
+		if (ccg_varint_get(&p, end, &c->region) ||
+		    ccg_varint_get(&p, end, &c->dur) ||
+		    ccg_varint_get(&p, end, &c->start) ||
+		    ccg_varint_get(&p, end, &c->rel))
+			return CCG_EFORMAT;
+		if (l->n && ccg_an_lcall_cmp(&l->c[l->n - 1], c) >= 0)
+			return CCG_EFORMAT; /* merging relies on the order */
+		l->n++;
+	}
+	return p == end ? CCG_OK : CCG_EFORMAT;
+}
+
+void ccg_an_long_kind(const ccg_an *a, ccg_qkind *k)
+{
+	*k = (ccg_qkind){"longest",  sizeof(ccg_longest), a,        0,
+			 k_free,     k_bytes,             k_given,  k_set_given,
+			 k_merge,    NULL,                k_own,    k_encode,
+			 k_decode};
+}
+
+ccg_err ccg_an_longest_add(const ccg_an *a, ccg_longest *into,
+			   const ccg_longest *p, uint32_t loc, uint64_t inum)
+{
+	ccg_lcall *c = malloc((p->n ? p->n : 1) * sizeof *c);
+	if (!c)
+		return CCG_ENOMEM;
+	for (uint32_t i = 0; i < p->n; i++) {
+		c[i] = p->c[i];
+		c[i].loc = loc;
+	}
+	ccg_err err = merge(into, c, p->n, inum, a->longest);
+	free(c);
+	return err;
+}
+
+void ccg_an_longest_free(ccg_longest *l)
+{
+	k_free(l);
+}

@@ -1,0 +1,447 @@
+/*
+ * ccg_an_table.c - summary.tsv, efficiency.tsv, longest.tsv and
+ * counters.tsv of a scope, from its parts' results (doc/analysis.md
+ * defines every column).
+ */
+#include "analyze_i.h"
+#include "ccg_an_num.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_metric.h"
+#include "ccg_search.h"
+
+/* OTF2_LocationType values. */
+enum { LT_CPU_THREAD = 1, LT_ACCELERATOR_STREAM = 2 };
+
+/* The categories and outside time of location l in the scope: ticks per
+ * column of summary.tsv. */
+static void columns(const ccg_an_scope *sc, const ccg_an_loc *l,
+		    uint64_t col[CCG_NCAT + 1])
+{
+	uint64_t span = sc->end - sc->start, in = 0;
+	for (int c = 0; c < CCG_NCAT; c++) {
+		col[c] = l->cats.t[c];
+		in += col[c];
+	}
+	if (l->type == LT_ACCELERATOR_STREAM) {
+		/* Kernels and copies, whatever their paradigm. */
+		memset(col, 0, CCG_NCAT * sizeof *col);
+		col[CCG_CAT_ACCELERATOR] = in;
+	}
+	col[CCG_NCAT] = span > in ? span - in : 0;
+}
+
+static void put_time(ccg_buf *b, const ccg_an_scope *sc,
+		     unsigned __int128 ticks)
+{
+	if (sc->secs->res)
+		ccg_an_seconds(b, sc->secs, ticks, 1);
+	else
+		ccg_buf_addu(b, (uint64_t)ticks, 0);
+}
+
+static void summary_row(ccg_sink *s, const ccg_an_scope *sc,
+			const ccg_an_loc *l, const unsigned __int128 *col,
+			unsigned __int128 total)
+{
+	ccg_buf *b = ccg_sink_begin(s);
+	if (l)
+		sc->path(sc->path_ctx, l->id, b);
+	else
+		ccg_buf_adds(b, "all");
+	ccg_buf_addc(b, '\t');
+	put_time(b, sc, total);
+	for (int c = 0; c <= CCG_NCAT; c++) {
+		ccg_buf_addc(b, '\t');
+		put_time(b, sc, col[c]);
+		ccg_buf_addc(b, '\t');
+		ccg_an_percent(b, col[c], total);
+	}
+	ccg_buf_addc(b, '\n');
+	ccg_sink_end(s);
+}
+
+void ccg_an_summary(ccg_sink *s, const ccg_an_scope *sc)
+{
+	const char *unit = sc->secs->res ? "seconds" : "ticks";
+	ccg_buf *b = ccg_sink_begin(s);
+	ccg_buf_addf(b, "location\t%s", unit);
+	for (int c = 0; c <= CCG_NCAT; c++) {
+		const char *name = c < CCG_NCAT ? ccg_an_cat_name(c) : "outside";
+		ccg_buf_addf(b, "\t%s_%s\t%s_percent", name, unit, name);
+	}
+	ccg_buf_addc(b, '\n');
+	ccg_sink_end(s);
+	unsigned __int128 all[CCG_NCAT + 1] = {0}, total = 0;
+	uint64_t span = sc->end - sc->start;
+	for (size_t i = 0; i < sc->n && !ccg_sink_done(s); i++) {
+		uint64_t col[CCG_NCAT + 1];
+		unsigned __int128 wide[CCG_NCAT + 1];
+		columns(sc, &sc->locs[i], col);
+		for (int c = 0; c <= CCG_NCAT; c++) {
+			wide[c] = col[c];
+			all[c] += col[c];
+		}
+		total += span;
+		summary_row(s, sc, &sc->locs[i], wide, span);
+	}
+	if (!ccg_sink_done(s))
+		summary_row(s, sc, NULL, all, total);
+}
+
+/* ---- efficiency.tsv ---- */
+
+/* A location's time from its first to its last event in the scope. */
+static uint64_t active(const ccg_an_loc *l)
+{
+	return l->first <= l->last ? l->last - l->first : 0;
+}
+
+static uint64_t sat_sub(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+static uint64_t mpi_time(const ccg_an_loc *l)
+{
+	return l->cats.t[CCG_CAT_MPI_P2P] + l->cats.t[CCG_CAT_MPI_COLLECTIVE] +
+	       l->cats.t[CCG_CAT_MPI_OTHER];
+}
+
+/* Useful computation (doc/analysis.md, "Efficiency"). */
+static uint64_t useful(const ccg_an_loc *l)
+{
+	if (l->worker)
+		return l->cats.par_useful;
+	return sat_sub(active(l), mpi_time(l) + l->cats.t[CCG_CAT_OPENMP] +
+					  l->cats.t[CCG_CAT_MEASUREMENT]);
+}
+
+static int included(const ccg_an_loc *l)
+{
+	return l->type == LT_CPU_THREAD && l->first <= l->last;
+}
+
+/* One row: metric name, then the value the caller appends. */
+static ccg_buf *metric(ccg_sink *s, const char *name)
+{
+	ccg_buf *b = ccg_sink_begin(s);
+	ccg_buf_adds(b, name);
+	ccg_buf_addc(b, '\t');
+	return b;
+}
+
+static void end_row(ccg_sink *s, ccg_buf *b)
+{
+	ccg_buf_addc(b, '\n');
+	ccg_sink_end(s);
+}
+
+/* Sums over the included locations (or only their masters). */
+typedef struct figures {
+	size_t n;
+	unsigned __int128 sum;
+	uint64_t max, min;
+	size_t at_max, at_min;  /* indices into the scope's locations */
+} figures;
+
+static void add_figure(figures *f, uint64_t v, size_t i)
+{
+	if (!f->n || v > f->max) {
+		f->max = v;
+		f->at_max = i;
+	}
+	if (!f->n || v < f->min) {
+		f->min = v;
+		f->at_min = i;
+	}
+	f->sum += v;
+	f->n++;
+}
+
+void ccg_an_efficiency(ccg_sink *s, const ccg_an_scope *sc)
+{
+	figures u = {0}, m = {0};
+	uint64_t t0 = 0, t1 = 0;
+	for (size_t i = 0; i < sc->n; i++) {
+		const ccg_an_loc *l = &sc->locs[i];
+		if (!included(l))
+			continue;
+		if (!u.n || l->first < t0)
+			t0 = l->first;
+		if (!u.n || l->last > t1)
+			t1 = l->last;
+		add_figure(&u, useful(l), i);
+		if (sc->hybrid && l->master)
+			add_figure(&m, sat_sub(active(l), mpi_time(l)), i);
+	}
+	uint64_t runtime = u.n ? t1 - t0 : 0;
+	unsigned __int128 n = u.n, rt = runtime;
+	ccg_sink_add(s, "metric\tvalue\n", 13);
+	ccg_buf *b = metric(s, "runtime_ticks");
+	ccg_buf_addu(b, runtime, 0);
+	end_row(s, b);
+	b = metric(s, "runtime_seconds");
+	ccg_an_seconds(b, sc->secs, runtime, 1);
+	end_row(s, b);
+	b = metric(s, "locations");
+	ccg_buf_addu(b, u.n, 0);
+	end_row(s, b);
+	b = metric(s, "parallel_efficiency");
+	ccg_an_ratio2(b, u.sum, 1, n, rt, 4);
+	end_row(s, b);
+	b = metric(s, "load_balance");
+	ccg_an_ratio2(b, u.sum, 1, n, u.max, 4);
+	end_row(s, b);
+	b = metric(s, "communication_efficiency");
+	ccg_an_ratio(b, u.max, rt, 4);
+	end_row(s, b);
+	b = metric(s, "computation_seconds_max");
+	if (u.n)
+		ccg_an_seconds(b, sc->secs, u.max, 1);
+	else
+		ccg_buf_addc(b, '-');
+	end_row(s, b);
+	b = metric(s, "computation_seconds_mean");
+	if (u.n)
+		ccg_an_seconds(b, sc->secs, u.sum, u.n);
+	else
+		ccg_buf_addc(b, '-');
+	end_row(s, b);
+	b = metric(s, "computation_seconds_min");
+	if (u.n)
+		ccg_an_seconds(b, sc->secs, u.min, 1);
+	else
+		ccg_buf_addc(b, '-');
+	end_row(s, b);
+	b = metric(s, "slowest_location");
+	if (u.n)
+		sc->path(sc->path_ctx, sc->locs[u.at_max].id, b);
+	else
+		ccg_buf_addc(b, '-');
+	end_row(s, b);
+	b = metric(s, "fastest_location");
+	if (u.n)
+		sc->path(sc->path_ctx, sc->locs[u.at_min].id, b);
+	else
+		ccg_buf_addc(b, '-');
+	end_row(s, b);
+	if (sc->hybrid) {
+		unsigned __int128 mn = m.n;
+		b = metric(s, "mpi_parallel_efficiency");
+		ccg_an_ratio2(b, m.sum, 1, mn, rt, 4);
+		end_row(s, b);
+		b = metric(s, "mpi_load_balance");
+		ccg_an_ratio2(b, m.sum, 1, mn, m.max, 4);
+		end_row(s, b);
+		b = metric(s, "mpi_communication_efficiency");
+		ccg_an_ratio(b, m.max, m.n ? rt : 0, 4);
+		end_row(s, b);
+		/* PE / MPI PE = (sum / (n rt)) / (S / (m rt)) = sum m / (n S) */
+		b = metric(s, "openmp_parallel_efficiency");
+		ccg_an_ratio2(b, u.sum, mn, n, m.sum, 4);
+		end_row(s, b);
+		/* LB / MPI LB = (sum / (n max)) / (S / (m M)): the products
+		 * of three figures, exact in 256 bits. */
+		b = metric(s, "openmp_load_balance");
+		ccg_an_ratio2(b, u.sum * mn, m.max, n * u.max, m.sum, 4);
+		end_row(s, b);
+		b = metric(s, "openmp_communication_efficiency");
+		ccg_an_ratio(b, u.max, m.max, 4);
+		end_row(s, b);
+	}
+	for (size_t i = 0; i < sc->n && !ccg_sink_done(s); i++) {
+		if (included(&sc->locs[i]))
+			continue;
+		b = metric(s, "left_out");
+		sc->path(sc->path_ctx, sc->locs[i].id, b);
+		end_row(s, b);
+	}
+}
+
+/* ---- longest.tsv ---- */
+
+/* A region's calls: l->c[at .. at + n), and its longest call's
+ * duration. */
+typedef struct lrun {
+	uint64_t dur, region;
+	uint32_t at, n;
+} lrun;
+
+/* Regions by their longest call, longest first, then by id. */
+static int run_cmp(const void *x, const void *y)
+{
+	const lrun *a = x, *b = y;
+	if (a->dur != b->dur)
+		return a->dur > b->dur ? -1 : 1;
+	return a->region < b->region ? -1 : a->region > b->region;
+}
+
+ccg_err ccg_an_longest_table(ccg_sink *s, const ccg_defs *d,
+			     const ccg_secfmt *secs, const ccg_longest *l,
+			     uint32_t keep, ccg_an_call_path_fn path,
+			     const void *ctx,
+			     void (*lpath)(const void *ctx, uint32_t loc,
+					   ccg_buf *b))
+{
+	static const char head[] = "region\trank\tduration_ticks\t"
+				   "duration_seconds\tstart_seconds\t"
+				   "location\tpath\n";
+	ccg_sink_add(s, head, sizeof head - 1);
+	lrun *runs = malloc((l->n ? l->n : 1) * sizeof *runs);
+	size_t nruns = 0;
+	if (!runs)
+		return CCG_ENOMEM;
+	for (uint32_t i = 0; i < l->n; i++) {
+		if (!nruns || runs[nruns - 1].region != l->c[i].region)
+			runs[nruns++] = (lrun){l->c[i].dur, l->c[i].region, i,
+					       0};
+		runs[nruns - 1].n++;
+	}
+	ccg_sort(runs, nruns, sizeof *runs, run_cmp);
+	ccg_err err = CCG_OK;
+	for (size_t r = 0; !err && r < nruns && !ccg_sink_done(s); r++) {
+		for (uint32_t k = 0; !err && k < runs[r].n && k < keep; k++) {
+			const ccg_lcall *c = &l->c[runs[r].at + k];
+			ccg_buf *b = ccg_sink_begin(s);
+			ccg_render_region(b, d, c->region);
+			ccg_buf_addf(b, "\t%u\t%llu\t", k + 1,
+				     (unsigned long long)c->dur);
+			ccg_an_seconds(b, secs, c->dur, 1);
+			ccg_buf_addc(b, '\t');
+			ccg_secfmt_put(b, secs, c->start);
+			ccg_buf_addc(b, '\t');
+			lpath(ctx, c->loc, b);
+			ccg_buf_addc(b, '\t');
+			err = path(ctx, c->loc, c->rel, b);
+			ccg_buf_addc(b, '\n');
+			ccg_sink_end(s);
+		}
+	}
+	free(runs);
+	return err ? err : ccg_sink_status(s);
+}
+
+/* ---- counters.tsv ---- */
+
+/* A row of counters.tsv in the making: its row and analysis. */
+typedef struct crow_ref {
+	const ccg_crow *r;
+	const ccg_an *a;
+} crow_ref;
+
+static int signed_less(const an_member *m, ccg_cval x, ccg_cval y)
+{
+	if (m->is_double)
+		return x.d < y.d;
+	return (int64_t)x.u < (int64_t)y.u;
+}
+
+/* By member, then exclusive largest first (absolute: none), then
+ * region. */
+static int crow_cmp(const void *x, const void *y)
+{
+	const crow_ref *p = x, *q = y;
+	const ccg_crow *a = p->r, *b = q->r;
+	if (a->member != b->member)
+		return a->member < b->member ? -1 : 1;
+	const an_member *m = &p->a->members[a->member];
+	if (m->mode == AN_ABS_LAST || m->mode == AN_ABS_HOLD) {
+		/* by region alone */
+	} else if (signed_less(m, b->excl, a->excl)) {
+		return -1;
+	} else if (signed_less(m, a->excl, b->excl)) {
+		return 1;
+	}
+	return a->region < b->region ? -1 : a->region > b->region;
+}
+
+static void put_value(ccg_buf *b, const an_member *m, ccg_cval v)
+{
+	if (m->is_double)
+		ccg_render_double(b, v.d);
+	else if (m->is_signed || m->mode == AN_ACCUMULATED ||
+		 m->mode == AN_RELATIVE)
+		ccg_buf_addi(b, (int64_t)v.u);
+	else
+		ccg_buf_addu(b, v.u, 0);
+}
+
+static void counters_row(ccg_sink *s, const ccg_an *a, const ccg_crow *r,
+			 uint64_t calls)
+{
+	const an_member *m = &a->members[r->member];
+	int abs = m->mode == AN_ABS_LAST || m->mode == AN_ABS_HOLD;
+	ccg_buf *b = ccg_sink_begin(s);
+	ccg_render_region(b, a->d, r->region);
+	ccg_buf_addc(b, '\t');
+	if (*m->def.name)
+		ccg_render_escape(b, m->def.name);
+	else
+		ccg_buf_addc(b, '-');
+	ccg_buf_addc(b, '\t');
+	ccg_metric_unit(b, &m->def);
+	ccg_buf_addf(b, "\t%s\t%llu\t",
+		     abs ? "absolute"
+			 : m->mode == AN_RELATIVE ? "relative" : "accumulated",
+		     (unsigned long long)calls);
+	if (abs) {
+		ccg_buf_adds(b, "-\t-\t");
+		if (!r->wtime)
+			ccg_buf_addc(b, '-');
+		else if (m->is_double)
+			ccg_render_double(b, r->wsum.d / (double)r->wtime);
+		else
+			ccg_an_sratio(b, r->wsum.i, r->wtime, 3);
+		ccg_buf_addc(b, '\t');
+		if (r->has_minmax) {
+			put_value(b, m, r->min);
+			ccg_buf_addc(b, '\t');
+			put_value(b, m, r->max);
+		} else {
+			ccg_buf_adds(b, "-\t-");
+		}
+	} else {
+		put_value(b, m, r->incl);
+		ccg_buf_addc(b, '\t');
+		put_value(b, m, r->excl);
+		ccg_buf_addc(b, '\t');
+		if (!calls)
+			ccg_buf_addc(b, '-');
+		else if (m->is_double)
+			ccg_render_double(b, r->incl.d / (double)calls);
+		else
+			ccg_an_sratio(b, (int64_t)r->incl.u, calls, 3);
+		ccg_buf_adds(b, "\t-\t-");
+	}
+	ccg_buf_addc(b, '\n');
+	ccg_sink_end(s);
+}
+
+ccg_err ccg_an_counters_table(ccg_sink *s, const ccg_an *a,
+			      const ccg_counters *c, const ccg_stats *st)
+{
+	static const char head[] = "region\tmetric\tunit\tmode\tcalls\t"
+				   "inclusive\texclusive\tmean\tmin\tmax\n";
+	ccg_sink_add(s, head, sizeof head - 1);
+	crow_ref *rows = malloc((c->n ? c->n : 1) * sizeof *rows);
+	size_t n = 0;
+	if (!rows)
+		return CCG_ENOMEM;
+	for (uint32_t i = 0; i < c->n; i++)
+		if (c->r[i].region != CCG_CTR_SELF)
+			rows[n++] = (crow_ref){&c->r[i], a};
+	ccg_sort(rows, n, sizeof *rows, crow_cmp);
+	for (size_t i = 0; i < n && !ccg_sink_done(s); i++) {
+		uint64_t region = rows[i].r->region, calls = 0;
+		size_t k = ccg_search(st->r, st->n, sizeof *st->r,
+				      offsetof(ccg_rstat, region), region);
+		if (k < st->n && st->r[k].region == region)
+			calls = st->r[k].calls;
+		counters_row(s, a, rows[i].r, calls);
+	}
+	free(rows);
+	return ccg_sink_status(s);
+}

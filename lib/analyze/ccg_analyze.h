@@ -1,0 +1,221 @@
+/*
+ * ccg_analyze.h - answers: where the time goes (categories of time per
+ * location and the POP efficiencies), the longest calls of each region,
+ * and hardware counters per region (doc/analysis.md defines every
+ * figure).
+ *
+ * Each answer is a kind of result of the cached recursive query
+ * (ccg_qkind.h): made for a node instance from its items, merged up the
+ * tree, kept in the cache and, for large instances, in the index.  An
+ * analysis (ccg_an) holds what the kinds need of the definitions - each
+ * region's category, each metric member's mode - and gives its kinds to
+ * a cache; the tables of a scope are rendered from the results of its
+ * parts (ccg_an_table.c).
+ *
+ * Simple API: ccg_an_create, ccg_an_attach, ccg_an_free.  The result
+ * types follow; then the tables.
+ */
+#ifndef CCG_ANALYZE_H
+#define CCG_ANALYZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ccg_defs.h"
+#include "ccg_error.h"
+#include "ccg_render.h"
+#include "ccg_stats.h"
+#include "ccg_table.h"
+
+/* The kinds' ids (stored in the index: never reuse one). */
+enum { CCG_RES_CATS = 3, CCG_RES_LONGEST = 4, CCG_RES_COUNTERS = 5 };
+_Static_assert(CCG_RES_COUNTERS < CCG_RES_KINDS, "kinds fit the cache");
+
+/* Default calls per region in longest.tsv. */
+#define CCG_LONGEST_DEFAULT 10
+/* Most calls per region longest.tsv may list. */
+#define CCG_LONGEST_MAX 10000
+
+typedef struct ccg_an ccg_an;
+
+/* The analysis of a trace defined by d (borrowed for the analysis's
+ * life), keeping `longest` calls per region.  Ownership: ccg_an_free. */
+ccg_err ccg_an_create(const ccg_defs *d, uint32_t longest, ccg_an **out);
+void ccg_an_free(ccg_an *a);
+/* Gives a's kinds to cache c (before any query of c; a outlives c). */
+void ccg_an_attach(const ccg_an *a, ccg_statcache *c);
+/* Calls per region its longest results keep. */
+uint32_t ccg_an_longest(const ccg_an *a);
+
+/* ---- categories of time ---- */
+
+enum ccg_cat {
+	CCG_CAT_COMPUTATION,
+	CCG_CAT_MPI_P2P,
+	CCG_CAT_MPI_COLLECTIVE,
+	CCG_CAT_MPI_OTHER,
+	CCG_CAT_OPENMP,
+	CCG_CAT_ACCELERATOR,
+	CCG_CAT_IO,
+	CCG_CAT_MEASUREMENT,
+	CCG_NCAT
+};
+
+/* The category of a region of paradigm `paradigm` and role `role` (OTF2
+ * values), and whether it is a PARALLEL region of a threading paradigm. */
+enum ccg_cat ccg_an_category(uint64_t paradigm, uint64_t role);
+int ccg_an_is_parallel(uint64_t paradigm, uint64_t role);
+/* Its name in summary.tsv ("computation", "mpi_p2p", ...). */
+const char *ccg_an_cat_name(enum ccg_cat c);
+
+/* The time of a subtree inside calls, by category (the outermost call of
+ * a category other than computation counts whole), and its useful time
+ * (computation, accelerator, io) inside the outermost PARALLEL calls. */
+typedef struct ccg_cats {
+	uint64_t given;         /* what it hands its parent's callees */
+	uint64_t t[CCG_NCAT];
+	uint64_t par_useful;
+} ccg_cats;
+
+/* ---- longest calls ---- */
+
+/* A call: its duration, its start (absolute ticks), its directory
+ * counted from the result's instance in preorder (rel), and its
+ * location's index (set by a scope, not by the kind). */
+typedef struct ccg_lcall {
+	uint64_t region;
+	uint64_t dur, start, rel;
+	uint32_t loc;
+} ccg_lcall;
+
+/* Per region, its longest calls (at most the analysis's count), sorted by
+ * region, then longest first (ccg_an_lcall_cmp). */
+typedef struct ccg_longest {
+	uint32_t n;
+	ccg_lcall *c;
+} ccg_longest;
+
+/* The order of ccg_longest's calls (a qsort comparator). */
+int ccg_an_lcall_cmp(const void *a, const void *b);
+/* Adds the calls of part p - location index `loc`, its directory inum
+ * `inum` - into `into` (a scope's: rel becomes the calls' inums). */
+ccg_err ccg_an_longest_add(const ccg_an *a, ccg_longest *into,
+			   const ccg_longest *p, uint32_t loc, uint64_t inum);
+void ccg_an_longest_free(ccg_longest *l);
+
+/* ---- counters ---- */
+
+/* A value of a member: an integer (two's complement arithmetic) or a
+ * double, as the member's type says. */
+typedef union ccg_cval {
+	uint64_t u;
+	double d;
+} ccg_cval;
+
+/* One row: a region (CCG_CTR_SELF: the samples of the instance's own
+ * level, which belong to the call above it) and a member (its index in
+ * the analysis's members).  Accumulated and relative members: the
+ * increase of the samples inside calls of the region (incl, once however
+ * deep the recursion) and while it was the innermost call (excl).
+ * Absolute members: the time-weighted sum of the values while it was the
+ * innermost call, that time, and the least and greatest value of weight
+ * above 0.  `pend` marks what the instance's first sample of the member
+ * adds once the sample before the instance is known: CCG_CTR_INCL,
+ * CCG_CTR_EXCL. */
+#define CCG_CTR_SELF UINT64_MAX
+enum { CCG_CTR_INCL = 1, CCG_CTR_EXCL = 2 };
+typedef struct ccg_crow {
+	uint64_t region;
+	uint32_t member;
+	uint8_t pend;
+	uint8_t has_minmax;
+	ccg_cval incl, excl;
+	union {
+		__int128 i;
+		double d;
+	} wsum;
+	uint64_t wtime;
+	ccg_cval min, max;
+} ccg_crow;
+
+/* A member's samples in the instance: its first and last (time and
+ * value) and the sum of the increases between them that it knows. */
+typedef struct ccg_csamp {
+	uint32_t member;
+	uint64_t t_first, t_last;
+	ccg_cval v_first, v_last, dsum;
+} ccg_csamp;
+
+typedef struct ccg_counters {
+	uint32_t n, ns;
+	ccg_crow *r;            /* sorted by (region, member) */
+	ccg_csamp *s;           /* sorted by member */
+} ccg_counters;
+
+/* The samples of the events before event `idx` of the location whose
+ * root is node `root` (the last CCG_CTR_LOOKBACK of them), added to
+ * *out, an empty result: the samples before a scope that starts there;
+ * tc reads the location's times. */
+ccg_err ccg_an_ctr_before(const ccg_an *a, const ccg_store *s, ccg_tcur *tc,
+			  uint32_t root, uint64_t idx, ccg_counters *out);
+/* Adds c's rows into `into` (the rows of a scope, say), their pending
+ * parts given the samples `before` c's (NULL: none); what has no sample
+ * before it is dropped. */
+ccg_err ccg_an_ctr_resolve(const ccg_an *a, const ccg_counters *c,
+			   const ccg_counters *before, ccg_counters *into);
+/* The sample(s) of METRIC record `rec` at `time`, added to c. */
+ccg_err ccg_an_ctr_sample(const ccg_an *a, const ccg_store *s,
+			  ccg_counters *c, uint32_t rec, uint64_t time);
+void ccg_an_ctr_free(ccg_counters *c);
+
+/* ---- the tables of a scope (ccg_an_table.c) ---- */
+
+/* One location of a scope. */
+typedef struct ccg_an_loc {
+	uint64_t id;            /* its definition id (paths: the scope's
+				 * path function) */
+	uint64_t type;          /* OTF2_LocationType */
+	uint8_t worker;         /* an OpenMP worker thread (doc/analysis.md) */
+	uint8_t master;         /* the first CPU thread of its group */
+	uint64_t first, last;   /* its events, cut to the span (first > last:
+				 * none in the scope) */
+	ccg_cats cats;          /* its calls' time in the scope */
+} ccg_an_loc;
+
+/* A scope: its span [start, end], its locations in locations.tsv order,
+ * the clock, the paths of locations, whether the trace is hybrid (MPI
+ * regions, and a location group of several CPU threads). */
+typedef struct ccg_an_scope {
+	uint64_t start, end;
+	const ccg_an_loc *locs;
+	size_t n;
+	const ccg_secfmt *secs;
+	ccg_table_path_fn path;
+	const void *path_ctx;
+	int hybrid;
+} ccg_an_scope;
+
+/* summary.tsv and efficiency.tsv of scope sc. */
+void ccg_an_summary(ccg_sink *s, const ccg_an_scope *sc);
+void ccg_an_efficiency(ccg_sink *s, const ccg_an_scope *sc);
+
+/* The path of a call: location index `loc`, directory inum `inum`. */
+typedef ccg_err (*ccg_an_call_path_fn)(const void *ctx, uint32_t loc,
+				       uint64_t inum, ccg_buf *b);
+
+/* longest.tsv of the calls l (their rel: the inum of their directory;
+ * sorted by ccg_an_lcall_cmp), at most `keep` per region; the locations'
+ * paths by index through `lpath`. */
+ccg_err ccg_an_longest_table(ccg_sink *s, const ccg_defs *d,
+			     const ccg_secfmt *secs, const ccg_longest *l,
+			     uint32_t keep, ccg_an_call_path_fn path,
+			     const void *ctx,
+			     void (*lpath)(const void *ctx, uint32_t loc,
+					   ccg_buf *b));
+
+/* counters.tsv of the rows c (resolved, summed over the scope), with the
+ * scope's statistics st for the calls. */
+ccg_err ccg_an_counters_table(ccg_sink *s, const ccg_an *a,
+			      const ccg_counters *c, const ccg_stats *st);
+
+#endif

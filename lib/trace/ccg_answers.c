@@ -1,0 +1,271 @@
+/*
+ * ccg_answers.c - summary.tsv, efficiency.tsv, longest.tsv and
+ * counters.tsv of any directory: the results of the analysis's kinds
+ * (lib/analyze) for each part of the directory's scope, rendered by
+ * lib/analyze/ccg_an_table.c.  doc/analysis.md defines every figure.
+ */
+#include "trace_i.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* OTF2 values. */
+enum { LT_CPU_THREAD = 1, PARADIGM_MPI = 4 };
+
+ccg_err ccg_answers_prepare(ccg_trace *t)
+{
+	ccg_err err;
+	if (!t->an && (err = ccg_an_create(t->defs, t->longest, &t->an)))
+		return err;
+	if (t->loc_role || !t->groups)
+		return CCG_OK; /* done, or the groups are not named yet */
+	int has_parallel = 0, has_mpi = 0;
+	for (size_t i = 0; i < ccg_defs_region_count(t->defs); i++) {
+		const ccg_def_region *r = ccg_defs_region(t->defs, i);
+		has_parallel |= ccg_an_is_parallel(r->paradigm, r->role);
+		has_mpi |= r->paradigm == PARADIGM_MPI;
+	}
+	t->loc_role = calloc(t->nlocs ? t->nlocs : 1, 1);
+	uint32_t *threads = calloc(t->ngroups ? t->ngroups : 1, sizeof *threads);
+	if (!t->loc_role || !threads) {
+		free(threads);
+		return CCG_ENOMEM;
+	}
+	/* The first CPU thread of a group in locations.tsv order is its
+	 * master; with OpenMP PARALLEL regions, the others are workers. */
+	for (size_t i = 0; i < t->nlocs; i++) {
+		const loc *l = &t->locs[i];
+		if (l->def->type != LT_CPU_THREAD)
+			continue;
+		if (threads[l->group]++ == 0)
+			t->loc_role[i] = 1;
+		else if (has_parallel)
+			t->loc_role[i] = 2;
+		if (threads[l->group] > 1 && has_mpi)
+			t->hybrid = 1;
+	}
+	free(threads);
+	return CCG_OK;
+}
+
+/* The span of directory w's scope s (in: its instance, for a tree
+ * directory). */
+static void span_of(const ccg_trace *t, const where *w, const inst *in,
+		    const ccg_scope *s, uint64_t *start, uint64_t *end)
+{
+	*start = t->first;
+	*end = t->last < t->first ? t->first : t->last;
+	if (in && w->dir != in->l->base) {
+		*start = in->start;
+		*end = in->end < in->start ? in->start : in->end;
+	} else if (s->windowed) {
+		*start = s->t0 > *start ? s->t0 : *start;
+		*end = s->t1 < *end ? s->t1 : *end;
+		if (*end < *start)
+			*end = *start;
+	}
+}
+
+/* A result of `kind` of part p, whole or in the window: into *own (an
+ * empty result the caller frees), or pinned in *shared (given back with
+ * ccg_result_put); *res is the one to read. */
+static ccg_err part_result(const ccg_trace *t, const ccg_scope *s,
+			   const ccg_part *p, int kind, void *own,
+			   const void **shared, const void **res)
+{
+	ccg_err err;
+	*shared = NULL;
+	if (s->windowed) {
+		err = ccg_result_window(t->stats, kind, &p->l->sl, &p->in, s->t0,
+					s->t1, own);
+		*res = own;
+	} else {
+		err = ccg_result_node(t->stats, kind, &p->l->sl, &p->in, shared);
+		*res = *shared;
+	}
+	return err;
+}
+
+static void put_part(const ccg_trace *t, int kind, void *own,
+		     const void *shared)
+{
+	if (shared)
+		ccg_result_put(t->stats, shared);
+	ccg_result_free(t->stats, kind, own);
+}
+
+/* summary.tsv or efficiency.tsv of scope s. */
+static ccg_err time_table(const ccg_trace *t, const where *w, const inst *in,
+			  const ccg_scope *s, enum view v, ccg_sink *out)
+{
+	ccg_an_scope sc = {0, 0, NULL, s->n, &t->secs, ccg_names_id_path, t,
+			   t->hybrid};
+	span_of(t, w, in, s, &sc.start, &sc.end);
+	ccg_an_loc *locs = calloc(s->n ? s->n : 1, sizeof *locs);
+	ccg_err err = locs ? CCG_OK : CCG_ENOMEM;
+	for (size_t i = 0; !err && i < s->n; i++) {
+		const ccg_part *p = &s->p[i];
+		size_t li = (size_t)(p->l - t->locs);
+		ccg_cats own = {0};
+		const void *shared, *res;
+		if ((err = part_result(t, s, p, CCG_RES_CATS, &own, &shared,
+				       &res)))
+			break;
+		ccg_an_loc *a = &locs[i];
+		a->id = p->l->def->id;
+		a->type = p->l->def->type;
+		a->master = t->loc_role[li] == 1;
+		a->worker = t->loc_role[li] == 2;
+		a->cats = *(const ccg_cats *)res;
+		/* Its events' time, cut to the span (a tree node: the
+		 * node's). */
+		uint64_t f = p->l->first, l = p->l->last;
+		if (in && w->dir != in->l->base) {
+			f = in->start;
+			l = in->end;
+		}
+		a->first = f > sc.start ? f : sc.start;
+		a->last = l < sc.end ? l : sc.end;
+		if (!p->l->nevents)
+			a->first = 1, a->last = 0;
+		put_part(t, CCG_RES_CATS, &own, shared);
+	}
+	if (!err) {
+		sc.locs = locs;
+		if (v == V_SUMMARY)
+			ccg_an_summary(out, &sc);
+		else
+			ccg_an_efficiency(out, &sc);
+		err = ccg_sink_status(out);
+	}
+	free(locs);
+	return err;
+}
+
+/* The path of a call for longest.tsv: location index, directory inum. */
+static ccg_err call_path(const void *ctx, uint32_t li, uint64_t inum,
+			 ccg_buf *b)
+{
+	const ccg_trace *t = ctx;
+	size_t at = b->len;
+	ccg_err err = ccg_names_inum_path(t, &t->locs[li], inum, b);
+	if (err == CCG_EFORMAT || err == CCG_ENOENT) {
+		/* A damaged index: say so in the row, not by failing. */
+		ccg_buf_setlen(b, at);
+		ccg_buf_addc(b, '-');
+		err = ccg_buf_status(b);
+	}
+	return err;
+}
+
+static void loc_path(const void *ctx, uint32_t li, ccg_buf *b)
+{
+	const ccg_trace *t = ctx;
+	ccg_names_location_path(t, &t->locs[li], b);
+}
+
+static ccg_err longest_table(const ccg_trace *t, const ccg_scope *s,
+			     ccg_sink *out)
+{
+	ccg_longest all = {0};
+	ccg_err err = CCG_OK;
+	for (size_t i = 0; !err && i < s->n; i++) {
+		const ccg_part *p = &s->p[i];
+		ccg_longest own = {0};
+		const void *shared, *res;
+		if (!(err = part_result(t, s, p, CCG_RES_LONGEST, &own, &shared,
+					&res)))
+			err = ccg_an_longest_add(t->an, &all, res,
+						 (uint32_t)(p->l - t->locs),
+						 p->inum);
+		put_part(t, CCG_RES_LONGEST, &own, shared);
+	}
+	if (!err)
+		err = ccg_an_longest_table(out, t->defs, &t->secs, &all,
+					   t->longest, call_path, t, loc_path);
+	ccg_an_longest_free(&all);
+	return err;
+}
+
+/* The samples before part p's scope: for a call or group node the events
+ * before it, for a window those before its first event; a location's
+ * whole stream has none. */
+static ccg_err before_part(const ccg_trace *t, const ccg_scope *s,
+			   const ccg_part *p, int is_root, ccg_counters *out)
+{
+	uint64_t idx = p->in.first;
+	ccg_tcur *tc = malloc(sizeof *tc);
+	ccg_err err = tc ? CCG_OK : CCG_ENOMEM;
+	if (!err)
+		ccg_loc_tcur(tc, t, p->l);
+	if (!err && s->windowed) {
+		if (!p->l->sl.monotone) /* no event index tells the window */
+			goto done;
+		err = ccg_tcur_lower(tc, s->t0, &idx);
+	} else if (!err && is_root) {
+		goto done;
+	}
+	if (!err && idx)
+		err = ccg_an_ctr_before(t->an, t->store, tc, p->l->root, idx,
+					out);
+done:
+	free(tc);
+	return err;
+}
+
+static ccg_err counters_table(const ccg_trace *t, const where *w,
+			      const inst *in, const ccg_scope *s,
+			      ccg_sink *out)
+{
+	ccg_counters all = {0};
+	ccg_stats st = {0};
+	ccg_err err = CCG_OK;
+	int is_root = !in || w->dir == in->l->base;
+	for (size_t i = 0; !err && i < s->n; i++) {
+		const ccg_part *p = &s->p[i];
+		ccg_counters own = {0}, before = {0};
+		ccg_stats sown = {0};
+		const void *shared, *res, *sshared, *sres;
+		if ((err = part_result(t, s, p, CCG_RES_COUNTERS, &own, &shared,
+				       &res)))
+			goto next;
+		if ((err = before_part(t, s, p, is_root, &before)) ||
+		    (err = ccg_an_ctr_resolve(t->an, res, &before, &all)))
+			goto next;
+		if (!(err = part_result(t, s, p, CCG_RES_STATS, &sown, &sshared,
+					&sres)))
+			err = ccg_stats_merge(&st, sres);
+		put_part(t, CCG_RES_STATS, &sown, sshared);
+next:
+		ccg_an_ctr_free(&before);
+		put_part(t, CCG_RES_COUNTERS, &own, shared);
+	}
+	if (!err)
+		err = ccg_an_counters_table(out, t->an, &all, &st);
+	ccg_an_ctr_free(&all);
+	ccg_stats_free(&st);
+	return err;
+}
+
+ccg_err ccg_answers_text(const ccg_trace *t, const where *w, const inst *in,
+			 enum view v, ccg_sink *out)
+{
+	ccg_scope s;
+	ccg_err err = ccg_scope_of(t, w, in, &s);
+	if (err)
+		return err;
+	switch (v) {
+	case V_SUMMARY:
+	case V_EFFICIENCY:
+		err = time_table(t, w, in, &s, v, out);
+		break;
+	case V_LONGEST:
+		err = longest_table(t, &s, out);
+		break;
+	default:
+		err = counters_table(t, w, in, &s, out);
+		break;
+	}
+	ccg_scope_free(&s);
+	return err;
+}
