@@ -6,7 +6,13 @@
  * Writes OUTDIR/NAME.otf2 (anchor), OUTDIR/NAME.def (global definitions) and
  * OUTDIR/NAME/ with one .evt and one .def file per location.  Equal options
  * give byte-identical output (the random trace id that OTF2 puts into the
- * anchor is replaced by one derived from --seed).
+ * anchor is replaced by one derived from --seed), and the options added
+ * later (--delay, --counters, --metric-locations) change nothing in a
+ * trace that does not use them: their strings, regions, metric and
+ * location definitions come after all others.  This file writes the calls,
+ * quirks and definitions; ccgen_mpi.c the ring exchange and --delay,
+ * ccgen_metric.c --counters and --metric-locations, ccgen_book.c the
+ * manifest's bookkeeping (ccgen.h is what they share).
  *
  *   --name NAME        anchor name (default "traces")
  *   -l, --locations N  locations (default 4); location group "Rank r"
@@ -25,6 +31,16 @@
  *                      in odd ones; each send has a matching receive
  *   --metrics          a Metric record (uint64 counter, double) before each
  *                      Enter/Leave of main and of user regions 1, 4, 7, ...
+ *   --delay G:TICKS    (repeatable; needs --mpi) the first location of
+ *                      location group G ("Rank G") computes TICKS ticks
+ *                      longer before each exchange, in a call of region
+ *                      "delay" (paradigm USER); every receive then waits
+ *                      for its message (ccgen_mpi.c)
+ *   --counters         Score-P's PAPI counters PAPI_TOT_CYC and
+ *                      PAPI_TOT_INS, and a "power" value, sampled before
+ *                      every Enter and Leave (ccgen_metric.c)
+ *   --metric-locations N  N locations of type METRIC in a group "Node
+ *                      sensors", with periodic samples (ccgen_metric.c)
  *   --seed S           random seed (default 1)
  *   --quirk NAME       add a quirk (repeatable); --quirks LIST|all (all:
  *                      every quirk but deep-chain)
@@ -98,6 +114,32 @@
  * empty-location, missing-evt, sparse-ids, buffer-flush, task-stop (apex:
  * Leaves under a task's other name), depth (the deepest nesting written:
  * what the writer meant, every Leave ending the call it closes).
+ *
+ * Then, on the same three columns (every count an integer; power is in
+ * whole watts), what the analysis of the trace must find, counted by the
+ * generator while it writes (ccgen_book.c), under the same stack model (a
+ * Leave closes the topmost open call of its region and those above it, a
+ * stop the innermost call); the metric locations come after the others:
+ *   first, last        least and greatest timestamp of the location's
+ *                      records (early-time: its call at 100 counts)
+ *   mpi_ticks          time inside outermost calls of MPI-paradigm regions
+ *                      (only when nonzero)
+ *   delay_ticks        time inside calls of the --delay region (nonzero)
+ *   region:R:calls     for each region id R the location calls: its Enters
+ *   region:R:exclusive_ticks  the time from each Enter or Leave to the
+ *                      next one, of the innermost call open in between
+ * and with --counters, for R and each member M of PAPI_TOT_CYC and
+ * PAPI_TOT_INS, the increases v_k - v_{k-1} (modulo 2^64) between its
+ * samples:
+ *   region:R:M:inclusive  summed once over each sample interval in which
+ *                      a call of R is open (however deep the recursion)
+ *   region:R:M:exclusive  summed over the intervals in which R's call is
+ *                      the innermost: exclusive_ticks x R's rate
+ *   region:R:power     the power sampled while R's call is the innermost
+ *                      (W; every sample interval of R has it, so it is the
+ *                      time-weighted mean, minimum and maximum)
+ * The calls the all-kinds location writes as CallingContextEnter/Leave
+ * records outside the stack model are not in these lines.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -115,32 +157,30 @@
 
 #include <otf2/otf2.h>
 
+#include "ccgen.h"
+
 /* ---- tuning constants ---------------------------------------------- */
 #define CCGEN_EVT_CHUNK (1024 * 1024)	  /* OTF2 event chunk size */
 #define CCGEN_DEF_CHUNK (4 * 1024 * 1024) /* OTF2 definition chunk size */
 #define CCGEN_TIMER_RES 1000000000ULL	  /* ticks per second */
-#define CCGEN_OFFSET 1000000000ULL	  /* global offset (first tick) */
 #define CCGEN_REALTIME 1704067200000000000ULL /* ns since 1970 at offset */
 #define CCGEN_START_GAP 1000	/* ticks before the first event */
 #define CCGEN_START_SKEW 100	/* start delay per location index */
 #define CCGEN_DEFAULT_EVENTS 100000
 #define CCGEN_MAX_DEPTH 64
 #define CCGEN_STACK (CCGEN_MAX_DEPTH + 16)
-#define CCGEN_FANOUT 3		/* callees per region in the call graph */
 #define CCGEN_MAX_KIDS 4	/* children per call (2 below depth 4) */
 #define CCGEN_MAIN_KIDS_MIN 2	/* children of main per iteration */
 #define CCGEN_MAIN_KIDS_MAX 5
 #define CCGEN_MAX_CALLS 200	/* calls per iteration */
 #define CCGEN_OPS_CAP (2 * CCGEN_MAX_CALLS + 16)
 #define CCGEN_PREFIX_CAP 256
-#define CCGEN_GAP_MIN 20	/* ticks between events */
 #define CCGEN_GAP_MAX 2000
 #define CCGEN_LEAF_MIN 500	/* duration of a call without children */
 #define CCGEN_LEAF_MAX 50000
 #define CCGEN_QUIRK_ITERS 3	/* iterations that carry quirk calls */
 #define CCGEN_NEVER_LEFT 3	/* regions at least open at the end */
 #define CCGEN_SAMPLE_PERIOD 16	/* calling-context enters per sample */
-#define CCGEN_MSG_BASE 64	/* smallest MPI message, bytes */
 #define CCGEN_AK_STEP 10	/* ticks between all-kinds records */
 #define CCGEN_APEX_TASKS 3	/* apex: task regions, each with a 2nd name */
 #define CCGEN_CHAIN 5000	/* deep-chain: default nesting */
@@ -148,10 +188,6 @@
 #define CCGEN_CHAIN_REGIONS 4	/* deep-chain: regions it cycles through */
 
 /* ---- fixed names and definition ids ---------------------------------- */
-enum ccgen_quirk { QK_UNBALANCED, QK_EMPTY_LEAVE, QK_NEVER_LEFT, QK_SLASH,
-	QK_LONG, QK_DUP, QK_SAME_TIME, QK_CC, QK_ALL_KINDS, QK_WRONG_COUNTS,
-	QK_EMPTY_LOC, QK_MISSING_EVT, QK_APEX, QK_DEEP, QK_SPARSE, QK_HUGE,
-	QK_EARLY, QK_N };
 static const char *const ccgen_quirk_names[QK_N] = { "unbalanced-leave",
 	"empty-leave", "never-left", "slash-names", "long-names",
 	"dup-names", "same-time", "calling-context", "all-kinds",
@@ -160,11 +196,6 @@ static const char *const ccgen_quirk_names[QK_N] = { "unbalanced-leave",
 static const unsigned ccgen_quirk_locs[QK_N] = {
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 0, 1, 1 };
 
-enum ccgen_cnt { C_UNBALANCED, C_IMPLICIT, C_EMPTY_LEAVE, C_OPEN_AT_END,
-	C_UNMATCHED, C_SLASH, C_LONG, C_DUP, C_SAME_TIME, C_CC_ENTER,
-	C_CC_SAMPLE, C_ALL_KINDS, C_ATTRS, C_WRONG_COUNTS, C_EMPTY_LOC,
-	C_MISSING_EVT, C_SPARSE, C_FLUSH, C_TASK_STOP, C_HUGE_TIME, C_EARLY_TIME,
-	C_DEPTH, C_N };
 static const char *const ccgen_cnt_names[C_N] = { "unbalanced-leave",
 	"implicitly-closed", "empty-leave", "never-left", "unmatched-leave",
 	"slash-names", "long-names", "dup-names", "same-time",
@@ -173,13 +204,6 @@ static const char *const ccgen_cnt_names[C_N] = { "unbalanced-leave",
 	"sparse-ids", "buffer-flush", "task-stop", "huge-time", "early-time",
 	"depth" };
 
-/* Strings with fixed ids 0 .. S_N-1; groups, comms, attributes and
- * paradigms use S_GROUP + id, S_COMM + id, ... */
-enum ccgen_lit { S_EMPTY, S_SRC, S_NODE, S_NODE_CLASS, S_INS, S_POWER,
-	S_INS_UNIT, S_POWER_UNIT, S_GROUP, S_COMM = S_GROUP + 7,
-	S_PARAM = S_COMM + 5, S_PARAM_VALUE = S_PARAM + 3, S_WIN, S_IGEN,
-	S_IO, S_ATTR = S_IO + 5, S_ATTR_VALUE = S_ATTR + 8, S_PROG,
-	S_PARADIGM = S_PROG + 3, S_N = S_PARADIGM + 3 };
 static const char *const ccgen_lits[S_N] = { "", "ccgfs_app.c", "node0",
 	"node", "PAPI_TOT_INS", "power", "#", "W",
 	"MPI ranks", "MPI_COMM_WORLD", "all-kinds self", "OpenMP threads",
@@ -195,7 +219,6 @@ static const OTF2_StringRef ccgen_prog_args[2] = { S_PROG + 1, S_PROG + 2 };
 
 enum { G_MPI_LOCS, G_WORLD, G_SELF, G_OMP_LOCS, G_OMP_TEAM, G_PT_LOCS,
 	G_PT_GROUP };
-enum { COMM_WORLD, COMM_SELF, COMM_DUP, COMM_TEAM, COMM_CONTINGENT };
 enum { PAR_STRING, PAR_INT, PAR_UINT };
 enum { METRIC_CLASS = 0, RMA_WIN = 0, IO_PARADIGM = 0, IO_FILE = 0 };
 #define CCGEN_NATTRS 8
@@ -203,9 +226,6 @@ enum { METRIC_CLASS = 0, RMA_WIN = 0, IO_PARADIGM = 0, IO_FILE = 0 };
 static const char *const ccgen_user_names[] = { "compute", "solve",
 	"update", "exchange_halo", "smooth", "assemble", "interpolate",
 	"reduce_local", "apply_bc", "io_stage" };
-enum { MPI_SEND, MPI_RECV, MPI_ISEND, MPI_IRECV, MPI_WAITALL, MPI_TEST,
-	MPI_CANCEL, MPI_WAIT, MPI_BARRIER, MPI_IBARRIER, MPI_COMM_DUP,
-	MPI_COMM_FREE, MPI_WIN_CREATE, MPI_WIN_FREE, MPI_NREGIONS };
 static const char *const ccgen_mpi_names[MPI_NREGIONS] = { "MPI_Send",
 	"MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Waitall", "MPI_Test",
 	"MPI_Cancel", "MPI_Wait", "MPI_Barrier", "MPI_Ibarrier",
@@ -224,84 +244,8 @@ static const char *const ccgen_slash_names[] = { "ns/foo/bar", "a/b",
 #define CCGEN_NLONG 8	/* 5 long names, tab, newline, UTF-8 */
 #define CCGEN_LONG_1000 4
 
-/* ---- types ----------------------------------------------------------- */
-enum ccgen_opkind { OP_ENTER, OP_LEAVE, OP_SEND, OP_RECV, OP_ISEND,
-	OP_IRECVREQ, OP_ISENDDONE, OP_IRECV, OP_STOP };
-
-/* One step of an iteration: advance time by delta, then write. */
-typedef struct {
-	uint8_t kind;
-	uint32_t arg;		/* region, or peer rank for MPI */
-	uint64_t delta;
-} ccgen_op;
-
-typedef struct {
-	ccgen_op *v;
-	size_t n, cap;
-} ccgen_ops;
-
-typedef struct {
-	const char *outdir, *name, *manifest;
-	uint32_t nlocs, threads, depth, regions, chain;
-	uint64_t events, seed;
-	double regular, jitter;
-	bool mpi, metrics, quiet;
-	bool quirk[QK_N];
-} ccgen_opts;
-
-typedef struct {
-	OTF2_StringRef name;
-	OTF2_RegionRole role;
-	OTF2_Paradigm paradigm;
-	bool metric;
-} ccgen_region;
-
-/* Calling context tree node; children are a linked list. */
-typedef struct {
-	uint32_t region, parent, child, next;
-} ccgen_cc;
-
-typedef struct {
-	uint64_t id, t0, t, nevents, limit, iter;
-	uint64_t early;		/* early-time: the call's time as written */
-	uint64_t rng, req, isend_req, irecv_req;
-	uint32_t rank, thread, sp, enters;
-	int quirk, sub;
-	bool done, cc_mode;
-	OTF2_EvtWriter *w;
-	OTF2_StringRef name;
-	uint32_t *stack, *ccstack, cap;	/* cap entries each */
-	uint64_t cnt[C_N];
-} ccgen_loc;
-
-typedef struct {
-	ccgen_opts o;
-	OTF2_Archive *ar;
-	ccgen_loc *locs;
-	uint32_t nranks;
-	OTF2_StringRef *rank_name;
-	bool *going;		/* per rank: runs the current iteration */
-	char **strs;
-	uint32_t nstrs, capstrs;
-	ccgen_region *regs;
-	uint32_t nregs, capregs;
-	uint32_t r_main, r_user, n_user, r_mpi, r_slash, r_long, r_dup, r_ak;
-	uint32_t r_apex;	/* APEX task regions, then their other names */
-	uint32_t (*callees)[CCGEN_FANOUT];
-	uint32_t *ncallees;
-	ccgen_cc *cc;
-	uint32_t ncc, capcc, cc_root;
-	ccgen_ops tmpl, tree, prefix;
-	uint64_t rng;
-	const ccgen_loc *ak;	/* the all-kinds location, if any */
-	OTF2_AttributeList *attrs;
-	const char *ak_seen[128];
-	uint32_t n_ak_seen;
-	bool oom;		/* a string or region could not be added */
-} ccgen_ctx;
-
 /* ---- small utilities ------------------------------------------------- */
-static int ccgen_fail(const char *fmt, ...)
+int ccgen_fail(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -331,7 +275,7 @@ static double ccgen_unit(uint64_t *s)
 	return (double)(ccgen_rand(s) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static void *ccgen_grow(void *p, uint32_t *cap, uint32_t need, size_t elem)
+void *ccgen_grow(void *p, uint32_t *cap, uint32_t need, size_t elem)
 {
 	uint32_t ncap = *cap ? *cap : 16;
 	if (need <= *cap)
@@ -344,8 +288,7 @@ static void *ccgen_grow(void *p, uint32_t *cap, uint32_t need, size_t elem)
 	return p;
 }
 
-/* Adds a string definition; sets c->oom on failure. */
-static OTF2_StringRef ccgen_str(ccgen_ctx *c, const char *fmt, ...)
+OTF2_StringRef ccgen_str(ccgen_ctx *c, const char *fmt, ...)
 {
 	char buf[1100];
 	va_list ap;
@@ -378,17 +321,26 @@ static uint32_t ccgen_add_region(ccgen_ctx *c, OTF2_StringRef name,
 	return c->nregs++;
 }
 
-static uint32_t ccgen_user_region(ccgen_ctx *c, OTF2_StringRef name)
+uint32_t ccgen_user_region(ccgen_ctx *c, OTF2_StringRef name)
 {
 	return ccgen_add_region(c, name, OTF2_REGION_ROLE_FUNCTION,
 				OTF2_PARADIGM_USER);
 }
 
-static void ccgen_push(ccgen_ops *ops, enum ccgen_opkind kind, uint32_t arg,
-		       uint64_t delta)
+void ccgen_push(ccgen_ops *ops, enum ccgen_opkind kind, uint32_t arg,
+		uint64_t delta)
 {
 	if (ops->n < ops->cap)
-		ops->v[ops->n++] = (ccgen_op){ (uint8_t)kind, arg, delta };
+		ops->v[ops->n++] = (ccgen_op){ (uint8_t)kind, false, arg,
+					       delta };
+}
+
+void ccgen_push_extra(ccgen_ops *ops, enum ccgen_opkind kind, uint32_t arg,
+		      uint64_t delta)
+{
+	if (ops->n < ops->cap)
+		ops->v[ops->n++] = (ccgen_op){ (uint8_t)kind, true, arg,
+					       delta };
 }
 
 static void ccgen_call(ccgen_ops *ops, uint32_t r, uint64_t gap,
@@ -405,6 +357,8 @@ static void ccgen_usage(FILE *f)
 	      "         [--threads T] [-e|--events N] [-d|--depth D]\n"
 	      "         [--regions R]"
 	      " [--regular X] [--jitter J] [--mpi] [--metrics]\n"
+	      "         [--delay G:TICKS]... [--counters]"
+	      " [--metric-locations N]\n"
 	      "         [--seed S] [--quirk NAME]... [--quirks LIST|all]\n"
 	      "         [--manifest FILE] [--chain D] [-q] OUTDIR\n"
 	      "quirks:", f);
@@ -485,6 +439,9 @@ static int ccgen_parse_opt(ccgen_opts *o, int opt, const char *arg)
 	case 'J': return ccgen_parse_unit(arg, &o->jitter);
 	case 'M': o->mpi = true; return 0;
 	case 'm': o->metrics = true; return 0;
+	case 'D': return ccgen_mpi_parse_delay(o, arg);
+	case 'K': o->counters = true; return 0;
+	case 'G': return ccgen_parse_u32(arg, 0, 1u << 20, &o->mlocs);
 	case 'S': return ccgen_parse_u64(arg, 0, UINT64_MAX, &o->seed);
 	case 'Q': return ccgen_parse_quirks(o, arg);
 	case 'F': o->manifest = arg; return 0;
@@ -503,6 +460,8 @@ static int ccgen_parse_args(ccgen_opts *o, int argc, char **argv)
 		{ "depth", 1, NULL, 'd' }, { "regions", 1, NULL, 'R' },
 		{ "regular", 1, NULL, 'X' }, { "jitter", 1, NULL, 'J' },
 		{ "mpi", 0, NULL, 'M' }, { "metrics", 0, NULL, 'm' },
+		{ "delay", 1, NULL, 'D' }, { "counters", 0, NULL, 'K' },
+		{ "metric-locations", 1, NULL, 'G' },
 		{ "seed", 1, NULL, 'S' }, { "quirk", 1, NULL, 'Q' },
 		{ "quirks", 1, NULL, 'Q' }, { "manifest", 1, NULL, 'F' },
 		{ "chain", 1, NULL, 'C' },
@@ -524,6 +483,8 @@ static int ccgen_parse_args(ccgen_opts *o, int argc, char **argv)
 	o->outdir = argv[optind];
 	if (!*o->name || strchr(o->name, '/'))
 		return ccgen_fail("invalid --name '%s'", o->name);
+	if (o->ndelays && !o->mpi)
+		return ccgen_fail("--delay needs --mpi");
 	return 0;
 }
 
@@ -585,7 +546,8 @@ static int ccgen_setup_locs(ccgen_ctx *c)
 		o->nlocs = need;
 	}
 	c->nranks = (o->nlocs - 1) / o->threads + 1;
-	c->locs = calloc(o->nlocs, sizeof(ccgen_loc));
+	c->nall = o->nlocs + o->mlocs;
+	c->locs = calloc(c->nall, sizeof(ccgen_loc));
 	c->going = calloc(c->nranks, sizeof(bool));
 	c->rank_name = calloc(c->nranks, sizeof(OTF2_StringRef));
 	if (!c->locs || !c->going || !c->rank_name)
@@ -606,6 +568,14 @@ static int ccgen_setup_locs(ccgen_ctx *c)
 		l->ccstack = calloc(l->cap, sizeof *l->ccstack);
 		if (!l->stack || !l->ccstack)
 			return ccgen_fail("out of memory");
+	}
+	for (uint32_t i = o->nlocs; i < c->nall; i++) {	/* no calls */
+		ccgen_loc *l = &c->locs[i];
+		l->id = ccgen_loc_id(o, i);
+		l->rank = c->nranks;	/* their own group */
+		l->quirk = -1;
+		l->sensor = true;
+		l->cnt[C_SPARSE] = l->id != i;
 	}
 	return 0;
 }
@@ -735,45 +705,6 @@ static void ccgen_gen_tree(ccgen_ctx *c, uint64_t *rng, ccgen_ops *ops)
 	}
 }
 
-/* Enter region, one MPI record, Leave region. */
-static void ccgen_mpi_call(ccgen_ops *ops, uint32_t region,
-			   enum ccgen_opkind kind, uint32_t peer, uint64_t d)
-{
-	ccgen_push(ops, OP_ENTER, region, 100);
-	ccgen_push(ops, kind, peer, d);
-	ccgen_push(ops, OP_LEAVE, region, 60);
-}
-
-/* Ring exchange with a distance that changes every iteration; a message
- * goes only to a rank that runs this iteration too. */
-static void ccgen_build_mpi(ccgen_ctx *c, const ccgen_loc *l, uint64_t i)
-{
-	uint32_t p = c->nranks, r = l->rank, m = c->r_mpi;
-	uint32_t s = p > 1 ? 1 + (uint32_t)(i % (p - 1)) : 0;
-	uint32_t dest = (r + s) % p, src = (r + p - s) % p;
-	bool snd = c->going[dest], rcv = c->going[src];
-	ccgen_ops *ops = &c->prefix;
-	if (i % 2 == 0) {
-		if (snd)
-			ccgen_mpi_call(ops, m + MPI_SEND, OP_SEND, dest, 50);
-		if (rcv)
-			ccgen_mpi_call(ops, m + MPI_RECV, OP_RECV, src, 800);
-		return;
-	}
-	if (snd)
-		ccgen_mpi_call(ops, m + MPI_ISEND, OP_ISEND, dest, 40);
-	if (rcv)
-		ccgen_mpi_call(ops, m + MPI_IRECV, OP_IRECVREQ, src, 40);
-	if (!snd && !rcv)
-		return;
-	ccgen_push(ops, OP_ENTER, m + MPI_WAITALL, 300);
-	if (snd)
-		ccgen_push(ops, OP_ISENDDONE, dest, 500);
-	if (rcv)
-		ccgen_push(ops, OP_IRECV, src, 100);
-	ccgen_push(ops, OP_LEAVE, m + MPI_WAITALL, 50);
-}
-
 /* Calls injected under main for the quirks that live in the call tree. */
 static void ccgen_build_quirk(ccgen_ctx *c, ccgen_loc *l)
 {
@@ -848,11 +779,15 @@ static void ccgen_build_apex(ccgen_ctx *c, uint64_t i)
 }
 
 /* ---- event records --------------------------------------------------- */
-static int ccgen_rec(ccgen_loc *l, OTF2_ErrorCode e)
+int ccgen_rec(ccgen_loc *l, OTF2_ErrorCode e)
 {
 	if (e != OTF2_SUCCESS)
 		return ccgen_fail("location %" PRIu64 ": %s", l->id,
 				  OTF2_Error_GetDescription(e));
+	if (l->nevents == 0 || l->t < l->first)
+		l->first = l->t;
+	if (l->nevents == 0 || l->t > l->last)
+		l->last = l->t;
 	l->nevents++;
 	return 0;
 }
@@ -913,11 +848,13 @@ static int ccgen_enter(ccgen_ctx *c, ccgen_loc *l, uint32_t r,
 	if (l->sp >= l->cap)
 		return ccgen_fail("location %" PRIu64 ": stack overflow",
 				  l->id);
-	if (c->o.metrics && c->regs[r].metric && ccgen_metric(l))
+	if ((c->o.metrics && c->regs[r].metric && ccgen_metric(l)) ||
+	    ccgen_metric_sample(c, l, r))
 		return -1;
 	if (l->cc_mode ? ccgen_cc_enter(c, l, r) :
 	    ccgen_rec(l, OTF2_EvtWriter_Enter(l->w, al, l->t, r)))
 		return -1;
+	ccgen_book_stack(c, l, l->sp, r);
 	l->stack[l->sp++] = r;
 	if (l->sp > l->cnt[C_DEPTH])
 		l->cnt[C_DEPTH] = l->sp;
@@ -929,10 +866,13 @@ static int ccgen_enter(ccgen_ctx *c, ccgen_loc *l, uint32_t r,
 static int ccgen_leave(ccgen_ctx *c, ccgen_loc *l, uint32_t r,
 		       OTF2_AttributeList *al)
 {
-	uint32_t k = l->sp;
+	uint32_t k = l->sp, next;
 	OTF2_ErrorCode e;
 	while (k > 0 && l->stack[k - 1] != r)
 		k--;
+	/* the call that runs on: below the one closed; the top if none is */
+	next = k > 1 ? l->stack[k - 2] : k == 1 || l->sp == 0 ? CCGEN_NONE
+	       : l->stack[l->sp - 1];
 	if (l->sp == 0) {
 		l->cnt[C_EMPTY_LEAVE]++;
 	} else if (k == 0) {
@@ -941,8 +881,10 @@ static int ccgen_leave(ccgen_ctx *c, ccgen_loc *l, uint32_t r,
 		l->cnt[C_UNBALANCED]++;
 		l->cnt[C_IMPLICIT] += l->sp - k;
 	}
-	if (c->o.metrics && c->regs[r].metric && ccgen_metric(l))
+	if ((c->o.metrics && c->regs[r].metric && ccgen_metric(l)) ||
+	    ccgen_metric_sample(c, l, next))
 		return -1;
+	ccgen_book_stack(c, l, k > 0 ? k - 1 : l->sp, CCGEN_NONE);
 	if (l->cc_mode && k > 0)
 		e = OTF2_EvtWriter_CallingContextLeave(l->w, al, l->t,
 						       l->ccstack[k - 1]);
@@ -964,47 +906,22 @@ static int ccgen_stop(ccgen_ctx *c, ccgen_loc *l, uint32_t r)
 	if (l->sp == 0)
 		return ccgen_fail("location %" PRIu64 ": stop with nothing "
 				  "open", l->id);
-	if (c->o.metrics && c->regs[r].metric && ccgen_metric(l))
+	if ((c->o.metrics && c->regs[r].metric && ccgen_metric(l)) ||
+	    ccgen_metric_sample(c, l, l->sp > 1 ? l->stack[l->sp - 2]
+				: CCGEN_NONE))
 		return -1;
+	ccgen_book_stack(c, l, l->sp - 1, CCGEN_NONE);
 	l->cnt[C_TASK_STOP]++;
 	l->sp--;
 	return ccgen_rec(l, OTF2_EvtWriter_Leave(l->w, NULL, l->t, r));
 }
 
-/* Tag and length of a message depend only on iteration and sender. */
-static int ccgen_mpi_op(ccgen_loc *l, const ccgen_op *op, uint64_t i)
-{
-	uint32_t p = op->arg, tag = (uint32_t)(i % 32768);
-	bool out = op->kind == OP_SEND || op->kind == OP_ISEND;
-	uint32_t sender = out ? l->rank : p;
-	uint64_t len = (uint64_t)CCGEN_MSG_BASE << ((i + sender) % 8);
-	OTF2_EvtWriter *w = l->w;
-	OTF2_TimeStamp t = l->t;
-	OTF2_ErrorCode e;
-	if (op->kind == OP_SEND)
-		e = OTF2_EvtWriter_MpiSend(w, NULL, t, p, COMM_WORLD, tag, len);
-	else if (op->kind == OP_RECV)
-		e = OTF2_EvtWriter_MpiRecv(w, NULL, t, p, COMM_WORLD, tag, len);
-	else if (op->kind == OP_ISEND)
-		e = OTF2_EvtWriter_MpiIsend(w, NULL, t, p, COMM_WORLD, tag, len,
-					    l->isend_req = ++l->req);
-	else if (op->kind == OP_IRECVREQ)
-		e = OTF2_EvtWriter_MpiIrecvRequest(w, NULL, t,
-						   l->irecv_req = ++l->req);
-	else if (op->kind == OP_ISENDDONE)
-		e = OTF2_EvtWriter_MpiIsendComplete(w, NULL, t, l->isend_req);
-	else
-		e = OTF2_EvtWriter_MpiIrecv(w, NULL, t, p, COMM_WORLD, tag, len,
-					    l->irecv_req);
-	return ccgen_rec(l, e);
-}
-
-static uint64_t ccgen_jitter(ccgen_ctx *c, ccgen_loc *l, uint64_t d)
+uint64_t ccgen_jitter(const ccgen_opts *o, uint64_t *rng, uint64_t d)
 {
 	double f;
-	if (c->o.jitter == 0.0 || d == 0)
+	if (o->jitter == 0.0 || d == 0)
 		return d;
-	f = 1.0 + c->o.jitter * (2.0 * ccgen_unit(&l->rng) - 1.0);
+	f = 1.0 + o->jitter * (2.0 * ccgen_unit(rng) - 1.0);
 	return (uint64_t)((double)d * f + 0.5);
 }
 
@@ -1014,10 +931,12 @@ static int ccgen_replay(ccgen_ctx *c, ccgen_loc *l, const ccgen_ops *ops,
 {
 	for (size_t k = 0; k < ops->n; k++) {
 		const ccgen_op *op = &ops->v[k];
+		uint64_t n0 = l->nevents;
 		int rc;
 		if (!forced && op->kind == OP_ENTER && l->nevents >= l->limit)
 			return 1;
-		l->t += ccgen_jitter(c, l, op->delta);
+		l->t += op->extra ? op->delta
+			: ccgen_jitter(&c->o, &l->rng, op->delta);
 		if (op->kind == OP_ENTER)
 			rc = ccgen_enter(c, l, op->arg, NULL);
 		else if (op->kind == OP_LEAVE)
@@ -1025,9 +944,11 @@ static int ccgen_replay(ccgen_ctx *c, ccgen_loc *l, const ccgen_ops *ops,
 		else if (op->kind == OP_STOP)
 			rc = ccgen_stop(c, l, op->arg);
 		else
-			rc = ccgen_mpi_op(l, op, iter);
+			rc = ccgen_mpi_op(c, l, op, iter);
 		if (rc)
 			return -1;
+		if (op->extra)	/* not counted against --events */
+			l->limit += l->nevents - n0;
 	}
 	return 0;
 }
@@ -1041,7 +962,7 @@ static int ccgen_iteration(ccgen_ctx *c, ccgen_loc *l)
 	int rc;
 	c->prefix.n = 0;
 	if (c->o.mpi && l->thread == 0)
-		ccgen_build_mpi(c, l, i);
+		ccgen_mpi_build(c, l, i, &c->prefix);
 	if (i < CCGEN_QUIRK_ITERS)
 		ccgen_build_quirk(c, l);
 	if (ccgen_replay(c, l, &c->prefix, true, i) < 0)
@@ -1369,6 +1290,8 @@ static int ccgen_loc_finish(ccgen_ctx *c, ccgen_loc *l)
 		return -1;
 	if (l->quirk == QK_ALL_KINDS)
 		CCGEN_AK(ProgramEnd, 0);
+	l->span0 = l->first;
+	l->span1 = l->last;
 	if (l->quirk == QK_HUGE) {
 		/* A call at 2^64 - 21, after everything. */
 		l->t = UINT64_MAX - 20;
@@ -1385,12 +1308,15 @@ static int ccgen_loc_finish(ccgen_ctx *c, ccgen_loc *l)
 		if (ccgen_enter(c, l, c->r_user, NULL) ||
 		    (l->t += 10, ccgen_leave(c, l, c->r_user, NULL)))
 			return -1;
+		l->first = l->first < 100 ? l->first : 100;
+		l->last = l->span1;
 	}
+	ccgen_book_end(c, l);
 	return 0;
 }
 
 /* Closes the writer; OTF2's own count must agree with the generator's. */
-static int ccgen_loc_close(ccgen_ctx *c, ccgen_loc *l)
+int ccgen_loc_close(ccgen_ctx *c, ccgen_loc *l)
 {
 	uint64_t n = 0;
 	if (OTF2_EvtWriter_GetNumberOfEvents(l->w, &n) != OTF2_SUCCESS ||
@@ -1420,6 +1346,22 @@ static int ccgen_run_sequential(ccgen_ctx *c)
 	return 0;
 }
 
+/* The --metric-locations, after the others: their samples span the
+ * others' events. */
+static int ccgen_run_sensors(ccgen_ctx *c)
+{
+	for (uint32_t i = c->o.nlocs; i < c->nall; i++) {
+		ccgen_loc *l = &c->locs[i];
+		l->w = OTF2_Archive_GetEvtWriter(c->ar, l->id);
+		if (!l->w)
+			return ccgen_fail("no event writer for %" PRIu64,
+					  l->id);
+		if (ccgen_metric_sensor(c, l) || ccgen_loc_close(c, l))
+			return -1;
+	}
+	return 0;
+}
+
 /* With MPI all locations go one iteration at a time, so a message is only
  * sent when the receiver runs the same iteration. */
 static int ccgen_run_lockstep(ccgen_ctx *c)
@@ -1433,6 +1375,8 @@ static int ccgen_run_lockstep(ccgen_ctx *c)
 		any = false;
 		for (uint32_t r = 0; r < c->nranks; r++)
 			c->going[r] = !c->locs[r * c->o.threads].done;
+		if (ccgen_mpi_plan(c))
+			return -1;
 		for (i = 0; i < n; i++) {
 			if (c->locs[i].done)
 				continue;
@@ -1462,7 +1406,7 @@ static OTF2_TimeStamp ccgen_post_flush(void *ud, OTF2_FileType ft,
 {
 	ccgen_ctx *c = ud;
 	(void)ft;
-	for (uint32_t i = 0; i < c->o.nlocs; i++) {
+	for (uint32_t i = 0; i < c->nall; i++) {
 		if (c->locs[i].id == id) {
 			c->locs[i].nevents++;
 			c->locs[i].cnt[C_FLUSH]++;
@@ -1488,7 +1432,7 @@ static int ccgen_def_head(ccgen_ctx *c, OTF2_GlobalDefWriter *g)
 	static const OTF2_Paradigm par[3] = { OTF2_PARADIGM_MPI,
 		OTF2_PARADIGM_OPENMP, OTF2_PARADIGM_PTHREAD };
 	uint64_t end = CCGEN_OFFSET;
-	for (uint32_t i = 0; i < c->o.nlocs; i++)
+	for (uint32_t i = 0; i < c->nall; i++)
 		if (c->locs[i].nevents > 0 && c->locs[i].t > end)
 			end = c->locs[i].t;
 	CCGEN_DEF(ClockProperties, CCGEN_TIMER_RES, CCGEN_OFFSET,
@@ -1511,14 +1455,19 @@ static int ccgen_def_locations(ccgen_ctx *c, OTF2_GlobalDefWriter *g)
 		CCGEN_DEF(LocationGroup, r, c->rank_name[r],
 			  OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
 			  OTF2_UNDEFINED_LOCATION_GROUP);
-	for (uint32_t i = 0; i < c->o.nlocs; i++) {
+	if (c->o.mlocs)	/* no CPU thread: not a process */
+		CCGEN_DEF(LocationGroup, c->nranks, c->s_sensors,
+			  OTF2_LOCATION_GROUP_TYPE_UNKNOWN, 0,
+			  OTF2_UNDEFINED_LOCATION_GROUP);
+	for (uint32_t i = 0; i < c->nall; i++) {
 		ccgen_loc *l = &c->locs[i];
 		uint64_t n = l->nevents;
 		if (l->quirk == QK_WRONG_COUNTS)
 			n = l->cnt[C_WRONG_COUNTS] = l->sub == 0 ? n / 2
 						     : n * 2 + 10;
-		CCGEN_DEF(Location, l->id, l->name,
-			  OTF2_LOCATION_TYPE_CPU_THREAD, n, l->rank);
+		CCGEN_DEF(Location, l->id, l->name, l->sensor
+			  ? OTF2_LOCATION_TYPE_METRIC
+			  : OTF2_LOCATION_TYPE_CPU_THREAD, n, l->rank);
 	}
 	return 0;
 }
@@ -1655,7 +1604,7 @@ static int ccgen_write_defs(ccgen_ctx *c)
 	    ccgen_def_regions(c, g) ||
 	    ((c->o.mpi || c->ak) && ccgen_def_mpi(c, g)) ||
 	    ((c->o.metrics || c->ak) && ccgen_def_metrics(c, g)) ||
-	    (c->ak && ccgen_def_ak(c, g)))
+	    ccgen_metric_defs(c, g) || (c->ak && ccgen_def_ak(c, g)))
 		return -1;
 	return 0;
 }
@@ -1667,7 +1616,7 @@ static int ccgen_write_local_defs(ccgen_ctx *c)
 	OTF2_DefWriter *dw;
 	if (OTF2_Archive_OpenDefFiles(c->ar) != OTF2_SUCCESS)
 		return ccgen_fail("cannot open the local definition files");
-	for (uint32_t i = 0; i < c->o.nlocs; i++) {
+	for (uint32_t i = 0; i < c->nall; i++) {
 		dw = OTF2_Archive_GetDefWriter(c->ar, c->locs[i].id);
 		if (!dw || OTF2_Archive_CloseDefWriter(c->ar, dw))
 			return ccgen_fail("cannot write the local definitions "
@@ -1696,7 +1645,7 @@ static int ccgen_write_archive(ccgen_ctx *c)
 		return ccgen_fail("cannot create the archive %s/%s (does it "
 				  "exist already?)", c->o.outdir, c->o.name);
 	rc = c->o.mpi ? ccgen_run_lockstep(c) : ccgen_run_sequential(c);
-	if (rc || OTF2_Archive_CloseEvtFiles(c->ar) ||
+	if (rc || ccgen_run_sensors(c) || OTF2_Archive_CloseEvtFiles(c->ar) ||
 	    ccgen_write_local_defs(c) || ccgen_write_defs(c))
 		return -1;
 	rc = OTF2_Archive_Close(c->ar);
@@ -1813,7 +1762,7 @@ static int ccgen_write_manifest(ccgen_ctx *c)
 		return ccgen_fail("cannot write %s: %s", c->o.manifest,
 				  strerror(errno));
 	fputs("location\tquirk\tcount\n", f);
-	for (uint32_t i = 0; i < c->o.nlocs; i++) {
+	for (uint32_t i = 0; i < c->nall; i++) {
 		const ccgen_loc *l = &c->locs[i];
 		fprintf(f, "%" PRIu64 "\tevents\t%" PRIu64 "\n", l->id,
 			l->nevents);
@@ -1821,8 +1770,11 @@ static int ccgen_write_manifest(ccgen_ctx *c)
 			if (l->cnt[k])
 				fprintf(f, "%" PRIu64 "\t%s\t%" PRIu64 "\n",
 					l->id, ccgen_cnt_names[k], l->cnt[k]);
+		ccgen_book_lines(c, f, l);
 	}
-	return fclose(f) ? ccgen_fail("cannot write %s", c->o.manifest) : 0;
+	if (ferror(f) | fclose(f))
+		return ccgen_fail("cannot write %s", c->o.manifest);
+	return 0;
 }
 
 static int ccgen_setup(ccgen_ctx *c)
@@ -1844,7 +1796,10 @@ static int ccgen_setup(ccgen_ctx *c)
 	if (c->oom || !c->attrs)
 		return ccgen_fail("out of memory");
 	ccgen_gen_tree(c, &c->rng, &c->tmpl);
-	return 0;
+	/* Their strings and regions last: other traces keep their ids. */
+	if (ccgen_mpi_setup(c) || ccgen_metric_setup(c) || ccgen_book_setup(c))
+		return -1;
+	return c->oom ? ccgen_fail("out of memory") : 0;
 }
 
 static void ccgen_free(ccgen_ctx *c)
@@ -1857,10 +1812,12 @@ static void ccgen_free(ccgen_ctx *c)
 		OTF2_Archive_Close(c->ar);
 	free(c->strs);
 	free(c->regs);
-	for (uint32_t i = 0; c->locs && i < c->o.nlocs; i++) {
+	for (uint32_t i = 0; c->locs && i < c->nall; i++) {
 		free(c->locs[i].stack);
 		free(c->locs[i].ccstack);
 	}
+	ccgen_book_free(c);
+	ccgen_mpi_free(c);
 	free(c->locs);
 	free(c->going);
 	free(c->rank_name);
@@ -1876,8 +1833,10 @@ int main(int argc, char **argv)
 	uint64_t total = 0;
 	double secs;
 	int rc = 1;
-	if (ccgen_parse_args(&c.o, argc, argv))
+	if (ccgen_parse_args(&c.o, argc, argv)) {
+		free(c.o.delays);
 		return 2;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (ccgen_setup(&c) || ccgen_write_archive(&c) ||
 	    ccgen_patch_anchor(&c) || ccgen_patch_early(&c) ||
@@ -1885,13 +1844,13 @@ int main(int argc, char **argv)
 	    (c.o.manifest && ccgen_write_manifest(&c)))
 		goto cleanup;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	for (uint32_t i = 0; i < c.o.nlocs; i++)
+	for (uint32_t i = 0; i < c.nall; i++)
 		total += c.locs[i].nevents;
 	secs = (double)(t1.tv_sec - t0.tv_sec) +
 	       (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	if (!c.o.quiet)
 		fprintf(stderr, "ccgfs-gen: %u locations, %" PRIu64 " events, "
-			"%.3f s, %.2f M events/s\n", c.o.nlocs, total, secs,
+			"%.3f s, %.2f M events/s\n", c.nall, total, secs,
 			secs > 0 ? (double)total / secs / 1e6 : 0.0);
 	rc = 0;
 cleanup:
