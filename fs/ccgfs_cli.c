@@ -38,6 +38,7 @@ static const struct fuse_opt cli_opts[] = {
 	FUSE_OPT_KEY("threads=", KEY_NUMBER),
 	FUSE_OPT_KEY("json_max=", KEY_NUMBER),
 	FUSE_OPT_KEY("mpi_timeout=", KEY_NUMBER),
+	FUSE_OPT_KEY("longest=", KEY_NUMBER),
 	FUSE_OPT_KEY("tolerance=", KEY_TOLERANCE),
 	FUSE_OPT_KEY("index=", KEY_INDEX),
 	CLI_FLAG("noindex", noindex),
@@ -66,6 +67,7 @@ static const struct number_opt {
 	{"threads", offsetof(ccgfs_cli, threads), UINT32_MAX},
 	{"json_max", offsetof(ccgfs_cli, json_max), UINT64_MAX},
 	{"mpi_timeout", offsetof(ccgfs_cli, mpi_timeout), UINT32_MAX},
+	{"longest", offsetof(ccgfs_cli, longest), CCG_LONGEST_MAX},
 };
 
 void ccgfs_cli_error(const char *subject, const char *fmt, ...)
@@ -202,6 +204,7 @@ int ccgfs_cli_parse(struct fuse_args *args, ccgfs_cli *c)
 {
 	memset(c, 0, sizeof *c);
 	c->mpi_timeout = CCGFS_MPI_TIMEOUT;
+	c->longest = CCG_LONGEST_DEFAULT;
 	return fuse_opt_parse(args, c, cli_opts, cli_proc) == -1 ? -1 : 0;
 }
 
@@ -264,6 +267,9 @@ void ccgfs_cli_usage(void)
 	       "    -o json_max=N         trace.json of the root and of each "
 	       "group when they hold\n"
 	       "                          at most N events (default %u)\n"
+	       "    -o longest=N          longest.tsv lists N calls per region "
+	       "(default %u; 0: no\n"
+	       "                          longest.tsv)\n"
 	       "    -o mpi_timeout=S      building under mpirun: end the job "
 	       "when a rank sends\n"
 	       "                          nothing for S seconds (default %u; "
@@ -278,5 +284,5 @@ void ccgfs_cli_usage(void)
 	       "    -h, --help            this text\n",
 	       (unsigned)o.fanout, (unsigned)(CCG_CACHE_DEFAULT >> 20),
 	       CCG_SUMS_DEFAULT, (unsigned)(CCG_MEMORY_DEFAULT >> 20),
-	       CCG_JSON_MAX_DEFAULT, CCGFS_MPI_TIMEOUT);
+	       CCG_JSON_MAX_DEFAULT, CCG_LONGEST_DEFAULT, CCGFS_MPI_TIMEOUT);
 }

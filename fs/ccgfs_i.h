@@ -54,6 +54,9 @@ typedef struct ccgfs_cli {
 	char *index;
 	uint64_t fanout, cache_mib, memory_mib, summaries, threads, json_max;
 	uint64_t mpi_timeout;   /* seconds (CCGFS_MPI_TIMEOUT unless given) */
+	uint64_t longest;       /* calls per region in longest.tsv
+				 * (CCG_LONGEST_DEFAULT unless given; 0:
+				 * none) */
 	uint64_t tol_abs;       /* -o tolerance=, parsed */
 	double tol_rel;
 	int noindex, rebuild, nonempty, async_read;

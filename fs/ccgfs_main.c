@@ -106,6 +106,7 @@ static int lib_options(const ccgfs_cli *c, ccg_options *o)
 	if (c->memory_mib)
 		o->memory = (size_t)c->memory_mib << 20;
 	o->json_max = c->json_max;
+	o->longest = c->longest ? (uint32_t)c->longest : UINT32_MAX;
 	o->log = log_line;
 	int bad = ccg_options_check(o, &msg) != CCG_OK;
 	if (bad) {

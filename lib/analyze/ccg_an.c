@@ -228,7 +228,7 @@ ccg_err ccg_an_create(const ccg_defs *d, uint32_t longest, ccg_an **out)
 	if (!a)
 		return CCG_ENOMEM;
 	a->d = d;
-	a->longest = longest > CCG_LONGEST_MAX ? CCG_LONGEST_MAX : longest;
+	a->longest = longest;
 	a->nregions = ccg_defs_region_count(d);
 	a->regions = calloc(a->nregions ? a->nregions : 1, sizeof *a->regions);
 	ccg_err err = a->regions ? load_members(a) : CCG_ENOMEM;

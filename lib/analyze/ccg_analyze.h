@@ -31,11 +31,6 @@
 enum { CCG_RES_CATS = 3, CCG_RES_LONGEST = 4, CCG_RES_COUNTERS = 5 };
 _Static_assert(CCG_RES_COUNTERS < CCG_RES_KINDS, "kinds fit the cache");
 
-/* Default calls per region in longest.tsv. */
-#define CCG_LONGEST_DEFAULT 10
-/* Most calls per region longest.tsv may list. */
-#define CCG_LONGEST_MAX 10000
-
 typedef struct ccg_an ccg_an;
 
 /* The analysis of a trace defined by d (borrowed for the analysis's

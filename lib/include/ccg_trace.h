@@ -39,6 +39,9 @@ typedef uint64_t ccg_id;
 #define CCG_MEMORY_DEFAULT ((size_t)256 << 20)
 /* Default most events the root's or a group's trace.json may hold. */
 #define CCG_JSON_MAX_DEFAULT 2000000u
+/* Default calls per region longest.tsv lists, and the most it may. */
+#define CCG_LONGEST_DEFAULT 10u
+#define CCG_LONGEST_MAX 10000u
 /* Default smallest instance (in events) whose statistics the index stores. */
 #define CCG_SUMS_DEFAULT 32768u
 

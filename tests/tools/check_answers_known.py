@@ -1,0 +1,133 @@
+#!/usr/bin/python3
+"""The answers of a mount against what ccgfs-gen knows it wrote (its
+manifest, doc/man/ccgfs-gen.1), not against any reading of the trace: the
+programs' answers are known by construction.
+
+For every location of the manifest with calls:
+  - efficiency.tsv of its directory: computation_seconds_max, its useful
+    computation, is (last - first - mpi_ticks) ticks in seconds (a
+    generated trace has no OpenMP or measurement regions);
+  - summary.tsv: its mpi_* seconds add up to mpi_ticks, to the printing's
+    rounding (one unit in the last place per column);
+  - counters.tsv of its directory: per region, the inclusive and exclusive
+    increase of every counter is the manifest's, exactly; `power`'s mean
+    is the region's constant;
+and in the root, with --delayed G: slowest_location is the first location
+of Rank G, and every other rank's first location spends at least
+--wait ticks more in MPI than Rank G's.
+
+  check_answers_known.py --mount M --manifest FILE [--delayed G --wait T]
+"""
+import argparse
+import collections
+import sys
+
+
+def read_tsv(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = f.read().split("\n")
+    head = lines[0].split("\t")
+    return [dict(zip(head, l.split("\t"))) for l in lines[1:] if l]
+
+
+def seconds(ticks, res):
+    dec = 0
+    while 10 ** dec < res:
+        dec += 1
+    q = (ticks * 10 ** dec + res // 2) // res
+    s = str(q).rjust(dec + 1, "0")
+    return s[:-dec] + "." + s[-dec:] if dec else s
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mount", required=True)
+    ap.add_argument("--manifest", required=True)
+    ap.add_argument("--delayed", type=int)
+    ap.add_argument("--wait", type=int, default=0)
+    a = ap.parse_args()
+    m = a.mount
+    info = dict(l.split(": ", 1) for l in open(m + "/info").read().splitlines()
+                if ": " in l)
+    res = int(info["clock.resolution"])
+    facts = collections.defaultdict(dict)
+    with open(a.manifest) as f:
+        next(f)
+        for line in f:
+            loc, key, val = line.rstrip("\n").split("\t")
+            facts[int(loc)][key] = int(val)
+    path = {int(r["id"]): r["path"] for r in read_tsv(m + "/locations.tsv")}
+    name = {int(r["id"]): r["name"] for r in read_tsv(m + "/regions.tsv")}
+    bad = 0
+    checked = collections.Counter()
+
+    def fail(msg):
+        nonlocal bad
+        bad += 1
+        if bad <= 20:
+            print("FAIL:", msg)
+
+    for loc, f in sorted(facts.items()):
+        if "first" not in f or not any(k.startswith("region:") for k in f):
+            continue
+        d = m + "/" + path[loc]
+        eff = {r["metric"]: r["value"] for r in read_tsv(d + "/efficiency.tsv")}
+        useful = f["last"] - f["first"] - f.get("mpi_ticks", 0)
+        if eff.get("computation_seconds_max") != seconds(useful, res):
+            fail("%s: useful computation %s, known %s" % (
+                d, eff.get("computation_seconds_max"), seconds(useful, res)))
+        checked["useful"] += 1
+        row = read_tsv(d + "/summary.tsv")[0]
+        mpi = sum(float(row[c + "_seconds"]) for c in
+                  ("mpi_p2p", "mpi_collective", "mpi_other"))
+        if abs(mpi * res - f.get("mpi_ticks", 0)) > 3:
+            fail("%s: MPI %.9f s, known %d ticks" % (d, mpi,
+                                                       f.get("mpi_ticks", 0)))
+        checked["mpi"] += 1
+        ctr = {(r["region"], r["metric"]): r for r in
+               read_tsv(d + "/counters.tsv")}
+        for key, val in f.items():
+            part = key.split(":")
+            if part[0] != "region" or len(part) < 3:
+                continue
+            region = name[int(part[1])]
+            if len(part) == 4 and part[3] in ("inclusive", "exclusive"):
+                r = ctr.get((region, part[2]))
+                got = r and int(r[part[3]]) % (1 << 64)
+                if got != val:
+                    fail("%s: %s %s %s: %s, known %d" % (
+                        d, region, part[2], part[3], got, val))
+                checked["counter"] += 1
+            elif len(part) == 3 and part[2] == "power":
+                r = ctr.get((region, "power"))
+                if not r or r["mean"] == "-" or float(r["mean"]) != val:
+                    fail("%s: %s power mean %s, known %d" % (
+                        d, region, r and r["mean"], val))
+                checked["power"] += 1
+    if a.delayed is not None:
+        firsts = {}
+        for loc, p in path.items():
+            g, t = p.split("/", 1)
+            if g.startswith("Rank_") and t == "Thread_0":
+                firsts[int(g[5:])] = loc
+        eff = {r["metric"]: r["value"] for r in read_tsv(m + "/efficiency.tsv")}
+        late = path[firsts[a.delayed]]
+        if eff.get("slowest_location") != late:
+            fail("slowest_location %s, the delayed rank is %s" % (
+                eff.get("slowest_location"), late))
+        own = facts[firsts[a.delayed]].get("mpi_ticks", 0)
+        for g, loc in firsts.items():
+            if g != a.delayed and facts[loc].get("mpi_ticks", 0) < own + a.wait:
+                fail("Rank %d: %d MPI ticks, the delayed rank %d + wait %d" % (
+                    g, facts[loc].get("mpi_ticks", 0), own, a.wait))
+        checked["delay"] += 1
+    print("known answers: %s checked, %d differences" % (
+        ", ".join("%d %s" % (v, k) for k, v in sorted(checked.items())), bad))
+    if not sum(checked.values()):
+        print("FAIL: nothing was checked")
+        return 1
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
