@@ -43,8 +43,11 @@ typedef struct an_metric {
 
 struct ccg_an {
 	const ccg_defs *d;
-	an_region *regions;
+	an_region *regions;     /* sorted by id */
 	size_t nregions;
+	uint32_t *dense;        /* or NULL: region id -> index (UINT32_MAX:
+				 * none), for ids below ndense */
+	uint64_t ndense;
 	an_member *members;
 	size_t nmembers;
 	an_metric *metrics;     /* sorted by id */
@@ -59,6 +62,35 @@ struct ccg_an {
 const an_region *ccg_an_region(const ccg_an *a, uint64_t id);
 /* The metric `id` of a, NULL when a does not define it. */
 const an_metric *ccg_an_metric(const ccg_an *a, uint64_t id);
+/* ---- ccg_an_ctr.c's pieces, for the walk of ccg_an_walk.c ---- */
+
+/* The samples of METRIC record `rec` at `time`, added to c, their
+ * innermost call in c being of `region` (CCG_CTR_SELF: none). */
+ccg_err an_ctr_event(const ccg_an *a, const ccg_store *st, ccg_counters *c,
+		     uint64_t region, uint32_t rec, uint64_t time);
+/* Adds child result c, which follows what p holds in the stream, into p:
+ * c's first samples resolved by p's last, its own level's rows
+ * (CCG_CTR_SELF) given to `self_region`, and its inclusive parts dropped
+ * for the regions skip_incl says (NULL: none). */
+ccg_err an_ctr_merge(const ccg_an *a, ccg_counters *p,
+		     const ccg_counters *c, uint64_t self_region,
+		     int (*skip_incl)(void *ctx, uint64_t region), void *ctx);
+/* The row (region, m) of c, added empty if missing (NULL: no memory);
+ * the samples of member m (NULL: none). */
+ccg_crow *an_ctr_row(ccg_counters *c, uint64_t region, uint32_t m);
+const ccg_csamp *an_ctr_samp(const ccg_counters *c, uint32_t m);
+int an_ctr_is_abs(const ccg_an *a, uint32_t m);
+/* x + y and x - y in member m's arithmetic. */
+ccg_cval an_ctr_add(const ccg_an *a, uint32_t m, ccg_cval x, ccg_cval y);
+ccg_cval an_ctr_sub(const ccg_an *a, uint32_t m, ccg_cval x, ccg_cval y);
+
+/* Adds call c into l if it is among its region's longest. */
+ccg_err an_long_insert(const ccg_an *a, ccg_longest *l, const ccg_lcall *c);
+/* Adds calls c[0 .. n) (sorted), their directories `rel` further, into
+ * `into`, keeping the analysis's count per region. */
+ccg_err an_long_merge(const ccg_an *a, ccg_longest *into, const ccg_lcall *c,
+		      uint32_t n, uint64_t rel);
+
 /* The kinds' tables, filled in for a (ctx: a). */
 void ccg_an_cats_kind(const ccg_an *a, ccg_qkind *k);
 void ccg_an_long_kind(const ccg_an *a, ccg_qkind *k);

@@ -104,6 +104,10 @@ static int region_cmp(const void *x, const void *y)
 
 const an_region *ccg_an_region(const ccg_an *a, uint64_t id)
 {
+	if (a->dense) {
+		uint32_t i = id < a->ndense ? a->dense[id] : UINT32_MAX;
+		return i == UINT32_MAX ? NULL : &a->regions[i];
+	}
 	size_t i = ccg_search(a->regions, a->nregions, sizeof *a->regions,
 			      offsetof(an_region, id), id);
 	return i < a->nregions && a->regions[i].id == id ? &a->regions[i]
@@ -245,6 +249,20 @@ ccg_err ccg_an_create(const ccg_defs *d, uint32_t longest, ccg_an **out)
 			(uint8_t)ccg_an_is_parallel(r->paradigm, r->role)};
 	}
 	ccg_sort(a->regions, a->nregions, sizeof *a->regions, region_cmp);
+	/* Ids from 0 to a few times the count (Score-P's, OTF2's usual):
+	 * found by index, not by search. */
+	uint64_t max = a->nregions ? a->regions[a->nregions - 1].id : 0;
+	if (a->nregions && max < 4 * (uint64_t)a->nregions + 64) {
+		a->ndense = max + 1;
+		a->dense = malloc(a->ndense * sizeof *a->dense);
+		if (!a->dense) {
+			ccg_an_free(a);
+			return CCG_ENOMEM;
+		}
+		memset(a->dense, 0xff, a->ndense * sizeof *a->dense);
+		for (size_t i = 0; i < a->nregions; i++)
+			a->dense[a->regions[i].id] = (uint32_t)i;
+	}
 	ccg_an_cats_kind(a, &a->kinds[0]);
 	ccg_an_long_kind(a, &a->kinds[1]);
 	ccg_an_ctr_kind(a, &a->kinds[2]);
@@ -257,6 +275,7 @@ void ccg_an_free(ccg_an *a)
 	if (!a)
 		return;
 	free(a->regions);
+	free(a->dense);
 	free(a->members);
 	free(a->metrics);
 	free(a->mlist);

@@ -154,13 +154,14 @@ static void step(const an_member *m, ccg_crow *r, uint8_t bits, uint64_t tp,
 		r->excl = vadd(m, r->excl, d);
 }
 
-/* A sample of member mi at time t, value v, at the result's own level. */
-static ccg_err sample(const ccg_an *a, ccg_counters *c, uint32_t mi,
-		      uint64_t t, ccg_cval v)
+/* A sample of member mi at time t, value v, whose innermost call in the
+ * result is of `region` (CCG_CTR_SELF: none). */
+static ccg_err sample(const ccg_an *a, ccg_counters *c, uint64_t region,
+		      uint32_t mi, uint64_t t, ccg_cval v)
 {
 	const an_member *m = member(a, mi);
 	ccg_csamp *s = samp(c, mi);
-	ccg_crow *r = row(c, CCG_CTR_SELF, mi);
+	ccg_crow *r = row(c, region, mi);
 	if (!r)
 		return CCG_ENOMEM;
 	if (s) {
@@ -179,6 +180,7 @@ static ccg_err sample(const ccg_an *a, ccg_counters *c, uint32_t mi,
 	}
 	s->t_last = t;
 	s->v_last = v;
+	s->n++;
 	return CCG_OK;
 }
 
@@ -199,18 +201,15 @@ static ccg_cval value(const an_member *m, uint8_t type, uint64_t raw)
 	return v;
 }
 
-static ccg_err k_event(const void *ctx, const ccg_store *st, void *into,
-		       const ccg_qevent *e, const ccg_qwin *w)
+ccg_err an_ctr_event(const ccg_an *a, const ccg_store *st, ccg_counters *c,
+		     uint64_t region, uint32_t rec, uint64_t time)
 {
-	const ccg_an *a = ctx;
-	if (w && (e->time < w->t0 || e->time >= w->t1))
-		return CCG_OK;
 	ccg_evrec ev;
-	ccg_err err = ccg_store_get_event(st, e->rec, &ev, NULL);
+	ccg_err err = ccg_store_get_event(st, rec, &ev, NULL);
 	if (err || ev.kind != CCG_EV_METRIC)
 		return err;
 	ccg_buf f = CCG_BUF_INIT;
-	if ((err = ccg_store_get_event(st, e->rec, &ev, &f)))
+	if ((err = ccg_store_get_event(st, rec, &ev, &f)))
 		goto done;
 	const unsigned char *p = (const unsigned char *)f.data;
 	const unsigned char *end = p + f.len;
@@ -231,12 +230,20 @@ static ccg_err k_event(const void *ctx, const ccg_store *st, void *into,
 		uint32_t mi = am && k < am->n ? a->mlist[am->first + k]
 					      : UINT32_MAX;
 		if (mi != UINT32_MAX)
-			err = sample(a, into, mi, e->time,
+			err = sample(a, c, region, mi, time,
 				     value(member(a, mi), type, raw));
 	}
 done:
 	ccg_buf_free(&f);
 	return err;
+}
+
+static ccg_err k_event(const void *ctx, const ccg_store *st, void *into,
+		       const ccg_qevent *e, const ccg_qwin *w)
+{
+	if (w && (e->time < w->t0 || e->time >= w->t1))
+		return CCG_OK;
+	return an_ctr_event(ctx, st, into, CCG_CTR_SELF, e->rec, e->time);
 }
 
 /* Adds row b into a (same region and member). */
@@ -274,13 +281,10 @@ static void resolve(const ccg_an *a, ccg_counters *c, const ccg_csamp *s,
 	}
 }
 
-static ccg_err k_merge(const void *ctx, void *into, const void *child,
-		       uint64_t rel)
+ccg_err an_ctr_merge(const ccg_an *a, ccg_counters *p,
+		     const ccg_counters *c, uint64_t self_region,
+		     int (*skip_incl)(void *ctx, uint64_t region), void *ctx)
 {
-	(void)rel;
-	const ccg_an *a = ctx;
-	ccg_counters *p = into;
-	const ccg_counters *c = child;
 	if (!c->ns && !c->n)
 		return CCG_OK;
 	/* The child's first samples, resolved where p has one before. */
@@ -297,11 +301,19 @@ static ccg_err k_merge(const void *ctx, void *into, const void *child,
 	}
 	ccg_err err = CCG_OK;
 	for (uint32_t i = 0; !err && i < cc.n; i++) {
-		ccg_crow *r = row(p, cc.r[i].region, cc.r[i].member);
+		ccg_crow x = cc.r[i];
+		if (x.region == CCG_CTR_SELF)
+			x.region = self_region;
+		if (skip_incl && x.region != CCG_CTR_SELF &&
+		    skip_incl(ctx, x.region)) {
+			x.incl = (ccg_cval){0};
+			x.pend &= (uint8_t)~CCG_CTR_INCL;
+		}
+		ccg_crow *r = row(p, x.region, x.member);
 		if (!r)
 			err = CCG_ENOMEM;
 		else
-			row_add(member(a, cc.r[i].member), r, &cc.r[i]);
+			row_add(member(a, x.member), r, &x);
 	}
 	free(cc.r);
 	for (uint32_t j = 0; !err && j < c->ns; j++) {
@@ -325,8 +337,16 @@ static ccg_err k_merge(const void *ctx, void *into, const void *child,
 		}
 		ps->t_last = s->t_last;
 		ps->v_last = s->v_last;
+		ps->n += s->n;
 	}
 	return err;
+}
+
+static ccg_err k_merge(const void *ctx, void *into, const void *child,
+		       uint64_t rel)
+{
+	(void)rel;
+	return an_ctr_merge(ctx, into, child, CCG_CTR_SELF, NULL, NULL);
 }
 
 static ccg_err k_own(const void *ctx, void *res, const ccg_qnode *n)
@@ -458,16 +478,16 @@ static ccg_err k_decode(const void *ctx, const unsigned char *p, size_t len,
 	const ccg_an *a = ctx;
 	const unsigned char *end = p + len;
 	ccg_counters *c = out;
-	uint64_t n, v[11];
-	/* A row takes 11 bytes at least, a sample 6: a damaged count
+	uint64_t n, v[10];
+	/* A row takes 10 bytes at least, a sample 6: a damaged count
 	 * allocates nothing unbounded. */
-	if (ccg_varint_get(&p, end, &n) || n > (uint64_t)(end - p) / 11)
+	if (ccg_varint_get(&p, end, &n) || n > (uint64_t)(end - p) / 10)
 		return CCG_EFORMAT;
 	if (!(c->r = calloc(n ? n : 1, sizeof *c->r)))
 		return CCG_ENOMEM;
 	for (uint64_t i = 0; i < n; i++) {
 		ccg_crow *r = &c->r[c->n];
-		if (get_n(&p, end, v, 11) || v[1] >= a->nmembers || v[2] > 7)
+		if (get_n(&p, end, v, 10) || v[1] >= a->nmembers || v[2] > 7)
 			return CCG_EFORMAT;
 		r->region = v[0];
 		r->member = (uint32_t)v[1];
@@ -493,7 +513,7 @@ static ccg_err k_decode(const void *ctx, const unsigned char *p, size_t len,
 		    (c->ns && c->s[c->ns - 1].member >= v[0]))
 			return CCG_EFORMAT;
 		*s = (ccg_csamp){(uint32_t)v[0], v[1], v[2], {v[3]}, {v[4]},
-				 {v[5]}};
+				 {v[5]}, 0};
 		c->ns++;
 	}
 	return p == end ? CCG_OK : CCG_EFORMAT;
@@ -530,8 +550,32 @@ ccg_err ccg_an_ctr_resolve(const ccg_an *a, const ccg_counters *c,
 ccg_err ccg_an_ctr_sample(const ccg_an *a, const ccg_store *s,
 			  ccg_counters *c, uint32_t rec, uint64_t time)
 {
-	ccg_qevent e = {rec, 0, time};
-	return k_event(a, s, c, &e, NULL);
+	return an_ctr_event(a, s, c, CCG_CTR_SELF, rec, time);
+}
+
+ccg_crow *an_ctr_row(ccg_counters *c, uint64_t region, uint32_t m)
+{
+	return row(c, region, m);
+}
+
+const ccg_csamp *an_ctr_samp(const ccg_counters *c, uint32_t m)
+{
+	return samp(c, m);
+}
+
+int an_ctr_is_abs(const ccg_an *a, uint32_t m)
+{
+	return is_abs(member(a, m));
+}
+
+ccg_cval an_ctr_add(const ccg_an *a, uint32_t m, ccg_cval x, ccg_cval y)
+{
+	return vadd(member(a, m), x, y);
+}
+
+ccg_cval an_ctr_sub(const ccg_an *a, uint32_t m, ccg_cval x, ccg_cval y)
+{
+	return vsub(member(a, m), x, y);
 }
 
 void ccg_an_ctr_free(ccg_counters *c)

@@ -89,6 +89,55 @@ static ccg_err merge(ccg_longest *a, const ccg_lcall *b, uint32_t bn,
 	return CCG_OK;
 }
 
+/* The index of l's first call whose region is not below `region` (le 0)
+ * or is above it (le 1). */
+static uint32_t bound(const ccg_longest *l, uint64_t region, int le)
+{
+	uint32_t lo = 0, hi = l->n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (l->c[mid].region < region ||
+		    (le && l->c[mid].region == region))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+ccg_err an_long_insert(const ccg_an *a, ccg_longest *l, const ccg_lcall *c)
+{
+	/* Its region's run [lo, hi); a full run whose last is longer keeps
+	 * it out at once (most calls, once the run is full). */
+	uint32_t lo = bound(l, c->region, 0), hi = bound(l, c->region, 1);
+	if (hi - lo >= a->longest &&
+	    (!a->longest || ccg_an_lcall_cmp(&l->c[hi - 1], c) < 0))
+		return CCG_OK;
+	uint32_t at = lo;
+	while (at < hi && ccg_an_lcall_cmp(&l->c[at], c) < 0)
+		at++;
+	if (hi - lo >= a->longest) {
+		/* The run is full: its last goes. */
+		memmove(l->c + at + 1, l->c + at, (hi - 1 - at) * sizeof *l->c);
+		l->c[at] = *c;
+		return CCG_OK;
+	}
+	ccg_lcall *x = realloc(l->c, ((size_t)l->n + 1) * sizeof *x);
+	if (!x)
+		return CCG_ENOMEM;
+	l->c = x;
+	memmove(x + at + 1, x + at, (l->n - at) * sizeof *x);
+	x[at] = *c;
+	l->n++;
+	return CCG_OK;
+}
+
+ccg_err an_long_merge(const ccg_an *a, ccg_longest *into,
+		      const ccg_lcall *c, uint32_t n, uint64_t rel)
+{
+	return merge(into, c, n, rel, a->longest);
+}
+
 static ccg_err k_merge(const void *ctx, void *into, const void *child,
 		       uint64_t rel)
 {
@@ -105,7 +154,7 @@ static ccg_err k_own(const void *ctx, void *r, const ccg_qnode *n)
 	ccg_lcall self = {n->h->region,
 			  ccg_shown_dur(n->in->start, n->in->end),
 			  n->in->start, 0, 0};
-	return merge(r, &self, 1, 0, a->longest);
+	return an_long_insert(a, r, &self);
 }
 
 static ccg_err k_encode(const void *ctx, const void *r, ccg_buf *out)

@@ -42,6 +42,15 @@ void ccg_an_attach(const ccg_an *a, ccg_statcache *c);
 /* Calls per region its longest results keep. */
 uint32_t ccg_an_longest(const ccg_an *a);
 
+/* One walk over instance `root` of location l computing the whole
+ * results of the analysis's kinds of it and of every stored instance
+ * below it - those ccg_result_walk hands on, the same records - handed
+ * to put() as soon as each is complete (kinds in id order): the index's
+ * stored results at the cost of one pass over the events. */
+ccg_err ccg_an_walk(const ccg_an *a, const ccg_store *s, const ccg_sloc *l,
+		    const ccg_sinst *root, uint64_t min_events,
+		    ccg_result_put_fn put, void *ctx);
+
 /* ---- categories of time ---- */
 
 enum ccg_cat {
@@ -139,6 +148,8 @@ typedef struct ccg_csamp {
 	uint32_t member;
 	uint64_t t_first, t_last;
 	ccg_cval v_first, v_last, dsum;
+	uint64_t n;             /* samples, while a result is being made
+				 * (records do not keep it) */
 } ccg_csamp;
 
 typedef struct ccg_counters {

@@ -21,10 +21,6 @@
 #include "ccg_par.h"
 #include "ccg_search.h"
 
-/* The kinds the analysis adds, stored like the built-in ones. */
-static const int an_kinds[] = {CCG_RES_CATS, CCG_RES_LONGEST,
-			       CCG_RES_COUNTERS};
-
 typedef struct sumkey {
 	uint64_t k1, k2;
 	uint64_t rec;           /* record id (index) or offset (memory) */
@@ -118,7 +114,6 @@ static ccg_err get(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
  * and puts into a set of its own. */
 typedef struct walk_job {
 	const ccg_trace *t;
-	ccg_statcache *c;       /* the analysis's kinds, over t->store */
 	pthread_mutex_t mu;
 	size_t next;            /* next location: mu */
 	ccg_err err;            /* first failure: mu */
@@ -145,9 +140,9 @@ static void *walker_main(void *arg)
 		ccg_sinst root = ccg_loc_sroot(l);
 		ccg_err err = ccg_sums_walk(t->store, &sl, &root, t->sums_min,
 					    put, &w->set);
-		for (size_t k = 0; !err && k < NELEM(an_kinds); k++)
-			err = ccg_result_walk(j->c, an_kinds[k], &sl, &root,
-					      t->sums_min, put, &w->set);
+		if (!err)
+			err = ccg_an_walk(t->an, t->store, &sl, &root,
+					  t->sums_min, put, &w->set);
 		if (err) {
 			pthread_mutex_lock(&j->mu);
 			if (!j->err)
@@ -177,19 +172,14 @@ static ccg_err absorb(ccg_sumset *a, ccg_sumset *b)
  * s. */
 static ccg_err walk_all(const ccg_trace *t, size_t n, ccg_sumset *s)
 {
-	walk_job j = {t, NULL, PTHREAD_MUTEX_INITIALIZER, 0, CCG_OK};
+	walk_job j = {t, PTHREAD_MUTEX_INITIALIZER, 0, CCG_OK};
 	walker *ws = calloc(n, sizeof *ws);
-	ccg_err err = ws ? ccg_statcache_create(t->store, 0, &j.c)
-			 : CCG_ENOMEM;
-	if (err) {
-		free(ws);
-		return err;
-	}
-	ccg_an_attach(t->an, j.c);
+	if (!ws)
+		return CCG_ENOMEM;
 	for (size_t k = 0; k < n; k++)
 		ws[k].j = &j;
 	ccg_par_run(n, walker_main, ws, sizeof *ws);
-	err = j.err;
+	ccg_err err = j.err;
 	for (size_t k = 0; k < n; k++) {
 		if (!err)
 			err = absorb(s, &ws[k].set);
@@ -197,7 +187,6 @@ static ccg_err walk_all(const ccg_trace *t, size_t n, ccg_sumset *s)
 		ccg_buf_free(&ws[k].set.bytes);
 	}
 	free(ws);
-	ccg_statcache_free(j.c);
 	pthread_mutex_destroy(&j.mu);
 	return err;
 }
@@ -263,17 +252,10 @@ ccg_err ccg_sumset_walk_part(const ccg_store *part, const ccg_an *an,
 			     const ccg_sloc *sl, const ccg_sinst *root,
 			     uint64_t min_events, ccg_buf *out)
 {
-	ccg_statcache *c = NULL;
 	ccg_err err = ccg_sums_walk(part, sl, root, min_events, put_packed,
 				    out);
-	if (!err && !(err = ccg_statcache_create(part, 0, &c))) {
-		ccg_an_attach(an, c);
-		for (size_t k = 0; !err && k < NELEM(an_kinds); k++)
-			err = ccg_result_walk(c, an_kinds[k], sl, root,
-					      min_events, put_packed, out);
-	}
-	ccg_statcache_free(c);
-	return err;
+	return err ? err : ccg_an_walk(an, part, sl, root, min_events,
+				       put_packed, out);
 }
 
 ccg_err ccg_sumset_add_part(ccg_sumset *s, const unsigned char *p, size_t len,

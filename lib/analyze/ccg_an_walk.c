@@ -1,0 +1,405 @@
+/*
+ * ccg_an_walk.c - the stored results of the analysis's kinds for one
+ * location in one pass (ccg_an_walk), as ccg_sumwalk.c makes the built-in
+ * kinds': what the query (ccg_result_walk) would give for every stored
+ * instance, at the cost of one walk over the events, not of a result made
+ * and merged for every instance.
+ *
+ * The walk (ccg_walk.h) enters every node.  The root and every instance
+ * of min_events events or more open an accumulator: what its subtree adds
+ * up to so far, relative to it.  A call's own part goes to the innermost
+ * accumulator when the call ends, a sample when it is met; an instance's
+ * accumulator, once it ends, is its results (handed on when it is stored:
+ * min_events of its events or more lie outside the stored instances below
+ * it) and is added into the one around it.  What a kind's own part needs
+ * to know of the calls open around it within the accumulator is kept per
+ * frame (the innermost runtime, PARALLEL and any call at or above it) and
+ * per region (its innermost open call: recursion counts once).
+ */
+#include "analyze_i.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_grow.h"
+#include "ccg_walk.h"
+
+/* Event records seen, by id (direct-mapped): whether each is a METRIC. */
+#define AN_WALK_MEMO 4096
+
+typedef struct evmemo {
+	uint32_t id1;           /* id + 1, 0 when empty */
+	uint8_t is_metric;
+} evmemo;
+
+/* One node instance on the walk's path (the walk's frame data). */
+typedef struct wframe {
+	uint8_t kind;
+	uint8_t endmode;
+	uint8_t cat;            /* calls: the region's category */
+	uint32_t slot;          /* calls: the region's index, UINT32_MAX
+				 * when the definitions lack it */
+	uint64_t region, start, first, nevents;
+	uint64_t callees;       /* its direct callees' durations */
+	uint64_t covered;       /* events in stored instances below */
+	uint64_t num;           /* its directory in preorder (root 0) */
+	int64_t rt_pos;         /* innermost call at or above it of a
+				 * category other than computation (-1) */
+	int64_t par_pos;        /* ... that is a PARALLEL region (-1) */
+	int64_t call_pos;       /* ... that is a call (-1) */
+	uint32_t saved_inner;   /* calls: the innermost open call of its
+				 * region before it, position + 1 */
+	int opens;              /* it opened an accumulator */
+} wframe;
+
+/* What an instance's subtree adds up to so far. */
+typedef struct acc {
+	uint32_t pos;           /* its frame's position */
+	uint64_t num;
+	ccg_sinst in;
+	ccg_cats cats;
+	ccg_longest lg;
+	ccg_counters ctr;
+} acc;
+
+/* A member's samples so far in the innermost accumulator when a call
+ * began. */
+typedef struct snap {
+	ccg_cval dsum;
+	uint64_t n;
+} snap;
+
+typedef struct anwalk {
+	const ccg_an *a;
+	const ccg_store *s;
+	const ccg_sloc *l;
+	uint64_t min_events;
+	ccg_result_put_fn put;
+	void *ctx;
+	ccg_walk *w;
+	ccg_tcur *tc;
+	acc *acc;               /* open accumulators, innermost last */
+	size_t nacc, capacc;
+	uint32_t *inner;        /* per region index: innermost open call,
+				 * position + 1 (0: none) */
+	snap *snaps;            /* per position: nmembers entries */
+	size_t capsnaps;
+	uint64_t next_num;
+	evmemo *ev;
+	ccg_buf rec;
+} anwalk;
+
+static wframe *frame(anwalk *x, int64_t pos)
+{
+	return pos < 0 ? NULL : ccg_walk_data(x->w, (size_t)pos);
+}
+
+/* The region's index in the analysis (its `inner` slot), SIZE_MAX when
+ * unknown. */
+static size_t region_slot(const anwalk *x, uint64_t region)
+{
+	const an_region *r = ccg_an_region(x->a, region);
+	return r ? (size_t)(r - x->a->regions) : SIZE_MAX;
+}
+
+static void acc_free(acc *c)
+{
+	ccg_an_longest_free(&c->lg);
+	ccg_an_ctr_free(&c->ctr);
+}
+
+/* Hands the results of accumulator c to put(), kinds in order. */
+static ccg_err emit(anwalk *x, acc *c)
+{
+	static const int kinds[] = {CCG_RES_CATS, CCG_RES_LONGEST,
+				    CCG_RES_COUNTERS};
+	const void *res[] = {&c->cats, &c->lg, &c->ctr};
+	ccg_err err = CCG_OK;
+	for (size_t k = 0; !err && k < 3; k++) {
+		const ccg_qkind *q = &x->a->kinds[k];
+		ccg_buf_reset(&x->rec);
+		if (!(err = q->encode(q->ctx, res[k], &x->rec)))
+			err = x->put(x->ctx, x->l, &c->in, kinds[k], &x->rec);
+	}
+	return err;
+}
+
+/* Whether a call of `region` is open within the accumulator at `pa`:
+ * recursion counts once. */
+static int open_within(const anwalk *x, uint64_t region, uint32_t pa)
+{
+	size_t i = region_slot(x, region);
+	return i != SIZE_MAX && x->inner[i] && x->inner[i] - 1 >= pa;
+}
+
+typedef struct skip_ctx {
+	const anwalk *x;
+	uint32_t pa;
+} skip_ctx;
+
+static int skip_incl(void *ctx, uint64_t region)
+{
+	const skip_ctx *k = ctx;
+	return open_within(k->x, region, k->pa);
+}
+
+/* Adds finished accumulator c, whose instance's parent frame is `up`,
+ * into p, the one around it. */
+static ccg_err acc_merge(anwalk *x, acc *p, const acc *c, const wframe *up)
+{
+	/* A runtime call between p's instance and c's counts whole. */
+	if (up->rt_pos < (int64_t)p->pos) {
+		for (int i = 0; i < CCG_NCAT; i++)
+			p->cats.t[i] += c->cats.t[i];
+		if (up->par_pos >= (int64_t)p->pos)
+			p->cats.par_useful += c->cats.t[CCG_CAT_COMPUTATION] +
+					      c->cats.t[CCG_CAT_ACCELERATOR] +
+					      c->cats.t[CCG_CAT_IO];
+		else
+			p->cats.par_useful += c->cats.par_useful;
+	}
+	ccg_err err = an_long_merge(x->a, &p->lg, c->lg.c, c->lg.n,
+				    c->num - p->num);
+	if (err)
+		return err;
+	const wframe *call = frame(x, up->call_pos);
+	uint64_t self = call && up->call_pos >= (int64_t)p->pos
+				? call->region
+				: CCG_CTR_SELF;
+	skip_ctx k = {x, p->pos};
+	return an_ctr_merge(x->a, &p->ctr, &c->ctr, self, skip_incl, &k);
+}
+
+/* Whether event record `id` is a METRIC (memoised). */
+static ccg_err is_metric(anwalk *x, uint32_t id, int *yes)
+{
+	evmemo *m = &x->ev[id % AN_WALK_MEMO];
+	if (m->id1 != id + 1) {
+		ccg_evrec ev;
+		ccg_err err = ccg_store_get_event(x->s, id, &ev, NULL);
+		if (err)
+			return err;
+		*m = (evmemo){id + 1, ev.kind == CCG_EV_METRIC};
+	}
+	*yes = m->is_metric;
+	return CCG_OK;
+}
+
+/* A sample: to the innermost accumulator, as its innermost call's. */
+static ccg_err event(anwalk *x, const ccg_walk_item *it)
+{
+	int yes;
+	uint64_t t;
+	ccg_err err = is_metric(x, it->id, &yes);
+	if (err || !yes || !x->a->nmembers)
+		return err;
+	if ((err = ccg_tcur_get(x->tc, it->first, &t)))
+		return err;
+	acc *c = &x->acc[x->nacc - 1];
+	const wframe *top = frame(x, (int64_t)ccg_walk_level(x->w) - 1);
+	const wframe *call = frame(x, top->call_pos);
+	uint64_t region = call && top->call_pos >= (int64_t)c->pos
+				  ? call->region
+				  : CCG_CTR_SELF;
+	return an_ctr_event(x->a, x->s, &c->ctr, region, it->id, t);
+}
+
+/* Enters the node just given. */
+static ccg_err enter(anwalk *x, const ccg_walk_item *it)
+{
+	uint64_t start = 0;
+	ccg_err err = CCG_OK;
+	if (it->hdr.nevents && (err = ccg_tcur_get(x->tc, it->first, &start)))
+		return err;
+	int64_t pos = (int64_t)ccg_walk_level(x->w);
+	const wframe *up = frame(x, pos - 1);
+	if ((err = ccg_walk_descend(x->w)))
+		return err;
+	wframe *f = frame(x, pos);
+	*f = (wframe){it->hdr.kind, it->hdr.endmode, CCG_CAT_COMPUTATION,
+		      UINT32_MAX, it->hdr.region, start, it->first,
+		      it->hdr.nevents, 0, 0, 0, up ? up->rt_pos : -1,
+		      up ? up->par_pos : -1, up ? up->call_pos : -1, 0, 0};
+	if (pos == 0 || it->hdr.visible)
+		f->num = x->next_num++;
+	f->opens = pos == 0 || it->hdr.nevents >= x->min_events;
+	if (f->opens) {
+		if (CCG_GROW(x->acc, x->nacc + 1, x->capacc))
+			return CCG_ENOMEM;
+		acc *c = &x->acc[x->nacc++];
+		memset(c, 0, sizeof *c);
+		c->pos = (uint32_t)pos;
+		c->num = f->num;
+		c->in = (ccg_sinst){it->id, it->first, start, 0};
+	}
+	if (it->hdr.kind != CCG_NODE_CALL)
+		return CCG_OK;
+	const an_region *r = ccg_an_region(x->a, it->hdr.region);
+	f->cat = r ? r->cat : CCG_CAT_COMPUTATION;
+	f->call_pos = pos;
+	if (f->cat != CCG_CAT_COMPUTATION)
+		f->rt_pos = pos;
+	if (r && r->parallel)
+		f->par_pos = pos;
+	if (r) {
+		f->slot = (uint32_t)(r - x->a->regions);
+		f->saved_inner = x->inner[f->slot];
+		x->inner[f->slot] = (uint32_t)pos + 1;
+	}
+	/* The innermost accumulator's samples as the call begins. */
+	size_t m = x->a->nmembers;
+	if (CCG_GROW(x->snaps, ((size_t)pos + 1) * m, x->capsnaps))
+		return CCG_ENOMEM;
+	const acc *c = &x->acc[x->nacc - 1];
+	for (size_t k = 0; k < m; k++) {
+		const ccg_csamp *s = an_ctr_samp(&c->ctr, (uint32_t)k);
+		x->snaps[(size_t)pos * m + k] =
+			s ? (snap){s->dsum, s->n} : (snap){{0}, 0};
+	}
+	return CCG_OK;
+}
+
+/* The end of frame f (ccg_node_end). */
+static ccg_err frame_end(anwalk *x, const wframe *f, uint64_t *end)
+{
+	*end = 0;
+	if (!f->nevents)
+		return CCG_OK;
+	if (f->endmode == CCG_END_LAST)
+		return ccg_tcur_get(x->tc, f->first + f->nevents - 1, end);
+	if (f->endmode == CCG_END_NEXT)
+		return ccg_tcur_get(x->tc, f->first + f->nevents, end);
+	*end = x->l->last;
+	return CCG_OK;
+}
+
+/* A call's own part, added to the innermost accumulator c. */
+static ccg_err call_part(anwalk *x, const wframe *f, int64_t pos, acc *c,
+			 uint64_t d)
+{
+	const wframe *up = frame(x, pos - 1);
+	int64_t pa = c->pos, up_rt = up ? up->rt_pos : -1;
+	int64_t up_par = up ? up->par_pos : -1;
+	/* Categories: nothing inside a runtime call of the accumulator. */
+	if (up_rt < pa) {
+		if (f->cat != CCG_CAT_COMPUTATION) {
+			c->cats.t[f->cat] += d;
+			if ((f->cat == CCG_CAT_ACCELERATOR ||
+			     f->cat == CCG_CAT_IO) && up_par >= pa)
+				c->cats.par_useful += d;
+		} else {
+			uint64_t own = d > f->callees ? d - f->callees : 0;
+			c->cats.t[CCG_CAT_COMPUTATION] += own;
+			if (f->par_pos >= pa)
+				c->cats.par_useful += own;
+		}
+	}
+	/* Longest calls. */
+	ccg_lcall self = {f->region, d, f->start, f->num - c->num, 0};
+	ccg_err err = an_long_insert(x->a, &c->lg, &self);
+	/* Counters: every increase inside it, once per region. */
+	if (f->slot != UINT32_MAX)
+		x->inner[f->slot] = f->saved_inner;
+	if (err || (f->saved_inner && f->saved_inner - 1 >= (uint32_t)pa))
+		return err;
+	size_t m = x->a->nmembers;
+	for (size_t k = 0; k < m; k++) {
+		const ccg_csamp *s = an_ctr_samp(&c->ctr, (uint32_t)k);
+		const snap *at = &x->snaps[(size_t)pos * m + k];
+		if (!s || s->n == at->n || an_ctr_is_abs(x->a, (uint32_t)k))
+			continue;
+		ccg_crow *r = an_ctr_row(&c->ctr, f->region, (uint32_t)k);
+		if (!r)
+			return CCG_ENOMEM;
+		r->incl = an_ctr_add(x->a, (uint32_t)k, r->incl,
+				     an_ctr_sub(x->a, (uint32_t)k, s->dsum,
+						at->dsum));
+		if (!at->n)
+			r->pend |= CCG_CTR_INCL;
+	}
+	return CCG_OK;
+}
+
+/* The end of the innermost frame. */
+static ccg_err leave(anwalk *x)
+{
+	int64_t pos = (int64_t)ccg_walk_level(x->w) - 1;
+	wframe *f = frame(x, pos), *up = frame(x, pos - 1);
+	acc *c = &x->acc[x->nacc - 1];
+	uint64_t end;
+	ccg_err err = frame_end(x, f, &end);
+	if (err)
+		return err;
+	uint64_t d = ccg_shown_dur(f->start, end);
+	uint64_t given = f->kind == CCG_NODE_CALL ? d : f->callees;
+	if (f->kind == CCG_NODE_CALL && (err = call_part(x, f, pos, c, d)))
+		return err;
+	if (up)
+		up->callees += given;
+	if (!f->opens) {
+		if (up)
+			up->covered += f->covered;
+		return CCG_OK;
+	}
+	c->in.end = end;
+	c->cats.given = given;
+	int stored = f->nevents >= x->min_events &&
+		     (!up || f->nevents - f->covered >= x->min_events);
+	if (up)
+		up->covered += stored ? f->nevents : f->covered;
+	if (stored && (err = emit(x, c)))
+		return err;
+	if (x->nacc >= 2)
+		err = acc_merge(x, &x->acc[x->nacc - 2], c, up);
+	acc_free(c);
+	x->nacc--;
+	return err;
+}
+
+ccg_err ccg_an_walk(const ccg_an *a, const ccg_store *s, const ccg_sloc *l,
+		    const ccg_sinst *root, uint64_t min_events,
+		    ccg_result_put_fn put, void *ctx)
+{
+	anwalk x;
+	memset(&x, 0, sizeof x);
+	x.a = a;
+	x.s = s;
+	x.l = l;
+	x.min_events = min_events ? min_events : 1;
+	x.put = put;
+	x.ctx = ctx;
+	ccg_walk_opts o = {0, CCG_WALK_ENDS | CCG_WALK_READ_ITEMS,
+			   sizeof(wframe), NULL};
+	ccg_err err = ccg_walk_create_opts(s, &o, &x.w);
+	if (!err && (!(x.tc = malloc(sizeof *x.tc)) ||
+		     !(x.ev = calloc(AN_WALK_MEMO, sizeof *x.ev)) ||
+		     !(x.inner = calloc(a->nregions ? a->nregions : 1,
+					sizeof *x.inner))))
+		err = CCG_ENOMEM;
+	if (!err) {
+		ccg_sloc_tcur(x.tc, s, l);
+		ccg_walk_start(x.w, root->node, root->first, 0);
+	}
+	/* Every turn gives an item; the walk gives each once. */
+	while (!err) {
+		ccg_walk_item it;
+		if ((err = ccg_walk_next(x.w, &it)) || it.kind == CCG_WALK_DONE)
+			break;
+		if (it.kind == CCG_WALK_EVENT)
+			err = event(&x, &it);
+		else if (it.kind == CCG_WALK_NODE)
+			err = enter(&x, &it);
+		else
+			err = leave(&x);
+	}
+	for (size_t i = 0; i < x.nacc; i++)
+		acc_free(&x.acc[i]);
+	free(x.acc);
+	free(x.inner);
+	free(x.snaps);
+	free(x.ev);
+	free(x.tc);
+	ccg_buf_free(&x.rec);
+	ccg_walk_free(x.w);
+	return err;
+}
