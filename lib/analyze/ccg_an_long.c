@@ -143,7 +143,16 @@ static ccg_err k_merge(const void *ctx, void *into, const void *child,
 {
 	const ccg_an *a = ctx;
 	const ccg_longest *b = child;
-	return merge(into, b->c, b->n, rel, a->longest);
+	if (b->n > 8)
+		return merge(into, b->c, b->n, rel, a->longest);
+	/* A few calls (a small subtree's): in place, not a new array. */
+	ccg_err err = CCG_OK;
+	for (uint32_t i = 0; !err && i < b->n; i++) {
+		ccg_lcall c = b->c[i];
+		c.rel += rel;
+		err = an_long_insert(a, into, &c);
+	}
+	return err;
 }
 
 static ccg_err k_own(const void *ctx, void *r, const ccg_qnode *n)

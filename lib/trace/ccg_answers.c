@@ -142,32 +142,78 @@ static ccg_err time_table(const ccg_trace *t, const where *w, const inst *in,
 	return err;
 }
 
+/* The paths of the calls longest.tsv shows, resolved before it is
+ * written: sorted by (location, inum), each one's path at text + at[i]. */
+typedef struct lpaths {
+	const ccg_trace *t;
+	ccg_callref *ref;
+	size_t *at;
+	size_t n;
+	ccg_buf text;
+} lpaths;
+
+static int ref_cmp(const void *x, const void *y)
+{
+	const ccg_callref *a = x, *b = y;
+	if (a->loc != b->loc)
+		return a->loc < b->loc ? -1 : 1;
+	return a->inum < b->inum ? -1 : a->inum > b->inum;
+}
+
+/* The calls of `all` that longest.tsv shows (a region's first `keep`),
+ * their paths resolved. */
+static ccg_err lpaths_make(const ccg_trace *t, const ccg_longest *all,
+			   uint32_t keep, lpaths *lp)
+{
+	memset(lp, 0, sizeof *lp);
+	lp->t = t;
+	lp->ref = malloc((all->n ? all->n : 1) * sizeof *lp->ref);
+	lp->at = malloc((all->n ? all->n : 1) * sizeof *lp->at);
+	if (!lp->ref || !lp->at)
+		return CCG_ENOMEM;
+	for (uint32_t i = 0, run = 0; i < all->n; i++) {
+		run = i && all->c[i - 1].region == all->c[i].region ? run + 1 : 0;
+		if (run < keep)
+			lp->ref[lp->n++] = (ccg_callref){all->c[i].loc,
+							 all->c[i].rel};
+	}
+	qsort(lp->ref, lp->n, sizeof *lp->ref, ref_cmp);
+	return ccg_names_paths(t, lp->ref, lp->n, &lp->text, lp->at);
+}
+
+static void lpaths_free(lpaths *lp)
+{
+	free(lp->ref);
+	free(lp->at);
+	ccg_buf_free(&lp->text);
+}
+
 /* The path of a call for longest.tsv: location index, directory inum. */
 static ccg_err call_path(const void *ctx, uint32_t li, uint64_t inum,
 			 ccg_buf *b)
 {
-	const ccg_trace *t = ctx;
-	size_t at = b->len;
-	ccg_err err = ccg_names_inum_path(t, &t->locs[li], inum, b);
-	if (err == CCG_EFORMAT || err == CCG_ENOENT) {
-		/* A damaged index: say so in the row, not by failing. */
-		ccg_buf_setlen(b, at);
-		ccg_buf_addc(b, '-');
-		err = ccg_buf_status(b);
-	}
-	return err;
+	const lpaths *lp = ctx;
+	ccg_callref key = {li, inum};
+	const ccg_callref *r = lp->n ? bsearch(&key, lp->ref, lp->n,
+					       sizeof key, ref_cmp)
+				     : NULL;
+	if (!r)
+		return CCG_EFORMAT;
+	ccg_buf_adds(b, lp->text.data + lp->at[r - lp->ref]);
+	return ccg_buf_status(b);
 }
 
 static void loc_path(const void *ctx, uint32_t li, ccg_buf *b)
 {
-	const ccg_trace *t = ctx;
-	ccg_names_location_path(t, &t->locs[li], b);
+	const lpaths *lp = ctx;
+	ccg_names_location_path(lp->t, &lp->t->locs[li], b);
 }
 
 static ccg_err longest_table(const ccg_trace *t, const ccg_scope *s,
 			     ccg_sink *out)
 {
 	ccg_longest all = {0};
+	lpaths lp = {0};
 	ccg_err err = CCG_OK;
 	for (size_t i = 0; !err && i < s->n; i++) {
 		const ccg_part *p = &s->p[i];
@@ -181,8 +227,11 @@ static ccg_err longest_table(const ccg_trace *t, const ccg_scope *s,
 		put_part(t, CCG_RES_LONGEST, &own, shared);
 	}
 	if (!err)
+		err = lpaths_make(t, &all, t->longest, &lp);
+	if (!err)
 		err = ccg_an_longest_table(out, t->defs, &t->secs, &all,
-					   t->longest, call_path, t, loc_path);
+					   t->longest, call_path, &lp, loc_path);
+	lpaths_free(&lp);
 	ccg_an_longest_free(&all);
 	return err;
 }

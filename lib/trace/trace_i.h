@@ -423,10 +423,17 @@ void ccg_names_free(ccg_trace *t);
 size_t ccg_names_region_index(const ccg_trace *t, uint64_t region);
 /* Appends "GROUP/LOCATION", the location's path from the mount. */
 void ccg_names_location_path(const ccg_trace *t, const loc *l, ccg_buf *b);
-/* Appends the path of directory `inum` of location l ("GROUP/LOCATION/
- * CALL/..."), found by one descent naming each level. */
-ccg_err ccg_names_inum_path(const ccg_trace *t, const loc *l, uint64_t inum,
-			    ccg_buf *out);
+/* A directory of a location's tree: the location's index, its inum. */
+typedef struct ccg_callref {
+	uint32_t loc;
+	uint64_t inum;
+} ccg_callref;
+/* The paths ("GROUP/LOCATION/CALL/...") of directories c[0 .. n), sorted
+ * by (loc, inum), appended to out as strings (each ended by a NUL), the
+ * i-th at out->data + at[i]: one descent a location, each level's
+ * children named once for every path below it. */
+ccg_err ccg_names_paths(const ccg_trace *t, const ccg_callref *c, size_t n,
+			ccg_buf *out, size_t *at);
 /* The location whose definition id is `id`, NULL if none. */
 const loc *ccg_names_location_of(const ccg_trace *t, uint64_t id);
 /* A ccg_table_path_fn over the trace `ctx`: the path of location `id`,
