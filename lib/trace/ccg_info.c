@@ -369,7 +369,7 @@ static void render_regions(const ccg_trace *t, ccg_buf *b)
 static void render_locations(const ccg_trace *t, ccg_buf *b)
 {
 	ccg_buf_adds(b, "id\tname\tgroup\ttype\tevents\tfirst_ticks\t"
-			"last_ticks\tfirst_seconds\tlast_seconds\tpath\t"
+			"first_seconds\tlast_ticks\tlast_seconds\tpath\t"
 			"declared_events\trepairs\tstatus\n");
 	for (size_t i = 0; i < t->nlocs; i++) {
 		const loc *l = &t->locs[i];
@@ -386,10 +386,11 @@ static void render_locations(const ccg_trace *t, ccg_buf *b)
 		if (!l->nevents) {
 			ccg_buf_adds(b, "-\t-\t-\t-");
 		} else {
-			ccg_buf_addf(b, "%llu\t%llu\t",
-				     (unsigned long long)l->first,
-				     (unsigned long long)l->last);
+			ccg_buf_addu(b, l->first, 0);
+			ccg_buf_addc(b, '\t');
 			ccg_secfmt_put(b, &t->secs, l->first);
+			ccg_buf_addc(b, '\t');
+			ccg_buf_addu(b, l->last, 0);
 			ccg_buf_addc(b, '\t');
 			ccg_secfmt_put(b, &t->secs, l->last);
 		}
