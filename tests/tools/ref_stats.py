@@ -342,6 +342,10 @@ def main():
     for k in range(a.windows if whole else 0):
         lo = rnd_w.randint(first, last)
         hi = rnd_w.randint(lo + 1, last + 1) if k % 2 else lo + rnd_w.randint(1, max(1, (last - first) // 50))
+        if k == 0:
+            # Past the trace's last event, and before its first when the
+            # zero lies before it: the span is cut to the trace's.
+            lo, hi = zero, last + max(1, (last - first) // 3)
         wdir = os.path.join(m, "time", f"{lo - zero}-{hi - zero}")
         tot = Stats()
         for row in rows:
