@@ -509,3 +509,96 @@ size_t ccg_secfmt_width(const ccg_secfmt *f)
 {
 	return f->res ? f->iw + (f->dec ? 1 + f->dec : 0) : 1;
 }
+
+/* ---- durations, means and shares ---- */
+
+size_t ccg_share_fmt(char *out, unsigned __int128 num, unsigned __int128 den,
+		     unsigned dec, unsigned point)
+{
+	if (!den) {
+		out[0] = '-';
+		return 1;
+	}
+	if (dec > CCG_SHARE_DEC_MAX)
+		dec = CCG_SHARE_DEC_MAX;
+	if (point > dec)
+		point = dec;
+	/* q's digits, most significant first: num / den, then one decimal
+	 * at a time by long division (10 r / den and 10 r mod den as ten
+	 * additions modulo den: r < den, so nothing overflows). */
+	char d[CCG_SHARE_MAX + 1];
+	size_t n = 1; /* d[0]: room for a carry */
+	char rev[40];
+	size_t k = 0;
+	unsigned __int128 w = num / den, r = num % den;
+	do {
+		rev[k++] = (char)('0' + (unsigned)(w % 10));
+		w /= 10;
+	} while (w);
+	while (k)
+		d[n++] = rev[--k];
+	for (unsigned i = 0; i < dec; i++) {
+		unsigned digit = 0;
+		unsigned __int128 acc = 0;
+		for (int j = 0; j < 10; j++) {
+			if (acc >= den - r) {
+				acc -= den - r;
+				digit++;
+			} else {
+				acc += r;
+			}
+		}
+		d[n++] = (char)('0' + digit);
+		r = acc;
+	}
+	/* + floor(den / 2): one more unit when the remainder reaches
+	 * den - floor(den / 2). */
+	d[0] = '0';
+	if (r >= den - den / 2) {
+		size_t i = n;
+		while (i-- > 0 && d[i] == '9')
+			d[i] = '0';
+		d[i]++; /* d[0] is '0', so i stops there at the latest */
+	}
+	/* Leading zeros of the whole part dropped, one kept. */
+	size_t s = 0;
+	while (s + point + 1 < n && d[s] == '0')
+		s++;
+	size_t len = n - s - point;
+	memcpy(out, d + s, len);
+	if (point) {
+		out[len++] = '.';
+		memcpy(out + len, d + n - point, point);
+		len += point;
+	}
+	return len;
+}
+
+void ccg_share_put(ccg_buf *b, unsigned __int128 num, unsigned __int128 den,
+		   unsigned dec, unsigned point)
+{
+	char tmp[CCG_SHARE_MAX];
+	ccg_buf_add(b, tmp, ccg_share_fmt(tmp, num, den, dec, point));
+}
+
+void ccg_share_percent(ccg_buf *b, unsigned __int128 num,
+		       unsigned __int128 den)
+{
+	ccg_share_put(b, num, den, 4, 2);
+}
+
+void ccg_share_mean(ccg_buf *b, unsigned __int128 sum, uint64_t n)
+{
+	ccg_share_put(b, sum, n, 3, 3);
+}
+
+void ccg_secfmt_put_dur(ccg_buf *b, const ccg_secfmt *f, uint64_t ticks)
+{
+	ccg_share_put(b, ticks, f->res, f->dec, f->dec);
+}
+
+void ccg_secfmt_put_mean(ccg_buf *b, const ccg_secfmt *f,
+			 unsigned __int128 sum, uint64_t n)
+{
+	ccg_share_put(b, sum, (unsigned __int128)n * f->res, f->dec, f->dec);
+}

@@ -48,24 +48,6 @@ ccg_err ccg_answers_prepare(ccg_trace *t)
 	return CCG_OK;
 }
 
-/* The span of directory w's scope s (in: its instance, for a tree
- * directory). */
-static void span_of(const ccg_trace *t, const where *w, const inst *in,
-		    const ccg_scope *s, uint64_t *start, uint64_t *end)
-{
-	*start = t->first;
-	*end = t->last < t->first ? t->first : t->last;
-	if (in && w->dir != in->l->base) {
-		*start = in->start;
-		*end = in->end < in->start ? in->start : in->end;
-	} else if (s->windowed) {
-		*start = s->t0 > *start ? s->t0 : *start;
-		*end = s->t1 < *end ? s->t1 : *end;
-		if (*end < *start)
-			*end = *start;
-	}
-}
-
 /* A result of `kind` of part p, whole or in the window: into *own (an
  * empty result the caller frees), or pinned in *shared (given back with
  * ccg_result_put); *res is the one to read. */
@@ -98,9 +80,9 @@ static void put_part(const ccg_trace *t, int kind, void *own,
 static ccg_err time_table(const ccg_trace *t, const where *w, const inst *in,
 			  const ccg_scope *s, enum view v, ccg_sink *out)
 {
-	ccg_an_scope sc = {0, 0, NULL, s->n, &t->secs, ccg_names_id_path, t,
-			   t->hybrid};
-	span_of(t, w, in, s, &sc.start, &sc.end);
+	tspan sp = ccg_tables_span(t, w, in);
+	ccg_an_scope sc = {sp.start, sp.end, NULL, s->n, &t->secs,
+			   ccg_names_id_path, t, t->hybrid};
 	ccg_an_loc *locs = calloc(s->n ? s->n : 1, sizeof *locs);
 	ccg_err err = locs ? CCG_OK : CCG_ENOMEM;
 	for (size_t i = 0; !err && i < s->n; i++) {
