@@ -33,14 +33,6 @@ static void columns(const ccg_an_scope *sc, const ccg_an_loc *l,
 	col[CCG_NCAT] = span > in ? span - in : 0;
 }
 
-static void put_time(ccg_buf *b, const ccg_an_scope *sc,
-		     unsigned __int128 ticks)
-{
-	if (sc->secs->res)
-		ccg_an_seconds(b, sc->secs, ticks, 1);
-	else
-		ccg_buf_addu(b, (uint64_t)ticks, 0);
-}
 
 static void summary_row(ccg_sink *s, const ccg_an_scope *sc,
 			const ccg_an_loc *l, const unsigned __int128 *col,
@@ -52,10 +44,10 @@ static void summary_row(ccg_sink *s, const ccg_an_scope *sc,
 	else
 		ccg_buf_adds(b, "all");
 	ccg_buf_addc(b, '\t');
-	put_time(b, sc, total);
+	ccg_an_seconds(b, sc->secs, total, 1);
 	for (int c = 0; c <= CCG_NCAT; c++) {
 		ccg_buf_addc(b, '\t');
-		put_time(b, sc, col[c]);
+		ccg_an_seconds(b, sc->secs, col[c], 1);
 		ccg_buf_addc(b, '\t');
 		ccg_an_percent(b, col[c], total);
 	}
@@ -65,12 +57,11 @@ static void summary_row(ccg_sink *s, const ccg_an_scope *sc,
 
 void ccg_an_summary(ccg_sink *s, const ccg_an_scope *sc)
 {
-	const char *unit = sc->secs->res ? "seconds" : "ticks";
 	ccg_buf *b = ccg_sink_begin(s);
-	ccg_buf_addf(b, "location\t%s", unit);
+	ccg_buf_adds(b, "location\tseconds");
 	for (int c = 0; c <= CCG_NCAT; c++) {
 		const char *name = c < CCG_NCAT ? ccg_an_cat_name(c) : "outside";
-		ccg_buf_addf(b, "\t%s_%s\t%s_percent", name, unit, name);
+		ccg_buf_addf(b, "\t%s_seconds\t%s_percent", name, name);
 	}
 	ccg_buf_addc(b, '\n');
 	ccg_sink_end(s);
