@@ -4,7 +4,6 @@
  * defines every column).
  */
 #include "analyze_i.h"
-#include "ccg_an_num.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,12 +43,12 @@ static void summary_row(ccg_sink *s, const ccg_an_scope *sc,
 	else
 		ccg_buf_adds(b, "all");
 	ccg_buf_addc(b, '\t');
-	ccg_an_seconds(b, sc->secs, total, 1);
+	ccg_secfmt_put_mean(b, sc->secs, total, 1);
 	for (int c = 0; c <= CCG_NCAT; c++) {
 		ccg_buf_addc(b, '\t');
-		ccg_an_seconds(b, sc->secs, col[c], 1);
+		ccg_secfmt_put_mean(b, sc->secs, col[c], 1);
 		ccg_buf_addc(b, '\t');
-		ccg_an_percent(b, col[c], total);
+		ccg_share_percent(b, col[c], total);
 	}
 	ccg_buf_addc(b, '\n');
 	ccg_sink_end(s);
@@ -175,35 +174,35 @@ void ccg_an_efficiency(ccg_sink *s, const ccg_an_scope *sc)
 	ccg_buf_addu(b, runtime, 0);
 	end_row(s, b);
 	b = metric(s, "runtime_seconds");
-	ccg_an_seconds(b, sc->secs, runtime, 1);
+	ccg_secfmt_put_mean(b, sc->secs, runtime, 1);
 	end_row(s, b);
 	b = metric(s, "locations");
 	ccg_buf_addu(b, u.n, 0);
 	end_row(s, b);
 	b = metric(s, "parallel_efficiency");
-	ccg_an_ratio2(b, u.sum, 1, n, rt, 4);
+	ccg_share_put2(b, u.sum, 1, n, rt, 4, 4);
 	end_row(s, b);
 	b = metric(s, "load_balance");
-	ccg_an_ratio2(b, u.sum, 1, n, u.max, 4);
+	ccg_share_put2(b, u.sum, 1, n, u.max, 4, 4);
 	end_row(s, b);
 	b = metric(s, "communication_efficiency");
-	ccg_an_ratio(b, u.max, rt, 4);
+	ccg_share_put(b, u.max, rt, 4, 4);
 	end_row(s, b);
 	b = metric(s, "computation_seconds_max");
 	if (u.n)
-		ccg_an_seconds(b, sc->secs, u.max, 1);
+		ccg_secfmt_put_mean(b, sc->secs, u.max, 1);
 	else
 		ccg_buf_addc(b, '-');
 	end_row(s, b);
 	b = metric(s, "computation_seconds_mean");
 	if (u.n)
-		ccg_an_seconds(b, sc->secs, u.sum, u.n);
+		ccg_secfmt_put_mean(b, sc->secs, u.sum, u.n);
 	else
 		ccg_buf_addc(b, '-');
 	end_row(s, b);
 	b = metric(s, "computation_seconds_min");
 	if (u.n)
-		ccg_an_seconds(b, sc->secs, u.min, 1);
+		ccg_secfmt_put_mean(b, sc->secs, u.min, 1);
 	else
 		ccg_buf_addc(b, '-');
 	end_row(s, b);
@@ -222,25 +221,25 @@ void ccg_an_efficiency(ccg_sink *s, const ccg_an_scope *sc)
 	if (sc->hybrid) {
 		unsigned __int128 mn = m.n;
 		b = metric(s, "mpi_parallel_efficiency");
-		ccg_an_ratio2(b, m.sum, 1, mn, rt, 4);
+		ccg_share_put2(b, m.sum, 1, mn, rt, 4, 4);
 		end_row(s, b);
 		b = metric(s, "mpi_load_balance");
-		ccg_an_ratio2(b, m.sum, 1, mn, m.max, 4);
+		ccg_share_put2(b, m.sum, 1, mn, m.max, 4, 4);
 		end_row(s, b);
 		b = metric(s, "mpi_communication_efficiency");
-		ccg_an_ratio(b, m.max, m.n ? rt : 0, 4);
+		ccg_share_put(b, m.max, m.n ? rt : 0, 4, 4);
 		end_row(s, b);
 		/* PE / MPI PE = (sum / (n rt)) / (S / (m rt)) = sum m / (n S) */
 		b = metric(s, "openmp_parallel_efficiency");
-		ccg_an_ratio2(b, u.sum, mn, n, m.sum, 4);
+		ccg_share_put2(b, u.sum, mn, n, m.sum, 4, 4);
 		end_row(s, b);
 		/* LB / MPI LB = (sum / (n max)) / (S / (m M)): the products
 		 * of three figures, exact in 256 bits. */
 		b = metric(s, "openmp_load_balance");
-		ccg_an_ratio2(b, u.sum * mn, m.max, n * u.max, m.sum, 4);
+		ccg_share_put2(b, u.sum * mn, m.max, n * u.max, m.sum, 4, 4);
 		end_row(s, b);
 		b = metric(s, "openmp_communication_efficiency");
-		ccg_an_ratio(b, u.max, m.max, 4);
+		ccg_share_put(b, u.max, m.max, 4, 4);
 		end_row(s, b);
 	}
 	for (size_t i = 0; i < sc->n && !ccg_sink_done(s); i++) {
@@ -300,7 +299,7 @@ ccg_err ccg_an_longest_table(ccg_sink *s, const ccg_defs *d,
 			ccg_render_region(b, d, c->region);
 			ccg_buf_addf(b, "\t%u\t%llu\t", k + 1,
 				     (unsigned long long)c->dur);
-			ccg_an_seconds(b, secs, c->dur, 1);
+			ccg_secfmt_put_mean(b, secs, c->dur, 1);
 			ccg_buf_addc(b, '\t');
 			ccg_secfmt_put(b, secs, c->start);
 			ccg_buf_addc(b, '\t');
@@ -385,7 +384,7 @@ static void counters_row(ccg_sink *s, const ccg_an *a, const ccg_crow *r,
 		else if (m->is_double)
 			ccg_render_double(b, r->wsum.d / (double)r->wtime);
 		else
-			ccg_an_sratio(b, r->wsum.i, r->wtime, 3);
+			ccg_share_sput(b, r->wsum.i, r->wtime, 3, 3);
 		ccg_buf_addc(b, '\t');
 		if (r->has_minmax) {
 			put_value(b, m, r->min);
@@ -404,7 +403,7 @@ static void counters_row(ccg_sink *s, const ccg_an *a, const ccg_crow *r,
 		else if (m->is_double)
 			ccg_render_double(b, r->incl.d / (double)calls);
 		else
-			ccg_an_sratio(b, (int64_t)r->incl.u, calls, 3);
+			ccg_share_sput(b, (int64_t)r->incl.u, calls, 3, 3);
 		ccg_buf_adds(b, "\t-\t-");
 	}
 	ccg_buf_addc(b, '\n');

@@ -76,6 +76,17 @@ size_t ccg_share_fmt(char *out, unsigned __int128 num, unsigned __int128 den,
 /* Appends what ccg_share_fmt writes. */
 void ccg_share_put(ccg_buf *b, unsigned __int128 num, unsigned __int128 den,
 		   unsigned dec, unsigned point);
+/* The same for (n1 x n2) / (d1 x d2), the products exact (ccg_share.c
+ * divides 256-bit integers). */
+#define CCG_SHARE_WIDE_MAX (1 + 78 + CCG_SHARE_DEC_MAX + 1)
+void ccg_share_put2(ccg_buf *b, unsigned __int128 n1, unsigned __int128 n2,
+		    unsigned __int128 d1, unsigned __int128 d2, unsigned dec,
+		    unsigned point);
+/* The same for a signed num: "-" in front of a value below 0 (that is
+ * not 0 once rounded); a negative value's half goes towards +infinity,
+ * as floor() has it. */
+void ccg_share_sput(ccg_buf *b, __int128 num, unsigned __int128 den,
+		    unsigned dec, unsigned point);
 /* A percentage: 100 x num / den with 2 decimals ("-" when den is 0). */
 void ccg_share_percent(ccg_buf *b, unsigned __int128 num,
 		       unsigned __int128 den);
