@@ -9,43 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* OTF2 values. */
-enum { LT_CPU_THREAD = 1, PARADIGM_MPI = 4 };
-
 ccg_err ccg_answers_prepare(ccg_trace *t)
 {
-	ccg_err err;
-	if (!t->an && (err = ccg_an_create(t->defs, t->longest, &t->an)))
-		return err;
-	if (t->loc_role || !t->groups)
-		return CCG_OK; /* done, or the groups are not named yet */
-	int has_parallel = 0, has_mpi = 0;
-	for (size_t i = 0; i < ccg_defs_region_count(t->defs); i++) {
-		const ccg_def_region *r = ccg_defs_region(t->defs, i);
-		has_parallel |= ccg_an_is_parallel(r->paradigm, r->role);
-		has_mpi |= r->paradigm == PARADIGM_MPI;
-	}
-	t->loc_role = calloc(t->nlocs ? t->nlocs : 1, 1);
-	uint32_t *threads = calloc(t->ngroups ? t->ngroups : 1, sizeof *threads);
-	if (!t->loc_role || !threads) {
-		free(threads);
-		return CCG_ENOMEM;
-	}
-	/* The first CPU thread of a group in locations.tsv order is its
-	 * master; with OpenMP PARALLEL regions, the others are workers. */
-	for (size_t i = 0; i < t->nlocs; i++) {
-		const loc *l = &t->locs[i];
-		if (l->def->type != LT_CPU_THREAD)
-			continue;
-		if (threads[l->group]++ == 0)
-			t->loc_role[i] = 1;
-		else if (has_parallel)
-			t->loc_role[i] = 2;
-		if (threads[l->group] > 1 && has_mpi)
-			t->hybrid = 1;
-	}
-	free(threads);
-	return CCG_OK;
+	return t->an ? CCG_OK : ccg_an_create(t->defs, t->longest, &t->an);
 }
 
 /* A result of `kind` of part p, whole or in the window: into *own (an
@@ -82,7 +48,7 @@ static ccg_err time_table(const ccg_trace *t, const where *w, const inst *in,
 {
 	tspan sp = ccg_tables_span(t, w, in);
 	ccg_an_scope sc = {sp.start, sp.end, NULL, s->n, &t->secs,
-			   ccg_names_id_path, t, t->hybrid};
+			   ccg_names_id_path, t, ccg_an_hybrid(t->an)};
 	ccg_an_loc *locs = calloc(s->n ? s->n : 1, sizeof *locs);
 	ccg_err err = locs ? CCG_OK : CCG_ENOMEM;
 	for (size_t i = 0; !err && i < s->n; i++) {
@@ -96,8 +62,8 @@ static ccg_err time_table(const ccg_trace *t, const where *w, const inst *in,
 		ccg_an_loc *a = &locs[i];
 		a->id = p->l->def->id;
 		a->type = p->l->def->type;
-		a->master = t->loc_role[li] == 1;
-		a->worker = t->loc_role[li] == 2;
+		a->master = ccg_an_role(t->an, li) == 1;
+		a->worker = ccg_an_role(t->an, li) == 2;
 		a->cats = *(const ccg_cats *)res;
 		/* Its events' time, cut to the span (a tree node: the
 		 * node's). */

@@ -246,10 +246,6 @@ struct ccg_trace {
 	uint32_t longest;       /* calls per region longest.tsv lists (0:
 				 * none) */
 	uint64_t longest_stored; /* ... that the index's results hold */
-	int hybrid;             /* MPI regions and a group of several CPU
-				 * threads (efficiency.tsv's hybrid split) */
-	uint8_t *loc_role;      /* per location: 1 the first CPU thread of
-				 * its group, 2 an OpenMP worker thread */
 	uint64_t index_bytes;
 	uint64_t nodes_offered, bytes_offered, graph_bytes;
 	uint64_t otf2_bytes;    /* the archive's .evt files */
@@ -711,8 +707,7 @@ void ccg_svgview_forget(void *ctx, void *value);
 
 /* ---- ccg_answers.c: the answers' files ---- */
 
-/* The analysis of t's definitions and what the answers need of its
- * locations (made once; again after a reset). */
+/* The analysis of t's definitions (made once; again after a reset). */
 ccg_err ccg_answers_prepare(ccg_trace *t);
 /* summary.tsv, efficiency.tsv, longest.tsv or counters.tsv (view v) of
  * directory w (with `in` for a tree directory) into the sink. */
