@@ -196,8 +196,10 @@ static ccg_cval value(const an_member *m, uint8_t type, uint64_t raw)
 		v.d = is_d ? d
 		      : (type >= CCG_T_I8 && type <= CCG_T_I64) ? (double)(int64_t)raw
 								 : (double)raw;
-	else
-		v.u = is_d ? (uint64_t)(int64_t)d : raw;
+	else if (!is_d)
+		v.u = raw;
+	else /* a double for an integer member: in range, or 0 */
+		v.u = d > -9.2e18 && d < 9.2e18 ? (uint64_t)(int64_t)d : 0;
 	return v;
 }
 
