@@ -408,6 +408,9 @@ static ccg_err name_one(const ccg_trace *t, const inst *in, titems *it,
 	return ccg_buf_status(out);
 }
 
+/* Levels of a path whose items stay read for the next path. */
+#define CCG_PATHS_KEEP 64
+
 /* One level of a path being resolved: an instance, its items (read when
  * a path goes below it), its inum, the path's length up to it. */
 typedef struct plevel {
@@ -496,6 +499,12 @@ ccg_err ccg_names_paths(const ccg_trace *t, const ccg_callref *c, size_t n,
 			lv[nlv].inum = p;
 			lv[nlv].len = path.len;
 			nlv++;
+			/* Deep levels keep no items (a chain nests 50,000 deep;
+			 * a level's items cost kilobytes): read again if asked. */
+			if (nlv > CCG_PATHS_KEEP) {
+				ccg_ids_items_free(&lv[nlv - 2].it);
+				lv[nlv - 2].loaded = 0;
+			}
 		}
 		if (!err && !(err = ccg_buf_status(&path))) {
 			at[i] = out->len;
