@@ -55,6 +55,11 @@ struct ccg_an {
 	uint32_t *mlist;
 	size_t nmlist;
 	uint32_t longest;
+	uint8_t *role;          /* per location (definition order): 1 the
+				 * first CPU thread of its group, 2 an OpenMP
+				 * worker thread, 0 another */
+	int hybrid;             /* MPI regions, and a group of several CPU
+				 * threads */
 	ccg_qkind kinds[3];     /* CCG_RES_CATS .. CCG_RES_COUNTERS */
 };
 

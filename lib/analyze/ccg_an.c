@@ -226,6 +226,56 @@ static ccg_err load_metrics(ccg_an *a)
 	return CCG_OK;
 }
 
+/* OTF2_LocationType of a CPU thread. */
+enum { LT_CPU_THREAD = 1 };
+
+/* Each location's role, and whether the trace is hybrid. */
+static ccg_err load_roles(ccg_an *a)
+{
+	int has_parallel = 0, has_mpi = 0;
+	for (size_t i = 0; i < a->nregions; i++) {
+		const ccg_def_region *r = ccg_defs_region(a->d, i);
+		has_parallel |= ccg_an_is_parallel(r->paradigm, r->role);
+		has_mpi |= r->paradigm == P_MPI;
+	}
+	size_t nl = ccg_defs_location_count(a->d);
+	size_t ng = ccg_defs_lgroup_count(a->d);
+	uint32_t *threads = calloc(ng + 1, sizeof *threads);
+	a->role = calloc(nl ? nl : 1, 1);
+	if (!threads || !a->role) {
+		free(threads);
+		return CCG_ENOMEM;
+	}
+	/* The first CPU thread of a group is its master; with PARALLEL
+	 * regions, the others are workers.  Locations of no known group
+	 * share one slot. */
+	for (size_t i = 0; i < nl; i++) {
+		const ccg_def_location *l = ccg_defs_location(a->d, i);
+		if (l->type != LT_CPU_THREAD)
+			continue;
+		size_t g = ccg_defs_lgroup_index(a->d, l->group);
+		uint32_t *n = &threads[g < ng ? g : ng];
+		if ((*n)++ == 0)
+			a->role[i] = 1;
+		else if (has_parallel)
+			a->role[i] = 2;
+		if (*n > 1 && has_mpi)
+			a->hybrid = 1;
+	}
+	free(threads);
+	return CCG_OK;
+}
+
+int ccg_an_role(const ccg_an *a, size_t i)
+{
+	return i < ccg_defs_location_count(a->d) ? a->role[i] : 0;
+}
+
+int ccg_an_hybrid(const ccg_an *a)
+{
+	return a->hybrid;
+}
+
 ccg_err ccg_an_create(const ccg_defs *d, uint32_t longest, ccg_an **out)
 {
 	ccg_an *a = calloc(1, sizeof *a);
@@ -238,6 +288,8 @@ ccg_err ccg_an_create(const ccg_defs *d, uint32_t longest, ccg_an **out)
 	ccg_err err = a->regions ? load_members(a) : CCG_ENOMEM;
 	if (!err)
 		err = load_metrics(a);
+	if (!err)
+		err = load_roles(a);
 	if (err) {
 		ccg_an_free(a);
 		return err;
@@ -279,6 +331,7 @@ void ccg_an_free(ccg_an *a)
 	free(a->members);
 	free(a->metrics);
 	free(a->mlist);
+	free(a->role);
 	free(a);
 }
 

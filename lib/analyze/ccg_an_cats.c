@@ -22,11 +22,6 @@ static uint64_t useful(const ccg_cats *c)
 	       c->t[CCG_CAT_IO];
 }
 
-static void k_free(void *r)
-{
-	(void)r;
-}
-
 static size_t k_bytes(const void *r)
 {
 	(void)r;
@@ -129,8 +124,8 @@ static ccg_err k_decode(const void *ctx, const unsigned char *p, size_t len,
 
 void ccg_an_cats_kind(const ccg_an *a, ccg_qkind *k)
 {
-	*k = (ccg_qkind){"cats",      sizeof(ccg_cats), a,        0,
-			 k_free,      k_bytes,          k_given,  k_set_given,
-			 k_merge,     NULL,             k_own,    k_encode,
+	*k = (ccg_qkind){"cats",  sizeof(ccg_cats), a,       0,
+			 NULL,    k_bytes,          k_given, k_set_given,
+			 k_merge, NULL,             k_own,   k_encode,
 			 k_decode};
 }

@@ -196,8 +196,10 @@ static ccg_cval value(const an_member *m, uint8_t type, uint64_t raw)
 		v.d = is_d ? d
 		      : (type >= CCG_T_I8 && type <= CCG_T_I64) ? (double)(int64_t)raw
 								 : (double)raw;
-	else
-		v.u = is_d ? (uint64_t)(int64_t)d : raw;
+	else if (!is_d)
+		v.u = raw;
+	else /* a double for an integer member: in range, or 0 */
+		v.u = d > -9.2e18 && d < 9.2e18 ? (uint64_t)(int64_t)d : 0;
 	return v;
 }
 
@@ -411,18 +413,6 @@ static size_t k_bytes(const void *r)
 	return 64 + sizeof *c + c->n * sizeof *c->r + c->ns * sizeof *c->s;
 }
 
-static uint64_t k_given(const void *r)
-{
-	(void)r;
-	return 0;
-}
-
-static void k_set_given(void *r, uint64_t d)
-{
-	(void)r;
-	(void)d;
-}
-
 static void put_wsum(ccg_buf *b, const ccg_crow *r)
 {
 	uint64_t w[2];
@@ -462,16 +452,6 @@ static ccg_err k_encode(const void *ctx, const void *res, ccg_buf *out)
 	return ccg_buf_status(out) ? CCG_ENOMEM : CCG_OK;
 }
 
-/* Reads n varints into v; -1 when the record ends first. */
-static int get_n(const unsigned char **p, const unsigned char *end,
-		 uint64_t *v, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (ccg_varint_get(p, end, &v[i]))
-			return -1;
-	return 0;
-}
-
 static ccg_err k_decode(const void *ctx, const unsigned char *p, size_t len,
 			void *out)
 {
@@ -487,7 +467,7 @@ static ccg_err k_decode(const void *ctx, const unsigned char *p, size_t len,
 		return CCG_ENOMEM;
 	for (uint64_t i = 0; i < n; i++) {
 		ccg_crow *r = &c->r[c->n];
-		if (get_n(&p, end, v, 10) || v[1] >= a->nmembers || v[2] > 7)
+		if (ccg_varints_get(&p, end, v, 10) || v[1] >= a->nmembers || v[2] > 7)
 			return CCG_EFORMAT;
 		r->region = v[0];
 		r->member = (uint32_t)v[1];
@@ -509,7 +489,7 @@ static ccg_err k_decode(const void *ctx, const unsigned char *p, size_t len,
 		return CCG_ENOMEM;
 	for (uint64_t i = 0; i < n; i++) {
 		ccg_csamp *s = &c->s[c->ns];
-		if (get_n(&p, end, v, 6) || v[0] >= a->nmembers ||
+		if (ccg_varints_get(&p, end, v, 6) || v[0] >= a->nmembers ||
 		    (c->ns && c->s[c->ns - 1].member >= v[0]))
 			return CCG_EFORMAT;
 		*s = (ccg_csamp){(uint32_t)v[0], v[1], v[2], {v[3]}, {v[4]},
@@ -521,9 +501,9 @@ static ccg_err k_decode(const void *ctx, const unsigned char *p, size_t len,
 
 void ccg_an_ctr_kind(const ccg_an *a, ccg_qkind *k)
 {
-	*k = (ccg_qkind){"counters", sizeof(ccg_counters), a,       1,
-			 k_free,     k_bytes,              k_given, k_set_given,
-			 k_merge,    k_event,              k_own,   k_encode,
+	*k = (ccg_qkind){"counters", sizeof(ccg_counters), a,     1,
+			 k_free,     k_bytes,              NULL,  NULL,
+			 k_merge,    k_event,              k_own, k_encode,
 			 k_decode};
 }
 

@@ -42,18 +42,6 @@ static size_t k_bytes(const void *r)
 	return 64 + sizeof *l + l->n * sizeof *l->c;
 }
 
-static uint64_t k_given(const void *r)
-{
-	(void)r;
-	return 0;
-}
-
-static void k_set_given(void *r, uint64_t d)
-{
-	(void)r;
-	(void)d;
-}
-
 /* a's calls and b's (their directories `rel` further), at most `keep`
  * per region, into a. */
 static ccg_err merge(ccg_longest *a, const ccg_lcall *b, uint32_t bn,
@@ -143,7 +131,16 @@ static ccg_err k_merge(const void *ctx, void *into, const void *child,
 {
 	const ccg_an *a = ctx;
 	const ccg_longest *b = child;
-	return merge(into, b->c, b->n, rel, a->longest);
+	if (b->n > 8)
+		return merge(into, b->c, b->n, rel, a->longest);
+	/* A few calls (a small subtree's): in place, not a new array. */
+	ccg_err err = CCG_OK;
+	for (uint32_t i = 0; !err && i < b->n; i++) {
+		ccg_lcall c = b->c[i];
+		c.rel += rel;
+		err = an_long_insert(a, into, &c);
+	}
+	return err;
 }
 
 static ccg_err k_own(const void *ctx, void *r, const ccg_qnode *n)
@@ -201,9 +198,9 @@ static ccg_err k_decode(const void *ctx, const unsigned char *p, size_t len,
 
 void ccg_an_long_kind(const ccg_an *a, ccg_qkind *k)
 {
-	*k = (ccg_qkind){"longest",  sizeof(ccg_longest), a,        0,
-			 k_free,     k_bytes,             k_given,  k_set_given,
-			 k_merge,    NULL,                k_own,    k_encode,
+	*k = (ccg_qkind){"longest", sizeof(ccg_longest), a,     0,
+			 k_free,    k_bytes,             NULL,  NULL,
+			 k_merge,   NULL,                k_own, k_encode,
 			 k_decode};
 }
 

@@ -4,7 +4,6 @@
  * defines every column).
  */
 #include "analyze_i.h"
-#include "ccg_an_num.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,14 +32,6 @@ static void columns(const ccg_an_scope *sc, const ccg_an_loc *l,
 	col[CCG_NCAT] = span > in ? span - in : 0;
 }
 
-static void put_time(ccg_buf *b, const ccg_an_scope *sc,
-		     unsigned __int128 ticks)
-{
-	if (sc->secs->res)
-		ccg_an_seconds(b, sc->secs, ticks, 1);
-	else
-		ccg_buf_addu(b, (uint64_t)ticks, 0);
-}
 
 static void summary_row(ccg_sink *s, const ccg_an_scope *sc,
 			const ccg_an_loc *l, const unsigned __int128 *col,
@@ -52,12 +43,12 @@ static void summary_row(ccg_sink *s, const ccg_an_scope *sc,
 	else
 		ccg_buf_adds(b, "all");
 	ccg_buf_addc(b, '\t');
-	put_time(b, sc, total);
+	ccg_secfmt_put_mean(b, sc->secs, total, 1);
 	for (int c = 0; c <= CCG_NCAT; c++) {
 		ccg_buf_addc(b, '\t');
-		put_time(b, sc, col[c]);
+		ccg_secfmt_put_mean(b, sc->secs, col[c], 1);
 		ccg_buf_addc(b, '\t');
-		ccg_an_percent(b, col[c], total);
+		ccg_share_percent(b, col[c], total);
 	}
 	ccg_buf_addc(b, '\n');
 	ccg_sink_end(s);
@@ -65,12 +56,11 @@ static void summary_row(ccg_sink *s, const ccg_an_scope *sc,
 
 void ccg_an_summary(ccg_sink *s, const ccg_an_scope *sc)
 {
-	const char *unit = sc->secs->res ? "seconds" : "ticks";
 	ccg_buf *b = ccg_sink_begin(s);
-	ccg_buf_addf(b, "location\t%s", unit);
+	ccg_buf_adds(b, "location\tseconds");
 	for (int c = 0; c <= CCG_NCAT; c++) {
 		const char *name = c < CCG_NCAT ? ccg_an_cat_name(c) : "outside";
-		ccg_buf_addf(b, "\t%s_%s\t%s_percent", name, unit, name);
+		ccg_buf_addf(b, "\t%s_seconds\t%s_percent", name, name);
 	}
 	ccg_buf_addc(b, '\n');
 	ccg_sink_end(s);
@@ -124,21 +114,6 @@ static int included(const ccg_an_loc *l)
 	return l->type == LT_CPU_THREAD && l->first <= l->last;
 }
 
-/* One row: metric name, then the value the caller appends. */
-static ccg_buf *metric(ccg_sink *s, const char *name)
-{
-	ccg_buf *b = ccg_sink_begin(s);
-	ccg_buf_adds(b, name);
-	ccg_buf_addc(b, '\t');
-	return b;
-}
-
-static void end_row(ccg_sink *s, ccg_buf *b)
-{
-	ccg_buf_addc(b, '\n');
-	ccg_sink_end(s);
-}
-
 /* Sums over the included locations (or only their masters). */
 typedef struct figures {
 	size_t n;
@@ -161,6 +136,35 @@ static void add_figure(figures *f, uint64_t v, size_t i)
 	f->n++;
 }
 
+/* A row of efficiency.tsv: a count, seconds (ticks over the clock's
+ * resolution times n), a ratio (n1 n2 / (d1 d2)) or a location's path;
+ * `have` 0: "-". */
+enum { E_COUNT, E_SECONDS, E_RATIO, E_PATH };
+typedef struct erow {
+	const char *name;
+	int kind, have;
+	unsigned __int128 n1, n2, d1, d2;
+} erow;
+
+static void erow_put(ccg_sink *s, const ccg_an_scope *sc, const erow *r)
+{
+	ccg_buf *b = ccg_sink_begin(s);
+	ccg_buf_adds(b, r->name);
+	ccg_buf_addc(b, '\t');
+	if (!r->have)
+		ccg_buf_addc(b, '-');
+	else if (r->kind == E_COUNT)
+		ccg_buf_addu(b, (uint64_t)r->n1, 0);
+	else if (r->kind == E_SECONDS)
+		ccg_secfmt_put_mean(b, sc->secs, r->n1, (uint64_t)r->d1);
+	else if (r->kind == E_RATIO)
+		ccg_share_put2(b, r->n1, r->n2, r->d1, r->d2, 4, 4);
+	else
+		sc->path(sc->path_ctx, sc->locs[(size_t)r->n1].id, b);
+	ccg_buf_addc(b, '\n');
+	ccg_sink_end(s);
+}
+
 void ccg_an_efficiency(ccg_sink *s, const ccg_an_scope *sc)
 {
 	figures u = {0}, m = {0};
@@ -177,87 +181,43 @@ void ccg_an_efficiency(ccg_sink *s, const ccg_an_scope *sc)
 		if (sc->hybrid && l->master)
 			add_figure(&m, sat_sub(active(l), mpi_time(l)), i);
 	}
-	uint64_t runtime = u.n ? t1 - t0 : 0;
-	unsigned __int128 n = u.n, rt = runtime;
+	unsigned __int128 rt = u.n ? t1 - t0 : 0, n = u.n, mn = m.n;
+	/* doc/analysis.md, "Efficiency": every ratio one of integers (the
+	 * ratios of ratios too: PE / MPI PE = sum m / (n S), LB / MPI LB =
+	 * sum m M / (n max S); products exact in 256 bits, sum x m within
+	 * 128 for up to a million locations). */
+	const erow rows[] = {
+		{"runtime_ticks", E_COUNT, 1, rt, 0, 0, 0},
+		{"runtime_seconds", E_SECONDS, 1, rt, 0, 1, 0},
+		{"locations", E_COUNT, 1, n, 0, 0, 0},
+		{"parallel_efficiency", E_RATIO, 1, u.sum, 1, n, rt},
+		{"load_balance", E_RATIO, 1, u.sum, 1, n, u.max},
+		{"communication_efficiency", E_RATIO, 1, u.max, 1, rt, 1},
+		{"computation_seconds_max", E_SECONDS, u.n > 0, u.max, 0, 1, 0},
+		{"computation_seconds_mean", E_SECONDS, u.n > 0, u.sum, 0, n, 0},
+		{"computation_seconds_min", E_SECONDS, u.n > 0, u.min, 0, 1, 0},
+		{"slowest_location", E_PATH, u.n > 0, u.at_max, 0, 0, 0},
+		{"fastest_location", E_PATH, u.n > 0, u.at_min, 0, 0, 0},
+		{"mpi_parallel_efficiency", E_RATIO, 1, m.sum, 1, mn, rt},
+		{"mpi_load_balance", E_RATIO, 1, m.sum, 1, mn, m.max},
+		{"mpi_communication_efficiency", E_RATIO, 1, m.max, 1,
+		 m.n ? rt : 0, 1},
+		{"openmp_parallel_efficiency", E_RATIO, 1, u.sum, mn, n, m.sum},
+		{"openmp_load_balance", E_RATIO, 1, u.sum * mn, m.max, n * u.max,
+		 m.sum},
+		{"openmp_communication_efficiency", E_RATIO, 1, u.max, 1, m.max,
+		 1},
+	};
+	/* The hybrid split is the last six rows. */
+	size_t nrows = sizeof rows / sizeof *rows - (sc->hybrid ? 0 : 6);
 	ccg_sink_add(s, "metric\tvalue\n", 13);
-	ccg_buf *b = metric(s, "runtime_ticks");
-	ccg_buf_addu(b, runtime, 0);
-	end_row(s, b);
-	b = metric(s, "runtime_seconds");
-	ccg_an_seconds(b, sc->secs, runtime, 1);
-	end_row(s, b);
-	b = metric(s, "locations");
-	ccg_buf_addu(b, u.n, 0);
-	end_row(s, b);
-	b = metric(s, "parallel_efficiency");
-	ccg_an_ratio2(b, u.sum, 1, n, rt, 4);
-	end_row(s, b);
-	b = metric(s, "load_balance");
-	ccg_an_ratio2(b, u.sum, 1, n, u.max, 4);
-	end_row(s, b);
-	b = metric(s, "communication_efficiency");
-	ccg_an_ratio(b, u.max, rt, 4);
-	end_row(s, b);
-	b = metric(s, "computation_seconds_max");
-	if (u.n)
-		ccg_an_seconds(b, sc->secs, u.max, 1);
-	else
-		ccg_buf_addc(b, '-');
-	end_row(s, b);
-	b = metric(s, "computation_seconds_mean");
-	if (u.n)
-		ccg_an_seconds(b, sc->secs, u.sum, u.n);
-	else
-		ccg_buf_addc(b, '-');
-	end_row(s, b);
-	b = metric(s, "computation_seconds_min");
-	if (u.n)
-		ccg_an_seconds(b, sc->secs, u.min, 1);
-	else
-		ccg_buf_addc(b, '-');
-	end_row(s, b);
-	b = metric(s, "slowest_location");
-	if (u.n)
-		sc->path(sc->path_ctx, sc->locs[u.at_max].id, b);
-	else
-		ccg_buf_addc(b, '-');
-	end_row(s, b);
-	b = metric(s, "fastest_location");
-	if (u.n)
-		sc->path(sc->path_ctx, sc->locs[u.at_min].id, b);
-	else
-		ccg_buf_addc(b, '-');
-	end_row(s, b);
-	if (sc->hybrid) {
-		unsigned __int128 mn = m.n;
-		b = metric(s, "mpi_parallel_efficiency");
-		ccg_an_ratio2(b, m.sum, 1, mn, rt, 4);
-		end_row(s, b);
-		b = metric(s, "mpi_load_balance");
-		ccg_an_ratio2(b, m.sum, 1, mn, m.max, 4);
-		end_row(s, b);
-		b = metric(s, "mpi_communication_efficiency");
-		ccg_an_ratio(b, m.max, m.n ? rt : 0, 4);
-		end_row(s, b);
-		/* PE / MPI PE = (sum / (n rt)) / (S / (m rt)) = sum m / (n S) */
-		b = metric(s, "openmp_parallel_efficiency");
-		ccg_an_ratio2(b, u.sum, mn, n, m.sum, 4);
-		end_row(s, b);
-		/* LB / MPI LB = (sum / (n max)) / (S / (m M)): the products
-		 * of three figures, exact in 256 bits. */
-		b = metric(s, "openmp_load_balance");
-		ccg_an_ratio2(b, u.sum * mn, m.max, n * u.max, m.sum, 4);
-		end_row(s, b);
-		b = metric(s, "openmp_communication_efficiency");
-		ccg_an_ratio(b, u.max, m.max, 4);
-		end_row(s, b);
-	}
+	for (size_t i = 0; i < nrows; i++)
+		erow_put(s, sc, &rows[i]);
 	for (size_t i = 0; i < sc->n && !ccg_sink_done(s); i++) {
 		if (included(&sc->locs[i]))
 			continue;
-		b = metric(s, "left_out");
-		sc->path(sc->path_ctx, sc->locs[i].id, b);
-		end_row(s, b);
+		erow r = {"left_out", E_PATH, 1, i, 0, 0, 0};
+		erow_put(s, sc, &r);
 	}
 }
 
@@ -309,7 +269,7 @@ ccg_err ccg_an_longest_table(ccg_sink *s, const ccg_defs *d,
 			ccg_render_region(b, d, c->region);
 			ccg_buf_addf(b, "\t%u\t%llu\t", k + 1,
 				     (unsigned long long)c->dur);
-			ccg_an_seconds(b, secs, c->dur, 1);
+			ccg_secfmt_put_mean(b, secs, c->dur, 1);
 			ccg_buf_addc(b, '\t');
 			ccg_secfmt_put(b, secs, c->start);
 			ccg_buf_addc(b, '\t');
@@ -394,7 +354,7 @@ static void counters_row(ccg_sink *s, const ccg_an *a, const ccg_crow *r,
 		else if (m->is_double)
 			ccg_render_double(b, r->wsum.d / (double)r->wtime);
 		else
-			ccg_an_sratio(b, r->wsum.i, r->wtime, 3);
+			ccg_share_sput(b, r->wsum.i, r->wtime, 3, 3);
 		ccg_buf_addc(b, '\t');
 		if (r->has_minmax) {
 			put_value(b, m, r->min);
@@ -413,7 +373,7 @@ static void counters_row(ccg_sink *s, const ccg_an *a, const ccg_crow *r,
 		else if (m->is_double)
 			ccg_render_double(b, r->incl.d / (double)calls);
 		else
-			ccg_an_sratio(b, (int64_t)r->incl.u, calls, 3);
+			ccg_share_sput(b, (int64_t)r->incl.u, calls, 3, 3);
 		ccg_buf_adds(b, "\t-\t-");
 	}
 	ccg_buf_addc(b, '\n');

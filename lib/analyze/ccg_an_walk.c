@@ -212,9 +212,10 @@ static ccg_err enter(anwalk *x, const ccg_walk_item *it)
 	if (it->hdr.nevents && (err = ccg_tcur_get(x->tc, it->first, &start)))
 		return err;
 	int64_t pos = (int64_t)ccg_walk_level(x->w);
-	const wframe *up = frame(x, pos - 1);
+	/* Descending may move the frames: their data is looked up after. */
 	if ((err = ccg_walk_descend(x->w)))
 		return err;
+	const wframe *up = frame(x, pos - 1);
 	wframe *f = frame(x, pos);
 	*f = (wframe){it->hdr.kind, it->hdr.endmode, CCG_CAT_COMPUTATION,
 		      UINT32_MAX, it->hdr.region, start, it->first,

@@ -41,6 +41,13 @@ void ccg_an_free(ccg_an *a);
 void ccg_an_attach(const ccg_an *a, ccg_statcache *c);
 /* Calls per region its longest results keep. */
 uint32_t ccg_an_longest(const ccg_an *a);
+/* What location i (definition order) is to efficiency.tsv: 1 the master
+ * thread of its group (its first CPU thread), 2 an OpenMP worker thread
+ * (another CPU thread, in a trace with PARALLEL regions), 0 neither. */
+int ccg_an_role(const ccg_an *a, size_t i);
+/* Whether the trace is hybrid (MPI regions, and a location group of
+ * several CPU threads): efficiency.tsv then splits MPI from OpenMP. */
+int ccg_an_hybrid(const ccg_an *a);
 
 /* One walk over instance `root` of location l computing the whole
  * results of the analysis's kinds of it and of every stored instance

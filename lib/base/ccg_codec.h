@@ -58,6 +58,17 @@ static inline int ccg_varint_get(const unsigned char **pp,
 	return -1;
 }
 
+/* n varints into v[0 .. n); -1 when the bytes end first. */
+static inline int ccg_varints_get(const unsigned char **pp,
+				  const unsigned char *end, uint64_t *v,
+				  unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (ccg_varint_get(pp, end, &v[i]))
+			return -1;
+	return 0;
+}
+
 static inline int ccg_f64_get(const unsigned char **pp,
 			      const unsigned char *end, double *out)
 {

@@ -58,13 +58,14 @@ typedef struct ccg_qkind {
 	const void *ctx;        /* the kind's own, read-only, for every
 				 * function below */
 	int event_time;         /* event() needs times of whole results */
-	/* Frees what res holds (res itself is the caller's). */
+	/* Frees what res holds (res itself is the caller's); NULL: it
+	 * holds nothing. */
 	void (*free)(void *res);
 	/* What keeping res costs, in bytes (its size included). */
 	size_t (*bytes)(const void *res);
 	/* The time res hands its parent's callees: a call's duration
-	 * (clipped), a group's callees; 0 for a kind that does not use
-	 * callees. */
+	 * (clipped), a group's callees.  NULL, with set_given: the kind
+	 * does not use callee time (own() then sees 0). */
 	uint64_t (*given)(const void *res);
 	/* Sets it (a whole result taken into a window's part). */
 	void (*set_given)(void *res, uint64_t d);
@@ -77,7 +78,8 @@ typedef struct ccg_qkind {
 	 * or not; w NULL: whole) into `into`; NULL: events add nothing. */
 	ccg_err (*event)(const void *ctx, const ccg_store *s, void *into,
 			 const ccg_qevent *e, const ccg_qwin *w);
-	/* Finishes res, which holds what its items added up to. */
+	/* Finishes res, which holds what its items added up to; NULL: the
+	 * node adds nothing of its own. */
 	ccg_err (*own)(const void *ctx, void *res, const ccg_qnode *n);
 	/* A whole result as a record appended to out, and back (out empty,
 	 * freed again on failure). */

@@ -209,7 +209,8 @@ static ccg_err ready(qctx *q, const ccg_sinst *in, const ccg_node *h,
 static ccg_err absorb(qctx *q, const result *r, uint64_t rel)
 {
 	qframe *f = &q->f[q->nf - 1];
-	f->callees += q->k->given(r->u);
+	if (q->k->given)
+		f->callees += q->k->given(r->u);
 	return q->k->merge(q->k->ctx, f->r->u, r->u, rel);
 }
 
@@ -318,7 +319,7 @@ static ccg_err finish(qctx *q)
 	qframe done = q->f[--q->nf];
 	ccg_qnode n = {&done.h, &done.in, done.whole ? NULL : &q->qw,
 		       done.callees};
-	ccg_err err = q->k->own(q->k->ctx, done.r->u, &n);
+	ccg_err err = q->k->own ? q->k->own(q->k->ctx, done.r->u, &n) : CCG_OK;
 	free(done.refs);
 	if (err) {
 		ccg_res_destroy(NULL, done.r->u);
@@ -414,7 +415,8 @@ ccg_err ccg_query_window(ccg_statcache *c, const ccg_sloc *l, ccg_tcur *tc,
 		if (err)
 			return err;
 		err = k->merge(k->ctx, out, v->u, 0);
-		k->set_given(out, k->given(v->u));
+		if (k->set_given)
+			k->set_given(out, k->given(v->u));
 		ccg_lru_put(c->lru, v->u);
 		return err;
 	}

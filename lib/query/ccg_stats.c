@@ -350,18 +350,6 @@ static size_t k_msgs_bytes(const void *r)
 	return sizeof(result) + sizeof *m + m->n * sizeof *m->m;
 }
 
-static uint64_t k_msgs_given(const void *r)
-{
-	(void)r;
-	return 0;
-}
-
-static void k_msgs_set_given(void *r, uint64_t d)
-{
-	(void)r;
-	(void)d;
-}
-
 static ccg_err k_msgs_merge(const void *ctx, void *into, const void *c,
 			    uint64_t rel)
 {
@@ -384,14 +372,6 @@ static ccg_err k_msgs_event(const void *ctx, const ccg_store *s, void *into,
 		return err;
 	ccg_msgs one = {1, &m};
 	return ccg_msgs_merge(into, &one);
-}
-
-static ccg_err k_msgs_own(const void *ctx, void *r, const ccg_qnode *n)
-{
-	(void)ctx;
-	(void)r;
-	(void)n;
-	return CCG_OK;
 }
 
 static ccg_err k_stats_enc(const void *ctx, const void *r, ccg_buf *out)
@@ -443,9 +423,8 @@ static const ccg_qkind builtin[CCG_RES_BUILTIN] = {
 			    k_folded_set_given, k_folded_merge, NULL,
 			    k_folded_own, k_folded_enc, k_folded_dec},
 	[CCG_RES_MSGS] = {"msgs", sizeof(ccg_msgs), NULL, 0, k_msgs_free,
-			  k_msgs_bytes, k_msgs_given, k_msgs_set_given,
-			  k_msgs_merge, k_msgs_event, k_msgs_own, k_msgs_enc,
-			  k_msgs_dec},
+			  k_msgs_bytes, NULL, NULL, k_msgs_merge, k_msgs_event,
+			  NULL, k_msgs_enc, k_msgs_dec},
 };
 
 /* ------------------------------------------------------------------ */
@@ -470,7 +449,8 @@ void ccg_res_destroy(void *ctx, void *p)
 	if (!p)
 		return;
 	result *r = ccg_res_of(p);
-	r->k->free(r->u);
+	if (r->k->free)
+		r->k->free(r->u);
 	free(r);
 }
 
@@ -493,7 +473,7 @@ const ccg_qkind *ccg_statcache_kind(const ccg_statcache *c, int kind)
 void ccg_result_free(const ccg_statcache *c, int kind, void *res)
 {
 	const ccg_qkind *k = ccg_statcache_kind(c, kind);
-	if (k && res)
+	if (k && k->free && res)
 		k->free(res);
 }
 

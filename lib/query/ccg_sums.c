@@ -67,16 +67,6 @@ ccg_err ccg_sums_encode(int kind, const void *res, ccg_buf *out)
 	return ccg_buf_status(out) ? CCG_ENOMEM : CCG_OK;
 }
 
-/* Reads n varints into v; -1 when the record ends first. */
-static int get_n(const unsigned char **p, const unsigned char *end,
-		 uint64_t *v, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (ccg_varint_get(p, end, &v[i]))
-			return -1;
-	return 0;
-}
-
 /* A count of at most CCG_SUMS_MAX_ROWS, each row taking at least `least`
  * bytes of what is left. */
 static int get_count(const unsigned char **p, const unsigned char *end,
@@ -94,13 +84,13 @@ static ccg_err get_stats(const unsigned char *p, const unsigned char *end,
 			 ccg_stats *st)
 {
 	uint64_t v[7];
-	if (get_n(&p, end, &st->callee_dur, 1) || get_count(&p, end, 7, &st->n))
+	if (ccg_varints_get(&p, end, &st->callee_dur, 1) || get_count(&p, end, 7, &st->n))
 		return CCG_EFORMAT;
 	st->r = malloc((st->n ? st->n : 1) * sizeof *st->r);
 	if (!st->r)
 		return CCG_ENOMEM;
 	for (uint32_t i = 0; i < st->n; i++) {
-		if (get_n(&p, end, v, 7) || (i && v[0] <= st->r[i - 1].region))
+		if (ccg_varints_get(&p, end, v, 7) || (i && v[0] <= st->r[i - 1].region))
 			return CCG_EFORMAT;
 		st->r[i] = (ccg_rstat){v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
 	}
@@ -112,13 +102,13 @@ static ccg_err get_folded(const unsigned char *p, const unsigned char *end,
 {
 	uint64_t v[3];
 	uint32_t n;
-	if (get_n(&p, end, &f->callee_dur, 1) || get_count(&p, end, 3, &n))
+	if (ccg_varints_get(&p, end, &f->callee_dur, 1) || get_count(&p, end, 3, &n))
 		return CCG_EFORMAT;
 	f->p = malloc((n ? n : 1) * sizeof *f->p);
 	if (!f->p)
 		return CCG_ENOMEM;
 	for (uint32_t i = 0; i < n; i++) {
-		if (get_n(&p, end, v, 3) || v[0] > i)
+		if (ccg_varints_get(&p, end, v, 3) || v[0] > i)
 			return CCG_EFORMAT;
 		f->p[f->n++] = (ccg_fpath){v[1], v[2],
 			v[0] ? i - (uint32_t)v[0] : CCG_FPATH_TOP};
@@ -140,7 +130,7 @@ static ccg_err get_msgs(const unsigned char *p, const unsigned char *end,
 	if (!m->m)
 		return CCG_ENOMEM;
 	for (uint32_t i = 0; i < m->n; i++) {
-		if (get_n(&p, end, v, 4))
+		if (ccg_varints_get(&p, end, v, 4))
 			return CCG_EFORMAT;
 		m->m[i] = (ccg_msg){v[0], v[1], v[2], v[3]};
 	}

@@ -59,6 +59,48 @@ void ccg_secfmt_put(ccg_buf *b, const ccg_secfmt *f, uint64_t time);
  * format was made for. */
 size_t ccg_secfmt_width(const ccg_secfmt *f);
 
+/* Durations, means and shares, from exact integers (doc/analysis.md,
+ * "Numbers"): no zero padding, rounded half up.
+ *
+ * The share num / den with `dec` decimals (at most CCG_SHARE_DEC_MAX):
+ * q = floor((num x 10^dec + floor(den / 2)) / den), written with its
+ * point `point` places from the right (point <= dec; 0: no point), at
+ * least one digit before the point.  A zero den writes "-".  Returns
+ * the length written (no terminator). */
+#define CCG_SHARE_DEC_MAX 38
+/* Most bytes ccg_share_fmt writes: 39 digits of num / den, the decimals
+ * and the point. */
+#define CCG_SHARE_MAX (39 + CCG_SHARE_DEC_MAX + 1)
+size_t ccg_share_fmt(char *out, unsigned __int128 num, unsigned __int128 den,
+		     unsigned dec, unsigned point);
+/* Appends what ccg_share_fmt writes. */
+void ccg_share_put(ccg_buf *b, unsigned __int128 num, unsigned __int128 den,
+		   unsigned dec, unsigned point);
+/* The same for (n1 x n2) / (d1 x d2), the products exact (ccg_share.c
+ * divides 256-bit integers). */
+#define CCG_SHARE_WIDE_MAX (1 + 78 + CCG_SHARE_DEC_MAX + 1)
+void ccg_share_put2(ccg_buf *b, unsigned __int128 n1, unsigned __int128 n2,
+		    unsigned __int128 d1, unsigned __int128 d2, unsigned dec,
+		    unsigned point);
+/* The same for a signed num: "-" in front of a value below 0 (that is
+ * not 0 once rounded); a negative value's half goes towards +infinity,
+ * as floor() has it. */
+void ccg_share_sput(ccg_buf *b, __int128 num, unsigned __int128 den,
+		    unsigned dec, unsigned point);
+/* A percentage: 100 x num / den with 2 decimals ("-" when den is 0). */
+void ccg_share_percent(ccg_buf *b, unsigned __int128 num,
+		       unsigned __int128 den);
+/* A mean in ticks, sum / n with 3 decimals ("-" when n is 0). */
+void ccg_share_mean(ccg_buf *b, unsigned __int128 sum, uint64_t n);
+
+/* A duration of `ticks` in seconds, ticks / res with the format's dec
+ * decimals; "-" without a resolution. */
+void ccg_secfmt_put_dur(ccg_buf *b, const ccg_secfmt *f, uint64_t ticks);
+/* A mean duration in seconds, sum / (n x res) with the format's dec
+ * decimals; "-" without a resolution or when n is 0. */
+void ccg_secfmt_put_mean(ccg_buf *b, const ccg_secfmt *f,
+			 unsigned __int128 sum, uint64_t n);
+
 /* Appends s with \t \n \r \\ and \" escaped (a field that starts with
  * a double quote would be read as quoted by CSV readers such as pandas). */
 void ccg_render_escape(ccg_buf *b, const char *s);

@@ -72,27 +72,40 @@ static int cmp_excl(const void *a, const void *b)
 	return ccg_cmp_keys(p, q, 3);
 }
 
-void ccg_table_stats(ccg_sink *s, const ccg_defs *d, ccg_stats *st)
+void ccg_table_stats(ccg_sink *s, const ccg_defs *d, const ccg_secfmt *secs,
+		     unsigned __int128 loc_time, ccg_stats *st)
 {
-	static const char head[] = "region\tcalls\tinclusive_ticks\t"
-				   "exclusive_ticks\tmin_ticks\tmax_ticks\t"
-				   "mean_ticks\n";
+	static const char head[] =
+		"region\tcalls\tinclusive_ticks\tinclusive_seconds\t"
+		"exclusive_ticks\texclusive_seconds\texclusive_percent\t"
+		"min_ticks\tmin_seconds\tmax_ticks\tmax_seconds\t"
+		"mean_ticks\tmean_seconds\n";
 	ccg_sort(st->r, st->n, sizeof *st->r, cmp_excl);
 	ccg_sink_add(s, head, sizeof head - 1);
 	for (uint32_t i = 0; i < st->n; i++) {
 		const ccg_rstat *r = &st->r[i];
 		ccg_buf *b = ccg_sink_begin(s);
 		ccg_render_region(b, d, r->region);
-		ccg_buf_addf(b, "\t%llu\t%llu\t%llu", (unsigned long long)r->calls,
-			     (unsigned long long)r->incl,
-			     (unsigned long long)r->excl);
-		if (r->calls)
-			ccg_buf_addf(b, "\t%llu\t%llu\t%.3f\n",
-				     (unsigned long long)r->min,
-				     (unsigned long long)r->max,
-				     (double)r->sum / (double)r->calls);
-		else
-			ccg_buf_adds(b, "\t-\t-\t-\n");
+		ccg_buf_addf(b, "\t%llu\t%llu\t", (unsigned long long)r->calls,
+			     (unsigned long long)r->incl);
+		ccg_secfmt_put_dur(b, secs, r->incl);
+		ccg_buf_addf(b, "\t%llu\t", (unsigned long long)r->excl);
+		ccg_secfmt_put_dur(b, secs, r->excl);
+		ccg_buf_addc(b, '\t');
+		ccg_share_percent(b, r->excl, loc_time);
+		if (r->calls) {
+			ccg_buf_addf(b, "\t%llu\t", (unsigned long long)r->min);
+			ccg_secfmt_put_dur(b, secs, r->min);
+			ccg_buf_addf(b, "\t%llu\t", (unsigned long long)r->max);
+			ccg_secfmt_put_dur(b, secs, r->max);
+			ccg_buf_addc(b, '\t');
+			ccg_share_mean(b, r->sum, r->calls);
+			ccg_buf_addc(b, '\t');
+			ccg_secfmt_put_mean(b, secs, r->sum, r->calls);
+			ccg_buf_addc(b, '\n');
+		} else {
+			ccg_buf_adds(b, "\t-\t-\t-\t-\t-\t-\n");
+		}
 		ccg_sink_end(s);
 	}
 }
@@ -259,7 +272,7 @@ ccg_err ccg_table_timeline(ccg_sink *s, const ccg_defs *d,
 	if (!err) {
 		ccg_sort(cols, all.n, sizeof *cols, cmp_tl_col);
 		ccg_buf *b = ccg_sink_begin(s);
-		ccg_buf_adds(b, "start_ticks\tend_ticks\tstart_seconds\t"
+		ccg_buf_adds(b, "start_ticks\tstart_seconds\tend_ticks\t"
 			     "end_seconds");
 		for (uint32_t i = 0; i < all.n; i++) {
 			ccg_buf_addc(b, '\t');
@@ -274,9 +287,9 @@ ccg_err ccg_table_timeline(ccg_sink *s, const ccg_defs *d,
 		uint64_t hi = ccg_table_bin_edge(t0, t1, bins, k + 1);
 		ccg_buf_addu(b, lo, 0);
 		ccg_buf_addc(b, '\t');
-		ccg_buf_addu(b, hi, 0);
-		ccg_buf_addc(b, '\t');
 		ccg_secfmt_put(b, secs, lo);
+		ccg_buf_addc(b, '\t');
+		ccg_buf_addu(b, hi, 0);
 		ccg_buf_addc(b, '\t');
 		ccg_secfmt_put(b, secs, hi);
 		for (uint32_t i = 0; i < all.n; i++) {
@@ -336,23 +349,6 @@ ccg_err ccg_imbalance_add(ccg_imbalance *im, const ccg_stats *st,
 	return CCG_OK;
 }
 
-/* Appends num / den (den > 0) rounded half up to 3 decimals. */
-static void add_milli(ccg_buf *b, unsigned __int128 num,
-		      unsigned __int128 den)
-{
-	unsigned __int128 q = (num * 2000 + den) / (den * 2);
-	char digits[48];
-	size_t n = 0;
-	unsigned __int128 whole = q / 1000;
-	do {
-		digits[n++] = (char)('0' + (unsigned)(whole % 10));
-		whole /= 10;
-	} while (whole);
-	while (n)
-		ccg_buf_addc(b, digits[--n]);
-	ccg_buf_addf(b, ".%03u", (unsigned)(q % 1000));
-}
-
 static int cmp_imb(const void *a, const void *b)
 {
 	const ccg_imb_row *x = a, *y = b; /* most max first, then region */
@@ -361,11 +357,14 @@ static int cmp_imb(const void *a, const void *b)
 	return ccg_cmp_keys(p, q, 2);
 }
 
-void ccg_table_imbalance(ccg_sink *s, const ccg_defs *d, ccg_imbalance *im,
+void ccg_table_imbalance(ccg_sink *s, const ccg_defs *d,
+			 const ccg_secfmt *secs, ccg_imbalance *im,
 			 ccg_table_path_fn path, const void *ctx)
 {
-	static const char head[] = "region\tlocations\tmin_ticks\tmean_ticks\t"
-				   "max_ticks\tmax_location\timbalance\n";
+	static const char head[] =
+		"region\tlocations\tmin_ticks\tmin_seconds\tmean_ticks\t"
+		"mean_seconds\tmax_ticks\tmax_seconds\tmax_location\t"
+		"imbalance\n";
 	ccg_sort(im->r, im->n, sizeof *im->r, cmp_imb);
 	ccg_sink_add(s, head, sizeof head - 1);
 	for (size_t i = 0; i < im->n; i++) {
@@ -374,15 +373,19 @@ void ccg_table_imbalance(ccg_sink *s, const ccg_defs *d, ccg_imbalance *im,
 		ccg_render_region(b, d, r->region);
 		ccg_buf_addf(b, "\t%llu\t%llu\t", (unsigned long long)r->locations,
 			     (unsigned long long)r->min);
-		add_milli(b, r->sum, r->locations);
+		ccg_secfmt_put_dur(b, secs, r->min);
+		ccg_buf_addc(b, '\t');
+		ccg_share_mean(b, r->sum, r->locations);
+		ccg_buf_addc(b, '\t');
+		ccg_secfmt_put_mean(b, secs, r->sum, r->locations);
 		ccg_buf_addf(b, "\t%llu\t", (unsigned long long)r->max);
+		ccg_secfmt_put_dur(b, secs, r->max);
+		ccg_buf_addc(b, '\t');
 		path(ctx, r->max_at, b);
 		ccg_buf_addc(b, '\t');
-		if (r->sum)
-			add_milli(b, (unsigned __int128)r->max * r->locations,
-				  r->sum);
-		else
-			ccg_buf_addc(b, '-');
+		/* max / mean = max x locations / sum, 3 decimals. */
+		ccg_share_put(b, (unsigned __int128)r->max * r->locations,
+			      r->sum, 3, 3);
 		ccg_buf_addc(b, '\n');
 		ccg_sink_end(s);
 	}

@@ -2,8 +2,9 @@
  * ccg_table.h - query results as text: stats.tsv, profile.folded,
  * messages.tsv, timeline.tsv and imbalance.tsv.  Regions are named as everywhere else
  * (ccg_render_region: an unknown region is "undefined" or "?ID").  Numbers
- * are plain decimal; times are ticks (columns named *_ticks), and
- * timestamps also seconds (*_seconds).
+ * are plain decimal; times and durations are ticks (columns named
+ * *_ticks), each followed by its twin in seconds (*_seconds), printed
+ * from the integers as doc/analysis.md says (ccg_secfmt, ccg_share_fmt).
  */
 #ifndef CCG_TABLE_H
 #define CCG_TABLE_H
@@ -61,8 +62,14 @@ void ccg_sink_add(ccg_sink *s, const char *text, size_t n);
 ccg_err ccg_sink_status(const ccg_sink *s);
 
 /* Appends stats.tsv (header and one row per region, most exclusive time
- * first); reorders st's rows. */
-void ccg_table_stats(ccg_sink *s, const ccg_defs *d, ccg_stats *st);
+ * first): `region calls inclusive_ticks inclusive_seconds exclusive_ticks
+ * exclusive_seconds exclusive_percent min_ticks min_seconds max_ticks
+ * max_seconds mean_ticks mean_seconds`.  Durations in seconds on the
+ * clock of secs; exclusive_percent is 100 x exclusive / loc_time, the
+ * scope's summed location time ("-" when 0); mean_ticks is sum / calls
+ * rounded half up to 3 decimals.  Reorders st's rows. */
+void ccg_table_stats(ccg_sink *s, const ccg_defs *d, const ccg_secfmt *secs,
+		     unsigned __int128 loc_time, ccg_stats *st);
 
 /* Appends profile.folded: "a;b;c TICKS" per path with exclusive time (a
  * ';' inside a name is shown as ':').  Lines before or after the sink's
@@ -102,13 +109,15 @@ ccg_err ccg_imbalance_add(ccg_imbalance *im, const ccg_stats *st,
 			  uint64_t id);
 void ccg_imbalance_free(ccg_imbalance *im);
 
-/* Appends imbalance.tsv: `region locations min_ticks mean_ticks max_ticks
- * max_location imbalance`, most max_ticks first (then lowest region id).
- * min, mean and max are over the `locations` that list the region (a
- * location that never runs it is not a 0 there); mean and imbalance (max
- * / mean, "-" when mean is 0) are rounded half up to 3 decimals;
+/* Appends imbalance.tsv: `region locations min_ticks min_seconds
+ * mean_ticks mean_seconds max_ticks max_seconds max_location imbalance`,
+ * most max_ticks first (then lowest region id).  min, mean and max are
+ * over the `locations` that list the region (a location that never runs
+ * it is not a 0 there); mean and imbalance (max / mean, "-" when mean is
+ * 0) are rounded half up to 3 decimals, the seconds on the clock of secs;
  * path(ctx, id, b) names the location of the max.  Reorders im's rows. */
-void ccg_table_imbalance(ccg_sink *s, const ccg_defs *d, ccg_imbalance *im,
+void ccg_table_imbalance(ccg_sink *s, const ccg_defs *d,
+			 const ccg_secfmt *secs, ccg_imbalance *im,
 			 ccg_table_path_fn path, const void *ctx);
 
 /* One row of messages.tsv before summing: sender and receiver location
@@ -125,8 +134,9 @@ void ccg_table_messages(ccg_sink *s, ccg_msg_row *rows, size_t n,
 			ccg_table_path_fn path, const void *ctx);
 
 /* Appends timeline.tsv: `bins` equal bins of [t0, t1), per[k] the
- * statistics of bin k; each bin's edges in ticks and in seconds (secs),
- * then one column per region, most exclusive time first. */
+ * statistics of bin k; each bin's edges, `start_ticks start_seconds
+ * end_ticks end_seconds` (seconds on secs), then one column per region
+ * (its exclusive ticks), most exclusive time first. */
 ccg_err ccg_table_timeline(ccg_sink *s, const ccg_defs *d,
 			   const ccg_secfmt *secs, const ccg_stats *per,
 			   uint32_t bins, uint64_t t0, uint64_t t1);

@@ -9,61 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* OTF2 values. */
-enum { LT_CPU_THREAD = 1, PARADIGM_MPI = 4 };
-
 ccg_err ccg_answers_prepare(ccg_trace *t)
 {
-	ccg_err err;
-	if (!t->an && (err = ccg_an_create(t->defs, t->longest, &t->an)))
-		return err;
-	if (t->loc_role || !t->groups)
-		return CCG_OK; /* done, or the groups are not named yet */
-	int has_parallel = 0, has_mpi = 0;
-	for (size_t i = 0; i < ccg_defs_region_count(t->defs); i++) {
-		const ccg_def_region *r = ccg_defs_region(t->defs, i);
-		has_parallel |= ccg_an_is_parallel(r->paradigm, r->role);
-		has_mpi |= r->paradigm == PARADIGM_MPI;
-	}
-	t->loc_role = calloc(t->nlocs ? t->nlocs : 1, 1);
-	uint32_t *threads = calloc(t->ngroups ? t->ngroups : 1, sizeof *threads);
-	if (!t->loc_role || !threads) {
-		free(threads);
-		return CCG_ENOMEM;
-	}
-	/* The first CPU thread of a group in locations.tsv order is its
-	 * master; with OpenMP PARALLEL regions, the others are workers. */
-	for (size_t i = 0; i < t->nlocs; i++) {
-		const loc *l = &t->locs[i];
-		if (l->def->type != LT_CPU_THREAD)
-			continue;
-		if (threads[l->group]++ == 0)
-			t->loc_role[i] = 1;
-		else if (has_parallel)
-			t->loc_role[i] = 2;
-		if (threads[l->group] > 1 && has_mpi)
-			t->hybrid = 1;
-	}
-	free(threads);
-	return CCG_OK;
-}
-
-/* The span of directory w's scope s (in: its instance, for a tree
- * directory). */
-static void span_of(const ccg_trace *t, const where *w, const inst *in,
-		    const ccg_scope *s, uint64_t *start, uint64_t *end)
-{
-	*start = t->first;
-	*end = t->last < t->first ? t->first : t->last;
-	if (in && w->dir != in->l->base) {
-		*start = in->start;
-		*end = in->end < in->start ? in->start : in->end;
-	} else if (s->windowed) {
-		*start = s->t0 > *start ? s->t0 : *start;
-		*end = s->t1 < *end ? s->t1 : *end;
-		if (*end < *start)
-			*end = *start;
-	}
+	return t->an ? CCG_OK : ccg_an_create(t->defs, t->longest, &t->an);
 }
 
 /* A result of `kind` of part p, whole or in the window: into *own (an
@@ -98,9 +46,9 @@ static void put_part(const ccg_trace *t, int kind, void *own,
 static ccg_err time_table(const ccg_trace *t, const where *w, const inst *in,
 			  const ccg_scope *s, enum view v, ccg_sink *out)
 {
-	ccg_an_scope sc = {0, 0, NULL, s->n, &t->secs, ccg_names_id_path, t,
-			   t->hybrid};
-	span_of(t, w, in, s, &sc.start, &sc.end);
+	tspan sp = ccg_tables_span(t, w, in);
+	ccg_an_scope sc = {sp.start, sp.end, NULL, s->n, &t->secs,
+			   ccg_names_id_path, t, ccg_an_hybrid(t->an)};
 	ccg_an_loc *locs = calloc(s->n ? s->n : 1, sizeof *locs);
 	ccg_err err = locs ? CCG_OK : CCG_ENOMEM;
 	for (size_t i = 0; !err && i < s->n; i++) {
@@ -114,8 +62,8 @@ static ccg_err time_table(const ccg_trace *t, const where *w, const inst *in,
 		ccg_an_loc *a = &locs[i];
 		a->id = p->l->def->id;
 		a->type = p->l->def->type;
-		a->master = t->loc_role[li] == 1;
-		a->worker = t->loc_role[li] == 2;
+		a->master = ccg_an_role(t->an, li) == 1;
+		a->worker = ccg_an_role(t->an, li) == 2;
 		a->cats = *(const ccg_cats *)res;
 		/* Its events' time, cut to the span (a tree node: the
 		 * node's). */
@@ -142,32 +90,78 @@ static ccg_err time_table(const ccg_trace *t, const where *w, const inst *in,
 	return err;
 }
 
+/* The paths of the calls longest.tsv shows, resolved before it is
+ * written: sorted by (location, inum), each one's path at text + at[i]. */
+typedef struct lpaths {
+	const ccg_trace *t;
+	ccg_callref *ref;
+	size_t *at;
+	size_t n;
+	ccg_buf text;
+} lpaths;
+
+static int ref_cmp(const void *x, const void *y)
+{
+	const ccg_callref *a = x, *b = y;
+	if (a->loc != b->loc)
+		return a->loc < b->loc ? -1 : 1;
+	return a->inum < b->inum ? -1 : a->inum > b->inum;
+}
+
+/* The calls of `all` that longest.tsv shows (a region's first `keep`),
+ * their paths resolved. */
+static ccg_err lpaths_make(const ccg_trace *t, const ccg_longest *all,
+			   uint32_t keep, lpaths *lp)
+{
+	memset(lp, 0, sizeof *lp);
+	lp->t = t;
+	lp->ref = malloc((all->n ? all->n : 1) * sizeof *lp->ref);
+	lp->at = malloc((all->n ? all->n : 1) * sizeof *lp->at);
+	if (!lp->ref || !lp->at)
+		return CCG_ENOMEM;
+	for (uint32_t i = 0, run = 0; i < all->n; i++) {
+		run = i && all->c[i - 1].region == all->c[i].region ? run + 1 : 0;
+		if (run < keep)
+			lp->ref[lp->n++] = (ccg_callref){all->c[i].loc,
+							 all->c[i].rel};
+	}
+	qsort(lp->ref, lp->n, sizeof *lp->ref, ref_cmp);
+	return ccg_names_paths(t, lp->ref, lp->n, &lp->text, lp->at);
+}
+
+static void lpaths_free(lpaths *lp)
+{
+	free(lp->ref);
+	free(lp->at);
+	ccg_buf_free(&lp->text);
+}
+
 /* The path of a call for longest.tsv: location index, directory inum. */
 static ccg_err call_path(const void *ctx, uint32_t li, uint64_t inum,
 			 ccg_buf *b)
 {
-	const ccg_trace *t = ctx;
-	size_t at = b->len;
-	ccg_err err = ccg_names_inum_path(t, &t->locs[li], inum, b);
-	if (err == CCG_EFORMAT || err == CCG_ENOENT) {
-		/* A damaged index: say so in the row, not by failing. */
-		ccg_buf_setlen(b, at);
-		ccg_buf_addc(b, '-');
-		err = ccg_buf_status(b);
-	}
-	return err;
+	const lpaths *lp = ctx;
+	ccg_callref key = {li, inum};
+	const ccg_callref *r = lp->n ? bsearch(&key, lp->ref, lp->n,
+					       sizeof key, ref_cmp)
+				     : NULL;
+	if (!r)
+		return CCG_EFORMAT;
+	ccg_buf_adds(b, lp->text.data + lp->at[r - lp->ref]);
+	return ccg_buf_status(b);
 }
 
 static void loc_path(const void *ctx, uint32_t li, ccg_buf *b)
 {
-	const ccg_trace *t = ctx;
-	ccg_names_location_path(t, &t->locs[li], b);
+	const lpaths *lp = ctx;
+	ccg_names_location_path(lp->t, &lp->t->locs[li], b);
 }
 
 static ccg_err longest_table(const ccg_trace *t, const ccg_scope *s,
 			     ccg_sink *out)
 {
 	ccg_longest all = {0};
+	lpaths lp = {0};
 	ccg_err err = CCG_OK;
 	for (size_t i = 0; !err && i < s->n; i++) {
 		const ccg_part *p = &s->p[i];
@@ -181,8 +175,11 @@ static ccg_err longest_table(const ccg_trace *t, const ccg_scope *s,
 		put_part(t, CCG_RES_LONGEST, &own, shared);
 	}
 	if (!err)
+		err = lpaths_make(t, &all, t->longest, &lp);
+	if (!err)
 		err = ccg_an_longest_table(out, t->defs, &t->secs, &all,
-					   t->longest, call_path, t, loc_path);
+					   t->longest, call_path, &lp, loc_path);
+	lpaths_free(&lp);
 	ccg_an_longest_free(&all);
 	return err;
 }

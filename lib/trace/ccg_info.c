@@ -369,7 +369,7 @@ static void render_regions(const ccg_trace *t, ccg_buf *b)
 static void render_locations(const ccg_trace *t, ccg_buf *b)
 {
 	ccg_buf_adds(b, "id\tname\tgroup\ttype\tevents\tfirst_ticks\t"
-			"last_ticks\tfirst_seconds\tlast_seconds\tpath\t"
+			"first_seconds\tlast_ticks\tlast_seconds\tpath\t"
 			"declared_events\trepairs\tstatus\n");
 	for (size_t i = 0; i < t->nlocs; i++) {
 		const loc *l = &t->locs[i];
@@ -386,10 +386,11 @@ static void render_locations(const ccg_trace *t, ccg_buf *b)
 		if (!l->nevents) {
 			ccg_buf_adds(b, "-\t-\t-\t-");
 		} else {
-			ccg_buf_addf(b, "%llu\t%llu\t",
-				     (unsigned long long)l->first,
-				     (unsigned long long)l->last);
+			ccg_buf_addu(b, l->first, 0);
+			ccg_buf_addc(b, '\t');
 			ccg_secfmt_put(b, &t->secs, l->first);
+			ccg_buf_addc(b, '\t');
+			ccg_buf_addu(b, l->last, 0);
 			ccg_buf_addc(b, '\t');
 			ccg_secfmt_put(b, &t->secs, l->last);
 		}
@@ -418,7 +419,26 @@ static void render_readme(const ccg_trace *t, ccg_buf *b)
 	ccg_buf_addf(b,
 		"It has %zu location groups, %zu locations and %llu events.\n"
 		"Each location's complete call history is a tree of "
-		"directories:\n\n"
+		"directories.\n\n"
+		"Start with the answers (here, and in every group, location, "
+		"call and window):\n\n"
+		"  summary.tsv      per location: seconds in computation, MPI "
+		"(point-to-point,\n"
+		"                   collective, other), OpenMP, accelerator, I/O,"
+		" measurement,\n"
+		"                   outside any call; who is slow and what it "
+		"costs\n"
+		"  efficiency.tsv   the POP metrics: parallel efficiency, load "
+		"balance,\n"
+		"                   communication efficiency, the slowest "
+		"location\n"
+		"  longest.tsv      each region's longest calls, with the path of "
+		"each call's\n"
+		"                   directory here (cd into it)\n"
+		"  counters.tsv     hardware counters (PAPI, ...) per region: "
+		"inclusive,\n"
+		"                   exclusive, per call\n\n"
+		"Then the details:\n\n"
 		"  info             facts about the trace (clock, counts, "
 		"errors,\n"
 		"                   sharing, index)\n"
@@ -471,7 +491,9 @@ static void render_readme(const ccg_trace *t, ccg_buf *b)
 		"order is time order; the clock has\n%llu ticks per second.\n"
 		"Every .tsv file has one header line and the same number of "
 		"tab-separated\nfields on every row (pandas.read_csv(path, "
-		"sep=\"\\t\") reads it).  events.tsv\ncolumns: time_ticks (as "
+		"sep=\"\\t\") reads it); each column of ticks (NAME_ticks) is\n"
+		"followed by the same time or duration in seconds "
+		"(NAME_seconds).  events.tsv\ncolumns: time_ticks (as "
 		"in the trace), time_seconds (since the zero,\nexact to the "
 		"tick), kind (as otf2-print names it), location, depth, name,\n"
 		"attributes (key=value pairs separated by spaces; a space "

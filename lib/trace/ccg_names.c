@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccg_grow.h"
+
 #include "ccg_name.h"
 #include "ccg_render.h"
 
@@ -375,43 +377,145 @@ void ccg_kids_name(const ccg_trace *t, const kids *k, uint32_t j,
 }
 
 
-ccg_err ccg_names_inum_path(const ccg_trace *t, const loc *l, uint64_t inum,
-			    ccg_buf *out)
+/* Appends the name of visible item i of `in` (its items it, headers
+ * read; the child placed as *child): what ccg_kids_name gives, with only
+ * the siblings that start when it does placed. */
+static ccg_err name_one(const ccg_trace *t, const inst *in, titems *it,
+			uint32_t i, const inst *child, ccg_buf *out)
 {
-	inst in;
-	kids ks = {0};
-	ccg_names_location_path(t, l, out);
-	if (inum < l->base)
-		return CCG_ENOENT;
-	uint64_t p = inum - l->base;
-	ccg_err err = ccg_ids_root(t, l, &in);
-	if (!err && p > in.hdr.ndirs)
-		err = CCG_ENOENT;
-	/* Every step goes one level down and p falls by one or more. */
-	while (!err && p > 0) {
-		if ((err = ccg_kids_load(t, &in, &ks)))
+	named_child me = describe(child);
+	unsigned dup = 0;
+	ccg_err err = CCG_OK;
+	for (uint32_t k = i; k > 0 && !err; k--) {
+		if (CCG_REF_IS_EVENT(it->refs[k - 1]) ||
+		    !it->item[k - 1].hdr.visible)
+			continue;
+		inst sib;
+		if ((err = ccg_ids_child(in, it, k - 1, &sib)))
 			break;
-		uint32_t j;
-		inst child;
-		for (j = 0; j < ks.n; j++) {
-			if ((err = ccg_ids_child(&in, &ks.it, ks.item_of[j],
-						 &child)))
-				break;
-			if (p <= 1 + child.hdr.ndirs)
-				break;
-			p -= 1 + child.hdr.ndirs;
-		}
-		if (!err && j == ks.n)
-			err = CCG_EFORMAT;
-		if (!err) {
-			ccg_buf_addc(out, '/');
-			ccg_kids_name(t, &ks, j, out);
-			p--;
-			in = child;
-		}
-		ccg_kids_free(&ks);
-		memset(&ks, 0, sizeof ks);
+		named_child d = describe(&sib);
+		if (d.start != me.start)
+			break;
+		dup += (unsigned)same_base(t, &d, &me);
 	}
-	ccg_kids_free(&ks);
-	return err ? err : ccg_buf_status(out);
+	if (err)
+		return err;
+	base_name(t, &me, out);
+	if (dup) {
+		ccg_buf_addc(out, '#');
+		ccg_buf_addu(out, dup + 1, 0);
+	}
+	return ccg_buf_status(out);
+}
+
+/* Levels of a path whose items stay read for the next path. */
+#define CCG_PATHS_KEEP 64
+
+/* One level of a path being resolved: an instance, its items (read when
+ * a path goes below it), its inum, the path's length up to it. */
+typedef struct plevel {
+	inst in;
+	titems it;
+	int loaded;
+	uint64_t inum;
+	size_t len;
+} plevel;
+
+ccg_err ccg_names_paths(const ccg_trace *t, const ccg_callref *c, size_t n,
+			ccg_buf *out, size_t *at)
+{
+	plevel *lv = NULL;
+	size_t nlv = 0, cap = 0;
+	ccg_buf path = CCG_BUF_INIT;
+	const loc *cur = NULL;
+	ccg_err err = CCG_OK;
+	for (size_t i = 0; i < n && !err; i++) {
+		const loc *l = &t->locs[c[i].loc];
+		uint64_t inum = c[i].inum;
+		if (l != cur) {
+			/* Another location: start from its root. */
+			while (nlv)
+				ccg_ids_items_free(&lv[--nlv].it);
+			if (CCG_GROW(lv, 1, cap)) {
+				err = CCG_ENOMEM;
+				break;
+			}
+			memset(&lv[0], 0, sizeof *lv);
+			if ((err = ccg_ids_root(t, l, &lv[0].in)))
+				break;
+			lv[0].inum = l->base;
+			ccg_buf_reset(&path);
+			ccg_names_location_path(t, l, &path);
+			lv[0].len = path.len;
+			nlv = 1;
+			cur = l;
+		}
+		/* Up to the deepest level whose subtree holds it. */
+		while (nlv > 1 &&
+		       (inum < lv[nlv - 1].inum ||
+			inum - lv[nlv - 1].inum > lv[nlv - 1].in.hdr.ndirs))
+			ccg_ids_items_free(&lv[--nlv].it);
+		if (inum < lv[0].inum || inum - lv[0].inum > lv[0].in.hdr.ndirs) {
+			err = CCG_ENOENT;
+			break;
+		}
+		ccg_buf_setlen(&path, lv[nlv - 1].len);
+		/* Then down, a level a step, the child found by its header's
+		 * directory count, only it named. */
+		while (!err && lv[nlv - 1].inum != inum) {
+			plevel *up = &lv[nlv - 1];
+			if (!up->loaded) {
+				if ((err = ccg_ids_items(t, &up->in, &up->it)))
+					break;
+				up->loaded = 1;
+			}
+			uint64_t p = up->inum + 1;
+			uint32_t k;
+			for (k = 0; k < up->it.n; k++) {
+				const ccg_node *h = &up->it.item[k].hdr;
+				if (CCG_REF_IS_EVENT(up->it.refs[k]) || !h->visible)
+					continue;
+				if (inum <= p + h->ndirs)
+					break;
+				p += 1 + h->ndirs;
+			}
+			inst child;
+			if (k == up->it.n)
+				err = CCG_EFORMAT;
+			if (!err)
+				err = ccg_ids_child(&up->in, &up->it, k, &child);
+			ccg_buf_addc(&path, '/');
+			if (!err)
+				err = name_one(t, &up->in, &up->it, k, &child,
+					       &path);
+			if (err)
+				break;
+			if (CCG_GROW(lv, nlv + 1, cap)) {
+				err = CCG_ENOMEM;
+				break;
+			}
+			memset(&lv[nlv], 0, sizeof *lv);
+			lv[nlv].in = child;
+			lv[nlv].inum = p;
+			lv[nlv].len = path.len;
+			nlv++;
+			/* Deep levels keep no items (a chain nests 50,000 deep;
+			 * a level's items cost kilobytes): read again if asked. */
+			if (nlv > CCG_PATHS_KEEP) {
+				ccg_ids_items_free(&lv[nlv - 2].it);
+				lv[nlv - 2].loaded = 0;
+			}
+		}
+		if (!err && !(err = ccg_buf_status(&path))) {
+			at[i] = out->len;
+			ccg_buf_add(out, path.data, path.len);
+			ccg_buf_addc(out, '\0');
+			err = ccg_buf_status(out);
+		}
+	}
+	while (nlv)
+		ccg_ids_items_free(&lv[--nlv].it);
+	free(lv);
+	ccg_buf_free(&path);
+	return err;
 }

@@ -455,8 +455,6 @@ static void reset_content(ccg_trace *t)
 	t->sums = NULL;
 	ccg_an_free(t->an);
 	t->an = NULL;
-	free(t->loc_role);
-	t->loc_role = NULL;
 	ccg_store_free(t->store);
 	t->store = NULL;
 	ccg_index_close(t->index);

@@ -59,6 +59,34 @@ void ccg_scope_free(ccg_scope *s)
 	s->p = NULL;
 }
 
+tspan ccg_tables_span(const ccg_trace *t, const where *w, const inst *in)
+{
+	int have = t->first <= t->last;
+	tspan sp = {have ? t->first : 0, have ? t->last : 0, 0};
+	if (in && w->dir != in->l->base) {
+		/* A call or group node: its own start to end. */
+		sp.start = in->start;
+		sp.end = in->end > in->start ? in->end : in->start;
+		sp.nlocs = 1;
+		return sp;
+	}
+	if (w->kind == W_WIN) {
+		win wn = ccg_ids_window(t, w->win);
+		sp.start = wn.t0 > sp.start ? wn.t0 : sp.start;
+		sp.end = wn.t1 < sp.end ? wn.t1 : sp.end;
+		if (sp.end < sp.start)
+			sp.end = sp.start;
+	}
+	size_t first;
+	const uint32_t *members;
+	size_t n = ccg_ids_scope(t, w, &first, &members);
+	for (size_t i = 0; i < n; i++) {
+		const loc *l = &t->locs[members ? members[i] : first + i];
+		sp.nlocs += w->kind != W_WIN || l->nevents;
+	}
+	return sp;
+}
+
 /* What one part gives: a result shared from the cache (whole nodes) or
  * the caller's own (a window), of the kind the table needs. */
 typedef struct result {
@@ -120,9 +148,11 @@ static ccg_err add_rows(const ccg_trace *t, const ccg_msgs *m, uint64_t from,
 	return CCG_OK;
 }
 
-/* Appends table v (stats, folded, messages) of scope s. */
+/* Appends table v (stats, folded, messages) of scope s, whose summed
+ * location time is loc_time. */
 static ccg_err scope_table(const ccg_trace *t, const ccg_scope *s,
-			   enum view v, ccg_sink *out)
+			   enum view v, unsigned __int128 loc_time,
+			   ccg_sink *out)
 {
 	ccg_stats st = {0};
 	ccg_folded f = {0};
@@ -141,7 +171,7 @@ static ccg_err scope_table(const ccg_trace *t, const ccg_scope *s,
 		part_put(t, &r);
 	}
 	if (!err && v == V_STATS)
-		ccg_table_stats(out, t->defs, &st);
+		ccg_table_stats(out, t->defs, &t->secs, loc_time, &st);
 	else if (!err && v == V_FOLDED)
 		ccg_table_folded(out, t->defs, &f);
 	else if (!err)
@@ -170,7 +200,8 @@ static ccg_err scope_imbalance(const ccg_trace *t, const ccg_scope *s,
 		part_put(t, &r);
 	}
 	if (!err)
-		ccg_table_imbalance(out, t->defs, &im, ccg_names_id_path, t);
+		ccg_table_imbalance(out, t->defs, &t->secs, &im,
+				    ccg_names_id_path, t);
 	ccg_imbalance_free(&im);
 	return err ? err : ccg_sink_status(out);
 }
@@ -239,7 +270,8 @@ ccg_err ccg_tables_text(const ccg_trace *t, const where *w, const inst *in,
 	} else if (!err && v == V_FOLDED_LOC) {
 		err = scope_folded_locs(t, &s, out);
 	} else if (!err) {
-		err = scope_table(t, &s, v, out);
+		err = scope_table(t, &s, v,
+				  tspan_loc_time(ccg_tables_span(t, w, in)), out);
 	}
 	ccg_scope_free(&s);
 	return err;
@@ -337,20 +369,21 @@ static ccg_err render_patterns(const ccg_trace *t, const loc *const *ls,
 		err = ccg_patterns_time(p, t->store, &ls[i]->sl, ls[i]->root);
 	if (!err && !(err = ccg_patterns_top(p, CCG_PATTERNS_TOP, &rows, &n))) {
 		ccg_buf_adds(b, "region\tevents\toccurrences\ttotal_events\t"
-				"total_ticks\tnode\tpath\n");
+				"total_ticks\ttotal_seconds\tnode\tpath\n");
 		for (size_t i = 0; i < n && !err; i++) {
 			ccg_node h;
 			if ((err = ccg_store_get_node(t->store, rows[i].node, &h,
 						      NULL, 0)))
 				break;
 			ccg_render_region(b, t->defs, h.region);
-			ccg_buf_addf(b, "\t%llu\t%llu\t%llu\t%llu\t%u\t",
+			ccg_buf_addf(b, "\t%llu\t%llu\t%llu\t%llu\t",
 				     (unsigned long long)rows[i].nevents,
 				     (unsigned long long)rows[i].occurrences,
 				     (unsigned long long)(rows[i].occurrences *
 							  rows[i].nevents),
-				     (unsigned long long)rows[i].ticks,
-				     rows[i].node);
+				     (unsigned long long)rows[i].ticks);
+			ccg_secfmt_put_dur(b, &t->secs, rows[i].ticks);
+			ccg_buf_addf(b, "\t%u\t", rows[i].node);
 			err = pattern_path(t, p, rows[i].node, b);
 			ccg_buf_addc(b, '\n');
 		}

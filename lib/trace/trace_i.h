@@ -246,10 +246,6 @@ struct ccg_trace {
 	uint32_t longest;       /* calls per region longest.tsv lists (0:
 				 * none) */
 	uint64_t longest_stored; /* ... that the index's results hold */
-	int hybrid;             /* MPI regions and a group of several CPU
-				 * threads (efficiency.tsv's hybrid split) */
-	uint8_t *loc_role;      /* per location: 1 the first CPU thread of
-				 * its group, 2 an OpenMP worker thread */
 	uint64_t index_bytes;
 	uint64_t nodes_offered, bytes_offered, graph_bytes;
 	uint64_t otf2_bytes;    /* the archive's .evt files */
@@ -423,10 +419,17 @@ void ccg_names_free(ccg_trace *t);
 size_t ccg_names_region_index(const ccg_trace *t, uint64_t region);
 /* Appends "GROUP/LOCATION", the location's path from the mount. */
 void ccg_names_location_path(const ccg_trace *t, const loc *l, ccg_buf *b);
-/* Appends the path of directory `inum` of location l ("GROUP/LOCATION/
- * CALL/..."), found by one descent naming each level. */
-ccg_err ccg_names_inum_path(const ccg_trace *t, const loc *l, uint64_t inum,
-			    ccg_buf *out);
+/* A directory of a location's tree: the location's index, its inum. */
+typedef struct ccg_callref {
+	uint32_t loc;
+	uint64_t inum;
+} ccg_callref;
+/* The paths ("GROUP/LOCATION/CALL/...") of directories c[0 .. n), sorted
+ * by (loc, inum), appended to out as strings (each ended by a NUL), the
+ * i-th at out->data + at[i]: one descent a location, each level's
+ * children named once for every path below it. */
+ccg_err ccg_names_paths(const ccg_trace *t, const ccg_callref *c, size_t n,
+			ccg_buf *out, size_t *at);
 /* The location whose definition id is `id`, NULL if none. */
 const loc *ccg_names_location_of(const ccg_trace *t, uint64_t id);
 /* A ccg_table_path_fn over the trace `ctx`: the path of location `id`,
@@ -623,6 +626,26 @@ void ccg_scope_free(ccg_scope *s);
  * tree directory) into the sink: appended, or only measured. */
 ccg_err ccg_tables_text(const ccg_trace *t, const where *w, const inst *in,
 			enum view v, ccg_sink *out);
+/* A directory's scope as doc/analysis.md defines it ("The scope and its
+ * span"): its span, absolute ticks from start to end, and its number of
+ * locations.  The root, a group and a location span the trace (first to
+ * last event), a call or group node itself, a window [T0, T1) cut to
+ * the trace's span; a window leaves out locations without events. */
+typedef struct tspan {
+	uint64_t start, end;
+	size_t nlocs;
+} tspan;
+
+/* The scope of directory `w` (with `in` for a tree directory). */
+tspan ccg_tables_span(const ccg_trace *t, const where *w, const inst *in);
+
+/* The scope's summed location time: its span's length times its
+ * locations. */
+static inline unsigned __int128 tspan_loc_time(tspan s)
+{
+	return (unsigned __int128)(s.end - s.start) * s.nlocs;
+}
+
 /* The patterns.tsv text of the root (l NULL) or a location, made once. */
 ccg_err ccg_tables_patterns(const ccg_trace *t, const loc *l,
 			    const ccg_buf **out);
@@ -684,8 +707,7 @@ void ccg_svgview_forget(void *ctx, void *value);
 
 /* ---- ccg_answers.c: the answers' files ---- */
 
-/* The analysis of t's definitions and what the answers need of its
- * locations (made once; again after a reset). */
+/* The analysis of t's definitions (made once; again after a reset). */
 ccg_err ccg_answers_prepare(ccg_trace *t);
 /* summary.tsv, efficiency.tsv, longest.tsv or counters.tsv (view v) of
  * directory w (with `in` for a tree directory) into the sink. */

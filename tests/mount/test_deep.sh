@@ -11,6 +11,9 @@
 # 64 MiB index blocks, and a margin).
 # Oracles: the generator's manifest (events, depth) and otf2-print (the
 # ENTER events, the events of a time window counted with exact integers).
+# The answers (summary.tsv, longest.tsv, counters.tsv, efficiency.tsv) of
+# the root, the location, a call 40 levels down and the window are read
+# on the same small stack, and every path longest.tsv names exists.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -119,6 +122,25 @@ alive "window @$t0-$t1"
   done
 )
 alive "walk"
+
+# The answers of the root, the location, a deep call and the window: the
+# query and the paths of longest.tsv walk the chain on the heap.  The
+# location's longest calls are the chain's outermost: each region's
+# longest lies right below main, and its path exists.
+deep=$(cd "$m/$loc" && for i in $(seq 1 40); do d=$(ls | grep -m1 '^[0-9]'); cd "$d"; done; pwd)
+for d in "$m" "$m/$loc" "$deep" "$wdir"; do
+  for f in summary.tsv longest.tsv counters.tsv; do
+    cat "$d/$f" > /dev/null
+  done
+done
+cat "$m/efficiency.tsv" > /dev/null
+alive "answers"
+awk -F'\t' 'NR > 1 && $2 == 1 { print $7 }' "$m/$loc/longest.tsv" > "$work/long.txt"
+[ -s "$work/long.txt" ] || { echo "longest.tsv lists no call"; exit 1; }
+while read -r p; do
+  [ -d "$m/$p" ] || { echo "longest.tsv path $p is no directory"; exit 1; }
+done < "$work/long.txt"
+alive "longest paths"
 
 hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status")
 ccg_rss_bound "daemon serving a chain $depth deep" "$hwm" "$limit"

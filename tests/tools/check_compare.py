@@ -9,7 +9,9 @@ Oracles:
     (GROUP/LOCATION/stats.tsv, or time/T0-T1/GROUP/LOCATION/stats.tsv):
     per region, the locations whose stats.tsv lists it, the min, mean and
     max of their exclusive ticks (exact integers; mean and max/mean
-    rounded half up to 3 decimals), the first location in locations.tsv
+    rounded half up to 3 decimals) and each in seconds (exact.py: the
+    mean's is the sum over locations x resolution), the first location in
+    locations.tsv
     order holding the max; rows by max descending, then region id; every
     row has the header's number of fields and pandas reads the file;
   * profile-locations.folded: the lines whose first frame is location L,
@@ -28,10 +30,12 @@ import sys
 import pandas
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import exact  # noqa: E402
 from ref_stats import read_folded  # noqa: E402
 
-IMB_HEAD = ["region", "locations", "min_ticks", "mean_ticks", "max_ticks",
-            "max_location", "imbalance"]
+IMB_HEAD = ["region", "locations", "min_ticks", "min_seconds", "mean_ticks",
+            "mean_seconds", "max_ticks", "max_seconds", "max_location",
+            "imbalance"]
 
 
 def read_tsv(path):
@@ -64,6 +68,10 @@ class Checker:
         # Region ids of names that name one region only.
         self.region_id = {r[col(head, "name")]: int(r[col(head, "id")])
                           for r in rows if names[r[col(head, "name")]] == 1}
+        info = dict(l.split(": ", 1) for l in
+                    open(os.path.join(mount, "info")).read().splitlines()
+                    if ": " in l)
+        self.res = exact.trace_clock(info)[3]
         self.fails = []
         self.rows_checked = 0
         self.dirs = 0
@@ -109,7 +117,11 @@ class Checker:
             xs = [x for _, x in v]
             mx, s, n = max(xs), sum(xs), len(xs)
             at = next(p for p, x in v if x == mx)
-            want[reg] = [reg, str(n), str(min(xs)), milli(s, n), str(mx), at,
+            res = self.res
+            want[reg] = [reg, str(n), str(min(xs)),
+                         exact.duration(min(xs), res), milli(s, n),
+                         exact.mean_seconds(s, n, res), str(mx),
+                         exact.duration(mx, res), at,
                          milli(mx * n, s) if s else "-"]
         got = {}
         for r in rows:
@@ -123,7 +135,7 @@ class Checker:
                 self.fail(f"{path}: {reg}: listed {got.get(reg)}, "
                           f"recomputed {want.get(reg)}")
             self.rows_checked += 1
-        keys = [(-int(r[4]), self.region_id.get(r[0], -1)) for r in rows]
+        keys = [(-int(r[6]), self.region_id.get(r[0], -1)) for r in rows]
         if any(a[0] > b[0] or (a[0] == b[0] and min(a[1], b[1]) >= 0 and
                                a[1] > b[1])
                for a, b in zip(keys, keys[1:])):

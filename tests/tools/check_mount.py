@@ -270,10 +270,11 @@ def main():
         fail(f"regions.tsv has {len(regions)} rows, otf2-print -G {nreg}")
     locs = parse_tsv(read_file(os.path.join(m, "locations.tsv")))
     header = locs[0].split("\t")
-    for col in ("id", "name", "group", "type", "events", "first_ticks",
-                "last_ticks", "first_seconds", "last_seconds", "path"):
-        if col not in header:
-            fail(f"locations.tsv lacks column {col}")
+    want_head = ["id", "name", "group", "type", "events", "first_ticks",
+                 "first_seconds", "last_ticks", "last_seconds", "path",
+                 "declared_events", "repairs", "status"]
+    if header != want_head:
+        fail(f"locations.tsv header {header}, not {want_head}")
     rows = [dict(zip(header, l.split("\t"))) for l in locs[1:]]
     if len(rows) != nloc:
         fail(f"locations.tsv has {len(rows)} rows, otf2-print -G {nloc}")

@@ -11,7 +11,14 @@ default options, and holds what it should:
   events `otf2-print` prints for it; a call directory's events.tsv with its
   info; a window's events.tsv with the events of the locations' own
   events.tsv inside it (exact integer times);
-- time columns (`*_ticks` that are timestamps) come back as exact integers.
+- time columns (`*_ticks` that are timestamps) come back as exact integers;
+- every `*_ticks` column (timeline.tsv's region columns aside) has its
+  `*_seconds` twin right after it, and every `*_seconds` column follows its
+  twin; each value is its twin's ticks in seconds, recomputed with exact
+  integers (exact.py): a time (time, first, last, start, end) since the
+  zero at the trace's width, any other a duration; a mean, rounded in
+  ticks, is left to ref_stats.py and check_compare.py (every row of the
+  tables, a sample of events.tsv and metrics.tsv).
 
 Walks the root, time windows, every group and location, and a bounded
 number of call directories per location.
@@ -24,7 +31,14 @@ import sys
 
 import pandas as pd
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import exact  # noqa: E402
+
 fails = []
+# (zero, first, last, resolution) of the mounted trace, set by main.
+clock = None
+twins_checked = 0
+TIMES = {"time", "first", "last", "start", "end"}
 
 
 def fail(msg):
@@ -70,7 +84,42 @@ def check_tsv(path):
                 got = [int(v) for v in df[col].tolist()]
                 if got != want:
                     fail(f"{path}: column {col} not read exactly")
+    check_twins(path, head, rows)
     return head, rows
+
+
+def check_twins(path, head, rows):
+    """The *_seconds twin right after every *_ticks column, and its
+    values.  (A *_seconds column alone is fine: the answers' tables give
+    some times in seconds only, as doc/analysis.md lists their columns.)"""
+    global twins_checked
+    own = head[:4] if os.path.basename(path).startswith("timeline") \
+        else head
+    pairs = []
+    for k, h in enumerate(own):
+        stem, _, unit = h.rpartition("_")
+        if unit == "ticks" and (k + 1 >= len(own) or
+                                own[k + 1] != stem + "_seconds"):
+            fail(f"{path}: {h} has no {stem}_seconds after it")
+        elif unit == "ticks" and stem != "mean":
+            pairs.append((k, stem))
+    if len(rows) > 1000 and os.path.basename(path) in ("events.tsv",
+                                                       "metrics.tsv"):
+        rows = rows[:500] + rows[-500:]
+    zero, _, last, res = clock
+    for r in rows:
+        if len(r) != len(head):
+            continue
+        for k, stem in pairs:
+            v = r[k]
+            want = "-" if v == "-" else \
+                exact.time_seconds(int(v), zero, res, last) \
+                if stem in TIMES else exact.duration(int(v), res)
+            if r[k + 1] != want:
+                fail(f"{path}: {head[k + 1]} {r[k + 1]} for {head[k]} "
+                     f"{v}, not {want}")
+                return
+            twins_checked += 1
 
 
 def count_events(text, per_loc):
@@ -128,6 +177,8 @@ def main():
     nfiles = 0
     info = info_of(os.path.join(m, "info"))
     zero = int(info["zero"])
+    global clock
+    clock = exact.trace_clock(info)
 
     tables = {}
     for p in tsv_files(m):
@@ -216,7 +267,8 @@ def main():
 
     for f in fails[:20]:
         print("FAIL:", f, file=sys.stderr)
-    print(f"pandas read {nfiles} TSV files; {len(fails)} failures")
+    print(f"pandas read {nfiles} TSV files, {twins_checked} *_seconds "
+          f"values recomputed; {len(fails)} failures")
     sys.exit(1 if fails else 0)
 
 

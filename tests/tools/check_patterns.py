@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Checks patterns.tsv against a brute-force count over the mounted tree,
-and its total_ticks against the calls' own times.
+and its total_ticks against the calls' own times (and total_seconds, right
+after it, against those ticks on the trace's clock, exact.py).
 
 Every call directory gets a signature: its events.tsv without the times
 (a node is a structure without times), depths relative to the call's depth.
@@ -29,6 +30,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import exact  # noqa: E402
 from ref_stats import activations, otf2_events  # noqa: E402
 
 ENTERS = ("ENTER", "CALLING_CONTEXT_ENTER")
@@ -111,6 +113,13 @@ def main():
                 if not l.startswith("#")]
     head, rows = rows[0], [dict(zip(rows[0], r)) for r in rows[1:]]
     fails = []
+    want_head = ["region", "events", "occurrences", "total_events",
+                 "total_ticks", "total_seconds", "node", "path"]
+    if head != want_head:
+        fails.append(f"header {head}, not {want_head}")
+    with open(os.path.join(m, "info")) as f:
+        res = exact.trace_clock(dict(l.split(": ", 1) for l in
+                                     f.read().splitlines() if ": " in l))[3]
     if any(len(r) != len(head) for r in rows):
         fails.append("a row has another number of fields than the header")
     keys = [row_key(r) for r in rows]
@@ -139,6 +148,10 @@ def main():
             fails.append(f"node {node} ({row['region']}): total_ticks "
                          f"{row['total_ticks']}, its {occ[node]} calls "
                          f"add up to {ticks[node]}")
+        want_s = exact.duration(ticks[node], res)
+        if row["total_seconds"] != want_s:
+            fails.append(f"node {node} ({row['region']}): total_seconds "
+                         f"{row['total_seconds']}, not {want_s}")
     # A full table holds the top rows: no node left out ranks above its last.
     listed = {int(r["node"]) for r in rows}
     if rows and len(rows) == 100:

@@ -372,17 +372,19 @@ def variants(header, secs):
 
     # Meta record.
     out = [list(s) for s in secs]
-    out[META] = [b"".join(uvar(x) for x in (M64, 1, M64, M64, M64, M64))]
+    out[META] = [b"".join(uvar(x) for x in (M64, 1, M64, M64, M64, M64,
+                                            M64))]
     v["meta-huge"] = out
 
-    # Sums: records for the first location's root, out of order and huge.
+    # Sums: records of every kind (k2 = first event << 3 | kind) for the
+    # first location's root, with huge counts and cut short.
     out = [list(s) for s in secs]
     r0 = sorted(rt)[0]
-    out[SUMS] = [uvar(r0) + uvar(k) + uvar(M64) * 4 for k in range(3)]
+    out[SUMS] = [uvar(r0) + uvar(k) + uvar(M64) * 4 for k in range(6)]
     v["sums-huge"] = out
     out = [list(s) for s in secs]
     out[SUMS] = [uvar(r0) + uvar(k) + uvar(0) + uvar(3) + uvar(5) * 3
-                 for k in range(3)]
+                 for k in range(6)]
     v["sums-short"] = out
 
     files = {name: encode(header, s) for name, s in v.items()}

@@ -507,15 +507,15 @@ class Trace:
 
     def summary(self, lids, t0=None, t1=None):
         res = self.res
-        unit = "seconds" if res else "ticks"
-        head = ["location", unit]
+        head = ["location", "seconds"]
         for c in CATEGORIES:
-            head += ["%s_%s" % (c, unit), "%s_percent" % c]
+            head += ["%s_seconds" % c, "%s_percent" % c]
         out = [head]
         for lid, time, cats in self.summary_ticks(lids, t0, t1):
-            row = [str(lid), seconds(time, res) if res else str(time)]
+            # without a resolution seconds() gives "-"
+            row = [str(lid), seconds(time, res)]
             for c in CATEGORIES:
-                row.append(seconds(cats[c], res) if res else str(cats[c]))
+                row.append(seconds(cats[c], res))
                 row.append(share(cats[c], time, 2))
             out.append(row)
         return out

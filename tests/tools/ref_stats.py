@@ -8,7 +8,10 @@ directories sampled at random).  The definitions (doc/views.md, stats.tsv):
 calls counts activations, inclusive sums the durations of activations not
 nested in another activation of the same region, exclusive sums each
 activation's duration minus its direct callees', min/max/mean are over
-single activations.  Repairs as ccgfs makes them: a Leave below the top
+single activations; each *_seconds column is its *_ticks twin on the
+clock of the root info, and exclusive_percent is 100 x exclusive over the
+scope's summed location time (doc/analysis.md: the span times the
+locations), all from exact integers (exact.py).  Repairs as ccgfs makes them: a Leave below the top
 closes the calls above at its time; a Leave of a region open nowhere ends
 the innermost call (which keeps its Enter's region); a Leave with nothing
 open is ignored; calls still open close at the last time; an end before
@@ -23,6 +26,7 @@ import random
 import re
 import sys
 
+import exact
 import otf2_split
 from calltree import activations, otf2_events  # noqa: F401 (shared)
 
@@ -55,13 +59,21 @@ class Stats:
                 if o[i] is not None:
                     r[i] = o[i] if r[i] is None else f(r[i], o[i])
 
-    def table(self):
+    def table(self, res, loc_time):
+        """Rows as stats.tsv has them (STATS_HEAD), on a clock of `res`
+        ticks per second, in a scope of `loc_time` summed location
+        ticks."""
         out = []
         for key, r in self.rows.items():
-            mean = "%.3f" % (r[3] / r[0]) if r[0] else "-"
-            out.append((self.names[key], r[0], r[1], r[2],
-                        r[4] if r[4] is not None else "-",
-                        r[5] if r[5] is not None else "-", mean))
+            calls, incl, excl, total, lo, hi = r
+
+            def dur(v):
+                return (v, exact.duration(v, res)) if v is not None \
+                    else ("-", "-")
+            out.append((self.names[key], calls, *dur(incl), *dur(excl),
+                        exact.percent(excl, loc_time), *dur(lo), *dur(hi),
+                        exact.mean_ticks(total, calls),
+                        exact.mean_seconds(total, calls, res)))
         return sorted(out, key=lambda x: tuple(str(v) for v in x))
 
 
@@ -181,22 +193,30 @@ def unescape(s):
             .replace("\0", "\\"))
 
 
+STATS_HEAD = ["region", "calls", "inclusive_ticks", "inclusive_seconds",
+              "exclusive_ticks", "exclusive_seconds", "exclusive_percent",
+              "min_ticks", "min_seconds", "max_ticks", "max_seconds",
+              "mean_ticks", "mean_seconds"]
+TICKS = {"calls", "inclusive_ticks", "exclusive_ticks", "min_ticks",
+         "max_ticks"}
+
+
 def read_stats(path):
+    """Rows (as Stats.table makes them), whether they are sorted by
+    exclusive time, and the header when it is not STATS_HEAD."""
     rows = []
     with open(path) as f:
         lines = [l for l in f.read().splitlines() if not l.startswith("#")]
     head = lines[0].split("\t")
     for l in lines[1:]:
         c = l.split("\t")
-        r = dict(zip(head, c))
-        conv = lambda v: v if v == "-" else int(v)
-        rows.append((unescape(r["region"]), int(r["calls"]),
-                     int(r["inclusive_ticks"]), int(r["exclusive_ticks"]),
-                     conv(r["min_ticks"]), conv(r["max_ticks"]),
-                     r["mean_ticks"]))
-    excl = [r[3] for r in rows]
+        rows.append(tuple(unescape(v) if h == "region" else
+                          int(v) if h in TICKS and v != "-" else v
+                          for h, v in zip(head, c)))
+    excl = [r[4] for r in rows]
     return sorted(rows, key=lambda x: tuple(str(v) for v in x)), \
-        excl == sorted(excl, reverse=True)
+        excl == sorted(excl, reverse=True), \
+        None if head == STATS_HEAD else head
 
 
 def main():
@@ -210,12 +230,20 @@ def main():
     m = a.mount
     fails = []
 
-    def compare(what, ours_path, ref):
-        ours, sorted_ok = read_stats(ours_path)
+    info = dict(l.split(": ", 1) for l in
+                open(os.path.join(m, "info")).read().splitlines()
+                if ": " in l)
+    zero, first, last, res = exact.trace_clock(info)
+
+    def compare(what, ours_path, ref, loc_time):
+        ours, sorted_ok, head = read_stats(ours_path)
+        if head:
+            fails.append(f"{what}: header {head}")
         if not sorted_ok:
             fails.append(f"{what}: rows not sorted by exclusive time")
-        if ours != ref.table():
-            want, got = ref.table(), ours
+        want = ref.table(res, loc_time)
+        if ours != want:
+            got = ours
             extra = [r for r in got if r not in want]
             missing = [r for r in want if r not in got]
             fails.append(f"{what}: differs: ours has {extra[:2]}, "
@@ -225,6 +253,13 @@ def main():
         lines = [l for l in f.read().splitlines() if not l.startswith("#")]
     head = lines[0].split("\t")
     rows = [dict(zip(head, l.split("\t"))) for l in lines[1:]]
+    # The summed location time of the root, a location, a window.
+    span = max(last - first, 0)
+
+    def window_time(lo, hi, nlocs):
+        return max(min(hi, last) - max(lo, first), 0) * nlocs
+
+    nonempty = sum(1 for row in rows if int(row["events"]) > 0)
     total = Stats()
     whole = True
     for row in rows:
@@ -238,15 +273,12 @@ def main():
         st = compute(ev)
         total.merge(st)
         compare(f"location {row['id']}", os.path.join(m, row["path"],
-                                                      "stats.tsv"), st)
+                                                      "stats.tsv"), st, span)
     if whole:
-        compare("trace", os.path.join(m, "stats.tsv"), total)
+        compare("trace", os.path.join(m, "stats.tsv"), total,
+                span * len(rows))
 
     # Random windows: the whole window and each location below it.
-    info = dict(l.split(": ", 1) for l in
-                open(os.path.join(m, "info")).read().splitlines()
-                if ": " in l)
-    zero, first, last = (int(info[k]) for k in ("zero", "first", "last"))
     acts = {}
     for row in rows:
         if row.get("status", "ok") == "ok":
@@ -257,6 +289,10 @@ def main():
     for k in range(a.windows if whole else 0):
         lo = rnd_w.randint(first, last)
         hi = rnd_w.randint(lo + 1, last + 1) if k % 2 else lo + rnd_w.randint(1, max(1, (last - first) // 50))
+        if k == 0:
+            # Past the trace's last event, and before its first when the
+            # zero lies before it: the span is cut to the trace's.
+            lo, hi = zero, last + max(1, (last - first) // 3)
         wdir = os.path.join(m, "time", f"{lo - zero}-{hi - zero}")
         tot = Stats()
         for row in rows:
@@ -266,8 +302,10 @@ def main():
             tot.merge(st)
             if k < 3:
                 compare(f"window {lo}-{hi} location {row['id']}",
-                        os.path.join(wdir, row["path"], "stats.tsv"), st)
-        compare(f"window {lo}-{hi}", os.path.join(wdir, "stats.tsv"), tot)
+                        os.path.join(wdir, row["path"], "stats.tsv"), st,
+                        window_time(lo, hi, 1))
+        compare(f"window {lo}-{hi}", os.path.join(wdir, "stats.tsv"), tot,
+                window_time(lo, hi, nonempty))
 
     # profile.folded: locations, the trace, and windows.
     def compare_folded(what, path, want):
@@ -332,12 +370,13 @@ def main():
                          want_msgs(list(sends), lo, hi))
 
     # timeline.tsv of a few locations and of one window: every bin's
-    # exclusive times are that bin's window statistics.
+    # exclusive times are that bin's window statistics, its edges in
+    # seconds those in ticks.
     def check_timeline(path, scope, bins_expected=100):
         with open(path) as f:
             lines = [l.split("\t") for l in f.read().splitlines()
                      if not l.startswith("#")]
-        if lines[0][:4] != ["start_ticks", "end_ticks", "start_seconds",
+        if lines[0][:4] != ["start_ticks", "start_seconds", "end_ticks",
                             "end_seconds"]:
             fails.append(f"{path}: header {lines[0][:4]}")
             return
@@ -345,7 +384,12 @@ def main():
         if len(lines) - 1 != bins_expected:
             fails.append(f"{path}: {len(lines) - 1} bins, not {bins_expected}")
         for row in lines[1:]:
-            b0, b1 = int(row[0]), int(row[1])
+            b0, b1 = int(row[0]), int(row[2])
+            want_s = [exact.time_seconds(b, zero, res, last) for b in (b0, b1)]
+            if [row[1], row[3]] != want_s:
+                fails.append(f"{path}: bin {b0}-{b1}: seconds "
+                             f"{[row[1], row[3]]}, not {want_s}")
+                return
             st = Stats()
             for rid in scope:
                 st.merge(window_stats(acts[rid], b0, b1))
@@ -367,8 +411,8 @@ def main():
             check_timeline(os.path.join(m, row["path"], "timeline.tsv"),
                            [row["id"]])
     if acts:
-        span = last + 1 - first
-        lo, hi = first + span // 3, first + span // 3 + max(span // 7, 1)
+        width = last + 1 - first
+        lo, hi = first + width // 3, first + width // 3 + max(width // 7, 1)
         check_timeline(os.path.join(m, "time", f"{lo - zero}-{hi - zero}",
                                     "timeline-13.tsv"),
                        list(acts), 13)
@@ -406,7 +450,8 @@ def main():
                     name = unescape(col[5])
                     ev.append((col[2], int(col[0]), name, name))
         compare(c, os.path.join(c, "stats.tsv"),
-                compute(ev, end=int(info["end"])))
+                compute(ev, end=int(info["end"])),
+                int(info["end"]) - int(info["start"]))
 
     for f in fails[:20]:
         print("FAIL:", f, file=sys.stderr)

@@ -531,10 +531,10 @@ def test_repairs_and_zero():
                     {0: ["E 0 main", "E 5 f", "L 8 main", "L 9 f",
                          "X 20 THREAD_TEAM_END"]})
     s = tr.summary([0])
-    eq(s[0][1:4], ["ticks", "computation_ticks", "computation_percent"],
-       "no resolution: ticks")
-    eq(s[1][1:4] + s[1][-2:], ["20", "8", "40.00", "12", "60.00"],
-       "a leave below the top closes the calls above")
+    eq(s[0][1:4], ["seconds", "computation_seconds", "computation_percent"],
+       "no resolution: the seconds columns")
+    eq(s[1][1:4] + s[1][-2:], ["-", "-", "40.00", "-", "60.00"],
+       "a leave below the top closes the calls above; no resolution: -")
     e = dict(map(tuple, tr.efficiency([0])))
     eq((e["runtime_seconds"], e["computation_seconds_mean"]), ("-", "-"),
        "no resolution: seconds are -")

@@ -1,6 +1,6 @@
 /*
- * test_analyze.c - lib/analyze: exact decimals against hand-worked
- * values, the category table against doc/analysis.md's rows, and the
+ * test_analyze.c - lib/analyze: exact decimals (ccg_share, the wide and
+ * signed forms the answers use) against hand-worked values, the category table against doc/analysis.md's rows, and the
  * index's stored results of the analysis's kinds made two ways: by the
  * one-pass walk the build uses (ccg_an_walk) and by the query over every
  * instance (ccg_result_walk, the second path through the code).  For
@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "trace_i.h"
-#include "ccg_an_num.h"
 #include "analyze_i.h"
 
 /* ---- numbers ---- */
@@ -30,7 +29,7 @@ static void expect_ratio(unsigned __int128 num, unsigned __int128 den,
 			 unsigned k, const char *want)
 {
 	ccg_buf b = CCG_BUF_INIT;
-	ccg_an_ratio(&b, num, den, k);
+	ccg_share_put(&b, num, den, k, k);
 	assert_string_equal(b.data, want);
 	ccg_buf_free(&b);
 }
@@ -39,7 +38,7 @@ static void expect_sratio(__int128 num, unsigned __int128 den, unsigned k,
 			  const char *want)
 {
 	ccg_buf b = CCG_BUF_INIT;
-	ccg_an_sratio(&b, num, den, k);
+	ccg_share_sput(&b, num, den, k, k);
 	assert_string_equal(b.data, want);
 	ccg_buf_free(&b);
 }
@@ -62,6 +61,15 @@ static void test_numbers(void **state)
 	expect_ratio((unsigned __int128)UINT64_MAX * 10,
 		     (unsigned __int128)3, 19,
 		     "61489146912365172050.0000000000000000000");
+	/* Products of two 128-bit figures. */
+	ccg_buf w = CCG_BUF_INIT;
+	ccg_share_put2(&w, (unsigned __int128)UINT64_MAX << 40, 1000,
+		       (unsigned __int128)UINT64_MAX << 40, 3, 4, 4);
+	assert_string_equal(w.data, "333.3333");
+	ccg_buf_reset(&w);
+	ccg_share_put2(&w, 7, 1, 0, 5, 4, 4);
+	assert_string_equal(w.data, "-");
+	ccg_buf_free(&w);
 	/* Negative values: a half goes towards +infinity. */
 	expect_sratio(-5, 10000, 3, "0.000");
 	expect_sratio(-6, 10000, 3, "-0.001");
@@ -69,13 +77,13 @@ static void test_numbers(void **state)
 	expect_sratio(-25, 10, 0, "-2");
 	expect_sratio(-26, 10, 0, "-3");
 	ccg_buf b = CCG_BUF_INIT;
-	ccg_an_percent(&b, 1, 3);
+	ccg_share_percent(&b, 1, 3);
 	assert_string_equal(b.data, "33.33");
 	ccg_buf_reset(&b);
-	ccg_an_percent(&b, 2, 3);
+	ccg_share_percent(&b, 2, 3);
 	assert_string_equal(b.data, "66.67");
 	ccg_buf_reset(&b);
-	ccg_an_percent(&b, 5, 5);
+	ccg_share_percent(&b, 5, 5);
 	assert_string_equal(b.data, "100.00");
 	ccg_buf_free(&b);
 }

@@ -184,14 +184,16 @@ static void test_region_names_agree(void **state)
 		assert_string_equal(out.data, want[i]);
 	}
 	ccg_buf_reset(&out);
-	ccg_table_stats(&sink, defs, &st);
+	ccg_secfmt secs;
+	ccg_secfmt_init(&secs, 0, 1000, 0);
+	ccg_table_stats(&sink, defs, &secs, 6, &st);
 	assert_non_null(strstr(out.data, "\nmain\t"));
 	assert_non_null(strstr(out.data, "\n?99\t"));
 	assert_non_null(strstr(out.data, "\nundefined\t"));
 	/* A size query measures the same text without keeping it. */
 	ccg_sink measure;
 	ccg_sink_init(&measure, NULL, 0, 0);
-	ccg_table_stats(&measure, defs, &st);
+	ccg_table_stats(&measure, defs, &secs, 6, &st);
 	assert_int_equal(measure.size, out.len);
 	ccg_fpath fp[] = {{7, 0, CCG_FPATH_TOP}, {99, 0, 0},
 			  {UINT32_MAX, 5, 1}};
@@ -230,17 +232,23 @@ static void test_imbalance_table(void **state)
 	ccg_buf out = CCG_BUF_INIT;
 	ccg_sink sink;
 	ccg_sink_init(&sink, &out, 0, UINT64_MAX);
-	ccg_table_imbalance(&sink, defs, &im, name_loc, NULL);
+	/* A clock of 3 ticks per second: 1 decimal; 50 / 3 = 16.667 ticks
+	 * is 50 / 9 = 5.6 s, 2^64 - 1 ticks 6148914691236517205.0 s. */
+	ccg_secfmt secs;
+	ccg_secfmt_init(&secs, 0, 3, 0);
+	ccg_table_imbalance(&sink, defs, &secs, &im, name_loc, NULL);
 	assert_string_equal(out.data,
-		"region\tlocations\tmin_ticks\tmean_ticks\tmax_ticks\t"
-		"max_location\timbalance\n"
-		"undefined\t2\t18446744073709551615\t18446744073709551615.000\t"
-		"18446744073709551615\tG/L1\t1.000\n"
-		"main\t3\t10\t16.667\t20\tG/L1\t1.200\n"
-		"?99\t1\t0\t0.000\t0\tG/L0\t-\n");
+		"region\tlocations\tmin_ticks\tmin_seconds\tmean_ticks\t"
+		"mean_seconds\tmax_ticks\tmax_seconds\tmax_location\t"
+		"imbalance\n"
+		"undefined\t2\t18446744073709551615\t6148914691236517205.0\t"
+		"18446744073709551615.000\t6148914691236517205.0\t"
+		"18446744073709551615\t6148914691236517205.0\tG/L1\t1.000\n"
+		"main\t3\t10\t3.3\t16.667\t5.6\t20\t6.7\tG/L1\t1.200\n"
+		"?99\t1\t0\t0.0\t0.000\t0.0\t0\t0.0\tG/L0\t-\n");
 	ccg_sink measure;
 	ccg_sink_init(&measure, NULL, 0, 0);
-	ccg_table_imbalance(&measure, defs, &im, name_loc, NULL);
+	ccg_table_imbalance(&measure, defs, &secs, &im, name_loc, NULL);
 	assert_int_equal(measure.size, out.len);
 	ccg_imbalance_free(&im);
 	/* 1/16 = 0.0625 rounds up to 0.063; its max/mean is 16. */
@@ -252,9 +260,11 @@ static void test_imbalance_table(void **state)
 	ccg_buf_reset(&out);
 	ccg_sink_free(&sink);
 	ccg_sink_init(&sink, &out, 0, UINT64_MAX);
-	ccg_table_imbalance(&sink, defs, &im, name_loc, NULL);
-	assert_non_null(strstr(out.data, "\nmain\t16\t0\t0.063\t1\tG/L5\t"
-					 "16.000\n"));
+	/* Without a clock the seconds are "-". */
+	ccg_secfmt_init(&secs, 0, 0, 0);
+	ccg_table_imbalance(&sink, defs, &secs, &im, name_loc, NULL);
+	assert_non_null(strstr(out.data, "\nmain\t16\t0\t-\t0.063\t-\t1\t-\t"
+					 "G/L5\t16.000\n"));
 	ccg_imbalance_free(&im);
 	/* A location's path as first frame of folded lines, ';' as ':'. */
 	ccg_fpath fp[] = {{7, 0, CCG_FPATH_TOP}, {99, 5, 0}};
@@ -503,6 +513,221 @@ static void test_seconds(void **state)
 	ccg_buf_free(&b);
 }
 
+/* stats.tsv of hand-built statistics on the clock of a real trace
+ * (2,095,191,439 ticks per second: 10 decimals), expected text worked
+ * out by hand: durations and means in seconds, exclusive_percent of the
+ * summed location time, a region without calls, and no clock at all. */
+static void test_stats_table(void **state)
+{
+	(void)state;
+	ccg_rstat rows[] = {
+		/* 1 of 8 ticks: 12.50%; mean 7 / 2 = 3.5 ticks. */
+		{.region = 7, .calls = 2, .incl = 2095191439, .excl = 1,
+		 .sum = 7, .min = 3, .max = 4},
+		{.region = 99, .calls = 0, .incl = 0, .excl = 0},
+		/* 2^64 - 1 ticks: 8804323905.8450312879 s. */
+		{.region = 8, .calls = 1, .incl = UINT64_MAX, .excl = 0,
+		 .sum = UINT64_MAX, .min = UINT64_MAX, .max = UINT64_MAX}};
+	ccg_stats st = {0, 3, rows};
+	ccg_secfmt secs;
+	ccg_secfmt_init(&secs, 0, 2095191439, 0);
+	ccg_buf out = CCG_BUF_INIT;
+	ccg_sink sink;
+	ccg_sink_init(&sink, &out, 0, UINT64_MAX);
+	ccg_table_stats(&sink, defs, &secs, 8, &st);
+	assert_string_equal(out.data,
+		"region\tcalls\tinclusive_ticks\tinclusive_seconds\t"
+		"exclusive_ticks\texclusive_seconds\texclusive_percent\t"
+		"min_ticks\tmin_seconds\tmax_ticks\tmax_seconds\tmean_ticks\t"
+		"mean_seconds\n"
+		"main\t2\t2095191439\t1.0000000000\t1\t0.0000000005\t12.50\t"
+		"3\t0.0000000014\t4\t0.0000000019\t3.500\t0.0000000017\n"
+		"x y\t1\t18446744073709551615\t8804323905.8450312879\t0\t"
+		"0.0000000000\t0.00\t18446744073709551615\t"
+		"8804323905.8450312879\t18446744073709551615\t"
+		"8804323905.8450312879\t18446744073709551615.000\t"
+		"8804323905.8450312879\n"
+		"?99\t0\t0\t0.0000000000\t0\t0.0000000000\t0.00\t-\t-\t-\t-\t"
+		"-\t-\n");
+	ccg_sink measure;
+	ccg_sink_init(&measure, NULL, 0, 0);
+	ccg_table_stats(&measure, defs, &secs, 8, &st);
+	assert_int_equal(measure.size, out.len);
+	/* No clock, no location time: "-" for seconds and percentages. */
+	ccg_secfmt_init(&secs, 0, 0, 0);
+	ccg_buf_reset(&out);
+	ccg_sink_free(&sink);
+	ccg_sink_init(&sink, &out, 0, UINT64_MAX);
+	ccg_table_stats(&sink, defs, &secs, 0, &st);
+	assert_non_null(strstr(out.data, "\nmain\t2\t2095191439\t-\t1\t-\t-\t"
+					 "3\t-\t4\t-\t3.500\t-\n"));
+	ccg_sink_free(&measure);
+	ccg_sink_free(&sink);
+	ccg_buf_free(&out);
+}
+
+/* Shares, durations and means against values worked out by hand with
+ * exact integers (floor((num x 10^dec + floor(den / 2)) / den)): clocks
+ * of 1, 10^9, 2,095,191,439 (a real trace's), odd and 2^64 - 1 ticks per
+ * second, values near 2^64 and 2^128, zero, ties at exactly .5 rounding
+ * up, carries through every digit. */
+static void test_shares(void **state)
+{
+	(void)state;
+	const uint64_t M = UINT64_MAX;
+	const unsigned __int128 M2 = (unsigned __int128)M * M;
+	const unsigned __int128 X = ~(unsigned __int128)0;
+	static const struct {
+		uint64_t res, ticks;
+		const char *want;
+	} dur[] = {
+		{1, 0, "0"},
+		{1, 5, "5"},
+		{1, UINT64_MAX, "18446744073709551615"},
+		{1000000000, 0, "0.000000000"},
+		{1000000000, 1, "0.000000001"},
+		{1000000000, 500000000, "0.500000000"},
+		{1000000000, 1234567890123, "1234.567890123"},
+		{1000000000, UINT64_MAX, "18446744073.709551615"},
+		{2095191439, 0, "0.0000000000"},
+		{2095191439, 1, "0.0000000005"},
+		{2095191439, 3, "0.0000000014"},
+		{2095191439, 1047595719, "0.4999999998"},
+		{2095191439, 2095191439, "1.0000000000"},
+		{2095191439, 1234567890123, "589.2387049425"},
+		{2095191439, UINT64_MAX, "8804323905.8450312879"},
+		{3, 1, "0.3"},
+		{3, 2, "0.7"},
+		{3, UINT64_MAX, "6148914691236517205.0"},
+		/* 1 / 4 = 0.25 and 3 / 4 = 0.75: ties, up. */
+		{4, 1, "0.3"},
+		{4, 3, "0.8"},
+		{4, UINT64_MAX, "4611686018427387903.8"},
+		{UINT64_MAX, 1, "0.0000000000000000001"},
+		{UINT64_MAX, 2, "0.0000000000000000001"},
+		{UINT64_MAX, 9223372036854775807ull, "0.5000000000000000000"},
+		{UINT64_MAX, UINT64_MAX, "1.0000000000000000000"},
+		{0, 5, "-"},
+	};
+	ccg_buf b = CCG_BUF_INIT;
+	for (size_t i = 0; i < sizeof dur / sizeof *dur; i++) {
+		ccg_secfmt f;
+		ccg_secfmt_init(&f, 0, dur[i].res, 0);
+		ccg_buf_reset(&b);
+		ccg_secfmt_put_dur(&b, &f, dur[i].ticks);
+		assert_string_equal(b.data, dur[i].want);
+	}
+	static const struct {
+		uint64_t res, n;
+		unsigned __int128 sum;
+		const char *want;
+	} mean[] = {
+		{2095191439, 1, UINT64_MAX, "8804323905.8450312879"},
+		{2095191439, 3, (unsigned __int128)UINT64_MAX * 3,
+		 "8804323905.8450312879"},
+		{2095191439, 2, 7, "0.0000000017"},
+		/* 1 / (2 x 4) = 0.125: 0.1; 5 / 2 = 2.5 on a clock of 1: 3. */
+		{4, 2, 1, "0.1"},
+		{1, 2, 5, "3"},
+		/* n x res near 2^128. */
+		{UINT64_MAX, UINT64_MAX, M2, "1.0000000000000000000"},
+		{UINT64_MAX, UINT64_MAX, UINT64_MAX, "0.0000000000000000001"},
+		{1000, 0, 5, "-"},
+		{0, 3, 5, "-"},
+	};
+	for (size_t i = 0; i < sizeof mean / sizeof *mean; i++) {
+		ccg_secfmt f;
+		ccg_secfmt_init(&f, 0, mean[i].res, 0);
+		ccg_buf_reset(&b);
+		ccg_secfmt_put_mean(&b, &f, mean[i].sum, mean[i].n);
+		assert_string_equal(b.data, mean[i].want);
+	}
+	static const struct {
+		uint64_t num, den;
+		const char *want;
+	} pct[] = {
+		{1, 8, "12.50"}, {1, 3, "33.33"}, {2, 3, "66.67"},
+		{1, 80000, "0.00"},
+		{1, 20000, "0.01"},     /* 0.005: a tie, up */
+		{19999, 20000, "100.00"}, /* 99.995: carried */
+		{3, 2, "150.00"}, {5, 5, "100.00"}, {0, 7, "0.00"},
+		{7, 0, "-"},
+	};
+	for (size_t i = 0; i < sizeof pct / sizeof *pct; i++) {
+		ccg_buf_reset(&b);
+		ccg_share_percent(&b, pct[i].num, pct[i].den);
+		assert_string_equal(b.data, pct[i].want);
+	}
+	ccg_buf_reset(&b);
+	ccg_share_mean(&b, 1, 16); /* 0.0625 */
+	ccg_share_mean(&b, 50, 3);
+	ccg_share_mean(&b, (unsigned __int128)M * 2, 2);
+	ccg_share_mean(&b, 1, 0);
+	assert_string_equal(b.data, "0.06316.66718446744073709551615.000-");
+	/* The ends of the 128-bit range. */
+	char out[CCG_SHARE_MAX + 1];
+	size_t n = ccg_share_fmt(out, X, 1, 0, 0);
+	out[n] = 0;
+	assert_string_equal(out, "340282366920938463463374607431768211455");
+	n = ccg_share_fmt(out, X - 1, X, 38, 38);
+	out[n] = 0;
+	assert_string_equal(out, "1.00000000000000000000000000000000000000");
+	n = ccg_share_fmt(out, X, X, 38, 0);
+	out[n] = 0;
+	assert_string_equal(out, "100000000000000000000000000000000000000");
+	n = ccg_share_fmt(out, X, 1, 38, 2);
+	assert_int_equal(n, CCG_SHARE_MAX);
+	ccg_buf_free(&b);
+}
+
+/* The defining inequality of every share, for pseudo-random values whose
+ * products fit 128 bits: the printed Q (point removed) satisfies
+ * Q x den <= num x 10^dec + floor(den / 2) < (Q + 1) x den, the point
+ * sits `point` places from the right, and no zero leads the whole part
+ * but a single one. */
+static void test_share_property(void **state)
+{
+	(void)state;
+	uint64_t x = 0x9E3779B97F4A7C15ull;
+	for (int k = 0; k < 200000; k++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		uint64_t num = x >> (x % 64);
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		uint64_t den = (x >> (x % 64)) | (k & 1);
+		unsigned dec = (unsigned)(x % 20), point = (unsigned)(x >> 40) % (dec + 1);
+		if (k % 7 == 0)
+			num = den / 2 + (k % 3); /* near a tie */
+		char out[CCG_SHARE_MAX + 1];
+		size_t n = ccg_share_fmt(out, num, den, dec, point);
+		if (!den) {
+			assert_int_equal(n, 1);
+			assert_int_equal(out[0], '-');
+			continue;
+		}
+		unsigned __int128 q = 0, p = 1;
+		size_t dot = n;
+		for (size_t i = 0; i < n; i++) {
+			if (out[i] == '.') {
+				dot = i;
+				continue;
+			}
+			assert_true(out[i] >= '0' && out[i] <= '9');
+			q = q * 10 + (unsigned)(out[i] - '0');
+		}
+		assert_int_equal(point ? n - dot - 1 : 0, point);
+		assert_true(dot >= 1 && (dot == 1 || out[0] != '0'));
+		for (unsigned i = 0; i < dec; i++)
+			p *= 10;
+		unsigned __int128 v = (unsigned __int128)num * p + den / 2;
+		assert_true(q * den <= v);
+		assert_true(v < (q + 1) * den);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -519,6 +744,9 @@ int main(void)
 		cmocka_unit_test(test_definition_lines),
 		cmocka_unit_test(test_seconds),
 		cmocka_unit_test(test_seconds_column),
+		cmocka_unit_test(test_stats_table),
+		cmocka_unit_test(test_shares),
+		cmocka_unit_test(test_share_property),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
