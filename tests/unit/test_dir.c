@@ -4,12 +4,12 @@
  * equal the bytes read; a window's merged events.tsv equals a stable merge
  * of its locations' files by time; window and timeline-N ids are stable
  * per name and distinct across names; ids that name nothing are refused.
- * Under valgrind memcheck (test_sized.h) the kinds are checked on a trace
- * of 1,000 events per location instead of 3,000, in walks that stop at
- * 300 directories instead of 20,000 (every kind of entry is in the first
- * levels; the whole tree has about 4,400), and the window whose every
- * file is read is that of a trace of 1,000 events per location instead
- * of 4,000. */
+ * Under valgrind memcheck and in a sanitizer build (test_sized.h) the
+ * kinds are checked on a trace of 1,000 events per location instead of
+ * 3,000, in walks that stop at 300 directories instead of 20,000 (every
+ * kind of entry is in the first levels; the whole tree has about 4,400),
+ * and the window whose every file is read is that of a trace of 1,000
+ * events per location instead of 4,000. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -98,7 +98,7 @@ static void check_kinds(const ccg_trace *t, ccg_id dir)
 static void test_kinds_from_ids(void **state)
 {
 	(void)state;
-	ccg_trace *t = open_generated("kinds", test_memcheck()
+	ccg_trace *t = open_generated("kinds", test_small()
 						       ? "-l 3 -e 1000 --mpi"
 						       : "-l 3 -e 3000 --mpi");
 	check_kinds(t, CCG_ID_ROOT);
@@ -149,7 +149,7 @@ static ccg_id window(const ccg_trace *t, uint64_t n, uint64_t a, uint64_t b,
 static void test_window_stat_reads_nothing(void **state)
 {
 	(void)state;
-	ccg_trace *t = open_generated("stat", test_memcheck()
+	ccg_trace *t = open_generated("stat", test_small()
 						      ? "-l 4 -e 1000 --mpi --metrics"
 						      : "-l 4 -e 4000 --mpi --metrics");
 	char wname[96];

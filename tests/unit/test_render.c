@@ -2,8 +2,9 @@
  * records (expected text written from the format in README.md), escaping,
  * malformed records, and the property the stores rely on: a line's length
  * minus the digits of time and depth does not depend on the widths.
- * Under valgrind memcheck (test_sized.h) profile.folded's chain is 300
- * paths deep instead of 3,000 (its text grows with the square). */
+ * Under valgrind memcheck and in a sanitizer build (test_sized.h)
+ * profile.folded's chain is 300 paths deep instead of 3,000 (its text
+ * grows with the square). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -283,8 +284,8 @@ static void test_imbalance_table(void **state)
 	ccg_buf_free(&out);
 }
 
-/* profile.folded through a sink: a chain 3,000 paths deep (300 under
- * memcheck) with a branch at every level, some of zero time.  The size
+/* profile.folded through a sink: a chain 3,000 paths deep (300 when
+ * small, test_sized.h) with a branch at every level, some of zero time.  The size
  * measured, the whole text and every range read equal the text written
  * here from the paths, line by line; the lines of the chain grow to 3,000
  * names. */

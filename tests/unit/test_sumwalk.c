@@ -15,9 +15,10 @@
  * with min_events 1, 50 and 300, and from random instances inside with 1
  * and 20.  The location roots' calls per region and messages are also
  * checked against a tally of the events fed.  Under valgrind memcheck
- * (test_sized.h) 4 of the 8 random stores are built (seeds 1, 2, 7 and
- * 8: every fan-out and both kinds of times), and the inputs must still
- * hold what the test is about (the counts checked at its end).
+ * and in a sanitizer build (test_sized.h) 4 of the 8 random stores are
+ * built (seeds 1, 2, 7 and 8: every fan-out and both kinds of times), and
+ * the inputs must still hold what the test is about (the counts checked
+ * at its end).
  *
  * test_extreme_times: calls whose times lie 2^63 or more apart, or at
  * 2^64 - 1, against values written from ccg_shown_dur and ccg_stats.h,

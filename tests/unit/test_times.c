@@ -5,11 +5,11 @@
  * event, found by summing the events of the items before it, is its ENTER,
  * and its start, end and end mode are those a simple model of the repairs
  * gives; lossy mode keeps every time within its tolerance of the gap
- * before it and monotone times monotone.  Under valgrind memcheck
- * (test_sized.h) the stores whose node and event records spill, or whose
- * tables forget, are built from 40,000 events instead of 400,000 (the
- * store whose time records spill keeps its size: they spill past a
- * megabyte only). */
+ * before it and monotone times monotone.  Under valgrind memcheck and in
+ * a sanitizer build (test_sized.h) the stores whose node and event
+ * records spill, or whose tables forget, are built from 40,000 events
+ * instead of 400,000 (the store whose time records spill keeps its size:
+ * they spill past a megabyte only). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -416,7 +416,7 @@ static void spill_parts(int mode)
 	static uint8_t reg[SP_LOCS][SP_N];
 	/* Its size: time records spill past a megabyte, which SP_FREE
 	 * needs every event for; the others spill records past 4 KiB and
-	 * forget past 3,072 entries at a tenth (under memcheck). */
+	 * forget past 3,072 entries at a tenth (when small). */
 	const uint32_t sp_n =
 		mode == SP_FREE ? SP_N : (uint32_t)test_sized(SP_N, SP_N / 10);
 	const uint32_t n[SP_LOCS] = {sp_n, 0, sp_n / 3, 1};
