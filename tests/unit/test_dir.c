@@ -3,7 +3,13 @@
  * window without reading one (the read counter stays put) and the sizes
  * equal the bytes read; a window's merged events.tsv equals a stable merge
  * of its locations' files by time; window and timeline-N ids are stable
- * per name and distinct across names; ids that name nothing are refused. */
+ * per name and distinct across names; ids that name nothing are refused.
+ * Under valgrind memcheck and in a sanitizer build (test_sized.h) the
+ * kinds are checked on a trace of 1,000 events per location instead of
+ * 3,000, in walks that stop at 300 directories instead of 20,000 (every
+ * kind of entry is in the first levels; the whole tree has about 4,400),
+ * and the window whose every file is read is that of a trace of 1,000
+ * events per location instead of 4,000. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_sized.h"
 #include "trace_i.h"
 
 /* Entries visited per walk, at most. */
@@ -62,7 +69,8 @@ static ccg_id lookup(const ccg_trace *t, ccg_id dir, const char *name)
  * its id equals its kind from stat, and readdir's id is lookup's. */
 static void check_kinds(const ccg_trace *t, ccg_id dir)
 {
-	ccg_id *q = malloc(sizeof *q * MAX_ENTRIES);
+	const size_t max = test_sized(MAX_ENTRIES, 300);
+	ccg_id *q = malloc(sizeof *q * max);
 	size_t head = 0, tail = 0;
 	q[tail++] = dir;
 	ccg_buf name = CCG_BUF_INIT;
@@ -79,7 +87,7 @@ static void check_kinds(const ccg_trace *t, ccg_id dir)
 			assert_int_equal(ccg_trace_stat(t, id, &st), CCG_OK);
 			assert_int_equal(ccg_trace_is_dir(id), st.is_dir);
 			assert_true(lookup(t, d, name.data) == id);
-			if (st.is_dir && tail < MAX_ENTRIES)
+			if (st.is_dir && tail < max)
 				q[tail++] = id;
 		}
 	}
@@ -90,7 +98,9 @@ static void check_kinds(const ccg_trace *t, ccg_id dir)
 static void test_kinds_from_ids(void **state)
 {
 	(void)state;
-	ccg_trace *t = open_generated("kinds", "-l 3 -e 3000 --mpi");
+	ccg_trace *t = open_generated("kinds", test_small()
+						       ? "-l 3 -e 1000 --mpi"
+						       : "-l 3 -e 3000 --mpi");
 	check_kinds(t, CCG_ID_ROOT);
 	ccg_id time = lookup(t, CCG_ID_ROOT, "time");
 	char wname[64];
@@ -139,7 +149,9 @@ static ccg_id window(const ccg_trace *t, uint64_t n, uint64_t a, uint64_t b,
 static void test_window_stat_reads_nothing(void **state)
 {
 	(void)state;
-	ccg_trace *t = open_generated("stat", "-l 4 -e 4000 --mpi --metrics");
+	ccg_trace *t = open_generated("stat", test_small()
+						      ? "-l 4 -e 1000 --mpi --metrics"
+						      : "-l 4 -e 4000 --mpi --metrics");
 	char wname[96];
 	check_window_files(t, window(t, 3, 1, 2, wname), 0);
 	ccg_trace_close(t);
@@ -173,6 +185,23 @@ static size_t line_len(const char *p)
 	return (size_t)(strchr(p, '\n') - p) + 1;
 }
 
+/* A line of the oracle: its time, its place in the locations' files
+ * one after the other, the line. */
+typedef struct mline {
+	uint64_t t;
+	size_t seq;
+	const char *p;
+} mline;
+
+/* By time, then by place: a stable sort by time. */
+static int cmp_mline(const void *a, const void *b)
+{
+	const mline *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 static void test_window_merge(void **state)
 {
 	(void)state;
@@ -183,8 +212,8 @@ static void test_window_merge(void **state)
 	ccg_buf merged = read_all(t, lookup(t, win, "events.tsv"));
 	/* The oracle: every location's window file, merged by time, ties in
 	 * location order (locations in group order, as listed). */
-	size_t hlen = t->ev_header.len, nall = 0, total = hlen;
-	char **all = malloc(sizeof *all * (merged.len / 8 + 16));
+	size_t hlen = t->ev_header.len, nall = 0, capall = 0, total = hlen;
+	mline *all = NULL;
 	ccg_buf files[64];
 	size_t nf = 0;
 	for (size_t g = 0; g < t->ngroups; g++) {
@@ -196,25 +225,27 @@ static void test_window_merge(void **state)
 			files[nf] = read_all(t, lookup(t, ld, "events.tsv"));
 			char **v;
 			size_t n = body_lines(&files[nf], hlen, &v);
-			/* stable insertion by time keeps location order */
 			for (size_t i = 0; i < n; i++) {
-				size_t j = nall++;
-				while (j > 0 && time_of(all[j - 1]) > time_of(v[i])) {
-					all[j] = all[j - 1];
-					j--;
+				if (nall == capall) {
+					capall = capall ? 2 * capall : 1024;
+					all = realloc(all, capall * sizeof *all);
+					assert_non_null(all);
 				}
-				all[j] = v[i];
+				all[nall] = (mline){time_of(v[i]), nall, v[i]};
+				nall++;
 				total += line_len(v[i]);
 			}
 			free(v);
 			nf++;
 		}
 	}
+	/* A stable sort by time keeps location order among equal times. */
+	qsort(all, nall, sizeof *all, cmp_mline);
 	assert_int_equal(merged.len, total);
 	size_t at = hlen;
 	for (size_t i = 0; i < nall; i++) {
-		size_t n = line_len(all[i]);
-		assert_memory_equal(merged.data + at, all[i], n);
+		size_t n = line_len(all[i].p);
+		assert_memory_equal(merged.data + at, all[i].p, n);
 		at += n;
 	}
 	/* Range reads are slices of the whole. */

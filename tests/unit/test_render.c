@@ -1,7 +1,10 @@
 /* Rendering: exact events.tsv and definitions.tsv lines for hand-built
  * records (expected text written from the format in README.md), escaping,
  * malformed records, and the property the stores rely on: a line's length
- * minus the digits of time and depth does not depend on the widths. */
+ * minus the digits of time and depth does not depend on the widths.
+ * Under valgrind memcheck and in a sanitizer build (test_sized.h)
+ * profile.folded's chain is 300 paths deep instead of 3,000 (its text
+ * grows with the square). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +18,8 @@
 #include "ccg_render.h"
 #include "ccg_stats.h"
 #include "ccg_table.h"
+
+#include "test_sized.h"
 
 static ccg_defs *defs;
 
@@ -279,23 +284,25 @@ static void test_imbalance_table(void **state)
 	ccg_buf_free(&out);
 }
 
-/* profile.folded through a sink: a chain 3,000 paths deep with a branch
- * at every level, some of zero time.  The size measured, the whole text
- * and every range read equal the text written here from the paths, line
- * by line; the lines of the chain grow to 3,000 names. */
+/* profile.folded through a sink: a chain 3,000 paths deep (300 when
+ * small, test_sized.h) with a branch at every level, some of zero time.  The size
+ * measured, the whole text and every range read equal the text written
+ * here from the paths, line by line; the lines of the chain grow to 3,000
+ * names. */
 static void test_folded_ranges(void **state)
 {
 	(void)state;
-	enum { DEEP = 3000 };
-	static ccg_fpath p[2 * DEEP];
-	static uint32_t chain[2 * DEEP];
+	enum { MAXDEEP = 3000 };
+	static ccg_fpath p[2 * MAXDEEP];
+	static uint32_t chain[2 * MAXDEEP];
+	const uint32_t deep = (uint32_t)test_sized(MAXDEEP, 300);
 	uint32_t n = 0;
 	/* Chain path k (region 7) extends path k - 1; its branch (region
 	 * 99) sorts after it, so path order is the chain, then the
 	 * branches from the deepest up. */
-	for (uint32_t k = 0; k < DEEP; k++)
+	for (uint32_t k = 0; k < deep; k++)
 		p[n++] = (ccg_fpath){7, k % 3, k ? k - 1 : CCG_FPATH_TOP};
-	for (uint32_t k = DEEP; k-- > 0;)
+	for (uint32_t k = deep; k-- > 0;)
 		p[n++] = (ccg_fpath){99, 1000 + k, k};
 	ccg_folded f = {0, n, p};
 	assert_int_equal(ccg_folded_check(&f), 0);
