@@ -113,8 +113,8 @@ ccg_err ccg_walk_create_opts(const ccg_store *s, const ccg_walk_opts *o,
 	w->s = s;
 	w->max_items = o->max_items ? o->max_items : CCG_FANOUT_MAX + 1;
 	w->flags = o->flags;
-	w->dsize = o->data_size > SIZE_MAX - al ? 0
-						: (o->data_size + al - 1) / al * al;
+	w->dsize = o->data_size > SIZE_MAX - al
+			   ? 0 : (o->data_size + al - 1) / al * al;
 	w->memo = o->memo;
 	if (o->data_size && !w->dsize) {
 		free(w);
