@@ -338,8 +338,8 @@ void *ccg_walk_data(ccg_walk *w, size_t level)
 void ccg_walk_items(const ccg_walk *w, const ccg_ref **refs, uint32_t *n)
 {
 	const frame *f = w->n ? &w->f[w->n - 1] : NULL;
-	*refs = f ? w->items + f->items : NULL;
 	*n = f ? f->nitems : 0;
+	*refs = *n ? w->items + f->items : NULL; /* none may be allocated */
 }
 
 ccg_err ccg_walk_header(ccg_walk *w, uint32_t id, ccg_node *h)
