@@ -204,7 +204,7 @@ static void pw_add(pwalk *w, uint32_t node, uint64_t start, uint64_t end)
  * time). */
 static ccg_err pw_visit(pwalk *w, const ccg_walk_item *it)
 {
-	const ccg_node *h = &it->hdr;
+	const ccg_node *h = it->hdr;
 	const size_t lv = ccg_walk_level(w->c);
 	const pframe *up = lv ? ccg_walk_data(w->c, lv - 1) : NULL;
 	uint64_t start = 0, end;
@@ -234,10 +234,10 @@ static ccg_err pw_leave(pwalk *w, const ccg_walk_item *it)
 	const pframe *f = ccg_walk_data(w->c, ccg_walk_level(w->c) - 1);
 	uint64_t end;
 	ccg_err err = CCG_OK;
-	if (it->past != it->first + it->hdr.nevents)
+	if (it->past != it->first + it->hdr->nevents)
 		return CCG_EFORMAT;
-	if (it->hdr.kind == CCG_NODE_CALL &&
-	    !(err = pw_end(w, &it->hdr, it->first, &end)))
+	if (it->hdr->kind == CCG_NODE_CALL &&
+	    !(err = pw_end(w, it->hdr, it->first, &end)))
 		pw_add(w, f->node, f->start, end);
 	return err;
 }

@@ -402,19 +402,22 @@ static ccg_err stored(walk *w, uint32_t node, uint64_t nevents, int *yes)
 			continue;
 		if (it.kind == CCG_WALK_NODE) {
 			uint64_t *sum = lv ? ccg_walk_data(c, lv - 1) : NULL;
-			if (sum && it.hdr.nevents < w->min_events)
+			if (sum && it.hdr->nevents < w->min_events)
 				continue;
 			at = sum ? map_get(&w->cov_of, 0, it.id) : UINT32_MAX;
-			if (at != UINT32_MAX)
+			if (at != UINT32_MAX) {
 				*sum += w->covs[at] >> 1;
-			else if ((err = ccg_walk_descend(c)))
-				break;
+			} else {
+				if ((err = ccg_walk_descend(c)))
+					break;
+				*(uint64_t *)ccg_walk_data(c, lv) = 0;
+			}
 			continue;
 		}
 		/* Its events in stored instances: all, or those below. */
 		uint64_t sum = *(uint64_t *)ccg_walk_data(c, lv - 1);
-		int is = it.hdr.nevents - sum >= w->min_events;
-		uint64_t cv = is ? it.hdr.nevents : sum;
+		int is = it.hdr->nevents - sum >= w->min_events;
+		uint64_t cv = is ? it.hdr->nevents : sum;
 		if (CCG_GROW(w->covs, w->ncovs + 1, w->capcovs) ||
 		    map_put(&w->cov_of, 0, it.id, (uint32_t)w->ncovs)) {
 			err = CCG_ENOMEM;
@@ -436,14 +439,16 @@ static ccg_err stored(walk *w, uint32_t node, uint64_t nevents, int *yes)
  * (ccg_node_end), so the walk reads each time record once. */
 static ccg_err push(walk *w, const ccg_walk_item *it)
 {
-	const ccg_node *h = &it->hdr;
+	/* Copied: stored() reads other nodes through the same memo. */
+	const uint64_t nevents = it->hdr->nevents, region = it->hdr->region;
+	const int call = it->hdr->kind == CCG_NODE_CALL;
 	uint64_t start = 0;
 	ccg_err err = CCG_OK;
-	if (h->nevents && (err = ccg_tcur_get(w->tc, it->first, &start)))
+	if (nevents && (err = ccg_tcur_get(w->tc, it->first, &start)))
 		return err;
 	int is = 0;
 	uint32_t pos = (uint32_t)ccg_walk_level(w->c);
-	if (pos && (err = stored(w, it->id, h->nevents, &is)))
+	if (pos && (err = stored(w, it->id, nevents, &is)))
 		return err;
 	if ((err = ccg_walk_descend(w->c)))
 		return err;
@@ -454,26 +459,26 @@ static ccg_err push(walk *w, const ccg_walk_item *it)
 	    (err = acc_open(w, &(ccg_sinst){it->id, it->first, start, 0}, pos)))
 		return err;
 	f->path = f->opens || !up ? 0 : up->path;
-	if (h->kind != CCG_NODE_CALL)
+	if (!call)
 		return CCG_OK;
 	acc *a = &w->a[w->na - 1];
-	if ((f->path = acc_path(a, f->path, h->region)) == UINT32_MAX)
+	if ((f->path = acc_path(a, f->path, region)) == UINT32_MAX)
 		return CCG_ENOMEM;
-	f->saved_inner = inner_of(w, h->region);
-	return map_put(&w->inner, 0, h->region, pos + 1) ? CCG_ENOMEM : CCG_OK;
+	f->saved_inner = inner_of(w, region);
+	return map_put(&w->inner, 0, region, pos + 1) ? CCG_ENOMEM : CCG_OK;
 }
 
 /* The end of the instance ending at it (ccg_node_end). */
 static ccg_err frame_end(walk *w, const ccg_walk_item *it, uint64_t *end)
 {
 	*end = 0;
-	if (!it->hdr.nevents)
+	if (!it->hdr->nevents)
 		return CCG_OK;
-	if (it->hdr.endmode == CCG_END_LAST)
-		return ccg_tcur_get(w->tc, it->first + it->hdr.nevents - 1,
+	if (it->hdr->endmode == CCG_END_LAST)
+		return ccg_tcur_get(w->tc, it->first + it->hdr->nevents - 1,
 				    end);
-	if (it->hdr.endmode == CCG_END_NEXT)
-		return ccg_tcur_get(w->tc, it->first + it->hdr.nevents, end);
+	if (it->hdr->endmode == CCG_END_NEXT)
+		return ccg_tcur_get(w->tc, it->first + it->hdr->nevents, end);
 	*end = w->l->last;
 	return CCG_OK;
 }
@@ -483,7 +488,7 @@ static ccg_err frame_end(walk *w, const ccg_walk_item *it, uint64_t *end)
 static ccg_err pop(walk *w, const ccg_walk_item *it)
 {
 	const size_t pos = ccg_walk_level(w->c) - 1;
-	const ccg_node *h = &it->hdr;
+	const ccg_node *h = it->hdr;
 	frame *f = ccg_walk_data(w->c, pos);
 	acc *a = &w->a[w->na - 1];
 	uint64_t end;

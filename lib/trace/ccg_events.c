@@ -224,11 +224,11 @@ static ccg_err walk_check_sums(walk *w, ccg_walk *c, uint64_t textlen,
 			tl = ev->textlen;
 			ne = 1;
 		} else {
-			ccg_node h;
+			const ccg_node *h;
 			if ((err = ccg_walk_header(c, ref, &h)))
 				return err;
-			tl = h.textlen;
-			ne = h.nevents;
+			tl = h->textlen;
+			ne = h->nevents;
 		}
 		if (tl > UINT64_MAX - tsum || ne > UINT64_MAX - nsum)
 			return CCG_EFORMAT;
@@ -238,11 +238,13 @@ static ccg_err walk_check_sums(walk *w, ccg_walk *c, uint64_t textlen,
 	return tsum == textlen && nsum == nevents ? CCG_OK : CCG_EFORMAT;
 }
 
-/* Enters the node c has just given (header h), its sums checked. */
-static ccg_err walk_enter(walk *w, ccg_walk *c, const ccg_node *h)
+/* Enters the node c has just given (its text length and events), its
+ * sums checked. */
+static ccg_err walk_enter(walk *w, ccg_walk *c, uint64_t textlen,
+			  uint64_t nevents)
 {
 	ccg_err err = ccg_walk_descend(c);
-	return err ? err : walk_check_sums(w, c, h->textlen, h->nevents);
+	return err ? err : walk_check_sums(w, c, textlen, nevents);
 }
 
 /* Bytes of the events of node `id` (first event `first`) inside the
@@ -267,12 +269,13 @@ static ccg_err window_size(walk *w, uint32_t id, uint64_t first,
 		} else {
 			/* Counted whole, or opened. */
 			int part = ccg_evwin_cover(&w->win, it.first,
-						   it.hdr.nevents);
+						   it.hdr->nevents);
 			if (part == CCG_COVER_ALL)
-				*size += it.hdr.textlen +
-					 it.hdr.nevents * fixed;
+				*size += it.hdr->textlen +
+					 it.hdr->nevents * fixed;
 			else if (part == CCG_COVER_PART)
-				err = walk_enter(w, c, &it.hdr);
+				err = walk_enter(w, c, it.hdr->textlen,
+						 it.hdr->nevents);
 		}
 		if (err || (err = ccg_cancel_poll()))
 			break;
@@ -343,13 +346,15 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 	/* The instance itself is entered, whatever the window and offset. */
 	ccg_walk_start(c, in->node, in->first, in->depth);
 	if (!(err = ccg_walk_next(c, &it)))
-		err = walk_enter(w, c, &it.hdr);
+		err = walk_enter(w, c, it.hdr->textlen, it.hdr->nevents);
 	while (!err && !(err = ccg_cancel_poll()) &&
 	       !(err = ccg_walk_next(c, &it)) && it.kind != CCG_WALK_DONE) {
 		if (it.kind == CCG_WALK_NODE) {
-			uint64_t size = it.hdr.textlen + it.hdr.nevents * fixed;
-			int part = ccg_evwin_cover(&w->win, it.first,
-						   it.hdr.nevents);
+			/* Copied: measuring reads other nodes. */
+			const uint64_t tl = it.hdr->textlen;
+			const uint64_t ne = it.hdr->nevents;
+			uint64_t size = tl + ne * fixed;
+			int part = ccg_evwin_cover(&w->win, it.first, ne);
 			if (part == CCG_COVER_PART &&
 			    (err = window_size(w, it.id, it.first, fixed,
 					       &size)))
@@ -358,7 +363,7 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 				off -= part == CCG_COVER_NONE ? 0 : size;
 				continue;
 			}
-			err = walk_enter(w, c, &it.hdr);
+			err = walk_enter(w, c, tl, ne);
 			continue;
 		}
 		const memo_ev *ev;
@@ -549,7 +554,8 @@ ccg_err ccg_events_each(const ccg_trace *t, const loc *l, ccg_event_fn fn,
 	while (!(err = ccg_walk_next(c, &it)) && it.kind != CCG_WALK_DONE) {
 		const memo_ev *ev;
 		if (it.kind == CCG_WALK_NODE)
-			err = walk_enter(&w, c, &it.hdr);
+			err = walk_enter(&w, c, it.hdr->textlen,
+					 it.hdr->nevents);
 		else if (!(err = walk_event(&w, it.id, &ev)))
 			err = fn(ctx, it.first, ev->kind, ev->tail.data,
 				 ev->tail.len);

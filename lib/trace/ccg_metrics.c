@@ -169,12 +169,12 @@ static ccg_err mwalk_run(mwalk *w, uint32_t node, uint64_t first,
 				continue;
 			bytes = m->mrows * w->fixed + m->mtext;
 		} else {
-			if (!it.hdr.mrows ||
+			if (!it.hdr->mrows ||
 			    (part = ccg_evwin_cover(&w->win, it.first,
-						    it.hdr.nevents)) ==
+						    it.hdr->nevents)) ==
 				    CCG_COVER_NONE)
 				continue;
-			bytes = it.hdr.mrows * w->fixed + it.hdr.mtext;
+			bytes = it.hdr->mrows * w->fixed + it.hdr->mtext;
 			if (part == CCG_COVER_PART) {
 				err = ccg_walk_descend(w->c);
 				continue;

@@ -117,13 +117,13 @@ static ccg_err walk(mwalk *w, const loc *l, uint32_t row, uint64_t i0,
 				err = event(w, l, row, it.id, at);
 			continue;
 		}
-		if (it.first >= i1 || it.first + it.hdr.nevents <= i0 ||
+		if (it.first >= i1 || it.first + it.hdr->nevents <= i0 ||
 		    ccg_walk_level(w->c) >= SVG_MSG_STACK)
 			continue;
 		/* An instance entered is placed in time: its start and end
 		 * must be readable. */
 		ccg_sinst si;
-		if (!(err = ccg_sinst_place(w->tc, l->last, it.id, &it.hdr,
+		if (!(err = ccg_sinst_place(w->tc, l->last, it.id, it.hdr,
 					    it.first, &si)))
 			err = ccg_walk_descend(w->c);
 	}

@@ -153,9 +153,9 @@ static ccg_err lanes_walk(gather *g, const inst *root)
 	       !(err = ccg_walk_next(g->c, &it)) && it.kind != CCG_WALK_DONE) {
 		if (it.kind != CCG_WALK_NODE)
 			continue;
-		uint32_t lane = it.depth - (it.hdr.kind == CCG_NODE_CALL);
+		uint32_t lane = it.depth - (it.hdr->kind == CCG_NODE_CALL);
 		ccg_sinst c;
-		if ((err = ccg_sinst_place(g->tc, l->last, it.id, &it.hdr,
+		if ((err = ccg_sinst_place(g->tc, l->last, it.id, it.hdr,
 					   it.first, &c)))
 			break;
 		uint64_t s = c.start, e = c.end > c.start ? c.end : c.start + 1;
@@ -165,9 +165,9 @@ static ccg_err lanes_walk(gather *g, const inst *root)
 		e = e < g->t1 ? e : g->t1;
 		uint32_t a = px(g, s), b = px(g, e - 1);
 		int deeper = b > a && ccg_walk_level(g->c) < SVG_STACK_MAX;
-		if (it.hdr.kind == CCG_NODE_CALL) {
-			paint(g, lane, key_of(g, it.hdr.region), s, e, a, b);
-			if (deeper && lane + 1 < g->lanes && it.hdr.depth > 1)
+		if (it.hdr->kind == CCG_NODE_CALL) {
+			paint(g, lane, key_of(g, it.hdr->region), s, e, a, b);
+			if (deeper && lane + 1 < g->lanes && it.hdr->depth > 1)
 				err = ccg_walk_descend(g->c);
 		} else if (deeper) {
 			err = ccg_walk_descend(g->c);
