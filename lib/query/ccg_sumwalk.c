@@ -386,10 +386,13 @@ static ccg_err acc_merge(walk *w, acc *p, const acc *c, uint32_t at)
  * the events of the stored instances found below them so far. */
 static ccg_err stored(walk *w, uint32_t node, uint64_t nevents, int *yes)
 {
-	uint32_t at = map_get(&w->cov_of, 0, node);
 	*yes = 0;
-	if (nevents < w->min_events || at != UINT32_MAX) {
-		*yes = at != UINT32_MAX && (w->covs[at] & 1);
+	/* A smaller node is never remembered (nor stored): not looked up. */
+	if (nevents < w->min_events)
+		return CCG_OK;
+	uint32_t at = map_get(&w->cov_of, 0, node);
+	if (at != UINT32_MAX) {
+		*yes = w->covs[at] & 1;
 		return CCG_OK;
 	}
 	ccg_walk *c = w->cover;
