@@ -48,7 +48,8 @@ install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 # (doc/NAME.md), with the picture doc/views.md shows.
 install(FILES doc/usage.md doc/design.md doc/views.md doc/formats.md
               doc/tracer.md doc/benchmarks.md doc/reliability.md
-              doc/index-format.md doc/mpi-build.md doc/timeline.png
+              doc/index-format.md doc/mpi-build.md doc/analysis.md
+              doc/timeline.png
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/doc)
 
 # cpack -G DEB: one package; dpkg-shlibdeps (dpkg-dev) turns the shared

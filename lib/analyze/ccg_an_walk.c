@@ -207,9 +207,11 @@ static ccg_err event(anwalk *x, const ccg_walk_item *it)
 /* Enters the node just given. */
 static ccg_err enter(anwalk *x, const ccg_walk_item *it)
 {
+	/* The header, copied before anything may read another node. */
+	const ccg_node h = *it->hdr;
 	uint64_t start = 0;
 	ccg_err err = CCG_OK;
-	if (it->hdr.nevents && (err = ccg_tcur_get(x->tc, it->first, &start)))
+	if (h.nevents && (err = ccg_tcur_get(x->tc, it->first, &start)))
 		return err;
 	int64_t pos = (int64_t)ccg_walk_level(x->w);
 	/* Descending may move the frames: their data is looked up after. */
@@ -217,13 +219,13 @@ static ccg_err enter(anwalk *x, const ccg_walk_item *it)
 		return err;
 	const wframe *up = frame(x, pos - 1);
 	wframe *f = frame(x, pos);
-	*f = (wframe){it->hdr.kind, it->hdr.endmode, CCG_CAT_COMPUTATION,
-		      UINT32_MAX, it->hdr.region, start, it->first,
-		      it->hdr.nevents, 0, 0, 0, up ? up->rt_pos : -1,
+	*f = (wframe){h.kind, h.endmode, CCG_CAT_COMPUTATION,
+		      UINT32_MAX, h.region, start, it->first,
+		      h.nevents, 0, 0, 0, up ? up->rt_pos : -1,
 		      up ? up->par_pos : -1, up ? up->call_pos : -1, 0, 0};
-	if (pos == 0 || it->hdr.visible)
+	if (pos == 0 || h.visible)
 		f->num = x->next_num++;
-	f->opens = pos == 0 || it->hdr.nevents >= x->min_events;
+	f->opens = pos == 0 || h.nevents >= x->min_events;
 	if (f->opens) {
 		if (CCG_GROW(x->acc, x->nacc + 1, x->capacc))
 			return CCG_ENOMEM;
@@ -233,9 +235,9 @@ static ccg_err enter(anwalk *x, const ccg_walk_item *it)
 		c->num = f->num;
 		c->in = (ccg_sinst){it->id, it->first, start, 0};
 	}
-	if (it->hdr.kind != CCG_NODE_CALL)
+	if (h.kind != CCG_NODE_CALL)
 		return CCG_OK;
-	const an_region *r = ccg_an_region(x->a, it->hdr.region);
+	const an_region *r = ccg_an_region(x->a, h.region);
 	f->cat = r ? r->cat : CCG_CAT_COMPUTATION;
 	f->call_pos = pos;
 	if (f->cat != CCG_CAT_COMPUTATION)

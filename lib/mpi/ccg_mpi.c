@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <mpi.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +109,12 @@ static void die(const job *j, const char *fmt, ...)
 	va_end(ap);
 	fputs("; ending the job\n", stderr);
 	fflush(stderr);
+	/* MPI_Abort can hang itself (Open MPI 4 may wait for ever in the
+	 * help message it prints, open-mpi/ompi#5528): a rank still here 10 s
+	 * later dies of SIGALRM, and the launcher ends the job as it does
+	 * when any rank dies. */
+	signal(SIGALRM, SIG_DFL);
+	alarm(10);
 	MPI_Abort(MPI_COMM_WORLD, 32);
 	_exit(32);
 }

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ccg_grow.h"
 #include "ccg_search.h"
+#include "ccg_walk.h"
 
 typedef struct pwalk pwalk;
 
@@ -25,7 +25,7 @@ struct ccg_patterns {
 	ccg_pattern *rows;
 	size_t nrows;
 	pwalk *walk;            /* what timing keeps from one location to the
-				 * next: node memos, stacks */
+				 * next: the node memo, the walk */
 };
 
 static void pwalk_free(pwalk *w);
@@ -152,34 +152,18 @@ ccg_err ccg_patterns_compute(const ccg_store *s, const uint32_t *roots,
 
 /* ---- timing the occurrences: one walk over a location's instances ---- */
 
-/* Nodes read, by id (direct-mapped): a node repeats, and reading one may
- * take a cache lock.  Headers of every node met; the items of nodes
+/* Nodes read, by id (a ccg_walk_memo): a node repeats, and reading one
+ * may take a cache lock.  Headers of every node met; the items of nodes
  * entered, when they are few (more than the default fan-out allows are
  * read each time). */
-#define CCG_PATWALK_HDRS 16384
-#define CCG_PATWALK_NODES 4096
+#define CCG_PATWALK_NODES 16384
 #define CCG_PATWALK_ITEMS (CCG_FANOUT_DEFAULT + 1)
 
-typedef struct phdr {
-	uint32_t id1;           /* id + 1, 0 when empty */
-	ccg_node h;
-} phdr;
-
-typedef struct pitems {
-	uint32_t id1;           /* id + 1, 0 when empty */
-	uint32_t n;
-	ccg_ref refs[CCG_PATWALK_ITEMS];
-} pitems;
-
-/* An instance being walked: a node with calls below it. */
+/* What a frame keeps: an instance being walked, a node with calls below
+ * it. */
 typedef struct pframe {
-	uint32_t node;
-	ccg_node h;
-	uint64_t first;         /* its first event */
 	uint64_t start;         /* its start (its end is read when it ends) */
-	size_t refs;            /* its items: pwalk.refs[refs .. + h.nitems) */
-	uint32_t next;          /* its next item */
-	uint64_t idx;           /* the first event of that item */
+	uint32_t node;
 } pframe;
 
 struct pwalk {
@@ -187,56 +171,9 @@ struct pwalk {
 	const ccg_sloc *l;
 	ccg_patterns *p;
 	ccg_tcur *tc;
-	phdr *hdrs;             /* CCG_PATWALK_HDRS entries */
-	pitems *items;          /* CCG_PATWALK_NODES entries */
-	pframe *f;
-	size_t nf, capf;
-	ccg_ref *refs;          /* the items of every open frame, stacked */
-	size_t nrefs, caprefs;
+	ccg_walk_memo *nodes;
+	ccg_walk *c;            /* over s, frames of `pframe` */
 };
-
-/* The header of node `id`. */
-static ccg_err pw_header(pwalk *w, uint32_t id, ccg_node *h)
-{
-	phdr *m = &w->hdrs[id % CCG_PATWALK_HDRS];
-	if (m->id1 == id + 1) {
-		*h = m->h;
-		return CCG_OK;
-	}
-	ccg_err err = ccg_store_get_node(w->s, id, h, NULL, 0);
-	if (!err)
-		*m = (phdr){id + 1, *h};
-	return err;
-}
-
-/* The items of node `id` (header h) onto the stack w->refs. */
-static ccg_err pw_items(pwalk *w, uint32_t id, const ccg_node *h)
-{
-	if (h->nitems > CCG_FANOUT_MAX + 1)
-		return CCG_EFORMAT;
-	if (CCG_GROW(w->refs, w->nrefs + h->nitems, w->caprefs))
-		return CCG_ENOMEM;
-	ccg_ref *refs = w->refs + w->nrefs;
-	pitems *m = &w->items[id % CCG_PATWALK_NODES];
-	if (m->id1 != id + 1 || m->n != h->nitems) {
-		ccg_node hh;
-		ccg_err err = ccg_store_get_node(w->s, id, &hh, refs,
-						 h->nitems);
-		if (err)
-			return err;
-		if (hh.nitems != h->nitems)
-			return CCG_EFORMAT;
-		if (h->nitems <= CCG_PATWALK_ITEMS) {
-			m->id1 = id + 1;
-			m->n = h->nitems;
-			memcpy(m->refs, refs, h->nitems * sizeof *refs);
-		}
-	} else {
-		memcpy(refs, m->refs, h->nitems * sizeof *refs);
-	}
-	w->nrefs += h->nitems;
-	return CCG_OK;
-}
 
 /* The end of an instance of h whose first event is `first`
  * (ccg_node_end); an empty one ends at 0. */
@@ -262,62 +199,46 @@ static void pw_add(pwalk *w, uint32_t node, uint64_t start, uint64_t end)
 	*t = d > UINT64_MAX - *t ? UINT64_MAX : *t + d;
 }
 
-/* Visits node `id` at event `first` (*nevents: its events): a node with
- * calls below it gets a frame, any other call is timed at once (an empty
- * one takes no time). */
-static ccg_err pw_visit(pwalk *w, uint32_t id, uint64_t first,
-			uint64_t *nevents)
+/* Visits node it (a CCG_WALK_NODE): a node with calls below it is
+ * entered, any other call is timed at once (an empty one takes no
+ * time). */
+static ccg_err pw_visit(pwalk *w, const ccg_walk_item *it)
 {
-	ccg_node h;
+	const ccg_node *h = it->hdr;
+	const size_t lv = ccg_walk_level(w->c);
+	const pframe *up = lv ? ccg_walk_data(w->c, lv - 1) : NULL;
 	uint64_t start = 0, end;
-	ccg_err err = pw_header(w, id, &h);
-	if (!err && h.nevents)
-		err = ccg_tcur_get(w->tc, first, &start);
-	if (err)
+	ccg_err err = CCG_OK;
+	/* Children have lower ids than their parents: the walk ends. */
+	if (up && (it->id >= up->node || it->id >= w->p->n))
+		return CCG_EFORMAT;
+	if (h->nevents && (err = ccg_tcur_get(w->tc, it->first, &start)))
 		return err;
-	*nevents = h.nevents;
-	if (h.depth <= (h.kind == CCG_NODE_CALL) || !h.nevents) {
-		if (h.kind == CCG_NODE_CALL && !(err = pw_end(w, &h, first, &end)))
-			pw_add(w, id, start, end);
+	if (h->depth <= (h->kind == CCG_NODE_CALL) || !h->nevents) {
+		if (h->kind == CCG_NODE_CALL &&
+		    !(err = pw_end(w, h, it->first, &end)))
+			pw_add(w, it->id, start, end);
 		return err;
 	}
-	size_t at = w->nrefs;
-	if (CCG_GROW(w->f, w->nf + 1, w->capf))
-		return CCG_ENOMEM;
-	if ((err = pw_items(w, id, &h)))
-		return err;
-	w->f[w->nf++] = (pframe){id, h, first, start, at, 0, first};
+	/* More items than any fan-out: not a node the build makes. */
+	if ((err = ccg_walk_descend(w->c)))
+		return err == CCG_ERANGE ? CCG_EFORMAT : err;
+	*(pframe *)ccg_walk_data(w->c, lv) = (pframe){start, it->id};
 	return CCG_OK;
 }
 
-/* One step: the top frame's next item, or its end. */
-static ccg_err pw_step(pwalk *w)
+/* The end of an instance entered (it a CCG_WALK_END): its items must have
+ * held its events; a call is timed. */
+static ccg_err pw_leave(pwalk *w, const ccg_walk_item *it)
 {
-	pframe *f = &w->f[w->nf - 1];
-	if (f->next == f->h.nitems) {
-		uint64_t end;
-		ccg_err err = CCG_OK;
-		if (f->idx != f->first + f->h.nevents)
-			return CCG_EFORMAT;
-		if (f->h.kind == CCG_NODE_CALL &&
-		    !(err = pw_end(w, &f->h, f->first, &end)))
-			pw_add(w, f->node, f->start, end);
-		w->nrefs = f->refs;
-		w->nf--;
-		return err;
-	}
-	ccg_ref ref = w->refs[f->refs + f->next++];
-	if (CCG_REF_IS_EVENT(ref)) {
-		f->idx++;
-		return CCG_OK;
-	}
-	/* Children have lower ids than their parents: the walk ends. */
-	if (ref >= f->node || ref >= w->p->n)
+	const pframe *f = ccg_walk_data(w->c, ccg_walk_level(w->c) - 1);
+	uint64_t end;
+	ccg_err err = CCG_OK;
+	if (it->past != it->first + it->hdr->nevents)
 		return CCG_EFORMAT;
-	uint64_t nev;
-	size_t at = w->nf - 1;
-	ccg_err err = pw_visit(w, ref, f->idx, &nev);
-	w->f[at].idx += nev;
+	if (it->hdr->kind == CCG_NODE_CALL &&
+	    !(err = pw_end(w, it->hdr, it->first, &end)))
+		pw_add(w, f->node, f->start, end);
 	return err;
 }
 
@@ -325,11 +246,9 @@ static void pwalk_free(pwalk *w)
 {
 	if (!w)
 		return;
+	ccg_walk_free(w->c);
+	ccg_walk_memo_free(w->nodes);
 	free(w->tc);
-	free(w->hdrs);
-	free(w->items);
-	free(w->f);
-	free(w->refs);
 	free(w);
 }
 
@@ -339,32 +258,45 @@ ccg_err ccg_patterns_time(ccg_patterns *p, const ccg_store *s,
 	if (root >= p->n)
 		return CCG_EINVAL;
 	pwalk *w = p->walk;
+	ccg_err err;
 	if (!w && (w = p->walk = calloc(1, sizeof *w)) &&
 	    (!(w->tc = malloc(sizeof *w->tc)) ||
-	     !(w->hdrs = calloc(CCG_PATWALK_HDRS, sizeof *w->hdrs)) ||
-	     !(w->items = calloc(CCG_PATWALK_NODES, sizeof *w->items)))) {
+	     ccg_walk_memo_create(CCG_PATWALK_NODES, CCG_PATWALK_ITEMS,
+				  &w->nodes))) {
 		pwalk_free(w);
 		w = p->walk = NULL;
 	}
 	if (!w)
 		return CCG_ENOMEM;
-	/* The memos hold nodes of s, whatever the location. */
-	if (w->s != s) {
-		memset(w->hdrs, 0, CCG_PATWALK_HDRS * sizeof *w->hdrs);
-		memset(w->items, 0, CCG_PATWALK_NODES * sizeof *w->items);
+	/* The memo holds nodes of s, whatever the location. */
+	if (w->s != s || !w->c) {
+		ccg_walk_opts o = {CCG_FANOUT_MAX + 1, CCG_WALK_ENDS,
+				   sizeof(pframe), w->nodes};
+		ccg_walk_free(w->c);
+		w->c = NULL;
+		w->s = NULL;
+		ccg_walk_memo_clear(w->nodes);
+		if ((err = ccg_walk_create_opts(s, &o, &w->c)))
+			return err;
 	}
 	w->s = s;
 	w->l = l;
 	w->p = p;
-	w->nf = w->nrefs = 0;
 	ccg_sloc_tcur(w->tc, s, l);
-	uint64_t nev;
-	ccg_err err = pw_visit(w, root, 0, &nev);
-	/* Every step takes an item or pops a frame.  A frame holds events
-	 * (its items' add up to them, or the walk fails) and its items have
-	 * lower ids, so at most (events x nodes) frames are pushed. */
-	while (!err && w->nf && !(err = ccg_cancel_poll()))
-		err = pw_step(w);
+	ccg_walk_start(w->c, root, 0, 0);
+	/* Every step gives an item or ends a frame (ccg_walk.h).  A frame
+	 * holds events (its items' add up to them, or the walk fails) and its
+	 * items have lower ids, so at most (events x nodes) frames open. */
+	ccg_walk_item it;
+	while (!(err = ccg_cancel_poll()) &&
+	       !(err = ccg_walk_next(w->c, &it)) && it.kind != CCG_WALK_DONE) {
+		if (it.kind == CCG_WALK_NODE)
+			err = pw_visit(w, &it);
+		else if (it.kind == CCG_WALK_END)
+			err = pw_leave(w, &it);
+		if (err)
+			break;
+	}
 	return err;
 }
 

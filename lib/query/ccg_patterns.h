@@ -37,7 +37,7 @@ void ccg_patterns_free(ccg_patterns *p);
 /* Adds the duration of every call instance of location l (its root
  * node `root`, placed at event 0 of its stream) to its node's total.  The
  * occurrences of one node never overlap (a node is not below itself), so
- * the total is the time they cover.  One walk with an explicit stack over
+ * the total is the time they cover.  One walk (ccg_walk.h) over
  * the instances that have calls below them; a call without calls below is
  * timed where it lies, not entered.  Cost: O(those instances x their
  * items + the location's time records), memory O(depth).  CCG_EFORMAT

@@ -2,13 +2,13 @@
  * ccg_sumwalk.c - the stored results of a location in one pass
  * (ccg_sums_walk, see ccg_stats.h).
  *
- * A depth-first walk with an explicit stack of frames (one per node
- * instance on the current path).  The root, and every instance with
- * min_events events or more outside the stored instances below it, opens
- * an accumulator: what its subtree adds up to so far.  (An instance whose
- * events lie almost all in stored instances below it is not stored: a
- * query makes its result from theirs at the cost of fewer than
- * min_events events; so a chain of D calls stores a result every
+ * A depth-first walk (ccg_walk.h: a frame per node instance on the
+ * current path, each with the data below).  The root, and every instance
+ * with min_events events or more outside the stored instances below it,
+ * opens an accumulator: what its subtree adds up to so far.  (An
+ * instance whose events lie almost all in stored instances below it is
+ * not stored: a query makes its result from theirs at the cost of fewer
+ * than min_events events; so a chain of D calls stores a result every
  * min_events events, not D of them, each as large as the chain.)  A call's
  * own part (its activation, its exclusive time on its call path) and a
  * send's message go to the innermost open accumulator; when an instance
@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "ccg_grow.h"
+#include "ccg_walk.h"
 
 /* ---- a map of (u64, u64) keys to u32 values (open addressing) ---- */
 
@@ -121,16 +122,10 @@ typedef struct acc {
 	map msg_of;             /* (comm, rank) -> msg */
 } acc;
 
+/* What the walk keeps per frame (its node, header and first event are
+ * the cursor's). */
 typedef struct frame {
-	uint32_t node;
-	uint8_t kind;
-	uint8_t endmode;
-	uint64_t region;
 	uint64_t start;         /* (its end is read when it ends) */
-	uint64_t first, nevents;
-	size_t refs;            /* its items: walk.refs[refs .. refs + n) */
-	uint32_t n, next;
-	uint64_t idx;           /* first event of the next item */
 	uint64_t callees;       /* durations of its direct callees */
 	uint32_t path;          /* its call path in the innermost accumulator */
 	uint32_t saved_inner;   /* calls: the innermost open call of its
@@ -147,17 +142,11 @@ typedef struct evmemo {
 	ccg_msg m;
 } evmemo;
 
-/* Nodes read, decoded, by id (direct-mapped): a node repeats, and reading
- * one may take the spill file's or the index's cache lock.  Nodes of more
- * items than the default fan-out allows are not kept. */
+/* Nodes read, decoded, by id (a ccg_walk_memo): a node repeats, and
+ * reading one may take the spill file's or the index's cache lock.  Nodes
+ * of more items than the default fan-out allows are not kept. */
 #define CCG_SUMWALK_NODES 4096
 #define CCG_SUMWALK_ITEMS (CCG_FANOUT_DEFAULT + 1)
-
-typedef struct nodememo {
-	uint32_t id1;           /* id + 1, 0 when empty */
-	ccg_node h;
-	ccg_ref refs[CCG_SUMWALK_ITEMS];
-} nodememo;
 
 typedef struct walk {
 	const ccg_store *s;
@@ -167,10 +156,8 @@ typedef struct walk {
 		       const ccg_buf *);
 	void *ctx;
 	ccg_tcur *tc;
-	frame *f;
-	size_t nf, capf;
-	ccg_ref *refs;          /* the items of every open frame, stacked */
-	size_t nrefs, caprefs;
+	ccg_walk *c;            /* the walk, frames of `frame` */
+	ccg_walk *cover;        /* which instances are stored (stored()) */
 	acc *a;                 /* open accumulators, innermost last */
 	size_t na, capa;
 	map inner;              /* (0, region) -> innermost open call of it:
@@ -181,7 +168,7 @@ typedef struct walk {
 				 * | whether it is stored itself */
 	size_t ncovs, capcovs;
 	evmemo *ev;             /* CCG_SUMWALK_MEMO entries */
-	nodememo *nodes;        /* CCG_SUMWALK_NODES entries */
+	ccg_walk_memo *nodes;   /* both walks' */
 } walk;
 
 static void acc_free(acc *a)
@@ -392,179 +379,132 @@ static ccg_err acc_merge(walk *w, acc *p, const acc *c, uint32_t at)
 
 /* ---- which instances are stored ---- */
 
-/* A node being covered: its items (cover.refs[refs .. refs + n)), the
- * next one, the events of the stored instances found below it so far. */
-typedef struct cframe {
-	uint32_t node;
-	uint64_t nevents, sum;
-	size_t refs;
-	uint32_t n, next;
-} cframe;
-
-/* The stack of a cover walk: frames and their items, both on the heap,
- * each frame holding only the items its node has. */
-typedef struct cover {
-	cframe *st;
-	size_t n, cap;
-	ccg_ref *refs;
-	size_t nrefs, caprefs;
-} cover;
-
-static ccg_err cover_push(walk *w, cover *c, uint32_t node)
-{
-	ccg_node h;
-	if (CCG_GROW(c->refs, c->nrefs + CCG_FANOUT_MAX + 1, c->caprefs) ||
-	    CCG_GROW(c->st, c->n + 1, c->cap))
-		return CCG_ENOMEM;
-	ccg_err err = ccg_store_get_node(w->s, node, &h, c->refs + c->nrefs,
-					 CCG_FANOUT_MAX + 1);
-	if (err)
-		return err;
-	c->st[c->n++] = (cframe){node, h.nevents, 0, c->nrefs, h.nitems, 0};
-	c->nrefs += h.nitems;
-	return CCG_OK;
-}
-
 /* Whether node `node` (of `nevents` events) is stored: min_events of its
  * events or more lie outside the stored nodes below it.  Only nodes of
  * min_events events or more are looked at, each once (remembered),
- * children first, with a stack on the heap. */
+ * children first: a walk of its own (w->cover), whose frames each hold
+ * the events of the stored instances found below them so far. */
 static ccg_err stored(walk *w, uint32_t node, uint64_t nevents, int *yes)
 {
-	uint32_t at = map_get(&w->cov_of, 0, node);
 	*yes = 0;
-	if (nevents < w->min_events || at != UINT32_MAX) {
-		*yes = at != UINT32_MAX && (w->covs[at] & 1);
+	/* A smaller node is never remembered (nor stored): not looked up. */
+	if (nevents < w->min_events)
+		return CCG_OK;
+	uint32_t at = map_get(&w->cov_of, 0, node);
+	if (at != UINT32_MAX) {
+		*yes = w->covs[at] & 1;
 		return CCG_OK;
 	}
-	cover c = {0};
-	ccg_err err = cover_push(w, &c, node);
-	while (!err && c.n) {
-		cframe *f = &c.st[c.n - 1];
-		if (f->next < f->n) {
-			ccg_ref ref = c.refs[f->refs + f->next++];
-			ccg_node h;
-			if (CCG_REF_IS_EVENT(ref))
+	ccg_walk *c = w->cover;
+	ccg_walk_item it;
+	ccg_err err;
+	ccg_walk_start(c, node, 0, 0);
+	while (!(err = ccg_walk_next(c, &it)) && it.kind != CCG_WALK_DONE) {
+		size_t lv = ccg_walk_level(c);
+		if (it.kind == CCG_WALK_EVENT)
+			continue;
+		if (it.kind == CCG_WALK_NODE) {
+			uint64_t *sum = lv ? ccg_walk_data(c, lv - 1) : NULL;
+			if (sum && it.hdr->nevents < w->min_events)
 				continue;
-			if ((err = ccg_store_get_node(w->s, ref, &h, NULL, 0)))
-				break;
-			at = map_get(&w->cov_of, 0, ref);
-			if (h.nevents < w->min_events)
-				continue;
-			if (at != UINT32_MAX)
-				f->sum += w->covs[at] >> 1;
-			else
-				err = cover_push(w, &c, ref);
+			at = sum ? map_get(&w->cov_of, 0, it.id) : UINT32_MAX;
+			if (at != UINT32_MAX) {
+				*sum += w->covs[at] >> 1;
+			} else {
+				if ((err = ccg_walk_descend(c)))
+					break;
+				*(uint64_t *)ccg_walk_data(c, lv) = 0;
+			}
 			continue;
 		}
 		/* Its events in stored instances: all, or those below. */
-		int is = f->nevents - f->sum >= w->min_events;
-		uint64_t cv = is ? f->nevents : f->sum;
+		uint64_t sum = *(uint64_t *)ccg_walk_data(c, lv - 1);
+		int is = it.hdr->nevents - sum >= w->min_events;
+		uint64_t cv = is ? it.hdr->nevents : sum;
 		if (CCG_GROW(w->covs, w->ncovs + 1, w->capcovs) ||
-		    map_put(&w->cov_of, 0, f->node, (uint32_t)w->ncovs)) {
+		    map_put(&w->cov_of, 0, it.id, (uint32_t)w->ncovs)) {
 			err = CCG_ENOMEM;
 			break;
 		}
 		w->covs[w->ncovs++] = cv << 1 | (uint64_t)is;
-		c.nrefs = f->refs;
-		if (--c.n)
-			c.st[c.n - 1].sum += cv;
+		if (lv > 1)
+			*(uint64_t *)ccg_walk_data(c, lv - 2) += cv;
 		else
 			*yes = is;
 	}
-	free(c.st);
-	free(c.refs);
 	return err;
 }
 
 /* ---- the walk ---- */
 
-/* Pushes a frame for node `node` whose first event is `first`; *nevents
- * receives its events.  Times are read in event order: its start now, its
- * end when it ends (ccg_node_end), so the walk reads each time record
- * once. */
-static ccg_err push(walk *w, uint32_t node, uint64_t first, uint64_t *nevents)
+/* Enters node it (a CCG_WALK_NODE) with a frame of its own.  Times are
+ * read in event order: its start now, its end when it ends
+ * (ccg_node_end), so the walk reads each time record once. */
+static ccg_err push(walk *w, const ccg_walk_item *it)
 {
-	if (CCG_GROW(w->f, w->nf + 1, w->capf) ||
-	    CCG_GROW(w->refs, w->nrefs + CCG_FANOUT_MAX + 1, w->caprefs))
-		return CCG_ENOMEM;
-	ccg_node h;
+	/* Copied: stored() reads other nodes through the same memo. */
+	const uint64_t nevents = it->hdr->nevents, region = it->hdr->region;
+	const int call = it->hdr->kind == CCG_NODE_CALL;
 	uint64_t start = 0;
 	ccg_err err = CCG_OK;
-	nodememo *m = &w->nodes[node % CCG_SUMWALK_NODES];
-	if (m->id1 == node + 1) {
-		h = m->h;
-		memcpy(w->refs + w->nrefs, m->refs, h.nitems * sizeof *m->refs);
-	} else {
-		err = ccg_store_get_node(w->s, node, &h, w->refs + w->nrefs,
-					 CCG_FANOUT_MAX + 1);
-		if (!err && h.nitems <= CCG_SUMWALK_ITEMS) {
-			m->id1 = node + 1;
-			m->h = h;
-			memcpy(m->refs, w->refs + w->nrefs,
-			       h.nitems * sizeof *m->refs);
-		}
-	}
-	if (!err && h.nevents)
-		err = ccg_tcur_get(w->tc, first, &start);
-	if (err)
+	if (nevents && (err = ccg_tcur_get(w->tc, it->first, &start)))
 		return err;
-	*nevents = h.nevents;
 	int is = 0;
-	if (w->nf && (err = stored(w, node, h.nevents, &is)))
+	uint32_t pos = (uint32_t)ccg_walk_level(w->c);
+	if (pos && (err = stored(w, it->id, nevents, &is)))
 		return err;
-	uint32_t pos = (uint32_t)w->nf;
-	frame *f = &w->f[pos];
-	const frame *up = pos ? &w->f[pos - 1] : NULL;
-	*f = (frame){node, h.kind, h.endmode, h.region, start, first,
-		     h.nevents, w->nrefs, h.nitems, 0, first, 0, 0, 0, 0};
-	w->nrefs += h.nitems;
-	w->nf++;
-	f->opens = is || pos == 0;
-	if (f->opens && (err = acc_open(w, &(ccg_sinst){node, first, start, 0},
-					pos)))
+	if ((err = ccg_walk_descend(w->c)))
+		return err;
+	frame *f = ccg_walk_data(w->c, pos);
+	const frame *up = pos ? ccg_walk_data(w->c, pos - 1) : NULL;
+	*f = (frame){start, 0, 0, 0, is || pos == 0};
+	if (f->opens &&
+	    (err = acc_open(w, &(ccg_sinst){it->id, it->first, start, 0}, pos)))
 		return err;
 	f->path = f->opens || !up ? 0 : up->path;
-	if (h.kind != CCG_NODE_CALL)
+	if (!call)
 		return CCG_OK;
 	acc *a = &w->a[w->na - 1];
-	if ((f->path = acc_path(a, f->path, h.region)) == UINT32_MAX)
+	if ((f->path = acc_path(a, f->path, region)) == UINT32_MAX)
 		return CCG_ENOMEM;
-	f->saved_inner = inner_of(w, h.region);
-	return map_put(&w->inner, 0, h.region, pos + 1) ? CCG_ENOMEM : CCG_OK;
+	f->saved_inner = inner_of(w, region);
+	return map_put(&w->inner, 0, region, pos + 1) ? CCG_ENOMEM : CCG_OK;
 }
 
-/* The end of frame f (ccg_node_end). */
-static ccg_err frame_end(walk *w, const frame *f, uint64_t *end)
+/* The end of the instance ending at it (ccg_node_end). */
+static ccg_err frame_end(walk *w, const ccg_walk_item *it, uint64_t *end)
 {
 	*end = 0;
-	if (!f->nevents)
+	if (!it->hdr->nevents)
 		return CCG_OK;
-	if (f->endmode == CCG_END_LAST)
-		return ccg_tcur_get(w->tc, f->first + f->nevents - 1, end);
-	if (f->endmode == CCG_END_NEXT)
-		return ccg_tcur_get(w->tc, f->first + f->nevents, end);
+	if (it->hdr->endmode == CCG_END_LAST)
+		return ccg_tcur_get(w->tc, it->first + it->hdr->nevents - 1,
+				    end);
+	if (it->hdr->endmode == CCG_END_NEXT)
+		return ccg_tcur_get(w->tc, it->first + it->hdr->nevents, end);
 	*end = w->l->last;
 	return CCG_OK;
 }
 
-/* Pops the top frame: a call adds its own part, an accumulator it opened
- * is emitted and added into the one around it. */
-static ccg_err pop(walk *w)
+/* Ends the innermost frame (it a CCG_WALK_END): a call adds its own part,
+ * an accumulator it opened is emitted and added into the one around it. */
+static ccg_err pop(walk *w, const ccg_walk_item *it)
 {
-	frame *f = &w->f[w->nf - 1];
+	const size_t pos = ccg_walk_level(w->c) - 1;
+	const ccg_node *h = it->hdr;
+	frame *f = ccg_walk_data(w->c, pos);
 	acc *a = &w->a[w->na - 1];
 	uint64_t end;
-	ccg_err err = frame_end(w, f, &end);
+	ccg_err err = frame_end(w, it, &end);
 	if (err)
 		return err;
 	uint64_t d = ccg_shown_dur(f->start, end);
 	/* What this frame adds to its caller's callee time. */
-	uint64_t given = f->kind == CCG_NODE_CALL ? d : f->callees;
-	if (f->kind == CCG_NODE_CALL) {
-		if (map_put(&w->inner, 0, f->region, f->saved_inner))
+	uint64_t given = h->kind == CCG_NODE_CALL ? d : f->callees;
+	if (h->kind == CCG_NODE_CALL) {
+		if (map_put(&w->inner, 0, h->region, f->saved_inner))
 			return CCG_ENOMEM;
-		ccg_rstat *r = acc_row(a, f->region);
+		ccg_rstat *r = acc_row(a, h->region);
 		if (!r)
 			return CCG_ENOMEM;
 		uint64_t own = d > f->callees ? d - f->callees : 0;
@@ -577,13 +517,13 @@ static ccg_err pop(walk *w)
 			r->incl += d;
 		a->paths[f->path].excl += own;
 	}
+	frame *up = pos ? ccg_walk_data(w->c, pos - 1) : NULL;
 	if (f->opens) {
 		a->in.end = end;
-		if (f->nevents >= w->min_events)
+		if (h->nevents >= w->min_events)
 			err = acc_emit(w, a, given);
 		if (!err && w->na >= 2)
-			err = acc_merge(w, &w->a[w->na - 2], a,
-					w->f[w->nf - 2].path);
+			err = acc_merge(w, &w->a[w->na - 2], a, up->path);
 		/* A closed accumulator keeps small arrays for the next one;
 		 * large ones go (along a chain, each would keep the size of
 		 * the subtree it held: a sum quadratic in the depth). */
@@ -594,39 +534,24 @@ static ccg_err pop(walk *w)
 		}
 		w->na--;
 	}
-	w->nrefs = f->refs;
-	w->nf--;
-	if (w->nf)
-		w->f[w->nf - 1].callees += given;
+	if (up)
+		up->callees += given;
 	return err;
 }
 
-/* Goes one step: the top frame's next item, or its end. */
-static ccg_err step(walk *w)
+/* An event (record `id`): a send's message goes to the innermost open
+ * accumulator. */
+static ccg_err event(walk *w, uint32_t id)
 {
-	frame *f = &w->f[w->nf - 1];
-	if (f->next == f->n)
-		return pop(w);
-	ccg_ref ref = w->refs[f->refs + f->next++];
-	if (CCG_REF_IS_EVENT(ref)) {
-		uint32_t id = CCG_REF_ID(ref);
-		evmemo *e = &w->ev[id % CCG_SUMWALK_MEMO];
-		f->idx++;
-		if (e->id1 != id + 1) {
-			e->id1 = 0;
-			ccg_err err = ccg_msg_of_event(w->s, id, &e->m,
-						       &e->is_send);
-			if (err)
-				return err;
-			e->id1 = id + 1;
-		}
-		return e->is_send ? acc_msg(&w->a[w->na - 1], &e->m) : CCG_OK;
+	evmemo *e = &w->ev[id % CCG_SUMWALK_MEMO];
+	if (e->id1 != id + 1) {
+		e->id1 = 0;
+		ccg_err err = ccg_msg_of_event(w->s, id, &e->m, &e->is_send);
+		if (err)
+			return err;
+		e->id1 = id + 1;
 	}
-	uint64_t nev;
-	size_t at = w->nf - 1;
-	ccg_err err = push(w, ref, f->idx, &nev);
-	w->f[at].idx += nev;
-	return err;
+	return e->is_send ? acc_msg(&w->a[w->na - 1], &e->m) : CCG_OK;
 }
 
 ccg_err ccg_sums_walk(const ccg_store *s, const ccg_sloc *l,
@@ -643,30 +568,48 @@ ccg_err ccg_sums_walk(const ccg_store *s, const ccg_sloc *l,
 	w.min_events = min_events ? min_events : 1;
 	w.put = put;
 	w.ctx = ctx;
-	uint64_t nev;
 	ccg_err err = CCG_OK;
 	if (!(w.tc = malloc(sizeof *w.tc)) ||
 	    !(w.ev = calloc(CCG_SUMWALK_MEMO, sizeof *w.ev)) ||
-	    !(w.nodes = calloc(CCG_SUMWALK_NODES, sizeof *w.nodes)))
+	    ccg_walk_memo_create(CCG_SUMWALK_NODES, CCG_SUMWALK_ITEMS,
+				 &w.nodes))
 		err = CCG_ENOMEM;
+	/* Every node entered, whole; the cover walk reads headers alone
+	 * while going past. */
+	ccg_walk_opts o = {CCG_FANOUT_MAX + 1,
+			   CCG_WALK_ENDS | CCG_WALK_READ_ITEMS, sizeof(frame),
+			   w.nodes};
+	ccg_walk_opts co = {CCG_FANOUT_MAX + 1, CCG_WALK_ENDS, sizeof(uint64_t),
+			    w.nodes};
+	if (!err && !(err = ccg_walk_create_opts(s, &o, &w.c)))
+		err = ccg_walk_create_opts(s, &co, &w.cover);
 	if (!err) {
 		ccg_sloc_tcur(w.tc, s, l);
-		err = push(&w, root->node, root->first, &nev);
+		ccg_walk_start(w.c, root->node, root->first, 0);
 	}
-	/* Every step pushes or pops; a frame pushes at most its items. */
-	while (!err && w.nf)
-		err = step(&w);
+	/* Every step gives an item or ends a frame (ccg_walk.h). */
+	while (!err) {
+		ccg_walk_item it;
+		if ((err = ccg_walk_next(w.c, &it)) || it.kind == CCG_WALK_DONE)
+			break;
+		if (it.kind == CCG_WALK_EVENT)
+			err = event(&w, it.id);
+		else if (it.kind == CCG_WALK_NODE)
+			err = push(&w, &it);
+		else
+			err = pop(&w, &it);
+	}
 	for (size_t i = 0; i < w.capa; i++)
 		acc_free(&w.a[i]);
 	free(w.a);
-	free(w.f);
-	free(w.refs);
+	ccg_walk_free(w.c);
+	ccg_walk_free(w.cover);
 	free(w.inner.s);
 	free(w.cov_of.s);
 	free(w.covs);
 	free(w.tc);
 	free(w.ev);
-	free(w.nodes);
+	ccg_walk_memo_free(w.nodes);
 	ccg_buf_free(&w.rec);
 	return err;
 }

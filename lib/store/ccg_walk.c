@@ -1,12 +1,6 @@
 /*
- * ccg_walk.c - a cursor over a node instance's subtree (ccg_walk.h).
- *
- * Invariants: f[0 .. n) are the open frames, outermost first; frame k's
- * items are items[f[k].items .. + f[k].nitems), stacked in frame order
- * (items past the top frame's are free); its caller data is data[k x
- * dsize .. + dsize).  `given` says what ccg_walk_next gave last: the root
- * not given yet, a node (held in `pend`, for ccg_walk_descend), or
- * something else.  `ended`: the top frame's end has been given.
+ * ccg_walk.c - a cursor over a node instance's subtree (ccg_walk.h, which
+ * states the invariants of its state).
  */
 #include "ccg_walk.h"
 
@@ -16,55 +10,8 @@
 
 #include "ccg_grow.h"
 
-typedef struct slot {
-	uint32_t id1;           /* id + 1; 0 when empty */
-	uint32_t whole;         /* its items are held (hdr.nitems of them) */
-	ccg_node h;
-	ccg_ref *items;         /* `keep` entries, made on first use */
-} slot;
-
-struct ccg_walk_memo {
-	uint32_t nslots, keep;
-	slot *s;
-};
-
-typedef struct frame {
-	uint32_t node;
-	uint32_t nitems, next;  /* its items, the next one to give */
-	uint32_t depth;
-	size_t items;           /* where its items start in w->items */
-	uint64_t first, idx;    /* its first event; the next item's */
-	ccg_node h;
-} frame;
-
-enum { GIVEN_OTHER = 0, GIVEN_NODE, GIVEN_NONE_YET };
-
-/* The node given last (or the root to give): what descending needs. */
-typedef struct pending {
-	uint32_t node;
-	uint32_t depth;
-	uint64_t first;
-} pending;
-
-struct ccg_walk {
-	const ccg_store *s;
-	uint32_t max_items;
-	unsigned flags;
-	size_t dsize;           /* data_size rounded up to keep alignment */
-	ccg_walk_memo *memo;
-	ccg_walk_memo *own;     /* the walk's own memo, or NULL */
-	frame *f;
-	size_t n, cap;
-	unsigned char *data;
-	size_t capdata;         /* bytes */
-	ccg_ref *items;
-	size_t nitems, capitems;
-	ccg_ref *scratch;       /* max_items entries: a node of more items
-				 * than the memo keeps (made on first use) */
-	int given;
-	int ended;
-	pending pend;
-};
+typedef ccg_walk_slot slot;
+typedef ccg_walk_frame frame;
 
 ccg_err ccg_walk_memo_create(uint32_t slots, uint32_t keep,
 			     ccg_walk_memo **out)
@@ -73,8 +20,10 @@ ccg_err ccg_walk_memo_create(uint32_t slots, uint32_t keep,
 	*out = NULL;
 	if (!m)
 		return CCG_ENOMEM;
-	m->nslots = slots ? slots : 1;
-	m->keep = keep;
+	m->nslots = 1;
+	while (m->nslots < slots && m->nslots < (1u << 30))
+		m->nslots <<= 1;
+	m->keep = keep < UINT32_MAX ? keep : UINT32_MAX - 1; /* held fits */
 	if (!(m->s = calloc(m->nslots, sizeof *m->s))) {
 		free(m);
 		return CCG_ENOMEM;
@@ -112,9 +61,11 @@ ccg_err ccg_walk_create_opts(const ccg_store *s, const ccg_walk_opts *o,
 	const size_t al = alignof(max_align_t);
 	w->s = s;
 	w->max_items = o->max_items ? o->max_items : CCG_FANOUT_MAX + 1;
+	if (w->max_items == UINT32_MAX)
+		w->max_items--; /* held - 1 > max_items reads "not held" */
 	w->flags = o->flags;
-	w->dsize = o->data_size > SIZE_MAX - al ? 0
-						: (o->data_size + al - 1) / al * al;
+	w->dsize = o->data_size > SIZE_MAX - al
+			   ? 0 : (o->data_size + al - 1) / al * al;
 	w->memo = o->memo;
 	if (o->data_size && !w->dsize) {
 		free(w);
@@ -149,31 +100,18 @@ void ccg_walk_free(ccg_walk *w)
 	free(w);
 }
 
-/* Node `id` through the memo: *h its header; with `whole` also its items
- * (*refs: in the memo, or in w->scratch for a node of more items than the
- * memo keeps), valid until the next read. */
-static ccg_err node_get(ccg_walk *w, uint32_t id, int whole,
-			const ccg_node **h, const ccg_ref **refs)
+/* node_get for a node not in the memo as asked (slot e). */
+static ccg_err node_read(ccg_walk *w, uint32_t id, int whole, slot *e,
+			 const ccg_ref **refs)
 {
 	ccg_walk_memo *m = w->memo;
-	slot *e = &m->s[id % m->nslots];
 	ccg_err err;
-	if (e->id1 == id + 1 && (!whole || e->whole)) {
-		/* Held whole by a walk that allows more items. */
-		if (whole && e->h.nitems > w->max_items)
-			return CCG_ERANGE;
-		*h = &e->h;
-		if (refs)
-			*refs = e->items;
-		return CCG_OK;
-	}
 	e->id1 = 0;
-	e->whole = 0;
+	e->held = 0;
 	if (!whole) {
 		if ((err = ccg_store_get_node(w->s, id, &e->h, NULL, 0)))
 			return err;
 		e->id1 = id + 1;
-		*h = &e->h;
 		return CCG_OK;
 	}
 	if (!e->items && m->keep &&
@@ -195,11 +133,28 @@ static ccg_err node_get(ccg_walk *w, uint32_t id, int whole,
 			memcpy(e->items, to, e->h.nitems * sizeof *to);
 		to = e->items;
 	}
-	e->whole = to == e->items;
+	e->held = to == e->items ? e->h.nitems + 1 : 0;
 	e->id1 = id + 1;
-	*h = &e->h;
 	if (refs)
 		*refs = to;
+	return CCG_OK;
+}
+
+/* Node `id` through the memo: *out its slot (its header (*out)->h); with
+ * `whole` also its items (*refs: in the slot, or in w->scratch for a node
+ * of more items than the memo keeps), valid until the next read. */
+static inline ccg_err node_get(ccg_walk *w, uint32_t id, int whole,
+			       slot **out, const ccg_ref **refs)
+{
+	slot *e = &w->memo->s[id & (w->memo->nslots - 1)];
+	*out = e;
+	if (e->id1 != id + 1 || (whole && !e->held))
+		return node_read(w, id, whole, e, refs);
+	/* Held whole by a walk that allows more items. */
+	if (whole && e->h.nitems > w->max_items)
+		return CCG_ERANGE;
+	if (refs)
+		*refs = e->items;
 	return CCG_OK;
 }
 
@@ -207,34 +162,39 @@ void ccg_walk_start(ccg_walk *w, uint32_t node, uint64_t first,
 		    uint32_t depth)
 {
 	w->n = 0;
+	w->top = NULL;
 	w->nitems = 0;
 	w->ended = 0;
-	w->given = GIVEN_NONE_YET;
-	w->pend = (pending){node, depth, first};
+	w->given = CCG_WALK_GIVEN_ROOT;
+	w->pend_node = node;
+	w->pend_depth = depth;
+	w->pend_first = first;
+	w->pend_slot = NULL;
 }
 
-ccg_err ccg_walk_next(ccg_walk *w, ccg_walk_item *it)
+ccg_err ccg_walk_step(ccg_walk *w, ccg_walk_item *it)
 {
 	const int whole = (w->flags & CCG_WALK_READ_ITEMS) != 0;
-	const ccg_node *h;
+	slot *e;
 	ccg_err err;
-	if (w->given == GIVEN_NONE_YET) {
-		w->given = GIVEN_OTHER;
-		if ((err = node_get(w, w->pend.node, whole, &h, NULL)))
+	if (w->given == CCG_WALK_GIVEN_ROOT) {
+		w->given = CCG_WALK_GIVEN_OTHER;
+		if ((err = node_get(w, w->pend_node, whole, &e, NULL)))
 			return err;
 		it->kind = CCG_WALK_NODE;
-		it->id = w->pend.node;
-		it->first = w->pend.first;
-		it->depth = w->pend.depth;
-		it->hdr = *h;
-		w->given = GIVEN_NODE;
+		it->id = w->pend_node;
+		it->first = w->pend_first;
+		it->depth = w->pend_depth;
+		it->hdr = &e->h;
+		w->pend_slot = e;
+		w->given = CCG_WALK_GIVEN_NODE;
 		return CCG_OK;
 	}
-	w->given = GIVEN_OTHER;
+	w->given = CCG_WALK_GIVEN_OTHER;
 	/* Each turn gives an item or closes a frame: bounded by the items and
 	 * frames open. */
-	while (w->n) {
-		frame *f = &w->f[w->n - 1];
+	frame *f;
+	while ((f = w->top)) {
 		if (f->next < f->nitems) {
 			ccg_ref ref = w->items[f->items + f->next++];
 			it->first = f->idx;
@@ -245,29 +205,36 @@ ccg_err ccg_walk_next(ccg_walk *w, ccg_walk_item *it)
 				it->depth = f->depth;
 				return CCG_OK;
 			}
-			if ((err = node_get(w, ref, whole, &h, NULL)))
+			if ((err = node_get(w, ref, whole, &e, NULL)))
 				return err;
-			f->idx += h->nevents;
+			f->idx += e->h.nevents;
 			it->kind = CCG_WALK_NODE;
 			it->id = ref;
-			it->depth = f->depth + (h->kind == CCG_NODE_CALL);
-			it->hdr = *h;
-			w->pend = (pending){ref, it->depth, it->first};
-			w->given = GIVEN_NODE;
+			it->depth = f->depth + (e->h.kind == CCG_NODE_CALL);
+			it->hdr = &e->h;
+			w->pend_node = ref;
+			w->pend_depth = it->depth;
+			w->pend_first = it->first;
+			w->pend_slot = e;
+			w->given = CCG_WALK_GIVEN_NODE;
 			return CCG_OK;
 		}
 		if ((w->flags & CCG_WALK_ENDS) && !w->ended) {
+			/* Its header, where it was or read again. */
+			if ((err = node_get(w, f->node, 0, &e, NULL)))
+				return err;
+			f->slot = e;
 			w->ended = 1;
 			it->kind = CCG_WALK_END;
 			it->id = f->node;
 			it->first = f->first;
 			it->depth = f->depth;
-			it->hdr = f->h;
+			it->hdr = &e->h;
 			it->past = f->idx;
 			return CCG_OK;
 		}
 		w->nitems = f->items;
-		w->n--;
+		w->top = --w->n ? f - 1 : NULL;
 		w->ended = 0;
 	}
 	it->kind = CCG_WALK_DONE;
@@ -283,71 +250,70 @@ static ccg_err check_counts(ccg_walk *w, size_t at, uint32_t n,
 	uint64_t sum = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		ccg_ref ref = w->items[at + i];
-		const ccg_node *h;
+		slot *e;
 		if (CCG_REF_IS_EVENT(ref)) {
 			sum++;
 			continue;
 		}
-		ccg_err err = node_get(w, ref, whole, &h, NULL);
+		ccg_err err = node_get(w, ref, whole, &e, NULL);
 		if (err)
 			return err;
-		sum += h->nevents;
+		sum += e->h.nevents;
 	}
 	return sum == nevents ? CCG_OK : CCG_EFORMAT;
 }
 
-ccg_err ccg_walk_descend(ccg_walk *w)
+ccg_err ccg_walk_enter(ccg_walk *w)
 {
-	if (w->given != GIVEN_NODE)
+	if (w->given != CCG_WALK_GIVEN_NODE)
 		return CCG_EINVAL;
-	w->given = GIVEN_OTHER;
-	const ccg_node *h;
-	const ccg_ref *refs;
-	ccg_err err = node_get(w, w->pend.node, 1, &h, &refs);
+	w->given = CCG_WALK_GIVEN_OTHER;
+	/* Most often still whole where ccg_walk_next read it. */
+	slot *e = w->pend_slot;
+	const ccg_ref *refs = e->items;
+	ccg_err err = CCG_OK;
+	if (e->id1 != w->pend_node + 1 || !e->held)
+		err = node_get(w, w->pend_node, 1, &e, &refs);
+	else if (e->h.nitems > w->max_items)
+		err = CCG_ERANGE; /* held whole by a walk that allows more */
 	if (err)
 		return err;
-	if (CCG_GROW(w->f, w->n + 1, w->cap) ||
-	    CCG_GROW(w->items, w->nitems + h->nitems, w->capitems) ||
-	    (w->dsize && CCG_GROW(w->data, (w->n + 1) * w->dsize, w->capdata)))
+	const ccg_node *h = &e->h;
+	const uint64_t nevents = h->nevents; /* checking may evict e */
+	int full = CCG_GROW(w->f, w->n + 1, w->cap) ||
+		   CCG_GROW(w->items, w->nitems + h->nitems, w->capitems) ||
+		   (w->dsize &&
+		    CCG_GROW(w->data, w->cap * w->dsize, w->capdata));
+	w->top = w->n ? w->f + w->n - 1 : NULL; /* the frames may have moved */
+	if (full)
 		return CCG_ENOMEM;
+	w->room = w->flags & CCG_WALK_COUNTS ? 0
+		  : w->dsize && w->capdata / w->dsize < w->cap
+			  ? w->capdata / w->dsize : w->cap;
 	frame *f = &w->f[w->n];
-	*f = (frame){w->pend.node, h->nitems, 0, w->pend.depth, w->nitems,
-		     w->pend.first, w->pend.first, *h};
+	f->node = w->pend_node;
+	f->nitems = h->nitems;
+	f->next = 0;
+	f->depth = w->pend_depth;
+	f->items = w->nitems;
+	f->first = f->idx = w->pend_first;
+	f->slot = e;
 	if (h->nitems)
 		memcpy(w->items + w->nitems, refs, h->nitems * sizeof *refs);
-	if (w->dsize)
-		memset(w->data + w->n * w->dsize, 0, w->dsize);
 	w->nitems += f->nitems;
 	w->n++;
+	w->top = f;
 	w->ended = 0;
 	if (w->flags & CCG_WALK_COUNTS)
-		return check_counts(w, f->items, f->nitems, f->h.nevents);
+		return check_counts(w, f->items, f->nitems, nevents);
 	return CCG_OK;
 }
 
-size_t ccg_walk_level(const ccg_walk *w)
+ccg_err ccg_walk_header(ccg_walk *w, uint32_t id, const ccg_node **h)
 {
-	return w->n;
-}
-
-void *ccg_walk_data(ccg_walk *w, size_t level)
-{
-	return level < w->n && w->dsize ? w->data + level * w->dsize : NULL;
-}
-
-void ccg_walk_items(const ccg_walk *w, const ccg_ref **refs, uint32_t *n)
-{
-	const frame *f = w->n ? &w->f[w->n - 1] : NULL;
-	*refs = f ? w->items + f->items : NULL;
-	*n = f ? f->nitems : 0;
-}
-
-ccg_err ccg_walk_header(ccg_walk *w, uint32_t id, ccg_node *h)
-{
-	const ccg_node *p;
+	slot *e;
 	ccg_err err = node_get(w, id, (w->flags & CCG_WALK_READ_ITEMS) != 0,
-			       &p, NULL);
-	if (!err)
-		*h = *p;
+			       &e, NULL);
+	*h = err ? NULL : &e->h;
 	return err;
 }

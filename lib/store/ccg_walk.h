@@ -25,7 +25,9 @@
  * across them.  Times are not read here: a node's start and end are the
  * times ccg_tcur gives for the indices a walk reports (ccg_node_end).
  *
- * A walk, and a memo, serve one thread at a time.
+ * A walk, and a memo, serve one thread at a time.  The walk's state is
+ * defined at the end of this header only so that the calls made once per
+ * item compile inline; callers touch none of its fields.
  *
  * Simple API: create, start, next, descend, free.  Advanced: options (the
  * most items a node may hold, frame ends, checks, frame data, a memo of
@@ -37,11 +39,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ccg_error.h"
 #include "ccg_store.h"
 
 typedef struct ccg_walk ccg_walk;
+typedef struct ccg_walk_memo ccg_walk_memo;
 
 /* What ccg_walk_next gives. */
 enum ccg_walk_kind {
@@ -60,7 +64,11 @@ typedef struct ccg_walk_item {
 	uint32_t depth;         /* EVENT: its depth (its frame's); NODE, END:
 				 * the depth of the node's own events (its
 				 * frame's, once entered) */
-	ccg_node hdr;           /* NODE, END: the node's header */
+	const ccg_node *hdr;    /* NODE, END: the node's header, in the memo:
+				 * valid until this walk or one sharing its
+				 * memo reads another node (a next item,
+				 * ccg_walk_header; descending into the node
+				 * keeps it) */
 	uint64_t past;          /* END: the index past its items' events (first
 				 * + hdr.nevents when they add up) */
 } ccg_walk_item;
@@ -80,20 +88,21 @@ void ccg_walk_start(ccg_walk *w, uint32_t node, uint64_t first,
 
 /* The next item into *it; kind CCG_WALK_DONE when the walk is over.  A
  * node the caller did not descend into is gone past.  An error (reading a
- * record, a check of the options) leaves the walk to be started again. */
-ccg_err ccg_walk_next(ccg_walk *w, ccg_walk_item *it);
+ * record, a check of the options) leaves the walk to be started again.
+ * (Inline, below.) */
+static inline ccg_err ccg_walk_next(ccg_walk *w, ccg_walk_item *it);
 
 /* Enters the node ccg_walk_next has just given: its items come next.
  * CCG_EINVAL when the last item was not a node; CCG_ERANGE when the node
- * holds more items than the walk allows. */
-ccg_err ccg_walk_descend(ccg_walk *w);
+ * holds more items than the walk allows.  (Inline, below.) */
+static inline ccg_err ccg_walk_descend(ccg_walk *w);
 
 /* ---- advanced API ---- */
 
-/* A memo of `slots` decoded node records (direct-mapped by id), each
- * keeping up to `keep` items (a node of more is read again each time it is
- * entered).  Ownership: ccg_walk_memo_free, after every walk using it. */
-typedef struct ccg_walk_memo ccg_walk_memo;
+/* A memo of `slots` decoded node records (rounded up to a power of two;
+ * direct-mapped by id), each keeping up to `keep` items (a node of more
+ * is read again each time it is entered).  Ownership: ccg_walk_memo_free,
+ * after every walk using it. */
 ccg_err ccg_walk_memo_create(uint32_t slots, uint32_t keep,
 			     ccg_walk_memo **out);
 void ccg_walk_memo_free(ccg_walk_memo *m);
@@ -124,8 +133,9 @@ typedef struct ccg_walk_opts {
 				 * (CCG_ERANGE past it); 0: CCG_FANOUT_MAX +
 				 * 1 */
 	unsigned flags;         /* CCG_WALK_ flags */
-	size_t data_size;       /* bytes of the caller's data per frame,
-				 * zeroed when the frame opens */
+	size_t data_size;       /* bytes of the caller's data per frame (not
+				 * cleared: the caller fills it when it
+				 * descends) */
 	ccg_walk_memo *memo;    /* the caller's memo, or NULL: the walk's own
 				 * (CCG_WALK_MEMO_SLOTS x CCG_WALK_MEMO_KEEP).
 				 * Borrowed: it outlives the walk */
@@ -138,17 +148,196 @@ ccg_err ccg_walk_create_opts(const ccg_store *s, const ccg_walk_opts *o,
 
 /* The open frames: 0 before the first node is entered; the frame of a
  * node being given (NODE) is not open yet, that of a node ending (END) is
- * still open. */
-size_t ccg_walk_level(const ccg_walk *w);
-/* The caller's data of open frame `level` (0: the outermost), data_size
- * bytes, valid until the next ccg_walk_descend or ccg_walk_next that
- * closes it; NULL for a level not open. */
-void *ccg_walk_data(ccg_walk *w, size_t level);
+ * still open.  (Inline, below.) */
+static inline size_t ccg_walk_level(const ccg_walk *w);
+/* The caller's data of open frame `level` (0: the outermost; below
+ * ccg_walk_level), data_size bytes (not 0), valid until the next
+ * ccg_walk_descend or the ccg_walk_next that closes the frame.  (Inline,
+ * below.) */
+static inline void *ccg_walk_data(ccg_walk *w, size_t level);
 /* The items of the innermost open frame: *n of them at *refs, valid until
- * the next ccg_walk_descend or the frame closes. */
-void ccg_walk_items(const ccg_walk *w, const ccg_ref **refs, uint32_t *n);
-/* The header of node `id` through the walk's memo (with its items when
- * the walk reads nodes whole). */
-ccg_err ccg_walk_header(ccg_walk *w, uint32_t id, ccg_node *h);
+ * the next ccg_walk_descend or the frame closes.  (Inline, below.) */
+static inline void ccg_walk_items(const ccg_walk *w, const ccg_ref **refs,
+				  uint32_t *n);
+/* The header of node `id` through the walk's memo (read with its items
+ * when the walk reads nodes whole): *h points into the memo, valid until
+ * the walk, or another sharing its memo, reads a node. */
+ccg_err ccg_walk_header(ccg_walk *w, uint32_t id, const ccg_node **h);
+
+/* ---- the walk's state (ccg_walk.c's alone; here for inlining) ----
+ *
+ * The calls made once per item (next, descend, level, data, items) are
+ * inline, next and descend always (a walk's loop is its caller's hot
+ * path): their common cases here, everything else in ccg_walk.c
+ * (ccg_walk_step, ccg_walk_enter), which handles every case alone.
+ *
+ * f[0 .. n) are the open frames, outermost first; frame k's items are
+ * items[f[k].items .. + f[k].nitems), stacked in frame order (those past
+ * the innermost frame's are free); its caller data is data[k x dsize ..
+ * + dsize); `room` frames fit both arrays (0 with CCG_WALK_COUNTS, so
+ * that every descent checks).  `given` says what ccg_walk_next gave
+ * last: the root not yet given (then n is 0), a node (pend_*, for
+ * ccg_walk_descend; pend_slot the memo slot it was read into, which may
+ * hold another node since), or anything else.  `ended`: the innermost
+ * frame's end has been given.  A memo slot holds node id1 - 1 (none when
+ * 0): its header, and its items when `held` (their count + 1; 0 when not
+ * held). */
+
+typedef struct ccg_walk_slot {
+	uint32_t id1;
+	uint32_t held;
+	ccg_node h;
+	ccg_ref *items;         /* `keep` entries, made on first use */
+} ccg_walk_slot;
+
+struct ccg_walk_memo {
+	uint32_t nslots, keep;  /* nslots a power of two */
+	ccg_walk_slot *s;
+};
+
+typedef struct ccg_walk_frame {
+	uint32_t node;
+	uint32_t nitems, next;  /* its items; the next one to give */
+	uint32_t depth;
+	size_t items;           /* where its items start in `items` */
+	uint64_t first, idx;    /* its first event; the next item's */
+	struct ccg_walk_slot *slot; /* where its header was (its end reads
+				     * it there, or again) */
+} ccg_walk_frame;
+
+enum { CCG_WALK_GIVEN_OTHER = 0, CCG_WALK_GIVEN_NODE, CCG_WALK_GIVEN_ROOT };
+
+struct ccg_walk {
+	const ccg_store *s;
+	uint32_t max_items;
+	unsigned flags;
+	size_t dsize;           /* data_size rounded up to keep alignment */
+	ccg_walk_memo *memo;
+	ccg_walk_memo *own;     /* the walk's own memo, or NULL */
+	ccg_walk_frame *f;
+	ccg_walk_frame *top;    /* f + n - 1; NULL when n is 0 */
+	size_t n, cap, room;
+	unsigned char *data;
+	size_t capdata;         /* bytes */
+	ccg_ref *items;
+	size_t nitems, capitems;
+	ccg_ref *scratch;       /* max_items entries: a node of more items
+				 * than the memo keeps (made on first use) */
+	int given;
+	int ended;
+	uint32_t pend_node;
+	uint32_t pend_depth;
+	uint64_t pend_first;
+	ccg_walk_slot *pend_slot;
+};
+
+/* ccg_walk_next and ccg_walk_descend in every case. */
+ccg_err ccg_walk_step(ccg_walk *w, ccg_walk_item *it);
+ccg_err ccg_walk_enter(ccg_walk *w);
+
+static inline __attribute__((always_inline)) ccg_err
+ccg_walk_next(ccg_walk *w, ccg_walk_item *it)
+{
+	/* Each turn gives an item of the innermost frame (an event, a node
+	 * in the memo as the walk reads them) or its end, or closes it. */
+	ccg_walk_frame *f;
+	while ((f = w->top)) {
+		if (f->next < f->nitems) {
+			ccg_ref ref = w->items[f->items + f->next];
+			if (CCG_REF_IS_EVENT(ref)) {
+				f->next++;
+				w->given = CCG_WALK_GIVEN_OTHER;
+				it->kind = CCG_WALK_EVENT;
+				it->id = CCG_REF_ID(ref);
+				it->first = f->idx++;
+				it->depth = f->depth;
+				return CCG_OK;
+			}
+			ccg_walk_slot *e =
+				&w->memo->s[ref & (w->memo->nslots - 1)];
+			if (e->id1 != ref + 1 ||
+			    ((w->flags & CCG_WALK_READ_ITEMS) &&
+			     e->held - 1 > w->max_items)) /* 0 - 1 too */
+				break;
+			f->next++;
+			it->kind = CCG_WALK_NODE;
+			it->id = ref;
+			it->first = f->idx;
+			it->depth = f->depth + (e->h.kind == CCG_NODE_CALL);
+			it->hdr = &e->h;
+			f->idx += e->h.nevents;
+			w->given = CCG_WALK_GIVEN_NODE;
+			w->pend_node = ref;
+			w->pend_depth = it->depth;
+			w->pend_first = it->first;
+			w->pend_slot = e;
+			return CCG_OK;
+		}
+		if ((w->flags & CCG_WALK_ENDS) && !w->ended) {
+			if (f->slot->id1 != f->node + 1)
+				break; /* its header read again */
+			w->ended = 1;
+			w->given = CCG_WALK_GIVEN_OTHER;
+			it->kind = CCG_WALK_END;
+			it->id = f->node;
+			it->first = f->first;
+			it->depth = f->depth;
+			it->hdr = &f->slot->h;
+			it->past = f->idx;
+			return CCG_OK;
+		}
+		w->nitems = f->items;
+		w->top = --w->n ? f - 1 : NULL;
+		w->ended = 0;
+	}
+	return ccg_walk_step(w, it);
+}
+
+static inline __attribute__((always_inline)) ccg_err
+ccg_walk_descend(ccg_walk *w)
+{
+	/* The node held whole in the memo, room for it (none with
+	 * CCG_WALK_COUNTS: a check to make). */
+	const ccg_walk_slot *e = w->pend_slot;
+	if (w->given != CCG_WALK_GIVEN_NODE || e->id1 != w->pend_node + 1 ||
+	    e->held - 1 > w->max_items || w->n >= w->room ||
+	    e->h.nitems > w->capitems - w->nitems)
+		return ccg_walk_enter(w);
+	ccg_walk_frame *f = w->f + w->n;
+	w->given = CCG_WALK_GIVEN_OTHER;
+	f->node = w->pend_node;
+	f->nitems = e->h.nitems;
+	f->next = 0;
+	f->depth = w->pend_depth;
+	f->items = w->nitems;
+	f->first = f->idx = w->pend_first;
+	f->slot = w->pend_slot;
+	if (f->nitems)
+		memcpy(w->items + w->nitems, e->items,
+		       f->nitems * sizeof *e->items);
+	w->nitems += f->nitems;
+	w->n++;
+	w->top = f;
+	w->ended = 0;
+	return CCG_OK;
+}
+
+static inline size_t ccg_walk_level(const ccg_walk *w)
+{
+	return w->n;
+}
+
+static inline void *ccg_walk_data(ccg_walk *w, size_t level)
+{
+	return w->data + level * w->dsize;
+}
+
+static inline void ccg_walk_items(const ccg_walk *w, const ccg_ref **refs,
+				  uint32_t *n)
+{
+	const ccg_walk_frame *f = w->top;
+	*n = f ? f->nitems : 0;
+	*refs = *n ? w->items + f->items : NULL; /* none may be allocated */
+}
 
 #endif

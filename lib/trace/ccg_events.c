@@ -1,9 +1,9 @@
 /*
  * ccg_events.c - events.tsv: a depth-first walk over an instance's
- * subtree that skips whole subtrees by their text sizes, so a read at any
- * offset costs O(depth x fan-out + bytes read); windowed, it keeps only
- * the events inside [t0, t1).  Each thread keeps a memo of decoded records
- * across reads.
+ * subtree (ccg_walk.h) that skips whole subtrees by their text sizes, so a
+ * read at any offset costs O(depth x fan-out + bytes read); windowed, it
+ * keeps only the events inside [t0, t1).  Each thread keeps a memo of
+ * decoded records across reads.
  */
 #include "trace_i.h"
 #include "ccg_cancel.h"
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ccg_grow.h"
 #include "ccg_json.h"
 #include "ccg_render.h"
+#include "ccg_walk.h"
 
 /* Bytes of one events.tsv line besides the record's own text: the
  * digits of time, depth and location, and the seconds and their tab. */
@@ -40,19 +40,6 @@ typedef struct memo_ev {
 	ccg_buf tail;           /* the line after the depth column */
 } memo_ev;
 
-typedef struct memo_node {
-	uint32_t id1;
-	ccg_node hdr;
-	ccg_ref *items;         /* t->opt.fanout + 1 entries */
-} memo_node;
-
-typedef struct wframe {
-	size_t items;           /* its items: walk.items[items .. + nitems) */
-	uint32_t nitems, next;
-	uint64_t idx;           /* the next item's first event */
-	uint32_t depth;         /* depth of this node's own events */
-} wframe;
-
 /* A window's range of events in a location whose times never fall, found
  * by two binary searches over its time records; a window read in chunks
  * (a merge reads each location's a chunk at a time) asks again and
@@ -70,7 +57,7 @@ typedef struct memo {
 	uint64_t serial;
 	uint32_t fanout;
 	memo_ev ev[CCG_WALK_MEMO];
-	memo_node nodes[CCG_WALK_MEMO];
+	ccg_walk_memo *nodes;   /* CCG_WALK_MEMO nodes, whole (fanout items) */
 	memo_range rng[CCG_WALK_RANGES];
 	ccg_buf fields;
 	ccg_tcur tc;            /* reinitialised for each walk */
@@ -85,10 +72,9 @@ static void memo_free(void *p)
 	memo *m = p;
 	if (!m)
 		return;
-	for (size_t i = 0; i < CCG_WALK_MEMO; i++) {
+	for (size_t i = 0; i < CCG_WALK_MEMO; i++)
 		ccg_buf_free(&m->ev[i].tail);
-		free(m->nodes[i].items);
-	}
+	ccg_walk_memo_free(m->nodes);
 	ccg_buf_free(&m->fields);
 	free(m);
 }
@@ -113,12 +99,19 @@ static memo *memo_get(const ccg_trace *t)
 			return NULL;
 		}
 	}
-	if (m->serial != t->serial || m->fanout != t->opt.fanout) {
-		for (size_t i = 0; i < CCG_WALK_MEMO; i++) {
+	if (m->serial != t->serial || m->fanout != t->opt.fanout ||
+	    !m->nodes) {
+		for (size_t i = 0; i < CCG_WALK_MEMO; i++)
 			m->ev[i].id1 = 0;
-			m->nodes[i].id1 = 0;
-			free(m->nodes[i].items);
-			m->nodes[i].items = NULL;
+		/* Nodes are kept whole: as many items as the fan-out. */
+		if (m->nodes && m->fanout == t->opt.fanout) {
+			ccg_walk_memo_clear(m->nodes);
+		} else {
+			ccg_walk_memo_free(m->nodes);
+			m->nodes = NULL;
+			if (ccg_walk_memo_create(CCG_WALK_MEMO, t->opt.fanout,
+						 &m->nodes))
+				return NULL;
 		}
 		for (size_t i = 0; i < CCG_WALK_RANGES; i++)
 			m->rng[i].l = NULL;
@@ -128,15 +121,13 @@ static memo *memo_get(const ccg_trace *t)
 	return m;
 }
 
+/* What a walk over one location reads through; each walk over its
+ * subtree is a cursor of its own (walk_cursor). */
 typedef struct walk {
 	const ccg_trace *t;
 	const loc *l;
-	wframe *f;
-	size_t n, cap;
-	ccg_ref *items;         /* the items of every open frame, stacked */
-	size_t nitems, capitems;
 	memo_ev *ev;
-	memo_node *nodes;
+	ccg_walk_memo *nodes;
 	ccg_buf *fields_;
 	ccg_tcur *tc;           /* the location's times */
 	evwin win;              /* the events it keeps */
@@ -149,9 +140,16 @@ typedef struct walk {
 static walk walk_make(const ccg_trace *t, const loc *l, memo *m)
 {
 	ccg_loc_tcur(&m->tc, t, l);
-	return (walk){t, l, NULL, 0, 0, NULL, 0, 0, m->ev, m->nodes,
-		      &m->fields, &m->tc, {0, 0, 0, 0, 0, 0}, EVF_TSV,
-		      {0}, {0}, 0};
+	return (walk){t, l, m->ev, m->nodes, &m->fields, &m->tc,
+		      {0, 0, 0, 0, 0, 0}, EVF_TSV, {0}, {0}, 0};
+}
+
+/* A cursor over w's location, through the thread's node memo.
+ * Ownership: ccg_walk_free. */
+static ccg_err walk_cursor(const walk *w, ccg_walk **out)
+{
+	ccg_walk_opts o = {w->t->opt.fanout, CCG_WALK_READ_ITEMS, 0, w->nodes};
+	return ccg_walk_create_opts(w->t->store, &o, out);
 }
 
 /* Writes w's lines in format f. */
@@ -172,12 +170,6 @@ static uint64_t walk_fixed(const walk *w)
 		return ccg_json_fixed(strlen(w->pid), strlen(w->tid),
 				      w->ts_width);
 	return fixed_len(w->t, w->l);
-}
-
-static void walk_free(walk *w)
-{
-	free(w->f);
-	free(w->items);
 }
 
 static ccg_err walk_event(walk *w, uint32_t id, const memo_ev **out)
@@ -209,37 +201,21 @@ static ccg_err walk_event(walk *w, uint32_t id, const memo_ev **out)
 	return CCG_OK;
 }
 
-static ccg_err walk_node(walk *w, uint32_t id, const memo_node **out)
-{
-	memo_node *m = &w->nodes[id % CCG_WALK_MEMO];
-	if (m->id1 != id + 1) {
-		if (!m->items &&
-		    !(m->items = malloc(sizeof *m->items *
-					(w->t->opt.fanout + 1))))
-			return CCG_ENOMEM;
-		m->id1 = 0;
-		ccg_err err = ccg_store_get_node(w->t->store, id, &m->hdr,
-						 m->items, w->t->opt.fanout);
-		if (err)
-			return err;
-		m->id1 = id + 1;
-	}
-	*out = m;
-	return CCG_OK;
-}
-
 /* A node's text length and event count must be the sums of its items':
  * reads skip subtrees by them, so a node claiming more or less than its
- * items hold would shift or cut the file.  Checked on the items
- * w->items[at, at + n), which walk_push has just copied (looking the
- * items up may evict the node's own memo entry). */
-static ccg_err walk_check_sums(walk *w, size_t at, uint32_t n,
-			       uint64_t textlen, uint64_t nevents)
+ * items hold would shift or cut the file.  Checked on the items of the
+ * cursor's innermost frame (copied there: looking the items up may evict
+ * the node from the memo). */
+static ccg_err walk_check_sums(walk *w, ccg_walk *c, uint64_t textlen,
+			       uint64_t nevents)
 {
+	const ccg_ref *items;
+	uint32_t n;
 	uint64_t tsum = 0, nsum = 0;
 	ccg_err err;
+	ccg_walk_items(c, &items, &n);
 	for (uint32_t i = 0; i < n; i++) {
-		ccg_ref ref = w->items[at + i];
+		ccg_ref ref = items[i];
 		uint64_t tl, ne;
 		if (CCG_REF_IS_EVENT(ref)) {
 			const memo_ev *ev;
@@ -248,11 +224,11 @@ static ccg_err walk_check_sums(walk *w, size_t at, uint32_t n,
 			tl = ev->textlen;
 			ne = 1;
 		} else {
-			const memo_node *m;
-			if ((err = walk_node(w, ref, &m)))
+			const ccg_node *h;
+			if ((err = ccg_walk_header(c, ref, &h)))
 				return err;
-			tl = m->hdr.textlen;
-			ne = m->hdr.nevents;
+			tl = h->textlen;
+			ne = h->nevents;
 		}
 		if (tl > UINT64_MAX - tsum || ne > UINT64_MAX - nsum)
 			return CCG_EFORMAT;
@@ -262,90 +238,49 @@ static ccg_err walk_check_sums(walk *w, size_t at, uint32_t n,
 	return tsum == textlen && nsum == nevents ? CCG_OK : CCG_EFORMAT;
 }
 
-static ccg_err walk_push(walk *w, uint32_t node, uint64_t first,
-			 uint32_t depth)
+/* Enters the node c has just given (its text length and events), its
+ * sums checked. */
+static ccg_err walk_enter(walk *w, ccg_walk *c, uint64_t textlen,
+			  uint64_t nevents)
 {
-	if (CCG_GROW(w->f, w->n + 1, w->cap))
-		return CCG_ENOMEM;
-	wframe *f = &w->f[w->n];
-	const memo_node *m;
-	ccg_err err = walk_node(w, node, &m);
-	if (err)
-		return err;
-	if (CCG_GROW(w->items, w->nitems + m->hdr.nitems, w->capitems))
-		return CCG_ENOMEM;
-	f->items = w->nitems;
-	memcpy(w->items + f->items, m->items,
-	       m->hdr.nitems * sizeof *w->items);
-	w->nitems += m->hdr.nitems;
-	f->nitems = m->hdr.nitems;
-	f->next = 0;
-	f->idx = first;
-	f->depth = depth;
-	w->n++;
-	return walk_check_sums(w, f->items, f->nitems, m->hdr.textlen,
-			       m->hdr.nevents);
+	ccg_err err = ccg_walk_descend(c);
+	return err ? err : walk_check_sums(w, c, textlen, nevents);
 }
 
 /* Bytes of the events of node `id` (first event `first`) inside the
  * window: nodes wholly inside or outside count by their headers, the
- * others are opened, on a stack of frames on the heap (as deep as the
- * tree, however deep that is). */
+ * others are opened (a cursor of its own, the same memo). */
 static ccg_err window_size(walk *w, uint32_t id, uint64_t first,
 			   uint64_t fixed, uint64_t *size)
 {
-	walk sub = *w;          /* its own stack of frames, the same memo */
-	sub.f = NULL;
-	sub.n = sub.cap = 0;
-	sub.items = NULL;
-	sub.nitems = sub.capitems = 0;
-	uint32_t node = id;
-	uint64_t idx = first;
-	ccg_err err = CCG_OK;
+	ccg_walk *c;
+	ccg_walk_item it;
 	*size = 0;
-	for (;;) {
-		/* Node `node` at `idx`: counted whole, or opened. */
-		const memo_node *m;
-		if ((err = walk_node(&sub, node, &m)))
-			break;
-		int part = ccg_evwin_cover(&sub.win, idx, m->hdr.nevents);
-		if (part == CCG_COVER_ALL)
-			*size += m->hdr.textlen + m->hdr.nevents * fixed;
-		else if (part == CCG_COVER_PART &&
-			 (err = walk_push(&sub, node, idx, 0)))
-			break;
-		/* The next node to look at, events counted on the way. */
-		int found = 0;
-		while (!err && !found && sub.n) {
-			wframe *f = &sub.f[sub.n - 1];
-			if ((err = ccg_cancel_poll()))
-				break;
-			if (f->next == f->nitems) {
-				sub.nitems = f->items;
-				sub.n--;
-				continue;
-			}
-			ccg_ref ref = sub.items[f->items + f->next++];
-			uint64_t at = f->idx;
-			if (CCG_REF_IS_EVENT(ref)) {
-				const memo_ev *ev;
-				f->idx++;
-				if (ccg_evwin_inside(&sub.win, sub.tc, at, &err) &&
-				    !(err = walk_event(&sub, CCG_REF_ID(ref), &ev)))
-					*size += ev->textlen + fixed;
-				continue;
-			}
-			if ((err = walk_node(&sub, ref, &m)))
-				break;
-			f->idx += m->hdr.nevents;
-			node = ref;
-			idx = at;
-			found = 1;
+	ccg_err err = walk_cursor(w, &c);
+	if (err)
+		return err;
+	ccg_walk_start(c, id, first, 0);
+	while (!(err = ccg_walk_next(c, &it)) && it.kind != CCG_WALK_DONE) {
+		if (it.kind == CCG_WALK_EVENT) {
+			const memo_ev *ev;
+			if (ccg_evwin_inside(&w->win, w->tc, it.first, &err) &&
+			    !(err = walk_event(w, it.id, &ev)))
+				*size += ev->textlen + fixed;
+		} else {
+			/* Counted whole, or opened. */
+			int part = ccg_evwin_cover(&w->win, it.first,
+						   it.hdr->nevents);
+			if (part == CCG_COVER_ALL)
+				*size += it.hdr->textlen +
+					 it.hdr->nevents * fixed;
+			else if (part == CCG_COVER_PART)
+				err = walk_enter(w, c, it.hdr->textlen,
+						 it.hdr->nevents);
 		}
-		if (err || !found)
+		if (err || (err = ccg_cancel_poll()))
 			break;
 	}
-	walk_free(&sub);
+	ccg_walk_free(c);
 	return err;
 }
 
@@ -403,72 +338,70 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 	const uint64_t fixed = walk_fixed(w);
 	size_t want_end = out->len + len;
 	ccg_buf line = CCG_BUF_INIT;
-	ccg_err err = walk_push(w, in->node, in->first, in->depth);
-	while (!err && w->n) {
-		wframe *f = &w->f[w->n - 1];
-		if ((err = ccg_cancel_poll()))
-			break;
-		if (f->next == f->nitems) {
-			w->nitems = f->items;
-			w->n--;
-			continue;
-		}
-		ccg_ref ref = w->items[f->items + f->next++];
-		uint64_t idx = f->idx;
-		if (CCG_REF_IS_EVENT(ref)) {
-			const memo_ev *ev;
-			uint64_t at;
-			f->idx++;
-			if (!ccg_evwin_inside(&w->win, w->tc, idx, &err)) {
-				if (err)
-					break;
+	ccg_walk *c;
+	ccg_walk_item it;
+	ccg_err err = walk_cursor(w, &c);
+	if (err)
+		return err;
+	/* The instance itself is entered, whatever the window and offset. */
+	ccg_walk_start(c, in->node, in->first, in->depth);
+	if (!(err = ccg_walk_next(c, &it)))
+		err = walk_enter(w, c, it.hdr->textlen, it.hdr->nevents);
+	while (!err && !(err = ccg_cancel_poll()) &&
+	       !(err = ccg_walk_next(c, &it)) && it.kind != CCG_WALK_DONE) {
+		if (it.kind == CCG_WALK_NODE) {
+			/* Copied: measuring reads other nodes. */
+			const uint64_t tl = it.hdr->textlen;
+			const uint64_t ne = it.hdr->nevents;
+			uint64_t size = tl + ne * fixed;
+			int part = ccg_evwin_cover(&w->win, it.first, ne);
+			if (part == CCG_COVER_PART &&
+			    (err = window_size(w, it.id, it.first, fixed,
+					       &size)))
+				break;
+			if (part == CCG_COVER_NONE || off >= size) {
+				off -= part == CCG_COVER_NONE ? 0 : size;
 				continue;
 			}
-			if ((err = ccg_tcur_get(w->tc, idx, &at)))
-				break;
-			if ((err = walk_event(w, CCG_REF_ID(ref), &ev)))
-				break;
-			uint64_t size = ev->textlen + fixed;
-			if (off >= size) {
-				off -= size;
-				continue;
-			}
-			/* A line that fits whole is made in place, else in
-			 * `line` and cut. */
-			int whole = !off && size <= want_end - out->len;
-			ccg_buf *b = whole ? out : &line;
-			ccg_buf_reset(&line);
-			if ((err = render_line(w, CCG_REF_ID(ref), idx, at,
-					       f->depth, size, b)))
-				break;
-			if (!whole) {
-				size_t k = line.len - (size_t)off;
-				if (k > want_end - out->len)
-					k = want_end - out->len;
-				ccg_buf_add(out, line.data + off, k);
-				off = 0;
-			}
-			if (out->len >= want_end)
+			err = walk_enter(w, c, tl, ne);
+			continue;
+		}
+		const memo_ev *ev;
+		uint64_t at;
+		if (!ccg_evwin_inside(&w->win, w->tc, it.first, &err)) {
+			if (err)
 				break;
 			continue;
 		}
-		const memo_node *m;
-		if ((err = walk_node(w, ref, &m)))
+		if ((err = ccg_tcur_get(w->tc, it.first, &at)))
 			break;
-		f->idx += m->hdr.nevents;
-		uint32_t depth = f->depth + (m->hdr.kind == CCG_NODE_CALL);
-		uint64_t size = m->hdr.textlen + m->hdr.nevents * fixed;
-		int part = ccg_evwin_cover(&w->win, idx, m->hdr.nevents);
-		if (part == CCG_COVER_PART &&
-		    (err = window_size(w, ref, idx, fixed, &size)))
+		if ((err = walk_event(w, it.id, &ev)))
 			break;
-		if (part == CCG_COVER_NONE || off >= size) {
-			off -= part == CCG_COVER_NONE ? 0 : size;
+		uint64_t size = ev->textlen + fixed;
+		if (off >= size) {
+			off -= size;
 			continue;
 		}
-		err = walk_push(w, ref, idx, depth);
+		/* A line that fits whole is made in place, else in `line` and
+		 * cut. */
+		int whole = !off && size <= want_end - out->len;
+		ccg_buf *b = whole ? out : &line;
+		ccg_buf_reset(&line);
+		if ((err = render_line(w, it.id, it.first, at, it.depth, size,
+				       b)))
+			break;
+		if (!whole) {
+			size_t k = line.len - (size_t)off;
+			if (k > want_end - out->len)
+				k = want_end - out->len;
+			ccg_buf_add(out, line.data + off, k);
+			off = 0;
+		}
+		if (out->len >= want_end)
+			break;
 	}
 	ccg_buf_free(&line);
+	ccg_walk_free(c);
 	return err ? err : ccg_buf_status(out);
 }
 
@@ -537,9 +470,7 @@ ccg_err ccg_events_window_body(const ccg_trace *t, const loc *l,
 	ccg_err err = walk_window(t, l, t0, t1, &root, &w);
 	if (err)
 		return err;
-	err = walk_read(&w, &root, off, len, out);
-	walk_free(&w);
-	return err;
+	return walk_read(&w, &root, off, len, out);
 }
 
 /* Size and bytes of a location's events.tsv inside [t0, t1). */
@@ -553,10 +484,8 @@ ccg_err ccg_events_window(const ccg_trace *t, const loc *l, uint64_t t0,
 	if (err)
 		return err;
 	uint64_t body;
-	if ((err = window_size(&w, in.node, in.first, fixed_len(t, l), &body))) {
-		walk_free(&w);
+	if ((err = window_size(&w, in.node, in.first, fixed_len(t, l), &body)))
 		return err;
-	}
 	const size_t hlen = t->ev_header.len;
 	if (size)
 		*size = hlen + body;
@@ -565,7 +494,6 @@ ccg_err ccg_events_window(const ccg_trace *t, const loc *l, uint64_t t0,
 	size_t want_end = ccg_events_header(t, &off, len, out);
 	if (out->len < want_end && off - hlen < body)
 		err = walk_read(&w, &in, off - hlen, want_end - out->len, out);
-	walk_free(&w);
 	return err ? err : ccg_buf_status(out);
 }
 
@@ -581,9 +509,7 @@ ccg_err ccg_events_read(const ccg_trace *t, const inst *in, uint64_t off,
 	if (!m)
 		return CCG_ENOMEM;
 	walk w = walk_make(t, in->l, m);
-	ccg_err err = walk_read(&w, in, off - hlen, want_end - out->len, out);
-	walk_free(&w);
-	return err;
+	return walk_read(&w, in, off - hlen, want_end - out->len, out);
 }
 
 
@@ -606,7 +532,6 @@ ccg_err ccg_events_body(const ccg_trace *t, const inst *in, const win *wn,
 		*size = body;
 	if (!err && out && off < body && len)
 		err = walk_read(&w, in, off, len, out);
-	walk_free(&w);
 	return err;
 }
 
@@ -621,32 +546,22 @@ ccg_err ccg_events_each(const ccg_trace *t, const loc *l, ccg_event_fn fn,
 	if (!m)
 		return CCG_ENOMEM;
 	walk w = walk_make(t, l, m);
-	err = walk_push(&w, root.node, root.first, 0);
-	while (!err && w.n) {
-		wframe *f = &w.f[w.n - 1];
-		if ((err = ccg_cancel_poll()))
+	ccg_walk *c;
+	ccg_walk_item it;
+	if ((err = walk_cursor(&w, &c)))
+		return err;
+	ccg_walk_start(c, root.node, root.first, 0);
+	while (!(err = ccg_walk_next(c, &it)) && it.kind != CCG_WALK_DONE) {
+		const memo_ev *ev;
+		if (it.kind == CCG_WALK_NODE)
+			err = walk_enter(&w, c, it.hdr->textlen,
+					 it.hdr->nevents);
+		else if (!(err = walk_event(&w, it.id, &ev)))
+			err = fn(ctx, it.first, ev->kind, ev->tail.data,
+				 ev->tail.len);
+		if (err || (err = ccg_cancel_poll()))
 			break;
-		if (f->next == f->nitems) {
-			w.nitems = f->items;
-			w.n--;
-			continue;
-		}
-		ccg_ref ref = w.items[f->items + f->next++];
-		uint64_t idx = f->idx;
-		if (CCG_REF_IS_EVENT(ref)) {
-			const memo_ev *ev;
-			f->idx++;
-			if (!(err = walk_event(&w, CCG_REF_ID(ref), &ev)))
-				err = fn(ctx, idx, ev->kind, ev->tail.data,
-					 ev->tail.len);
-			continue;
-		}
-		const memo_node *mn;
-		if ((err = walk_node(&w, ref, &mn)))
-			break;
-		f->idx += mn->hdr.nevents;
-		err = walk_push(&w, ref, idx, 0);
 	}
-	walk_free(&w);
+	ccg_walk_free(c);
 	return err;
 }

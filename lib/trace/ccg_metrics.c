@@ -5,8 +5,9 @@
  *
  * Every node knows its subtree's rows and their bytes (ccg_node mrows,
  * mtext), so a file's size is known without rendering, and a read walks
- * the subtree depth-first, skipping every subtree without rows and every
- * subtree that lies before its offset: O(depth x fan-out + bytes read).
+ * the subtree depth-first (ccg_walk.h), skipping every subtree without
+ * rows and every subtree that lies before its offset: O(depth x fan-out +
+ * bytes read).
  * Windowed, a location whose times never fall keeps the events of an
  * index range (two time searches); one whose times run backwards tests
  * each event's time.
@@ -17,24 +18,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ccg_grow.h"
 #include "ccg_metric.h"
+#include "ccg_walk.h"
 
 /* Event records whose rows a walk remembers (direct-mapped by id). */
 #define CCG_MWALK_MEMO 256
-
-typedef struct mframe {
-	ccg_ref *items;         /* fan-out + 1 entries */
-	uint32_t nitems, next;
-	uint64_t idx;           /* the next item's first event */
-} mframe;
 
 typedef struct mwalk {
 	const ccg_trace *t;
 	const loc *l;
 	uint64_t fixed;         /* bytes of a row before its metric column */
-	mframe *f;
-	size_t n, cap;
+	ccg_walk *c;            /* the cursor over the subtree */
 	evwin win;              /* the events it keeps */
 	ccg_tcur tc;            /* the location's times */
 	ccg_mcache mc;
@@ -72,8 +66,11 @@ static ccg_err mwalk_open(const ccg_trace *t, const loc *l, const win *wn,
 	w->fixed = row_fixed(t, l);
 	ccg_loc_tcur(&w->tc, t, l);
 	ccg_mcache_init(&w->mc, t->defs);
-	if (!wn)
-		return CCG_OK;
+	/* Node headers alone while going past, whole when entered. */
+	ccg_walk_opts o = {t->opt.fanout + 1, 0, 0, NULL};
+	ccg_err err = ccg_walk_create_opts(t->store, &o, &w->c);
+	if (err || !wn)
+		return err;
 	return ccg_events_evwin(t, l, &w->tc, wn->t0, wn->t1, &w->win);
 }
 
@@ -81,9 +78,7 @@ static void mwalk_close(mwalk *w)
 {
 	if (!w)
 		return;
-	for (size_t i = 0; i < w->cap; i++)
-		free(w->f[i].items);
-	free(w->f);
+	ccg_walk_free(w->c);
 	ccg_mcache_free(&w->mc);
 	ccg_buf_free(&w->fields);
 	ccg_buf_free(&w->tails);
@@ -103,26 +98,6 @@ static ccg_err event_rows(mwalk *w, uint32_t id, const struct mmemo **out)
 		*m = (struct mmemo){id + 1, ev.mrows, ev.mtext};
 	}
 	*out = m;
-	return CCG_OK;
-}
-
-static ccg_err push(mwalk *w, uint32_t node, uint64_t first)
-{
-	if (CCG_GROW(w->f, w->n + 1, w->cap))
-		return CCG_ENOMEM;
-	mframe *f = &w->f[w->n];
-	if (!f->items &&
-	    !(f->items = malloc(sizeof *f->items * (w->t->opt.fanout + 1))))
-		return CCG_ENOMEM;
-	ccg_node h;
-	ccg_err err = ccg_store_get_node(w->t->store, node, &h, f->items,
-					 w->t->opt.fanout + 1);
-	if (err)
-		return err;
-	f->nitems = h.nitems;
-	f->next = 0;
-	f->idx = first;
-	w->n++;
 	return CCG_OK;
 }
 
@@ -174,40 +149,34 @@ static ccg_err mwalk_run(mwalk *w, uint32_t node, uint64_t first,
 			 uint64_t *size)
 {
 	const size_t want_end = out ? out->len + len : 0;
-	ccg_err err = push(w, node, first);
+	ccg_walk_item it;
+	ccg_err err;
 	if (size)
 		*size = 0;
-	while (!err && w->n && (!out || out->len < want_end) &&
-	       !(err = ccg_cancel_poll())) {
-		mframe *f = &w->f[w->n - 1];
-		if (f->next == f->nitems) {
-			w->n--;
-			continue;
-		}
-		ccg_ref ref = f->items[f->next++];
-		uint64_t idx = f->idx, bytes;
+	/* The instance itself is entered, whatever the window and offset. */
+	ccg_walk_start(w->c, node, first, 0);
+	if (!(err = ccg_walk_next(w->c, &it)))
+		err = ccg_walk_descend(w->c);
+	while (!err && (!out || out->len < want_end) &&
+	       !(err = ccg_cancel_poll()) &&
+	       !(err = ccg_walk_next(w->c, &it)) && it.kind != CCG_WALK_DONE) {
+		uint64_t bytes;
 		int part = CCG_COVER_ALL;
-		if (CCG_REF_IS_EVENT(ref)) {
+		if (it.kind == CCG_WALK_EVENT) {
 			const struct mmemo *m;
-			f->idx++;
-			if ((err = event_rows(w, CCG_REF_ID(ref), &m)) ||
-			    !m->mrows ||
-			    !ccg_evwin_inside(&w->win, &w->tc, idx, &err))
+			if ((err = event_rows(w, it.id, &m)) || !m->mrows ||
+			    !ccg_evwin_inside(&w->win, &w->tc, it.first, &err))
 				continue;
 			bytes = m->mrows * w->fixed + m->mtext;
 		} else {
-			ccg_node h;
-			if ((err = ccg_store_get_node(w->t->store, ref, &h, NULL,
-						      0)))
-				break;
-			f->idx += h.nevents;
-			if (!h.mrows ||
-			    (part = ccg_evwin_cover(&w->win, idx, h.nevents)) ==
+			if (!it.hdr->mrows ||
+			    (part = ccg_evwin_cover(&w->win, it.first,
+						    it.hdr->nevents)) ==
 				    CCG_COVER_NONE)
 				continue;
-			bytes = h.mrows * w->fixed + h.mtext;
+			bytes = it.hdr->mrows * w->fixed + it.hdr->mtext;
 			if (part == CCG_COVER_PART) {
-				err = push(w, ref, idx);
+				err = ccg_walk_descend(w->c);
 				continue;
 			}
 		}
@@ -219,11 +188,11 @@ static ccg_err mwalk_run(mwalk *w, uint32_t node, uint64_t first,
 			off -= bytes;
 			continue;
 		}
-		if (!CCG_REF_IS_EVENT(ref)) {
-			err = push(w, ref, idx);
+		if (it.kind == CCG_WALK_NODE) {
+			err = ccg_walk_descend(w->c);
 			continue;
 		}
-		if ((err = render_rows(w, CCG_REF_ID(ref), idx, bytes)))
+		if ((err = render_rows(w, it.id, it.first, bytes)))
 			break;
 		size_t k = w->line.len - (size_t)off;
 		if (k > want_end - out->len)
@@ -231,7 +200,6 @@ static ccg_err mwalk_run(mwalk *w, uint32_t node, uint64_t first,
 		ccg_buf_add(out, w->line.data + off, k);
 		off = 0;
 	}
-	w->n = 0;
 	return err ? err : out ? ccg_buf_status(out) : CCG_OK;
 }
 

@@ -7,7 +7,7 @@
  * ccg_stats.h) are at most SVG_MSGS_MAX and the drawn rows' events inside
  * it at most SVG_MSG_EVENTS (a location whose times run backwards has no
  * index range for a window: then none are drawn).  Those events are read
- * by one walk per row; a send (MPI_SEND, MPI_ISEND) and a receive
+ * by one walk per row (ccg_walk.h); a send (MPI_SEND, MPI_ISEND) and a receive
  * (MPI_RECV, MPI_IRECV, recorded when it completes) of the same sender,
  * receiver, communicator and tag are paired in time order (MPI's
  * messages do not overtake each other), the k-th send with the k-th
@@ -23,6 +23,7 @@
 #include "ccg_grow.h"
 #include "ccg_svg.h"
 #include "ccg_svgmsgs.h"
+#include "ccg_walk.h"
 
 #define SVG_MSGS_MAX 500u
 #define SVG_MSG_EVENTS 200000u
@@ -37,16 +38,10 @@ typedef struct mend {
 	uint32_t row;
 } mend;
 
-typedef struct mframe {
-	inst in;
-	titems it;
-	uint32_t next;
-} mframe;
-
 typedef struct mwalk {
 	const ccg_trace *t;
-	mframe *st;
-	size_t capst;
+	ccg_walk *c;            /* over a row's location */
+	ccg_tcur *tc;           /* its times */
 	mend *send, *recv;
 	size_t nsend, nrecv, capsend, caprecv;
 	ccg_buf fields;
@@ -63,15 +58,14 @@ static int mend_cmp(const void *a, const void *b)
 	return 0;
 }
 
-/* Event `ref`, event idx of location l (row `row`) at time `at`: kept
- * when it is a send or a receive whose peer is known. */
-static ccg_err event(mwalk *w, const loc *l, uint32_t row, ccg_ref ref,
+/* Event record `id`, an event of location l (row `row`) at time `at`:
+ * kept when it is a send or a receive whose peer is known. */
+static ccg_err event(mwalk *w, const loc *l, uint32_t row, uint32_t id,
 		     uint64_t at)
 {
 	ccg_evrec r;
 	ccg_buf_reset(&w->fields);
-	ccg_err err = ccg_store_get_event(w->t->store, CCG_REF_ID(ref), &r,
-					  &w->fields);
+	ccg_err err = ccg_store_get_event(w->t->store, id, &r, &w->fields);
 	if (err)
 		return err;
 	int send = r.kind == CCG_EV_MPI_SEND || r.kind == CCG_EV_MPI_ISEND;
@@ -100,47 +94,38 @@ static ccg_err event(mwalk *w, const loc *l, uint32_t row, ccg_ref ref,
 	return CCG_OK;
 }
 
-static ccg_err push(mwalk *w, size_t *n, const inst *in)
-{
-	if (CCG_GROW(w->st, *n + 1, w->capst))
-		return CCG_ENOMEM;
-	mframe *f = &w->st[(*n)++];
-	f->in = *in;
-	f->next = 0;
-	return ccg_ids_items(w->t, &f->in, &f->it);
-}
-
 /* The sends and receives of location l (row `row`) among its events
  * i0 .. i1 - 1. */
 static ccg_err walk(mwalk *w, const loc *l, uint32_t row, uint64_t i0,
 		    uint64_t i1)
 {
 	inst root;
-	size_t n = 0;
+	ccg_walk_item it;
 	ccg_err err = ccg_ids_root(w->t, l, &root);
-	if (!err)
-		err = push(w, &n, &root);
-	while (!err && n > 0 && !(err = ccg_cancel_poll())) {
-		mframe *f = &w->st[n - 1];
-		if (f->next >= f->it.n) {
-			n--;
-			continue;
-		}
-		uint32_t i = f->next++;
-		uint64_t first = f->it.item[i].first;
-		if (CCG_REF_IS_EVENT(f->it.refs[i])) {
+	if (err)
+		return err;
+	ccg_loc_tcur(w->tc, w->t, l);
+	ccg_walk_start(w->c, root.node, root.first, 0);
+	if (!(err = ccg_walk_next(w->c, &it)))
+		err = ccg_walk_descend(w->c);
+	while (!err && !(err = ccg_cancel_poll()) &&
+	       !(err = ccg_walk_next(w->c, &it)) && it.kind != CCG_WALK_DONE) {
+		if (it.kind == CCG_WALK_EVENT) {
 			uint64_t at;
-			if (first >= i0 && first < i1 &&
-			    !(err = ccg_tcur_get(f->it.tc, first, &at)))
-				err = event(w, l, row, f->it.refs[i], at);
+			if (it.first >= i0 && it.first < i1 &&
+			    !(err = ccg_tcur_get(w->tc, it.first, &at)))
+				err = event(w, l, row, it.id, at);
 			continue;
 		}
-		uint64_t ne = f->it.item[i].hdr.nevents;
-		if (first >= i1 || first + ne <= i0 || n >= SVG_MSG_STACK)
+		if (it.first >= i1 || it.first + it.hdr->nevents <= i0 ||
+		    ccg_walk_level(w->c) >= SVG_MSG_STACK)
 			continue;
-		inst c;
-		if (!(err = ccg_ids_child(&f->in, &f->it, i, &c)))
-			err = push(w, &n, &c);
+		/* An instance entered is placed in time: its start and end
+		 * must be readable. */
+		ccg_sinst si;
+		if (!(err = ccg_sinst_place(w->tc, l->last, it.id, it.hdr,
+					    it.first, &si)))
+			err = ccg_walk_descend(w->c);
 	}
 	return err;
 }
@@ -256,6 +241,15 @@ ccg_err ccg_svgmsgs_draw(const ccg_trace *t, const uint32_t *locs,
 		ccg_buf_free(&note);
 		goto cleanup;
 	}
+	/* Headers alone while going past; a node entered holds its events
+	 * (its items' add up to them). */
+	ccg_walk_opts o = {CCG_FANOUT_MAX, CCG_WALK_COUNTS, 0, NULL};
+	if ((err = ccg_walk_create_opts(t->store, &o, &w.c)))
+		goto cleanup;
+	if (!(w.tc = malloc(sizeof *w.tc))) {
+		err = CCG_ENOMEM;
+		goto cleanup;
+	}
 	for (size_t i = 0; !err && i < nrows; i++)
 		if (t->locs[locs[i]].nevents)
 			err = walk(&w, &t->locs[locs[i]], (uint32_t)i,
@@ -263,9 +257,8 @@ ccg_err ccg_svgmsgs_draw(const ccg_trace *t, const uint32_t *locs,
 	if (!err)
 		err = pair(&w, t0, t1, pic);
 cleanup:
-	for (size_t i = 0; i < w.capst; i++)
-		ccg_ids_items_free(&w.st[i].it);
-	free(w.st);
+	ccg_walk_free(w.c);
+	free(w.tc);
 	free(w.send);
 	free(w.recv);
 	ccg_buf_free(&w.fields);

@@ -12,7 +12,8 @@
  * region id order, heights rounded with the error carried to the next
  * column (so a region's pixels in a row are its share of the span).
  * Its lanes show the calls at depth 0, 1, ... (below the location's
- * root): a walk that descends only into nodes wider than a pixel; a call
+ * root): a walk (ccg_walk.h) whose frames' depths are the lanes, which
+ * descends only into nodes wider than a pixel; a call
  * or group node inside one pixel is summarised there, not descended:
  * each lane cell shows the region of most time among what fell into it
  * (a weighted majority vote; a group node votes for the first call of
@@ -32,6 +33,7 @@
 #include "ccg_grow.h"
 #include "ccg_svg.h"
 #include "ccg_svgmsgs.h"
+#include "ccg_walk.h"
 
 /* Most rows shown, and most raster lines over all rows (a row has
  * lanes + band lines): the picture's size is bounded by
@@ -55,12 +57,6 @@ typedef struct vote {
 	uint64_t lead;
 } vote;
 
-typedef struct frame {
-	inst in;
-	titems it;
-	uint32_t next, lane;
-} frame;
-
 typedef struct gather {
 	const ccg_trace *t;
 	uint64_t t0, t1;
@@ -76,8 +72,8 @@ typedef struct gather {
 	size_t capwant, caph;
 	uint32_t *colours;      /* per key but the last (unknown regions) */
 	size_t nkeys;
-	frame *st;
-	size_t capst;
+	ccg_walk *c;            /* the lane walk */
+	ccg_tcur *tc;           /* the row's times, placing its nodes */
 	ccg_ref *refs;          /* CCG_FANOUT_MAX + 1 */
 } gather;
 
@@ -142,36 +138,25 @@ static uint32_t sample(gather *g, uint32_t node)
 	return CCG_SVG_EMPTY;
 }
 
-/* Pushes frame (in, lane) and loads its items. */
-static ccg_err push(gather *g, size_t *n, const inst *in, uint32_t lane)
-{
-	if (CCG_GROW(g->st, *n + 1, g->capst))
-		return CCG_ENOMEM;
-	frame *f = &g->st[(*n)++];
-	f->in = *in;
-	f->next = 0;
-	f->lane = lane;
-	return ccg_ids_items(g->t, &f->in, &f->it);
-}
-
-/* The lanes of location l into g->cells. */
+/* The lanes of the location of `root` into g->cells. */
 static ccg_err lanes_walk(gather *g, const inst *root)
 {
-	size_t n = 0;
-	ccg_err err = push(g, &n, root, 0);
-	while (!err && n > 0) {
-		if ((err = ccg_cancel_poll()))
-			break;
-		frame *f = &g->st[n - 1];
-		if (f->next >= f->it.n) {
-			n--;
+	const loc *l = root->l;
+	ccg_walk_item it;
+	ccg_loc_tcur(g->tc, g->t, l);
+	/* The root's frame is lane 0, a call's one below its caller's. */
+	ccg_walk_start(g->c, root->node, root->first, 0);
+	ccg_err err = ccg_walk_next(g->c, &it);
+	if (!err)
+		err = ccg_walk_descend(g->c);
+	while (!err && !(err = ccg_cancel_poll()) &&
+	       !(err = ccg_walk_next(g->c, &it)) && it.kind != CCG_WALK_DONE) {
+		if (it.kind != CCG_WALK_NODE)
 			continue;
-		}
-		uint32_t i = f->next++, lane = f->lane;
-		if (CCG_REF_IS_EVENT(f->it.refs[i]))
-			continue;
-		inst c;
-		if ((err = ccg_ids_child(&f->in, &f->it, i, &c)))
+		uint32_t lane = it.depth - (it.hdr->kind == CCG_NODE_CALL);
+		ccg_sinst c;
+		if ((err = ccg_sinst_place(g->tc, l->last, it.id, it.hdr,
+					   it.first, &c)))
 			break;
 		uint64_t s = c.start, e = c.end > c.start ? c.end : c.start + 1;
 		if (e <= g->t0 || s >= g->t1)
@@ -179,15 +164,15 @@ static ccg_err lanes_walk(gather *g, const inst *root)
 		s = s > g->t0 ? s : g->t0;
 		e = e < g->t1 ? e : g->t1;
 		uint32_t a = px(g, s), b = px(g, e - 1);
-		int deeper = b > a && n < SVG_STACK_MAX;
-		if (c.hdr.kind == CCG_NODE_CALL) {
-			paint(g, lane, key_of(g, c.hdr.region), s, e, a, b);
-			if (deeper && lane + 1 < g->lanes && c.hdr.depth > 1)
-				err = push(g, &n, &c, lane + 1);
+		int deeper = b > a && ccg_walk_level(g->c) < SVG_STACK_MAX;
+		if (it.hdr->kind == CCG_NODE_CALL) {
+			paint(g, lane, key_of(g, it.hdr->region), s, e, a, b);
+			if (deeper && lane + 1 < g->lanes && it.hdr->depth > 1)
+				err = ccg_walk_descend(g->c);
 		} else if (deeper) {
-			err = push(g, &n, &c, lane);
+			err = ccg_walk_descend(g->c);
 		} else {
-			uint32_t k = sample(g, c.node);
+			uint32_t k = sample(g, it.id);
 			if (k != CCG_SVG_EMPTY)
 				paint(g, lane, k, s, e, a, b);
 		}
@@ -440,10 +425,16 @@ static ccg_err draw(const ccg_trace *t, const where *w, ccg_buf *out)
 	g.cells = malloc(sizeof *g.cells * (g.lanes ? g.lanes : 1) *
 			 CCG_SVG_PLOT);
 	g.refs = malloc(sizeof *g.refs * (CCG_FANOUT_MAX + 1));
-	if (!g.raster || !g.cells || !g.refs) {
+	g.tc = malloc(sizeof *g.tc);
+	if (!g.raster || !g.cells || !g.refs || !g.tc) {
 		err = CCG_ENOMEM;
 		goto cleanup;
 	}
+	/* Headers alone while going past; a node entered holds its events
+	 * (its items' add up to them). */
+	ccg_walk_opts wo = {CCG_FANOUT_MAX, CCG_WALK_COUNTS, 0, NULL};
+	if ((err = ccg_walk_create_opts(t->store, &wo, &g.c)))
+		goto cleanup;
 	if ((err = colours(&g, &name)))
 		goto cleanup;
 	title(&g, w, locs, nlocs, &head);
@@ -469,12 +460,11 @@ static ccg_err draw(const ccg_trace *t, const where *w, ccg_buf *out)
 		err = ccg_svg_finish(pic, out);
 	}
 cleanup:
-	for (size_t i = 0; i < g.capst; i++)
-		ccg_ids_items_free(&g.st[i].it);
-	free(g.st);
 	ccg_svg_free(pic);
 	ccg_buf_free(&head);
 	ccg_buf_free(&name);
+	ccg_walk_free(g.c);
+	free(g.tc);
 	free(g.refs);
 	free(g.colours);
 	free(g.tot);

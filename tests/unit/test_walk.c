@@ -233,10 +233,10 @@ static void walk_check(const tree *tr, size_t at, uint32_t d0,
 		ccg_node h;
 		assert_int_equal(ccg_store_get_node(tr->s, e->id, &h, refs,
 						    CCG_FANOUT_MAX + 1), CCG_OK);
-		node_eq(&it.hdr, &h);
-		assert_int_equal(it.hdr.nevents, e->nevents);
-		assert_int_equal(it.hdr.kind, e->kind);
-		assert_int_equal(it.hdr.nitems, e->nitems);
+		node_eq(it.hdr, &h);
+		assert_int_equal(it.hdr->nevents, e->nevents);
+		assert_int_equal(it.hdr->kind, e->kind);
+		assert_int_equal(it.hdr->nitems, e->nitems);
 		if (e->type == T_CLOSE) {
 			assert_int_equal(it.past, e->first + e->nevents);
 			assert_true(nst > 0 && stack[nst - 1] == e->match);
@@ -256,11 +256,12 @@ static void walk_check(const tree *tr, size_t at, uint32_t d0,
 		/* Now and then a header through the walk's memo (evicting). */
 		if (rnd(4) == 0) {
 			uint32_t id = (uint32_t)rnd(tr->nnodes);
-			ccg_node a, b;
+			const ccg_node *a;
+			ccg_node b;
 			assert_int_equal(ccg_walk_header(w, id, &a), CCG_OK);
 			assert_int_equal(ccg_store_get_node(tr->s, id, &b, NULL, 0),
 					 CCG_OK);
-			node_eq(&a, &b);
+			node_eq(a, &b);
 		}
 		if (rnd(8) < skip) {
 			pos = e->match + 1;
@@ -277,11 +278,8 @@ static void walk_check(const tree *tr, size_t at, uint32_t d0,
 		if (data) {
 			fdata *d = ccg_walk_data(w, ccg_walk_level(w) - 1);
 			assert_non_null(d);
-			assert_true(d->magic == 0 && d->open == 0);
 			d->magic = MAGIC;
 			d->open = pos;
-		} else {
-			assert_null(ccg_walk_data(w, 0));
 		}
 		stack[nst++] = pos;
 		pos++;
@@ -417,7 +415,7 @@ static void test_counts(void **state)
 		ccg_walk_start(w, root.ref, 10, 0);
 		assert_int_equal(ccg_walk_next(w, &it), CCG_OK);
 		assert_int_equal(it.kind, CCG_WALK_NODE);
-		assert_int_equal(it.hdr.nevents, 6);
+		assert_int_equal(it.hdr->nevents, 6);
 		if (counts) {
 			assert_int_equal(ccg_walk_descend(w), CCG_EFORMAT);
 			ccg_walk_free(w);
@@ -433,12 +431,12 @@ static void test_counts(void **state)
 		assert_int_equal(it.kind, CCG_WALK_NODE);
 		assert_int_equal(it.first, 11);
 		assert_int_equal(it.depth, 1);
-		assert_int_equal(it.hdr.nevents, 2);
+		assert_int_equal(it.hdr->nevents, 2);
 		/* Skipped: the root ends at the index its items reached. */
 		assert_int_equal(ccg_walk_next(w, &it), CCG_OK);
 		assert_int_equal(it.kind, CCG_WALK_END);
 		assert_int_equal(it.past, 13);
-		assert_int_equal(it.first + it.hdr.nevents, 16);
+		assert_int_equal(it.first + it.hdr->nevents, 16);
 		assert_int_equal(ccg_walk_descend(w), CCG_EINVAL);
 		assert_int_equal(ccg_walk_next(w, &it), CCG_OK);
 		assert_int_equal(it.kind, CCG_WALK_DONE);
@@ -486,7 +484,7 @@ static void *chain_walk(void *arg)
 			*(uint64_t *)ccg_walk_data(w, lv) = it.id;
 		} else {
 			r->ends++;
-			r->bad += it.past != it.first + it.hdr.nevents ||
+			r->bad += it.past != it.first + it.hdr->nevents ||
 				  *(uint64_t *)ccg_walk_data(w, lv - 1) != it.id;
 		}
 	}
