@@ -1,7 +1,7 @@
 /*
  * test_analyze.c - lib/analyze: exact decimals (ccg_share, the wide and
- * signed forms the answers use) against hand-worked values, the category table against doc/analysis.md's rows, and the
- * index's stored results of the analysis's kinds made two ways: by the
+ * signed forms the answers use) against hand-worked values, the category
+ * table against doc/analysis.md's rows, and the index's stored results of the analysis's kinds made two ways: by the
  * one-pass walk the build uses (ccg_an_walk) and by the query over every
  * instance (ccg_result_walk, the second path through the code).  For
  * every location of generated traces (every quirk, a delayed MPI rank,
@@ -22,6 +22,7 @@
 
 #include "trace_i.h"
 #include "analyze_i.h"
+#include "test_gen.h"
 
 /* ---- numbers ---- */
 
@@ -281,18 +282,6 @@ static size_t two_paths(const char *anchor, uint64_t min)
 	return n;
 }
 
-static void generate(const char *name, const char *opts, char *anchor,
-		     size_t size)
-{
-	char dir[1024], cmd[4096];
-	snprintf(dir, sizeof dir, "%s/analyze-gen-%s", CCG_TMP_DIR, name);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s' && '%s' -q %s '%s'", dir,
-		 CCG_GEN_PATH, opts, dir);
-	if (system(cmd) != 0)
-		fail_msg("generator failed: %s", cmd);
-	snprintf(anchor, size, "%s/traces.otf2", dir);
-}
-
 static void test_generated(void **state)
 {
 	(void)state;
@@ -306,7 +295,8 @@ static void test_generated(void **state)
 	};
 	for (size_t k = 0; k < sizeof gens / sizeof *gens; k++) {
 		char anchor[1100];
-		generate(gens[k][0], gens[k][1], anchor, sizeof anchor);
+		test_generate("analyze-gen", gens[k][0], gens[k][1], anchor,
+			      sizeof anchor);
 		/* Small instances stored, so that many records compare. */
 		assert_true(two_paths(anchor, 64) > 20);
 		assert_true(two_paths(anchor, 1000) > 3);

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_gen.h"
 #include "test_sized.h"
 #include "trace_i.h"
 
@@ -28,13 +29,8 @@
 
 static ccg_trace *open_generated(const char *name, const char *opts)
 {
-	char dir[1024], cmd[4096], anchor[1100];
-	snprintf(dir, sizeof dir, "%s/gen-dir-%s", CCG_TMP_DIR, name);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s' && '%s' -q %s '%s'", dir,
-		 CCG_GEN_PATH, opts, dir);
-	if (system(cmd) != 0)
-		fail_msg("generator failed: %s", cmd);
-	snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
+	char anchor[1100];
+	test_generate("gen-dir", name, opts, anchor, sizeof anchor);
 	ccg_options o;
 	ccg_options_init(&o);
 	o.fanout = 8;

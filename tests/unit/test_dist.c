@@ -22,6 +22,7 @@
 #include "ccg_ingest.h"
 #include "ccg_read.h"
 #include "trace_i.h"
+#include "test_gen.h"
 
 /* Parts sent, in the order they were sent. */
 typedef struct sent {
@@ -191,18 +192,6 @@ static void test_shared_traces(void **state)
 	assert_true(seen > 0);
 }
 
-static void generate(const char *name, const char *opts, char *anchor,
-		     size_t size)
-{
-	char dir[1024], cmd[4096];
-	snprintf(dir, sizeof dir, "%s/dist-gen-%s", CCG_TMP_DIR, name);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s' && '%s' -q %s '%s'", dir,
-		 CCG_GEN_PATH, opts, dir);
-	if (system(cmd) != 0)
-		fail_msg("generator failed: %s", cmd);
-	snprintf(anchor, size, "%s/traces.otf2", dir);
-}
-
 static void test_generated(void **state)
 {
 	(void)state;
@@ -215,7 +204,8 @@ static void test_generated(void **state)
 	};
 	for (size_t k = 0; k < sizeof gens / sizeof *gens; k++) {
 		char anchor[1200];
-		generate(gens[k][0], gens[k][1], anchor, sizeof anchor);
+		test_generate("dist-gen", gens[k][0], gens[k][1], anchor,
+			      sizeof anchor);
 		same_index(anchor, gens[k][0]);
 	}
 }
@@ -225,7 +215,8 @@ static void test_damaged_part(void **state)
 {
 	(void)state;
 	char anchor[1200], path[1024];
-	generate("cut", "-l 3 -e 3000 --mpi", anchor, sizeof anchor);
+	test_generate("dist-gen", "cut", "-l 3 -e 3000 --mpi", anchor,
+		      sizeof anchor);
 	snprintf(path, sizeof path, "%s/dist-cut.ccg", CCG_TMP_DIR);
 	ccg_buf msg = CCG_BUF_INIT;
 	for (long cut = 0; cut < 4000; cut += 37) {
@@ -242,8 +233,9 @@ static void test_shares(void **state)
 {
 	(void)state;
 	char anchor[1200];
-	generate("share", "-l 9 -e 500 --quirk empty-location", anchor,
-		 sizeof anchor);
+	test_generate("dist-gen", "share",
+		      "-l 9 -e 500 --quirk empty-location", anchor,
+		      sizeof anchor);
 	ccg_read *r = NULL;
 	ccg_defs *d = NULL;
 	ccg_buf msg = CCG_BUF_INIT;
