@@ -2,7 +2,7 @@
 # Many readers at once.  A generated irregular trace of 10 M events (4
 # locations, MPI) is mounted multithreaded and with -s; 32 threads read
 # random ranges (1 byte to 1 MiB) of about 1,500 files for
-# CCG_LOAD_SECONDS (default 20) seconds: the root's, each location's,
+# CCG_LOAD_SECONDS (default 20, 10 in a sanitizer build) seconds: the root's, each location's,
 # those of sampled call directories and of windows.  Every byte must equal
 # a sequential read of the same file made first
 # (tests/tools/load_read.py), no read may fail, and the daemon's peak RSS
@@ -27,7 +27,7 @@ for mode in mt st; do
   pid=$(pgrep -n -f -- "$anchor $m\$")
   /usr/bin/python3 "$CCG_TOOLS/load_read.py" --mount "$m" \
     --scratch "$work/copies-$mode" --threads 32 --calls 150 \
-    --max-bytes "$max_bytes" --seconds "${CCG_LOAD_SECONDS:-20}"
+    --max-bytes "$max_bytes" --seconds "${CCG_LOAD_SECONDS:-$(ccg_sized 20 10)}"
   hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status")
   ccg_rss_bound "$mode: daemon" "$hwm" $(( ${CCG_LOAD_RSS_MIB:-192} * 1024 ))
   rm -rf "$work/copies-$mode"
