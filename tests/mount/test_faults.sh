@@ -154,7 +154,7 @@ if [ "$(id -u)" -eq 0 ]; then
   [ -n "$(ls "$work/m3")" ] || fail "read-only folder: empty mount"
   ccg_unmount "$work/m3"
 else
-  echo "SKIP disk full and read-only folder: not root"
+  ccg_skip "disk full and read-only folder: not root"
 fi
 
 # ---- the trace changed between mounts and while mounted ----

@@ -210,7 +210,7 @@ if command -v strace > /dev/null && strace -f -qq -o /dev/null true 2> /dev/null
     fail "a mount from a valid index opened event files"
   fi
 else
-  echo "  strace is not installed or cannot trace here: check skipped"
+  ccg_skip "opens seen by strace: strace is not installed or cannot trace here"
 fi
 
 # ---------------------------------------------------------------------------
@@ -433,7 +433,7 @@ if unshare -m true 2> /dev/null; then
   expect_reused ro2
   [ "$(field "$work/ro2.out" index)" = "$cached" ] || fail "read-only folder: second open used another index"
 else
-  echo "  unshare -m is not allowed here: read-only folder check skipped"
+  ccg_skip "read-only folder: unshare -m is not allowed here"
 fi
 
 # ---------------------------------------------------------------------------

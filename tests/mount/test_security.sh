@@ -84,7 +84,7 @@ if command -v strace > /dev/null; then
     fail "temporary name not PATH.tmp.PID.RANDOM: $line"
   echo "temporary: $(echo "$line" | sed 's/^[0-9]* *//')"
 else
-  echo "SKIP temporary flags: no strace"
+  ccg_skip "temporary flags: no strace"
 fi
 
 # ---- a symlink planted at the index path ----
@@ -162,6 +162,6 @@ if [ "$(id -u)" -eq 0 ]; then
   echo "cache folder: created 700; another user's refused: $(head -n 1 "$work/other.err")"
   chmod u+w "$work/ro"
 else
-  echo "SKIP cache folder: not root"
+  ccg_skip "cache folder: not root"
 fi
 echo "test_security: ok"

@@ -11,17 +11,17 @@
 # complete) and "level" (the MPI calls of every depth all stay, the deep
 # levels go).  Last, the exit paths: the library writes no second
 # archive after MPI_Finalize, and a program without MPI is still traced
-# at its exit.  Skipped (exit 0) without mpicc, mpirun or the library.
+# at its exit.  Skipped (exit 77) without mpicc, mpirun or the library.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 lib=${CCG_TRACE_MPI_LIB:-}
 for tool in mpicc mpirun otf2-print; do
   command -v "$tool" > /dev/null ||
-    { echo "skipped: $tool not found"; exit 0; }
+    { echo "skipped: $tool not found"; exit 77; }
 done
 [ -n "$lib" ] && [ -f "$lib" ] ||
-  { echo "skipped: libccgfs-trace-mpi was not built (MPI not found)"; exit 0; }
+  { echo "skipped: libccgfs-trace-mpi was not built (MPI not found)"; exit 77; }
 work="$CCG_TMP/tracer_mpi"
 rm -rf "$work"
 mkdir -p "$work"
