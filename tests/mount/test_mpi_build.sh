@@ -41,8 +41,11 @@
 #                a message naming --build-only, nothing mounted.
 #   rank dies    CCGFS_MPI_FAULT=1:exit (rank 1 _exits when its build
 #                starts) with -n 2, and =2:hang (rank 2 sleeps) with -n 3
-#                and -o mpi_timeout=5, both under `timeout 120`: a nonzero
-#                status (124, the timeout's, counts as a hang), no file at
+#                and -o mpi_timeout=5, both under `timeout 120`: every
+#                rank ended within 120 s (else a hang: fails), a nonzero
+#                status (mpirun itself hanging or crashing in its abort
+#                path once the ranks are gone, which Open MPI 4 does on a
+#                loaded machine, makes the test skipped), no file at
 #                the index path, no ccgfs process of the job left, any
 #                leftover PATH.* is not taken as an index by --info, and
 #                the next single-process build at PATH succeeds and leaves
@@ -339,9 +342,26 @@ fault() {
   t=$SECONDS
   CCGFS_MPI_FAULT="$rank:$kind" mpi "$n" "$CCGFS" --build-only \
     -o "index=$idx,rebuild${opts:+,$opts}" "$anchor" > /dev/null \
-    2> "$work/fault-$kind.err" || rc=$?
+    2> "$work/fault-$kind.err" &
+  local job=$!
+  # The ranks (processes started as $CCGFS with this index) must all end
+  # within 120 s: that is ccgfs's part of ending the job.
+  for i in $(seq 1 1200); do
+    pgrep -f -- "^$CCGFS .*index=$idx" > /dev/null || break
+    sleep 0.1
+  done
+  pgrep -f -- "^$CCGFS .*index=$idx" > /dev/null && {
+    cat "$work/fault-$kind.err" >&2
+    fail "$kind: ranks still running after 120 s: $(pgrep -a -f -- "^$CCGFS .*index=$idx")"
+  }
+  wait "$job" || rc=$?
   t=$((SECONDS - t))
-  [ "$rc" != 124 ] || { cat "$work/fault-$kind.err" >&2; fail "$kind: the job hung (killed after 120 s)"; }
+  # Every rank ended, mpirun did not return: Open MPI 4's launcher can
+  # hang (or crash) in its own abort path on a loaded machine, ranks gone
+  # (seen here 1 run in 5 under ASan).  Not ccgfs's to check: skipped.
+  if [ "$rc" = 124 ] || [ "$rc" = 139 ]; then
+    ccg_skip "$kind: every rank ended, but mpirun hung or crashed (exit $rc) in its abort path"
+  fi
   [ "$rc" != 0 ] || { cat "$work/fault-$kind.err" >&2; fail "$kind: exit status 0 with rank $rank gone"; }
   [ ! -e "$idx" ] || fail "$kind: $idx exists after the failed build"
   # mpirun has returned: no rank of the job may be running.
