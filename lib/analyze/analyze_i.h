@@ -9,11 +9,17 @@
  *   ccg_an_ctr.c    counters per region (CCG_RES_COUNTERS)
  *   ccg_an_table.c  summary.tsv, efficiency.tsv, longest.tsv,
  *                   counters.tsv of a scope
+ *   ccg_an_wcur.c   a location's MPI records and OpenMP barriers in
+ *                   stream order, with their calls (ccg_waits.h)
+ *   ccg_an_wait.c   the wait states: matching across locations
+ *   ccg_an_path.c   the critical path, and time per region on it
  */
 #ifndef CCG_ANALYZE_I_H
 #define CCG_ANALYZE_I_H
 
 #include "ccg_analyze.h"
+#include "ccg_walk.h"
+#include "ccg_waits.h"
 
 /* A region as the kinds see it, by id (sorted). */
 typedef struct an_region {
@@ -101,4 +107,42 @@ void ccg_an_cats_kind(const ccg_an *a, ccg_qkind *k);
 void ccg_an_long_kind(const ccg_an *a, ccg_qkind *k);
 void ccg_an_ctr_kind(const ccg_an *a, ccg_qkind *k);
 
+/* ---- ccg_an_wcur.c: a location's operations for the wait states ---- */
+
+enum wop_kind {
+	WOP_SEND,               /* MPI_ISEND */
+	WOP_BSEND,              /* MPI_SEND: blocking */
+	WOP_RECV,               /* MPI_RECV */
+	WOP_IRECV,              /* MPI_IRECV: a receive completed */
+	WOP_IRREQ,              /* MPI_IRECV_REQUEST: a receive posted */
+	WOP_COLL,               /* MPI_COLLECTIVE_END */
+	WOP_BARRIER             /* an OpenMP barrier call */
+};
+
+/* One operation: its record (event index `at`, time t) and its call (the
+ * innermost call open at the record, [e, l), `region`; has_call 0 when
+ * there is none: then e = l = t).  p2p: rank, comm, tag, request; a
+ * collective: op in `tag`, root in `rank`. */
+typedef struct wop {
+	uint8_t kind;           /* enum wop_kind */
+	uint8_t has_call;
+	uint32_t loc;
+	uint64_t at, t, e, l, region;
+	uint64_t rank, comm, tag, req;
+} wop;
+
+typedef struct wcur wcur;
+
+/* A cursor over location `loc` (index) of store s, l as ccg_waits_find
+ * was given it; walks share memo m (one thread).  Ownership:
+ * an_wcur_free. */
+ccg_err an_wcur_create(const ccg_store *s, const ccg_defs *d,
+		       const ccg_wloc *l, uint32_t loc, ccg_walk_memo *m,
+		       wcur **out);
+void an_wcur_free(wcur *c);
+/* The next operation into *op; 1 when there is none left, 0 when one
+ * was given, else -1 with *err set. */
+int an_wcur_next(wcur *c, wop *op, ccg_err *err);
+
 #endif
+

@@ -505,6 +505,20 @@ static const rec *find_rec(const ccg_defs *d, unsigned reftype, uint64_t id)
 	return &d->recs[i];
 }
 
+/* The length of the array field `idx` of record r (0 when unreadable). */
+static uint64_t array_count(const ccg_defs *d, const rec *r, unsigned idx)
+{
+	const unsigned char *p = rec_fields(d, r), *end = p + r->len;
+	const ccg_kind_info *ki = &ccg_schema[r->kind];
+	uint64_t n;
+	if (idx >= ki->nfields)
+		return 0;
+	for (unsigned i = 0; i < idx; i++)
+		if (ccg_field_skip(&p, end, ki->f[i].type))
+			return 0;
+	return ccg_varint_get(&p, end, &n) ? 0 : n;
+}
+
 uint64_t ccg_defs_rank_location(const ccg_defs *d, uint64_t comm,
 				uint64_t rank, uint64_t self)
 {
@@ -528,6 +542,22 @@ uint64_t ccg_defs_rank_location(const ccg_defs *d, uint64_t comm,
 	if (idmap_get(&d->comm_locs, paradigm, &i))
 		return UINT64_MAX;
 	return array_element(d, &d->recs[i], 5, idx);
+}
+
+uint64_t ccg_defs_comm_size(const ccg_defs *d, uint64_t comm)
+{
+	const rec *c = find_rec(d, CCG_FT_REF_COMM, comm);
+	if (!c || c->kind != CCG_DEF_COMM)
+		return 0;
+	const rec *g = find_rec(d, CCG_FT_REF_GROUP, rec_u(d, c, 2));
+	if (!g)
+		return 0;
+	uint64_t type = rec_u(d, g, 2);
+	if (type == GT_COMM_SELF)
+		return 1;
+	if (type != GT_COMM_LOCATIONS && type != GT_COMM_GROUP)
+		return 0;
+	return array_count(d, g, 5);
 }
 
 int ccg_defs_metric_member(const ccg_defs *d, uint64_t metric, uint64_t k,

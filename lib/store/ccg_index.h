@@ -7,7 +7,8 @@
  *            the anchor, the global definitions and every file of the
  *            archive folder), checksum;
  *   blocks   LZ4-compressed blocks of records, one section after another:
- *            locations, summary, nodes, events, times, stored results
+ *            locations, summary, nodes, events, times, stored results,
+ *            waits
  *            (the global definitions
  *            stay in the trace's .def file, whose identity is checked);
  *   directory  per section its record count and per block its first
@@ -38,7 +39,7 @@
 #include "ccg_store.h"
 
 /* Format version; a file of another version is rebuilt. */
-#define CCG_INDEX_VERSION 7
+#define CCG_INDEX_VERSION 8
 /* Seed of the file's checksums and of the hash in a default path. */
 #define CCG_INDEX_SEED 0x63636769647831ULL
 
@@ -62,6 +63,8 @@ enum ccg_section {
 	CCG_SEC_EVENTS,     /* event records (ccg_store.h) */
 	CCG_SEC_TIMES,      /* time records (ccg_store.h) */
 	CCG_SEC_SUMS,       /* stored results of large instances (owner's
+			     * format) */
+	CCG_SEC_WAITS,      /* wait states and the critical path (owner's
 			     * format) */
 	CCG_SEC__COUNT
 };

@@ -167,6 +167,21 @@ static ccg_err f_answer(const ccg_trace *t, const target *tg, enum view v,
 	return err;
 }
 
+/* waits.tsv, critical-path.tsv. */
+static ccg_err f_waits(const ccg_trace *t, const target *tg, enum view v,
+		       uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
+{
+	ccg_sink s;
+	ccg_sink_init(&s, out, off, len);
+	const inst *in = tg->kind == K_LOC || tg->kind == K_NODE ? &tg->in
+								 : NULL;
+	ccg_err err = ccg_waitset_text(t, &tg->w, in, v, &s);
+	if (!err && !out)
+		*size = s.size;
+	ccg_sink_free(&s);
+	return err;
+}
+
 /* timeline.svg: drawn once, kept in a bounded cache. */
 static ccg_err f_svg(const ccg_trace *t, const target *tg, enum view v,
 		     uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
@@ -207,12 +222,15 @@ static ccg_err f_json(const ccg_trace *t, const target *tg, enum view v,
 #define FILE_EFFICIENCY {V_EFFICIENCY, "efficiency.tsv", f_answer}
 #define FILE_LONGEST {V_LONGEST, "longest.tsv", f_answer}
 #define FILE_COUNTERS {V_COUNTERS, "counters.tsv", f_answer}
+#define FILE_WAITS {V_WAITS, "waits.tsv", f_waits}
+#define FILE_CRITPATH {V_CRITPATH, "critical-path.tsv", f_waits}
 
 /* The files of each kind of directory, in listing order. */
 static const dir_file root_files[] = {
 	{V_README, "README", f_fixed},
 	{V_INFO, "info", f_fixed},
 	FILE_SUMMARY, FILE_EFFICIENCY, FILE_LONGEST, FILE_COUNTERS,
+	FILE_WAITS, FILE_CRITPATH,
 	{V_REGIONS, "regions.tsv", f_fixed},
 	{V_LOCATIONS, "locations.tsv", f_fixed},
 	{V_DEFINITIONS, "definitions.tsv", f_fixed},
@@ -220,30 +238,30 @@ static const dir_file root_files[] = {
 	FILE_IMBALANCE, FILE_FOLDED_LOC, FILE_METRICS, FILE_JSON, FILE_SVG};
 static const dir_file group_files[] = {FILE_INFO, FILE_SUMMARY,
 				       FILE_EFFICIENCY, FILE_LONGEST,
-				       FILE_COUNTERS, FILE_STATS, FILE_FOLDED,
+				       FILE_COUNTERS, FILE_WAITS, FILE_STATS, FILE_FOLDED,
 				       FILE_MESSAGES, FILE_IMBALANCE,
 				       FILE_FOLDED_LOC, FILE_METRICS,
 				       FILE_JSON, FILE_SVG};
 static const dir_file loc_files[] = {FILE_INFO, FILE_SUMMARY,
 				     FILE_EFFICIENCY, FILE_LONGEST,
-				     FILE_COUNTERS, FILE_EVENTS, FILE_PATTERNS,
+				     FILE_COUNTERS, FILE_WAITS, FILE_EVENTS, FILE_PATTERNS,
 				     FILE_STATS, FILE_TIMELINE, FILE_FOLDED,
 				     FILE_MESSAGES, FILE_METRICS, FILE_JSON,
 				     FILE_SVG};
 static const dir_file node_files[] = {FILE_INFO, FILE_SUMMARY, FILE_LONGEST,
-				      FILE_COUNTERS, FILE_EVENTS, FILE_STATS,
+				      FILE_COUNTERS, FILE_WAITS, FILE_EVENTS, FILE_STATS,
 				      FILE_FOLDED, FILE_MESSAGES,
 				      FILE_METRICS, FILE_JSON};
 /* A window and a group in it: a group's files, and events.tsv and
  * timeline.tsv; a location in a window: a location's files. */
 static const dir_file win_files[] = {
 	FILE_INFO, FILE_SUMMARY, FILE_EFFICIENCY, FILE_LONGEST, FILE_COUNTERS,
-	FILE_EVENTS, FILE_STATS, FILE_TIMELINE, FILE_FOLDED,
+	FILE_WAITS, FILE_CRITPATH, FILE_EVENTS, FILE_STATS, FILE_TIMELINE, FILE_FOLDED,
 	FILE_MESSAGES, FILE_IMBALANCE, FILE_FOLDED_LOC, FILE_METRICS,
 	FILE_JSON, FILE_SVG};
 static const dir_file win_loc_files[] = {
 	FILE_INFO, FILE_SUMMARY, FILE_EFFICIENCY, FILE_LONGEST, FILE_COUNTERS,
-	FILE_EVENTS, FILE_PATTERNS, FILE_STATS, FILE_TIMELINE,
+	FILE_WAITS, FILE_EVENTS, FILE_PATTERNS, FILE_STATS, FILE_TIMELINE,
 	FILE_FOLDED, FILE_MESSAGES, FILE_METRICS, FILE_JSON, FILE_SVG};
 
 static const struct {

@@ -324,6 +324,8 @@ static ccg_err write_index(ccg_trace *t, const ccg_buf *identity,
 		err = ccg_index_add_store(w, t->store);
 	if (!err)
 		err = ccg_sumset_write(t->sums, w);
+	if (!err)
+		err = ccg_waitset_write(t->waits, w);
 	ccg_buf_free(&rec);
 	if (err) {
 		const char *why = ccg_index_write_error(w);
@@ -423,7 +425,8 @@ static ccg_err load_index(ccg_trace *t, const ccg_buf *identity,
 	}
 	if ((err = ccg_index_each(t->index, CCG_SEC_LOCS, load_loc, &lc)) ||
 	    (err = ccg_index_each(t->index, CCG_SEC_META, load_meta, t)) ||
-	    (err = ccg_sumset_load(t->index, &t->sums)))
+	    (err = ccg_sumset_load(t->index, &t->sums)) ||
+	    (err = ccg_waitset_load(t, t->index, &t->waits)))
 		goto fail;
 	t->from_index = 1;
 	return CCG_OK;
@@ -453,6 +456,8 @@ static void reset_content(ccg_trace *t)
 	t->msgseqs = NULL;
 	ccg_sumset_free(t->sums);
 	t->sums = NULL;
+	ccg_waitset_free(t->waits);
+	t->waits = NULL;
 	ccg_an_free(t->an);
 	t->an = NULL;
 	ccg_store_free(t->store);
@@ -574,6 +579,8 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 	double t0 = now();
 	if (!err && !t->sums) /* a shared build made them already */
 		err = ccg_sumset_build(t, &t->sums);
+	if (!err)
+		err = ccg_waitset_build(t, &t->waits);
 	if (err)
 		return err;
 	t->build_seconds += now() - t0;

@@ -20,6 +20,8 @@
  *                  imbalance.tsv, profile-locations.folded, patterns.tsv
  *                  of any directory
  *   ccg_info.c     info, README, regions.tsv, locations.tsv, definitions.tsv
+ *   ccg_waitset.c  waits.tsv and critical-path.tsv: the wait states
+ *                  found at build time, kept in the index
  *   ccg_svgview.c  timeline.svg: rows gathered from the graph, drawn by
  *                  lib/render/ccg_svg.c; its messages: ccg_svgmsgs.c
  *   ccg_open.c     opening: the index or a build, the location records
@@ -106,6 +108,9 @@ enum view {
 	V_EFFICIENCY,
 	V_LONGEST,
 	V_COUNTERS,
+	/* who waits for whom (lib/analyze/ccg_waits.h) */
+	V_WAITS,
+	V_CRITPATH,
 	V__COUNT
 };
 _Static_assert(V__COUNT <= (1 << CCG_VIEW_BITS), "views fit their bits");
@@ -179,6 +184,7 @@ typedef struct tln {
 
 struct wmerge;
 typedef struct ccg_sumset ccg_sumset;
+typedef struct ccg_waitset ccg_waitset;
 
 /* Everything of an open trace that changes after ccg_trace_open: the
  * tables lookups fill in and the texts made on first read.  Each field
@@ -243,6 +249,7 @@ struct ccg_trace {
 	ccg_sumset *sums;       /* stored results of large instances */
 	uint64_t sums_min;      /* ... of this many events or more */
 	ccg_an *an;             /* the answers' analysis (its kinds) */
+	ccg_waitset *waits;     /* wait states and the critical path */
 	uint32_t longest;       /* calls per region longest.tsv lists (0:
 				 * none) */
 	uint64_t longest_stored; /* ... that the index's results hold */
@@ -721,5 +728,21 @@ void ccg_info_node(const ccg_trace *t, const inst *in, int is_loc,
 void ccg_info_group(const group *g, ccg_buf *b);
 /* Renders readme, info, regions, locations and definitions once. */
 ccg_err ccg_info_static(ccg_trace *t);
+
+/* ---- ccg_waitset.c: waits.tsv and critical-path.tsv ---- */
+
+/* The wait states and critical path of built trace t (its store and
+ * locations).  Ownership: ccg_waitset_free. */
+ccg_err ccg_waitset_build(const ccg_trace *t, ccg_waitset **out);
+/* Appends its records to the index's CCG_SEC_WAITS section. */
+ccg_err ccg_waitset_write(const ccg_waitset *ws, ccg_index_writer *w);
+/* The set of t's index x (borrowed: it outlives the set). */
+ccg_err ccg_waitset_load(const ccg_trace *t, ccg_index *x,
+			 ccg_waitset **out);
+void ccg_waitset_free(ccg_waitset *ws);
+/* waits.tsv or critical-path.tsv (view v) of directory w (in: its
+ * instance, for a tree directory). */
+ccg_err ccg_waitset_text(const ccg_trace *t, const where *w, const inst *in,
+			 enum view v, ccg_sink *out);
 
 #endif

@@ -1,0 +1,741 @@
+/*
+ * ccg_an_wait.c - the wait states (ccg_waits.h): every location's
+ * operations (ccg_an_wcur.c) merged in time order, each message end kept
+ * until its partner comes (per channel, first in first out: MPI keeps a
+ * channel's messages in order), each collective's members until all of
+ * its communicator have come; then the pattern's wait is charged.  In a
+ * trace whose clocks agree a message end waits only for what is in
+ * flight, so memory follows the messages in flight, not the trace; the
+ * matching is the same in any order.
+ */
+#include "analyze_i.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_grow.h"
+#include "ccg_hash.h"
+
+/* Ranks resolved to locations remembered (direct-mapped); posted
+ * receives kept per location before the oldest is forgotten. */
+#define WAIT_RANKMEMO 4096u
+#define WAIT_POSTED_MAX 65536u
+#define NIL UINT32_MAX
+
+const char *ccg_waits_pattern_name(unsigned p)
+{
+	static const char *const names[] = {
+#define CCG_WP_NAME(e, s) s,
+		CCG_WAIT_PATTERNS(CCG_WP_NAME)
+#undef CCG_WP_NAME
+	};
+	return p < CCG_NWPAT ? names[p] : "?";
+}
+
+/* ---- a hash map of three-word keys to indices (linear probing,
+ * backward-shift deletion, at most half full) ---- */
+
+typedef struct wkey {
+	uint64_t a, b, c;
+} wkey;
+
+typedef struct wmap {
+	wkey *k;
+	uint32_t *v;            /* NIL: empty */
+	size_t cap, n;
+} wmap;
+
+static size_t wmap_home(const wmap *m, const wkey *k)
+{
+	return (size_t)ccg_hash(k, sizeof *k, 0x77616974).a & (m->cap - 1);
+}
+
+static ccg_err wmap_grow(wmap *m)
+{
+	size_t cap = m->cap ? 2 * m->cap : 256;
+	wmap g = {malloc(cap * sizeof *g.k), malloc(cap * sizeof *g.v), cap,
+		  m->n};
+	if (!g.k || !g.v) {
+		free(g.k);
+		free(g.v);
+		return CCG_ENOMEM;
+	}
+	memset(g.v, 0xff, cap * sizeof *g.v);
+	for (size_t i = 0; i < m->cap; i++) {
+		if (m->v[i] == NIL)
+			continue;
+		size_t j = wmap_home(&g, &m->k[i]);
+		while (g.v[j] != NIL)
+			j = (j + 1) & (cap - 1);
+		g.k[j] = m->k[i];
+		g.v[j] = m->v[i];
+	}
+	free(m->k);
+	free(m->v);
+	*m = g;
+	return CCG_OK;
+}
+
+/* The slot of key k: found (*found 1) or where it goes. */
+static ccg_err wmap_slot(wmap *m, const wkey *k, size_t *slot, int *found)
+{
+	ccg_err err;
+	if (2 * (m->n + 1) > m->cap && (err = wmap_grow(m)))
+		return err;
+	size_t j = wmap_home(m, k);
+	while (m->v[j] != NIL && memcmp(&m->k[j], k, sizeof *k))
+		j = (j + 1) & (m->cap - 1);
+	*slot = j;
+	*found = m->v[j] != NIL;
+	return CCG_OK;
+}
+
+static void wmap_del(wmap *m, size_t i)
+{
+	size_t j = i;
+	m->v[i] = NIL;
+	m->n--;
+	for (;;) {
+		j = (j + 1) & (m->cap - 1);
+		if (m->v[j] == NIL)
+			return;
+		size_t h = wmap_home(m, &m->k[j]);
+		/* Moves back unless its home lies in (i, j]. */
+		if ((i < j) ? (h > i && h <= j) : (h > i || h <= j))
+			continue;
+		m->k[i] = m->k[j];
+		m->v[i] = m->v[j];
+		m->v[j] = NIL;
+		i = j;
+	}
+}
+
+static void wmap_free(wmap *m)
+{
+	free(m->k);
+	free(m->v);
+}
+
+/* ---- pending message ends and collective members ---- */
+
+typedef struct pitem {
+	uint32_t next;
+	uint32_t loc;
+	uint8_t kind, has_call;
+	uint64_t at, t, e, l, region;
+	uint64_t p;             /* a receive: when it was posted */
+} pitem;
+
+/* A channel's unmatched ends: sends or receives (never both). */
+typedef struct chan {
+	uint32_t head, tail;
+	uint8_t sends;
+} chan;
+
+typedef struct cinst {
+	uint64_t op, root;      /* root: its location index, NIL none */
+	uint64_t size;          /* ranks of the communicator, 0 unknown */
+	uint32_t head, n;
+	size_t slot;            /* where it is in `insts` */
+} cinst;
+
+typedef struct posted {
+	uint64_t req, p;
+} posted;
+
+typedef struct wctx {
+	const ccg_defs *d;
+	const ccg_wloc *locs;
+	size_t nlocs;
+	uint64_t *ids;          /* (id, index) sorted by id */
+	ccg_waits *out;
+	size_t *cap;            /* of out->w[i] */
+	pitem *pool;
+	size_t npool, cappool;
+	uint32_t freel;
+	chan *ch;
+	size_t nch, capch;
+	wmap chans;             /* (sender, receiver, comm, tag) -> chan */
+	wmap counts;            /* (location, comm) -> collectives so far */
+	uint64_t *cnt;
+	size_t ncnt, capcnt;
+	wmap insts;             /* (comm, k) -> cinst */
+	cinst *ci;
+	size_t nci, capci;
+	uint32_t cifree;
+	posted **post;          /* per location */
+	size_t *npost, *cappost;
+	wop **bar;              /* per location: OpenMP barrier calls */
+	size_t *nbar, *capbar;
+	struct {
+		uint64_t comm, rank, self, loc;
+		int used;
+	} rmemo[WAIT_RANKMEMO];
+} wctx;
+
+static int id_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* The index of location id `id`, NIL when none. */
+static uint32_t loc_index(const wctx *x, uint64_t id)
+{
+	size_t lo = 0, hi = x->nlocs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x->ids[2 * mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < x->nlocs && x->ids[2 * lo] == id
+		       ? (uint32_t)x->ids[2 * lo + 1]
+		       : NIL;
+}
+
+/* The location index of rank `rank` of comm, seen from location `self`. */
+static uint32_t rank_loc(wctx *x, uint64_t comm, uint64_t rank, uint32_t self)
+{
+	uint64_t sid = x->locs[self].id;
+	size_t h = (size_t)ccg_mix64(comm * 0x9e3779b97f4a7c15ULL ^ rank) &
+		   (WAIT_RANKMEMO - 1);
+	if (x->rmemo[h].used && x->rmemo[h].comm == comm &&
+	    x->rmemo[h].rank == rank && x->rmemo[h].self == sid)
+		return (uint32_t)x->rmemo[h].loc;
+	uint64_t id = ccg_defs_rank_location(x->d, comm, rank, sid);
+	uint32_t i = id == UINT64_MAX ? NIL : loc_index(x, id);
+	x->rmemo[h].used = 1;
+	x->rmemo[h].comm = comm;
+	x->rmemo[h].rank = rank;
+	x->rmemo[h].self = sid;
+	x->rmemo[h].loc = i;
+	return i;
+}
+
+static ccg_err item_new(wctx *x, const wop *op, uint64_t p, uint32_t *out)
+{
+	uint32_t i = x->freel;
+	if (i != NIL) {
+		x->freel = x->pool[i].next;
+	} else {
+		if (x->npool >= NIL - 1)
+			return CCG_ERANGE;
+		if (CCG_GROW(x->pool, x->npool + 1, x->cappool))
+			return CCG_ENOMEM;
+		i = (uint32_t)x->npool++;
+	}
+	x->pool[i] = (pitem){NIL, op->loc, op->kind, op->has_call, op->at,
+			     op->t, op->e, op->l, op->region, p};
+	*out = i;
+	return CCG_OK;
+}
+
+static void item_free(wctx *x, uint32_t i)
+{
+	x->pool[i].next = x->freel;
+	x->freel = i;
+}
+
+static ccg_err emit(wctx *x, uint32_t loc, const pitem *w, uint64_t dur,
+		    uint32_t cause, unsigned pattern)
+{
+	ccg_waits *o = x->out;
+	if (!dur)
+		return CCG_OK;
+	if (CCG_GROW(o->w[loc], o->n[loc] + 1, x->cap[loc]))
+		return CCG_ENOMEM;
+	o->w[loc][o->n[loc]++] = (ccg_wait){w->at, w->e, dur, w->region,
+					    cause, (uint8_t)pattern};
+	return CCG_OK;
+}
+
+static uint64_t min64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* A message: send s matched with receive r. */
+static ccg_err pair(wctx *x, const pitem *s, const pitem *r)
+{
+	ccg_err err = CCG_OK;
+	x->out->matched++;
+	if (r->has_call && s->e > r->e)
+		err = emit(x, r->loc, r, min64(s->e, r->l) - r->e, s->loc,
+			   CCG_WP_LATE_SENDER);
+	if (!err && s->kind == WOP_BSEND && s->has_call && s->e < r->p &&
+	    r->p < s->l)
+		err = emit(x, s->loc, s, r->p - s->e, r->loc,
+			   CCG_WP_LATE_RECEIVER);
+	return err;
+}
+
+/* When location `loc`'s receive with request `req` was posted (taken
+ * from the posted list), else `dflt`. */
+static uint64_t posted_take(wctx *x, uint32_t loc, uint64_t req,
+			    uint64_t dflt)
+{
+	posted *p = x->post[loc];
+	for (size_t i = x->npost[loc]; i-- > 0;) {
+		if (p[i].req != req)
+			continue;
+		uint64_t t = p[i].p;
+		memmove(p + i, p + i + 1, (x->npost[loc] - i - 1) * sizeof *p);
+		x->npost[loc]--;
+		return t;
+	}
+	return dflt;
+}
+
+static ccg_err posted_add(wctx *x, const wop *op)
+{
+	uint32_t loc = op->loc;
+	if (x->npost[loc] == WAIT_POSTED_MAX) {
+		memmove(x->post[loc], x->post[loc] + 1,
+			(WAIT_POSTED_MAX - 1) * sizeof **x->post);
+		x->npost[loc]--;
+	}
+	if (CCG_GROW(x->post[loc], x->npost[loc] + 1, x->cappost[loc]))
+		return CCG_ENOMEM;
+	x->post[loc][x->npost[loc]++] = (posted){op->req, op->e};
+	return CCG_OK;
+}
+
+/* A message end: matched with the oldest pending end of the other kind on
+ * its channel, or kept. */
+static ccg_err p2p(wctx *x, const wop *op)
+{
+	int send = op->kind == WOP_SEND || op->kind == WOP_BSEND;
+	uint32_t peer = rank_loc(x, op->comm, op->rank, op->loc);
+	if (peer == NIL)
+		return CCG_OK;
+	if (send)
+		x->out->sends++;
+	else
+		x->out->recvs++;
+	uint64_t p = op->e;
+	if (op->kind == WOP_IRECV)
+		p = posted_take(x, op->loc, op->req, op->e);
+	uint32_t from = send ? op->loc : peer, to = send ? peer : op->loc;
+	wkey k = {(uint64_t)from << 32 | to, op->comm, op->tag};
+	size_t slot;
+	int found;
+	ccg_err err = wmap_slot(&x->chans, &k, &slot, &found);
+	if (err)
+		return err;
+	if (!found) {
+		if (x->nch >= NIL - 1)
+			return CCG_ERANGE;
+		if (CCG_GROW(x->ch, x->nch + 1, x->capch))
+			return CCG_ENOMEM;
+		x->ch[x->nch] = (chan){NIL, NIL, 0};
+		x->chans.k[slot] = k;
+		x->chans.v[slot] = (uint32_t)x->nch++;
+		x->chans.n++;
+	}
+	chan *c = &x->ch[x->chans.v[slot]];
+	uint32_t it;
+	if ((err = item_new(x, op, p, &it)))
+		return err;
+	if (c->head != NIL && c->sends != send) {
+		uint32_t o = c->head;
+		c->head = x->pool[o].next;
+		if (c->head == NIL)
+			c->tail = NIL;
+		pitem a = x->pool[o], b = x->pool[it];
+		item_free(x, o);
+		item_free(x, it);
+		return send ? pair(x, &b, &a) : pair(x, &a, &b);
+	}
+	c->sends = (uint8_t)send;
+	if (c->tail == NIL)
+		c->head = it;
+	else
+		x->pool[c->tail].next = it;
+	c->tail = it;
+	return CCG_OK;
+}
+
+/* Which pattern a collective operation's waits are (CCG_NWPAT: none). */
+static unsigned coll_pattern(uint64_t op)
+{
+	switch (op) {
+	case 0: return CCG_WP_BARRIER;
+	case 6: case 7: case 8: case 9: case 10: case 11: case 13: case 16:
+		return CCG_WP_NXN;
+	case 1: case 4: case 5: return CCG_WP_LATE_BCAST;
+	case 2: case 3: case 12: return CCG_WP_EARLY_REDUCE;
+	default: return CCG_NWPAT;
+	}
+}
+
+/* Whether member a entered later than b (ties: the smaller location id
+ * counts as later, so it is the cause). */
+static int later(const wctx *x, const pitem *a, const pitem *b)
+{
+	if (a->e != b->e)
+		return a->e > b->e;
+	return x->locs[a->loc].id < x->locs[b->loc].id;
+}
+
+/* Every member's wait in collective instance c; frees its members. */
+static ccg_err coll_done(wctx *x, cinst *c)
+{
+	unsigned pat = coll_pattern(c->op);
+	const pitem *last = NULL, *first = NULL, *root = NULL;
+	ccg_err err = CCG_OK;
+	x->out->colls++;
+	if (c->size && c->n < c->size)
+		x->out->colls_partial++;
+	for (uint32_t i = c->head; i != NIL; i = x->pool[i].next) {
+		const pitem *m = &x->pool[i];
+		if (m->loc == c->root)
+			root = m;
+		if (!last || later(x, m, last))
+			last = m;
+		/* The earliest non-root (ties: smallest id). */
+		if (m->loc != c->root &&
+		    (!first || m->e < first->e ||
+		     (m->e == first->e &&
+		      x->locs[m->loc].id < x->locs[first->loc].id)))
+			first = m;
+	}
+	for (uint32_t i = c->head; !err && i != NIL; i = x->pool[i].next) {
+		const pitem *m = &x->pool[i];
+		if (!m->has_call)
+			continue;
+		if ((pat == CCG_WP_BARRIER || pat == CCG_WP_NXN) &&
+		    m->e < last->e)
+			err = emit(x, m->loc, m, min64(last->e, m->l) - m->e,
+				   last->loc, pat);
+		else if (pat == CCG_WP_LATE_BCAST && root && m != root &&
+			 m->e < root->e)
+			err = emit(x, m->loc, m, min64(root->e, m->l) - m->e,
+				   root->loc, pat);
+		else if (pat == CCG_WP_EARLY_REDUCE && m == root && first &&
+			 m->e < first->e)
+			err = emit(x, m->loc, m, min64(first->e, m->l) - m->e,
+				   first->loc, pat);
+	}
+	for (uint32_t i = c->head, nx; i != NIL; i = nx) {
+		nx = x->pool[i].next;
+		item_free(x, i);
+	}
+	c->head = NIL;
+	c->n = 0;
+	return err;
+}
+
+/* A member of a collective: the k-th of its communicator at its
+ * location joins instance (comm, k). */
+static ccg_err coll(wctx *x, const wop *op)
+{
+	wkey kc = {op->loc, op->comm, 0};
+	size_t slot;
+	int found;
+	ccg_err err = wmap_slot(&x->counts, &kc, &slot, &found);
+	if (err)
+		return err;
+	if (!found) {
+		if (x->ncnt >= NIL - 1)
+			return CCG_ERANGE;
+		if (CCG_GROW(x->cnt, x->ncnt + 1, x->capcnt))
+			return CCG_ENOMEM;
+		x->cnt[x->ncnt] = 0;
+		x->counts.k[slot] = kc;
+		x->counts.v[slot] = (uint32_t)x->ncnt++;
+		x->counts.n++;
+	}
+	uint64_t k = x->cnt[x->counts.v[slot]]++;
+	wkey ki = {op->comm, k, 0};
+	if ((err = wmap_slot(&x->insts, &ki, &slot, &found)))
+		return err;
+	if (!found) {
+		uint32_t ci = x->cifree;
+		if (ci != NIL) {
+			x->cifree = (uint32_t)x->ci[ci].head;
+		} else {
+			if (x->nci >= NIL - 1)
+				return CCG_ERANGE;
+			if (CCG_GROW(x->ci, x->nci + 1, x->capci))
+				return CCG_ENOMEM;
+			ci = (uint32_t)x->nci++;
+		}
+		x->ci[ci] = (cinst){op->tag, rank_loc(x, op->comm, op->rank,
+						       op->loc),
+				    ccg_defs_comm_size(x->d, op->comm), NIL, 0,
+				    0};
+		x->insts.k[slot] = ki;
+		x->insts.v[slot] = ci;
+		x->insts.n++;
+	}
+	uint32_t ci = x->insts.v[slot], it;
+	if ((err = item_new(x, op, op->e, &it)))
+		return err;
+	cinst *c = &x->ci[ci];
+	x->pool[it].next = c->head;
+	c->head = it;
+	c->n++;
+	if (!c->size || c->n < c->size)
+		return CCG_OK;
+	err = coll_done(x, c);
+	wmap_del(&x->insts, slot);
+	c->head = x->cifree;
+	x->cifree = ci;
+	return err;
+}
+
+static ccg_err barrier_add(wctx *x, const wop *op)
+{
+	uint32_t l = op->loc;
+	if (CCG_GROW(x->bar[l], x->nbar[l] + 1, x->capbar[l]))
+		return CCG_ENOMEM;
+	x->bar[l][x->nbar[l]++] = *op;
+	return CCG_OK;
+}
+
+/* The OpenMP barriers of the locations of one group (`ls`, n of them):
+ * episodes of calls open together (ccg_waits.h). */
+static ccg_err omp_group(wctx *x, const uint32_t *ls, size_t n, size_t *pos)
+{
+	ccg_err err = CCG_OK;
+	for (size_t i = 0; i < n; i++)
+		pos[i] = 0;
+	/* Every turn pops at least the head that ends first. */
+	for (;;) {
+		uint64_t m = UINT64_MAX;
+		for (size_t i = 0; i < n; i++)
+			if (pos[i] < x->nbar[ls[i]])
+				m = min64(m, x->bar[ls[i]][pos[i]].l);
+		if (m == UINT64_MAX)
+			return CCG_OK;
+		const wop *last = NULL;
+		for (size_t i = 0; i < n; i++) {
+			const wop *h = pos[i] < x->nbar[ls[i]]
+					       ? &x->bar[ls[i]][pos[i]]
+					       : NULL;
+			if (h && h->e <= m &&
+			    (!last || h->e > last->e ||
+			     (h->e == last->e && x->locs[h->loc].id <
+						      x->locs[last->loc].id)))
+				last = h;
+		}
+		for (size_t i = 0; !err && i < n; i++) {
+			const wop *h = pos[i] < x->nbar[ls[i]]
+					       ? &x->bar[ls[i]][pos[i]]
+					       : NULL;
+			if (!h || h->e > m)
+				continue;
+			pos[i]++;
+			if (h->e < last->e) {
+				pitem w = {NIL, h->loc, 0, 1, h->at, h->t,
+					   h->e, h->l, h->region, 0};
+				err = emit(x, h->loc, &w,
+					   min64(last->e, h->l) - h->e,
+					   last->loc, CCG_WP_OMP_BARRIER);
+			}
+		}
+		if (err)
+			return err;
+	}
+}
+
+static ccg_err omp_all(wctx *x)
+{
+	uint32_t *ls = malloc((x->nlocs ? x->nlocs : 1) * sizeof *ls);
+	size_t *pos = malloc((x->nlocs ? x->nlocs : 1) * sizeof *pos);
+	uint8_t *done = calloc(x->nlocs ? x->nlocs : 1, 1);
+	ccg_err err = ls && pos && done ? CCG_OK : CCG_ENOMEM;
+	for (size_t i = 0; !err && i < x->nlocs; i++) {
+		if (done[i] || !x->nbar[i])
+			continue;
+		size_t n = 0;
+		for (size_t j = i; j < x->nlocs; j++)
+			if (!done[j] && x->locs[j].group == x->locs[i].group) {
+				done[j] = 1;
+				if (x->nbar[j])
+					ls[n++] = (uint32_t)j;
+			}
+		if (n > 1)
+			err = omp_group(x, ls, n, pos);
+	}
+	free(ls);
+	free(pos);
+	free(done);
+	return err;
+}
+
+/* ---- the merge ---- */
+
+typedef struct hent {
+	uint64_t t;
+	uint32_t loc;
+} hent;
+
+static int hent_less(const hent *a, const hent *b)
+{
+	return a->t != b->t ? a->t < b->t : a->loc < b->loc;
+}
+
+static void heap_down(hent *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			return;
+		if (c + 1 < n && hent_less(&h[c + 1], &h[c]))
+			c++;
+		if (!hent_less(&h[c], &h[i]))
+			return;
+		hent t = h[c];
+		h[c] = h[i];
+		h[i] = t;
+		i = c;
+	}
+}
+
+static int wait_cmp(const void *a, const void *b)
+{
+	const ccg_wait *x = a, *y = b;
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (int)x->pattern - (int)y->pattern;
+}
+
+static ccg_err handle(wctx *x, const wop *op)
+{
+	switch (op->kind) {
+	case WOP_BARRIER: return barrier_add(x, op);
+	case WOP_COLL: return coll(x, op);
+	case WOP_IRREQ: return posted_add(x, op);
+	default: return p2p(x, op);
+	}
+}
+
+static ccg_err merge(wctx *x, const ccg_store *s)
+{
+	size_t n = x->nlocs;
+	wcur **c = calloc(n ? n : 1, sizeof *c);
+	wop *next = malloc((n ? n : 1) * sizeof *next);
+	hent *h = malloc((n ? n : 1) * sizeof *h);
+	ccg_walk_memo *m = NULL;
+	size_t nh = 0;
+	ccg_err err = c && next && h ? CCG_OK : CCG_ENOMEM;
+	if (!err)
+		err = ccg_walk_memo_create(4096, CCG_WALK_MEMO_KEEP, &m);
+	for (size_t i = 0; !err && i < n; i++) {
+		if ((err = an_wcur_create(s, x->d, &x->locs[i], (uint32_t)i, m,
+					  &c[i])))
+			break;
+		int r = an_wcur_next(c[i], &next[i], &err);
+		if (r == 0)
+			h[nh++] = (hent){next[i].t, (uint32_t)i};
+	}
+	for (size_t i = nh / 2; !err && i-- > 0;)
+		heap_down(h, nh, i);
+	/* Every turn handles one operation of the location first in time;
+	 * each cursor gives each of its operations once. */
+	while (!err && nh) {
+		uint32_t i = h[0].loc;
+		if ((err = handle(x, &next[i])))
+			break;
+		int r = an_wcur_next(c[i], &next[i], &err);
+		if (r < 0)
+			break;
+		if (r == 0)
+			h[0] = (hent){next[i].t, i};
+		else
+			h[0] = h[--nh];
+		heap_down(h, nh, 0);
+	}
+	for (size_t i = 0; c && i < n; i++)
+		an_wcur_free(c[i]);
+	ccg_walk_memo_free(m);
+	free(c);
+	free(next);
+	free(h);
+	return err;
+}
+
+ccg_err ccg_waits_find(const ccg_store *s, const ccg_defs *d,
+		       const ccg_wloc *locs, size_t n, ccg_waits *out)
+{
+	memset(out, 0, sizeof *out);
+	wctx *x = calloc(1, sizeof *x);
+	size_t n1 = n ? n : 1;
+	if (!x)
+		return CCG_ENOMEM;
+	x->d = d;
+	x->locs = locs;
+	x->nlocs = n;
+	x->out = out;
+	x->freel = x->cifree = NIL;
+	out->nlocs = n;
+	ccg_err err = CCG_ENOMEM;
+	if (!(out->w = calloc(n1, sizeof *out->w)) ||
+	    !(out->n = calloc(n1, sizeof *out->n)) ||
+	    !(x->cap = calloc(n1, sizeof *x->cap)) ||
+	    !(x->ids = malloc(2 * n1 * sizeof *x->ids)) ||
+	    !(x->post = calloc(n1, sizeof *x->post)) ||
+	    !(x->npost = calloc(n1, sizeof *x->npost)) ||
+	    !(x->cappost = calloc(n1, sizeof *x->cappost)) ||
+	    !(x->bar = calloc(n1, sizeof *x->bar)) ||
+	    !(x->nbar = calloc(n1, sizeof *x->nbar)) ||
+	    !(x->capbar = calloc(n1, sizeof *x->capbar)))
+		goto done;
+	for (size_t i = 0; i < n; i++) {
+		x->ids[2 * i] = locs[i].id;
+		x->ids[2 * i + 1] = i;
+	}
+	qsort(x->ids, n, 2 * sizeof *x->ids, id_cmp);
+	if ((err = merge(x, s)))
+		goto done;
+	/* Collectives some member never completed: the members there are. */
+	for (size_t i = 0; !err && i < x->insts.cap; i++)
+		if (x->insts.v[i] != NIL)
+			err = coll_done(x, &x->ci[x->insts.v[i]]);
+	if (!err)
+		err = omp_all(x);
+	for (size_t i = 0; !err && i < n; i++)
+		if (out->n[i] > 1)
+			qsort(out->w[i], out->n[i], sizeof *out->w[i],
+			      wait_cmp);
+done:
+	for (size_t i = 0; i < n; i++) {
+		if (x->post)
+			free(x->post[i]);
+		if (x->bar)
+			free(x->bar[i]);
+	}
+	free(x->post);
+	free(x->npost);
+	free(x->cappost);
+	free(x->bar);
+	free(x->nbar);
+	free(x->capbar);
+	wmap_free(&x->chans);
+	wmap_free(&x->counts);
+	wmap_free(&x->insts);
+	free(x->ch);
+	free(x->cnt);
+	free(x->ci);
+	free(x->pool);
+	free(x->ids);
+	free(x->cap);
+	free(x);
+	if (err)
+		ccg_waits_free(out);
+	return err;
+}
+
+void ccg_waits_free(ccg_waits *w)
+{
+	for (size_t i = 0; w->w && i < w->nlocs; i++)
+		free(w->w[i]);
+	free(w->w);
+	free(w->n);
+	memset(w, 0, sizeof *w);
+}

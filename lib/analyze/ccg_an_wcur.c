@@ -1,0 +1,221 @@
+/*
+ * ccg_an_wcur.c - a location's operations for the wait states, one at a
+ * time in stream order: its MPI message and collective records, each with
+ * the innermost call open at it, and its OpenMP barrier calls (the
+ * outermost where they nest).  A walk (ccg_walk.h) over the location's
+ * root enters every node that holds events; what each record is comes
+ * from a memo of the event records met (records are shared, so a trace
+ * has few distinct ones).
+ */
+#include "analyze_i.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_fields.h"
+
+/* Event records and regions remembered (direct-mapped by id). */
+#define WCUR_EVMEMO 4096u
+#define WCUR_REGMEMO 1024u
+#define WOP_NONE 0xff
+
+typedef struct evclass {
+	uint32_t id1;           /* record id + 1; 0 empty */
+	uint8_t kind;           /* enum wop_kind, WOP_NONE */
+	uint64_t f[4];          /* rank, comm, tag, request (collective: op,
+				 * comm, root) */
+} evclass;
+
+typedef struct regclass {
+	uint64_t id1;           /* region id + 1; 0 empty */
+	uint8_t barrier;        /* an OpenMP barrier */
+} regclass;
+
+/* A frame's data: the innermost call open in it. */
+typedef struct wfr {
+	uint64_t region, e, l;
+	uint8_t has_call;
+	uint8_t in_barrier;
+} wfr;
+
+struct wcur {
+	const ccg_store *s;
+	const ccg_defs *d;
+	const ccg_wloc *l;
+	uint32_t loc;
+	ccg_walk *w;
+	ccg_tcur tc;
+	ccg_buf fields;
+	evclass ev[WCUR_EVMEMO];
+	regclass reg[WCUR_REGMEMO];
+};
+
+ccg_err an_wcur_create(const ccg_store *s, const ccg_defs *d,
+		       const ccg_wloc *l, uint32_t loc, ccg_walk_memo *m,
+		       wcur **out)
+{
+	wcur *c = calloc(1, sizeof *c);
+	if (!c)
+		return CCG_ENOMEM;
+	c->s = s;
+	c->d = d;
+	c->l = l;
+	c->loc = loc;
+	c->fields = (ccg_buf)CCG_BUF_INIT;
+	ccg_walk_opts o = {0, CCG_WALK_READ_ITEMS, sizeof(wfr), m};
+	ccg_err err = ccg_walk_create_opts(s, &o, &c->w);
+	if (err) {
+		free(c);
+		return err;
+	}
+	ccg_sloc_tcur(&c->tc, s, &l->sl);
+	if (l->sl.nevents)
+		ccg_walk_start(c->w, l->root.node, l->root.first, 0);
+	*out = c;
+	return CCG_OK;
+}
+
+void an_wcur_free(wcur *c)
+{
+	if (!c)
+		return;
+	ccg_walk_free(c->w);
+	ccg_buf_free(&c->fields);
+	free(c);
+}
+
+/* What event record `id` is. */
+static ccg_err classify(wcur *c, uint32_t id, const evclass **out)
+{
+	evclass *e = &c->ev[id & (WCUR_EVMEMO - 1)];
+	*out = e;
+	if (e->id1 == id + 1)
+		return CCG_OK;
+	ccg_evrec r;
+	ccg_buf_reset(&c->fields);
+	ccg_err err = ccg_store_get_event(c->s, id, &r, &c->fields);
+	if (err)
+		return err;
+	memset(e, 0, sizeof *e);
+	e->id1 = id + 1;
+	e->kind = WOP_NONE;
+	const unsigned char *p = (const unsigned char *)c->fields.data;
+	unsigned nf = 0;
+	uint8_t kind = WOP_NONE;
+	switch (r.kind) {
+	case CCG_EV_MPI_SEND: kind = WOP_BSEND; nf = 3; break;
+	case CCG_EV_MPI_ISEND: kind = WOP_SEND; nf = 3; break;
+	case CCG_EV_MPI_RECV: kind = WOP_RECV; nf = 3; break;
+	case CCG_EV_MPI_IRECV: kind = WOP_IRECV; nf = 3; break;
+	case CCG_EV_MPI_IRECV_REQUEST: kind = WOP_IRREQ; break;
+	case CCG_EV_MPI_COLLECTIVE_END: kind = WOP_COLL; nf = 3; break;
+	default: return CCG_OK;
+	}
+	for (unsigned i = 0; i < nf; i++)
+		if (ccg_field_u(r.kind, p, r.len, i, &e->f[i]))
+			return CCG_OK; /* malformed: no operation */
+	/* The request: field 4 of MPI_ISEND and MPI_IRECV, 0 of the
+	 * request record. */
+	if ((r.kind == CCG_EV_MPI_ISEND || r.kind == CCG_EV_MPI_IRECV) &&
+	    ccg_field_u(r.kind, p, r.len, 4, &e->f[3]))
+		return CCG_OK;
+	if (kind == WOP_IRREQ && ccg_field_u(r.kind, p, r.len, 0, &e->f[3]))
+		return CCG_OK;
+	e->kind = kind;
+	return CCG_OK;
+}
+
+/* Whether region `id` is an OpenMP barrier (OTF2: paradigm OPENMP, role
+ * BARRIER or IMPLICIT_BARRIER). */
+static int is_barrier(wcur *c, uint64_t id)
+{
+	regclass *r = &c->reg[id & (WCUR_REGMEMO - 1)];
+	if (r->id1 == id + 1 && id != UINT64_MAX)
+		return r->barrier;
+	size_t i = ccg_defs_region_index(c->d, id);
+	const ccg_def_region *def =
+		i < ccg_defs_region_count(c->d) ? ccg_defs_region(c->d, i)
+						: NULL;
+	r->id1 = id + 1;
+	r->barrier = def && def->paradigm == 3 &&
+		     (def->role == 15 || def->role == 16);
+	return r->barrier;
+}
+
+/* Node `it` met: entered when it holds events; an OpenMP barrier call
+ * (not inside another) gives an operation (1). */
+static int node(wcur *c, const ccg_walk_item *it, wop *op, ccg_err *err)
+{
+	ccg_node h = *it->hdr;
+	size_t lv = ccg_walk_level(c->w);
+	wfr f = {0, 0, 0, 0, 0};
+	if (lv)
+		f = *(const wfr *)ccg_walk_data(c->w, lv - 1);
+	if (!h.nevents)
+		return 0;
+	int given = 0;
+	if (h.kind == CCG_NODE_CALL) {
+		ccg_sinst si;
+		if ((*err = ccg_sinst_place(&c->tc, c->l->sl.last, it->id, &h,
+					    it->first, &si)))
+			return -1;
+		f.region = h.region;
+		f.e = si.start;
+		f.l = si.end;
+		f.has_call = 1;
+		if (!f.in_barrier && is_barrier(c, h.region)) {
+			f.in_barrier = 1;
+			*op = (wop){WOP_BARRIER, 1, c->loc, it->first, si.start,
+				    si.start, si.end, h.region, 0, 0, 0, 0};
+			given = 1;
+		}
+	}
+	if ((*err = ccg_walk_descend(c->w)))
+		return -1;
+	*(wfr *)ccg_walk_data(c->w, ccg_walk_level(c->w) - 1) = f;
+	return given;
+}
+
+int an_wcur_next(wcur *c, wop *op, ccg_err *err)
+{
+	ccg_walk_item it;
+	*err = CCG_OK;
+	if (!c->l->sl.nevents)
+		return 1;
+	/* Every turn takes an item; the walk gives each once. */
+	for (;;) {
+		if ((*err = ccg_walk_next(c->w, &it)))
+			return -1;
+		if (it.kind == CCG_WALK_DONE)
+			return 1;
+		if (it.kind == CCG_WALK_NODE) {
+			int r = node(c, &it, op, err);
+			if (r)
+				return r > 0 ? 0 : -1;
+			continue;
+		}
+		if (it.kind != CCG_WALK_EVENT)
+			continue;
+		const evclass *e;
+		if ((*err = classify(c, it.id, &e)))
+			return -1;
+		if (e->kind == WOP_NONE)
+			continue;
+		uint64_t t;
+		if ((*err = ccg_tcur_get(&c->tc, it.first, &t)))
+			return -1;
+		size_t lv = ccg_walk_level(c->w);
+		const wfr *f = lv ? ccg_walk_data(c->w, lv - 1) : NULL;
+		int call = f && f->has_call;
+		*op = (wop){e->kind, (uint8_t)call, c->loc, it.first, t,
+			    call ? f->e : t, call ? f->l : t,
+			    call ? f->region : 0, e->f[0], e->f[1], e->f[2],
+			    e->f[3]};
+		if (e->kind == WOP_COLL) {
+			/* op, comm, root -> tag, comm, rank */
+			op->tag = e->f[0];
+			op->rank = e->f[2];
+		}
+		return 0;
+	}
+}
