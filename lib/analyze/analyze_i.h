@@ -110,7 +110,8 @@ void ccg_an_ctr_kind(const ccg_an *a, ccg_qkind *k);
 /* ---- ccg_an_wcur.c: a location's operations for the wait states ---- */
 
 enum wop_kind {
-	WOP_SEND,               /* MPI_ISEND */
+	WOP_SEND,               /* MPI_ISEND, or MPI_SEND in a call that
+				 * also receives (MPI_Sendrecv) */
 	WOP_BSEND,              /* MPI_SEND: blocking */
 	WOP_RECV,               /* MPI_RECV */
 	WOP_IRECV,              /* MPI_IRECV: a receive completed */

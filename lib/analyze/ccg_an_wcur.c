@@ -46,6 +46,8 @@ struct wcur {
 	ccg_walk *w;
 	ccg_tcur tc;
 	ccg_buf fields;
+	wop ahead;              /* the operation after the one given */
+	int have;               /* 1 ahead holds one, -1 the walk is over */
 	evclass ev[WCUR_EVMEMO];
 	regclass reg[WCUR_REGMEMO];
 };
@@ -176,7 +178,7 @@ static int node(wcur *c, const ccg_walk_item *it, wop *op, ccg_err *err)
 	return given;
 }
 
-int an_wcur_next(wcur *c, wop *op, ccg_err *err)
+static int raw_next(wcur *c, wop *op, ccg_err *err)
 {
 	ccg_walk_item it;
 	*err = CCG_OK;
@@ -218,4 +220,30 @@ int an_wcur_next(wcur *c, wop *op, ccg_err *err)
 		}
 		return 0;
 	}
+}
+
+/* Operations are read one ahead, so that a blocking send followed by a
+ * receive in the same call (MPI_Sendrecv) is known as such. */
+int an_wcur_next(wcur *c, wop *op, ccg_err *err)
+{
+	*err = CCG_OK;
+	if (!c->have) {
+		int r = raw_next(c, &c->ahead, err);
+		if (r)
+			return r;
+		c->have = 1;
+	}
+	if (c->have < 0)
+		return 1;
+	*op = c->ahead;
+	int r = raw_next(c, &c->ahead, err);
+	if (r < 0)
+		return -1;
+	c->have = r ? -1 : 1;
+	if (r == 0 && op->kind == WOP_BSEND && op->has_call &&
+	    (c->ahead.kind == WOP_RECV || c->ahead.kind == WOP_IRECV) &&
+	    c->ahead.has_call && c->ahead.e == op->e &&
+	    c->ahead.region == op->region)
+		op->kind = WOP_SEND; /* it also receives: not synchronous */
+	return 0;
 }
