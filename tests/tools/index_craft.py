@@ -23,7 +23,8 @@ P2 = 0xD6E8FEB86659FD93
 SEED = 0x63636769647831
 FOOTER_LEN = 40
 REF_EVENT = 0x80000000
-LOCS, META, NODES, EVENTS, TIMES, SUMS = range(6)
+LOCS, META, NODES, EVENTS, TIMES, SUMS, WAITS = range(7)
+NSECTIONS = 7
 
 
 def mix64(z):
@@ -138,13 +139,13 @@ def lz4_literals(raw):
 
 
 def decode(data):
-    """Returns (header bytes, [six lists of record bytes])."""
+    """Returns (header bytes, [a list of record bytes per section])."""
     hlen = struct.unpack_from("<I", data, 12)[0]
     magic, doff, dlen = struct.unpack_from("<8sQQ", data, len(data) - 40)
     assert magic == b"CCGEND01"
     d = Reader(data[doff:doff + dlen])
     secs = []
-    for _ in range(6):
+    for _ in range(NSECTIONS):
         nrecs, nblocks = d.var(), d.var()
         recs = []
         for _ in range(nblocks):
@@ -386,6 +387,41 @@ def variants(header, secs):
     out[SUMS] = [uvar(r0) + uvar(k) + uvar(0) + uvar(3) + uvar(5) * 3
                  for k in range(6)]
     v["sums-short"] = out
+
+    # Waits: per location its rows, then its waits, then the path; each
+    # with a huge count, a cause past the locations, a pattern past the
+    # patterns, and cut short.
+    nl = len(secs[LOCS])
+    if len(secs[WAITS]) == 2 * nl + 1:
+        for name, rec in (
+                ("waits-rows-huge", uvar(M64)),
+                ("waits-rows-cause", uvar(1) + uvar(0) + uvar(1) +
+                 uvar(nl + 3) + uvar(1) + uvar(1)),
+                ("waits-rows-pattern", uvar(1) + uvar(99) + uvar(1) +
+                 uvar(0) + uvar(1) + uvar(1)),
+                ("waits-rows-short", uvar(3) + uvar(0))):
+            out = [list(s) for s in secs]
+            out[WAITS][0] = rec
+            v[name] = out
+        for name, rec in (
+                ("waits-list-huge", uvar(M64)),
+                ("waits-list-cause", uvar(1) + uvar(0) + uvar(1) +
+                 uvar(1) + uvar(1) + uvar(nl + 3) + uvar(0)),
+                ("waits-list-short", uvar(2) + uvar(0) * 7)):
+            out = [list(s) for s in secs]
+            out[WAITS][nl] = rec
+            v[name] = out
+        for name, rec in (
+                ("waits-path-huge", uvar(M64)),
+                ("waits-path-loc", uvar(1) + uvar(nl + 3) + uvar(0) +
+                 uvar(5) + uvar(0)),
+                ("waits-path-short", uvar(0) + uvar(M64))):
+            out = [list(s) for s in secs]
+            out[WAITS][2 * nl] = rec
+            v[name] = out
+        out = [list(s) for s in secs]
+        out[WAITS] = out[WAITS][:-1]
+        v["waits-missing"] = out
 
     files = {name: encode(header, s) for name, s in v.items()}
     files["count-huge"] = encode(header, secs, (NODES, M64))
