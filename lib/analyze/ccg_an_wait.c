@@ -1,9 +1,9 @@
 /*
  * ccg_an_wait.c - the wait states (ccg_waits.h): every location's
  * operations (ccg_an_wcur.c) merged in time order, each message end kept
- * until its partner comes (per channel, first in first out: MPI keeps a
- * channel's messages in order), each collective's members until all of
- * its communicator have come; then the pattern's wait is charged.  In a
+ * until its partner comes (the end of its channel with its sequence
+ * number, ccg_chan.h), each collective's members until all of its
+ * communicator have come; then the pattern's wait is charged.  In a
  * trace whose clocks agree a message end waits only for what is in
  * flight, so memory follows the messages in flight, not the trace; the
  * matching is the same in any order.
@@ -32,11 +32,11 @@ const char *ccg_waits_pattern_name(unsigned p)
 	return p < CCG_NWPAT ? names[p] : "?";
 }
 
-/* ---- a hash map of three-word keys to indices (linear probing,
+/* ---- a hash map of four-word keys to indices (linear probing,
  * backward-shift deletion, at most half full) ---- */
 
 typedef struct wkey {
-	uint64_t a, b, c;
+	uint64_t a, b, c, d;
 } wkey;
 
 typedef struct wmap {
@@ -126,12 +126,6 @@ typedef struct pitem {
 	uint64_t p;             /* a receive: when it was posted */
 } pitem;
 
-/* A channel's unmatched ends: sends or receives (never both). */
-typedef struct chan {
-	uint32_t head, tail;
-	uint8_t sends;
-} chan;
-
 typedef struct cinst {
 	uint64_t op, root;      /* root: its location index, NIL none */
 	uint64_t size;          /* ranks of the communicator, 0 unknown */
@@ -153,9 +147,8 @@ typedef struct wctx {
 	pitem *pool;
 	size_t npool, cappool;
 	uint32_t freel;
-	chan *ch;
-	size_t nch, capch;
-	wmap chans;             /* (sender, receiver, comm, tag) -> chan */
+	wmap ends;              /* (channel, sequence number) -> its end
+				 * waiting for the other */
 	wmap counts;            /* (location, comm) -> collectives so far */
 	uint64_t *cnt;
 	size_t ncnt, capcnt;
@@ -302,12 +295,12 @@ static ccg_err posted_add(wctx *x, const wop *op)
 	return CCG_OK;
 }
 
-/* A message end: matched with the oldest pending end of the other kind on
- * its channel, or kept. */
+/* A message end: the k-th of its channel (ccg_chan.h) meets the other
+ * end numbered k, or waits for it. */
 static ccg_err p2p(wctx *x, const wop *op)
 {
 	int send = op->kind == WOP_SEND || op->kind == WOP_BSEND;
-	uint32_t peer = rank_loc(x, op->comm, op->rank, op->loc);
+	uint32_t peer = loc_index(x, op->rank);
 	if (peer == NIL)
 		return CCG_OK;
 	if (send)
@@ -318,42 +311,29 @@ static ccg_err p2p(wctx *x, const wop *op)
 	if (op->kind == WOP_IRECV)
 		p = posted_take(x, op->loc, op->req, op->e);
 	uint32_t from = send ? op->loc : peer, to = send ? peer : op->loc;
-	wkey k = {(uint64_t)from << 32 | to, op->comm, op->tag};
+	wkey k = {(uint64_t)from << 32 | to, op->comm, op->tag, op->seq};
 	size_t slot;
 	int found;
-	ccg_err err = wmap_slot(&x->chans, &k, &slot, &found);
+	ccg_err err = wmap_slot(&x->ends, &k, &slot, &found);
 	if (err)
 		return err;
-	if (!found) {
-		if (x->nch >= NIL - 1)
-			return CCG_ERANGE;
-		if (CCG_GROW(x->ch, x->nch + 1, x->capch))
-			return CCG_ENOMEM;
-		x->ch[x->nch] = (chan){NIL, NIL, 0};
-		x->chans.k[slot] = k;
-		x->chans.v[slot] = (uint32_t)x->nch++;
-		x->chans.n++;
+	if (found) {
+		uint32_t o = x->ends.v[slot];
+		pitem a = x->pool[o];
+		wmap_del(&x->ends, slot);
+		item_free(x, o);
+		pitem b = {NIL, op->loc, op->kind, op->has_call, op->at, op->t,
+			   op->e, op->l, op->region, p};
+		if ((a.kind == WOP_SEND || a.kind == WOP_BSEND) == send)
+			return CCG_OK; /* two sends numbered k: not a pair */
+		return send ? pair(x, &b, &a) : pair(x, &a, &b);
 	}
-	chan *c = &x->ch[x->chans.v[slot]];
 	uint32_t it;
 	if ((err = item_new(x, op, p, &it)))
 		return err;
-	if (c->head != NIL && c->sends != send) {
-		uint32_t o = c->head;
-		c->head = x->pool[o].next;
-		if (c->head == NIL)
-			c->tail = NIL;
-		pitem a = x->pool[o], b = x->pool[it];
-		item_free(x, o);
-		item_free(x, it);
-		return send ? pair(x, &b, &a) : pair(x, &a, &b);
-	}
-	c->sends = (uint8_t)send;
-	if (c->tail == NIL)
-		c->head = it;
-	else
-		x->pool[c->tail].next = it;
-	c->tail = it;
+	x->ends.k[slot] = k;
+	x->ends.v[slot] = it;
+	x->ends.n++;
 	return CCG_OK;
 }
 
@@ -431,7 +411,7 @@ static ccg_err coll_done(wctx *x, cinst *c)
  * location joins instance (comm, k). */
 static ccg_err coll(wctx *x, const wop *op)
 {
-	wkey kc = {op->loc, op->comm, 0};
+	wkey kc = {op->loc, op->comm, 0, 0};
 	size_t slot;
 	int found;
 	ccg_err err = wmap_slot(&x->counts, &kc, &slot, &found);
@@ -448,7 +428,7 @@ static ccg_err coll(wctx *x, const wop *op)
 		x->counts.n++;
 	}
 	uint64_t k = x->cnt[x->counts.v[slot]]++;
-	wkey ki = {op->comm, k, 0};
+	wkey ki = {op->comm, k, 0, 0};
 	if ((err = wmap_slot(&x->insts, &ki, &slot, &found)))
 		return err;
 	if (!found) {
@@ -716,10 +696,9 @@ done:
 	free(x->bar);
 	free(x->nbar);
 	free(x->capbar);
-	wmap_free(&x->chans);
+	wmap_free(&x->ends);
 	wmap_free(&x->counts);
 	wmap_free(&x->insts);
-	free(x->ch);
 	free(x->cnt);
 	free(x->ci);
 	free(x->pool);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccg_chan.h"
 #include "ccg_fields.h"
 
 /* Event records and regions remembered (direct-mapped by id). */
@@ -22,8 +23,9 @@
 typedef struct evclass {
 	uint32_t id1;           /* record id + 1; 0 empty */
 	uint8_t kind;           /* enum wop_kind, WOP_NONE */
-	uint64_t f[4];          /* rank, comm, tag, request (collective: op,
-				 * comm, root) */
+	uint64_t f[4];          /* a message end: peer location id, comm,
+				 * tag, request; a posted receive: request in
+				 * f[3]; a collective: op, comm, root */
 } evclass;
 
 typedef struct regclass {
@@ -45,6 +47,7 @@ struct wcur {
 	uint32_t loc;
 	ccg_walk *w;
 	ccg_tcur tc;
+	ccg_chanseq *seq;       /* its message ends numbered */
 	ccg_buf fields;
 	wop ahead;              /* the operation after the one given */
 	int have;               /* 1 ahead holds one, -1 the walk is over */
@@ -66,6 +69,8 @@ ccg_err an_wcur_create(const ccg_store *s, const ccg_defs *d,
 	c->fields = (ccg_buf)CCG_BUF_INIT;
 	ccg_walk_opts o = {0, CCG_WALK_READ_ITEMS, sizeof(wfr), m};
 	ccg_err err = ccg_walk_create_opts(s, &o, &c->w);
+	if (!err && (err = ccg_chanseq_create(&c->seq)))
+		ccg_walk_free(c->w);
 	if (err) {
 		free(c);
 		return err;
@@ -82,6 +87,7 @@ void an_wcur_free(wcur *c)
 	if (!c)
 		return;
 	ccg_walk_free(c->w);
+	ccg_chanseq_free(c->seq);
 	ccg_buf_free(&c->fields);
 	free(c);
 }
@@ -102,28 +108,30 @@ static ccg_err classify(wcur *c, uint32_t id, const evclass **out)
 	e->id1 = id + 1;
 	e->kind = WOP_NONE;
 	const unsigned char *p = (const unsigned char *)c->fields.data;
-	unsigned nf = 0;
-	uint8_t kind = WOP_NONE;
-	switch (r.kind) {
-	case CCG_EV_MPI_SEND: kind = WOP_BSEND; nf = 3; break;
-	case CCG_EV_MPI_ISEND: kind = WOP_SEND; nf = 3; break;
-	case CCG_EV_MPI_RECV: kind = WOP_RECV; nf = 3; break;
-	case CCG_EV_MPI_IRECV: kind = WOP_IRECV; nf = 3; break;
-	case CCG_EV_MPI_IRECV_REQUEST: kind = WOP_IRREQ; break;
-	case CCG_EV_MPI_COLLECTIVE_END: kind = WOP_COLL; nf = 3; break;
-	default: return CCG_OK;
+	ccg_chan ch;
+	int dir = ccg_chan_of(c->d, r.kind, p, r.len, 0, &ch);
+	if (dir != CCG_CHAN_NONE) {
+		/* The request: field 4 of MPI_ISEND and MPI_IRECV. */
+		if ((r.kind == CCG_EV_MPI_ISEND || r.kind == CCG_EV_MPI_IRECV) &&
+		    ccg_field_u(r.kind, p, r.len, 4, &e->f[3]))
+			return CCG_OK;
+		e->f[0] = dir == CCG_CHAN_SEND ? ch.receiver : ch.sender;
+		e->f[1] = ch.comm;
+		e->f[2] = ch.tag;
+		e->kind = r.kind == CCG_EV_MPI_SEND	? WOP_BSEND
+			  : r.kind == CCG_EV_MPI_ISEND ? WOP_SEND
+			  : r.kind == CCG_EV_MPI_RECV  ? WOP_RECV
+						       : WOP_IRECV;
+		return CCG_OK;
 	}
-	for (unsigned i = 0; i < nf; i++)
-		if (ccg_field_u(r.kind, p, r.len, i, &e->f[i]))
-			return CCG_OK; /* malformed: no operation */
-	/* The request: field 4 of MPI_ISEND and MPI_IRECV, 0 of the
-	 * request record. */
-	if ((r.kind == CCG_EV_MPI_ISEND || r.kind == CCG_EV_MPI_IRECV) &&
-	    ccg_field_u(r.kind, p, r.len, 4, &e->f[3]))
-		return CCG_OK;
-	if (kind == WOP_IRREQ && ccg_field_u(r.kind, p, r.len, 0, &e->f[3]))
-		return CCG_OK;
-	e->kind = kind;
+	if (r.kind == CCG_EV_MPI_IRECV_REQUEST &&
+	    !ccg_field_u(r.kind, p, r.len, 0, &e->f[3]))
+		e->kind = WOP_IRREQ;
+	if (r.kind == CCG_EV_MPI_COLLECTIVE_END &&
+	    !ccg_field_u(r.kind, p, r.len, 0, &e->f[0]) &&
+	    !ccg_field_u(r.kind, p, r.len, 1, &e->f[1]) &&
+	    !ccg_field_u(r.kind, p, r.len, 2, &e->f[2]))
+		e->kind = WOP_COLL;
 	return CCG_OK;
 }
 
@@ -168,7 +176,7 @@ static int node(wcur *c, const ccg_walk_item *it, wop *op, ccg_err *err)
 		if (!f.in_barrier && is_barrier(c, h.region)) {
 			f.in_barrier = 1;
 			*op = (wop){WOP_BARRIER, 1, c->loc, it->first, si.start,
-				    si.start, si.end, h.region, 0, 0, 0, 0};
+				    si.start, si.end, h.region, 0, 0, 0, 0, 0};
 			given = 1;
 		}
 	}
@@ -212,11 +220,22 @@ static int raw_next(wcur *c, wop *op, ccg_err *err)
 		*op = (wop){e->kind, (uint8_t)call, c->loc, it.first, t,
 			    call ? f->e : t, call ? f->l : t,
 			    call ? f->region : 0, e->f[0], e->f[1], e->f[2],
-			    e->f[3]};
+			    e->f[3], 0};
 		if (e->kind == WOP_COLL) {
 			/* op, comm, root -> tag, comm, rank */
 			op->tag = e->f[0];
 			op->rank = e->f[2];
+		} else if (e->kind != WOP_IRREQ) {
+			int send = e->kind == WOP_SEND || e->kind == WOP_BSEND;
+			uint64_t self = c->l->id;
+			ccg_chan ch = {send ? self : e->f[0],
+				       send ? e->f[0] : self, e->f[1],
+				       e->f[2]};
+			if ((*err = ccg_chanseq_next(
+				     c->seq, &ch,
+				     send ? CCG_CHAN_SEND : CCG_CHAN_RECV,
+				     &op->seq)))
+				return -1;
 		}
 		return 0;
 	}

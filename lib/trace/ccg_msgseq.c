@@ -1,21 +1,21 @@
 /*
  * ccg_msgseq.c - the sequence numbers that pair a message's send with its
- * receive in trace.json.  MPI keeps the messages of one sender, receiver,
- * communicator and tag in order, so the k-th send of such a channel is
- * received by its k-th receive; each end's flow id carries its k.  A
- * location's numbers are counted in one walk over its events and kept in
- * a bounded cache (12 bytes per message event); a location with more
- * message events than the cache holds gets none (its messages become
- * instants), so memory stays bounded on any trace.
+ * receive in trace.json and timeline.svg: the number of each message end
+ * in its channel (ccg_chan.h, the pairing the wait states use too).  A
+ * location's numbers are counted in one walk over its event records and
+ * kept in a bounded cache (12 bytes per message event); a location with
+ * more message events than the cache holds gets none (its messages
+ * become instants), so memory stays bounded on any trace.
  */
 #include "trace_i.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccg_cancel.h"
+#include "ccg_chan.h"
 #include "ccg_grow.h"
-#include "ccg_hash.h"
-#include "ccg_json.h"
+#include "ccg_walk.h"
 
 /* A location's message events: their indices, increasing, and their
  * sequence numbers. */
@@ -28,89 +28,47 @@ typedef struct msgseq {
 
 /* Most message events a location's numbers are kept for. */
 #define MSGSEQ_MAX (CCG_MSGSEQ_CACHE / (sizeof(uint64_t) + sizeof(uint32_t)))
+/* Event records remembered while counting (direct-mapped by id). */
+#define MSGSEQ_MEMO 1024u
 
-/* Messages sent so far per channel, by the channel's 64-bit hash (open
- * addressing, a power-of-two table at most half full; key 0 is empty). */
-typedef struct counts {
-	uint64_t *key;
-	uint32_t *count;
-	size_t cap, n;
-} counts;
+typedef struct evmemo {
+	uint32_t id1;           /* id + 1, 0 empty */
+	int dir;                /* CCG_CHAN_NONE, _SEND, _RECV */
+	ccg_chan c;
+} evmemo;
 
 typedef struct build {
+	const ccg_trace *t;
 	const loc *l;
 	msgseq *s;
-	counts c;
+	ccg_chanseq *q;
+	ccg_buf fields;
+	evmemo memo[MSGSEQ_MEMO];
 } build;
 
-static void counts_free(counts *c)
+static ccg_err count_event(build *b, uint64_t idx, uint32_t id)
 {
-	free(c->key);
-	free(c->count);
-}
-
-static ccg_err counts_grow(counts *c)
-{
-	size_t cap = c->cap ? c->cap * 2 : 256;
-	counts g = {calloc(cap, sizeof *g.key), calloc(cap, sizeof *g.count),
-		    cap, c->n};
-	if (!g.key || !g.count) {
-		counts_free(&g);
-		return CCG_ENOMEM;
+	evmemo *m = &b->memo[id & (MSGSEQ_MEMO - 1)];
+	if (m->id1 != id + 1) {
+		ccg_evrec r;
+		ccg_buf_reset(&b->fields);
+		ccg_err err = ccg_store_get_event(b->t->store, id, &r,
+						  &b->fields);
+		if (err)
+			return err;
+		m->id1 = id + 1;
+		m->dir = ccg_chan_of(b->t->defs, r.kind,
+				     (const unsigned char *)b->fields.data,
+				     r.len, b->l->def->id, &m->c);
 	}
-	for (size_t i = 0; i < c->cap; i++) {
-		if (!c->key[i])
-			continue;
-		size_t j = c->key[i] & (cap - 1);
-		while (g.key[j])
-			j = (j + 1) & (cap - 1);
-		g.key[j] = c->key[i];
-		g.count[j] = c->count[i];
-	}
-	counts_free(c);
-	*c = g;
-	return CCG_OK;
-}
-
-/* The count of channel `key`, made 0 when new. */
-static ccg_err counts_slot(counts *c, uint64_t key, uint32_t **out)
-{
-	ccg_err err;
-	if (2 * (c->n + 1) > c->cap && (err = counts_grow(c)))
-		return err;
-	size_t j = key & (c->cap - 1);
-	while (c->key[j] && c->key[j] != key)
-		j = (j + 1) & (c->cap - 1);
-	if (!c->key[j]) {
-		c->key[j] = key;
-		c->n++;
-	}
-	*out = &c->count[j];
-	return CCG_OK;
-}
-
-static uint64_t chan_key(const ccg_json_chan *c)
-{
-	ccg_hash128 h = ccg_hash(c->sender, c->sender_len, 1);
-	h = ccg_hash(c->receiver, c->receiver_len, h.a ^ h.b);
-	h = ccg_hash(c->tag, c->tag_len, h.a ^ h.b);
-	h = ccg_hash(c->comm, c->comm_len, h.a ^ h.b);
-	return h.a ? h.a : 1;
-}
-
-static ccg_err count_event(void *ctx, uint64_t idx, ccg_kind kind,
-			   const char *tail, size_t tail_len)
-{
-	build *b = ctx;
-	ccg_json_chan c;
-	if (ccg_json_channel(kind, b->l->idstr, tail, tail_len, &c))
+	if (m->dir == CCG_CHAN_NONE)
 		return CCG_OK;
-	uint32_t *count;
-	ccg_err err = counts_slot(&b->c, chan_key(&c), &count);
+	uint64_t k;
+	ccg_err err = ccg_chanseq_next(b->q, &m->c, m->dir, &k);
 	if (err)
 		return err;
 	msgseq *s = b->s;
-	if (s->n == MSGSEQ_MAX) {
+	if (s->n == MSGSEQ_MAX || k > UINT32_MAX) {
 		s->over = 1;
 		return CCG_ERANGE;
 	}
@@ -118,8 +76,34 @@ static ccg_err count_event(void *ctx, uint64_t idx, ccg_kind kind,
 	    CCG_GROW(s->seq, s->n + 1, s->cap_seq))
 		return CCG_ENOMEM;
 	s->idx[s->n] = idx;
-	s->seq[s->n++] = (*count)++;
+	s->seq[s->n++] = (uint32_t)k;
 	return CCG_OK;
+}
+
+/* Every event of location l, in stream order, through count_event. */
+static ccg_err count_all(build *b)
+{
+	inst root;
+	ccg_walk *w = NULL;
+	ccg_walk_item it;
+	ccg_err err = ccg_ids_root(b->t, b->l, &root);
+	if (!err && b->l->nevents)
+		err = ccg_walk_create(b->t->store, &w);
+	if (err || !b->l->nevents)
+		return err;
+	ccg_walk_start(w, root.node, root.first, 0);
+	/* Every turn takes an item; the walk gives each once. */
+	while (!(err = ccg_cancel_poll()) && !(err = ccg_walk_next(w, &it)) &&
+	       it.kind != CCG_WALK_DONE) {
+		if (it.kind == CCG_WALK_NODE)
+			err = ccg_walk_descend(w);
+		else if (it.kind == CCG_WALK_EVENT)
+			err = count_event(b, it.first, it.id);
+		if (err)
+			break;
+	}
+	ccg_walk_free(w);
+	return err;
 }
 
 void ccg_msgseq_forget(void *ctx, void *value)
@@ -134,32 +118,43 @@ void ccg_msgseq_forget(void *ctx, void *value)
 /* Location l's numbers, counted now (pinned in t->msgseqs). */
 static ccg_err count(const ccg_trace *t, const loc *l, msgseq **out)
 {
-	build b = {l, calloc(1, sizeof(msgseq)), {NULL, NULL, 0, 0}};
-	if (!b.s)
+	build *b = calloc(1, sizeof *b);
+	if (!b)
 		return CCG_ENOMEM;
-	ccg_err err = ccg_events_each(t, l, count_event, &b);
-	counts_free(&b.c);
-	if (err && b.s->over) {
+	b->t = t;
+	b->l = l;
+	b->fields = (ccg_buf)CCG_BUF_INIT;
+	ccg_err err = CCG_ENOMEM;
+	if (!(b->s = calloc(1, sizeof(msgseq))) ||
+	    (err = ccg_chanseq_create(&b->q)))
+		goto fail;
+	err = count_all(b);
+	if (err && b->s->over) {
 		/* Too many: kept as "none", without its arrays. */
-		free(b.s->idx);
-		free(b.s->seq);
-		b.s->idx = NULL;
-		b.s->seq = NULL;
-		b.s->n = 0;
+		free(b->s->idx);
+		free(b->s->seq);
+		b->s->idx = NULL;
+		b->s->seq = NULL;
+		b->s->n = 0;
 		err = CCG_OK;
 	}
-	if (err) {
-		ccg_msgseq_forget(NULL, b.s);
-		return err;
-	}
+	if (err)
+		goto fail;
+	msgseq *s = b->s;
 	void *v;
-	size_t bytes = sizeof *b.s + b.s->n * (sizeof(uint64_t) +
-					       sizeof(uint32_t));
-	if ((err = ccg_lru_add(t->msgseqs, (uint64_t)(l - t->locs), 0, b.s,
+	size_t bytes = sizeof *s + s->n * (sizeof(uint64_t) + sizeof(uint32_t));
+	b->s = NULL;
+	if ((err = ccg_lru_add(t->msgseqs, (uint64_t)(l - t->locs), 0, s,
 			       bytes, &v)))
-		return err;
+		goto fail;
 	*out = v;
-	return CCG_OK;
+fail:
+	if (b->s)
+		ccg_msgseq_forget(NULL, b->s);
+	ccg_chanseq_free(b->q);
+	ccg_buf_free(&b->fields);
+	free(b);
+	return err;
 }
 
 ccg_err ccg_msgseq_get(const ccg_trace *t, const loc *l, uint64_t idx,

@@ -8,10 +8,11 @@
  * it at most SVG_MSG_EVENTS (a location whose times run backwards has no
  * index range for a window: then none are drawn).  Those events are read
  * by one walk per row (ccg_walk.h); a send (MPI_SEND, MPI_ISEND) and a receive
- * (MPI_RECV, MPI_IRECV, recorded when it completes) of the same sender,
- * receiver, communicator and tag are paired in time order (MPI's
- * messages do not overtake each other), the k-th send with the k-th
- * receive.  Otherwise a note says how many messages were sent.
+ * (MPI_RECV, MPI_IRECV, recorded when it completes) are paired as
+ * everywhere in ccgfs (ccg_chan.h): the same channel (sender, receiver,
+ * communicator, tag) and the same sequence number in it (ccg_msgseq.c),
+ * so a message whose other end lies outside the span pairs with nothing.
+ * Otherwise a note says how many messages were sent.
  */
 #include "trace_i.h"
 
@@ -19,7 +20,7 @@
 #include <string.h>
 
 #include "ccg_cancel.h"
-#include "ccg_fields.h"
+#include "ccg_chan.h"
 #include "ccg_grow.h"
 #include "ccg_svg.h"
 #include "ccg_svgmsgs.h"
@@ -32,9 +33,10 @@
 #define SVG_MSG_STACK 256u
 
 /* One end of a message: sender and receiver location ids, communicator,
- * tag, time, and the row of the location it happened at. */
+ * tag, its number in that channel, time, and the row of the location it
+ * happened at. */
 typedef struct mend {
-	uint64_t from, to, comm, tag, at;
+	uint64_t from, to, comm, tag, seq, at;
 	uint32_t row;
 } mend;
 
@@ -50,39 +52,37 @@ typedef struct mwalk {
 static int mend_cmp(const void *a, const void *b)
 {
 	const mend *x = a, *y = b;
-	const uint64_t p[] = {x->from, x->to, x->comm, x->tag, x->at, x->row};
-	const uint64_t q[] = {y->from, y->to, y->comm, y->tag, y->at, y->row};
-	for (size_t i = 0; i < 6; i++)
+	const uint64_t p[] = {x->from, x->to, x->comm, x->tag, x->seq, x->at,
+			      x->row};
+	const uint64_t q[] = {y->from, y->to, y->comm, y->tag, y->seq, y->at,
+			      y->row};
+	for (size_t i = 0; i < 7; i++)
 		if (p[i] != q[i])
 			return p[i] < q[i] ? -1 : 1;
 	return 0;
 }
 
-/* Event record `id`, an event of location l (row `row`) at time `at`:
- * kept when it is a send or a receive whose peer is known. */
+/* Event record `id`, event `idx` of location l (row `row`) at time
+ * `at`: kept when it is a send or a receive whose peer is known. */
 static ccg_err event(mwalk *w, const loc *l, uint32_t row, uint32_t id,
-		     uint64_t at)
+		     uint64_t idx, uint64_t at)
 {
 	ccg_evrec r;
+	ccg_chan c;
 	ccg_buf_reset(&w->fields);
 	ccg_err err = ccg_store_get_event(w->t->store, id, &r, &w->fields);
 	if (err)
 		return err;
-	int send = r.kind == CCG_EV_MPI_SEND || r.kind == CCG_EV_MPI_ISEND;
-	if (!send && r.kind != CCG_EV_MPI_RECV && r.kind != CCG_EV_MPI_IRECV)
+	int dir = ccg_chan_of(w->t->defs, r.kind,
+			      (const unsigned char *)w->fields.data, r.len,
+			      l->def->id, &c);
+	uint64_t seq;
+	if (dir == CCG_CHAN_NONE)
 		return CCG_OK;
-	const unsigned char *p = (const unsigned char *)w->fields.data;
-	uint64_t rank, comm, tag;
-	if (ccg_field_u(r.kind, p, r.len, 0, &rank) ||
-	    ccg_field_u(r.kind, p, r.len, 1, &comm) ||
-	    ccg_field_u(r.kind, p, r.len, 2, &tag))
-		return CCG_OK; /* a malformed record draws nothing */
-	uint64_t self = l->def->id;
-	uint64_t peer = ccg_defs_rank_location(w->t->defs, comm, rank, self);
-	if (peer == UINT64_MAX)
-		return CCG_OK;
-	mend e = {send ? self : peer, send ? peer : self, comm, tag, at, row};
-	if (send) {
+	if ((err = ccg_msgseq_get(w->t, l, idx, &seq)) || seq == UINT64_MAX)
+		return err; /* a location with too many: drawn without */
+	mend e = {c.sender, c.receiver, c.comm, c.tag, seq, at, row};
+	if (dir == CCG_CHAN_SEND) {
 		if (CCG_GROW(w->send, w->nsend + 1, w->capsend))
 			return CCG_ENOMEM;
 		w->send[w->nsend++] = e;
@@ -114,7 +114,7 @@ static ccg_err walk(mwalk *w, const loc *l, uint32_t row, uint64_t i0,
 			uint64_t at;
 			if (it.first >= i0 && it.first < i1 &&
 			    !(err = ccg_tcur_get(w->tc, it.first, &at)))
-				err = event(w, l, row, it.id, at);
+				err = event(w, l, row, it.id, it.first, at);
 			continue;
 		}
 		if (it.first >= i1 || it.first + it.hdr->nevents <= i0 ||

@@ -19,9 +19,11 @@ For each directory checked:
     known not to nest (--no-nest);
   - the B events are the calls stats.tsv counts (location and call
     directories);
-  - flow ids: "SENDER-RECEIVER-TAG-COMM-SEQ", SEQ counted here per channel over
-    the location's whole events.tsv; in the root file every message whose
-    two ends are in the trace is one s and one f of the same id.
+  - flow ids: "SENDER-RECEIVER-TAG-COMM-SEQ", SEQ counted here per channel
+    and direction (a location's sends and its receives apart: a location
+    may send to itself) over the location's whole events.tsv; in the root
+    file every message whose two ends are in the trace is one s and one f
+    of the same id.
 """
 import argparse
 import json
@@ -110,6 +112,7 @@ class Trace:
             if key is None:
                 ids.append(None)
                 continue
+            key = key + (r[2] in SEND,)
             ids.append("%s-%s-%s-%s-%d" % (key[0], key[1], key[2],
                                            tsv_unescape(key[3]), count[key]))
             count[key] += 1
