@@ -1,0 +1,404 @@
+#!/usr/bin/python3
+"""Reference wait states (Scalasca's patterns) of a trace, as waits.tsv
+defines them (doc: the waits contract), computed from `otf2-print` output
+alone with exact integers, independently of ccgfs.
+
+Definitions from `otf2-print -G`: regions (paradigm, role), locations and
+their groups (ref_analyze.Definitions), communicators and their groups
+(parsed here: a COMM_GROUP's member i is rank i, otf2-print names its
+location in `<id>`; a COMM_SELF group is the location itself).  Events
+per location from one run of `otf2-print TRACE` (otf2_split); calls are
+rebuilt by calltree.activations with the repairs ccgfs makes (a Leave
+below the top closes the calls above, calls never left end at the
+location's last time), and the call of an event is the innermost call
+open when it comes.
+
+Patterns: late_sender, late_receiver (point to point, channels matched in
+order), wait_at_barrier, wait_at_nxn, late_broadcast, early_reduce
+(collective instances: the k-th MPI_COLLECTIVE_END of a communicator on
+each member), wait_at_omp_barrier (episodes of OpenMP barrier calls in a
+location group).
+
+  waits_oracle.py TRACE.otf2 [--location ID | --group ID] [--waits]
+
+prints, tab-separated, a header and one row per (location, region,
+pattern, cause): location_id region pattern instances wait_ticks
+cause_location_id, sorted; the whole trace (default) adds a row per
+pattern with location, region and cause `all`.  --location and --group
+print that scope's rows (no total rows).  --waits prints every single
+wait instead (location, region, pattern, start, ticks, cause).  Region
+names are escaped as the mount's tables write them.  Notes about records
+the definitions do not cover go to stderr.
+"""
+import argparse
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import calltree  # noqa: E402
+import otf2_split  # noqa: E402
+import ref_analyze  # noqa: E402
+
+PATTERNS = ["late_sender", "late_receiver", "wait_at_barrier",
+            "wait_at_nxn", "late_broadcast", "early_reduce",
+            "wait_at_omp_barrier"]
+COLL_OPS = ["BARRIER", "BCAST", "GATHER", "GATHERV", "SCATTER", "SCATTERV",
+            "ALLGATHER", "ALLGATHERV", "ALLTOALL", "ALLTOALLV", "ALLTOALLW",
+            "ALLREDUCE", "REDUCE", "REDUCE_SCATTER", "SCAN", "EXSCAN",
+            "REDUCE_SCATTER_BLOCK", "CREATE_HANDLE", "DESTROY_HANDLE",
+            "ALLOCATE", "DEALLOCATE", "CREATE_HANDLE_AND_ALLOCATE",
+            "DESTROY_HANDLE_AND_DEALLOCATE"]
+OP_PATTERN = {"BARRIER": "wait_at_barrier"}
+OP_PATTERN.update({op: "wait_at_nxn" for op in (
+    "ALLGATHER", "ALLGATHERV", "ALLTOALL", "ALLTOALLV", "ALLTOALLW",
+    "ALLREDUCE", "REDUCE_SCATTER", "REDUCE_SCATTER_BLOCK")})
+OP_PATTERN.update({op: "late_broadcast" for op in
+                   ("BCAST", "SCATTER", "SCATTERV")})
+OP_PATTERN.update({op: "early_reduce" for op in
+                   ("REDUCE", "GATHER", "GATHERV")})
+
+QSTR = r'"(?:[^"\\]|\\.)*"'
+GROUP_RE = re.compile(r'^GROUP\s+(\d+)\s+Name: ' + QSTR +
+                      r' <\d+>, Type: (\w+)(?: <\d+>)?, .*?(\d+) Members?'
+                      r'(?:: (.*))?$')
+COMM_GROUP_MEMBER_RE = re.compile(r'(\d+) \(' + QSTR + r' <(\d+)>\)')
+LOC_MEMBER_RE = re.compile(QSTR + r' <(\d+)>')
+COMM_RE = re.compile(r'^COMM\s+(\d+)\s+Name: ' + QSTR +
+                     r' <\d+>, Group: (?:' + QSTR + r' <(\d+)>|UNDEFINED)')
+COMM_ATTR = r'Communicator: (?:' + QSTR + r' <(\d+)>|\w+(?: <(\d+)>)?)'
+P2P_RE = re.compile(r'^(?:Receiver|Sender): (\d+|\w+)\b.*?, ' + COMM_ATTR +
+                    r', Tag: (\d+), Length: \d+(?:, Request: (\d+))?')
+REQ_RE = re.compile(r'^Request: (\d+)')
+COLL_RE = re.compile(r'^Operation: (\w+)(?: <(\d+)>)?, ' + COMM_ATTR +
+                     r', Root: (\d+|\w+)')
+
+
+def comm_of(groups):
+    """The communicator id of a COMM_ATTR match (name form or bare)."""
+    a, b = groups
+    return int(a) if a is not None else (int(b) if b is not None else None)
+
+
+class Comms:
+    """Communicators of `otf2-print -G`: rank -> location id."""
+
+    def __init__(self, text):
+        self.groups = {}   # id -> (type, [location ids by rank])
+        self.comms = {}    # id -> group id
+        for line in text.splitlines():
+            if line.startswith("GROUP "):
+                m = GROUP_RE.match(line)
+                if not m:
+                    continue
+                gid, gtype, members = int(m.group(1)), m.group(2), \
+                    m.group(4) or ""
+                if gtype == "COMM_GROUP":
+                    locs = [int(x[1]) for x in
+                            COMM_GROUP_MEMBER_RE.findall(members)]
+                elif gtype in ("COMM_LOCATIONS", "LOCATIONS"):
+                    locs = [int(x) for x in LOC_MEMBER_RE.findall(members)]
+                else:
+                    locs = []
+                self.groups[gid] = (gtype, locs)
+            elif line.startswith("COMM "):
+                m = COMM_RE.match(line)
+                if m and m.group(2) is not None:
+                    self.comms[int(m.group(1))] = int(m.group(2))
+
+    def location(self, comm, rank, me):
+        """The location of `rank` in `comm` seen from location `me`; None
+        when the definitions do not say."""
+        g = self.groups.get(self.comms.get(comm))
+        if g is None:
+            return None
+        if g[0] == "COMM_SELF":
+            return me if rank == 0 else None
+        return g[1][rank] if 0 <= rank < len(g[1]) else None
+
+
+class Waits:
+    """Every wait of a trace: self.waits is a list of (location, region
+    name, pattern, start, ticks, cause), ticks > 0."""
+
+    def __init__(self, defs_text, events, notes=None):
+        self.defs = ref_analyze.Definitions(defs_text)
+        self.comms = Comms(defs_text)
+        self.notes = notes if notes is not None else []
+        self.order = [l[0] for l in self.defs.locations]
+        self.group = {l[0]: l[3] for l in self.defs.locations}
+        self.loc = {}  # id -> (events, acts, at)
+        for lid in self.order:
+            ev = events.get(lid) or []
+            at = []
+            acts = calltree.activations(ev, at=at)
+            self.loc[lid] = (ev, acts, at)
+        self.waits = []
+        self._p2p()
+        self._collectives()
+        self._openmp()
+
+    def _call(self, lid, idx):
+        """(E, L, region name) of the call of event idx; None outside
+        every call."""
+        ev, acts, at = self.loc[lid]
+        a = at[idx]
+        if a is None:
+            return None
+        c = acts[a]
+        return c[2], c[2] + c[3], c[1]
+
+    def _add(self, lid, region, pattern, start, ticks, cause):
+        if ticks > 0:
+            self.waits.append((lid, region, pattern, start, ticks, cause))
+
+    # -- point to point --
+    def _p2p(self):
+        sends, recvs = {}, {}  # channel -> [(call, blocking) or (call, P)]
+        for lid in self.order:
+            ev = self.loc[lid][0]
+            last_req = {}  # request id -> call of its MPI_IRECV_REQUEST
+            for i, e in enumerate(ev):
+                kind = e[0]
+                if kind == "MPI_IRECV_REQUEST":
+                    m = REQ_RE.match(e[4])
+                    if m:
+                        last_req[int(m.group(1))] = self._call(lid, i)
+                    continue
+                if kind not in ("MPI_SEND", "MPI_ISEND", "MPI_RECV",
+                                "MPI_IRECV"):
+                    continue
+                m = P2P_RE.match(e[4])
+                if not m or not m.group(1).isdigit():
+                    self.notes.append("location %d: %s not understood: %s"
+                                      % (lid, kind, e[4]))
+                    continue
+                comm = comm_of(m.group(2, 3))
+                peer = None if comm is None else \
+                    self.comms.location(comm, int(m.group(1)), lid)
+                if peer is None:
+                    self.notes.append("location %d: %s peer rank %s of "
+                                      "comm %s unknown" % (
+                                          lid, kind, m.group(1), comm))
+                    continue
+                tag = int(m.group(4))
+                call = self._call(lid, i)
+                if kind in ("MPI_SEND", "MPI_ISEND"):
+                    sends.setdefault((lid, peer, comm, tag), []).append(
+                        (call, kind == "MPI_SEND"))
+                else:
+                    post = None
+                    if call is not None:
+                        post = call[0]
+                        if kind == "MPI_IRECV":
+                            rq = last_req.get(int(m.group(5))) \
+                                if m.group(5) is not None else None
+                            if rq is not None:
+                                post = rq[0]
+                    recvs.setdefault((peer, lid, comm, tag), []).append(
+                        (call, post))
+        unmatched = sum(abs(len(ss) - len(recvs.get(ch, [])))
+                        for ch, ss in sends.items()) + \
+            sum(len(rs) for ch, rs in recvs.items() if ch not in sends)
+        outside = sum(c is None for v in sends.values() for c, _ in v) + \
+            sum(c is None for v in recvs.values() for c, _ in v)
+        if unmatched or outside:
+            self.notes.append("%d messages unmatched, %d records outside "
+                              "every call" % (unmatched, outside))
+        for ch, ss in sends.items():
+            rs = recvs.get(ch, [])
+            snd, rcv = ch[0], ch[1]
+            for (scall, blocking), (rcall, post) in zip(ss, rs):
+                if scall is None or rcall is None:
+                    continue
+                s, s_l, s_reg = scall
+                r_e, r_l, r_reg = rcall
+                if s > r_e:
+                    self._add(rcv, r_reg, "late_sender", r_e,
+                              min(s, r_l) - r_e, snd)
+                if blocking and s < post < s_l:
+                    self._add(snd, s_reg, "late_receiver", s, post - s, rcv)
+
+    # -- collectives --
+    def _collectives(self):
+        inst = {}  # (comm, k) -> {location: (call, op, root rank)}
+        for lid in self.order:
+            ev = self.loc[lid][0]
+            count = {}
+            for i, e in enumerate(ev):
+                if e[0] != "MPI_COLLECTIVE_END":
+                    continue
+                m = COLL_RE.match(e[4])
+                if not m:
+                    self.notes.append("location %d: collective not "
+                                      "understood: %s" % (lid, e[4]))
+                    continue
+                op = m.group(1)
+                if m.group(2) is not None:
+                    n = int(m.group(2))
+                    op = COLL_OPS[n] if n < len(COLL_OPS) else "#%d" % n
+                comm = comm_of(m.group(3, 4))
+                k = count.get(comm, 0)
+                count[comm] = k + 1
+                root = int(m.group(5)) if m.group(5).isdigit() else None
+                inst.setdefault((comm, k), {})[lid] = (
+                    self._call(lid, i), op, root)
+        for (comm, k), mem in sorted(inst.items(),
+                                     key=lambda x: (x[0][0] is None, x[0])):
+            # A member whose record lies outside every call takes no part.
+            calls = {lid: v[0] for lid, v in mem.items()
+                     if v[0] is not None}
+            if not calls:
+                continue
+            ops = {v[1] for v in mem.values()}
+            first = mem[min(mem)]
+            op = first[1]
+            if len(ops) > 1:
+                self.notes.append("comm %s instance %d: operations %s"
+                                  % (comm, k, sorted(ops)))
+            pattern = OP_PATTERN.get(op)
+            if pattern in ("wait_at_barrier", "wait_at_nxn"):
+                emax = max(c[0] for c in calls.values())
+                cause = min(lid for lid, c in calls.items()
+                            if c[0] == emax)
+                for lid, (e, l, reg) in calls.items():
+                    if e < emax:
+                        self._add(lid, reg, pattern, e, min(emax, l) - e,
+                                  cause)
+            elif pattern in ("late_broadcast", "early_reduce"):
+                if first[2] is None or comm is None:
+                    continue
+                root = self.comms.location(comm, first[2], min(mem))
+                if root not in calls:
+                    continue
+                re_, rl, rreg = calls[root]
+                others = {lid: c for lid, c in calls.items() if lid != root}
+                if pattern == "late_broadcast":
+                    for lid, (e, l, reg) in others.items():
+                        if e < re_:
+                            self._add(lid, reg, pattern, e,
+                                      min(re_, l) - e, root)
+                elif others:
+                    emin = min(c[0] for c in others.values())
+                    cause = min(lid for lid, c in others.items()
+                                if c[0] == emin)
+                    if re_ < emin:
+                        self._add(root, rreg, pattern, re_,
+                                  min(emin, rl) - re_, cause)
+
+    # -- OpenMP --
+    def _openmp(self):
+        barrier = {rid for rid, (_, par, role) in self.defs.regions.items()
+                   if par == "OPENMP" and role in
+                   ("BARRIER", "IMPLICIT_BARRIER")}
+        if not barrier:
+            return
+        queues = {}  # location group -> {location: [(E, L, region)]}
+        for lid in self.order:
+            _, acts, _ = self.loc[lid]
+            inside = {}  # call index -> inside a barrier call
+            q = []
+            for i, a in enumerate(acts):
+                up = a[4] is not None and inside[a[4]]
+                here = a[0] in barrier
+                inside[i] = up or here
+                if here and not up:
+                    q.append((a[2], a[2] + a[3], a[1]))
+            if q:
+                q.sort(key=lambda c: c[0])
+                queues.setdefault(self.group[lid], {})[lid] = q
+        for g, qs in queues.items():
+            pos = dict.fromkeys(qs, 0)
+            while any(pos[l] < len(qs[l]) for l in qs):
+                heads = {l: qs[l][pos[l]] for l in qs
+                         if pos[l] < len(qs[l])}
+                m = min(h[1] for h in heads.values())
+                ep = {l: h for l, h in heads.items() if h[0] <= m}
+                emax = max(h[0] for h in ep.values())
+                cause = min(l for l, h in ep.items() if h[0] == emax)
+                for l, (e, le, reg) in ep.items():
+                    if e < emax:
+                        self._add(l, reg, "wait_at_omp_barrier", e,
+                                  min(emax, le) - e, cause)
+                    pos[l] += 1
+
+    # -- tables --
+    def rows(self, lids, totals):
+        """[(location, region, pattern, instances, ticks, cause)] of the
+        locations lids, sorted; with totals a row per pattern with
+        location, region and cause 'all'."""
+        want = set(lids)
+        acc, tot = {}, {}
+        for lid, reg, pat, _, ticks, cause in self.waits:
+            if lid not in want:
+                continue
+            k = (lid, reg, pat, cause)
+            n, t = acc.get(k, (0, 0))
+            acc[k] = (n + 1, t + ticks)
+            n, t = tot.get(pat, (0, 0))
+            tot[pat] = (n + 1, t + ticks)
+        out = sorted((str(lid), ref_analyze.escape(reg), pat, n, t,
+                      str(cause))
+                     for (lid, reg, pat, cause), (n, t) in acc.items())
+        if totals:
+            out += [("all", "all", p, tot[p][0], tot[p][1], "all")
+                    for p in PATTERNS if p in tot]
+        return out
+
+    @classmethod
+    def load(cls, anchor, notes=None):
+        import subprocess
+        text = subprocess.run(["otf2-print", "-G", anchor], check=True,
+                              capture_output=True, text=True,
+                              errors="replace").stdout
+        ids = [int(l.split()[1]) for l in text.splitlines()
+               if l.startswith("LOCATION ")]
+        events = {}
+        for lid in ids:
+            rc, out = otf2_split.location_output(anchor, lid)
+            events[lid] = calltree.parse_events(out) if rc == 0 else None
+            if events[lid] is None:
+                (notes if notes is not None else []).append(
+                    "location %d: events not readable" % lid)
+        return cls(text, events, notes)
+
+
+HEAD = ["location_id", "region", "pattern", "instances", "wait_ticks",
+        "cause_location_id"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("anchor")
+    sc = ap.add_mutually_exclusive_group()
+    sc.add_argument("--location", type=int)
+    sc.add_argument("--group", type=int)
+    ap.add_argument("--waits", action="store_true",
+                    help="every single wait, not the sums")
+    a = ap.parse_args()
+    notes = []
+    w = Waits.load(a.anchor, notes)
+    for n in notes[:20]:
+        print("note: " + n, file=sys.stderr)
+    if len(notes) > 20:
+        print("note: %d more" % (len(notes) - 20), file=sys.stderr)
+    lids = w.order
+    if a.location is not None:
+        lids = [a.location]
+    elif a.group is not None:
+        lids = [l for l in w.order if w.group[l] == a.group]
+    if a.waits:
+        print("location_id\tregion\tpattern\tstart\twait_ticks\t"
+              "cause_location_id")
+        for x in sorted(x for x in w.waits if x[0] in set(lids)):
+            print("\t".join([str(x[0]), ref_analyze.escape(x[1])] +
+                            [str(v) for v in x[2:]]))
+        return 0
+    print("\t".join(HEAD))
+    for r in w.rows(lids, a.location is None and a.group is None):
+        print("\t".join(str(v) for v in r))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
