@@ -10,10 +10,11 @@ construction of tests/tracer/waits_mpi.c and of ccgfs-gen --delay.
 row against the oracle (locations named by locations.tsv's `id` and
 `path`; instances and wait_ticks exact, wait_seconds the exact ticks
 printed as the tables print seconds, rows compared as a set); per
-location, its top-level call directories (through group nodes without a
-waits.tsv) add up to the location's rows exactly, and every call
-directory visited (the top-level ones and N random deeper ones) holds no
-row beyond the location's.
+location, every top-level call directory (through group nodes) and N
+random deeper ones against the oracle's waits whose record lies in the
+call's subtree (a directory matched to its call by START-END among the
+calls possible there), the top-level ones adding up to the location's
+rows, none holding a row beyond the location's.
 
 --program D_NS:N: waits_mpi.c run with delay D_NS ns and N iterations on
 P ranks (P from the trace; rank r is the location whose group holds
@@ -53,7 +54,7 @@ HEAD = ["location", "region", "pattern", "instances", "wait_ticks",
         "wait_seconds", "cause_location"]
 CP_HEAD = ["location", "region", "critical_ticks", "critical_seconds",
            "critical_percent", "total_ticks", "total_seconds"]
-CALL_RE = re.compile(r"^\d+-\d+")
+CALL_RE = re.compile(r"^(\d+)-(\d+)(\..*)?$")
 MS = 1000000  # ns
 SLACK_NS = 15 * MS
 
@@ -152,31 +153,67 @@ def add(acc, rows):
 
 
 def call_dirs(mount, rel):
-    """Subdirectories of rel that are calls or group nodes."""
+    """[(path, start, end, is a group node)] of the subdirectories of rel
+    that are calls (START-END.REGION) or group nodes (START-END)."""
     try:
         names = sorted(os.listdir(os.path.join(mount.root, rel)))
     except OSError as e:
         fail("%s: %s" % (rel, e))
         return []
-    return [os.path.join(rel, n) for n in names if CALL_RE.match(n) and
-            os.path.isdir(os.path.join(mount.root, rel, n))]
+    out = []
+    for nm in names:
+        m = CALL_RE.match(nm)
+        if m and os.path.isdir(os.path.join(mount.root, rel, nm)):
+            out.append((os.path.join(rel, nm), int(m.group(1)),
+                        int(m.group(2)), m.group(3) is None))
+    return out
 
 
-def top_level(mount, rel, acc, visited):
-    """Adds the rows of the top-level calls under rel (a location or a
-    group node without waits.tsv) into acc."""
-    for d in call_dirs(mount, rel):
-        if os.path.exists(os.path.join(mount.root, d, "waits.tsv")):
-            rows = mount.waits(d, d)
-            if rows is not None:
-                add(acc, rows)
-                visited.append((d, rows))
-        else:
-            top_level(mount, d, acc, visited)
+class Calls:
+    """A location's call directories matched with the oracle's calls by
+    their START-END (ticks from the zero) among the calls possible at
+    their place: the top-level calls, or the callees of the call above
+    (group nodes pass through)."""
+
+    def __init__(self, w, mount, lid, zero):
+        self.w, self.mount, self.lid, self.zero = w, mount, lid, zero
+        acts = w.loc[lid][1]
+        self.kids = collections.defaultdict(list)
+        for i, a in enumerate(acts):
+            self.kids[a[4]].append(i)
+        self.acts = acts
+
+    def children(self, rel, parent):
+        """[(path, call index or None)] of the calls under rel, whose
+        call is `parent` (None: the location), through group nodes."""
+        out = []
+        for d, t0, t1, group in call_dirs(self.mount, rel):
+            if group:
+                out += self.children(d, parent)
+                continue
+            hit = [i for i in self.kids[parent]
+                   if self.acts[i][2] - self.zero == t0 and
+                   self.acts[i][2] + self.acts[i][3] - self.zero == t1]
+            if not hit:
+                fail("%s: no such call on location %d" % (d, self.lid))
+            # several: zero-length siblings at one time (#2, ...)
+            out.append((d, hit[0] if len(hit) == 1 else None))
+        return out
+
+    def check(self, d, i):
+        """Compares call directory d (call index i) with the oracle;
+        returns its rows."""
+        rows = self.mount.waits(d, d)
+        if i is not None:
+            compare(d + "/waits.tsv", rows,
+                    named(self.w.rows([self.lid], False, {i}),
+                          self.mount))
+        return rows
 
 
 def check_mount(w, mount, ncalls, seed):
     rng = random.Random(seed)
+    zero = exact.trace_clock(read_info(os.path.join(mount.root, "info")))[0]
     compare("waits.tsv", mount.waits("", "waits.tsv"),
             named(w.rows(w.order, True), mount))
     groups = collections.defaultdict(list)
@@ -191,24 +228,26 @@ def check_mount(w, mount, ncalls, seed):
         compare(path + "/waits.tsv", got, mine)
         if got is None:
             continue
-        acc, visited = {}, []
-        top_level(mount, path, acc, visited)
+        # The top-level calls, each against the oracle, add up to the
+        # location.
+        calls = Calls(w, mount, lid, zero)
+        top = calls.children(path, None)
+        acc = {}
+        for d, i in top:
+            add(acc, calls.check(d, i) or {})
         compare(path + ": its top-level calls' waits.tsv summed", acc, got)
-        # Random deeper calls: none holds more than its location.
-        for _ in range(ncalls):
-            if not visited:
-                break
-            d, _ = rng.choice(visited)
-            for _ in range(rng.randrange(1, 6)):
-                kids = call_dirs(mount, d)
+        # Random deeper calls: against the oracle, and none holds more
+        # than its location.
+        for _ in range(ncalls if top else 0):
+            d, i = rng.choice(top)
+            for _ in range(rng.randrange(1, 8)):
+                if i is None:
+                    break
+                kids = calls.children(d, i)
                 if not kids:
                     break
-                d = rng.choice(kids)
-            if not os.path.exists(os.path.join(mount.root, d,
-                                               "waits.tsv")):
-                continue
-            rows = mount.waits(d, d)
-            for k, (n, t) in (rows or {}).items():
+                d, i = rng.choice(kids)
+            for k, (n, t) in (calls.check(d, i) or {}).items():
                 g = got.get(k)
                 if g is None or n > g[0] or t > g[1]:
                     fail("%s: row %s %s beyond its location's %s"
@@ -343,7 +382,7 @@ def check_gen(w, g, ticks, colls):
         fail("gen: collectives %s, broadcasts %d" % (nb, len(bcast_roots)))
     nroot = bcast_roots.count(g)
     seen = collections.Counter()
-    for lid, reg, pat, _, t, c in w.waits:
+    for lid, reg, pat, _, t, c, _ in w.waits:
         if pat in ("wait_at_barrier", "wait_at_nxn"):
             if c != cause or lid == cause or t < ticks:
                 fail("gen: %s of %d ticks on %d caused by %d"

@@ -119,7 +119,12 @@ class Comms:
 
 class Waits:
     """Every wait of a trace: self.waits is a list of (location, region
-    name, pattern, start, ticks, cause), ticks > 0."""
+    name, pattern, start, ticks, cause, call), ticks > 0, where call is
+    the index (in the location's calltree.activations) of the call that
+    holds the wait's record: the receive (late_sender), the send
+    (late_receiver), the MPI_COLLECTIVE_END (collectives), the barrier
+    call itself (OpenMP); a call directory has the waits whose call is
+    in its subtree."""
 
     def __init__(self, defs_text, events, notes=None):
         self.defs = ref_analyze.Definitions(defs_text)
@@ -139,18 +144,20 @@ class Waits:
         self._openmp()
 
     def _call(self, lid, idx):
-        """(E, L, region name) of the call of event idx; None outside
-        every call."""
+        """(E, L, region name, call index) of the call of event idx; None
+        outside every call."""
         ev, acts, at = self.loc[lid]
         a = at[idx]
         if a is None:
             return None
         c = acts[a]
-        return c[2], c[2] + c[3], c[1]
+        return c[2], c[2] + c[3], c[1], a
 
-    def _add(self, lid, region, pattern, start, ticks, cause):
+    def _add(self, lid, call, pattern, ticks, cause):
+        """A wait of location lid in call (E, L, region, index)."""
         if ticks > 0:
-            self.waits.append((lid, region, pattern, start, ticks, cause))
+            self.waits.append((lid, call[2], pattern, call[0], ticks,
+                               cause, call[3]))
 
     # -- point to point --
     def _p2p(self):
@@ -211,13 +218,13 @@ class Waits:
             for (scall, blocking), (rcall, post) in zip(ss, rs):
                 if scall is None or rcall is None:
                     continue
-                s, s_l, s_reg = scall
-                r_e, r_l, r_reg = rcall
+                s, s_l = scall[:2]
+                r_e, r_l = rcall[:2]
                 if s > r_e:
-                    self._add(rcv, r_reg, "late_sender", r_e,
-                              min(s, r_l) - r_e, snd)
+                    self._add(rcv, rcall, "late_sender", min(s, r_l) - r_e,
+                              snd)
                 if blocking and s < post < s_l:
-                    self._add(snd, s_reg, "late_receiver", s, post - s, rcv)
+                    self._add(snd, scall, "late_receiver", post - s, rcv)
 
     # -- collectives --
     def _collectives(self):
@@ -261,9 +268,9 @@ class Waits:
                 emax = max(c[0] for c in calls.values())
                 cause = min(lid for lid, c in calls.items()
                             if c[0] == emax)
-                for lid, (e, l, reg) in calls.items():
-                    if e < emax:
-                        self._add(lid, reg, pattern, e, min(emax, l) - e,
+                for lid, c in calls.items():
+                    if c[0] < emax:
+                        self._add(lid, c, pattern, min(emax, c[1]) - c[0],
                                   cause)
             elif pattern in ("late_broadcast", "early_reduce"):
                 if first[2] is None or comm is None:
@@ -271,19 +278,19 @@ class Waits:
                 root = self.comms.location(comm, first[2], min(mem))
                 if root not in calls:
                     continue
-                re_, rl, rreg = calls[root]
+                re_, rl = calls[root][:2]
                 others = {lid: c for lid, c in calls.items() if lid != root}
                 if pattern == "late_broadcast":
-                    for lid, (e, l, reg) in others.items():
-                        if e < re_:
-                            self._add(lid, reg, pattern, e,
-                                      min(re_, l) - e, root)
+                    for lid, c in others.items():
+                        if c[0] < re_:
+                            self._add(lid, c, pattern,
+                                      min(re_, c[1]) - c[0], root)
                 elif others:
                     emin = min(c[0] for c in others.values())
                     cause = min(lid for lid, c in others.items()
                                 if c[0] == emin)
                     if re_ < emin:
-                        self._add(root, rreg, pattern, re_,
+                        self._add(root, calls[root], pattern,
                                   min(emin, rl) - re_, cause)
 
     # -- OpenMP --
@@ -303,7 +310,7 @@ class Waits:
                 here = a[0] in barrier
                 inside[i] = up or here
                 if here and not up:
-                    q.append((a[2], a[2] + a[3], a[1]))
+                    q.append((a[2], a[2] + a[3], a[1], i))
             if q:
                 q.sort(key=lambda c: c[0])
                 queues.setdefault(self.group[lid], {})[lid] = q
@@ -316,21 +323,36 @@ class Waits:
                 ep = {l: h for l, h in heads.items() if h[0] <= m}
                 emax = max(h[0] for h in ep.values())
                 cause = min(l for l, h in ep.items() if h[0] == emax)
-                for l, (e, le, reg) in ep.items():
-                    if e < emax:
-                        self._add(l, reg, "wait_at_omp_barrier", e,
-                                  min(emax, le) - e, cause)
+                for l, h in ep.items():
+                    if h[0] < emax:
+                        self._add(l, h, "wait_at_omp_barrier",
+                                  min(emax, h[1]) - h[0], cause)
                     pos[l] += 1
 
     # -- tables --
-    def rows(self, lids, totals):
+    def in_call(self, lid, call):
+        """Whether call index `call` of location lid is in the subtree of
+        a call index of the set self._sub (see rows)."""
+        acts = self.loc[lid][1]
+        while call is not None:
+            if call in self._sub:
+                return True
+            call = acts[call][4]
+        return False
+
+    def rows(self, lids, totals, calls=None):
         """[(location, region, pattern, instances, ticks, cause)] of the
         locations lids, sorted; with totals a row per pattern with
-        location, region and cause 'all'."""
+        location, region and cause 'all'; with calls (a set of call
+        indices of the one location in lids) only the waits whose call is
+        in their subtrees."""
         want = set(lids)
         acc, tot = {}, {}
-        for lid, reg, pat, _, ticks, cause in self.waits:
+        self._sub = calls
+        for lid, reg, pat, _, ticks, cause, call in self.waits:
             if lid not in want:
+                continue
+            if calls is not None and not self.in_call(lid, call):
                 continue
             k = (lid, reg, pat, cause)
             n, t = acc.get(k, (0, 0))
@@ -392,7 +414,7 @@ def main():
               "cause_location_id")
         for x in sorted(x for x in w.waits if x[0] in set(lids)):
             print("\t".join([str(x[0]), ref_analyze.escape(x[1])] +
-                            [str(v) for v in x[2:]]))
+                            [str(v) for v in x[2:6]]))
         return 0
     print("\t".join(HEAD))
     for r in w.rows(lids, a.location is None and a.group is None):
