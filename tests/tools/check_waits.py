@@ -4,6 +4,7 @@ against tests/tools/waits_oracle.py, and the answers known by
 construction of tests/tracer/waits_mpi.c and of ccgfs-gen --delay.
 
   check_waits.py --anchor TRACE.otf2 [--mount DIR] [--calls N] [--seed S]
+                 [--windows K]
                  [--program D_NS:N] [--gen-delay G:TICKS[:COLLS]]
 
 --mount: the root's waits.tsv, every group's and every location's row for
@@ -14,7 +15,11 @@ location, every top-level call directory (through group nodes) and N
 random deeper ones against the oracle's waits whose record lies in the
 call's subtree (a directory matched to its call by START-END among the
 calls possible there), the top-level ones adding up to the location's
-rows, none holding a row beyond the location's.
+rows, none holding a row beyond the location's; K random windows
+time/T0-T1 (check_analyze.pick_windows): the waits overlapping the
+window, clipped to it, of the whole trace (the window's total rows, if
+it has them, their sums), and in the first two of every group and
+location.
 
 --program D_NS:N: waits_mpi.c run with delay D_NS ns and N iterations on
 P ranks (P from the trace; rank r is the location whose group holds
@@ -47,7 +52,9 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_analyze  # noqa: E402
 import exact  # noqa: E402
+import ref_stats  # noqa: E402
 import waits_oracle  # noqa: E402
 
 HEAD = ["location", "region", "pattern", "instances", "wait_ticks",
@@ -86,7 +93,8 @@ class Mount:
         self.root = root
         head, rows = read_tsv(os.path.join(root, "locations.tsv"))
         i, p = head.index("id"), head.index("path")
-        self.path = {int(r[i]): r[p] for r in rows}
+        self.path = {int(r[i]): r[p] for r in rows}  # as in the tables
+        self.dir = {k: ref_stats.unescape(v) for k, v in self.path.items()}
         self.res = exact.trace_clock(read_info(os.path.join(root,
                                                             "info")))[3]
 
@@ -211,14 +219,14 @@ class Calls:
         return rows
 
 
-def check_mount(w, mount, ncalls, seed):
+def check_mount(w, mount, ncalls, seed, nwin):
     rng = random.Random(seed)
     zero = exact.trace_clock(read_info(os.path.join(mount.root, "info")))[0]
     compare("waits.tsv", mount.waits("", "waits.tsv"),
             named(w.rows(w.order, True), mount))
     groups = collections.defaultdict(list)
     for lid in w.order:
-        path = mount.path.get(lid)
+        path = mount.dir.get(lid)
         if path is None:
             fail("location %d: not in locations.tsv" % lid)
             continue
@@ -257,6 +265,50 @@ def check_mount(w, mount, ncalls, seed):
             continue
         compare(g + "/waits.tsv", mount.waits(g, g + "/waits.tsv"),
                 named(w.rows(lids, False), mount))
+    check_windows(w, mount, seed, nwin)
+
+
+def window_scopes(w, mount, seed, nwin):
+    """(directory, location ids, (T0, T1) absolute, is the window's root)
+    of nwin random windows time/T0-T1 (ticks since the zero): the
+    window's root, and in the first two every group and location."""
+    zero = exact.trace_clock(read_info(os.path.join(mount.root, "info")))[0]
+    times = [e[1] for lid in w.order for e in w.loc[lid][0]]
+    if not times:
+        return
+    groups = collections.defaultdict(list)
+    for lid in w.order:
+        if lid in mount.dir:
+            groups[os.path.dirname(mount.dir[lid])].append(lid)
+    for k, (t0, t1) in enumerate(check_analyze.pick_windows(
+            min(times), max(times), nwin, seed)):
+        wrel = "time/%d-%d" % (t0 - zero, t1 - zero)
+        yield wrel, w.order, (t0, t1), True
+        if k >= 2:
+            continue
+        for lid in w.order:
+            if lid in mount.dir:
+                yield os.path.join(wrel, mount.dir[lid]), [lid], (t0, t1), \
+                    False
+        for g, lids in sorted(groups.items()):
+            if g:
+                yield os.path.join(wrel, g), lids, (t0, t1), False
+
+
+def check_windows(w, mount, seed, nwin):
+    """The windows' waits.tsv: the waits overlapping the window, clipped
+    to it; the window root's total rows, if it has them, their sums; a
+    group or location without waits there may have no file."""
+    for d, lids, win, root in window_scopes(w, mount, seed, nwin):
+        want = named(w.rows(lids, root, window=win), mount)
+        f = os.path.join(mount.root, d, "waits.tsv")
+        if not root and not want and not os.path.exists(f):
+            continue
+        got = mount.waits(d, d + "/waits.tsv")
+        if root and got is not None and \
+                not any(key[0] == "all" for key in got):
+            want = {key: v for key, v in want.items() if key[0] != "all"}
+        compare(d + "/waits.tsv", got, want)
 
 
 def ranks(w):
@@ -412,6 +464,7 @@ def main():
     ap.add_argument("--anchor", required=True)
     ap.add_argument("--mount")
     ap.add_argument("--calls", type=int, default=20)
+    ap.add_argument("--windows", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--program")
     ap.add_argument("--gen-delay")
@@ -422,7 +475,7 @@ def main():
         print("oracle: " + n)
     mount = Mount(a.mount) if a.mount else None
     if mount:
-        check_mount(w, mount, a.calls, a.seed)
+        check_mount(w, mount, a.calls, a.seed, a.windows)
     if a.program:
         d, n = (int(x) for x in a.program.split(":"))
         check_program(w, mount, d, n)

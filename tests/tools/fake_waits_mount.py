@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 """A copy of a mount's directories (root, groups, locations, calls and
-group nodes; no time windows) with waits.tsv files written from
+group nodes, the windows check_waits.py visits with the same --seed and
+--windows) with waits.tsv files written from
 tests/tools/waits_oracle.py, for checking tests/tools/check_waits.py
 itself: it must pass on the copy and fail when one number is changed.
 
   fake_waits_mount.py --mount DIR --anchor TRACE.otf2 --out DIR
-                      [--break ROOT|LOCATION|CALL]
+                      [--seed S] [--windows K] [--break ROOT|LOCATION|CALL]
 
+The copy has the files of a right mount for what check_waits.py reads;
 --break changes the wait_ticks of the first row of the root's, the first
 location's or the first top-level call's (holding one) waits.tsv by one.
 """
@@ -41,6 +43,8 @@ def main():
     ap.add_argument("--mount", required=True)
     ap.add_argument("--anchor", required=True)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--windows", type=int, default=4)
     ap.add_argument("--break", dest="brk",
                     choices=["ROOT", "LOCATION", "CALL"])
     a = ap.parse_args()
@@ -57,7 +61,7 @@ def main():
     groups = {}
     brk = {"LOCATION": a.brk == "LOCATION", "CALL": a.brk == "CALL"}
     for lid in w.order:
-        path = mount.path[lid]
+        path = mount.dir[lid]
         groups.setdefault(os.path.dirname(path), []).append(lid)
         write(a.out, path, w.rows([lid], False), mount, res,
               brk["LOCATION"])
@@ -85,6 +89,9 @@ def main():
     for g, lids in groups.items():
         if g:
             write(a.out, g, w.rows(lids, False), mount, res, False)
+    for d, lids, win, root in check_waits.window_scopes(w, mount, a.seed,
+                                                        a.windows):
+        write(a.out, d, w.rows(lids, root, window=win), mount, res, False)
     return 0
 
 

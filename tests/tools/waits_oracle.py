@@ -20,12 +20,15 @@ each member), wait_at_omp_barrier (episodes of OpenMP barrier calls in a
 location group).
 
   waits_oracle.py TRACE.otf2 [--location ID | --group ID] [--waits]
+                 [--window T0-T1]
 
 prints, tab-separated, a header and one row per (location, region,
 pattern, cause): location_id region pattern instances wait_ticks
 cause_location_id, sorted; the whole trace (default) adds a row per
 pattern with location, region and cause `all`.  --location and --group
-print that scope's rows (no total rows).  --waits prints every single
+print that scope's rows (no total rows); --window T0-T1 (absolute ticks)
+the waits whose interval [start, start + ticks) overlaps [T0, T1),
+clipped to it.  --waits prints every single
 wait instead (location, region, pattern, start, ticks, cause).  Region
 names are escaped as the mount's tables write them.  Notes about records
 the definitions do not cover go to stderr.
@@ -340,20 +343,27 @@ class Waits:
             call = acts[call][4]
         return False
 
-    def rows(self, lids, totals, calls=None):
+    def rows(self, lids, totals, calls=None, window=None):
         """[(location, region, pattern, instances, ticks, cause)] of the
         locations lids, sorted; with totals a row per pattern with
         location, region and cause 'all'; with calls (a set of call
         indices of the one location in lids) only the waits whose call is
-        in their subtrees."""
+        in their subtrees; with window (T0, T1), absolute ticks, the waits
+        whose interval [start, start + ticks) overlaps [T0, T1), clipped
+        to it."""
         want = set(lids)
         acc, tot = {}, {}
         self._sub = calls
-        for lid, reg, pat, _, ticks, cause, call in self.waits:
+        for lid, reg, pat, start, ticks, cause, call in self.waits:
             if lid not in want:
                 continue
             if calls is not None and not self.in_call(lid, call):
                 continue
+            if window is not None:
+                ticks = min(start + ticks, window[1]) - max(start,
+                                                            window[0])
+                if ticks <= 0:
+                    continue
             k = (lid, reg, pat, cause)
             n, t = acc.get(k, (0, 0))
             acc[k] = (n + 1, t + ticks)
@@ -397,6 +407,7 @@ def main():
     sc.add_argument("--group", type=int)
     ap.add_argument("--waits", action="store_true",
                     help="every single wait, not the sums")
+    ap.add_argument("--window", help="T0-T1, absolute ticks")
     a = ap.parse_args()
     notes = []
     w = Waits.load(a.anchor, notes)
@@ -417,7 +428,9 @@ def main():
                             [str(v) for v in x[2:6]]))
         return 0
     print("\t".join(HEAD))
-    for r in w.rows(lids, a.location is None and a.group is None):
+    win = tuple(int(x) for x in a.window.split("-")) if a.window else None
+    for r in w.rows(lids, a.location is None and a.group is None,
+                    window=win):
         print("\t".join(str(v) for v in r))
     return 0
 
