@@ -4,9 +4,12 @@
 #   - tests/tools/waits_oracle.py, computed from otf2-print with exact
 #     integers: tests/tools/check_waits.py compares the root's, every
 #     group's and every location's waits.tsv row for row (instances and
-#     wait_ticks exact), checks that a location's top-level call
-#     directories add up to the location's rows and that no call directory
-#     holds more than its location; on every shared trace (the MPI and
+#     wait_ticks exact), every top-level call directory's and random
+#     deeper ones' (matched to their calls by START-END), checks that a
+#     location's top-level calls add up to the location's rows and that
+#     no call directory holds more than its location, random time
+#     windows (waits overlapping them, clipped), and the root's
+#     critical-path.tsv against the oracle's path; on every shared trace (the MPI and
 #     OpenMP ones have waits, the others none) and on generated ones:
 #     ccgfs-gen --mpi with --delay (point to point only, with and without
 #     jitter) and with --collectives (with and without jitter, one and
@@ -112,7 +115,7 @@ for anchor in "$work/coll/traces.otf2" ${prog:+"$prog"}; do
     --out "$fake"
   $py "$check" --anchor "$anchor" --mount "$fake" > "$work/fake.out" ||
     { cat "$work/fake.out"; echo "the checker fails a right mount"; exit 1; }
-  for b in ROOT LOCATION CALL; do
+  for b in ROOT LOCATION CALL PATH; do
     $py "$CCG_TOOLS/fake_waits_mount.py" --mount "$m" --anchor "$anchor" \
       --out "$fake" --break $b
     if $py "$check" --anchor "$anchor" --mount "$fake" > "$work/fake.out"

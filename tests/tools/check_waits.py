@@ -7,7 +7,8 @@ construction of tests/tracer/waits_mpi.c and of ccgfs-gen --delay.
                  [--windows K]
                  [--program D_NS:N] [--gen-delay G:TICKS[:COLLS]]
 
---mount: the root's waits.tsv, every group's and every location's row for
+--mount: the root's critical-path.tsv against the oracle's path (rows
+with time on the path exact, sorted), the root's waits.tsv, every group's and every location's row for
 row against the oracle (locations named by locations.tsv's `id` and
 `path`; instances and wait_ticks exact, wait_seconds the exact ticks
 printed as the tables print seconds, rows compared as a set); per
@@ -224,6 +225,7 @@ def check_mount(w, mount, ncalls, seed, nwin):
     zero = exact.trace_clock(read_info(os.path.join(mount.root, "info")))[0]
     compare("waits.tsv", mount.waits("", "waits.tsv"),
             named(w.rows(w.order, True), mount))
+    check_critical(w, mount)
     groups = collections.defaultdict(list)
     for lid in w.order:
         path = mount.dir.get(lid)
@@ -266,6 +268,73 @@ def check_mount(w, mount, ncalls, seed, nwin):
         compare(g + "/waits.tsv", mount.waits(g, g + "/waits.tsv"),
                 named(w.rows(lids, False), mount))
     check_windows(w, mount, seed, nwin)
+
+
+def critical_rows(w, mount):
+    """The root's critical-path.tsv as the oracle has it: rows of
+    strings; regions (location all) with time on the path, by
+    critical_ticks, largest first (ties by name), then the locations with
+    a share of it, in locations.tsv's order."""
+    regions, share, total, runtime = w.critical_path()
+    res = mount.res
+    rows = []
+    for name, v in sorted(regions.items(), key=lambda x: (-x[1], x[0])):
+        if v:
+            rows.append(["all", waits_oracle.ref_analyze.escape(name),
+                         str(v), exact.duration(v, res),
+                         exact.percent(v, runtime), str(total[name]),
+                         exact.duration(total[name], res)])
+    for lid in w.order:
+        if share.get(lid):
+            v = share[lid]
+            rows.append([mount.path[lid], "all", str(v),
+                         exact.duration(v, res), exact.percent(v, runtime)])
+    return rows, total
+
+
+def check_critical(w, mount):
+    """The root's critical-path.tsv: every region row with time on the
+    path and every location's share as the oracle's (rows of no time on
+    the path may be there, with the region's right total), sorted by
+    critical_ticks; a location row's total columns are not checked (not
+    defined)."""
+    try:
+        head, rows = read_tsv(os.path.join(mount.root, "critical-path.tsv"))
+    except OSError as e:
+        fail("critical-path.tsv: %s" % e)
+        return
+    if head != CP_HEAD:
+        fail("critical-path.tsv: header %s" % head)
+        return
+    want, total = critical_rows(w, mount)
+    got_r = {r[1]: r for r in rows if r[0] == "all"}
+    got_l = {r[0]: r[:5] for r in rows if r[0] != "all"}
+    want_r = {r[1]: r for r in want if r[0] == "all"}
+    want_l = {r[0]: r for r in want if r[0] != "all"}
+    for name, r in got_r.items():
+        if r[2] == "0" and name not in want_r:
+            t = total.get(ref_stats.unescape(name))
+            if t is None or r[5] != str(t):
+                fail("critical-path.tsv: %s total %s, exclusive time %s"
+                     % (name, r[5], t))
+            continue
+        if want_r.get(name) != r:
+            fail("critical-path.tsv: %s; oracle %s" % (r, want_r.get(name)))
+    for name in set(want_r) - set(got_r):
+        fail("critical-path.tsv: no row %s" % want_r[name])
+    for path in set(got_l) | set(want_l):
+        g = got_l.get(path)
+        if g is not None and g[2] == "0" and path not in want_l:
+            continue
+        if g != want_l.get(path):
+            fail("critical-path.tsv: location %s: %s; oracle %s"
+                 % (path, g, want_l.get(path)))
+    crit = [int(r[2]) for r in rows if r[0] == "all"]
+    if crit != sorted(crit, reverse=True):
+        fail("critical-path.tsv: regions not sorted by critical_ticks")
+    if [r[0] for r in rows] != sorted((r[0] for r in rows),
+                                      key=lambda x: x != "all"):
+        fail("critical-path.tsv: location rows before region rows")
 
 
 def window_scopes(w, mount, seed, nwin):

@@ -6,11 +6,12 @@ tests/tools/waits_oracle.py, for checking tests/tools/check_waits.py
 itself: it must pass on the copy and fail when one number is changed.
 
   fake_waits_mount.py --mount DIR --anchor TRACE.otf2 --out DIR
-                      [--seed S] [--windows K] [--break ROOT|LOCATION|CALL]
+                      [--seed S] [--windows K] [--break ROOT|LOCATION|CALL|PATH]
 
 The copy has the files of a right mount for what check_waits.py reads;
 --break changes the wait_ticks of the first row of the root's, the first
-location's or the first top-level call's (holding one) waits.tsv by one.
+location's or the first top-level call's (holding one) waits.tsv by one,
+or (PATH) the critical_ticks of critical-path.tsv's first row.
 """
 import argparse
 import os
@@ -46,7 +47,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--windows", type=int, default=4)
     ap.add_argument("--break", dest="brk",
-                    choices=["ROOT", "LOCATION", "CALL"])
+                    choices=["ROOT", "LOCATION", "CALL", "PATH"])
     a = ap.parse_args()
     w = waits_oracle.Waits.load(a.anchor)
     mount = check_waits.Mount(a.mount)
@@ -58,6 +59,15 @@ def main():
         os.path.join(a.mount, "info")))[0]
     res = mount.res
     write(a.out, "", w.rows(w.order, True), mount, res, a.brk == "ROOT")
+    rows, _ = check_waits.critical_rows(w, mount)
+    with open(os.path.join(a.out, "critical-path.tsv"), "w") as f:
+        f.write("\t".join(check_waits.CP_HEAD) + "\n")
+        for k, r in enumerate(rows):
+            if a.brk == "PATH" and k == 0:
+                r[2] = str(int(r[2]) + 1)
+            if len(r) == 5:
+                r += ["-", "-"]
+            f.write("\t".join(r) + "\n")
     groups = {}
     brk = {"LOCATION": a.brk == "LOCATION", "CALL": a.brk == "CALL"}
     for lid in w.order:

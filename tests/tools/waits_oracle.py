@@ -28,12 +28,17 @@ cause_location_id, sorted; the whole trace (default) adds a row per
 pattern with location, region and cause `all`.  --location and --group
 print that scope's rows (no total rows); --window T0-T1 (absolute ticks)
 the waits whose interval [start, start + ticks) overlaps [T0, T1),
-clipped to it.  --waits prints every single
+clipped to it.  --critical-path prints the path of critical-path.tsv
+instead: per region (location `all`) its time on the path and its
+exclusive time on every location, per location (region `all`) its share
+of the path, and the runtime (last - first timestamp).  --waits prints every single
 wait instead (location, region, pattern, start, ticks, cause).  Region
 names are escaped as the mount's tables write them.  Notes about records
 the definitions do not cover go to stderr.
 """
 import argparse
+import bisect
+import collections
 import os
 import re
 import sys
@@ -377,6 +382,96 @@ class Waits:
                     for p in PATTERNS if p in tot]
         return out
 
+    # -- the critical path --
+    def segments(self, lid):
+        """The location's time cut where its innermost call changes:
+        sorted [(t0, t1, region name)], gaps where no call is open."""
+        if lid in self._segs:
+            return self._segs[lid]
+        acts = self.loc[lid][1]
+        segs, stack, cur = [], [], None
+
+        def advance(to):
+            nonlocal cur
+            while stack and (to is None or stack[-1][1] <= to):
+                i, end = stack.pop()
+                if end > cur:
+                    segs.append((cur, end, acts[i][1]))
+                    cur = end
+            if stack and to > cur:
+                segs.append((cur, to, acts[stack[-1][0]][1]))
+            if to is not None and to > cur:
+                cur = to
+        for i, a in enumerate(acts):
+            if cur is None:
+                cur = a[2]
+            advance(a[2])
+            stack.append((i, a[2] + a[3]))
+        if cur is not None:
+            advance(None)
+        self._segs[lid] = (segs, [x[1] for x in segs])
+        return self._segs[lid]
+
+    def own(self, lid, a, b, acc):
+        """Adds the time of [a, b) per innermost region into acc."""
+        segs, ends = self.segments(lid)
+        k = bisect.bisect_right(ends, a)
+        while k < len(segs) and segs[k][0] < b:
+            t0, t1, name = segs[k]
+            c = min(t1, b) - max(t0, a)
+            if c > 0:
+                acc[name] = acc.get(name, 0) + c
+            k += 1
+
+    def critical_path(self):
+        """(per region name its time on the path, per location its share
+        of the path, per region name its exclusive time on every location,
+        the trace's runtime).  The path starts at the latest last event
+        of a location with calls (ties: the smallest id) and walks
+        backward; on location l at time t the next wait is the one of l
+        with the latest end <= t not taken yet (ties: the smallest cause
+        id): the path holds [end, t] of l and goes on from the cause at
+        the end; from the trace's first timestamp back nothing."""
+        self._segs = {}
+        times = [e[1] for lid in self.order for e in self.loc[lid][0]]
+        if not times:
+            return {}, {}, {}, 0
+        first, runtime = min(times), max(times) - min(times)
+        lasts = {lid: max(e[1] for e in self.loc[lid][0])
+                 for lid in self.order if self.loc[lid][1]}
+        total = {}
+        for lid in self.order:
+            for t0, t1, name in self.segments(lid)[0]:
+                total[name] = total.get(name, 0) + t1 - t0
+        if not lasts:
+            return {}, {}, total, runtime
+        t = max(lasts.values())
+        l = min(lid for lid, v in lasts.items() if v == t)
+        per = collections.defaultdict(list)
+        for k, x in enumerate(self.waits):
+            per[x[0]].append((x[3] + x[4], -x[5], k))
+        for v in per.values():
+            v.sort()
+        used = set()
+        regions, share = {}, {}
+        while True:
+            cand = per.get(l, [])
+            j = bisect.bisect_right(cand, (t, 1, 0)) - 1
+            while j >= 0 and cand[j][2] in used:
+                j -= 1
+            end = cand[j][0] if j >= 0 else first
+            if end <= first:
+                end, j = first, -1
+            self.own(l, end, t, regions)
+            share[l] = share.get(l, 0) + t - end
+            if j < 0:
+                break
+            # sorted by (end, -cause): the last of one end has the
+            # smallest cause
+            used.add(cand[j][2])
+            l, t = self.waits[cand[j][2]][5], end
+        return regions, share, total, runtime
+
     @classmethod
     def load(cls, anchor, notes=None):
         import subprocess
@@ -408,6 +503,8 @@ def main():
     ap.add_argument("--waits", action="store_true",
                     help="every single wait, not the sums")
     ap.add_argument("--window", help="T0-T1, absolute ticks")
+    ap.add_argument("--critical-path", action="store_true",
+                    help="the critical path's time per region and location")
     a = ap.parse_args()
     notes = []
     w = Waits.load(a.anchor, notes)
@@ -420,6 +517,18 @@ def main():
         lids = [a.location]
     elif a.group is not None:
         lids = [l for l in w.order if w.group[l] == a.group]
+    if a.critical_path:
+        regions, share, total, runtime = w.critical_path()
+        print("location_id\tregion\tcritical_ticks\ttotal_ticks")
+        for name, v in sorted(regions.items(), key=lambda x: (-x[1], x[0])):
+            if v:
+                print("all\t%s\t%d\t%d" % (ref_analyze.escape(name), v,
+                                           total[name]))
+        for lid in w.order:
+            if share.get(lid):
+                print("%d\tall\t%d\t-" % (lid, share[lid]))
+        print("runtime\t-\t%d\t-" % runtime)
+        return 0
     if a.waits:
         print("location_id\tregion\tpattern\tstart\twait_ticks\t"
               "cause_location_id")
