@@ -433,6 +433,13 @@ def check_program(w, mount, d, n):
     got = {(int(r[0]), r[1], r[2], int(r[5])): (r[3], r[4])
            for r in w.rows(w.order, False) if r[2] in pats}
     check_totals("oracle", got, want, n)
+    path = (p + 1) * n * d
+    crit = w.critical_path()[0].get("late_work", 0)
+    print("oracle: late_work %.1f ms on the critical path (programmed %.1f "
+          "ms, at least 80%%)" % (crit / MS, path / MS))
+    if crit * 10 < path * 8:
+        fail("oracle: late_work %d ticks on the critical path, less than "
+             "80%% of %d" % (crit, path))
     if mount is None:
         return
     mrows = mount.waits("", "waits.tsv") or {}
@@ -456,7 +463,6 @@ def check_program(w, mount, d, n):
         fail("critical-path.tsv: %d rows of late_work" % len(lw))
         return
     crit, total = int(lw[0]["critical_ticks"]), int(lw[0]["total_ticks"])
-    path = (p + 1) * n * d
     excl = 0
     for lid in w.order:
         acts = w.loc[lid][1]
