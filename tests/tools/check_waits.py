@@ -188,8 +188,12 @@ class Calls:
         self.w, self.mount, self.lid, self.zero = w, mount, lid, zero
         acts = w.loc[lid][1]
         self.kids = collections.defaultdict(list)
+        # (parent, start, end) -> call indices (several: zero-length
+        # siblings at one time)
+        self.at = collections.defaultdict(list)
         for i, a in enumerate(acts):
             self.kids[a[4]].append(i)
+            self.at[(a[4], a[2] - zero, a[2] + a[3] - zero)].append(i)
         self.acts = acts
 
     def children(self, rel, parent):
@@ -200,9 +204,7 @@ class Calls:
             if group:
                 out += self.children(d, parent)
                 continue
-            hit = [i for i in self.kids[parent]
-                   if self.acts[i][2] - self.zero == t0 and
-                   self.acts[i][2] + self.acts[i][3] - self.zero == t1]
+            hit = self.at.get((parent, t0, t1), [])
             if not hit:
                 fail("%s: no such call on location %d" % (d, self.lid))
             # several: zero-length siblings at one time (#2, ...)

@@ -85,9 +85,7 @@ def main():
                     os.makedirs(os.path.join(a.out, d), exist_ok=True)
                     walk(d, parent, top)
                     continue
-                hit = [i for i in calls.kids[parent]
-                       if calls.acts[i][2] - zero == t0 and
-                       calls.acts[i][2] + calls.acts[i][3] - zero == t1]
+                hit = calls.at.get((parent, t0, t1), [])
                 i = hit[0] if len(hit) == 1 else None
                 rows = w.rows([lid], False, {i}) if i is not None else []
                 if write(a.out, d, rows, mount, res, top and brk["CALL"]):

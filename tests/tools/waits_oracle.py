@@ -338,15 +338,24 @@ class Waits:
                     pos[l] += 1
 
     # -- tables --
-    def in_call(self, lid, call):
-        """Whether call index `call` of location lid is in the subtree of
-        a call index of the set self._sub (see rows)."""
-        acts = self.loc[lid][1]
-        while call is not None:
-            if call in self._sub:
-                return True
-            call = acts[call][4]
-        return False
+    def in_calls(self, lid, calls):
+        """The indices in self.waits of location lid's waits whose call is
+        in the subtree of a call index of the set calls."""
+        if not hasattr(self, "_by_call"):
+            self._by_call = {}
+        if lid not in self._by_call:
+            acts = self.loc[lid][1]
+            by = collections.defaultdict(list)
+            for k, x in enumerate(self.waits):
+                if x[0] != lid:
+                    continue
+                c = x[6]
+                while c is not None:
+                    by[c].append(k)
+                    c = acts[c][4]
+            self._by_call[lid] = by
+        by = self._by_call[lid]
+        return sorted(set(k for c in calls for k in by.get(c, ())))
 
     def rows(self, lids, totals, calls=None, window=None):
         """[(location, region, pattern, instances, ticks, cause)] of the
@@ -358,11 +367,10 @@ class Waits:
         to it."""
         want = set(lids)
         acc, tot = {}, {}
-        self._sub = calls
-        for lid, reg, pat, start, ticks, cause, call in self.waits:
+        waits = self.waits if calls is None else \
+            [self.waits[k] for k in self.in_calls(lids[0], calls)]
+        for lid, reg, pat, start, ticks, cause, call in waits:
             if lid not in want:
-                continue
-            if calls is not None and not self.in_call(lid, call):
                 continue
             if window is not None:
                 ticks = min(start + ticks, window[1]) - max(start,
