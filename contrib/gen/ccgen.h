@@ -45,7 +45,8 @@ enum { MPI_SEND, MPI_RECV, MPI_ISEND, MPI_IRECV, MPI_WAITALL, MPI_TEST,
 enum { COMM_WORLD, COMM_SELF, COMM_DUP, COMM_TEAM, COMM_CONTINGENT };
 
 enum ccgen_opkind { OP_ENTER, OP_LEAVE, OP_SEND, OP_RECV, OP_ISEND,
-	OP_IRECVREQ, OP_ISENDDONE, OP_IRECV, OP_STOP };
+	OP_IRECVREQ, OP_ISENDDONE, OP_IRECV, OP_STOP, OP_COLLBEGIN,
+	OP_COLLEND };
 
 /* One step of an iteration: advance time by delta, then write.  An extra
  * step (the --delay call) is not jittered and its records do not count
@@ -72,7 +73,7 @@ typedef struct {
 	uint32_t nlocs, threads, depth, regions, chain, mlocs, ndelays;
 	uint64_t events, seed;
 	double regular, jitter;
-	bool mpi, metrics, counters, quiet;
+	bool mpi, metrics, counters, quiet, collectives;
 	bool quirk[QK_N];
 	ccgen_delay *delays;	/* --delay, in the order given (owned) */
 } ccgen_opts;
@@ -149,6 +150,10 @@ typedef struct {
 	bool oom;		/* a string or region could not be added */
 	uint64_t *delay;	/* --delay: per rank, UINT64_MAX for none */
 	uint64_t *send_t;	/* --delay: per rank, this round's send time */
+	uint32_t r_coll;	/* --collectives: MPI_Allreduce, _Bcast, _Reduce */
+	uint64_t *coll_t;	/* --collectives: per rank, this round's
+				 * MPI_COLLECTIVE_BEGIN time (UINT64_MAX: none) */
+	uint64_t coll_end;	/* --collectives: no MPI_COLLECTIVE_END before */
 	uint32_t mm_first, mc_first;	/* ids of the new members, classes */
 	OTF2_StringRef s_cyc, s_sensors; /* their strings (ccgen_metric.c) */
 	uint64_t span0, span1;	/* sensors: the span of the calls */
@@ -162,6 +167,8 @@ void *ccgen_grow(void *p, uint32_t *cap, uint32_t need, size_t elem);
 /* Adds a string definition; sets c->oom on failure. */
 OTF2_StringRef ccgen_str(ccgen_ctx *c, const char *fmt, ...);
 uint32_t ccgen_user_region(ccgen_ctx *c, OTF2_StringRef name);
+uint32_t ccgen_add_region(ccgen_ctx *c, OTF2_StringRef name,
+			  OTF2_RegionRole role, OTF2_Paradigm paradigm);
 void ccgen_push(ccgen_ops *ops, enum ccgen_opkind kind, uint32_t arg,
 		uint64_t delta);
 void ccgen_push_extra(ccgen_ops *ops, enum ccgen_opkind kind, uint32_t arg,

@@ -19,6 +19,18 @@
  * MPI_Waitall) is written no earlier than CCGEN_MSG_LATENCY ticks after
  * the matching send record.  The wait lies inside the MPI call: the ranks
  * that are not delayed show it as MPI time.
+ *
+ * --collectives: in every CCGEN_COLL_EVERY-th iteration, when every rank
+ * runs it, each rank calls a collective on MPI_COMM_WORLD after its
+ * --delay call and before its sends: MPI_Barrier, MPI_Allreduce,
+ * MPI_Bcast and MPI_Reduce in turn (the root of the last two rotating
+ * over the ranks, the next one every fourth collective), an MPI call
+ * holding MPI_COLLECTIVE_BEGIN and MPI_COLLECTIVE_END.  ccgen_mpi_plan
+ * works out each rank's MPI_COLLECTIVE_BEGIN time first; the END record
+ * comes no earlier than CCGEN_MSG_LATENCY ticks after the latest BEGIN,
+ * so no rank leaves before the last one entered, and a late rank shows as
+ * the others' wait inside the collective call.  The send times planned
+ * for --delay take that wait into account.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -32,6 +44,20 @@
 #define CCGEN_MSG_LATENCY 100	/* --delay: send record to receive record */
 #define CCGEN_DELAY_MAX 1000000000000ULL
 #define CCGEN_PLAN_CAP 32	/* steps of one rank's exchange */
+#define CCGEN_COLL_EVERY 3	/* --collectives: every third iteration */
+#define CCGEN_COLL_BYTES 8	/* --collectives: bytes per rank */
+
+/* --collectives: the collective of iteration i (0 barrier, 1 allreduce,
+ * 2 bcast, 3 reduce) and its root. */
+enum { COLL_BARRIER, COLL_ALLREDUCE, COLL_BCAST, COLL_REDUCE, COLL_N };
+
+static void ccgen_coll_of(const ccgen_ctx *c, uint64_t i, uint32_t *kind,
+			  uint32_t *root)
+{
+	uint64_t n = i / CCGEN_COLL_EVERY;
+	*kind = (uint32_t)(n % COLL_N);
+	*root = (uint32_t)((n / COLL_N) % c->nranks);
+}
 
 int ccgen_mpi_parse_delay(ccgen_opts *o, const char *arg)
 {
@@ -60,12 +86,28 @@ int ccgen_mpi_parse_delay(ccgen_opts *o, const char *arg)
 	return 0;
 }
 
-/* The delay of each rank, and its region (defined last). */
+static int ccgen_coll_setup(ccgen_ctx *c)
+{
+	c->coll_t = malloc(c->nranks * sizeof(uint64_t));
+	if (!c->coll_t)
+		return ccgen_fail("out of memory");
+	c->r_coll = ccgen_add_region(c, ccgen_str(c, "MPI_Allreduce"),
+				     OTF2_REGION_ROLE_COLL_ALL2ALL,
+				     OTF2_PARADIGM_MPI);
+	ccgen_add_region(c, ccgen_str(c, "MPI_Bcast"),
+			 OTF2_REGION_ROLE_COLL_ONE2ALL, OTF2_PARADIGM_MPI);
+	ccgen_add_region(c, ccgen_str(c, "MPI_Reduce"),
+			 OTF2_REGION_ROLE_COLL_ALL2ONE, OTF2_PARADIGM_MPI);
+	return 0;
+}
+
+/* The delay of each rank, and its region (defined last); then the
+ * regions of --collectives. */
 int ccgen_mpi_setup(ccgen_ctx *c)
 {
 	const ccgen_opts *o = &c->o;
 	if (!o->ndelays)
-		return 0;
+		return o->collectives ? ccgen_coll_setup(c) : 0;
 	c->delay = malloc(c->nranks * sizeof(uint64_t));
 	c->send_t = calloc(c->nranks, sizeof(uint64_t));
 	if (!c->delay || !c->send_t)
@@ -82,7 +124,7 @@ int ccgen_mpi_setup(ccgen_ctx *c)
 		c->delay[g] = o->delays[k].ticks;
 	}
 	c->r_delay = ccgen_user_region(c, ccgen_str(c, "delay"));
-	return 0;
+	return o->collectives ? ccgen_coll_setup(c) : 0;
 }
 
 /* Enter region, one MPI record, Leave region. */
@@ -107,6 +149,20 @@ void ccgen_mpi_build(ccgen_ctx *c, const ccgen_loc *l, uint64_t i,
 		ccgen_push_extra(ops, OP_ENTER, c->r_delay, CCGEN_GAP_MIN);
 		ccgen_push_extra(ops, OP_LEAVE, c->r_delay, c->delay[r]);
 	}
+	if (c->o.collectives && i % CCGEN_COLL_EVERY == CCGEN_COLL_EVERY - 1) {
+		uint32_t kind, root, all = 1;
+		for (uint32_t k = 0; k < p; k++)
+			all &= c->going[k];
+		ccgen_coll_of(c, i, &kind, &root);
+		if (all) {
+			uint32_t reg = kind == COLL_BARRIER ? m + MPI_BARRIER
+				       : c->r_coll + kind - 1;
+			ccgen_push(ops, OP_ENTER, reg, 100);
+			ccgen_push(ops, OP_COLLBEGIN, root, 30);
+			ccgen_push(ops, OP_COLLEND, root, 400);
+			ccgen_push(ops, OP_LEAVE, reg, 40);
+		}
+	}
 	if (i % 2 == 0) {
 		if (snd)
 			ccgen_mpi_call(ops, m + MPI_SEND, OP_SEND, dest, 50);
@@ -128,31 +184,93 @@ void ccgen_mpi_build(ccgen_ctx *c, const ccgen_loc *l, uint64_t i,
 	ccgen_push(ops, OP_LEAVE, m + MPI_WAITALL, 50);
 }
 
-/* With --delay: the time of each running rank's send record this round,
- * from its time and random state now (nothing is written). */
-int ccgen_mpi_plan(ccgen_ctx *c)
+/* The time of rank r's first record of kind a or b this round (or of
+ * its last step when there is none; UINT64_MAX with none_max), from its
+ * time and random state now (nothing is written).  A collective's END
+ * waits for c->coll_end as the replay does. */
+static uint64_t ccgen_mpi_sim(ccgen_ctx *c, uint32_t r, int a, int b,
+			      bool none_max)
 {
 	static ccgen_op buf[CCGEN_PLAN_CAP];
 	ccgen_ops ops = { buf, 0, CCGEN_PLAN_CAP };
+	const ccgen_loc *l = &c->locs[r * c->o.threads];
+	uint64_t t = l->t, rng = l->rng;
+	ccgen_mpi_build(c, l, l->iter, &ops);
+	for (size_t k = 0; k < ops.n; k++) {
+		const ccgen_op *op = &ops.v[k];
+		t += op->extra ? op->delta
+		     : ccgen_jitter(&c->o, &rng, op->delta);
+		if (op->kind == OP_COLLEND && t < c->coll_end)
+			t = c->coll_end;
+		if (op->kind == a || op->kind == b)
+			return t;
+	}
+	return none_max ? UINT64_MAX : t;
+}
+
+/* With --collectives: the time of each running rank's collective BEGIN
+ * record this round, and the time no END comes before; with --delay:
+ * the time of each running rank's send record. */
+int ccgen_mpi_plan(ccgen_ctx *c)
+{
+	if (c->coll_t) {
+		uint64_t last = 0;
+		c->coll_end = 0;
+		for (uint32_t r = 0; r < c->nranks; r++) {
+			c->coll_t[r] = UINT64_MAX;
+			if (!c->going[r])
+				continue;
+			c->coll_t[r] = ccgen_mpi_sim(c, r, OP_COLLBEGIN,
+						     OP_COLLBEGIN, true);
+			if (c->coll_t[r] != UINT64_MAX && c->coll_t[r] > last)
+				last = c->coll_t[r];
+		}
+		c->coll_end = last ? last + CCGEN_MSG_LATENCY : 0;
+	}
 	if (!c->send_t)
 		return 0;
-	for (uint32_t r = 0; r < c->nranks; r++) {
-		const ccgen_loc *l = &c->locs[r * c->o.threads];
-		uint64_t t = l->t, rng = l->rng;
-		if (!c->going[r])
-			continue;
-		ops.n = 0;
-		ccgen_mpi_build(c, l, l->iter, &ops);
-		for (size_t k = 0; k < ops.n; k++) {
-			const ccgen_op *op = &ops.v[k];
-			t += op->extra ? op->delta
-			     : ccgen_jitter(&c->o, &rng, op->delta);
-			if (op->kind == OP_SEND || op->kind == OP_ISEND)
-				break;
-		}
-		c->send_t[r] = t;
-	}
+	for (uint32_t r = 0; r < c->nranks; r++)
+		if (c->going[r])
+			c->send_t[r] = ccgen_mpi_sim(c, r, OP_SEND, OP_ISEND,
+						     false);
 	return 0;
+}
+
+/* --collectives: the BEGIN and END records of iteration i's collective. */
+static int ccgen_coll_op(ccgen_ctx *c, ccgen_loc *l, const ccgen_op *op,
+			 uint64_t i)
+{
+	static const OTF2_CollectiveOp ops[COLL_N] = {
+		OTF2_COLLECTIVE_OP_BARRIER, OTF2_COLLECTIVE_OP_ALLREDUCE,
+		OTF2_COLLECTIVE_OP_BCAST, OTF2_COLLECTIVE_OP_REDUCE };
+	uint32_t kind, root;
+	uint64_t sent = 0, recvd = 0;
+	bool is_root;
+	if (op->kind == OP_COLLBEGIN) {
+		if (l->t != c->coll_t[l->rank])
+			return ccgen_fail("rank %u: collective at %" PRIu64
+					  ", planned for %" PRIu64, l->rank,
+					  l->t, c->coll_t[l->rank]);
+		return ccgen_rec(l, OTF2_EvtWriter_MpiCollectiveBegin(l->w,
+								      NULL,
+								      l->t));
+	}
+	if (l->t < c->coll_end)
+		l->t = c->coll_end;	/* waits for the last one */
+	ccgen_coll_of(c, i, &kind, &root);
+	is_root = l->rank == root;
+	if (kind == COLL_ALLREDUCE)
+		sent = recvd = CCGEN_COLL_BYTES;
+	else if (kind == COLL_BCAST)
+		*(is_root ? &sent : &recvd) = CCGEN_COLL_BYTES;
+	else if (kind == COLL_REDUCE)
+		*(is_root ? &recvd : &sent) = CCGEN_COLL_BYTES;
+	if (kind == COLL_BARRIER || kind == COLL_ALLREDUCE)
+		root = OTF2_UNDEFINED_UINT32;
+	return ccgen_rec(l, OTF2_EvtWriter_MpiCollectiveEnd(l->w, NULL, l->t,
+							    ops[kind],
+							    COMM_WORLD, root,
+							    sent, recvd));
 }
 
 /* Tag and length of a message depend only on iteration and sender. */
@@ -164,6 +282,8 @@ int ccgen_mpi_op(ccgen_ctx *c, ccgen_loc *l, const ccgen_op *op, uint64_t i)
 	uint64_t len = (uint64_t)CCGEN_MSG_BASE << ((i + sender) % 8);
 	OTF2_EvtWriter *w = l->w;
 	OTF2_ErrorCode e;
+	if (op->kind == OP_COLLBEGIN || op->kind == OP_COLLEND)
+		return ccgen_coll_op(c, l, op, i);
 	if (c->send_t && (op->kind == OP_RECV || op->kind == OP_IRECV) &&
 	    l->t < c->send_t[p] + CCGEN_MSG_LATENCY)
 		l->t = c->send_t[p] + CCGEN_MSG_LATENCY;	/* waits */
@@ -196,6 +316,8 @@ void ccgen_mpi_free(ccgen_ctx *c)
 {
 	free(c->delay);
 	free(c->send_t);
+	free(c->coll_t);
+	c->coll_t = NULL;
 	free(c->o.delays);
 	c->delay = c->send_t = NULL;
 	c->o.delays = NULL;

@@ -36,6 +36,13 @@
  *                      longer before each exchange, in a call of region
  *                      "delay" (paradigm USER); every receive then waits
  *                      for its message (ccgen_mpi.c)
+ *   --collectives      (needs --mpi) every third iteration of the ranks, a
+ *                      collective on MPI_COMM_WORLD before the exchange
+ *                      (after the --delay call): MPI_Barrier,
+ *                      MPI_Allreduce, MPI_Bcast, MPI_Reduce in turn, the
+ *                      root of the last two rotating over the ranks; no
+ *                      rank leaves it before the last one entered
+ *                      (ccgen_mpi.c)
  *   --counters         Score-P's PAPI counters PAPI_TOT_CYC and
  *                      PAPI_TOT_INS, and a "power" value, sampled before
  *                      every Enter and Leave (ccgen_metric.c)
@@ -307,8 +314,8 @@ OTF2_StringRef ccgen_str(ccgen_ctx *c, const char *fmt, ...)
 }
 
 /* Adds a region definition; sets c->oom on failure. */
-static uint32_t ccgen_add_region(ccgen_ctx *c, OTF2_StringRef name,
-				 OTF2_RegionRole role, OTF2_Paradigm paradigm)
+uint32_t ccgen_add_region(ccgen_ctx *c, OTF2_StringRef name,
+			  OTF2_RegionRole role, OTF2_Paradigm paradigm)
 {
 	ccgen_region *nr = ccgen_grow(c->regs, &c->capregs, c->nregs + 1,
 				      sizeof(ccgen_region));
@@ -357,9 +364,9 @@ static void ccgen_usage(FILE *f)
 	      "         [--threads T] [-e|--events N] [-d|--depth D]\n"
 	      "         [--regions R]"
 	      " [--regular X] [--jitter J] [--mpi] [--metrics]\n"
-	      "         [--delay G:TICKS]... [--counters]"
-	      " [--metric-locations N]\n"
-	      "         [--seed S] [--quirk NAME]... [--quirks LIST|all]\n"
+	      "         [--delay G:TICKS]... [--collectives] [--counters]\n"
+	      "         [--metric-locations N]"
+	      " [--seed S] [--quirk NAME]... [--quirks LIST|all]\n"
 	      "         [--manifest FILE] [--chain D] [-q] OUTDIR\n"
 	      "quirks:", f);
 	for (int q = 0; q < QK_N; q++)
@@ -441,6 +448,7 @@ static int ccgen_parse_opt(ccgen_opts *o, int opt, const char *arg)
 	case 'm': o->metrics = true; return 0;
 	case 'D': return ccgen_mpi_parse_delay(o, arg);
 	case 'K': o->counters = true; return 0;
+	case 'c': o->collectives = true; return 0;
 	case 'G': return ccgen_parse_u32(arg, 0, 1u << 20, &o->mlocs);
 	case 'S': return ccgen_parse_u64(arg, 0, UINT64_MAX, &o->seed);
 	case 'Q': return ccgen_parse_quirks(o, arg);
@@ -461,6 +469,7 @@ static int ccgen_parse_args(ccgen_opts *o, int argc, char **argv)
 		{ "regular", 1, NULL, 'X' }, { "jitter", 1, NULL, 'J' },
 		{ "mpi", 0, NULL, 'M' }, { "metrics", 0, NULL, 'm' },
 		{ "delay", 1, NULL, 'D' }, { "counters", 0, NULL, 'K' },
+		{ "collectives", 0, NULL, 'c' },
 		{ "metric-locations", 1, NULL, 'G' },
 		{ "seed", 1, NULL, 'S' }, { "quirk", 1, NULL, 'Q' },
 		{ "quirks", 1, NULL, 'Q' }, { "manifest", 1, NULL, 'F' },
@@ -485,6 +494,8 @@ static int ccgen_parse_args(ccgen_opts *o, int argc, char **argv)
 		return ccgen_fail("invalid --name '%s'", o->name);
 	if (o->ndelays && !o->mpi)
 		return ccgen_fail("--delay needs --mpi");
+	if (o->collectives && !o->mpi)
+		return ccgen_fail("--collectives needs --mpi");
 	return 0;
 }
 
