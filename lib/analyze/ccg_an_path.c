@@ -17,9 +17,11 @@
 
 #include "ccg_grow.h"
 
-/* A wait's end and cause, sorted by end per location. */
+/* A wait's end and cause, sorted by end per location, and of one end by
+ * the cause's id, largest first: the last of an end has the smallest. */
 typedef struct wend {
 	uint64_t end;
+	uint64_t cause_id;
 	uint32_t cause;
 } wend;
 
@@ -28,7 +30,7 @@ static int wend_cmp(const void *a, const void *b)
 	const wend *x = a, *y = b;
 	if (x->end != y->end)
 		return x->end < y->end ? -1 : 1;
-	return x->cause < y->cause ? -1 : x->cause > y->cause;
+	return x->cause_id > y->cause_id ? -1 : x->cause_id < y->cause_id;
 }
 
 static int seg_cmp(const void *a, const void *b)
@@ -61,8 +63,11 @@ ccg_err ccg_waits_path(const ccg_waits *w, const ccg_wloc *locs, size_t n,
 	ccg_err err = e && cur ? CCG_OK : CCG_ENOMEM;
 	int64_t loc = -1;
 	for (size_t i = 0; !err && i < n; i++) {
+		/* The latest end; ties: the smallest id. */
 		if (locs[i].calls && locs[i].sl.nevents &&
-		    (loc < 0 || locs[i].sl.last > locs[loc].sl.last))
+		    (loc < 0 || locs[i].sl.last > locs[loc].sl.last ||
+		     (locs[i].sl.last == locs[loc].sl.last &&
+		      locs[i].id < locs[loc].id)))
 			loc = (int64_t)i;
 		if (!w->n[i])
 			continue;
@@ -72,6 +77,7 @@ ccg_err ccg_waits_path(const ccg_waits *w, const ccg_wloc *locs, size_t n,
 		}
 		for (size_t k = 0; k < w->n[i]; k++)
 			e[i][k] = (wend){w->w[i][k].start + w->w[i][k].dur,
+					 locs[w->w[i][k].cause].id,
 					 w->w[i][k].cause};
 		qsort(e[i], w->n[i], sizeof *e[i], wend_cmp);
 		cur[i] = w->n[i];
@@ -89,10 +95,7 @@ ccg_err ccg_waits_path(const ccg_waits *w, const ccg_wloc *locs, size_t n,
 				hi = mid;
 		}
 		if (!lo || e[i][lo - 1].end <= first) {
-			uint64_t from = locs[i].sl.first > first
-						? locs[i].sl.first
-						: first;
-			err = add_seg(segs, nseg, &cap, (uint32_t)i, from, t);
+			err = add_seg(segs, nseg, &cap, (uint32_t)i, first, t);
 			break;
 		}
 		const wend *j = &e[i][lo - 1];

@@ -188,17 +188,18 @@ static uint32_t loc_index(const wctx *x, uint64_t id)
 		       : NIL;
 }
 
-/* The location index of rank `rank` of comm, seen from location `self`. */
-static uint32_t rank_loc(wctx *x, uint64_t comm, uint64_t rank, uint32_t self)
+/* The location index of rank `rank` of comm, NIL when the definitions do
+ * not say or it depends on who asks (a COMM_SELF group). */
+static uint32_t rank_loc(wctx *x, uint64_t comm, uint64_t rank)
 {
-	uint64_t sid = x->locs[self].id;
+	const uint64_t sid = UINT64_MAX - 1;
 	size_t h = (size_t)ccg_mix64(comm * 0x9e3779b97f4a7c15ULL ^ rank) &
 		   (WAIT_RANKMEMO - 1);
 	if (x->rmemo[h].used && x->rmemo[h].comm == comm &&
 	    x->rmemo[h].rank == rank && x->rmemo[h].self == sid)
 		return (uint32_t)x->rmemo[h].loc;
 	uint64_t id = ccg_defs_rank_location(x->d, comm, rank, sid);
-	uint32_t i = id == UINT64_MAX ? NIL : loc_index(x, id);
+	uint32_t i = id == UINT64_MAX || id == sid ? NIL : loc_index(x, id);
 	x->rmemo[h].used = 1;
 	x->rmemo[h].comm = comm;
 	x->rmemo[h].rank = rank;
@@ -254,7 +255,7 @@ static ccg_err pair(wctx *x, const pitem *s, const pitem *r)
 {
 	ccg_err err = CCG_OK;
 	x->out->matched++;
-	if (r->has_call && s->e > r->e)
+	if (r->has_call && s->has_call && s->e > r->e)
 		err = emit(x, r->loc, r, min64(s->e, r->l) - r->e, s->loc,
 			   CCG_WP_LATE_SENDER);
 	if (!err && s->kind == WOP_BSEND && s->has_call && s->e < r->p &&
@@ -368,8 +369,11 @@ static ccg_err coll_done(wctx *x, cinst *c)
 	x->out->colls++;
 	if (c->size && c->n < c->size)
 		x->out->colls_partial++;
+	/* A member outside every call has no entry: it takes no part. */
 	for (uint32_t i = c->head; i != NIL; i = x->pool[i].next) {
 		const pitem *m = &x->pool[i];
+		if (!m->has_call)
+			continue;
 		if (m->loc == c->root)
 			root = m;
 		if (!last || later(x, m, last))
@@ -442,8 +446,7 @@ static ccg_err coll(wctx *x, const wop *op)
 				return CCG_ENOMEM;
 			ci = (uint32_t)x->nci++;
 		}
-		x->ci[ci] = (cinst){op->tag, rank_loc(x, op->comm, op->rank,
-						       op->loc),
+		x->ci[ci] = (cinst){op->tag, rank_loc(x, op->comm, op->rank),
 				    ccg_defs_comm_size(x->d, op->comm), NIL, 0,
 				    0};
 		x->insts.k[slot] = ki;

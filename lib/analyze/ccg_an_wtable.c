@@ -171,20 +171,31 @@ ccg_err ccg_critpath_table(ccg_sink *s, const ccg_defs *d,
 		"location\tregion\tcritical_ticks\tcritical_seconds\t"
 		"critical_percent\ttotal_ticks\ttotal_seconds\n";
 	ccg_sink_add(s, head, sizeof head - 1);
-	crow *rows = malloc((ncrit ? ncrit : 1) * sizeof *rows);
+	/* Every region with time on the path or in the scope: both lists
+	 * are sorted by region. */
+	crow *rows = malloc((ncrit + st->n + 1) * sizeof *rows);
+	size_t n = 0, i = 0, k = 0;
 	if (!rows)
 		return CCG_ENOMEM;
-	for (size_t i = 0; i < ncrit; i++) {
-		size_t k = ccg_search(st->r, st->n, sizeof *st->r,
-				      offsetof(ccg_rstat, region),
-				      crit[i].region);
-		rows[i] = (crow){crit[i].region, crit[i].ticks,
-				 k < st->n && st->r[k].region == crit[i].region
-					 ? st->r[k].excl
-					 : 0};
+	while (i < ncrit || k < st->n) {
+		if (k == st->n ||
+		    (i < ncrit && crit[i].region < st->r[k].region)) {
+			rows[n++] = (crow){crit[i].region, crit[i].ticks, 0};
+			i++;
+		} else if (i == ncrit || st->r[k].region < crit[i].region) {
+			if (st->r[k].excl)
+				rows[n++] = (crow){st->r[k].region, 0,
+						   st->r[k].excl};
+			k++;
+		} else {
+			rows[n++] = (crow){crit[i].region, crit[i].ticks,
+					   st->r[k].excl};
+			i++;
+			k++;
+		}
 	}
-	ccg_sort(rows, ncrit, sizeof *rows, crow_cmp);
-	for (size_t i = 0; i < ncrit && !ccg_sink_done(s); i++) {
+	ccg_sort(rows, n, sizeof *rows, crow_cmp);
+	for (i = 0; i < n && !ccg_sink_done(s); i++) {
 		ccg_buf *b = ccg_sink_begin(s);
 		ccg_buf_adds(b, "all\t");
 		ccg_render_region(b, d, rows[i].region);

@@ -553,8 +553,6 @@ uint64_t ccg_defs_comm_size(const ccg_defs *d, uint64_t comm)
 	if (!g)
 		return 0;
 	uint64_t type = rec_u(d, g, 2);
-	if (type == GT_COMM_SELF)
-		return 1;
 	if (type != GT_COMM_LOCATIONS && type != GT_COMM_GROUP)
 		return 0;
 	return array_count(d, g, 5);

@@ -82,8 +82,9 @@ const ccg_clock *ccg_defs_clock(const ccg_defs *d);
  * UINT64_MAX when the definitions do not say. */
 uint64_t ccg_defs_rank_location(const ccg_defs *d, uint64_t comm,
 				uint64_t rank, uint64_t self);
-/* How many ranks communicator `comm` has (1 for COMM_SELF); 0 when the
- * definitions do not say. */
+/* How many ranks communicator `comm` has; 0 when the definitions do not
+ * say (also for a COMM_SELF group: some producers, Score-P 2.0, give that
+ * to communicators of many ranks they do not describe). */
 uint64_t ccg_defs_comm_size(const ccg_defs *d, uint64_t comm);
 
 /* A metric member: what value k of a METRIC event that refers to its

@@ -367,8 +367,7 @@ static ccg_err waits_text(const ccg_trace *t, const where *w,
 	for (size_t i = 0; !err && i < s->n; i++)
 		err = part_rows(t, s, &s->p[i], &r);
 	ccg_waits_rows_finish(&r);
-	int totals = w->kind == W_ROOT || w->kind == W_GROUP ||
-		     (w->kind == W_WIN && w->sub <= t->ngroups);
+	int totals = w->kind == W_ROOT || (w->kind == W_WIN && !w->sub);
 	if (!err)
 		err = ccg_waits_table(out, t->defs, &t->secs, &r, totals,
 				      ccg_names_id_path, t);

@@ -59,7 +59,7 @@ def main():
         os.path.join(a.mount, "info")))[0]
     res = mount.res
     write(a.out, "", w.rows(w.order, True), mount, res, a.brk == "ROOT")
-    rows, _ = check_waits.critical_rows(w, mount)
+    rows, _, _ = check_waits.critical_rows(w, mount)
     with open(os.path.join(a.out, "critical-path.tsv"), "w") as f:
         f.write("\t".join(check_waits.CP_HEAD) + "\n")
         for k, r in enumerate(rows):

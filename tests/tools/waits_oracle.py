@@ -173,8 +173,14 @@ class Waits:
         for lid in self.order:
             ev = self.loc[lid][0]
             last_req = {}  # request id -> call of its MPI_IRECV_REQUEST
+            # The last operation when it was an MPI_SEND: (its list, its
+            # place, its call); a receive right after it in the same call
+            # makes it MPI_Sendrecv-like, never synchronous.
+            prev_send = None
             for i, e in enumerate(ev):
                 kind = e[0]
+                if kind in ("MPI_IRECV_REQUEST", "MPI_COLLECTIVE_END"):
+                    prev_send = None
                 if kind == "MPI_IRECV_REQUEST":
                     m = REQ_RE.match(e[4])
                     if m:
@@ -183,6 +189,7 @@ class Waits:
                 if kind not in ("MPI_SEND", "MPI_ISEND", "MPI_RECV",
                                 "MPI_IRECV"):
                     continue
+                ps, prev_send = prev_send, None
                 m = P2P_RE.match(e[4])
                 if not m or not m.group(1).isdigit():
                     self.notes.append("location %d: %s not understood: %s"
@@ -199,9 +206,14 @@ class Waits:
                 tag = int(m.group(4))
                 call = self._call(lid, i)
                 if kind in ("MPI_SEND", "MPI_ISEND"):
-                    sends.setdefault((lid, peer, comm, tag), []).append(
-                        (call, kind == "MPI_SEND"))
+                    lst = sends.setdefault((lid, peer, comm, tag), [])
+                    lst.append((call, kind == "MPI_SEND"))
+                    if kind == "MPI_SEND" and call is not None:
+                        prev_send = (lst, len(lst) - 1, call)
                 else:
+                    if ps is not None and call is not None and \
+                            ps[2][0] == call[0] and ps[2][2] == call[2]:
+                        ps[0][ps[1]] = (ps[0][ps[1]][0], False)
                     post = None
                     if call is not None:
                         post = call[0]
@@ -283,7 +295,12 @@ class Waits:
             elif pattern in ("late_broadcast", "early_reduce"):
                 if first[2] is None or comm is None:
                     continue
-                root = self.comms.location(comm, first[2], min(mem))
+                # A root seen differently by each member (a COMM_SELF
+                # group holding many ranks, as Score-P 2.0 writes) is no
+                # root: the instance has no 1-to-N or N-to-1 wait.
+                g = self.comms.groups.get(self.comms.comms.get(comm))
+                root = None if g is None or g[0] == "COMM_SELF" else \
+                    self.comms.location(comm, first[2], min(mem))
                 if root not in calls:
                     continue
                 re_, rl = calls[root][:2]
