@@ -2,7 +2,8 @@
  * once every rank's events are written (ccgfs_trace_mpiw.c): the
  * clock, a location group per rank and its locations with the record
  * of drops, the regions (the MPI functions used, then the functions
- * unified by name), MPI_COMM_WORLD and the CPU-time metric. */
+ * unified by name), MPI_COMM_WORLD and the other communicators
+ * (ccgfs_trace_mpicomm.c) and the CPU-time metric. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
@@ -62,14 +63,14 @@ CCGT_NOINST static int ccgt_mw_record(const ccgt_mw *w, ccgt_mw_defs *d,
 CCGT_NOINST static int ccgt_mw_def_regions(const ccgt_mw *w, ccgt_mw_defs *d)
 {
 	OTF2_GlobalDefWriter *g = d->g;
-#define CCGT_MPI_NAME(id, name, role) name,
+#define CCGT_MPI_NAME(id, name, role) "MPI_" #name,
 #define CCGT_MPI_ROLE(id, name, role) role,
 	static const char *const names[] = {CCGT_MPI_FUNCS(CCGT_MPI_NAME)};
 	static const OTF2_RegionRole roles[] = {CCGT_MPI_FUNCS(CCGT_MPI_ROLE)};
 #undef CCGT_MPI_NAME
 #undef CCGT_MPI_ROLE
 	for (uint32_t k = 0; k < CCGT_MPI_NFUNCS; k++) {
-		if (!(w->mpi_used & (1u << k)))
+		if (!(w->mpi_used & (UINT64_C(1) << k)))
 			continue;
 		uint32_t s = ccgt_mw_str(d, names[k]);
 		if (s == OTF2_UNDEFINED_STRING ||
@@ -127,6 +128,48 @@ out:
 	return rc;
 }
 
+/* The other communicators (w->cdefs): communicator k (from 1) is a
+ * COMM_GROUP group k + 1 of its members' MPI_COMM_WORLD ranks, named
+ * after the call that made it and k. */
+CCGT_NOINST static int ccgt_mw_def_comms(const ccgt_mw *w, ccgt_mw_defs *d)
+{
+	OTF2_GlobalDefWriter *g = d->g;
+#define CCGT_MPI_NAME(id, name, role) "MPI_" #name,
+	static const char *const names[] = {CCGT_MPI_FUNCS(CCGT_MPI_NAME)};
+#undef CCGT_MPI_NAME
+	const uint32_t *c = w->cdefs;
+	size_t pos = 0;
+	uint64_t *members = NULL;
+	int rc = -1;
+	for (uint32_t k = 1; pos < w->ncdefs; k++) {
+		if (w->ncdefs - pos < 3 || c[pos + 2] > w->ncdefs - pos - 3 ||
+		    c[pos + 1] >= CCGT_MPI_NFUNCS)
+			goto out;
+		uint32_t parent = c[pos], n = c[pos + 2];
+		const uint32_t *m = &c[pos + 3];
+		uint64_t *t = realloc(members, (n ? n : 1) * sizeof *t);
+		if (!t)
+			goto out;
+		members = t;
+		for (uint32_t i = 0; i < n; i++)
+			members[i] = m[i];
+		char buf[64];
+		snprintf(buf, sizeof buf, "%s %" PRIu32, names[c[pos + 1]], k);
+		uint32_t s = ccgt_mw_str(d, buf);
+		if (s == OTF2_UNDEFINED_STRING ||
+		    CCGT_DEF(Group, k + 1, d->empty, OTF2_GROUP_TYPE_COMM_GROUP,
+			     OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, n,
+			     members) ||
+		    CCGT_DEF(Comm, k, s, k + 1, parent, OTF2_COMM_FLAG_NONE))
+			goto out;
+		pos += 3 + (size_t)n;
+	}
+	rc = 0;
+out:
+	free(members);
+	return rc;
+}
+
 CCGT_NOINST int ccgt_mpid_write(const ccgt_mw *w)
 {
 	ccgt_mw_defs d = {.g = OTF2_Archive_GetGlobalDefWriter(w->ar)};
@@ -172,7 +215,8 @@ CCGT_NOINST int ccgt_mpid_write(const ccgt_mw *w)
 				return -1;
 		}
 	}
-	if (ccgt_mw_def_regions(w, &d) || ccgt_mw_def_comm(w, &d))
+	if (ccgt_mw_def_regions(w, &d) || ccgt_mw_def_comm(w, &d) ||
+	    ccgt_mw_def_comms(w, &d))
 		return -1;
 	if (!w->cfg->cputime)
 		return 0;
