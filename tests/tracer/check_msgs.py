@@ -2,7 +2,7 @@
 """Checks the requests and messages of a libccgfs-trace-mpi trace read by
 otf2-print (PREFIX.print: events; PREFIX.defs: otf2-print -G).
 
-usage: check_msgs.py pairs PREFIX [MNT]
+usage: check_msgs.py pairs PREFIX [MNT [CALLS]]
        check_msgs.py known N PREFIX [MNT]
   pairs: any program (tests/mount/test_tracer_hpcc.sh runs hpcc).  Per
          location, every request id is started once (MpiIsend or
@@ -20,7 +20,9 @@ usage: check_msgs.py pairs PREFIX [MNT]
          MpiIrecvRequest, or its MpiRecv): the same number of each,
          each pair of the same length.  With MNT (a mount of the
          trace), messages.tsv has exactly the sends per pair of ranks
-         and their bytes.
+         and their bytes.  CALLS (comma-separated): MPI calls that
+         must each complete some request, and some message must be on
+         a communicator other than MPI_COMM_WORLD.
   known: all that, and tests/tracer/known_req.c run on N ranks: each
          rank's calls, the messages (world ranks, communicator kind,
          tag, bytes), the collectives' communicators, the requests
@@ -236,7 +238,8 @@ def expected_calls(n, r):
     c = {'MPI_Init': 1, 'MPI_Finalize': 1, 'MPI_Irecv': 9 + (r == 1),
          'MPI_Isend': 8 + (r == 0), 'MPI_Testany': None,
          'MPI_Waitany': 4, 'MPI_Waitsome': None, 'MPI_Testsome': None,
-         'MPI_Send': 2 + (r == 1), 'MPI_Recv': 2 + (r == 0), 'MPI_Iprobe': None, 'MPI_Probe': 1,
+         'MPI_Send': 2 + (r == 1), 'MPI_Recv': 2 + (r == 0),
+         'MPI_Iprobe': None, 'MPI_Probe': 1,
          'MPI_Recv_init': 1, 'MPI_Send_init': 1, 'MPI_Start': 2,
          'MPI_Startall': 2, 'MPI_Waitall': 3, 'MPI_Request_free': 2,
          'MPI_Sendrecv_replace': 1, 'MPI_Comm_split': 1,
@@ -358,10 +361,25 @@ def main():
           f'cancelled; {n["MPI_REQUEST_TEST"]} MpiRequestTest')
     print(f'messages: {nsend} sends, {npairs} paired with their receive, '
           f'{len(comms)} communicators')
+    done_in = collections.Counter(
+        call for evs in locs.values() for kind, _, call, _ in evs
+        if kind in ('MPI_ISEND_COMPLETE', 'MPI_IRECV',
+                    'MPI_REQUEST_CANCELLED'))
+    print('completed in: ' + ', '.join(f'{c} {k}' for c, k in
+                                       sorted(done_in.items())))
     if known:
         check_known(int(sys.argv[2]), locs, group_of, comms, sends)
     if mnt:
         check_mount(mnt, sends, group_of)
+    if not known and len(args) > 2:
+        for call in args[2].split(','):
+            if not done_in[call]:
+                fail(f'no request completed in {call}')
+        other = sum(len(v) for k, v in sends.items()
+                    if comms[k[2]][0] != 'MPI_COMM_WORLD')
+        if not other:
+            fail('no message on a communicator but MPI_COMM_WORLD')
+        print(f'{other} sends on other communicators')
 
 
 if __name__ == '__main__':
