@@ -20,6 +20,11 @@
 #define CCGT_DEF(fn, ...) \
 	(OTF2_GlobalDefWriter_Write##fn(g, __VA_ARGS__) != OTF2_SUCCESS)
 
+/* The MPI functions' names, by id. */
+#define CCGT_MPI_NAME(id, name, role) "MPI_" #name,
+static const char *const ccgt_mpi_names[] = {CCGT_MPI_FUNCS(CCGT_MPI_NAME)};
+#undef CCGT_MPI_NAME
+
 typedef struct {
 	OTF2_GlobalDefWriter *g;
 	uint32_t next;            /* the next string id */
@@ -63,16 +68,13 @@ CCGT_NOINST static int ccgt_mw_record(const ccgt_mw *w, ccgt_mw_defs *d,
 CCGT_NOINST static int ccgt_mw_def_regions(const ccgt_mw *w, ccgt_mw_defs *d)
 {
 	OTF2_GlobalDefWriter *g = d->g;
-#define CCGT_MPI_NAME(id, name, role) "MPI_" #name,
 #define CCGT_MPI_ROLE(id, name, role) role,
-	static const char *const names[] = {CCGT_MPI_FUNCS(CCGT_MPI_NAME)};
 	static const OTF2_RegionRole roles[] = {CCGT_MPI_FUNCS(CCGT_MPI_ROLE)};
-#undef CCGT_MPI_NAME
 #undef CCGT_MPI_ROLE
 	for (uint32_t k = 0; k < CCGT_MPI_NFUNCS; k++) {
 		if (!(w->mpi_used & (UINT64_C(1) << k)))
 			continue;
-		uint32_t s = ccgt_mw_str(d, names[k]);
+		uint32_t s = ccgt_mw_str(d, ccgt_mpi_names[k]);
 		if (s == OTF2_UNDEFINED_STRING ||
 		    CCGT_DEF(Region, w->mpi_region[k], s, s, d->empty, roles[k],
 			     OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE,
@@ -134,9 +136,6 @@ out:
 CCGT_NOINST static int ccgt_mw_def_comms(const ccgt_mw *w, ccgt_mw_defs *d)
 {
 	OTF2_GlobalDefWriter *g = d->g;
-#define CCGT_MPI_NAME(id, name, role) "MPI_" #name,
-	static const char *const names[] = {CCGT_MPI_FUNCS(CCGT_MPI_NAME)};
-#undef CCGT_MPI_NAME
 	const uint32_t *c = w->cdefs;
 	size_t pos = 0;
 	uint64_t *members = NULL;
@@ -154,7 +153,8 @@ CCGT_NOINST static int ccgt_mw_def_comms(const ccgt_mw *w, ccgt_mw_defs *d)
 		for (uint32_t i = 0; i < n; i++)
 			members[i] = m[i];
 		char buf[64];
-		snprintf(buf, sizeof buf, "%s %" PRIu32, names[c[pos + 1]], k);
+		snprintf(buf, sizeof buf, "%s %" PRIu32,
+			 ccgt_mpi_names[c[pos + 1]], k);
 		uint32_t s = ccgt_mw_str(d, buf);
 		if (s == OTF2_UNDEFINED_STRING ||
 		    CCGT_DEF(Group, k + 1, d->empty, OTF2_GROUP_TYPE_COMM_GROUP,
