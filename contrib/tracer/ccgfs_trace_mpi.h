@@ -152,8 +152,8 @@ typedef struct {
 } ccgt_mw;
 
 /* ccgfs_trace_mpicomm.c: gives every communicator in the tables of all
- * ranks its id in the archive (MPI_COMM_WORLD 0, the others from 1 in
- * the order of their leaders' ranks, then of creation) into
+ * ranks its id in the archive (MPI_COMM_WORLD 0, the others from 1,
+ * each after its parent, as OTF2 wants its definitions) into
  * w->comm_gid, and gathers their definitions at rank 0 into w->cdefs:
  * per communicator, in id order, its parent's id (OTF2_UNDEFINED_COMM
  * when not known), how it was made (CCGT_MPI_COMM_SPLIT, _DUP,

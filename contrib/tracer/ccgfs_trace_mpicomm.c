@@ -284,11 +284,66 @@ CCGT_NOINST static uint32_t *ccgt_comm_mine(const ccgt_mw *w,
 	return out;
 }
 
+/* Rank 0: orders the n communicators of w->cdefs (provisional ids from
+ * 1, in the order gathered) so that each comes after its parent:
+ * perm[p - 1] is the id of provisional id p, and w->cdefs is rewritten
+ * in the new order with the new parent ids.  The parents not placed
+ * yet are stacked, not recursed into; each is stacked once, so a cycle
+ * (none can be made) would end with an undefined parent.  0, or -1
+ * when w->cdefs does not hold n records or memory is short. */
+CCGT_NOINST static int ccgt_comm_order(ccgt_mw *w, uint32_t n,
+				       uint32_t *perm)
+{
+	const uint32_t *c = w->cdefs;
+	size_t *at = calloc(n ? n : 1, sizeof *at), pos = 0, o = 0;
+	uint32_t *stack = calloc(n ? n : 1, sizeof *stack);
+	uint32_t *out = malloc((w->ncdefs ? w->ncdefs : 1) * sizeof *out);
+	uint32_t next = 1;
+	int rc = -1;
+	if (!at || !stack || !out)
+		goto fail;
+	for (uint32_t i = 0; i < n; i++) {
+		if (w->ncdefs - pos < 3 || c[pos + 2] > w->ncdefs - pos - 3)
+			goto fail;
+		at[i] = pos;
+		pos += 3 + (size_t)c[pos + 2];
+	}
+	if (pos != w->ncdefs)
+		goto fail;
+	for (uint32_t i = 0; i < n; i++)
+		perm[i] = 0;                   /* not placed */
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t top = 0;
+		for (uint64_t k = i + 1; k >= 1 && k <= n && !perm[k - 1];
+		     k = c[at[k - 1]]) {
+			perm[k - 1] = OTF2_UNDEFINED_COMM;   /* stacked */
+			stack[top++] = (uint32_t)k;
+		}
+		while (top > 0) {
+			uint32_t k = stack[--top];
+			const uint32_t *r = &c[at[k - 1]];
+			perm[k - 1] = next++;
+			out[o++] = r[0] >= 1 && r[0] <= n ? perm[r[0] - 1] : r[0];
+			for (size_t j = 1; j < 3 + (size_t)r[2]; j++)
+				out[o++] = r[j];
+		}
+	}
+	free(w->cdefs);
+	w->cdefs = out;
+	out = NULL;
+	rc = 0;
+fail:
+	free(out);
+	free(stack);
+	free(at);
+	return rc;
+}
+
 int ccgt_mpic_unify(ccgt_mw *w)
 {
 	size_t s = (size_t)w->size, len = 0;
 	uint32_t *led = calloc(s, sizeof *led), *base = calloc(s, sizeof *base);
-	uint32_t *mine = NULL;
+	uint32_t *mine = NULL, *perm = NULL;
 	int *cnt = NULL, *displ = NULL, rc = -1;
 	w->ncomms = ccgt_ncomms;
 	w->comm_gid = calloc((size_t)ccgt_ncomms + 1, sizeof *w->comm_gid);
@@ -304,7 +359,7 @@ int ccgt_mpic_unify(ccgt_mw *w)
 	for (uint32_t e = 0; e <= ccgt_ncomms; e++)
 		w->comm_gid[e] = ccgt_comm_gid(base, led, w->size, e);
 	mine = ccgt_comm_mine(w, base, led, &len);
-	int ok = total < OTF2_UNDEFINED_COMM && mine && len < INT32_MAX;
+	int ok = total < INT32_MAX && mine && len < INT32_MAX;
 	if (w->rank == 0) {
 		cnt = calloc(s, sizeof *cnt);
 		displ = calloc(s, sizeof *displ);
@@ -325,8 +380,21 @@ int ccgt_mpic_unify(ccgt_mw *w)
 	    PMPI_Gatherv(mine, mylen, MPI_UINT32_T, w->cdefs, cnt, displ,
 			 MPI_UINT32_T, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
 		goto out;
+	/* the ids so far follow the leaders; rank 0 puts parents first */
+	uint32_t n = (uint32_t)(total - 1);
+	perm = calloc(n ? n : 1, sizeof *perm);
+	ok = perm && (w->rank != 0 || ccgt_comm_order(w, n, perm) == 0);
+	if (!ccgt_mw_all(ok) ||
+	    PMPI_Bcast(perm, (int)n, MPI_UINT32_T, 0, MPI_COMM_WORLD) !=
+	    MPI_SUCCESS)
+		goto out;
+	for (uint32_t e = 0; e <= ccgt_ncomms; e++) {
+		uint32_t g = w->comm_gid[e];
+		w->comm_gid[e] = g >= 1 && g <= n ? perm[g - 1] : g;
+	}
 	rc = 0;
 out:
+	free(perm);
 	free(mine);
 	free(displ);
 	free(cnt);

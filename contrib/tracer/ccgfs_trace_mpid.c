@@ -13,6 +13,7 @@
 
 #include <otf2/otf2.h>
 
+#include "ccg_grow.h"
 #include "ccgfs_trace_mpi.h"
 
 #define CCGT_NOINST __attribute__((no_instrument_function))
@@ -130,39 +131,44 @@ out:
 	return rc;
 }
 
-/* The other communicators (w->cdefs): communicator k (from 1) is a
- * COMM_GROUP group k + 1 of its members' MPI_COMM_WORLD ranks, named
- * after the call that made it and k. */
-CCGT_NOINST static int ccgt_mw_def_comms(const ccgt_mw *w, ccgt_mw_defs *d)
+/* Communicator k (from 1), its record r of w->cdefs (parent, how, n,
+ * members): a COMM_GROUP group k + 1 of its members' MPI_COMM_WORLD
+ * ranks (through *members, a buffer of *cap), and the communicator,
+ * named after the call that made it and k.  0 or -1. */
+CCGT_NOINST static int ccgt_mw_def_one(ccgt_mw_defs *d, const uint32_t *r,
+				       uint32_t k, uint64_t **members,
+				       size_t *cap)
 {
 	OTF2_GlobalDefWriter *g = d->g;
+	uint32_t n = r[2];
+	char buf[64];
+	if (CCG_GROW(*members, n ? n : 1, *cap) != CCG_OK)
+		return -1;
+	for (uint32_t i = 0; i < n; i++)
+		(*members)[i] = r[3 + i];
+	snprintf(buf, sizeof buf, "%s %" PRIu32, ccgt_mpi_names[r[1]], k);
+	uint32_t s = ccgt_mw_str(d, buf);
+	return s == OTF2_UNDEFINED_STRING ||
+	       CCGT_DEF(Group, k + 1, d->empty, OTF2_GROUP_TYPE_COMM_GROUP,
+			OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, n,
+			*members) ||
+	       CCGT_DEF(Comm, k, s, k + 1, r[0], OTF2_COMM_FLAG_NONE) ? -1 : 0;
+}
+
+/* The other communicators (w->cdefs: ids from 1 in their order, each
+ * after its parent). */
+CCGT_NOINST static int ccgt_mw_def_comms(const ccgt_mw *w, ccgt_mw_defs *d)
+{
 	const uint32_t *c = w->cdefs;
-	size_t pos = 0;
+	size_t pos = 0, cap = 0;
 	uint64_t *members = NULL;
 	int rc = -1;
 	for (uint32_t k = 1; pos < w->ncdefs; k++) {
 		if (w->ncdefs - pos < 3 || c[pos + 2] > w->ncdefs - pos - 3 ||
-		    c[pos + 1] >= CCGT_MPI_NFUNCS)
+		    c[pos + 1] >= CCGT_MPI_NFUNCS ||
+		    ccgt_mw_def_one(d, &c[pos], k, &members, &cap))
 			goto out;
-		uint32_t parent = c[pos], n = c[pos + 2];
-		const uint32_t *m = &c[pos + 3];
-		uint64_t *t = realloc(members, (n ? n : 1) * sizeof *t);
-		if (!t)
-			goto out;
-		members = t;
-		for (uint32_t i = 0; i < n; i++)
-			members[i] = m[i];
-		char buf[64];
-		snprintf(buf, sizeof buf, "%s %" PRIu32,
-			 ccgt_mpi_names[c[pos + 1]], k);
-		uint32_t s = ccgt_mw_str(d, buf);
-		if (s == OTF2_UNDEFINED_STRING ||
-		    CCGT_DEF(Group, k + 1, d->empty, OTF2_GROUP_TYPE_COMM_GROUP,
-			     OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, n,
-			     members) ||
-		    CCGT_DEF(Comm, k, s, k + 1, parent, OTF2_COMM_FLAG_NONE))
-			goto out;
-		pos += 3 + (size_t)n;
+		pos += 3 + (size_t)c[pos + 2];
 	}
 	rc = 0;
 out:
