@@ -82,8 +82,10 @@ grep -q 'End of HPC Challenge tests' "$work/hpccoutf.txt" ||
   { tail -20 "$work/hpccoutf.txt"; echo "hpcc did not finish"; exit 1; }
 grep -q 'buffer full' "$work/hpcc.err" &&
   { cat "$work/hpcc.err"; echo "the tracer dropped records"; exit 1; }
-otf2-print "$work/hpcc/traces.otf2" > "$work/hpcc.print"
-otf2-print -G "$work/hpcc/traces.otf2" > "$work/hpcc.defs"
+otf2-print "$work/hpcc/traces.otf2" > "$work/hpcc.print" 2> "$work/warn"
+otf2-print -G "$work/hpcc/traces.otf2" > "$work/hpcc.defs" 2>> "$work/warn"
+[ ! -s "$work/warn" ] ||
+  { head -20 "$work/warn"; echo "otf2-print warned"; exit 1; }
 [ "$(grep -c '^LOCATION_GROUP ' "$work/hpcc.defs")" = 4 ] ||
   { echo "not 4 ranks in the trace"; exit 1; }
 

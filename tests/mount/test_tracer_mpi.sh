@@ -43,8 +43,14 @@ trace() {
     "$tracer" -m -o "$name" "./${prog:-known_mpi}") > "$work/$name.out" \
     2> "$work/$name.err" || { cat "$work/$name.err"; exit 1; }
   cat "$work/$name.err"
-  otf2-print "$work/$name/traces.otf2" > "$work/$name.print"
-  otf2-print -G "$work/$name/traces.otf2" > "$work/$name.defs"
+  otf2-print "$work/$name/traces.otf2" > "$work/$name.print" \
+    2> "$work/$name.warn"
+  otf2-print -G "$work/$name/traces.otf2" > "$work/$name.defs" \
+    2>> "$work/$name.warn"
+  # OTF2's reader warns of definitions out of order, references to
+  # definitions not made yet, ...
+  [ ! -s "$work/$name.warn" ] ||
+    { cat "$work/$name.warn"; echo "$name: otf2-print warned"; exit 1; }
 }
 
 for n in 2 3; do

@@ -37,6 +37,7 @@ import os
 import re
 import sys
 
+sys.dont_write_bytecode = True   # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_msgs  # noqa: E402
 

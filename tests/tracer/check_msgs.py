@@ -26,7 +26,8 @@ usage: check_msgs.py pairs PREFIX [MNT [CALLS]]
   known: all that, and tests/tracer/known_req.c run on N ranks: each
          rank's calls, the messages (world ranks, communicator kind,
          tag, bytes), the collectives' communicators, the requests
-         tested and cancelled, the members of each communicator.
+         tested and cancelled, how each communicator was made, its
+         members and parent (defined before it).
 Exact integers throughout; prints the totals."""
 import collections
 import re
@@ -242,9 +243,9 @@ def expected_calls(n, r):
          'MPI_Iprobe': None, 'MPI_Probe': 1,
          'MPI_Recv_init': 1, 'MPI_Send_init': 1, 'MPI_Start': 2,
          'MPI_Startall': 2, 'MPI_Waitall': 3, 'MPI_Request_free': 2,
-         'MPI_Sendrecv_replace': 1, 'MPI_Comm_split': 1,
+         'MPI_Sendrecv_replace': 1, 'MPI_Comm_split': 3,
          'MPI_Comm_dup': 1, 'MPI_Comm_create': 1, 'MPI_Sendrecv': 1,
-         'MPI_Barrier': 1, 'MPI_Allreduce': 1, 'MPI_Comm_free': 2,
+         'MPI_Barrier': 1, 'MPI_Allreduce': 1, 'MPI_Comm_free': 4,
          'MPI_Cancel': 1, 'MPI_Wait': 1}
     part = [q for q in range(n) if q % 2 == r % 2]
     c['MPI_Send'] += len(part) >= 2 and part[0] == r
@@ -289,12 +290,24 @@ def check_known(n, locs, group_of, comms, sends):
     if got != want:
         fail(f'messages: {sorted((got - want).elements())} unexpected, '
              f'{sorted((want - got).elements())} missing')
-    members = sorted(tuple(group_of[x] for x in c[1])
-                     for c in comms.values())
-    part = [tuple(q for q in range(n) if q % 2 == p) for p in (0, 1)]
-    wm = sorted([tuple(range(n))] * 2 + part + [(0, n - 1)])
+    members = sorted((c[0].split(' ')[0],
+                      tuple(group_of[x] for x in c[1]),
+                      comms[c[2]][0].split(' ')[0] if c[2] is not None
+                      else None) for c in comms.values())
+    part = [('MPI_Comm_split', tuple(q for q in range(n) if q % 2 == p),
+             'MPI_COMM_WORLD') for p in (0, 1)]
+    wm = sorted(part + [
+        ('MPI_COMM_WORLD', tuple(range(n)), None),
+        ('MPI_Comm_dup', tuple(range(n)), 'MPI_COMM_WORLD'),
+        ('MPI_Comm_create', (0, n - 1), 'MPI_COMM_WORLD'),
+        ('MPI_Comm_split', tuple(range(n - 1, -1, -1)), 'MPI_COMM_WORLD'),
+        ('MPI_Comm_split', tuple(range(n)), 'MPI_Comm_split')])
     if members != wm:
-        fail(f'communicators {members}, expected {wm}')
+        fail(f'communicators (how, members, parent) {members}, expected '
+             f'{wm}')
+    for cid, (name, _, parent) in comms.items():
+        if parent is not None and not parent < cid:
+            fail(f'communicator {cid} {name}: parent {parent} not before')
     for loc, evs in sorted(locs.items()):
         r = group_of[loc]
         calls = collections.Counter(REG.search(e[3]).group(1)

@@ -28,7 +28,10 @@
  *             rank 1 where there is one; MPI_Comm_dup of MPI_COMM_WORLD:
  *             MPI_Sendrecv of 1 int to right from left (tag 96) and an
  *             MPI_Barrier on it; MPI_Comm_create of ranks 0 and the last:
- *             an MPI_Bcast of 1 int from its rank 1; all three freed
+ *             an MPI_Bcast of 1 int from its rank 1; MPI_Comm_split
+ *             of MPI_COMM_WORLD in reverse order, then of that in
+ *             order (its leader, world rank 0, leads communicators
+ *             before the last rank's, which is its parent); all freed
  *   cancel:   MPI_Irecv from left (tag 99), never sent, MPI_Cancel,
  *             MPI_Wait. */
 #include <mpi.h>
@@ -123,7 +126,7 @@ void persist(int left, int right)
 
 void comms(int rank, int size, int left, int right)
 {
-	MPI_Comm part, dup, ends;
+	MPI_Comm part, dup, ends, rev, fwd;
 	MPI_Group world, g;
 	int me, n, x = rank, sum = 0, y = 0, two[2] = {0, size - 1};
 	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &part);
@@ -147,6 +150,10 @@ void comms(int rank, int size, int left, int right)
 	}
 	MPI_Group_free(&g);
 	MPI_Group_free(&world);
+	MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &rev);
+	MPI_Comm_split(rev, 0, rank, &fwd);
+	MPI_Comm_free(&fwd);
+	MPI_Comm_free(&rev);
 	MPI_Comm_free(&dup);
 	MPI_Comm_free(&part);
 }
