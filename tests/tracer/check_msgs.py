@@ -18,7 +18,8 @@ usage: check_msgs.py pairs PREFIX [MNT [CALLS]]
          location, receiver location, communicator, tag) in order (a
          send by its record, a receive by its posting: its
          MpiIrecvRequest, or its MpiRecv): the same number of each,
-         each pair of the same length.  With MNT (a mount of the
+         each pair of the same length; an MpiIsend cancelled is no
+         message.  With MNT (a mount of the
          trace), messages.tsv has exactly the sends per pair of ranks
          and their bytes.  CALLS (comma-separated): MPI calls that
          must each complete some request, and some message must be on
@@ -159,10 +160,14 @@ def check_requests(loc, evs):
 
 def messages(locs, comms):
     """The sends and receives: lists per (sender, receiver location,
-    communicator, tag) in order, of (length, record)."""
+    communicator, tag) in order, of (length, record); and the sends
+    cancelled (an MpiIsend whose request ends cancelled), no messages."""
     sends, recvs = collections.defaultdict(list), collections.defaultdict(list)
+    cancelled = collections.defaultdict(list)
     for loc, evs in sorted(locs.items()):
         posted = {}
+        gone = {int(REQ.match(a).group(1)) for k, _, _, a in evs
+                if k == 'MPI_REQUEST_CANCELLED'}
         for kind, t, call, attrs in evs:
             if kind == 'MPI_IRECV_REQUEST':
                 posted[int(REQ.match(attrs).group(1))] = t
@@ -181,13 +186,14 @@ def messages(locs, comms):
                 fail(f'location {loc}: rank {rank} of {comms[comm][0]} is '
                      f'location {peer}, otf2-print shows {shown}')
             rec = (kind, loc, peer, comms[comm][0], tag, length, call)
+            q = m.group(6)
             if kind in SENDS:
-                sends[(loc, peer, comm, tag)].append((t, length, rec))
+                to = cancelled if q is not None and int(q) in gone else sends
+                to[(loc, peer, comm, tag)].append((t, length, rec))
             else:
-                q = m.group(6)
                 at = posted[int(q)] if q is not None else t
                 recvs[(peer, loc, comm, tag)].append((at, length, rec))
-    return sends, recvs
+    return sends, recvs, cancelled
 
 
 def pair(sends, recvs):
@@ -207,8 +213,10 @@ def pair(sends, recvs):
 
 
 def check_mount(mnt, sends, group_of):
+    """messages.tsv against the sends (cancelled ones too: ccgfs counts
+    every MpiIsend)."""
     want = collections.Counter()
-    for (s, r, _, _), lst in sends.items():
+    for (s, r, _, _), lst in sends:
         for _, length, _ in lst:
             want[(group_of[s], group_of[r], 'n')] += 1
             want[(group_of[s], group_of[r], 'b')] += length
@@ -365,7 +373,7 @@ def main():
     n = collections.Counter()
     for loc, evs in sorted(locs.items()):
         n += check_requests(loc, evs)
-    sends, recvs = messages(locs, comms)
+    sends, recvs, cancelled = messages(locs, comms)
     npairs = pair(sends, recvs)
     nsend = sum(len(v) for v in sends.values())
     print(f'requests: {n["MPI_ISEND"]} MpiIsend, {n["MPI_ISEND_COMPLETE"]} '
@@ -373,6 +381,7 @@ def main():
           f'{n["MPI_IRECV"]} MpiIrecv, {n["MPI_REQUEST_CANCELLED"]} '
           f'cancelled; {n["MPI_REQUEST_TEST"]} MpiRequestTest')
     print(f'messages: {nsend} sends, {npairs} paired with their receive, '
+          f'{sum(map(len, cancelled.values()))} sends cancelled, '
           f'{len(comms)} communicators')
     done_in = collections.Counter(
         call for evs in locs.values() for kind, _, call, _ in evs
@@ -383,7 +392,8 @@ def main():
     if known:
         check_known(int(sys.argv[2]), locs, group_of, comms, sends)
     if mnt:
-        check_mount(mnt, sends, group_of)
+        check_mount(mnt, list(sends.items()) + list(cancelled.items()),
+                    group_of)
     if not known and len(args) > 2:
         for call in args[2].split(','):
             if not done_in[call]:
