@@ -2,7 +2,8 @@
  * once every rank's events are written (ccgfs_trace_mpiw.c): the
  * clock, a location group per rank and its locations with the record
  * of drops, the regions (the MPI functions used, then the functions
- * unified by name), MPI_COMM_WORLD and the CPU-time metric. */
+ * unified by name), MPI_COMM_WORLD and the other communicators
+ * (ccgfs_trace_mpicomm.c) and the CPU-time metric. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
@@ -12,12 +13,18 @@
 
 #include <otf2/otf2.h>
 
+#include "ccg_grow.h"
 #include "ccgfs_trace_mpi.h"
 
 #define CCGT_NOINST __attribute__((no_instrument_function))
 
 #define CCGT_DEF(fn, ...) \
 	(OTF2_GlobalDefWriter_Write##fn(g, __VA_ARGS__) != OTF2_SUCCESS)
+
+/* The MPI functions' names, by id. */
+#define CCGT_MPI_NAME(id, name, role) "MPI_" #name,
+static const char *const ccgt_mpi_names[] = {CCGT_MPI_FUNCS(CCGT_MPI_NAME)};
+#undef CCGT_MPI_NAME
 
 typedef struct {
 	OTF2_GlobalDefWriter *g;
@@ -62,16 +69,13 @@ CCGT_NOINST static int ccgt_mw_record(const ccgt_mw *w, ccgt_mw_defs *d,
 CCGT_NOINST static int ccgt_mw_def_regions(const ccgt_mw *w, ccgt_mw_defs *d)
 {
 	OTF2_GlobalDefWriter *g = d->g;
-#define CCGT_MPI_NAME(id, name, role) name,
 #define CCGT_MPI_ROLE(id, name, role) role,
-	static const char *const names[] = {CCGT_MPI_FUNCS(CCGT_MPI_NAME)};
 	static const OTF2_RegionRole roles[] = {CCGT_MPI_FUNCS(CCGT_MPI_ROLE)};
-#undef CCGT_MPI_NAME
 #undef CCGT_MPI_ROLE
 	for (uint32_t k = 0; k < CCGT_MPI_NFUNCS; k++) {
-		if (!(w->mpi_used & (1u << k)))
+		if (!(w->mpi_used & (UINT64_C(1) << k)))
 			continue;
-		uint32_t s = ccgt_mw_str(d, names[k]);
+		uint32_t s = ccgt_mw_str(d, ccgt_mpi_names[k]);
 		if (s == OTF2_UNDEFINED_STRING ||
 		    CCGT_DEF(Region, w->mpi_region[k], s, s, d->empty, roles[k],
 			     OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE,
@@ -127,6 +131,51 @@ out:
 	return rc;
 }
 
+/* Communicator k (from 1), its record r of w->cdefs (parent, how, n,
+ * members): a COMM_GROUP group k + 1 of its members' MPI_COMM_WORLD
+ * ranks (through *members, a buffer of *cap), and the communicator,
+ * named after the call that made it and k.  0 or -1. */
+CCGT_NOINST static int ccgt_mw_def_one(ccgt_mw_defs *d, const uint32_t *r,
+				       uint32_t k, uint64_t **members,
+				       size_t *cap)
+{
+	OTF2_GlobalDefWriter *g = d->g;
+	uint32_t n = r[2];
+	char buf[64];
+	if (CCG_GROW(*members, n ? n : 1, *cap) != CCG_OK)
+		return -1;
+	for (uint32_t i = 0; i < n; i++)
+		(*members)[i] = r[3 + i];
+	snprintf(buf, sizeof buf, "%s %" PRIu32, ccgt_mpi_names[r[1]], k);
+	uint32_t s = ccgt_mw_str(d, buf);
+	return s == OTF2_UNDEFINED_STRING ||
+	       CCGT_DEF(Group, k + 1, d->empty, OTF2_GROUP_TYPE_COMM_GROUP,
+			OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, n,
+			*members) ||
+	       CCGT_DEF(Comm, k, s, k + 1, r[0], OTF2_COMM_FLAG_NONE) ? -1 : 0;
+}
+
+/* The other communicators (w->cdefs: ids from 1 in their order, each
+ * after its parent). */
+CCGT_NOINST static int ccgt_mw_def_comms(const ccgt_mw *w, ccgt_mw_defs *d)
+{
+	const uint32_t *c = w->cdefs;
+	size_t pos = 0, cap = 0;
+	uint64_t *members = NULL;
+	int rc = -1;
+	for (uint32_t k = 1; pos < w->ncdefs; k++) {
+		if (w->ncdefs - pos < 3 || c[pos + 2] > w->ncdefs - pos - 3 ||
+		    c[pos + 1] >= CCGT_MPI_NFUNCS ||
+		    ccgt_mw_def_one(d, &c[pos], k, &members, &cap))
+			goto out;
+		pos += 3 + (size_t)c[pos + 2];
+	}
+	rc = 0;
+out:
+	free(members);
+	return rc;
+}
+
 CCGT_NOINST int ccgt_mpid_write(const ccgt_mw *w)
 {
 	ccgt_mw_defs d = {.g = OTF2_Archive_GetGlobalDefWriter(w->ar)};
@@ -172,7 +221,8 @@ CCGT_NOINST int ccgt_mpid_write(const ccgt_mw *w)
 				return -1;
 		}
 	}
-	if (ccgt_mw_def_regions(w, &d) || ccgt_mw_def_comm(w, &d))
+	if (ccgt_mw_def_regions(w, &d) || ccgt_mw_def_comm(w, &d) ||
+	    ccgt_mw_def_comms(w, &d))
 		return -1;
 	if (!w->cfg->cputime)
 		return 0;

@@ -27,8 +27,7 @@
 
 #define CCGT_NOINST __attribute__((no_instrument_function))
 
-/* Whether every rank says ok. */
-CCGT_NOINST static int ccgt_mw_all(int ok)
+CCGT_NOINST int ccgt_mw_all(int ok)
 {
 	int all = 0;
 	if (PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD) !=
@@ -59,7 +58,7 @@ CCGT_NOINST static int ccgt_mw_collect(ccgt_mw *w)
 {
 	size_t n = 0, cap = 0, keep = 0;
 	uint64_t *a = NULL, t0 = UINT64_MAX, t1 = 0;
-	uint32_t used = 0;
+	uint64_t used = 0;
 	for (ccgt_thread *th = w->head; th; th = th->next) {
 		ccgt_merge *m = ccgt_merge_open(th);
 		const ccgt_event *e;
@@ -71,7 +70,7 @@ CCGT_NOINST static int ccgt_mw_collect(ccgt_mw *w)
 			t1 = e->t > t1 ? e->t : t1;
 			if (kind == CCGT_K_MPI_ENTER &&
 			    CCGT_PAYLOAD(e->a) < CCGT_MPI_NFUNCS)
-				used |= 1u << CCGT_PAYLOAD(e->a);
+				used |= UINT64_C(1) << CCGT_PAYLOAD(e->a);
 			if (kind != CCGT_K_ENTER)
 				continue;
 			/* sort and squeeze when the array doubled */
@@ -110,20 +109,18 @@ CCGT_NOINST static int ccgt_mw_span(ccgt_mw *w)
 			   MPI_COMM_WORLD) != MPI_SUCCESS ||
 	    PMPI_Allreduce(MPI_IN_PLACE, &w->t1, 1, MPI_UINT64_T, MPI_MAX,
 			   MPI_COMM_WORLD) != MPI_SUCCESS ||
-	    PMPI_Allreduce(MPI_IN_PLACE, &w->mpi_used, 1, MPI_UINT32_T,
+	    PMPI_Allreduce(MPI_IN_PLACE, &w->mpi_used, 1, MPI_UINT64_T,
 			   MPI_BOR, MPI_COMM_WORLD) != MPI_SUCCESS)
 		return -1;
 	if (w->t0 == UINT64_MAX)
 		w->t0 = w->t1 = 0;
 	for (uint32_t k = 0; k < CCGT_MPI_NFUNCS; k++)
-		w->mpi_region[k] = w->mpi_used & (1u << k) ? w->nmpi++
-							  : OTF2_UNDEFINED_REGION;
+		w->mpi_region[k] = w->mpi_used & (UINT64_C(1) << k)
+					   ? w->nmpi++ : OTF2_UNDEFINED_REGION;
 	return 0;
 }
 
-/* Displacements of counts (n of them) into displ; the total, or -1
- * when it does not fit an int. */
-CCGT_NOINST static long ccgt_mw_displ(const int *counts, int n, int *displ)
+CCGT_NOINST long ccgt_mw_displ(const int *counts, int n, int *displ)
 {
 	long total = 0;
 	for (int i = 0; i < n; i++) {
@@ -279,13 +276,25 @@ CCGT_NOINST static uint32_t ccgt_mw_mpi_region(const ccgt_mw *w, uint64_t k)
 	return k < CCGT_MPI_NFUNCS ? w->mpi_region[k] : OTF2_UNDEFINED_REGION;
 }
 
+/* The archive's communicator of a record's comm field; an unknown
+ * communicator's peers are MPI_COMM_WORLD ranks (p2p), its collectives
+ * have none. */
+CCGT_NOINST static OTF2_CommRef ccgt_mw_comm(const ccgt_mw *w, uint32_t c,
+					     int p2p)
+{
+	if (c == CCGT_COMM_OTHER)
+		return p2p ? 0 : OTF2_UNDEFINED_COMM;
+	return c <= w->ncomms ? w->comm_gid[c] : OTF2_UNDEFINED_COMM;
+}
+
 /* Writes one MPI record e (its slots e[0..)); 1 when written, 0 when
  * not an MPI record, -1 on error. */
-CCGT_NOINST static int ccgt_mw_mpi_record(OTF2_EvtWriter *wr,
+CCGT_NOINST static int ccgt_mw_mpi_record(const ccgt_mw *w,
+					  OTF2_EvtWriter *wr,
 					  const ccgt_event *e)
 {
 	uint64_t w0 = e[0].a;
-	OTF2_CommRef comm = 0;   /* peers are MPI_COMM_WORLD ranks */
+	OTF2_CommRef comm = ccgt_mw_comm(w, CCGT_P2P_COMM(w0), 1);
 	OTF2_ErrorCode err;
 	switch (CCGT_KIND(w0)) {
 	case CCGT_K_SEND:
@@ -316,14 +325,20 @@ CCGT_NOINST static int ccgt_mw_mpi_record(OTF2_EvtWriter *wr,
 		err = OTF2_EvtWriter_MpiIrecvRequest(wr, NULL, e->t,
 						     CCGT_PAYLOAD(w0));
 		break;
+	case CCGT_K_REQ_MARK:
+		err = CCGT_MARK_WHAT(w0) == CCGT_MARK_TEST
+			? OTF2_EvtWriter_MpiRequestTest(wr, NULL, e->t,
+							CCGT_MARK_REQ(w0))
+			: OTF2_EvtWriter_MpiRequestCancelled(wr, NULL, e->t,
+							     CCGT_MARK_REQ(w0));
+		break;
 	case CCGT_K_COLL_BEGIN:
 		err = OTF2_EvtWriter_MpiCollectiveBegin(wr, NULL, e->t);
 		break;
 	case CCGT_K_COLL_END:
 		err = OTF2_EvtWriter_MpiCollectiveEnd(wr, NULL, e->t,
 			(OTF2_CollectiveOp)CCGT_COLL_OP(w0),
-			CCGT_COLL_COMM(w0) == CCGT_COMM_WORLD
-				? 0 : OTF2_UNDEFINED_COMM,
+			ccgt_mw_comm(w, CCGT_COLL_COMM(w0), 0),
 			CCGT_COLL_ROOT1(w0) ? CCGT_COLL_ROOT1(w0) - 1
 					    : OTF2_UNDEFINED_UINT32,
 			e[1].a, e[2].a);
@@ -345,8 +360,7 @@ CCGT_NOINST static uint32_t ccgt_mw_any_region(void *ctx, unsigned kind,
 CCGT_NOINST static int ccgt_mw_other(void *ctx, OTF2_EvtWriter *wr,
 				     const ccgt_event *e)
 {
-	(void)ctx;
-	return ccgt_mw_mpi_record(wr, e);
+	return ccgt_mw_mpi_record(ctx, wr, e);
 }
 
 /* Writes thread th's events as location loc0 + index (the writing of
@@ -480,7 +494,8 @@ int ccgt_mpiw_archive(const char *dir, ccgt_thread *head, uint32_t nthreads,
 	PMPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &w.size);
 	if (!(d = ccgt_mw_dir(&w, dir)) || !ccgt_mw_all(!ccgt_mw_collect(&w)) ||
-	    ccgt_mw_span(&w) || ccgt_mw_regions(&w) || ccgt_mw_locations(&w))
+	    ccgt_mw_span(&w) || ccgt_mw_regions(&w) || ccgt_mw_locations(&w) ||
+	    ccgt_mpic_unify(&w))
 		goto out;
 	w.ar = OTF2_Archive_Open(d, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
 				 4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
@@ -513,5 +528,7 @@ out:
 	free(w.gnames);
 	free(w.nthreads_of);
 	free(w.locs);
+	free(w.comm_gid);
+	free(w.cdefs);
 	return rc;
 }

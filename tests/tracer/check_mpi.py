@@ -16,7 +16,9 @@ usage: check_mpi.py full N RUN
          call that makes it; Isend and Irecv requests complete once;
          the collective ends are the expected ones, each after a begin.
          The ranks otf2-print shows through the communicator's groups
-         are the locations of those ranks.
+         are the locations of those ranks; the split's message and
+         collective are on its communicator, whose members are the even
+         ranks (check_msgs.py reads the definitions).
   class: each location kept exactly the full run's events of the
          classes it did not drop (func, counter, mpi, p2p, coll);
          DROPPED_CLASSES is WANT and a prefix of the order; nothing
@@ -34,6 +36,10 @@ import collections
 import os
 import re
 import sys
+
+sys.dont_write_bytecode = True   # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_msgs  # noqa: E402
 
 EV = re.compile(r'^(ENTER|LEAVE|METRIC|MPI_\w+)\s+(\d+)\s+(\d+)\s*(.*)$')
 REG = re.compile(r'Region: "([^"]*)"')
@@ -78,7 +84,8 @@ def expected_calls(n, r):
          'MPI_Wait': int(r in (0, 1)), 'MPI_Waitall': 3,
          'MPI_Sendrecv': 1, 'MPI_Barrier': 2, 'MPI_Allreduce': 4,
          'MPI_Bcast': 1, 'MPI_Reduce': 1, 'MPI_Gather': 1,
-         'MPI_Allgather': 1, 'MPI_Alltoall': 1,
+         'MPI_Allgather': 1, 'MPI_Alltoall': 1, 'MPI_Comm_split': 1,
+         'MPI_Comm_free': 1,
          'main': 1, 'ring': 1, 'halo': 1, 'pair': 1, 'split': 1,
          'compute': 7, 'leaf': 21}
     return {k: int(v) for k, v in c.items() if v}
@@ -101,7 +108,7 @@ def expected_messages(n):
 def expected_colls(n, r):
     c = [('BARRIER', 'W', None, 0, 0)] * 2
     c += [('ALLREDUCE', 'W', None, 4, 4)] * 3
-    c.append(('ALLREDUCE', 'UNDEFINED', None, 4, 4))          # split
+    c.append(('ALLREDUCE', 'S', None, 4, 4))                  # split
     c.append(('BCAST', 'W', 0, 4 if r == 0 else 0, 0 if r == 0 else 4))
     c.append(('REDUCE', 'W', n - 1, 4, 4 if r == n - 1 else 0))
     c.append(('GATHER', 'W', 0, 4, 4 * n if r == 0 else 0))
@@ -189,6 +196,16 @@ def definitions(path, n):
 def check_full(n, prefix):
     locs = events(prefix + '.print')
     rank_of, _ = definitions(prefix + '.defs', n)
+    _, comms = check_msgs.definitions(prefix + '.defs')
+    evens = [rank for rank in range(n) if rank % 2 == 0]
+    for cid, (name, members, _) in comms.items():
+        want = (list(range(n)) if name == 'MPI_COMM_WORLD' else
+                evens if name.startswith('MPI_Comm_split') and
+                [rank_of[x] for x in members][0] == 0 else
+                [rank for rank in range(n) if rank % 2])
+        if [rank_of[x] for x in members] != want:
+            fail(f'communicator {name}: ranks '
+                 f'{[rank_of[x] for x in members]}, expected {want}')
     sends, recvs = collections.Counter(), collections.Counter()
     for loc, evs in sorted(locs.items()):
         r = rank_of[loc]
@@ -202,13 +219,18 @@ def check_full(n, prefix):
                 fail(f'rank {r}: {kind} inside {reg!r}')
             if kind in ('MPI_SEND', 'MPI_RECV', 'MPI_ISEND', 'MPI_IRECV'):
                 m = PEER.match(attrs)
-                if not m or m.group(4) != 'MPI_COMM_WORLD':
+                tag = int(m.group(5)) if m else -1
+                split = m and m.group(4).startswith('MPI_Comm_split')
+                if not m or (m.group(4) != 'MPI_COMM_WORLD' and
+                             not (split and tag == 9)):
                     fail(f'rank {r}: {kind} {attrs}')
                 peer, peer_loc = int(m.group(2)), int(m.group(3))
+                if split:   # a rank of the split: 0 and 2 are 0 and 1
+                    peer *= 2
                 if rank_of.get(peer_loc) != peer:
                     fail(f'rank {r}: peer rank {peer} shown as location '
                          f'{peer_loc} of rank {rank_of.get(peer_loc)}')
-                tag, size = int(m.group(5)), int(m.group(6))
+                size = int(m.group(6))
                 if kind in ('MPI_SEND', 'MPI_ISEND'):
                     sends[(r, peer, tag, size)] += 1
                 else:
@@ -240,7 +262,8 @@ def check_full(n, prefix):
                     fail(f'rank {r}: {attrs} in {reg!r}, begun in '
                          f'{open_coll!r}')
                 open_coll = None
-                comm = 'W' if 'MPI_COMM_WORLD' in m.group(2) else m.group(2)
+                comm = ('W' if 'MPI_COMM_WORLD' in m.group(2) else 'S'
+                        if 'MPI_Comm_split' in m.group(2) else m.group(2))
                 root = None if m.group(3) == 'NONE' else int(m.group(3))
                 colls[(m.group(1), comm, root, int(m.group(4)),
                        int(m.group(5)))] += 1
