@@ -144,6 +144,7 @@ typedef struct wctx {
 	uint64_t *ids;          /* (id, index) sorted by id */
 	ccg_waits *out;
 	size_t *cap;            /* of out->w[i] */
+	size_t *caplost;        /* of out->lost[i] */
 	pitem *pool;
 	size_t npool, cappool;
 	uint32_t freel;
@@ -296,12 +297,29 @@ static ccg_err posted_add(wctx *x, const wop *op)
 	return CCG_OK;
 }
 
+static ccg_err lost(wctx *x, uint32_t loc, uint64_t at, uint64_t t,
+		   uint64_t receiver)
+{
+	ccg_waits *o = x->out;
+	if (CCG_GROW(o->lost[loc], o->nlost[loc] + 1, x->caplost[loc]))
+		return CCG_ENOMEM;
+	o->lost[loc][o->nlost[loc]++] = (ccg_lost){at, t, receiver};
+	return CCG_OK;
+}
+
 /* A message end: the k-th of its channel (ccg_chan.h) meets the other
  * end numbered k, or waits for it. */
 static ccg_err p2p(wctx *x, const wop *op)
 {
 	int send = op->kind == WOP_SEND || op->kind == WOP_BSEND;
-	uint32_t peer = loc_index(x, op->rank);
+	uint32_t peer = op->rank == UINT64_MAX ? NIL : loc_index(x, op->rank);
+	if (peer == NIL && send) /* as messages.tsv names its receiver */
+		return lost(x, op->loc, op->at, op->t,
+			    op->rank != UINT64_MAX
+				    ? op->rank
+				    : ccg_defs_rank_location(
+					      x->d, op->comm, op->req,
+					      x->locs[op->loc].id));
 	if (peer == NIL)
 		return CCG_OK;
 	if (send)
@@ -588,6 +606,12 @@ static int wait_cmp(const void *a, const void *b)
 	return (int)x->pattern - (int)y->pattern;
 }
 
+static int lost_cmp(const void *a, const void *b)
+{
+	const ccg_lost *x = a, *y = b;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
 static ccg_err handle(wctx *x, const wop *op)
 {
 	switch (op->kind) {
@@ -660,7 +684,10 @@ ccg_err ccg_waits_find(const ccg_store *s, const ccg_defs *d,
 	ccg_err err = CCG_ENOMEM;
 	if (!(out->w = calloc(n1, sizeof *out->w)) ||
 	    !(out->n = calloc(n1, sizeof *out->n)) ||
+	    !(out->lost = calloc(n1, sizeof *out->lost)) ||
+	    !(out->nlost = calloc(n1, sizeof *out->nlost)) ||
 	    !(x->cap = calloc(n1, sizeof *x->cap)) ||
+	    !(x->caplost = calloc(n1, sizeof *x->caplost)) ||
 	    !(x->ids = malloc(2 * n1 * sizeof *x->ids)) ||
 	    !(x->post = calloc(n1, sizeof *x->post)) ||
 	    !(x->npost = calloc(n1, sizeof *x->npost)) ||
@@ -680,12 +707,25 @@ ccg_err ccg_waits_find(const ccg_store *s, const ccg_defs *d,
 	for (size_t i = 0; !err && i < x->insts.cap; i++)
 		if (x->insts.v[i] != NIL)
 			err = coll_done(x, &x->ci[x->insts.v[i]]);
+	/* Sends never received. */
+	for (size_t i = 0; !err && i < x->ends.cap; i++) {
+		if (x->ends.v[i] == NIL)
+			continue;
+		const pitem *it = &x->pool[x->ends.v[i]];
+		if (it->kind == WOP_SEND || it->kind == WOP_BSEND)
+			err = lost(x, it->loc, it->at, it->t,
+				   x->locs[x->ends.k[i].a & 0xffffffffu].id);
+	}
 	if (!err)
 		err = omp_all(x);
-	for (size_t i = 0; !err && i < n; i++)
+	for (size_t i = 0; !err && i < n; i++) {
 		if (out->n[i] > 1)
 			qsort(out->w[i], out->n[i], sizeof *out->w[i],
 			      wait_cmp);
+		if (out->nlost[i] > 1)
+			qsort(out->lost[i], out->nlost[i],
+			      sizeof *out->lost[i], lost_cmp);
+	}
 done:
 	for (size_t i = 0; i < n; i++) {
 		if (x->post)
@@ -707,6 +747,7 @@ done:
 	free(x->pool);
 	free(x->ids);
 	free(x->cap);
+	free(x->caplost);
 	free(x);
 	if (err)
 		ccg_waits_free(out);
@@ -715,9 +756,15 @@ done:
 
 void ccg_waits_free(ccg_waits *w)
 {
-	for (size_t i = 0; w->w && i < w->nlocs; i++)
-		free(w->w[i]);
+	for (size_t i = 0; i < w->nlocs; i++) {
+		if (w->w)
+			free(w->w[i]);
+		if (w->lost)
+			free(w->lost[i]);
+	}
 	free(w->w);
 	free(w->n);
+	free(w->lost);
+	free(w->nlost);
 	memset(w, 0, sizeof *w);
 }

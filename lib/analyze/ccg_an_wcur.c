@@ -124,6 +124,17 @@ static ccg_err classify(wcur *c, uint32_t id, const evclass **out)
 						       : WOP_IRECV;
 		return CCG_OK;
 	}
+	if (r.kind == CCG_EV_MPI_SEND || r.kind == CCG_EV_MPI_ISEND) {
+		/* A send no receive can pair with: lost, its receiver as
+		 * the records name it (rank in f[3], comm in f[1]). */
+		if (!ccg_field_u(r.kind, p, r.len, 0, &e->f[3]) &&
+		    !ccg_field_u(r.kind, p, r.len, 1, &e->f[1])) {
+			e->f[0] = UINT64_MAX;
+			e->kind = r.kind == CCG_EV_MPI_SEND ? WOP_BSEND
+							    : WOP_SEND;
+		}
+		return CCG_OK;
+	}
 	if (r.kind == CCG_EV_MPI_IRECV_REQUEST &&
 	    !ccg_field_u(r.kind, p, r.len, 0, &e->f[3]))
 		e->kind = WOP_IRREQ;
@@ -225,7 +236,7 @@ static int raw_next(wcur *c, wop *op, ccg_err *err)
 			/* op, comm, root -> tag, comm, rank */
 			op->tag = e->f[0];
 			op->rank = e->f[2];
-		} else if (e->kind != WOP_IRREQ) {
+		} else if (e->kind != WOP_IRREQ && e->f[0] != UINT64_MAX) {
 			int send = e->kind == WOP_SEND || e->kind == WOP_BSEND;
 			uint64_t self = c->l->id;
 			ccg_chan ch = {send ? self : e->f[0],

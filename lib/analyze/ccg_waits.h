@@ -75,12 +75,21 @@ typedef struct ccg_wloc {
 	ccg_sinst root;
 } ccg_wloc;
 
+/* A send no receive in the trace pairs with (its peer unknown, the
+ * receive not recorded): its event index, its time, the receiver's
+ * location id as messages.tsv names it (UINT64_MAX: unknown). */
+typedef struct ccg_lost {
+	uint64_t at, t, receiver;
+} ccg_lost;
+
 /* The waits of a trace: per location (index as given), sorted by `at`,
- * then start. */
+ * then start; and its lost sends, sorted by `at`. */
 typedef struct ccg_waits {
 	size_t nlocs;
 	ccg_wait **w;
 	size_t *n;
+	ccg_lost **lost;
+	size_t *nlost;
 	uint64_t sends, recvs;  /* message ends read */
 	uint64_t matched;       /* messages paired */
 	uint64_t colls;         /* collective instances */

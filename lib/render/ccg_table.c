@@ -202,7 +202,7 @@ void ccg_table_messages(ccg_sink *s, ccg_msg_row *rows, size_t n,
 			ccg_table_path_fn path, const void *ctx)
 {
 	static const char head[] = "sender\tsender_path\treceiver\t"
-				   "receiver_path\tmessages\tbytes\n";
+				   "receiver_path\tmessages\treceived\tbytes\n";
 	ccg_sort(rows, n, sizeof *rows, cmp_msg_row);
 	ccg_sink_add(s, head, sizeof head - 1);
 	for (size_t i = 0; i < n;) {
@@ -210,6 +210,7 @@ void ccg_table_messages(ccg_sink *s, ccg_msg_row *rows, size_t n,
 		ccg_msg_row r = rows[i++];
 		while (i < n && !cmp_msg_row(&rows[i], &r)) {
 			r.count += rows[i].count;
+			r.lost += rows[i].lost;
 			r.bytes += rows[i++].bytes;
 		}
 		ccg_buf_addu(b, r.sender, 0);
@@ -223,7 +224,11 @@ void ccg_table_messages(ccg_sink *s, ccg_msg_row *rows, size_t n,
 			ccg_buf_addc(b, '\t');
 			path(ctx, r.receiver, b);
 		}
-		ccg_buf_addf(b, "\t%llu\t%llu\n", (unsigned long long)r.count,
+		ccg_buf_addf(b, "\t%llu\t%llu\t%llu\n",
+			     (unsigned long long)r.count,
+			     (unsigned long long)(r.count > r.lost
+						  ? r.count - r.lost
+						  : 0),
 			     (unsigned long long)r.bytes);
 		ccg_sink_end(s);
 	}

@@ -125,11 +125,13 @@ void ccg_table_imbalance(ccg_sink *s, const ccg_defs *d,
 typedef struct ccg_msg_row {
 	uint64_t sender, receiver, count, bytes;
 	int unresolved;
+	uint64_t lost;          /* of count, sends no receive pairs with */
 } ccg_msg_row;
 
 /* Appends messages.tsv: `sender sender_path receiver receiver_path
- * messages bytes`, rows of equal (sender, receiver) summed, sorted by
- * sender then receiver (unknown receivers, "-", last); reorders rows. */
+ * messages received bytes`, rows of equal (sender, receiver) summed
+ * (received = count - lost), sorted by sender then receiver (unknown
+ * receivers, "-", last); reorders rows. */
 void ccg_table_messages(ccg_sink *s, ccg_msg_row *rows, size_t n,
 			ccg_table_path_fn path, const void *ctx);
 

@@ -143,7 +143,8 @@ static ccg_err add_rows(const ccg_trace *t, const ccg_msgs *m, uint64_t from,
 		if (CCG_GROW(*rows, *n + 1, *cap))
 			return CCG_ENOMEM;
 		(*rows)[(*n)++] = (ccg_msg_row){from, to, m->m[k].count,
-						m->m[k].bytes, to == UINT64_MAX};
+						m->m[k].bytes, to == UINT64_MAX,
+						0};
 	}
 	return CCG_OK;
 }
@@ -165,9 +166,11 @@ static ccg_err scope_table(const ccg_trace *t, const ccg_scope *s,
 			err = ccg_stats_merge(&st, r.cst ? r.cst : &r.st);
 		else if (!err && v == V_FOLDED)
 			err = ccg_folded_merge(&f, r.cf ? r.cf : &r.f);
-		else if (!err)
-			err = add_rows(t, r.cm ? r.cm : &r.m, s->p[i].l->def->id,
-				       &rows, &nrows, &cap);
+		else if (!err && !(err = add_rows(t, r.cm ? r.cm : &r.m,
+						 s->p[i].l->def->id, &rows,
+						 &nrows, &cap)))
+			err = ccg_waitset_lost(t, s, &s->p[i], &rows, &nrows,
+					       &cap);
 		part_put(t, &r);
 	}
 	if (!err && v == V_STATS)

@@ -33,10 +33,11 @@ struct ccg_waitset {
 	uint64_t *ids;          /* location ids, by index */
 };
 
-/* A location's waits, decoded. */
+/* A location's waits and lost sends, decoded. */
 typedef struct wlist {
-	size_t n;
+	size_t n, nlost;
 	ccg_wait *w;
+	ccg_lost *lost;
 } wlist;
 
 static void wlist_forget(void *ctx, void *v)
@@ -44,6 +45,7 @@ static void wlist_forget(void *ctx, void *v)
 	(void)ctx;
 	wlist *l = v;
 	free(l->w);
+	free(l->lost);
 	free(l);
 }
 
@@ -93,7 +95,8 @@ static void put_rows(ccg_buf *b, const ccg_wrows *r)
 	}
 }
 
-static void put_waits(ccg_buf *b, const ccg_wait *w, size_t n)
+static void put_waits(ccg_buf *b, const ccg_wait *w, size_t n,
+		      const ccg_lost *lost, size_t nlost)
 {
 	uint64_t at = 0;
 	ccg_put_u(b, n);
@@ -105,6 +108,14 @@ static void put_waits(ccg_buf *b, const ccg_wait *w, size_t n)
 		ccg_put_u(b, w[i].region);
 		ccg_put_u(b, w[i].cause);
 		ccg_put_u(b, w[i].pattern);
+	}
+	at = 0;
+	ccg_put_u(b, nlost);
+	for (size_t i = 0; i < nlost; i++) {
+		ccg_put_u(b, lost[i].at - at);
+		at = lost[i].at;
+		ccg_put_u(b, lost[i].t);
+		ccg_put_u(b, lost[i].receiver + 1); /* unknown: 0 */
 	}
 }
 
@@ -173,7 +184,8 @@ ccg_err ccg_waitset_build(const ccg_trace *t, ccg_waitset **out)
 					 w.n[i], 0, UINT64_MAX);
 		ccg_waits_rows_finish(&r);
 		put_rows(&ws->rec[i], &r);
-		put_waits(&ws->rec[t->nlocs + i], w.w[i], w.n[i]);
+		put_waits(&ws->rec[t->nlocs + i], w.w[i], w.n[i], w.lost[i],
+			  w.nlost[i]);
 		ccg_waits_rows_free(&r);
 		if (!err)
 			err = ccg_buf_status(&ws->rec[i]);
@@ -290,6 +302,22 @@ static ccg_err decode_waits(const ccg_waitset *ws, size_t i, wlist **out)
 				     (uint8_t)v[5]};
 		l->n = k + 1;
 	}
+	/* Each lost send takes three bytes or more. */
+	at = 0;
+	if (!err && (ccg_varint_get(&p, end, &n) ||
+		     n > (uint64_t)(end - p) / 3))
+		err = CCG_EFORMAT;
+	if (!err && !(l->lost = malloc((n ? n : 1) * sizeof *l->lost)))
+		err = CCG_ENOMEM;
+	for (uint64_t k = 0; !err && k < n; k++) {
+		if (ccg_varints_get(&p, end, v, 3)) {
+			err = CCG_EFORMAT;
+			break;
+		}
+		at += v[0];
+		l->lost[k] = (ccg_lost){at, v[1], v[2] - 1};
+		l->nlost = k + 1;
+	}
 	rec_put(ws, hold);
 	if (err) {
 		wlist_forget(NULL, l);
@@ -312,7 +340,9 @@ static ccg_err waits_of(const ccg_waitset *ws, size_t i, wlist **out)
 		return err;
 	void *v;
 	if ((err = ccg_lru_add(ws->cache, i, 0, l,
-			       sizeof *l + l->n * sizeof *l->w, &v)))
+			       sizeof *l + l->n * sizeof *l->w +
+				       l->nlost * sizeof *l->lost,
+			       &v)))
 		return err;
 	*out = v;
 	return CCG_OK;
@@ -355,6 +385,44 @@ static ccg_err part_rows(const ccg_trace *t, const ccg_scope *s,
 	err = ccg_waits_rows_add(r, (uint32_t)i, ws->ids, l->w + a, e - a,
 				 s->windowed ? s->t0 : 0,
 				 s->windowed ? s->t1 : UINT64_MAX);
+	ccg_lru_put(ws->cache, l);
+	return err;
+}
+
+ccg_err ccg_waitset_lost(const ccg_trace *t, const ccg_scope *s,
+			 const ccg_part *p, ccg_msg_row **rows, size_t *n,
+			 size_t *cap)
+{
+	const ccg_waitset *ws = t->waits;
+	size_t i = (size_t)(p->l - t->locs);
+	uint64_t lo = p->in.first, hi = UINT64_MAX;
+	if (!ws)
+		return CCG_OK;
+	if (p->in.node != p->l->root || p->in.first != 0) {
+		ccg_node h;
+		ccg_err err = ccg_store_get_node(t->store, p->in.node, &h,
+						 NULL, 0);
+		if (err)
+			return err;
+		hi = p->in.first + h.nevents;
+	}
+	wlist *l;
+	ccg_err err = waits_of(ws, i, &l);
+	if (err)
+		return err;
+	for (size_t k = 0; !err && k < l->nlost; k++) {
+		const ccg_lost *x = &l->lost[k];
+		if (x->at < lo || x->at >= hi ||
+		    (s->windowed && (x->t < s->t0 || x->t >= s->t1)))
+			continue;
+		if (CCG_GROW(*rows, *n + 1, *cap)) {
+			err = CCG_ENOMEM;
+			break;
+		}
+		(*rows)[(*n)++] = (ccg_msg_row){p->l->def->id, x->receiver, 0,
+						0, x->receiver == UINT64_MAX,
+						1};
+	}
 	ccg_lru_put(ws->cache, l);
 	return err;
 }

@@ -740,6 +740,12 @@ ccg_err ccg_waitset_write(const ccg_waitset *ws, ccg_index_writer *w);
 ccg_err ccg_waitset_load(const ccg_trace *t, ccg_index *x,
 			 ccg_waitset **out);
 void ccg_waitset_free(ccg_waitset *ws);
+/* Appends to rows (n of them, room for cap) one row (count 0, lost 1) per
+ * send of part p of scope s that no receive pairs with (messages.tsv's
+ * `received`). */
+ccg_err ccg_waitset_lost(const ccg_trace *t, const ccg_scope *s,
+			 const ccg_part *p, ccg_msg_row **rows, size_t *n,
+			 size_t *cap);
 /* waits.tsv or critical-path.tsv (view v) of directory w (in: its
  * instance, for a tree directory). */
 ccg_err ccg_waitset_text(const ccg_trace *t, const where *w, const inst *in,

@@ -181,7 +181,7 @@ def read_messages(path):
     with open(path) as f:
         lines = [l for l in f.read().splitlines() if not l.startswith("#")]
     for l in lines[1:]:
-        snd, _, rcv, _, n, b = l.split("\t")
+        snd, _, rcv, _, n, _, b = l.split("\t")
         out[(int(snd), None if rcv == "-" else int(rcv), "n")] += int(n)
         out[(int(snd), None if rcv == "-" else int(rcv), "b")] += int(b)
     return out

@@ -350,15 +350,17 @@ def check_mount(n, mnt):
     with open(f'{mnt}/messages.tsv') as f:
         head = next(f).rstrip('\n').split('\t')
         if head != ['sender', 'sender_path', 'receiver', 'receiver_path',
-                    'messages', 'bytes']:
+                    'messages', 'received', 'bytes']:
             fail(f'messages.tsv header {head}')
         for line in f:
             c = line.rstrip('\n').split('\t')
             s, r = path.match(c[1]), path.match(c[3])
             if not s or not r:
                 fail(f'messages.tsv: {line!r}')
-            got[(int(s.group(1)), int(r.group(1)))] = (int(c[4]), int(c[5]))
-    exp = {k: (want[k], nbytes[k]) for k in want}
+            got[(int(s.group(1)), int(r.group(1)))] = (int(c[4]), int(c[5]),
+                                                       int(c[6]))
+    # every message of the program is received
+    exp = {k: (want[k], want[k], nbytes[k]) for k in want}
     if got != exp:
         fail(f'messages.tsv: {got}, expected {exp}')
     for r in range(n):

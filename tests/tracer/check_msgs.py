@@ -212,20 +212,24 @@ def pair(sends, recvs):
     return npairs
 
 
-def check_mount(mnt, sends, group_of):
+def check_mount(mnt, sends, group_of, cancelled=()):
     """messages.tsv against the sends (cancelled ones too: ccgfs counts
-    every MpiIsend)."""
+    every MpiIsend); `received` the sends paired with a receive, so all but
+    the cancelled ones."""
     want = collections.Counter()
     for (s, r, _, _), lst in sends:
         for _, length, _ in lst:
             want[(group_of[s], group_of[r], 'n')] += 1
+            want[(group_of[s], group_of[r], 'r')] += 1
             want[(group_of[s], group_of[r], 'b')] += length
+    for (s, r, _, _), lst in cancelled:
+        want[(group_of[s], group_of[r], 'r')] -= len(lst)
     got = collections.Counter()
     path = re.compile(r'^rank_(\d+)/thread_0$')
     with open(f'{mnt}/messages.tsv') as f:
         head = next(f).rstrip('\n').split('\t')
         if head != ['sender', 'sender_path', 'receiver', 'receiver_path',
-                    'messages', 'bytes']:
+                    'messages', 'received', 'bytes']:
             fail(f'messages.tsv header {head}')
         for line in f:
             c = line.rstrip('\n').split('\t')
@@ -234,12 +238,16 @@ def check_mount(mnt, sends, group_of):
                 fail(f'messages.tsv: {line!r}')
             key = (int(s.group(1)), int(r.group(1)))
             got[key + ('n',)] += int(c[4])
-            got[key + ('b',)] += int(c[5])
-    if got != want:
+            got[key + ('r',)] += int(c[5])
+            got[key + ('b',)] += int(c[6])
+    want = +want
+    if +got != want:
         fail(f'messages.tsv: {sorted((got - want).items())[:8]} more, '
              f'{sorted((want - got).items())[:8]} fewer than the sends')
     total = sum(v for k, v in got.items() if k[2] == 'n')
-    print(f'messages.tsv: {total} messages, as many as the sends')
+    recv = sum(v for k, v in got.items() if k[2] == 'r')
+    print(f'messages.tsv: {total} messages, as many as the sends; '
+          f'{recv} received, as many as paired')
 
 
 def expected_calls(n, r):
@@ -393,7 +401,7 @@ def main():
         check_known(int(sys.argv[2]), locs, group_of, comms, sends)
     if mnt:
         check_mount(mnt, list(sends.items()) + list(cancelled.items()),
-                    group_of)
+                    group_of, list(cancelled.items()))
     if not known and len(args) > 2:
         for call in args[2].split(','):
             if not done_in[call]:
