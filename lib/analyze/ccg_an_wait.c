@@ -15,6 +15,7 @@
 
 #include "ccg_grow.h"
 #include "ccg_hash.h"
+#include "ccg_map.h"
 
 /* Ranks resolved to locations remembered (direct-mapped); posted
  * receives kept per location before the oldest is forgotten. */
@@ -32,90 +33,6 @@ const char *ccg_waits_pattern_name(unsigned p)
 	return p < CCG_NWPAT ? names[p] : "?";
 }
 
-/* ---- a hash map of four-word keys to indices (linear probing,
- * backward-shift deletion, at most half full) ---- */
-
-typedef struct wkey {
-	uint64_t a, b, c, d;
-} wkey;
-
-typedef struct wmap {
-	wkey *k;
-	uint32_t *v;            /* NIL: empty */
-	size_t cap, n;
-} wmap;
-
-static size_t wmap_home(const wmap *m, const wkey *k)
-{
-	return (size_t)ccg_hash(k, sizeof *k, 0x77616974).a & (m->cap - 1);
-}
-
-static ccg_err wmap_grow(wmap *m)
-{
-	size_t cap = m->cap ? 2 * m->cap : 256;
-	wmap g = {malloc(cap * sizeof *g.k), malloc(cap * sizeof *g.v), cap,
-		  m->n};
-	if (!g.k || !g.v) {
-		free(g.k);
-		free(g.v);
-		return CCG_ENOMEM;
-	}
-	memset(g.v, 0xff, cap * sizeof *g.v);
-	for (size_t i = 0; i < m->cap; i++) {
-		if (m->v[i] == NIL)
-			continue;
-		size_t j = wmap_home(&g, &m->k[i]);
-		while (g.v[j] != NIL)
-			j = (j + 1) & (cap - 1);
-		g.k[j] = m->k[i];
-		g.v[j] = m->v[i];
-	}
-	free(m->k);
-	free(m->v);
-	*m = g;
-	return CCG_OK;
-}
-
-/* The slot of key k: found (*found 1) or where it goes. */
-static ccg_err wmap_slot(wmap *m, const wkey *k, size_t *slot, int *found)
-{
-	ccg_err err;
-	if (2 * (m->n + 1) > m->cap && (err = wmap_grow(m)))
-		return err;
-	size_t j = wmap_home(m, k);
-	while (m->v[j] != NIL && memcmp(&m->k[j], k, sizeof *k))
-		j = (j + 1) & (m->cap - 1);
-	*slot = j;
-	*found = m->v[j] != NIL;
-	return CCG_OK;
-}
-
-static void wmap_del(wmap *m, size_t i)
-{
-	size_t j = i;
-	m->v[i] = NIL;
-	m->n--;
-	for (;;) {
-		j = (j + 1) & (m->cap - 1);
-		if (m->v[j] == NIL)
-			return;
-		size_t h = wmap_home(m, &m->k[j]);
-		/* Moves back unless its home lies in (i, j]. */
-		if ((i < j) ? (h > i && h <= j) : (h > i || h <= j))
-			continue;
-		m->k[i] = m->k[j];
-		m->v[i] = m->v[j];
-		m->v[j] = NIL;
-		i = j;
-	}
-}
-
-static void wmap_free(wmap *m)
-{
-	free(m->k);
-	free(m->v);
-}
-
 /* ---- pending message ends and collective members ---- */
 
 typedef struct pitem {
@@ -129,8 +46,7 @@ typedef struct pitem {
 typedef struct cinst {
 	uint64_t op, root;      /* root: its location index, NIL none */
 	uint64_t size;          /* ranks of the communicator, 0 unknown */
-	uint32_t head, n;
-	size_t slot;            /* where it is in `insts` */
+	uint32_t head, n;       /* its members (a list in the pool) */
 } cinst;
 
 typedef struct posted {
@@ -148,12 +64,11 @@ typedef struct wctx {
 	pitem *pool;
 	size_t npool, cappool;
 	uint32_t freel;
-	wmap ends;              /* (channel, sequence number) -> its end
-				 * waiting for the other */
-	wmap counts;            /* (location, comm) -> collectives so far */
-	uint64_t *cnt;
-	size_t ncnt, capcnt;
-	wmap insts;             /* (comm, k) -> cinst */
+	ccg_map ends;           /* (sender << 32 | receiver, comm, tag,
+				 * sequence number) -> the end waiting for
+				 * the other (a pool index) */
+	ccg_map counts;         /* (location, comm) -> collectives so far */
+	ccg_map insts;          /* (comm, k) -> its cinst */
 	cinst *ci;
 	size_t nci, capci;
 	uint32_t cifree;
@@ -330,16 +245,16 @@ static ccg_err p2p(wctx *x, const wop *op)
 	if (op->kind == WOP_IRECV)
 		p = posted_take(x, op->loc, op->req, op->e);
 	uint32_t from = send ? op->loc : peer, to = send ? peer : op->loc;
-	wkey k = {(uint64_t)from << 32 | to, op->comm, op->tag, op->seq};
+	ccg_mkey k = {{(uint64_t)from << 32 | to, op->comm, op->tag, op->seq}};
 	size_t slot;
 	int found;
-	ccg_err err = wmap_slot(&x->ends, &k, &slot, &found);
+	ccg_err err = ccg_map_slot(&x->ends, &k, &slot, &found);
 	if (err)
 		return err;
 	if (found) {
-		uint32_t o = x->ends.v[slot];
+		uint32_t o = (uint32_t)x->ends.val[slot];
 		pitem a = x->pool[o];
-		wmap_del(&x->ends, slot);
+		ccg_map_del(&x->ends, slot);
 		item_free(x, o);
 		pitem b = {NIL, op->loc, op->kind, op->has_call, op->at, op->t,
 			   op->e, op->l, op->region, p};
@@ -348,11 +263,11 @@ static ccg_err p2p(wctx *x, const wop *op)
 		return send ? pair(x, &b, &a) : pair(x, &a, &b);
 	}
 	uint32_t it;
-	if ((err = item_new(x, op, p, &it)))
+	if ((err = item_new(x, op, p, &it))) {
+		ccg_map_del(&x->ends, slot);
 		return err;
-	x->ends.k[slot] = k;
-	x->ends.v[slot] = it;
-	x->ends.n++;
+	}
+	x->ends.val[slot] = it;
 	return CCG_OK;
 }
 
@@ -433,45 +348,32 @@ static ccg_err coll_done(wctx *x, cinst *c)
  * location joins instance (comm, k). */
 static ccg_err coll(wctx *x, const wop *op)
 {
-	wkey kc = {op->loc, op->comm, 0, 0};
+	ccg_mkey kc = {{op->loc, op->comm, 0, 0}};
 	size_t slot;
 	int found;
-	ccg_err err = wmap_slot(&x->counts, &kc, &slot, &found);
+	ccg_err err = ccg_map_slot(&x->counts, &kc, &slot, &found);
 	if (err)
 		return err;
-	if (!found) {
-		if (x->ncnt >= NIL - 1)
-			return CCG_ERANGE;
-		if (CCG_GROW(x->cnt, x->ncnt + 1, x->capcnt))
-			return CCG_ENOMEM;
-		x->cnt[x->ncnt] = 0;
-		x->counts.k[slot] = kc;
-		x->counts.v[slot] = (uint32_t)x->ncnt++;
-		x->counts.n++;
-	}
-	uint64_t k = x->cnt[x->counts.v[slot]]++;
-	wkey ki = {op->comm, k, 0, 0};
-	if ((err = wmap_slot(&x->insts, &ki, &slot, &found)))
+	uint64_t k = x->counts.val[slot]++;
+	ccg_mkey ki = {{op->comm, k, 0, 0}};
+	if ((err = ccg_map_slot(&x->insts, &ki, &slot, &found)))
 		return err;
 	if (!found) {
 		uint32_t ci = x->cifree;
 		if (ci != NIL) {
 			x->cifree = (uint32_t)x->ci[ci].head;
+		} else if (x->nci >= NIL - 1 ||
+			   CCG_GROW(x->ci, x->nci + 1, x->capci)) {
+			ccg_map_del(&x->insts, slot);
+			return x->nci >= NIL - 1 ? CCG_ERANGE : CCG_ENOMEM;
 		} else {
-			if (x->nci >= NIL - 1)
-				return CCG_ERANGE;
-			if (CCG_GROW(x->ci, x->nci + 1, x->capci))
-				return CCG_ENOMEM;
 			ci = (uint32_t)x->nci++;
 		}
 		x->ci[ci] = (cinst){op->tag, rank_loc(x, op->comm, op->rank),
-				    ccg_defs_comm_size(x->d, op->comm), NIL, 0,
-				    0};
-		x->insts.k[slot] = ki;
-		x->insts.v[slot] = ci;
-		x->insts.n++;
+				    ccg_defs_comm_size(x->d, op->comm), NIL, 0};
+		x->insts.val[slot] = ci;
 	}
-	uint32_t ci = x->insts.v[slot], it;
+	uint32_t ci = (uint32_t)x->insts.val[slot], it;
 	if ((err = item_new(x, op, op->e, &it)))
 		return err;
 	cinst *c = &x->ci[ci];
@@ -481,7 +383,7 @@ static ccg_err coll(wctx *x, const wop *op)
 	if (!c->size || c->n < c->size)
 		return CCG_OK;
 	err = coll_done(x, c);
-	wmap_del(&x->insts, slot);
+	ccg_map_del(&x->insts, slot);
 	c->head = x->cifree;
 	x->cifree = ci;
 	return err;
@@ -705,16 +607,17 @@ ccg_err ccg_waits_find(const ccg_store *s, const ccg_defs *d,
 		goto done;
 	/* Collectives some member never completed: the members there are. */
 	for (size_t i = 0; !err && i < x->insts.cap; i++)
-		if (x->insts.v[i] != NIL)
-			err = coll_done(x, &x->ci[x->insts.v[i]]);
+		if (x->insts.used[i])
+			err = coll_done(x, &x->ci[x->insts.val[i]]);
 	/* Sends never received. */
 	for (size_t i = 0; !err && i < x->ends.cap; i++) {
-		if (x->ends.v[i] == NIL)
+		if (!x->ends.used[i])
 			continue;
-		const pitem *it = &x->pool[x->ends.v[i]];
+		const pitem *it = &x->pool[x->ends.val[i]];
 		if (it->kind == WOP_SEND || it->kind == WOP_BSEND)
 			err = lost(x, it->loc, it->at, it->t,
-				   x->locs[x->ends.k[i].a & 0xffffffffu].id);
+				   x->locs[x->ends.key[i].w[0] & 0xffffffffu]
+					   .id);
 	}
 	if (!err)
 		err = omp_all(x);
@@ -739,10 +642,9 @@ done:
 	free(x->bar);
 	free(x->nbar);
 	free(x->capbar);
-	wmap_free(&x->ends);
-	wmap_free(&x->counts);
-	wmap_free(&x->insts);
-	free(x->cnt);
+	ccg_map_free(&x->ends);
+	ccg_map_free(&x->counts);
+	ccg_map_free(&x->insts);
 	free(x->ci);
 	free(x->pool);
 	free(x->ids);

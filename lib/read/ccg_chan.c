@@ -1,7 +1,6 @@
 /*
  * ccg_chan.c - a message's channel and its sequence numbers (ccg_chan.h).
- * The counter is a hash table of channels (open addressing, a power of
- * two at most half full).
+ * The counter is the library's hash map (ccg_map.h) of channels.
  */
 #include "ccg_chan.h"
 
@@ -9,7 +8,7 @@
 #include <string.h>
 
 #include "ccg_fields.h"
-#include "ccg_hash.h"
+#include "ccg_map.h"
 
 int ccg_chan_of(const ccg_defs *d, ccg_kind kind, const unsigned char *f,
 		size_t len, uint64_t self, ccg_chan *c)
@@ -32,16 +31,10 @@ int ccg_chan_of(const ccg_defs *d, ccg_kind kind, const unsigned char *f,
 	return send ? CCG_CHAN_SEND : CCG_CHAN_RECV;
 }
 
-/* A channel and a direction (a location may send to itself). */
-typedef struct skey {
-	ccg_chan c;
-	uint64_t dir;
-} skey;
-
+/* The counts by channel and direction: the direction in the tag's top
+ * bit (OTF2's tags are 32-bit). */
 struct ccg_chanseq {
-	skey *key;
-	uint64_t *count;        /* + 1: 0 is an empty slot */
-	size_t cap, n;
+	ccg_map m;
 };
 
 ccg_err ccg_chanseq_create(ccg_chanseq **out)
@@ -54,61 +47,20 @@ void ccg_chanseq_free(ccg_chanseq *q)
 {
 	if (!q)
 		return;
-	free(q->key);
-	free(q->count);
+	ccg_map_free(&q->m);
 	free(q);
 }
 
-static size_t home(const skey *c, size_t cap)
-{
-	return (size_t)ccg_hash(c, sizeof *c, 0x6368616e).a & (cap - 1);
-}
-
-static ccg_err grow(ccg_chanseq *q)
-{
-	size_t cap = q->cap ? 2 * q->cap : 64;
-	skey *key = malloc(cap * sizeof *key);
-	uint64_t *count = calloc(cap, sizeof *count);
-	if (!key || !count) {
-		free(key);
-		free(count);
-		return CCG_ENOMEM;
-	}
-	for (size_t i = 0; i < q->cap; i++) {
-		if (!q->count[i])
-			continue;
-		size_t j = home(&q->key[i], cap);
-		while (count[j])
-			j = (j + 1) & (cap - 1);
-		key[j] = q->key[i];
-		count[j] = q->count[i];
-	}
-	free(q->key);
-	free(q->count);
-	q->key = key;
-	q->count = count;
-	q->cap = cap;
-	return CCG_OK;
-}
-
-ccg_err ccg_chanseq_next(ccg_chanseq *q, const ccg_chan *ch, int dir,
+ccg_err ccg_chanseq_next(ccg_chanseq *q, const ccg_chan *c, int dir,
 			 uint64_t *k)
 {
-	skey key, *c = &key;
-	memset(&key, 0, sizeof key);
-	key.c = *ch;
-	key.dir = (uint64_t)dir;
-	ccg_err err;
-	if (2 * (q->n + 1) > q->cap && (err = grow(q)))
+	ccg_mkey key = {{c->sender, c->receiver, c->comm,
+			 c->tag ^ ((uint64_t)(dir == CCG_CHAN_RECV) << 63)}};
+	size_t slot;
+	int found;
+	ccg_err err = ccg_map_slot(&q->m, &key, &slot, &found);
+	if (err)
 		return err;
-	size_t j = home(c, q->cap);
-	while (q->count[j] && memcmp(&q->key[j], c, sizeof *c))
-		j = (j + 1) & (q->cap - 1);
-	if (!q->count[j]) {
-		q->key[j] = key;
-		q->count[j] = 1;
-		q->n++;
-	}
-	*k = q->count[j]++ - 1;
+	*k = q->m.val[slot]++;
 	return CCG_OK;
 }

@@ -1,0 +1,93 @@
+/* The hash map of small keys (ccg_map.h) against a plain array: keys put,
+ * deleted at random (deletion moves others back) and put again, every
+ * key found exactly while the map holds it, with its value; the table at
+ * most half full.  Needs no trace. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_map.h"
+#include "test_rng.h"
+
+#define NKEYS 6000
+
+static ccg_mkey key_of(uint64_t i)
+{
+	/* Few distinct words, so that many keys share most of theirs. */
+	ccg_mkey k = {{i % 13, i / 13, i % 7, i ^ 0x55}};
+	return k;
+}
+
+static void check_all(ccg_map *m, const uint8_t *held, const uint64_t *val)
+{
+	size_t n = 0;
+	for (uint64_t i = 0; i < NKEYS; i++) {
+		ccg_mkey k = key_of(i);
+		size_t slot;
+		int found;
+		assert_int_equal(ccg_map_slot(m, &k, &slot, &found), CCG_OK);
+		assert_int_equal(found, held[i]);
+		if (found)
+			assert_int_equal(m->val[slot], val[i]);
+		else
+			ccg_map_del(m, slot); /* looked up, not kept */
+		n += held[i];
+	}
+	assert_int_equal(m->n, n);
+	assert_true(2 * m->n <= m->cap);
+}
+
+static void test_map(void **state)
+{
+	(void)state;
+	ccg_map m = CCG_MAP_INIT;
+	uint8_t *held = calloc(NKEYS, 1);
+	uint64_t *val = calloc(NKEYS, sizeof *val);
+	assert_non_null(held);
+	assert_non_null(val);
+	rng_state = 12345;
+	for (int round = 0; round < 4; round++) {
+		for (uint64_t i = 0; i < NKEYS; i++) {
+			if (held[i] || rnd(3) == 0)
+				continue;
+			ccg_mkey k = key_of(i);
+			size_t slot;
+			int found;
+			assert_int_equal(ccg_map_slot(&m, &k, &slot, &found),
+					 CCG_OK);
+			assert_false(found);
+			assert_int_equal(m.val[slot], 0);
+			m.val[slot] = val[i] = rnd64();
+			held[i] = 1;
+		}
+		check_all(&m, held, val);
+		for (uint64_t i = 0; i < NKEYS; i++) {
+			if (!held[i] || rnd(2))
+				continue;
+			ccg_mkey k = key_of(i);
+			size_t slot;
+			int found;
+			assert_int_equal(ccg_map_slot(&m, &k, &slot, &found),
+					 CCG_OK);
+			assert_true(found);
+			ccg_map_del(&m, slot);
+			held[i] = 0;
+		}
+		check_all(&m, held, val);
+	}
+	ccg_map_free(&m);
+	free(held);
+	free(val);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_map),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
