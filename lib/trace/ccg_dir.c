@@ -150,8 +150,8 @@ static ccg_err f_table(const ccg_trace *t, const target *tg, enum view v,
 	return err;
 }
 
-/* summary.tsv, efficiency.tsv, longest.tsv, counters.tsv: made line by
- * line like the tables above. */
+/* summary.tsv, efficiency.tsv, longest.tsv, counters.tsv, waits.tsv,
+ * critical-path.tsv: made line by line like the tables above. */
 static ccg_err f_answer(const ccg_trace *t, const target *tg, enum view v,
 			uint64_t off, size_t len, ccg_buf *out,
 			uint64_t *size)
@@ -160,22 +160,9 @@ static ccg_err f_answer(const ccg_trace *t, const target *tg, enum view v,
 	ccg_sink_init(&s, out, off, len);
 	const inst *in = tg->kind == K_LOC || tg->kind == K_NODE ? &tg->in
 								 : NULL;
-	ccg_err err = ccg_answers_text(t, &tg->w, in, v, &s);
-	if (!err && !out)
-		*size = s.size;
-	ccg_sink_free(&s);
-	return err;
-}
-
-/* waits.tsv, critical-path.tsv. */
-static ccg_err f_waits(const ccg_trace *t, const target *tg, enum view v,
-		       uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
-{
-	ccg_sink s;
-	ccg_sink_init(&s, out, off, len);
-	const inst *in = tg->kind == K_LOC || tg->kind == K_NODE ? &tg->in
-								 : NULL;
-	ccg_err err = ccg_waitset_text(t, &tg->w, in, v, &s);
+	ccg_err err = v == V_WAITS || v == V_CRITPATH
+			      ? ccg_waitset_text(t, &tg->w, in, v, &s)
+			      : ccg_answers_text(t, &tg->w, in, v, &s);
 	if (!err && !out)
 		*size = s.size;
 	ccg_sink_free(&s);
@@ -222,8 +209,8 @@ static ccg_err f_json(const ccg_trace *t, const target *tg, enum view v,
 #define FILE_EFFICIENCY {V_EFFICIENCY, "efficiency.tsv", f_answer}
 #define FILE_LONGEST {V_LONGEST, "longest.tsv", f_answer}
 #define FILE_COUNTERS {V_COUNTERS, "counters.tsv", f_answer}
-#define FILE_WAITS {V_WAITS, "waits.tsv", f_waits}
-#define FILE_CRITPATH {V_CRITPATH, "critical-path.tsv", f_waits}
+#define FILE_WAITS {V_WAITS, "waits.tsv", f_answer}
+#define FILE_CRITPATH {V_CRITPATH, "critical-path.tsv", f_answer}
 
 /* The files of each kind of directory, in listing order. */
 static const dir_file root_files[] = {

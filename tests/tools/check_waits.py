@@ -295,19 +295,28 @@ def critical_rows(w, mount):
     return rows, total, runtime
 
 
+def read_critical(mount):
+    """(header, rows) of the root's critical-path.tsv; rows None (and a
+    failure said) when it cannot be read or its header is not CP_HEAD."""
+    try:
+        head, rows = read_tsv(os.path.join(mount.root, "critical-path.tsv"))
+    except OSError as e:
+        fail("critical-path.tsv: %s" % e)
+        return None, None
+    if head != CP_HEAD:
+        fail("critical-path.tsv: header %s" % head)
+        return None, None
+    return head, rows
+
+
 def check_critical(w, mount):
     """The root's critical-path.tsv: every region row with time on the
     path and every location's share as the oracle's (rows of no time on
     the path may be there, with the region's right total), sorted by
     critical_ticks; a location row's total columns are not checked (not
     defined)."""
-    try:
-        head, rows = read_tsv(os.path.join(mount.root, "critical-path.tsv"))
-    except OSError as e:
-        fail("critical-path.tsv: %s" % e)
-        return
-    if head != CP_HEAD:
-        fail("critical-path.tsv: header %s" % head)
+    head, rows = read_critical(mount)
+    if rows is None:
         return
     want, total, runtime = critical_rows(w, mount)
     # Regions of one name under several ids are rows apart; the oracle
@@ -467,13 +476,8 @@ def check_program(w, mount, d, n):
             got[(ids.get(k[0], -1), k[1], k[2], ids.get(k[3], -1))] = v
     check_totals("mount", got, want, n)
     # critical-path.tsv: late_work on the delayed path
-    try:
-        head, rows = read_tsv(os.path.join(mount.root, "critical-path.tsv"))
-    except OSError as e:
-        fail("critical-path.tsv: %s" % e)
-        return
-    if head != CP_HEAD:
-        fail("critical-path.tsv: header %s" % head)
+    head, rows = read_critical(mount)
+    if rows is None:
         return
     lw = [dict(zip(head, r)) for r in rows if r[:2] == ["all", "late_work"]]
     if len(lw) != 1:
