@@ -123,15 +123,15 @@ enum wop_kind {
 /* One operation: its record (event index `at`, time t) and its call (the
  * innermost call open at the record, [e, l), `region`; has_call 0 when
  * there is none: then e = l = t).  A message end: its peer's location id
- * in `rank`, comm, tag, its sequence number in its channel (ccg_chan.h),
- * request; a posted receive: request; a collective: op in `tag`, root (a
- * rank of comm) in `rank`. */
+ * in `rank` (a send to no known peer: UINT64_MAX, its rank in `req`),
+ * comm, tag, request; a posted receive: request; a collective: op in
+ * `tag`, root (a rank of comm) in `rank`. */
 typedef struct wop {
 	uint8_t kind;           /* enum wop_kind */
 	uint8_t has_call;
 	uint32_t loc;
 	uint64_t at, t, e, l, region;
-	uint64_t rank, comm, tag, req, seq;
+	uint64_t rank, comm, tag, req;
 } wop;
 
 typedef struct wcur wcur;

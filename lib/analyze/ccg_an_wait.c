@@ -1,9 +1,9 @@
 /*
  * ccg_an_wait.c - the wait states (ccg_waits.h): every location's
  * operations (ccg_an_wcur.c) merged in time order, each message end kept
- * until its partner comes (the end of its channel with its sequence
- * number, ccg_chan.h), each collective's members until all of its
- * communicator have come; then the pattern's wait is charged.  In a
+ * until its partner comes (the k-th send of its channel, ccg_chan.h, meets
+ * the k-th receive: queues per channel), each collective's members until
+ * all of its communicator have come; then the pattern's wait is charged.  In a
  * trace whose clocks agree a message end waits only for what is in
  * flight, so memory follows the messages in flight, not the trace; the
  * matching is the same in any order.
@@ -64,9 +64,10 @@ typedef struct wctx {
 	pitem *pool;
 	size_t npool, cappool;
 	uint32_t freel;
-	ccg_map ends;           /* (sender << 32 | receiver, comm, tag,
-				 * sequence number) -> the end waiting for
-				 * the other (a pool index) */
+	ccg_map ends;           /* (sender << 32 | receiver, comm, tag) ->
+				 * the channel's ends waiting for the other
+				 * kind, a queue in the pool (head << 32 |
+				 * tail) */
 	ccg_map counts;         /* (location, comm) -> collectives so far */
 	ccg_map insts;          /* (comm, k) -> its cinst */
 	cinst *ci;
@@ -222,8 +223,11 @@ static ccg_err lost(wctx *x, uint32_t loc, uint64_t at, uint64_t t,
 	return CCG_OK;
 }
 
-/* A message end: the k-th of its channel (ccg_chan.h) meets the other
- * end numbered k, or waits for it. */
+/* A message end: the first pending end of the other kind on its channel
+ * (ccg_chan.h) is its partner - the k-th send of a channel meets its k-th
+ * receive, as ccg_chanseq numbers them - else it waits, last in its
+ * channel's queue.  A channel is in the map only while ends wait on it,
+ * so the map follows the messages in flight, not the channels used. */
 static ccg_err p2p(wctx *x, const wop *op)
 {
 	int send = op->kind == WOP_SEND || op->kind == WOP_BSEND;
@@ -245,29 +249,36 @@ static ccg_err p2p(wctx *x, const wop *op)
 	if (op->kind == WOP_IRECV)
 		p = posted_take(x, op->loc, op->req, op->e);
 	uint32_t from = send ? op->loc : peer, to = send ? peer : op->loc;
-	ccg_mkey k = {{(uint64_t)from << 32 | to, op->comm, op->tag, op->seq}};
+	ccg_mkey k = {{(uint64_t)from << 32 | to, op->comm, op->tag, 0}};
 	size_t slot;
 	int found;
 	ccg_err err = ccg_map_slot(&x->ends, &k, &slot, &found);
 	if (err)
 		return err;
-	if (found) {
-		uint32_t o = (uint32_t)x->ends.val[slot];
-		pitem a = x->pool[o];
-		ccg_map_del(&x->ends, slot);
-		item_free(x, o);
+	/* The queue: head << 32 | tail, pool indices. */
+	uint32_t head = found ? (uint32_t)(x->ends.val[slot] >> 32) : NIL;
+	uint32_t tail = found ? (uint32_t)x->ends.val[slot] : NIL;
+	const pitem *h = found ? &x->pool[head] : NULL;
+	if (h && (h->kind == WOP_SEND || h->kind == WOP_BSEND) != send) {
+		pitem a = *h;
+		if (a.next == NIL)
+			ccg_map_del(&x->ends, slot);
+		else
+			x->ends.val[slot] = (uint64_t)a.next << 32 | tail;
+		item_free(x, head);
 		pitem b = {NIL, op->loc, op->kind, op->has_call, op->at, op->t,
 			   op->e, op->l, op->region, p};
-		if ((a.kind == WOP_SEND || a.kind == WOP_BSEND) == send)
-			return CCG_OK; /* two sends numbered k: not a pair */
 		return send ? pair(x, &b, &a) : pair(x, &a, &b);
 	}
 	uint32_t it;
 	if ((err = item_new(x, op, p, &it))) {
-		ccg_map_del(&x->ends, slot);
+		if (!found)
+			ccg_map_del(&x->ends, slot);
 		return err;
 	}
-	x->ends.val[slot] = it;
+	if (found)
+		x->pool[tail].next = it;
+	x->ends.val[slot] = (uint64_t)(found ? head : it) << 32 | it;
 	return CCG_OK;
 }
 
@@ -613,11 +624,14 @@ ccg_err ccg_waits_find(const ccg_store *s, const ccg_defs *d,
 	for (size_t i = 0; !err && i < x->ends.cap; i++) {
 		if (!x->ends.used[i])
 			continue;
-		const pitem *it = &x->pool[x->ends.val[i]];
-		if (it->kind == WOP_SEND || it->kind == WOP_BSEND)
-			err = lost(x, it->loc, it->at, it->t,
-				   x->locs[x->ends.key[i].w[0] & 0xffffffffu]
-					   .id);
+		uint64_t to = x->locs[x->ends.key[i].w[0] & 0xffffffffu].id;
+		/* A queue holds ends of one kind; bounded by the pool. */
+		for (uint32_t j = (uint32_t)(x->ends.val[i] >> 32);
+		     !err && j != NIL; j = x->pool[j].next) {
+			const pitem *it = &x->pool[j];
+			if (it->kind == WOP_SEND || it->kind == WOP_BSEND)
+				err = lost(x, it->loc, it->at, it->t, to);
+		}
 	}
 	if (!err)
 		err = omp_all(x);

@@ -47,7 +47,6 @@ struct wcur {
 	uint32_t loc;
 	ccg_walk *w;
 	ccg_tcur tc;
-	ccg_chanseq *seq;       /* its message ends numbered */
 	ccg_buf fields;
 	wop ahead;              /* the operation after the one given */
 	int have;               /* 1 ahead holds one, -1 the walk is over */
@@ -69,8 +68,6 @@ ccg_err an_wcur_create(const ccg_store *s, const ccg_defs *d,
 	c->fields = (ccg_buf)CCG_BUF_INIT;
 	ccg_walk_opts o = {0, CCG_WALK_READ_ITEMS, sizeof(wfr), m};
 	ccg_err err = ccg_walk_create_opts(s, &o, &c->w);
-	if (!err && (err = ccg_chanseq_create(&c->seq)))
-		ccg_walk_free(c->w);
 	if (err) {
 		free(c);
 		return err;
@@ -87,7 +84,6 @@ void an_wcur_free(wcur *c)
 	if (!c)
 		return;
 	ccg_walk_free(c->w);
-	ccg_chanseq_free(c->seq);
 	ccg_buf_free(&c->fields);
 	free(c);
 }
@@ -187,7 +183,7 @@ static int node(wcur *c, const ccg_walk_item *it, wop *op, ccg_err *err)
 		if (!f.in_barrier && is_barrier(c, h.region)) {
 			f.in_barrier = 1;
 			*op = (wop){WOP_BARRIER, 1, c->loc, it->first, si.start,
-				    si.start, si.end, h.region, 0, 0, 0, 0, 0};
+				    si.start, si.end, h.region, 0, 0, 0, 0};
 			given = 1;
 		}
 	}
@@ -231,22 +227,11 @@ static int raw_next(wcur *c, wop *op, ccg_err *err)
 		*op = (wop){e->kind, (uint8_t)call, c->loc, it.first, t,
 			    call ? f->e : t, call ? f->l : t,
 			    call ? f->region : 0, e->f[0], e->f[1], e->f[2],
-			    e->f[3], 0};
+			    e->f[3]};
 		if (e->kind == WOP_COLL) {
 			/* op, comm, root -> tag, comm, rank */
 			op->tag = e->f[0];
 			op->rank = e->f[2];
-		} else if (e->kind != WOP_IRREQ && e->f[0] != UINT64_MAX) {
-			int send = e->kind == WOP_SEND || e->kind == WOP_BSEND;
-			uint64_t self = c->l->id;
-			ccg_chan ch = {send ? self : e->f[0],
-				       send ? e->f[0] : self, e->f[1],
-				       e->f[2]};
-			if ((*err = ccg_chanseq_next(
-				     c->seq, &ch,
-				     send ? CCG_CHAN_SEND : CCG_CHAN_RECV,
-				     &op->seq)))
-				return -1;
 		}
 		return 0;
 	}
