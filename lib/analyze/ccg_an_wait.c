@@ -547,6 +547,9 @@ static ccg_err merge(wctx *x, const ccg_store *s)
 	if (!err)
 		err = ccg_walk_memo_create(4096, CCG_WALK_MEMO_KEEP, &m);
 	for (size_t i = 0; !err && i < n; i++) {
+		/* OTF2_LOCATION_TYPE_METRIC (3): samples only. */
+		if (!x->locs[i].sl.nevents || x->locs[i].type == 3)
+			continue;
 		if ((err = an_wcur_create(s, x->d, &x->locs[i], (uint32_t)i, m,
 					  &c[i])))
 			break;

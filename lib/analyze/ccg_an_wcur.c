@@ -16,7 +16,7 @@
 #include "ccg_fields.h"
 
 /* Event records and regions remembered (direct-mapped by id). */
-#define WCUR_EVMEMO 4096u
+#define WCUR_EVMEMO 1024u
 #define WCUR_REGMEMO 1024u
 #define WOP_NONE 0xff
 

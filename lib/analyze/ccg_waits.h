@@ -70,6 +70,8 @@ typedef struct ccg_wait {
 typedef struct ccg_wloc {
 	uint64_t id;            /* its definition id */
 	uint64_t group;         /* its location group (its id) */
+	uint64_t type;          /* OTF2 location type: a METRIC location's
+				 * samples are not read */
 	int calls;              /* it holds calls */
 	ccg_sloc sl;
 	ccg_sinst root;

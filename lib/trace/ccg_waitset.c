@@ -171,8 +171,9 @@ ccg_err ccg_waitset_build(const ccg_trace *t, ccg_waitset **out)
 	uint64_t first = UINT64_MAX;
 	for (size_t i = 0; !err && i < t->nlocs; i++) {
 		const loc *l = &t->locs[i];
-		wl[i] = (ccg_wloc){l->def->id, l->def->group, l->max_depth > 0,
-				   ccg_loc_sloc(l, i), ccg_loc_sroot(l)};
+		wl[i] = (ccg_wloc){l->def->id, l->def->group, l->def->type,
+				   l->max_depth > 0, ccg_loc_sloc(l, i),
+				   ccg_loc_sroot(l)};
 		if (l->nevents && l->first <= l->last && l->first < first)
 			first = l->first;
 	}
@@ -536,7 +537,7 @@ static ccg_err crit_text(const ccg_trace *t, const where *w, const inst *in,
 			size_t j = i;
 			while (j < nkept && seg[j].loc == seg[i].loc)
 				share[seg[i].loc] += seg[j].t1 - seg[j].t0, j++;
-			ccg_wloc wl = {0, 0, 1, t->locs[seg[i].loc].sl,
+			ccg_wloc wl = {0, 0, 0, 1, t->locs[seg[i].loc].sl,
 				       ccg_loc_sroot(&t->locs[seg[i].loc])};
 			err = ccg_waits_path_regions(t->store, &wl, seg + i,
 						     j - i, &rt, &n_rt);
