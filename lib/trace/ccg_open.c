@@ -579,10 +579,14 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 	double t0 = now();
 	if (!err && !t->sums) /* a shared build made them already */
 		err = ccg_sumset_build(t, &t->sums);
+	ccg_err failed = CCG_OK;
 	if (!err)
-		err = ccg_waitset_build(t, &t->waits);
+		err = ccg_waitset_build(t, &t->waits, &failed);
 	if (err)
 		return err;
+	if (failed)
+		note(t, "wait states not found (%s): waits.tsv and "
+		     "critical-path.tsv are empty", ccg_err_text(failed));
 	t->build_seconds += now() - t0;
 	t->built = 1;
 	ccg_buf wmsg = CCG_BUF_INIT, why = CCG_BUF_INIT;

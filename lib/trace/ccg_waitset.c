@@ -156,7 +156,26 @@ static ccg_err put_path(const ccg_trace *t, const ccg_wloc *wl,
 	return err;
 }
 
-ccg_err ccg_waitset_build(const ccg_trace *t, ccg_waitset **out)
+/* The records of no waits, no lost sends and no path: what a trace whose
+ * wait states could not be found serves (its files empty). */
+static ccg_err put_none(ccg_waitset *ws)
+{
+	ccg_err err = CCG_OK;
+	for (size_t i = 0; i < 2 * ws->nlocs + 1; i++) {
+		ccg_buf_reset(&ws->rec[i]);
+		ccg_put_u(&ws->rec[i], 0);
+		if (i >= ws->nlocs)
+			ccg_put_u(&ws->rec[i], 0);
+		for (size_t k = 0; i == 2 * ws->nlocs && k < ws->nlocs; k++)
+			ccg_put_u(&ws->rec[i], 0);
+		if (!err)
+			err = ccg_buf_status(&ws->rec[i]);
+	}
+	return err;
+}
+
+ccg_err ccg_waitset_build(const ccg_trace *t, ccg_waitset **out,
+			  ccg_err *failed)
 {
 	ccg_waitset *ws = NULL;
 	ccg_waits w = {0};
@@ -202,6 +221,10 @@ ccg_err ccg_waitset_build(const ccg_trace *t, ccg_waitset **out)
 	ccg_waits_free(&w);
 	free(seg);
 	free(wl);
+	/* A record the walks refuse loses the wait states, not the mount. */
+	*failed = err != CCG_ENOMEM && ws && ws->rec ? err : CCG_OK;
+	if (*failed)
+		err = put_none(ws);
 	if (err) {
 		ccg_waitset_free(ws);
 		return err;

@@ -732,8 +732,10 @@ ccg_err ccg_info_static(ccg_trace *t);
 /* ---- ccg_waitset.c: waits.tsv and critical-path.tsv ---- */
 
 /* The wait states and critical path of built trace t (its store and
- * locations).  Ownership: ccg_waitset_free. */
-ccg_err ccg_waitset_build(const ccg_trace *t, ccg_waitset **out);
+ * locations).  When they cannot be found (a record the walks refuse:
+ * *failed says why), the set holds none.  Ownership: ccg_waitset_free. */
+ccg_err ccg_waitset_build(const ccg_trace *t, ccg_waitset **out,
+			  ccg_err *failed);
 /* Appends its records to the index's CCG_SEC_WAITS section. */
 ccg_err ccg_waitset_write(const ccg_waitset *ws, ccg_index_writer *w);
 /* The set of t's index x (borrowed: it outlives the set). */
