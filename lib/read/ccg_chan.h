@@ -4,10 +4,14 @@
  *
  * MPI keeps the messages of one sender, receiver, communicator and tag in
  * order, so the k-th send of such a channel is received by its k-th
- * receive.  Every part of ccgfs that pairs a send with its receive - the
- * wait states (lib/analyze), trace.json's flows, timeline.svg's message
- * lines - takes the channel of a record from ccg_chan_of and numbers a
- * location's ends of each channel with a ccg_chanseq.
+ * receive.  Every part of ccgfs that pairs a send with its receive takes
+ * the channel of a record from ccg_chan_of: trace.json's flows and
+ * timeline.svg's message lines number a location's ends of each channel
+ * with a ccg_chanseq (ccg_msgseq.c); the wait states (lib/analyze), which
+ * read every location at once, keep each channel's unmatched ends in a
+ * queue in stream order, which pairs the same k-th with the same k-th
+ * and forgets a channel once nothing waits on it; messages.tsv's
+ * `received` counts what they paired.
  *
  * Simple API: ccg_chan_of.  Advanced: the sequence counter.
  */
