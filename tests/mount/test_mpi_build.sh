@@ -99,9 +99,9 @@ mpi() {
   shift
   if [ -n "$CCG_SAN_DIR" ]; then
     ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0" \
-      timeout 120 "$mpirun" --oversubscribe --allow-run-as-root -n "$n" "$@"
+      timeout -k 10 120 "$mpirun" --oversubscribe --allow-run-as-root -n "$n" "$@"
   else
-    timeout 120 "$mpirun" --oversubscribe --allow-run-as-root -n "$n" "$@"
+    timeout -k 10 120 "$mpirun" --oversubscribe --allow-run-as-root -n "$n" "$@"
   fi
 }
 
@@ -129,7 +129,8 @@ build() {
   fi
   if [ "$rc" -ne 0 ]; then
     cat "$work/$name-n$n.err" >&2
-    [ "$rc" = 124 ] && fail "$name: the build with $n ranks hung (killed after 120 s)"
+    { [ "$rc" = 124 ] || [ "$rc" = 137 ]; } &&
+      fail "$name: the build with $n ranks hung (killed after 120 s)"
     fail "$name: the build with $n ranks (0: single process) exited $rc: -o $o $anchor"
   fi
   [ -f "$idx" ] || fail "$name: the build with $n ranks wrote no $idx"
@@ -357,10 +358,11 @@ fault() {
   wait "$job" || rc=$?
   t=$((SECONDS - t))
   # Every rank ended, mpirun did not: Open MPI 4's launcher can hang in
-  # its abort path, or crash in PMIx_server_finalize (its own stack on
-  # stderr), ranks gone.  Not ccgfs's to check: skipped.  A rank killed
+  # its abort path (deaf to SIGTERM: killed 10 s later, exit 137), or
+  # crash in PMIx_server_finalize (its own stack on stderr), ranks gone.
+  # Not ccgfs's to check: skipped.  A rank killed
   # by a signal is told apart by mpirun's "exited on signal" line.
-  if [ "$rc" = 124 ] || { [ "$rc" = 139 ] &&
+  if [ "$rc" = 124 ] || [ "$rc" = 137 ] || { [ "$rc" = 139 ] &&
        ! grep -q "exited on signal" "$work/fault-$kind.err"; }; then
     ccg_skip "$kind: every rank ended, but mpirun hung or crashed (exit $rc) in its abort path"
   fi
