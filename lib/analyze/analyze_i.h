@@ -26,6 +26,8 @@ typedef struct an_region {
 	uint64_t id;
 	uint8_t cat;            /* enum ccg_cat */
 	uint8_t parallel;       /* a PARALLEL region of a threading paradigm */
+	uint8_t omp_barrier;    /* an OpenMP (implicit) barrier (the wait
+				 * states') */
 } an_region;
 
 /* How a member's values count (doc/analysis.md). */
@@ -137,9 +139,9 @@ typedef struct wop {
 typedef struct wcur wcur;
 
 /* A cursor over location `loc` (index) of store s, l as ccg_waits_find
- * was given it; walks share memo m (one thread).  Ownership:
- * an_wcur_free. */
-ccg_err an_wcur_create(const ccg_store *s, const ccg_defs *d,
+ * was given it, a the analysis (its regions); walks share memo m (one
+ * thread).  Ownership: an_wcur_free. */
+ccg_err an_wcur_create(const ccg_store *s, const ccg_an *a,
 		       const ccg_wloc *l, uint32_t loc, ccg_walk_memo *m,
 		       wcur **out);
 void an_wcur_free(wcur *c);

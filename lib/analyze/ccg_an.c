@@ -298,7 +298,10 @@ ccg_err ccg_an_create(const ccg_defs *d, uint32_t longest, ccg_an **out)
 		const ccg_def_region *r = ccg_defs_region(d, i);
 		a->regions[i] = (an_region){
 			r->id, (uint8_t)ccg_an_category(r->paradigm, r->role),
-			(uint8_t)ccg_an_is_parallel(r->paradigm, r->role)};
+			(uint8_t)ccg_an_is_parallel(r->paradigm, r->role),
+			r->paradigm == P_OPENMP && (r->role == R_BARRIER ||
+						    r->role ==
+							    R_IMPLICIT_BARRIER)};
 	}
 	ccg_sort(a->regions, a->nregions, sizeof *a->regions, region_cmp);
 	/* Ids from 0 to a few times the count (Score-P's, OTF2's usual):

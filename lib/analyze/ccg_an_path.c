@@ -12,10 +12,12 @@
  */
 #include "analyze_i.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ccg_grow.h"
+#include "ccg_search.h"
 
 /* A wait's end and cause, sorted by end per location, and of one end by
  * the cause's id, largest first: the last of an end has the smallest. */
@@ -86,14 +88,12 @@ ccg_err ccg_waits_path(const ccg_waits *w, const ccg_wloc *locs, size_t n,
 	uint64_t t = loc >= 0 ? locs[loc].sl.last : 0;
 	/* Every turn passes a wait (its cursor moves back), or ends. */
 	for (size_t turn = 0; !err && loc >= 0 && turn <= total; turn++) {
-		size_t i = (size_t)loc, lo = 0, hi = cur[i];
-		while (lo < hi) { /* the first wait ending after t */
-			size_t mid = lo + (hi - lo) / 2;
-			if (e[i][mid].end <= t)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		/* lo: the first wait ending after t. */
+		size_t i = (size_t)loc;
+		size_t lo = t == UINT64_MAX
+				    ? cur[i]
+				    : ccg_search(e[i], cur[i], sizeof *e[i],
+						 offsetof(wend, end), t + 1);
 		if (!lo || e[i][lo - 1].end <= first) {
 			err = add_seg(segs, nseg, &cap, (uint32_t)i, first, t);
 			break;
@@ -136,15 +136,9 @@ typedef struct pwalk {
 
 static ccg_err rt_add(pwalk *p, uint64_t region, uint64_t d)
 {
-	size_t lo = 0, hi = *p->nrt;
 	ccg_rtime *r = *p->rt;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r[mid].region < region)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = ccg_search(r, *p->nrt, sizeof *r,
+			       offsetof(ccg_rtime, region), region);
 	if (lo < *p->nrt && r[lo].region == region) {
 		r[lo].ticks += d;
 		return CCG_OK;

@@ -14,14 +14,12 @@
 #include <string.h>
 
 #include "ccg_grow.h"
-#include "ccg_hash.h"
 #include "ccg_map.h"
+#include "ccg_search.h"
 
-/* Ranks resolved to locations remembered (direct-mapped); posted
- * receives kept per location before the oldest is forgotten. */
-#define WAIT_RANKMEMO 4096u
-#define WAIT_POSTED_MAX 65536u
 #define NIL UINT32_MAX
+/* OTF2_LocationType of a location of samples only. */
+enum { LT_METRIC = 3 };
 
 const char *ccg_waits_pattern_name(unsigned p)
 {
@@ -49,18 +47,21 @@ typedef struct cinst {
 	uint32_t head, n;       /* its members (a list in the pool) */
 } cinst;
 
-typedef struct posted {
-	uint64_t req, p;
-} posted;
+/* What the matching keeps per location. */
+typedef struct lstate {
+	size_t cap, caplost;    /* of out->w[i], out->lost[i] */
+	wop *bar;               /* its OpenMP barrier calls */
+	size_t nbar, capbar;
+} lstate;
 
 typedef struct wctx {
+	const ccg_an *a;
 	const ccg_defs *d;
 	const ccg_wloc *locs;
 	size_t nlocs;
 	uint64_t *ids;          /* (id, index) sorted by id */
 	ccg_waits *out;
-	size_t *cap;            /* of out->w[i] */
-	size_t *caplost;        /* of out->lost[i] */
+	lstate *ls;             /* per location */
 	pitem *pool;
 	size_t npool, cappool;
 	uint32_t freel;
@@ -73,14 +74,9 @@ typedef struct wctx {
 	cinst *ci;
 	size_t nci, capci;
 	uint32_t cifree;
-	posted **post;          /* per location */
-	size_t *npost, *cappost;
-	wop **bar;              /* per location: OpenMP barrier calls */
-	size_t *nbar, *capbar;
-	struct {
-		uint64_t comm, rank, self, loc;
-		int used;
-	} rmemo[WAIT_RANKMEMO];
+	ccg_map posted;         /* (location, request) -> when the receive
+				 * was posted */
+	ccg_map roots;          /* (comm, rank) -> location index, NIL */
 } wctx;
 
 static int id_cmp(const void *a, const void *b)
@@ -92,37 +88,30 @@ static int id_cmp(const void *a, const void *b)
 /* The index of location id `id`, NIL when none. */
 static uint32_t loc_index(const wctx *x, uint64_t id)
 {
-	size_t lo = 0, hi = x->nlocs;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (x->ids[2 * mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < x->nlocs && x->ids[2 * lo] == id
-		       ? (uint32_t)x->ids[2 * lo + 1]
-		       : NIL;
+	size_t i = ccg_search(x->ids, x->nlocs, 2 * sizeof *x->ids, 0, id);
+	return i < x->nlocs && x->ids[2 * i] == id ? (uint32_t)x->ids[2 * i + 1]
+						   : NIL;
 }
 
 /* The location index of rank `rank` of comm, NIL when the definitions do
- * not say or it depends on who asks (a COMM_SELF group). */
-static uint32_t rank_loc(wctx *x, uint64_t comm, uint64_t rank)
+ * not say or it depends on who asks (a COMM_SELF group); remembered. */
+static ccg_err rank_loc(wctx *x, uint64_t comm, uint64_t rank, uint32_t *out)
 {
-	const uint64_t sid = UINT64_MAX - 1;
-	size_t h = (size_t)ccg_mix64(comm * 0x9e3779b97f4a7c15ULL ^ rank) &
-		   (WAIT_RANKMEMO - 1);
-	if (x->rmemo[h].used && x->rmemo[h].comm == comm &&
-	    x->rmemo[h].rank == rank && x->rmemo[h].self == sid)
-		return (uint32_t)x->rmemo[h].loc;
-	uint64_t id = ccg_defs_rank_location(x->d, comm, rank, sid);
-	uint32_t i = id == UINT64_MAX || id == sid ? NIL : loc_index(x, id);
-	x->rmemo[h].used = 1;
-	x->rmemo[h].comm = comm;
-	x->rmemo[h].rank = rank;
-	x->rmemo[h].self = sid;
-	x->rmemo[h].loc = i;
-	return i;
+	ccg_mkey k = {{comm, rank, 0, 0}};
+	size_t slot;
+	int found;
+	ccg_err err = ccg_map_slot(&x->roots, &k, &slot, &found);
+	if (err)
+		return err;
+	if (!found) {
+		const uint64_t self = UINT64_MAX - 1;
+		uint64_t id = ccg_defs_rank_location(x->d, comm, rank, self);
+		x->roots.val[slot] = id == UINT64_MAX || id == self
+					     ? NIL
+					     : loc_index(x, id);
+	}
+	*out = (uint32_t)x->roots.val[slot];
+	return CCG_OK;
 }
 
 static ccg_err item_new(wctx *x, const wop *op, uint64_t p, uint32_t *out)
@@ -155,7 +144,7 @@ static ccg_err emit(wctx *x, uint32_t loc, const pitem *w, uint64_t dur,
 	ccg_waits *o = x->out;
 	if (!dur)
 		return CCG_OK;
-	if (CCG_GROW(o->w[loc], o->n[loc] + 1, x->cap[loc]))
+	if (CCG_GROW(o->w[loc], o->n[loc] + 1, x->ls[loc].cap))
 		return CCG_ENOMEM;
 	o->w[loc][o->n[loc]++] = (ccg_wait){w->at, w->e, dur, w->region,
 					    cause, (uint8_t)pattern};
@@ -171,7 +160,6 @@ static uint64_t min64(uint64_t a, uint64_t b)
 static ccg_err pair(wctx *x, const pitem *s, const pitem *r)
 {
 	ccg_err err = CCG_OK;
-	x->out->matched++;
 	if (r->has_call && s->has_call && s->e > r->e)
 		err = emit(x, r->loc, r, min64(s->e, r->l) - r->e, s->loc,
 			   CCG_WP_LATE_SENDER);
@@ -183,41 +171,38 @@ static ccg_err pair(wctx *x, const pitem *s, const pitem *r)
 }
 
 /* When location `loc`'s receive with request `req` was posted (taken
- * from the posted list), else `dflt`. */
-static uint64_t posted_take(wctx *x, uint32_t loc, uint64_t req,
-			    uint64_t dflt)
+ * out), else `dflt`. */
+static ccg_err posted_take(wctx *x, uint32_t loc, uint64_t req,
+			   uint64_t dflt, uint64_t *p)
 {
-	posted *p = x->post[loc];
-	for (size_t i = x->npost[loc]; i-- > 0;) {
-		if (p[i].req != req)
-			continue;
-		uint64_t t = p[i].p;
-		memmove(p + i, p + i + 1, (x->npost[loc] - i - 1) * sizeof *p);
-		x->npost[loc]--;
-		return t;
-	}
-	return dflt;
+	ccg_mkey k = {{loc, req, 0, 0}};
+	size_t slot;
+	int found;
+	ccg_err err = ccg_map_slot(&x->posted, &k, &slot, &found);
+	if (err)
+		return err;
+	*p = found ? x->posted.val[slot] : dflt;
+	ccg_map_del(&x->posted, slot);
+	return CCG_OK;
 }
 
+/* A receive posted (the last post of a request counts). */
 static ccg_err posted_add(wctx *x, const wop *op)
 {
-	uint32_t loc = op->loc;
-	if (x->npost[loc] == WAIT_POSTED_MAX) {
-		memmove(x->post[loc], x->post[loc] + 1,
-			(WAIT_POSTED_MAX - 1) * sizeof **x->post);
-		x->npost[loc]--;
-	}
-	if (CCG_GROW(x->post[loc], x->npost[loc] + 1, x->cappost[loc]))
-		return CCG_ENOMEM;
-	x->post[loc][x->npost[loc]++] = (posted){op->req, op->e};
-	return CCG_OK;
+	ccg_mkey k = {{op->loc, op->req, 0, 0}};
+	size_t slot;
+	int found;
+	ccg_err err = ccg_map_slot(&x->posted, &k, &slot, &found);
+	if (!err)
+		x->posted.val[slot] = op->e;
+	return err;
 }
 
 static ccg_err lost(wctx *x, uint32_t loc, uint64_t at, uint64_t t,
 		   uint64_t receiver)
 {
 	ccg_waits *o = x->out;
-	if (CCG_GROW(o->lost[loc], o->nlost[loc] + 1, x->caplost[loc]))
+	if (CCG_GROW(o->lost[loc], o->nlost[loc] + 1, x->ls[loc].caplost))
 		return CCG_ENOMEM;
 	o->lost[loc][o->nlost[loc]++] = (ccg_lost){at, t, receiver};
 	return CCG_OK;
@@ -241,18 +226,16 @@ static ccg_err p2p(wctx *x, const wop *op)
 					      x->locs[op->loc].id));
 	if (peer == NIL)
 		return CCG_OK;
-	if (send)
-		x->out->sends++;
-	else
-		x->out->recvs++;
 	uint64_t p = op->e;
-	if (op->kind == WOP_IRECV)
-		p = posted_take(x, op->loc, op->req, op->e);
+	ccg_err err;
+	if (op->kind == WOP_IRECV &&
+	    (err = posted_take(x, op->loc, op->req, op->e, &p)))
+		return err;
 	uint32_t from = send ? op->loc : peer, to = send ? peer : op->loc;
 	ccg_mkey k = {{(uint64_t)from << 32 | to, op->comm, op->tag, 0}};
 	size_t slot;
 	int found;
-	ccg_err err = ccg_map_slot(&x->ends, &k, &slot, &found);
+	err = ccg_map_slot(&x->ends, &k, &slot, &found);
 	if (err)
 		return err;
 	/* The queue: head << 32 | tail, pool indices. */
@@ -282,26 +265,49 @@ static ccg_err p2p(wctx *x, const wop *op)
 	return CCG_OK;
 }
 
+/* OTF2_CollectiveOp values and the pattern of their waits (the others:
+ * none). */
+enum {
+	OP_BARRIER = 0, OP_BCAST = 1, OP_GATHER = 2, OP_GATHERV = 3,
+	OP_SCATTER = 4, OP_SCATTERV = 5, OP_ALLGATHER = 6, OP_ALLGATHERV = 7,
+	OP_ALLTOALL = 8, OP_ALLTOALLV = 9, OP_ALLTOALLW = 10,
+	OP_ALLREDUCE = 11, OP_REDUCE = 12, OP_REDUCE_SCATTER = 13,
+	OP_REDUCE_SCATTER_BLOCK = 16
+};
+
+static const uint8_t coll_patterns[] = {
+	[OP_BARRIER] = CCG_WP_BARRIER + 1,
+	[OP_BCAST] = CCG_WP_LATE_BCAST + 1,
+	[OP_SCATTER] = CCG_WP_LATE_BCAST + 1,
+	[OP_SCATTERV] = CCG_WP_LATE_BCAST + 1,
+	[OP_GATHER] = CCG_WP_EARLY_REDUCE + 1,
+	[OP_GATHERV] = CCG_WP_EARLY_REDUCE + 1,
+	[OP_REDUCE] = CCG_WP_EARLY_REDUCE + 1,
+	[OP_ALLGATHER] = CCG_WP_NXN + 1,
+	[OP_ALLGATHERV] = CCG_WP_NXN + 1,
+	[OP_ALLTOALL] = CCG_WP_NXN + 1,
+	[OP_ALLTOALLV] = CCG_WP_NXN + 1,
+	[OP_ALLTOALLW] = CCG_WP_NXN + 1,
+	[OP_ALLREDUCE] = CCG_WP_NXN + 1,
+	[OP_REDUCE_SCATTER] = CCG_WP_NXN + 1,
+	[OP_REDUCE_SCATTER_BLOCK] = CCG_WP_NXN + 1,
+};
+
 /* Which pattern a collective operation's waits are (CCG_NWPAT: none). */
 static unsigned coll_pattern(uint64_t op)
 {
-	switch (op) {
-	case 0: return CCG_WP_BARRIER;
-	case 6: case 7: case 8: case 9: case 10: case 11: case 13: case 16:
-		return CCG_WP_NXN;
-	case 1: case 4: case 5: return CCG_WP_LATE_BCAST;
-	case 2: case 3: case 12: return CCG_WP_EARLY_REDUCE;
-	default: return CCG_NWPAT;
-	}
+	unsigned p = op < sizeof coll_patterns ? coll_patterns[op] : 0;
+	return p ? p - 1 : CCG_NWPAT;
 }
 
-/* Whether member a entered later than b (ties: the smaller location id
- * counts as later, so it is the cause). */
-static int later(const wctx *x, const pitem *a, const pitem *b)
+/* Whether an entry at ea of location la is later than one at eb of lb
+ * (ties: the smaller location id counts as later, so it is the cause). */
+static int later(const wctx *x, uint64_t ea, uint32_t la, uint64_t eb,
+		 uint32_t lb)
 {
-	if (a->e != b->e)
-		return a->e > b->e;
-	return x->locs[a->loc].id < x->locs[b->loc].id;
+	if (ea != eb)
+		return ea > eb;
+	return x->locs[la].id < x->locs[lb].id;
 }
 
 /* Every member's wait in collective instance c; frees its members. */
@@ -310,9 +316,6 @@ static ccg_err coll_done(wctx *x, cinst *c)
 	unsigned pat = coll_pattern(c->op);
 	const pitem *last = NULL, *first = NULL, *root = NULL;
 	ccg_err err = CCG_OK;
-	x->out->colls++;
-	if (c->size && c->n < c->size)
-		x->out->colls_partial++;
 	/* A member outside every call has no entry: it takes no part. */
 	for (uint32_t i = c->head; i != NIL; i = x->pool[i].next) {
 		const pitem *m = &x->pool[i];
@@ -320,7 +323,7 @@ static ccg_err coll_done(wctx *x, cinst *c)
 			continue;
 		if (m->loc == c->root)
 			root = m;
-		if (!last || later(x, m, last))
+		if (!last || later(x, m->e, m->loc, last->e, last->loc))
 			last = m;
 		/* The earliest non-root (ties: smallest id). */
 		if (m->loc != c->root &&
@@ -380,9 +383,12 @@ static ccg_err coll(wctx *x, const wop *op)
 		} else {
 			ci = (uint32_t)x->nci++;
 		}
-		x->ci[ci] = (cinst){op->tag, rank_loc(x, op->comm, op->rank),
-				    ccg_defs_comm_size(x->d, op->comm), NIL, 0};
 		x->insts.val[slot] = ci;
+		uint32_t root;
+		if ((err = rank_loc(x, op->comm, op->rank, &root)))
+			return err;
+		x->ci[ci] = (cinst){op->tag, root,
+				    ccg_defs_comm_size(x->d, op->comm), NIL, 0};
 	}
 	uint32_t ci = (uint32_t)x->insts.val[slot], it;
 	if ((err = item_new(x, op, op->e, &it)))
@@ -402,11 +408,18 @@ static ccg_err coll(wctx *x, const wop *op)
 
 static ccg_err barrier_add(wctx *x, const wop *op)
 {
-	uint32_t l = op->loc;
-	if (CCG_GROW(x->bar[l], x->nbar[l] + 1, x->capbar[l]))
+	lstate *l = &x->ls[op->loc];
+	if (CCG_GROW(l->bar, l->nbar + 1, l->capbar))
 		return CCG_ENOMEM;
-	x->bar[l][x->nbar[l]++] = *op;
+	l->bar[l->nbar++] = *op;
 	return CCG_OK;
+}
+
+/* The head of location i's barrier queue (pos[i] taken), NULL when
+ * none is left. */
+static const wop *bar_head(const wctx *x, uint32_t i, size_t pos)
+{
+	return pos < x->ls[i].nbar ? &x->ls[i].bar[pos] : NULL;
 }
 
 /* The OpenMP barriers of the locations of one group (`ls`, n of them):
@@ -419,27 +432,19 @@ static ccg_err omp_group(wctx *x, const uint32_t *ls, size_t n, size_t *pos)
 	/* Every turn pops at least the head that ends first. */
 	for (;;) {
 		uint64_t m = UINT64_MAX;
+		const wop *h, *last = NULL;
 		for (size_t i = 0; i < n; i++)
-			if (pos[i] < x->nbar[ls[i]])
-				m = min64(m, x->bar[ls[i]][pos[i]].l);
+			if ((h = bar_head(x, ls[i], pos[i])))
+				m = min64(m, h->l);
 		if (m == UINT64_MAX)
 			return CCG_OK;
-		const wop *last = NULL;
-		for (size_t i = 0; i < n; i++) {
-			const wop *h = pos[i] < x->nbar[ls[i]]
-					       ? &x->bar[ls[i]][pos[i]]
-					       : NULL;
-			if (h && h->e <= m &&
-			    (!last || h->e > last->e ||
-			     (h->e == last->e && x->locs[h->loc].id <
-						      x->locs[last->loc].id)))
+		for (size_t i = 0; i < n; i++)
+			if ((h = bar_head(x, ls[i], pos[i])) && h->e <= m &&
+			    (!last ||
+			     later(x, h->e, h->loc, last->e, last->loc)))
 				last = h;
-		}
 		for (size_t i = 0; !err && i < n; i++) {
-			const wop *h = pos[i] < x->nbar[ls[i]]
-					       ? &x->bar[ls[i]][pos[i]]
-					       : NULL;
-			if (!h || h->e > m)
+			if (!(h = bar_head(x, ls[i], pos[i])) || h->e > m)
 				continue;
 			pos[i]++;
 			if (h->e < last->e) {
@@ -462,13 +467,13 @@ static ccg_err omp_all(wctx *x)
 	uint8_t *done = calloc(x->nlocs ? x->nlocs : 1, 1);
 	ccg_err err = ls && pos && done ? CCG_OK : CCG_ENOMEM;
 	for (size_t i = 0; !err && i < x->nlocs; i++) {
-		if (done[i] || !x->nbar[i])
+		if (done[i] || !x->ls[i].nbar)
 			continue;
 		size_t n = 0;
 		for (size_t j = i; j < x->nlocs; j++)
 			if (!done[j] && x->locs[j].group == x->locs[i].group) {
 				done[j] = 1;
-				if (x->nbar[j])
+				if (x->ls[j].nbar)
 					ls[n++] = (uint32_t)j;
 			}
 		if (n > 1)
@@ -547,10 +552,9 @@ static ccg_err merge(wctx *x, const ccg_store *s)
 	if (!err)
 		err = ccg_walk_memo_create(4096, CCG_WALK_MEMO_KEEP, &m);
 	for (size_t i = 0; !err && i < n; i++) {
-		/* OTF2_LOCATION_TYPE_METRIC (3): samples only. */
-		if (!x->locs[i].sl.nevents || x->locs[i].type == 3)
+		if (!x->locs[i].sl.nevents || x->locs[i].type == LT_METRIC)
 			continue;
-		if ((err = an_wcur_create(s, x->d, &x->locs[i], (uint32_t)i, m,
+		if ((err = an_wcur_create(s, x->a, &x->locs[i], (uint32_t)i, m,
 					  &c[i])))
 			break;
 		int r = an_wcur_next(c[i], &next[i], &err);
@@ -583,7 +587,7 @@ static ccg_err merge(wctx *x, const ccg_store *s)
 	return err;
 }
 
-ccg_err ccg_waits_find(const ccg_store *s, const ccg_defs *d,
+ccg_err ccg_waits_find(const ccg_store *s, const ccg_an *a,
 		       const ccg_wloc *locs, size_t n, ccg_waits *out)
 {
 	memset(out, 0, sizeof *out);
@@ -591,7 +595,8 @@ ccg_err ccg_waits_find(const ccg_store *s, const ccg_defs *d,
 	size_t n1 = n ? n : 1;
 	if (!x)
 		return CCG_ENOMEM;
-	x->d = d;
+	x->a = a;
+	x->d = a->d;
 	x->locs = locs;
 	x->nlocs = n;
 	x->out = out;
@@ -602,15 +607,8 @@ ccg_err ccg_waits_find(const ccg_store *s, const ccg_defs *d,
 	    !(out->n = calloc(n1, sizeof *out->n)) ||
 	    !(out->lost = calloc(n1, sizeof *out->lost)) ||
 	    !(out->nlost = calloc(n1, sizeof *out->nlost)) ||
-	    !(x->cap = calloc(n1, sizeof *x->cap)) ||
-	    !(x->caplost = calloc(n1, sizeof *x->caplost)) ||
-	    !(x->ids = malloc(2 * n1 * sizeof *x->ids)) ||
-	    !(x->post = calloc(n1, sizeof *x->post)) ||
-	    !(x->npost = calloc(n1, sizeof *x->npost)) ||
-	    !(x->cappost = calloc(n1, sizeof *x->cappost)) ||
-	    !(x->bar = calloc(n1, sizeof *x->bar)) ||
-	    !(x->nbar = calloc(n1, sizeof *x->nbar)) ||
-	    !(x->capbar = calloc(n1, sizeof *x->capbar)))
+	    !(x->ls = calloc(n1, sizeof *x->ls)) ||
+	    !(x->ids = malloc(2 * n1 * sizeof *x->ids)))
 		goto done;
 	for (size_t i = 0; i < n; i++) {
 		x->ids[2 * i] = locs[i].id;
@@ -647,26 +645,17 @@ ccg_err ccg_waits_find(const ccg_store *s, const ccg_defs *d,
 			      sizeof *out->lost[i], lost_cmp);
 	}
 done:
-	for (size_t i = 0; i < n; i++) {
-		if (x->post)
-			free(x->post[i]);
-		if (x->bar)
-			free(x->bar[i]);
-	}
-	free(x->post);
-	free(x->npost);
-	free(x->cappost);
-	free(x->bar);
-	free(x->nbar);
-	free(x->capbar);
+	for (size_t i = 0; x->ls && i < n; i++)
+		free(x->ls[i].bar);
+	free(x->ls);
 	ccg_map_free(&x->ends);
 	ccg_map_free(&x->counts);
 	ccg_map_free(&x->insts);
+	ccg_map_free(&x->posted);
+	ccg_map_free(&x->roots);
 	free(x->ci);
 	free(x->pool);
 	free(x->ids);
-	free(x->cap);
-	free(x->caplost);
 	free(x);
 	if (err)
 		ccg_waits_free(out);

@@ -15,9 +15,8 @@
 #include "ccg_chan.h"
 #include "ccg_fields.h"
 
-/* Event records and regions remembered (direct-mapped by id). */
+/* Event records remembered (direct-mapped by id). */
 #define WCUR_EVMEMO 1024u
-#define WCUR_REGMEMO 1024u
 #define WOP_NONE 0xff
 
 typedef struct evclass {
@@ -28,11 +27,6 @@ typedef struct evclass {
 				 * f[3]; a collective: op, comm, root */
 } evclass;
 
-typedef struct regclass {
-	uint64_t id1;           /* region id + 1; 0 empty */
-	uint8_t barrier;        /* an OpenMP barrier */
-} regclass;
-
 /* A frame's data: the innermost call open in it. */
 typedef struct wfr {
 	uint64_t region, e, l;
@@ -42,7 +36,7 @@ typedef struct wfr {
 
 struct wcur {
 	const ccg_store *s;
-	const ccg_defs *d;
+	const ccg_an *a;
 	const ccg_wloc *l;
 	uint32_t loc;
 	ccg_walk *w;
@@ -51,10 +45,9 @@ struct wcur {
 	wop ahead;              /* the operation after the one given */
 	int have;               /* 1 ahead holds one, -1 the walk is over */
 	evclass ev[WCUR_EVMEMO];
-	regclass reg[WCUR_REGMEMO];
 };
 
-ccg_err an_wcur_create(const ccg_store *s, const ccg_defs *d,
+ccg_err an_wcur_create(const ccg_store *s, const ccg_an *a,
 		       const ccg_wloc *l, uint32_t loc, ccg_walk_memo *m,
 		       wcur **out)
 {
@@ -62,7 +55,7 @@ ccg_err an_wcur_create(const ccg_store *s, const ccg_defs *d,
 	if (!c)
 		return CCG_ENOMEM;
 	c->s = s;
-	c->d = d;
+	c->a = a;
 	c->l = l;
 	c->loc = loc;
 	c->fields = (ccg_buf)CCG_BUF_INIT;
@@ -105,7 +98,7 @@ static ccg_err classify(wcur *c, uint32_t id, const evclass **out)
 	e->kind = WOP_NONE;
 	const unsigned char *p = (const unsigned char *)c->fields.data;
 	ccg_chan ch;
-	int dir = ccg_chan_of(c->d, r.kind, p, r.len, 0, &ch);
+	int dir = ccg_chan_of(c->a->d, r.kind, p, r.len, 0, &ch);
 	if (dir != CCG_CHAN_NONE) {
 		/* The request: field 4 of MPI_ISEND and MPI_IRECV. */
 		if ((r.kind == CCG_EV_MPI_ISEND || r.kind == CCG_EV_MPI_IRECV) &&
@@ -142,23 +135,6 @@ static ccg_err classify(wcur *c, uint32_t id, const evclass **out)
 	return CCG_OK;
 }
 
-/* Whether region `id` is an OpenMP barrier (OTF2: paradigm OPENMP, role
- * BARRIER or IMPLICIT_BARRIER). */
-static int is_barrier(wcur *c, uint64_t id)
-{
-	regclass *r = &c->reg[id & (WCUR_REGMEMO - 1)];
-	if (r->id1 == id + 1 && id != UINT64_MAX)
-		return r->barrier;
-	size_t i = ccg_defs_region_index(c->d, id);
-	const ccg_def_region *def =
-		i < ccg_defs_region_count(c->d) ? ccg_defs_region(c->d, i)
-						: NULL;
-	r->id1 = id + 1;
-	r->barrier = def && def->paradigm == 3 &&
-		     (def->role == 15 || def->role == 16);
-	return r->barrier;
-}
-
 /* Node `it` met: entered when it holds events; an OpenMP barrier call
  * (not inside another) gives an operation (1). */
 static int node(wcur *c, const ccg_walk_item *it, wop *op, ccg_err *err)
@@ -180,7 +156,8 @@ static int node(wcur *c, const ccg_walk_item *it, wop *op, ccg_err *err)
 		f.e = si.start;
 		f.l = si.end;
 		f.has_call = 1;
-		if (!f.in_barrier && is_barrier(c, h.region)) {
+		const an_region *reg = ccg_an_region(c->a, h.region);
+		if (!f.in_barrier && reg && reg->omp_barrier) {
 			f.in_barrier = 1;
 			*op = (wop){WOP_BARRIER, 1, c->loc, it->first, si.start,
 				    si.start, si.end, h.region, 0, 0, 0, 0};

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ccg_analyze.h"
 #include "ccg_defs.h"
 #include "ccg_error.h"
 #include "ccg_stats.h"
@@ -92,16 +93,12 @@ typedef struct ccg_waits {
 	size_t *n;
 	ccg_lost **lost;
 	size_t *nlost;
-	uint64_t sends, recvs;  /* message ends read */
-	uint64_t matched;       /* messages paired */
-	uint64_t colls;         /* collective instances */
-	uint64_t colls_partial; /* ... with fewer members than their
-				 * communicator */
 } ccg_waits;
 
-/* Finds the waits of the n locations `locs` of store s (d the trace's
- * definitions).  out is the caller's: ccg_waits_free. */
-ccg_err ccg_waits_find(const ccg_store *s, const ccg_defs *d,
+/* Finds the waits of the n locations `locs` of store s (a the analysis of
+ * the trace's definitions: its regions).  out is the caller's:
+ * ccg_waits_free. */
+ccg_err ccg_waits_find(const ccg_store *s, const ccg_an *a,
 		       const ccg_wloc *locs, size_t n, ccg_waits *out);
 void ccg_waits_free(ccg_waits *w);
 

@@ -580,7 +580,7 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 	if (!err && !t->sums) /* a shared build made them already */
 		err = ccg_sumset_build(t, &t->sums);
 	ccg_err failed = CCG_OK;
-	if (!err)
+	if (!err && !(err = ccg_answers_prepare(t)))
 		err = ccg_waitset_build(t, &t->waits, &failed);
 	if (err)
 		return err;

@@ -14,11 +14,13 @@
  */
 #include "trace_i.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ccg_codec.h"
 #include "ccg_grow.h"
+#include "ccg_search.h"
 #include "ccg_waits.h"
 
 /* Bytes of decoded waits kept. */
@@ -197,7 +199,7 @@ ccg_err ccg_waitset_build(const ccg_trace *t, ccg_waitset **out,
 			first = l->first;
 	}
 	if (!err)
-		err = ccg_waits_find(t->store, t->defs, wl, t->nlocs, &w);
+		err = ccg_waits_find(t->store, t->an, wl, t->nlocs, &w);
 	for (size_t i = 0; !err && i < t->nlocs; i++) {
 		ccg_wrows r = {0};
 		err = ccg_waits_rows_add(&r, (uint32_t)i, ws->ids, w.w[i],
@@ -395,17 +397,11 @@ static ccg_err part_rows(const ccg_trace *t, const ccg_scope *s,
 	ccg_err err = waits_of(ws, i, &l);
 	if (err)
 		return err;
-	size_t a = 0, b = l->n;
-	while (a < b) { /* the first wait at lo or later */
-		size_t mid = a + (b - a) / 2;
-		if (l->w[mid].at < lo)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	size_t e = a;
-	while (e < l->n && l->w[e].at < hi)
-		e++;
+	size_t a = ccg_search(l->w, l->n, sizeof *l->w,
+			     offsetof(ccg_wait, at), lo);
+	size_t e = hi == UINT64_MAX ? l->n
+				    : ccg_search(l->w, l->n, sizeof *l->w,
+						 offsetof(ccg_wait, at), hi);
 	err = ccg_waits_rows_add(r, (uint32_t)i, ws->ids, l->w + a, e - a,
 				 s->windowed ? s->t0 : 0,
 				 s->windowed ? s->t1 : UINT64_MAX);
@@ -420,8 +416,6 @@ ccg_err ccg_waitset_lost(const ccg_trace *t, const ccg_scope *s,
 	const ccg_waitset *ws = t->waits;
 	size_t i = (size_t)(p->l - t->locs);
 	uint64_t lo = p->in.first, hi = UINT64_MAX;
-	if (!ws)
-		return CCG_OK;
 	if (p->in.node != p->l->root || p->in.first != 0) {
 		ccg_node h;
 		ccg_err err = ccg_store_get_node(t->store, p->in.node, &h,
@@ -434,10 +428,11 @@ ccg_err ccg_waitset_lost(const ccg_trace *t, const ccg_scope *s,
 	ccg_err err = waits_of(ws, i, &l);
 	if (err)
 		return err;
-	for (size_t k = 0; !err && k < l->nlost; k++) {
+	size_t k = ccg_search(l->lost, l->nlost, sizeof *l->lost,
+			     offsetof(ccg_lost, at), lo);
+	for (; !err && k < l->nlost && l->lost[k].at < hi; k++) {
 		const ccg_lost *x = &l->lost[k];
-		if (x->at < lo || x->at >= hi ||
-		    (s->windowed && (x->t < s->t0 || x->t >= s->t1)))
+		if (s->windowed && (x->t < s->t0 || x->t >= s->t1))
 			continue;
 		if (CCG_GROW(*rows, *n + 1, *cap)) {
 			err = CCG_ENOMEM;
@@ -587,8 +582,6 @@ static ccg_err crit_text(const ccg_trace *t, const where *w, const inst *in,
 ccg_err ccg_waitset_text(const ccg_trace *t, const where *w, const inst *in,
 			 enum view v, ccg_sink *out)
 {
-	if (!t->waits)
-		return CCG_EIO;
 	ccg_scope s;
 	ccg_err err = ccg_scope_of(t, w, in, &s);
 	if (err)

@@ -42,18 +42,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_msgs  # noqa: E402
 
 EV = re.compile(r'^(ENTER|LEAVE|METRIC|MPI_\w+)\s+(\d+)\s+(\d+)\s*(.*)$')
-REG = re.compile(r'Region: "([^"]*)"')
+REG, LOC, REQ = check_msgs.REG, check_msgs.LOC, check_msgs.REQ
 GROUP = re.compile(r'^LOCATION_GROUP\s+(\d+)\s+Name: "([^"]*)" <\d+>, '
                    r'Type: (\w+),')
-LOC = re.compile(r'^LOCATION\s+(\d+)\s+Name: "[^"]*" <\d+>, Type: \w+, '
-                 r'# Events: \d+, Group: "[^"]*" <(\d+)>')
 PROP = re.compile(r'^LOCATION_PROPERTY\s+Location: "[^"]*" <(\d+)>, '
                   r'Name: "CCGFS_TRACE::(\w+)" <\d+>, Type: (\w+), '
                   r'Value: (?:"([^"]*)" <\d+>|(\d+))')
 PEER = re.compile(r'(Sender|Receiver): (\d+) \("[^"]*" <(\d+)>\), '
                   r'Communicator: "([^"]*)" <\d+>, Tag: (\d+), '
                   r'Length: (\d+)(?:, Request: (\d+))?$')
-REQ = re.compile(r'^Request: (\d+)$')
 COLL = re.compile(r'^Operation: (\w+), Communicator: (UNDEFINED|"[^"]*" <\d+>),'
                   r' Root: (NONE|\d+)[^,]*, Sent: (\d+), Received: (\d+)$')
 P2P = ('MPI_SEND', 'MPI_RECV', 'MPI_ISEND', 'MPI_IRECV',
@@ -345,20 +342,9 @@ def check_mount(n, mnt):
     for (s, r, _, b), k in expected_messages(n).items():
         want[(s, r)] += k
         nbytes[(s, r)] += k * b
-    got = {}
-    path = re.compile(r'^rank_(\d+)/thread_0$')
-    with open(f'{mnt}/messages.tsv') as f:
-        head = next(f).rstrip('\n').split('\t')
-        if head != ['sender', 'sender_path', 'receiver', 'receiver_path',
-                    'messages', 'received', 'bytes']:
-            fail(f'messages.tsv header {head}')
-        for line in f:
-            c = line.rstrip('\n').split('\t')
-            s, r = path.match(c[1]), path.match(c[3])
-            if not s or not r:
-                fail(f'messages.tsv: {line!r}')
-            got[(int(s.group(1)), int(r.group(1)))] = (int(c[4]), int(c[5]),
-                                                       int(c[6]))
+    rows = check_msgs.read_messages(mnt)
+    got = {(s, r): (rows[(s, r, 'n')], rows[(s, r, 'r')], rows[(s, r, 'b')])
+           for s, r, _ in rows}
     # every message of the program is received
     exp = {k: (want[k], want[k], nbytes[k]) for k in want}
     if got != exp:

@@ -212,18 +212,10 @@ def pair(sends, recvs):
     return npairs
 
 
-def check_mount(mnt, sends, group_of, cancelled=()):
-    """messages.tsv against the sends (cancelled ones too: ccgfs counts
-    every MpiIsend); `received` the sends paired with a receive, so all but
-    the cancelled ones."""
-    want = collections.Counter()
-    for (s, r, _, _), lst in sends:
-        for _, length, _ in lst:
-            want[(group_of[s], group_of[r], 'n')] += 1
-            want[(group_of[s], group_of[r], 'r')] += 1
-            want[(group_of[s], group_of[r], 'b')] += length
-    for (s, r, _, _), lst in cancelled:
-        want[(group_of[s], group_of[r], 'r')] -= len(lst)
+def read_messages(mnt):
+    """The root's messages.tsv of a traced program (paths rank_R/thread_0):
+    Counter {(sender rank, receiver rank, 'n' | 'r' | 'b'): messages,
+    received, bytes}."""
     got = collections.Counter()
     path = re.compile(r'^rank_(\d+)/thread_0$')
     with open(f'{mnt}/messages.tsv') as f:
@@ -240,6 +232,22 @@ def check_mount(mnt, sends, group_of, cancelled=()):
             got[key + ('n',)] += int(c[4])
             got[key + ('r',)] += int(c[5])
             got[key + ('b',)] += int(c[6])
+    return got
+
+
+def check_mount(mnt, sends, group_of, cancelled=()):
+    """messages.tsv against the sends (cancelled ones too: ccgfs counts
+    every MpiIsend); `received` the sends paired with a receive, so all but
+    the cancelled ones."""
+    want = collections.Counter()
+    for (s, r, _, _), lst in sends:
+        for _, length, _ in lst:
+            want[(group_of[s], group_of[r], 'n')] += 1
+            want[(group_of[s], group_of[r], 'r')] += 1
+            want[(group_of[s], group_of[r], 'b')] += length
+    for (s, r, _, _), lst in cancelled:
+        want[(group_of[s], group_of[r], 'r')] -= len(lst)
+    got = read_messages(mnt)
     want = +want
     if +got != want:
         fail(f'messages.tsv: {sorted((got - want).items())[:8]} more, '
