@@ -77,10 +77,12 @@ const an_region *ccg_an_region(const ccg_an *a, uint64_t id);
 const an_metric *ccg_an_metric(const ccg_an *a, uint64_t id);
 /* ---- ccg_an_ctr.c's pieces, for the walk of ccg_an_walk.c ---- */
 
-/* The samples of METRIC record `rec` at `time`, added to c, their
+/* The samples of METRIC record `rec` at `time` (event idx of the stream
+ * vc reads), added to c, their
  * innermost call in c being of `region` (CCG_CTR_SELF: none). */
 ccg_err an_ctr_event(const ccg_an *a, const ccg_store *st, ccg_counters *c,
-		     uint64_t region, uint32_t rec, uint64_t time);
+		     uint64_t region, uint32_t rec, ccg_vcur *vc, uint64_t idx,
+		     uint64_t time);
 /* Adds child result c, which follows what p holds in the stream, into p:
  * c's first samples resolved by p's last, its own level's rows
  * (CCG_CTR_SELF) given to `self_region`, and its inclusive parts dropped

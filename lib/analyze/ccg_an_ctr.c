@@ -204,14 +204,15 @@ static ccg_cval value(const an_member *m, uint8_t type, uint64_t raw)
 }
 
 ccg_err an_ctr_event(const ccg_an *a, const ccg_store *st, ccg_counters *c,
-		     uint64_t region, uint32_t rec, uint64_t time)
+		     uint64_t region, uint32_t rec, ccg_vcur *vc, uint64_t idx,
+		     uint64_t time)
 {
 	ccg_evrec ev;
 	ccg_err err = ccg_store_get_event(st, rec, &ev, NULL);
 	if (err || ev.kind != CCG_EV_METRIC)
 		return err;
 	ccg_buf f = CCG_BUF_INIT;
-	if ((err = ccg_store_get_event(st, rec, &ev, &f)))
+	if ((err = ccg_store_event_at(st, rec, vc, idx, &ev, &f)))
 		goto done;
 	const unsigned char *p = (const unsigned char *)f.data;
 	const unsigned char *end = p + f.len;
@@ -245,7 +246,8 @@ static ccg_err k_event(const void *ctx, const ccg_store *st, void *into,
 {
 	if (w && (e->time < w->t0 || e->time >= w->t1))
 		return CCG_OK;
-	return an_ctr_event(ctx, st, into, CCG_CTR_SELF, e->rec, e->time);
+	return an_ctr_event(ctx, st, into, CCG_CTR_SELF, e->rec, e->vc,
+			    e->idx, e->time);
 }
 
 /* Adds row b into a (same region and member). */
@@ -528,9 +530,10 @@ ccg_err ccg_an_ctr_resolve(const ccg_an *a, const ccg_counters *c,
 }
 
 ccg_err ccg_an_ctr_sample(const ccg_an *a, const ccg_store *s,
-			  ccg_counters *c, uint32_t rec, uint64_t time)
+			  ccg_counters *c, uint32_t rec, ccg_vcur *vc,
+			  uint64_t idx, uint64_t time)
 {
-	return an_ctr_event(a, s, c, CCG_CTR_SELF, rec, time);
+	return an_ctr_event(a, s, c, CCG_CTR_SELF, rec, vc, idx, time);
 }
 
 ccg_crow *an_ctr_row(ccg_counters *c, uint64_t region, uint32_t m)
@@ -582,6 +585,8 @@ ccg_err ccg_an_ctr_before(const ccg_an *a, const ccg_store *s, ccg_tcur *tc,
 	ccg_err err = CCG_OK;
 	uint32_t node = root;
 	uint64_t at = 0;
+	ccg_vcur vc;
+	ccg_vcur_init(&vc, s, tc->base, tc->n);
 	/* Each turn opens a node that holds part of [lo, idx), then takes
 	 * its items up to the next such node; every node opened lies on
 	 * the way to an event of the range. */
@@ -618,9 +623,9 @@ ccg_err ccg_an_ctr_before(const ccg_an *a, const ccg_store *s, ccg_tcur *tc,
 				uint64_t time;
 				if (t->idx >= lo &&
 				    !(err = ccg_tcur_get(tc, t->idx, &time)))
-					err = ccg_an_ctr_sample(a, s, out,
-								CCG_REF_ID(ref),
-								time);
+					err = ccg_an_ctr_sample(
+						a, s, out, CCG_REF_ID(ref),
+						&vc, t->idx, time);
 				t->idx++;
 				continue;
 			}
@@ -640,5 +645,6 @@ ccg_err ccg_an_ctr_before(const ccg_an *a, const ccg_store *s, ccg_tcur *tc,
 	while (nf)
 		free(f[--nf].refs);
 	free(f);
+	ccg_vcur_free(&vc);
 	return err;
 }

@@ -78,6 +78,7 @@ typedef struct anwalk {
 	void *ctx;
 	ccg_walk *w;
 	ccg_tcur *tc;
+	ccg_vcur vc;            /* its values */
 	acc *acc;               /* open accumulators, innermost last */
 	size_t nacc, capacc;
 	uint32_t *inner;        /* per region index: innermost open call,
@@ -201,7 +202,8 @@ static ccg_err event(anwalk *x, const ccg_walk_item *it)
 	uint64_t region = call && top->call_pos >= (int64_t)c->pos
 				  ? call->region
 				  : CCG_CTR_SELF;
-	return an_ctr_event(x->a, x->s, &c->ctr, region, it->id, t);
+	return an_ctr_event(x->a, x->s, &c->ctr, region, it->id, &x->vc,
+			    it->first, t);
 }
 
 /* Enters the node just given. */
@@ -379,6 +381,7 @@ ccg_err ccg_an_walk(const ccg_an *a, const ccg_store *s, const ccg_sloc *l,
 		     !(x.inner = calloc(a->nregions ? a->nregions : 1,
 					sizeof *x.inner))))
 		err = CCG_ENOMEM;
+	ccg_vcur_init(&x.vc, s, l->tbase, l->nevents);
 	if (!err) {
 		ccg_sloc_tcur(x.tc, s, l);
 		ccg_walk_start(x.w, root->node, root->first, 0);
@@ -402,6 +405,7 @@ ccg_err ccg_an_walk(const ccg_an *a, const ccg_store *s, const ccg_sloc *l,
 	free(x.snaps);
 	free(x.ev);
 	free(x.tc);
+	ccg_vcur_free(&x.vc);
 	ccg_buf_free(&x.rec);
 	ccg_walk_free(x.w);
 	return err;

@@ -176,9 +176,11 @@ ccg_err ccg_an_ctr_before(const ccg_an *a, const ccg_store *s, ccg_tcur *tc,
  * before it is dropped. */
 ccg_err ccg_an_ctr_resolve(const ccg_an *a, const ccg_counters *c,
 			   const ccg_counters *before, ccg_counters *into);
-/* The sample(s) of METRIC record `rec` at `time`, added to c. */
+/* The sample(s) of METRIC record `rec`, event idx of the stream vc reads,
+ * at `time`, added to c. */
 ccg_err ccg_an_ctr_sample(const ccg_an *a, const ccg_store *s,
-			  ccg_counters *c, uint32_t rec, uint64_t time);
+			  ccg_counters *c, uint32_t rec, ccg_vcur *vc,
+			  uint64_t idx, uint64_t time);
 void ccg_an_ctr_free(ccg_counters *c);
 
 /* ---- the tables of a scope (ccg_an_table.c) ---- */

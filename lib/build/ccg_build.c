@@ -35,6 +35,7 @@ struct ccg_build {
 	uint64_t nevents;
 	uint64_t tbuf[CCG_TIME_BLOCK]; /* times not yet in a record */
 	uint32_t ntbuf;
+	ccg_vals vbuf;      /* values of the events in tbuf */
 	uint32_t tbase;     /* the location's first time record */
 	int have_tbase;
 	uint64_t tol_abs;   /* lossy: see ccg_build_set_tolerance */
@@ -97,6 +98,7 @@ ccg_err ccg_build_create(ccg_store *s, uint32_t fanout, ccg_build **out)
 		return CCG_ENOMEM;
 	b->s = s;
 	b->fanout = fanout;
+	ccg_vals_init(&b->vbuf);
 	ccg_build_reset(b);
 	*out = b;
 	return CCG_OK;
@@ -109,6 +111,7 @@ void ccg_build_free(ccg_build *b)
 	for (size_t i = 0; i < b->capstack; i++)
 		frame_free(&b->stack[i]);
 	free(b->stack);
+	ccg_vals_free(&b->vbuf);
 	free(b);
 }
 
@@ -148,6 +151,7 @@ void ccg_build_reset(ccg_build *b)
 	b->first = b->last = 0;
 	b->nevents = 0;
 	b->ntbuf = 0;
+	ccg_vals_clear(&b->vbuf);
 	b->have_tbase = 0;
 	memset(&b->lossy, 0, sizeof b->lossy);
 	memset(&b->rep, 0, sizeof b->rep);
@@ -160,9 +164,11 @@ static ccg_err flush_times(ccg_build *b)
 	if (!b->ntbuf)
 		return CCG_OK;
 	uint32_t id;
-	ccg_err err = ccg_store_times(b->s, b->tbuf, b->ntbuf, &id);
+	ccg_err err = ccg_store_times_vals(b->s, b->tbuf, b->ntbuf, &b->vbuf,
+					   &id);
 	if (err)
 		return err;
+	ccg_vals_clear(&b->vbuf);
 	if (!b->have_tbase) {
 		b->tbase = id;
 		b->have_tbase = 1;
@@ -359,6 +365,12 @@ ccg_err ccg_build_event(ccg_build *b, uint64_t time, ccg_build_role role,
 	}
 	*depth = b->depth;
 	return add_event(b, time, ev);
+}
+
+ccg_err ccg_build_values(ccg_build *b, uint64_t metric, const uint64_t *vals,
+			 uint32_t n)
+{
+	return ccg_vals_add(&b->vbuf, b->ntbuf, metric, vals, n);
 }
 
 ccg_err ccg_build_finish(ccg_build *b, ccg_build_result *res)

@@ -115,6 +115,11 @@ void ccg_build_set_tolerance(ccg_build *b, uint64_t abs, double rel);
 ccg_err ccg_build_event(ccg_build *b, uint64_t time, ccg_build_role role,
 			uint64_t region, ccg_ref ev, uint32_t *depth);
 
+/* The values of the next event (a split METRIC record, ccg_msplit.h),
+ * before its ccg_build_event: they go to its time record. */
+ccg_err ccg_build_values(ccg_build *b, uint64_t metric, const uint64_t *vals,
+			 uint32_t n);
+
 /* Closes what is open, writes the last time record and interns the
  * root; *res receives what the location came to. */
 ccg_err ccg_build_finish(ccg_build *b, ccg_build_result *res);

@@ -35,6 +35,11 @@ typedef struct worker {
 				 * (made on first use) */
 	ccg_err err;            /* why the read callback stopped */
 	uint32_t counted;       /* events not yet in g->nread */
+	ccg_buf split;          /* a METRIC record's split fields */
+	const unsigned char *whole; /* ... and the fields they came from, */
+	size_t wholelen;        /* whose text the record's lengths are */
+	ccg_msplit_memo memo;
+	uint64_t vals[CCG_MSPLIT_MAX];
 } __attribute__((aligned(128))) worker; /* no cache line shared */
 
 struct ingest {
@@ -107,6 +112,10 @@ static uint32_t textlen_of(void *ctx, ccg_kind kind,
 			   ccg_evmetric *metric)
 {
 	worker *w = ctx;
+	if (w->whole) { /* split: the lengths are those of the whole */
+		fields = w->whole;
+		len = w->wholelen;
+	}
 	ccg_buf_reset(&w->line);
 	ccg_render_event_tail(&w->line, w->g->defs, kind, fields, len);
 	uint64_t full = ccg_render_event_textlen(kind, w->line.len);
@@ -158,8 +167,27 @@ static int build_event(void *ctx, ccg_kind kind, uint64_t time, uint64_t call,
 	}
 	ccg_ref ev;
 	uint32_t depth;
-	ccg_err err = ccg_store_event(w->part, kind, fields, len, textlen_of,
+	ccg_err err = CCG_OK;
+	w->whole = NULL;
+	if (kind == CCG_EV_METRIC) {
+		uint64_t metric;
+		uint32_t n;
+		int r = ccg_msplit_split(fields, len, &w->memo, &w->split,
+					 &metric, w->vals, &n);
+		if (r < 0)
+			err = CCG_ENOMEM;
+		else if (r > 0) {
+			err = ccg_build_values(w->bld, metric, w->vals, n);
+			w->whole = fields;
+			w->wholelen = len;
+			fields = (const unsigned char *)w->split.data;
+			len = w->split.len;
+		}
+	}
+	if (!err)
+		err = ccg_store_event(w->part, kind, fields, len, textlen_of,
 				      w, &ev);
+	w->whole = NULL;
 	if (!err && w->err)
 		err = w->err;
 	if (!err)
@@ -385,6 +413,7 @@ static void worker_free(worker *w)
 	ccg_build_free(w->bld);
 	ccg_store_free(w->part);
 	ccg_buf_free(&w->line);
+	ccg_buf_free(&w->split);
 	ccg_mcache_free(&w->mc);
 	ccg_read_close(w->r);
 }

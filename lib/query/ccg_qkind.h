@@ -50,6 +50,7 @@ typedef struct ccg_qnode {
 typedef struct ccg_qevent {
 	uint32_t rec;
 	uint64_t idx, time;
+	ccg_vcur *vc;           /* the location's values (event idx's) */
 } ccg_qevent;
 
 typedef struct ccg_qkind {

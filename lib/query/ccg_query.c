@@ -58,6 +58,8 @@ typedef struct qctx {
 	const ccg_qkind *k;
 	const ccg_sloc *l;
 	ccg_tcur *tc;
+	ccg_vcur vc;            /* a reader of its values, when vc_on */
+	int vc_on;
 	const win *w;
 	ccg_qwin qw;            /* w's interval, as kinds see it */
 	qrecord *rec;           /* a walk: where stored results go */
@@ -266,9 +268,14 @@ static ccg_err item(qctx *q)
 	ccg_ref ref = f->refs[f->i++];
 	ccg_err err = CCG_OK;
 	if (CCG_REF_IS_EVENT(ref)) {
-		ccg_qevent e = {CCG_REF_ID(ref), f->idx++, 0};
+		ccg_qevent e = {CCG_REF_ID(ref), f->idx++, 0, &q->vc};
 		if (!q->k->event)
 			return CCG_OK;
+		if (!q->vc_on) {
+			ccg_vcur_init(&q->vc, q->c->s, q->l->tbase,
+				      q->l->nevents);
+			q->vc_on = 1;
+		}
 		if ((!f->whole || q->k->event_time) &&
 		    (err = ccg_tcur_get(q->tc, e.idx, &e.time)))
 			return err;
@@ -395,6 +402,8 @@ ccg_err ccg_query_whole(ccg_statcache *c, const ccg_sloc *l, ccg_tcur *tc,
 		return err;
 	if (!(err = start(&q, in, 1)))
 		*out = q.top;
+	if (q.vc_on)
+		ccg_vcur_free(&q.vc);
 	return err;
 }
 
@@ -422,5 +431,8 @@ ccg_err ccg_query_window(ccg_statcache *c, const ccg_sloc *l, ccg_tcur *tc,
 	}
 	qctx q = {.c = c, .kind = kind, .k = k, .l = l, .tc = tc, .w = w,
 		  .qw = {w->t0, w->t1}, .out = out};
-	return start(&q, in, 0);
+	ccg_err err = start(&q, in, 0);
+	if (q.vc_on)
+		ccg_vcur_free(&q.vc);
+	return err;
 }

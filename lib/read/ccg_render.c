@@ -27,14 +27,26 @@ void ccg_render_escape(ccg_buf *b, const char *s)
 	ccg_buf_add(b, run, (size_t)(s - run));
 }
 
+/* v's text into tmp; its length. */
+static size_t format_double(char tmp[40], double v)
+{
+	snprintf(tmp, 40, "%.15g", v);
+	double back;
+	if (sscanf(tmp, "%lf", &back) != 1 || back != v)
+		snprintf(tmp, 40, "%.17g", v);
+	return strlen(tmp);
+}
+
 void ccg_render_double(ccg_buf *b, double v)
 {
 	char tmp[40];
-	snprintf(tmp, sizeof tmp, "%.15g", v);
-	double back;
-	if (sscanf(tmp, "%lf", &back) != 1 || back != v)
-		snprintf(tmp, sizeof tmp, "%.17g", v);
-	ccg_buf_adds(b, tmp);
+	ccg_buf_add(b, tmp, format_double(tmp, v));
+}
+
+unsigned ccg_render_double_width(double v)
+{
+	char tmp[40];
+	return (unsigned)format_double(tmp, v);
 }
 
 const char *ccg_render_paradigm(const ccg_defs *d, uint64_t p)

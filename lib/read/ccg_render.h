@@ -130,6 +130,8 @@ uint64_t ccg_render_event_textlen(ccg_kind kind, size_t tail_len);
 /* Appends a double as every file prints it: the shorter of %.15g and
  * %.17g that reads back as the same value. */
 void ccg_render_double(ccg_buf *b, double v);
+/* The length of that text. */
+unsigned ccg_render_double_width(double v);
 
 /* Appends the name of region `region`, escaped; a region the definitions
  * do not have is "undefined" (OTF2's undefined id) or "?ID".  The one

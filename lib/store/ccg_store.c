@@ -601,8 +601,8 @@ void ccg_store_own_release(const ccg_store *s, void *hold)
 }
 
 /* The bytes of record `id` of kind `which`, from the store or its
- * source, valid until record_put(s, *hold). */
-static ccg_err record_get(const ccg_store *s, int which, uint32_t id,
+ * source, valid until ccg_store_rec_put(s, *hold). */
+ccg_err ccg_store_rec_get(const ccg_store *s, int which, uint32_t id,
 			  const unsigned char **p, size_t *len, void **hold)
 {
 	*hold = NULL;
@@ -613,7 +613,7 @@ static ccg_err record_get(const ccg_store *s, int which, uint32_t id,
 	return ccg_store_own_record(s, which, id, p, len, hold);
 }
 
-static void record_put(const ccg_store *s, void *hold)
+void ccg_store_rec_put(const ccg_store *s, void *hold)
 {
 	if (s->src && hold)
 		s->src->release(s->src->ctx, hold);
@@ -674,10 +674,10 @@ ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *h,
 	const unsigned char *p;
 	size_t len;
 	void *hold;
-	ccg_err err = record_get(s, 0, id, &p, &len, &hold);
+	ccg_err err = ccg_store_rec_get(s, 0, id, &p, &len, &hold);
 	if (!err)
 		err = ccg_node_decode(p, len, h, refs, max);
-	record_put(s, hold);
+	ccg_store_rec_put(s, hold);
 	/* Children are stored before parents: a node child at or after id
 	 * (a cycle, in a crafted index) would make walks endless. */
 	for (uint32_t i = 0; !err && refs && i < h->nitems; i++)
@@ -692,12 +692,12 @@ ccg_err ccg_store_get_event(const ccg_store *s, uint32_t id, ccg_evrec *ev,
 	const unsigned char *p, *f;
 	size_t len;
 	void *hold;
-	ccg_err err = record_get(s, 1, id, &p, &len, &hold);
+	ccg_err err = ccg_store_rec_get(s, 1, id, &p, &len, &hold);
 	if (!err)
 		err = ccg_evrec_decode(p, len, ev, &f);
 	if (!err && fields)
 		err = ccg_buf_add(fields, f, ev->len);
-	record_put(s, hold);
+	ccg_store_rec_put(s, hold);
 	return err;
 }
 
@@ -707,10 +707,10 @@ ccg_err ccg_store_get_times(const ccg_store *s, uint32_t id, uint64_t *t,
 	const unsigned char *p;
 	size_t len;
 	void *hold;
-	ccg_err err = record_get(s, 2, id, &p, &len, &hold);
+	ccg_err err = ccg_store_rec_get(s, 2, id, &p, &len, &hold);
 	if (!err)
 		err = ccg_times_decode(p, len, t, n);
-	record_put(s, hold);
+	ccg_store_rec_put(s, hold);
 	return err;
 }
 

@@ -37,6 +37,7 @@
 
 #include "ccg_buf.h"
 #include "ccg_error.h"
+#include "ccg_msplit.h"
 #include "ccg_schema.h"
 
 typedef uint32_t ccg_ref;
@@ -254,6 +255,72 @@ ccg_err ccg_tcur_get(ccg_tcur *c, uint64_t i, uint64_t *t);
  * later (n when none), by a binary search over the records' first times,
  * O(log n) records read. */
 ccg_err ccg_tcur_lower(ccg_tcur *c, uint64_t t, uint64_t *i);
+
+/* ---- counter values (see ccg_msplit.h) ----
+ *
+ * A METRIC event's values are not in its event record but in its time
+ * record, after the times: the record's value section lists the events
+ * of the record that carry values (offset, metric, values), each value a
+ * delta against the previous value of the same metric and member in the
+ * record (the first absolute), so accumulated counters cost what their
+ * increments do and a value never depends on another record. */
+
+/* The events of one time record that carry values.  Invariants: m <=
+ * CCG_TIME_BLOCK; off rising; at[off[j]] == j and at[k] == -1 for the
+ * other offsets; event j's n[j] values are v[vi[j] .. vi[j] + n[j]). */
+typedef struct ccg_vals {
+	uint32_t m;
+	uint16_t off[CCG_TIME_BLOCK];
+	uint8_t n[CCG_TIME_BLOCK];
+	int16_t at[CCG_TIME_BLOCK];
+	uint64_t metric[CCG_TIME_BLOCK];
+	uint32_t vi[CCG_TIME_BLOCK + 1];
+	uint64_t *v;
+	size_t capv;
+} ccg_vals;
+
+/* An empty list.  Ownership: ccg_vals_free. */
+void ccg_vals_init(ccg_vals *v);
+void ccg_vals_clear(ccg_vals *v);
+void ccg_vals_free(ccg_vals *v);
+/* Adds the values of the event at offset `off` (after every one added
+ * since the last clear); n in 1..255. */
+ccg_err ccg_vals_add(ccg_vals *v, uint32_t off, uint64_t metric,
+		     const uint64_t *vals, uint32_t n);
+
+/* ccg_store_times with the values of its events (v NULL or empty: none). */
+ccg_err ccg_store_times_vals(ccg_store *s, const uint64_t *t, uint32_t n,
+			     const ccg_vals *v, uint32_t *id);
+
+/* A reader of one location's values: its first time record and events,
+ * as ccg_tcur.  Ownership: ccg_vcur_free. */
+#define CCG_VCUR_SLOTS 2
+typedef struct ccg_vcur {
+	const ccg_store *s;
+	uint32_t base;
+	uint64_t n;
+	uint64_t blk1[CCG_VCUR_SLOTS];   /* record held + 1; 0 none */
+	ccg_vals v[CCG_VCUR_SLOTS];
+	ccg_msplit_memo memo;
+	ccg_buf split;                   /* scratch: a split record */
+} ccg_vcur;
+void ccg_vcur_init(ccg_vcur *c, const ccg_store *s, uint32_t base,
+		   uint64_t n);
+void ccg_vcur_free(ccg_vcur *c);
+/* c, initialised, to read another stream (keeping its memory). */
+void ccg_vcur_retarget(ccg_vcur *c, const ccg_store *s, uint32_t base,
+		       uint64_t n);
+/* The values of event i of the stream: *n of them (0: it carries none),
+ * valid until the next call. */
+ccg_err ccg_vcur_get(ccg_vcur *c, uint64_t i, uint64_t *metric,
+		     const uint64_t **vals, uint32_t *n);
+
+/* ccg_store_get_event for event record `id` at event i of the stream c
+ * reads: a split METRIC record comes back with its values joined into
+ * its fields (ev->len their length), as the trace had it.  `fields` is
+ * required. */
+ccg_err ccg_store_event_at(const ccg_store *s, uint32_t id, ccg_vcur *c,
+			   uint64_t i, ccg_evrec *ev, ccg_buf *fields);
 
 /* Reads event record `id`: its header and its fields appended to `fields`
  * (may be NULL). */

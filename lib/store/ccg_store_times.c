@@ -9,25 +9,7 @@
 ccg_err ccg_store_times(ccg_store *s, const uint64_t *t, uint32_t n,
 			uint32_t *id)
 {
-	if (s->src || s->unpacked)
-		return CCG_ENOTSUP;
-	if (n == 0 || n > CCG_TIME_BLOCK)
-		return CCG_EINVAL;
-	if (s->times.n >= CCG_STORE_MAX_IDS)
-		return CCG_ERANGE;
-	ccg_buf *b = &s->scratch;
-	ccg_buf_reset(b);
-	ccg_put_u(b, n);
-	ccg_put_u(b, t[0]);
-	for (uint32_t i = 1; i < n; i++)
-		ccg_put_i(b, (int64_t)(t[i] - t[i - 1]));
-	if (ccg_buf_status(b))
-		return CCG_ENOMEM;
-	ccg_err err = ccg_rlog_add(&s->times, b->data, b->len);
-	if (err)
-		return err;
-	*id = s->times.n - 1;
-	return CCG_OK;
+	return ccg_store_times_vals(s, t, n, NULL, id);
 }
 
 ccg_err ccg_times_decode(const unsigned char *p, size_t len, uint64_t *t,
@@ -45,7 +27,8 @@ ccg_err ccg_times_decode(const unsigned char *p, size_t len, uint64_t *t,
 		t[i] = t[i - 1] + (uint64_t)ccg_unzigzag(v);
 	}
 	*n = (uint32_t)k;
-	return p == end ? CCG_OK : CCG_EFORMAT;
+	/* What follows the times is a value section (ccg_store_vals.c). */
+	return p == end ? CCG_OK : ccg_vals_section(p, end, (uint32_t)k, NULL);
 }
 
 ccg_err ccg_tcur_get(ccg_tcur *c, uint64_t i, uint64_t *t)

@@ -101,6 +101,17 @@ ccg_err ccg_store_own_record(const ccg_store *s, int which, uint32_t id,
 			     const unsigned char **p, size_t *len, void **hold);
 void ccg_store_own_release(const ccg_store *s, void *hold);
 
+/* The bytes of record `id` of kind `which`, from the store or its
+ * source, valid until ccg_store_rec_put(s, *hold). */
+ccg_err ccg_store_rec_get(const ccg_store *s, int which, uint32_t id,
+			  const unsigned char **p, size_t *len, void **hold);
+void ccg_store_rec_put(const ccg_store *s, void *hold);
+
+/* Checks (out NULL) or decodes the value section of a time record of nt
+ * times, the bytes [p, end) after its times (ccg_store_vals.c). */
+ccg_err ccg_vals_section(const unsigned char *p, const unsigned char *end,
+			 uint32_t nt, ccg_vals *out);
+
 /* Interns a node whose summary is known (a merged node's, the same in any
  * store): *sum names its kind, region, end mode and nitems; its offers are
  * counted by the merge. */

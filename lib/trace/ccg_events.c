@@ -37,8 +37,13 @@ typedef struct memo_ev {
 	uint32_t id1;           /* id + 1, 0 when empty */
 	uint32_t textlen;
 	ccg_kind kind;
+	int split;              /* a split METRIC record: its tail depends
+				 * on the event's values, not kept here */
 	ccg_buf tail;           /* the line after the depth column */
 } memo_ev;
+
+/* walk_event without an event: the record's kind and text length. */
+#define CCG_NO_EVENT UINT64_MAX
 
 /* A window's range of events in a location whose times never fall, found
  * by two binary searches over its time records; a window read in chunks
@@ -61,6 +66,8 @@ typedef struct memo {
 	memo_range rng[CCG_WALK_RANGES];
 	ccg_buf fields;
 	ccg_tcur tc;            /* reinitialised for each walk */
+	ccg_vcur vc;            /* retargeted for each walk */
+	memo_ev at;             /* the last split record joined */
 } memo;
 
 static pthread_key_t memo_key;
@@ -76,6 +83,8 @@ static void memo_free(void *p)
 		ccg_buf_free(&m->ev[i].tail);
 	ccg_walk_memo_free(m->nodes);
 	ccg_buf_free(&m->fields);
+	ccg_vcur_free(&m->vc);
+	ccg_buf_free(&m->at.tail);
 	free(m);
 }
 
@@ -94,6 +103,7 @@ static memo *memo_get(const ccg_trace *t)
 	if (!m) {
 		if (!(m = calloc(1, sizeof *m)))
 			return NULL;
+		ccg_vcur_init(&m->vc, NULL, 0, 0);
 		if (pthread_setspecific(memo_key, m)) {
 			free(m);
 			return NULL;
@@ -130,6 +140,8 @@ typedef struct walk {
 	ccg_walk_memo *nodes;
 	ccg_buf *fields_;
 	ccg_tcur *tc;           /* the location's times */
+	ccg_vcur *vc;           /* its values */
+	memo_ev *at;            /* a split record joined */
 	evwin win;              /* the events it keeps */
 	enum evfmt fmt;         /* how lines are written */
 	char pid[24], tid[24];  /* EVF_JSON: the location's process, thread */
@@ -140,8 +152,9 @@ typedef struct walk {
 static walk walk_make(const ccg_trace *t, const loc *l, memo *m)
 {
 	ccg_loc_tcur(&m->tc, t, l);
-	return (walk){t, l, m->ev, m->nodes, &m->fields, &m->tc,
-		      {0, 0, 0, 0, 0, 0}, EVF_TSV, {0}, {0}, 0};
+	ccg_loc_vcur(&m->vc, t, l);
+	return (walk){t, l, m->ev, m->nodes, &m->fields, &m->tc, &m->vc,
+		      &m->at, {0, 0, 0, 0, 0, 0}, EVF_TSV, {0}, {0}, 0};
 }
 
 /* A cursor over w's location, through the thread's node memo.
@@ -172,32 +185,61 @@ static uint64_t walk_fixed(const walk *w)
 	return fixed_len(w->t, w->l);
 }
 
-static ccg_err walk_event(walk *w, uint32_t id, const memo_ev **out)
+/* Renders the tail of record `id` (fields in w->fields_) into m. */
+static ccg_err walk_tail(walk *w, const ccg_evrec *ev, memo_ev *m)
+{
+	ccg_buf_reset(&m->tail);
+	ccg_render_event_tail(&m->tail, w->t->defs, ev->kind,
+			      (const unsigned char *)w->fields_->data, ev->len);
+	if (ccg_buf_status(&m->tail))
+		return CCG_ENOMEM;
+	/* Its text decides the length of its line, its textlen the size of
+	 * every file holding it: they must agree. */
+	if (ccg_render_event_textlen(ev->kind, m->tail.len) != ev->textlen)
+		return CCG_EFORMAT;
+	m->kind = ev->kind;
+	m->textlen = ev->textlen;
+	return CCG_OK;
+}
+
+/* Record `id` as event idx of the stream (CCG_NO_EVENT: its kind and
+ * text length only): the memo's, or for a split METRIC record its values
+ * joined in w->at. */
+static ccg_err walk_event(walk *w, uint32_t id, uint64_t idx,
+			  const memo_ev **out)
 {
 	memo_ev *m = &w->ev[id % CCG_WALK_MEMO];
+	ccg_evrec ev;
+	ccg_err err;
 	if (m->id1 != id + 1) {
-		ccg_evrec ev;
 		m->id1 = 0;
 		ccg_buf_reset(w->fields_);
-		ccg_err err = ccg_store_get_event(w->t->store, id, &ev,
-						  w->fields_);
-		if (err)
+		if ((err = ccg_store_get_event(w->t->store, id, &ev,
+					       w->fields_)))
 			return err;
-		ccg_buf_reset(&m->tail);
-		ccg_render_event_tail(&m->tail, w->t->defs, ev.kind,
-				      (const unsigned char *)w->fields_->data,
-				      ev.len);
-		if (ccg_buf_status(&m->tail))
-			return CCG_ENOMEM;
-		/* Its text decides the length of its line, its textlen
-		 * the size of every file holding it: they must agree. */
-		if (ccg_render_event_textlen(ev.kind, m->tail.len) != ev.textlen)
-			return CCG_EFORMAT;
+		uint64_t metric;
+		uint32_t n;
+		m->split = ev.kind == CCG_EV_METRIC &&
+			   ccg_msplit_is((const unsigned char *)
+					 w->fields_->data, ev.len, &metric, &n);
+		if (m->split) {
+			ccg_buf_reset(&m->tail);
+			m->kind = ev.kind;
+			m->textlen = ev.textlen;
+		} else if ((err = walk_tail(w, &ev, m))) {
+			return err;
+		}
 		m->id1 = id + 1;
-		m->kind = ev.kind;
-		m->textlen = ev.textlen;
 	}
 	*out = m;
+	if (!m->split || idx == CCG_NO_EVENT)
+		return CCG_OK;
+	ccg_buf_reset(w->fields_);
+	if ((err = ccg_store_event_at(w->t->store, id, w->vc, idx, &ev,
+				      w->fields_)) ||
+	    (err = walk_tail(w, &ev, w->at)))
+		return err;
+	*out = w->at;
 	return CCG_OK;
 }
 
@@ -219,7 +261,8 @@ static ccg_err walk_check_sums(walk *w, ccg_walk *c, uint64_t textlen,
 		uint64_t tl, ne;
 		if (CCG_REF_IS_EVENT(ref)) {
 			const memo_ev *ev;
-			if ((err = walk_event(w, CCG_REF_ID(ref), &ev)))
+			if ((err = walk_event(w, CCG_REF_ID(ref),
+					      CCG_NO_EVENT, &ev)))
 				return err;
 			tl = ev->textlen;
 			ne = 1;
@@ -264,7 +307,7 @@ static ccg_err window_size(walk *w, uint32_t id, uint64_t first,
 		if (it.kind == CCG_WALK_EVENT) {
 			const memo_ev *ev;
 			if (ccg_evwin_inside(&w->win, w->tc, it.first, &err) &&
-			    !(err = walk_event(w, it.id, &ev)))
+			    !(err = walk_event(w, it.id, CCG_NO_EVENT, &ev)))
 				*size += ev->textlen + fixed;
 		} else {
 			/* Counted whole, or opened. */
@@ -292,7 +335,7 @@ static ccg_err render_line(walk *w, uint32_t id, uint64_t idx, uint64_t at,
 {
 	const size_t at0 = b->len;
 	const memo_ev *ev;
-	ccg_err err = walk_event(w, id, &ev);
+	ccg_err err = walk_event(w, id, idx, &ev);
 	if (err)
 		return err;
 	if (w->fmt == EVF_TSV) {
@@ -309,7 +352,7 @@ static ccg_err render_line(walk *w, uint32_t id, uint64_t idx, uint64_t at,
 			/* Counting may walk the location: its records
 			 * can take ev's place in the memo. */
 			if ((err = ccg_msgseq_get(w->t, w->l, idx, &e.seq)) ||
-			    (err = walk_event(w, id, &ev)))
+			    (err = walk_event(w, id, idx, &ev)))
 				return err;
 			e.tail = ev->tail.data;
 		}
@@ -375,7 +418,7 @@ static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
 		}
 		if ((err = ccg_tcur_get(w->tc, it.first, &at)))
 			break;
-		if ((err = walk_event(w, it.id, &ev)))
+		if ((err = walk_event(w, it.id, CCG_NO_EVENT, &ev)))
 			break;
 		uint64_t size = ev->textlen + fixed;
 		if (off >= size) {
@@ -556,7 +599,7 @@ ccg_err ccg_events_each(const ccg_trace *t, const loc *l, ccg_event_fn fn,
 		if (it.kind == CCG_WALK_NODE)
 			err = walk_enter(&w, c, it.hdr->textlen,
 					 it.hdr->nevents);
-		else if (!(err = walk_event(&w, it.id, &ev)))
+		else if (!(err = walk_event(&w, it.id, it.first, &ev)))
 			err = fn(ctx, it.first, ev->kind, ev->tail.data,
 				 ev->tail.len);
 		if (err || (err = ccg_cancel_poll()))

@@ -31,6 +31,7 @@ typedef struct mwalk {
 	ccg_walk *c;            /* the cursor over the subtree */
 	evwin win;              /* the events it keeps */
 	ccg_tcur tc;            /* the location's times */
+	ccg_vcur vc;            /* its values */
 	ccg_mcache mc;
 	ccg_buf fields, tails, line;
 	struct mmemo {
@@ -65,6 +66,7 @@ static ccg_err mwalk_open(const ccg_trace *t, const loc *l, const win *wn,
 	w->l = l;
 	w->fixed = row_fixed(t, l);
 	ccg_loc_tcur(&w->tc, t, l);
+	ccg_vcur_init(&w->vc, t->store, l->tbase, l->nevents);
 	ccg_mcache_init(&w->mc, t->defs);
 	/* Node headers alone while going past, whole when entered. */
 	ccg_walk_opts o = {t->opt.fanout + 1, 0, 0, NULL};
@@ -80,6 +82,7 @@ static void mwalk_close(mwalk *w)
 		return;
 	ccg_walk_free(w->c);
 	ccg_mcache_free(&w->mc);
+	ccg_vcur_free(&w->vc);
 	ccg_buf_free(&w->fields);
 	ccg_buf_free(&w->tails);
 	ccg_buf_free(&w->line);
@@ -116,7 +119,8 @@ static ccg_err render_rows(mwalk *w, uint32_t id, uint64_t idx,
 	ccg_buf_reset(&w->line);
 	ccg_err err = ccg_tcur_get(&w->tc, idx, &at);
 	if (!err)
-		err = ccg_store_get_event(t->store, id, &ev, &w->fields);
+		err = ccg_store_event_at(t->store, id, &w->vc, idx, &ev,
+					 &w->fields);
 	if (!err)
 		err = ccg_metric_tails(&w->tails, &w->mc,
 				       (const unsigned char *)w->fields.data,

@@ -277,6 +277,13 @@ static inline void ccg_loc_tcur(ccg_tcur *tc, const ccg_trace *t,
 	ccg_tcur_init(tc, t->store, l->tbase, l->nevents, l->first, l->last);
 }
 
+/* A value cursor (initialised) over location l's stream. */
+static inline void ccg_loc_vcur(ccg_vcur *vc, const ccg_trace *t,
+				const loc *l)
+{
+	ccg_vcur_retarget(vc, t->store, l->tbase, l->nevents);
+}
+
 /* ---- ccg_ids.c: what an id names ---- */
 
 static inline ccg_id ccg_id_make(uint64_t inum, enum view v)

@@ -1,0 +1,286 @@
+/*
+ * ccg_store_vals.c - counter values in time records: the value section's
+ * encoding, the cursor that reads a location's values, and event records
+ * joined with them (ccg_store.h, ccg_msplit.h).
+ *
+ * Section, after a record's times: varint m (1..times in the record),
+ * then per event: varint gap (its offset less the previous one's less 1;
+ * the first: its offset), varint metric, varint n (1..255), n zigzag
+ * varints, each value less the previous value of the same metric and
+ * member in the record (CCG_VSTATE_METRICS metrics and CCG_VSTATE_MEMBERS
+ * members are followed; the others, and the first, less 0).  A record
+ * without values has no section.
+ */
+#include "store_i.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_codec.h"
+#include "ccg_grow.h"
+
+#define CCG_VSTATE_METRICS 8
+#define CCG_VSTATE_MEMBERS 8
+
+/* The previous values per metric and member, as encoder and decoder
+ * follow them. */
+typedef struct vstate {
+	uint32_t nm;
+	uint64_t metric[CCG_VSTATE_METRICS];
+	uint64_t prev[CCG_VSTATE_METRICS][CCG_VSTATE_MEMBERS];
+} vstate;
+
+/* The previous values of `metric` (NULL: it is not followed). */
+static uint64_t *vstate_of(vstate *st, uint64_t metric)
+{
+	for (uint32_t j = 0; j < st->nm; j++)
+		if (st->metric[j] == metric)
+			return st->prev[j];
+	if (st->nm == CCG_VSTATE_METRICS)
+		return NULL;
+	st->metric[st->nm] = metric;
+	memset(st->prev[st->nm], 0, sizeof st->prev[0]);
+	return st->prev[st->nm++];
+}
+
+void ccg_vals_init(ccg_vals *v)
+{
+	v->m = 0;
+	v->vi[0] = 0;
+	v->v = NULL;
+	v->capv = 0;
+	for (uint32_t k = 0; k < CCG_TIME_BLOCK; k++)
+		v->at[k] = -1;
+}
+
+void ccg_vals_clear(ccg_vals *v)
+{
+	for (uint32_t j = 0; j < v->m; j++)
+		v->at[v->off[j]] = -1;
+	v->m = 0;
+	v->vi[0] = 0;
+}
+
+void ccg_vals_free(ccg_vals *v)
+{
+	free(v->v);
+	v->v = NULL;
+	v->capv = 0;
+	v->m = 0;
+}
+
+ccg_err ccg_vals_add(ccg_vals *v, uint32_t off, uint64_t metric,
+		     const uint64_t *vals, uint32_t n)
+{
+	uint32_t m = v->m;
+	if (off >= CCG_TIME_BLOCK || n == 0 || n > CCG_MSPLIT_MAX ||
+	    (m && off <= v->off[m - 1]))
+		return CCG_EINVAL;
+	if (CCG_GROW(v->v, (size_t)v->vi[m] + n, v->capv))
+		return CCG_ENOMEM;
+	memcpy(v->v + v->vi[m], vals, n * sizeof *vals);
+	v->off[m] = (uint16_t)off;
+	v->n[m] = (uint8_t)n;
+	v->metric[m] = metric;
+	v->at[off] = (int16_t)m;
+	v->vi[m + 1] = v->vi[m] + n;
+	v->m = m + 1;
+	return CCG_OK;
+}
+
+/* Appends v's section to b. */
+static void put_section(ccg_buf *b, const ccg_vals *v)
+{
+	vstate st = {0};
+	ccg_put_u(b, v->m);
+	for (uint32_t j = 0; j < v->m; j++) {
+		ccg_put_u(b, j ? v->off[j] - v->off[j - 1] - 1u : v->off[j]);
+		ccg_put_u(b, v->metric[j]);
+		ccg_put_u(b, v->n[j]);
+		uint64_t *prev = vstate_of(&st, v->metric[j]);
+		for (uint32_t k = 0; k < v->n[j]; k++) {
+			uint64_t x = v->v[v->vi[j] + k];
+			int fol = prev && k < CCG_VSTATE_MEMBERS;
+			ccg_put_i(b, (int64_t)(x - (fol ? prev[k] : 0)));
+			if (fol)
+				prev[k] = x;
+		}
+	}
+}
+
+ccg_err ccg_vals_section(const unsigned char *p, const unsigned char *end,
+			 uint32_t nt, ccg_vals *out)
+{
+	vstate st = {0};
+	uint64_t m, gap, metric, n, d;
+	uint32_t off = 0;
+	if (out)
+		ccg_vals_clear(out);
+	if (ccg_varint_get(&p, end, &m) || m == 0 || m > nt)
+		return CCG_EFORMAT;
+	for (uint64_t j = 0; j < m; j++) {
+		if (ccg_varint_get(&p, end, &gap) || gap >= nt ||
+		    (off = (uint32_t)(j ? off + 1 + gap : gap)) >= nt ||
+		    ccg_varint_get(&p, end, &metric) ||
+		    ccg_varint_get(&p, end, &n) || n == 0 ||
+		    n > CCG_MSPLIT_MAX || n > (uint64_t)(end - p))
+			return CCG_EFORMAT;
+		uint64_t *prev = vstate_of(&st, metric);
+		uint64_t vals[CCG_MSPLIT_MAX];
+		for (uint64_t k = 0; k < n; k++) {
+			if (ccg_varint_get(&p, end, &d))
+				return CCG_EFORMAT;
+			int fol = prev && k < CCG_VSTATE_MEMBERS;
+			vals[k] = (fol ? prev[k] : 0) +
+				  (uint64_t)ccg_unzigzag(d);
+			if (fol)
+				prev[k] = vals[k];
+		}
+		ccg_err err;
+		if (out && (err = ccg_vals_add(out, off, metric, vals,
+					       (uint32_t)n)))
+			return err == CCG_EINVAL ? CCG_EFORMAT : err;
+	}
+	return p == end ? CCG_OK : CCG_EFORMAT;
+}
+
+ccg_err ccg_store_times_vals(ccg_store *s, const uint64_t *t, uint32_t n,
+			     const ccg_vals *v, uint32_t *id)
+{
+	if (s->src || s->unpacked)
+		return CCG_ENOTSUP;
+	if (n == 0 || n > CCG_TIME_BLOCK ||
+	    (v && v->m && v->off[v->m - 1] >= n))
+		return CCG_EINVAL;
+	if (s->times.n >= CCG_STORE_MAX_IDS)
+		return CCG_ERANGE;
+	ccg_buf *b = &s->scratch;
+	ccg_buf_reset(b);
+	ccg_put_u(b, n);
+	ccg_put_u(b, t[0]);
+	for (uint32_t i = 1; i < n; i++)
+		ccg_put_i(b, (int64_t)(t[i] - t[i - 1]));
+	if (v && v->m)
+		put_section(b, v);
+	if (ccg_buf_status(b))
+		return CCG_ENOMEM;
+	ccg_err err = ccg_rlog_add(&s->times, b->data, b->len);
+	if (err)
+		return err;
+	*id = s->times.n - 1;
+	return CCG_OK;
+}
+
+void ccg_vcur_init(ccg_vcur *c, const ccg_store *s, uint32_t base,
+		   uint64_t n)
+{
+	c->s = s;
+	c->base = base;
+	c->n = n;
+	for (int k = 0; k < CCG_VCUR_SLOTS; k++) {
+		c->blk1[k] = 0;
+		ccg_vals_init(&c->v[k]);
+	}
+	memset(&c->memo, 0, sizeof c->memo);
+	c->split = (ccg_buf)CCG_BUF_INIT;
+}
+
+void ccg_vcur_retarget(ccg_vcur *c, const ccg_store *s, uint32_t base,
+		       uint64_t n)
+{
+	c->s = s;
+	c->base = base;
+	c->n = n;
+	for (int k = 0; k < CCG_VCUR_SLOTS; k++)
+		c->blk1[k] = 0;
+}
+
+void ccg_vcur_free(ccg_vcur *c)
+{
+	for (int k = 0; k < CCG_VCUR_SLOTS; k++)
+		ccg_vals_free(&c->v[k]);
+	ccg_buf_free(&c->split);
+}
+
+/* Decodes the section of time record `id` (of nt times) into v. */
+static ccg_err load(const ccg_store *s, uint32_t id, uint64_t nt,
+		    ccg_vals *v)
+{
+	const unsigned char *p, *end;
+	size_t len;
+	void *hold;
+	uint64_t k, x;
+	ccg_err err = ccg_store_rec_get(s, 2, id, &p, &len, &hold);
+	if (err)
+		return err;
+	end = p + len;
+	if (ccg_varint_get(&p, end, &k) || k != nt)
+		err = CCG_EFORMAT;
+	for (uint64_t i = 0; !err && i < k; i++)
+		if (ccg_varint_get(&p, end, &x))
+			err = CCG_EFORMAT;
+	if (!err && p == end)
+		ccg_vals_clear(v);
+	else if (!err)
+		err = ccg_vals_section(p, end, (uint32_t)nt, v);
+	ccg_store_rec_put(s, hold);
+	return err;
+}
+
+ccg_err ccg_vcur_get(ccg_vcur *c, uint64_t i, uint64_t *metric,
+		     const uint64_t **vals, uint32_t *n)
+{
+	if (i >= c->n)
+		return CCG_ENOENT;
+	uint64_t blk = i / CCG_TIME_BLOCK;
+	unsigned k = (unsigned)(blk % CCG_VCUR_SLOTS);
+	ccg_vals *v = &c->v[k];
+	if (c->blk1[k] != blk + 1) {
+		c->blk1[k] = 0;
+		if (blk > UINT32_MAX - c->base)
+			return CCG_EFORMAT;
+		uint64_t left = c->n - blk * CCG_TIME_BLOCK;
+		ccg_err err = load(c->s, c->base + (uint32_t)blk,
+				   left < CCG_TIME_BLOCK ? left
+							 : CCG_TIME_BLOCK, v);
+		if (err)
+			return err;
+		c->blk1[k] = blk + 1;
+	}
+	int j = v->at[i % CCG_TIME_BLOCK];
+	*n = 0;
+	if (j < 0)
+		return CCG_OK;
+	*metric = v->metric[j];
+	*vals = v->v + v->vi[j];
+	*n = v->n[j];
+	return CCG_OK;
+}
+
+ccg_err ccg_store_event_at(const ccg_store *s, uint32_t id, ccg_vcur *c,
+			   uint64_t i, ccg_evrec *ev, ccg_buf *fields)
+{
+	size_t mark = fields->len;
+	ccg_err err = ccg_store_get_event(s, id, ev, fields);
+	uint64_t m, vm;
+	uint32_t n, vn;
+	const uint64_t *vals;
+	if (err || ev->kind != CCG_EV_METRIC ||
+	    !ccg_msplit_is((const unsigned char *)fields->data + mark,
+			   ev->len, &m, &n))
+		return err;
+	if ((err = ccg_vcur_get(c, i, &vm, &vals, &vn)))
+		return err;
+	/* The split fields are copied out of the way, then joined back in
+	 * their place. */
+	ccg_buf_reset(&c->split);
+	if (ccg_buf_add(&c->split, fields->data + mark, ev->len))
+		return CCG_ENOMEM;
+	ccg_buf_setlen(fields, mark);
+	if ((err = ccg_msplit_join((const unsigned char *)c->split.data,
+				   c->split.len, vm, vals, vn, &c->memo,
+				   fields)))
+		return err;
+	ev->len = (uint32_t)(fields->len - mark);
+	return CCG_OK;
+}
