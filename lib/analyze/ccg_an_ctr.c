@@ -211,17 +211,16 @@ ccg_err an_ctr_event(const ccg_an *a, const ccg_store *st, ccg_counters *c,
 	ccg_err err = ccg_store_get_event(st, rec, &ev, NULL);
 	if (err || ev.kind != CCG_EV_METRIC)
 		return err;
-	ccg_buf f = CCG_BUF_INIT;
-	if ((err = ccg_store_event_at(st, rec, vc, idx, &ev, &f)))
-		goto done;
-	const unsigned char *p = (const unsigned char *)f.data;
-	const unsigned char *end = p + f.len;
+	ccg_buf *f = &vc->fields;
+	ccg_buf_reset(f);
+	if ((err = ccg_store_event_at(st, rec, vc, idx, &ev, f)))
+		return err;
+	const unsigned char *p = (const unsigned char *)f->data;
+	const unsigned char *end = p + f->len;
 	uint64_t metric, n;
 	if (ccg_varint_get(&p, end, &metric) || ccg_varint_get(&p, end, &n) ||
-	    n > (uint64_t)(end - p)) {
-		err = CCG_EFORMAT;
-		goto done;
-	}
+	    n > (uint64_t)(end - p))
+		return CCG_EFORMAT;
 	const an_metric *am = ccg_an_metric(a, metric);
 	for (uint64_t k = 0; !err && k < n; k++) {
 		uint8_t type;
@@ -236,8 +235,6 @@ ccg_err an_ctr_event(const ccg_an *a, const ccg_store *st, ccg_counters *c,
 			err = sample(a, c, region, mi, time,
 				     value(member(a, mi), type, raw));
 	}
-done:
-	ccg_buf_free(&f);
 	return err;
 }
 

@@ -20,10 +20,8 @@ static int is_number(uint8_t t)
 static unsigned udigits(uint64_t v)
 {
 	unsigned d = 1;
-	while (v >= 10) {
-		v /= 10;
+	for (uint64_t p = 10; d < 20 && v >= p; p *= 10)
 		d++;
-	}
 	return d;
 }
 

@@ -292,6 +292,11 @@ ccg_err ccg_vals_add(ccg_vals *v, uint32_t off, uint64_t metric,
 ccg_err ccg_store_times_vals(ccg_store *s, const uint64_t *t, uint32_t n,
 			     const ccg_vals *v, uint32_t *id);
 
+/* The values of the time record [p, p + len) into v (the advanced API's
+ * decoder, as ccg_times_decode for its times): CCG_EFORMAT for a value
+ * section that does not hold. */
+ccg_err ccg_times_values(const unsigned char *p, size_t len, ccg_vals *v);
+
 /* A reader of one location's values: its first time record and events,
  * as ccg_tcur.  Ownership: ccg_vcur_free. */
 #define CCG_VCUR_SLOTS 2
@@ -303,6 +308,8 @@ typedef struct ccg_vcur {
 	ccg_vals v[CCG_VCUR_SLOTS];
 	ccg_msplit_memo memo;
 	ccg_buf split;                   /* scratch: a split record */
+	ccg_buf fields;                  /* scratch for its user: the
+					  * fields of an event, say */
 } ccg_vcur;
 void ccg_vcur_init(ccg_vcur *c, const ccg_store *s, uint32_t base,
 		   uint64_t n);

@@ -27,8 +27,13 @@ ccg_err ccg_times_decode(const unsigned char *p, size_t len, uint64_t *t,
 		t[i] = t[i - 1] + (uint64_t)ccg_unzigzag(v);
 	}
 	*n = (uint32_t)k;
-	/* What follows the times is a value section (ccg_store_vals.c). */
-	return p == end ? CCG_OK : ccg_vals_section(p, end, (uint32_t)k, NULL);
+	/* What follows the times is a value section (ccg_store_vals.c),
+	 * checked whole where its values are read (ccg_vcur_get); here its
+	 * event count only, so reading times costs nothing more. */
+	if (p == end)
+		return CCG_OK;
+	return ccg_varint_get(&p, end, &v) || v == 0 || v > k ? CCG_EFORMAT
+							      : CCG_OK;
 }
 
 ccg_err ccg_tcur_get(ccg_tcur *c, uint64_t i, uint64_t *t)

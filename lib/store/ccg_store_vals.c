@@ -3,13 +3,19 @@
  * encoding, the cursor that reads a location's values, and event records
  * joined with them (ccg_store.h, ccg_msplit.h).
  *
- * Section, after a record's times: varint m (1..times in the record),
- * then per event: varint gap (its offset less the previous one's less 1;
- * the first: its offset), varint metric, varint n (1..255), n zigzag
- * varints, each value less the previous value of the same metric and
- * member in the record (CCG_VSTATE_METRICS metrics and CCG_VSTATE_MEMBERS
- * members are followed; the others, and the first, less 0).  A record
- * without values has no section.
+ * Section, after a record's times, in columns (runs of alike bytes, which
+ * the index's block compression takes best): varint m (1..times in the
+ * record); m varint gaps (an event's offset less the previous one's less
+ * 1; the first: its offset); m varint metrics; m varint counts (1..255);
+ * then every value of every event in order, one varint code each.  Per
+ * metric and member (CCG_VSTATE_METRICS metrics and CCG_VSTATE_MEMBERS
+ * members are followed in a record; the others start afresh at every
+ * value) the last CCG_VSTATE_RECENT distinct values are kept, most recent
+ * first, starting as zeros: a value among them is code 2j + 1 (j its
+ * place), another is code 2d with d the zigzag of its difference to the
+ * most recent (accumulated counters grow by amounts that repeat, absolute
+ * ones return to a few values), or code 0 and the value as a varint when
+ * 2d does not fit 64 bits.  A record without values has no section.
  */
 #include "store_i.h"
 
@@ -21,26 +27,64 @@
 
 #define CCG_VSTATE_METRICS 8
 #define CCG_VSTATE_MEMBERS 8
+#define CCG_VSTATE_RECENT 8
 
-/* The previous values per metric and member, as encoder and decoder
- * follow them. */
+/* The recent values per metric and member, as encoder and decoder follow
+ * them. */
 typedef struct vstate {
 	uint32_t nm;
 	uint64_t metric[CCG_VSTATE_METRICS];
-	uint64_t prev[CCG_VSTATE_METRICS][CCG_VSTATE_MEMBERS];
+	uint64_t recent[CCG_VSTATE_METRICS][CCG_VSTATE_MEMBERS]
+		       [CCG_VSTATE_RECENT];
+	uint64_t fresh[CCG_VSTATE_RECENT]; /* for what is not followed */
 } vstate;
 
-/* The previous values of `metric` (NULL: it is not followed). */
-static uint64_t *vstate_of(vstate *st, uint64_t metric)
+/* The recent values of member k of `metric` (zeros afresh when it is not
+ * followed). */
+static uint64_t *vstate_of(vstate *st, uint64_t metric, uint32_t k)
 {
-	for (uint32_t j = 0; j < st->nm; j++)
-		if (st->metric[j] == metric)
-			return st->prev[j];
-	if (st->nm == CCG_VSTATE_METRICS)
-		return NULL;
-	st->metric[st->nm] = metric;
-	memset(st->prev[st->nm], 0, sizeof st->prev[0]);
-	return st->prev[st->nm++];
+	uint32_t j = 0;
+	while (j < st->nm && st->metric[j] != metric)
+		j++;
+	if (j == st->nm && st->nm < CCG_VSTATE_METRICS) {
+		st->metric[j] = metric;
+		memset(st->recent[j], 0, sizeof st->recent[j]);
+		st->nm++;
+	}
+	if (j == st->nm || k >= CCG_VSTATE_MEMBERS) {
+		memset(st->fresh, 0, sizeof st->fresh);
+		return st->fresh;
+	}
+	return st->recent[j][k];
+}
+
+/* Makes x the most recent of r, whose place it had at j (or none: j ==
+ * CCG_VSTATE_RECENT, the oldest goes). */
+static void vstate_use(uint64_t *r, uint32_t j, uint64_t x)
+{
+	if (j == CCG_VSTATE_RECENT)
+		j--;
+	for (; j > 0; j--)
+		r[j] = r[j - 1];
+	r[0] = x;
+}
+
+/* The code of x against the recent values r (updated). */
+static uint64_t vcode(uint64_t *r, uint64_t x, uint64_t *raw)
+{
+	uint32_t j = 0;
+	while (j < CCG_VSTATE_RECENT && r[j] != x)
+		j++;
+	uint64_t code;
+	if (j < CCG_VSTATE_RECENT) {
+		code = 2 * (uint64_t)j + 1;
+	} else {
+		uint64_t d = ccg_zigzag((int64_t)(x - r[0]));
+		code = d >> 63 ? 0 : 2 * d;
+		*raw = x;
+	}
+	vstate_use(r, j, x);
+	return code;
 }
 
 void ccg_vals_init(ccg_vals *v)
@@ -91,54 +135,75 @@ ccg_err ccg_vals_add(ccg_vals *v, uint32_t off, uint64_t metric,
 /* Appends v's section to b. */
 static void put_section(ccg_buf *b, const ccg_vals *v)
 {
-	vstate st = {0};
+	vstate st;
+	st.nm = 0;
 	ccg_put_u(b, v->m);
-	for (uint32_t j = 0; j < v->m; j++) {
+	for (uint32_t j = 0; j < v->m; j++)
 		ccg_put_u(b, j ? v->off[j] - v->off[j - 1] - 1u : v->off[j]);
+	for (uint32_t j = 0; j < v->m; j++)
 		ccg_put_u(b, v->metric[j]);
+	for (uint32_t j = 0; j < v->m; j++)
 		ccg_put_u(b, v->n[j]);
-		uint64_t *prev = vstate_of(&st, v->metric[j]);
+	for (uint32_t j = 0; j < v->m; j++)
 		for (uint32_t k = 0; k < v->n[j]; k++) {
-			uint64_t x = v->v[v->vi[j] + k];
-			int fol = prev && k < CCG_VSTATE_MEMBERS;
-			ccg_put_i(b, (int64_t)(x - (fol ? prev[k] : 0)));
-			if (fol)
-				prev[k] = x;
+			uint64_t raw = 0;
+			uint64_t code = vcode(vstate_of(&st, v->metric[j], k),
+					      v->v[v->vi[j] + k], &raw);
+			ccg_put_u(b, code);
+			if (!code)
+				ccg_put_u(b, raw);
 		}
-	}
 }
 
 ccg_err ccg_vals_section(const unsigned char *p, const unsigned char *end,
 			 uint32_t nt, ccg_vals *out)
 {
-	vstate st = {0};
-	uint64_t m, gap, metric, n, d;
-	uint32_t off = 0;
+	vstate st;
+	st.nm = 0;
+	uint64_t m, x;
+	uint16_t off[CCG_TIME_BLOCK];
+	uint64_t metric[CCG_TIME_BLOCK];
+	uint8_t n[CCG_TIME_BLOCK];
 	if (out)
 		ccg_vals_clear(out);
 	if (ccg_varint_get(&p, end, &m) || m == 0 || m > nt)
 		return CCG_EFORMAT;
 	for (uint64_t j = 0; j < m; j++) {
-		if (ccg_varint_get(&p, end, &gap) || gap >= nt ||
-		    (off = (uint32_t)(j ? off + 1 + gap : gap)) >= nt ||
-		    ccg_varint_get(&p, end, &metric) ||
-		    ccg_varint_get(&p, end, &n) || n == 0 ||
-		    n > CCG_MSPLIT_MAX || n > (uint64_t)(end - p))
+		uint64_t at = j ? off[j - 1] + 1u : 0;
+		if (ccg_varint_get(&p, end, &x) || x >= nt || at + x >= nt)
 			return CCG_EFORMAT;
-		uint64_t *prev = vstate_of(&st, metric);
+		off[j] = (uint16_t)(at + x);
+	}
+	for (uint64_t j = 0; j < m; j++)
+		if (ccg_varint_get(&p, end, &metric[j]))
+			return CCG_EFORMAT;
+	for (uint64_t j = 0; j < m; j++) {
+		if (ccg_varint_get(&p, end, &x) || x == 0 || x > CCG_MSPLIT_MAX)
+			return CCG_EFORMAT;
+		n[j] = (uint8_t)x;
+	}
+	for (uint64_t j = 0; j < m; j++) {
 		uint64_t vals[CCG_MSPLIT_MAX];
-		for (uint64_t k = 0; k < n; k++) {
-			if (ccg_varint_get(&p, end, &d))
+		for (uint32_t k = 0; k < n[j]; k++) {
+			uint64_t *r = vstate_of(&st, metric[j], k), code;
+			uint32_t at = CCG_VSTATE_RECENT;
+			if (ccg_varint_get(&p, end, &code))
 				return CCG_EFORMAT;
-			int fol = prev && k < CCG_VSTATE_MEMBERS;
-			vals[k] = (fol ? prev[k] : 0) +
-				  (uint64_t)ccg_unzigzag(d);
-			if (fol)
-				prev[k] = vals[k];
+			if (code & 1) {
+				if ((at = (uint32_t)(code >> 1)) >=
+				    CCG_VSTATE_RECENT)
+					return CCG_EFORMAT;
+				vals[k] = r[at];
+			} else if (code) {
+				vals[k] = r[0] + (uint64_t)ccg_unzigzag(code >> 1);
+			} else if (ccg_varint_get(&p, end, &vals[k])) {
+				return CCG_EFORMAT;
+			}
+			vstate_use(r, at, vals[k]);
 		}
 		ccg_err err;
-		if (out && (err = ccg_vals_add(out, off, metric, vals,
-					       (uint32_t)n)))
+		if (out && (err = ccg_vals_add(out, off[j], metric[j], vals,
+					       n[j])))
 			return err == CCG_EINVAL ? CCG_EFORMAT : err;
 	}
 	return p == end ? CCG_OK : CCG_EFORMAT;
@@ -183,6 +248,7 @@ void ccg_vcur_init(ccg_vcur *c, const ccg_store *s, uint32_t base,
 	}
 	memset(&c->memo, 0, sizeof c->memo);
 	c->split = (ccg_buf)CCG_BUF_INIT;
+	c->fields = (ccg_buf)CCG_BUF_INIT;
 }
 
 void ccg_vcur_retarget(ccg_vcur *c, const ccg_store *s, uint32_t base,
@@ -200,29 +266,40 @@ void ccg_vcur_free(ccg_vcur *c)
 	for (int k = 0; k < CCG_VCUR_SLOTS; k++)
 		ccg_vals_free(&c->v[k]);
 	ccg_buf_free(&c->split);
+	ccg_buf_free(&c->fields);
 }
 
-/* Decodes the section of time record `id` (of nt times) into v. */
+ccg_err ccg_times_values(const unsigned char *p, size_t len, ccg_vals *v)
+{
+	const unsigned char *end = p + len;
+	uint64_t k, x;
+	if (ccg_varint_get(&p, end, &k) || k == 0 || k > CCG_TIME_BLOCK)
+		return CCG_EFORMAT;
+	for (uint64_t i = 0; i < k; i++)
+		if (ccg_varint_get(&p, end, &x))
+			return CCG_EFORMAT;
+	if (p != end)
+		return ccg_vals_section(p, end, (uint32_t)k, v);
+	ccg_vals_clear(v);
+	return CCG_OK;
+}
+
+/* Decodes the values of time record `id`, of nt times, into v. */
 static ccg_err load(const ccg_store *s, uint32_t id, uint64_t nt,
 		    ccg_vals *v)
 {
-	const unsigned char *p, *end;
+	const unsigned char *p;
 	size_t len;
 	void *hold;
-	uint64_t k, x;
+	uint64_t k;
 	ccg_err err = ccg_store_rec_get(s, 2, id, &p, &len, &hold);
 	if (err)
 		return err;
-	end = p + len;
-	if (ccg_varint_get(&p, end, &k) || k != nt)
+	const unsigned char *q = p;
+	if (ccg_varint_get(&q, p + len, &k) || k != nt)
 		err = CCG_EFORMAT;
-	for (uint64_t i = 0; !err && i < k; i++)
-		if (ccg_varint_get(&p, end, &x))
-			err = CCG_EFORMAT;
-	if (!err && p == end)
-		ccg_vals_clear(v);
-	else if (!err)
-		err = ccg_vals_section(p, end, (uint32_t)nt, v);
+	else
+		err = ccg_times_values(p, len, v);
 	ccg_store_rec_put(s, hold);
 	return err;
 }
