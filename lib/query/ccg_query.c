@@ -40,7 +40,9 @@ typedef struct qframe {
 				 * the query's window */
 	int whole;
 	ccg_node h;
-	ccg_ref *refs;          /* its items */
+	ccg_ref *refs;          /* its items: room for refcap, kept by the
+				 * slot for the frames pushed after it */
+	uint32_t refcap;
 	uint32_t i;             /* the next one */
 	uint64_t idx;           /* the next one's first event */
 	uint64_t callees;       /* callee time of the items so far */
@@ -63,8 +65,8 @@ typedef struct qctx {
 	const win *w;
 	ccg_qwin qw;            /* w's interval, as kinds see it */
 	qrecord *rec;           /* a walk: where stored results go */
-	qframe *f;
-	size_t nf, capf;
+	qframe *f;              /* slots [0, nslots) zeroed or in use */
+	size_t nf, capf, nslots;
 	const result *top;      /* the first frame's whole result, pinned */
 	size_t made;            /* bytes of the results it made */
 	void *out;              /* or where its part goes */
@@ -72,27 +74,26 @@ typedef struct qctx {
 
 static void frame_free(qframe *f)
 {
-	free(f->refs);
 	ccg_res_destroy(NULL, f->r ? f->r->u : NULL);
+	f->r = NULL;
 }
 
-/* The items of instance `in` (header into *h), in a new array *refs. */
-static ccg_err load_items(const ccg_store *s, const ccg_sinst *in,
-			  ccg_node *h, ccg_ref **refs)
+/* The items of instance `in` (header into f->h) into f->refs, read once
+ * when they fit what the slot holds. */
+static ccg_err load_items(const ccg_store *s, const ccg_sinst *in, qframe *f)
 {
-	ccg_node hh;
-	ccg_err err = ccg_store_get_node(s, in->node, &hh, NULL, 0);
-	if (err)
+	ccg_err err = ccg_store_get_node(s, in->node, &f->h, f->refs,
+					 f->refcap);
+	/* Too many for the slot (CCG_ERANGE, or OK with no room at all):
+	 * the header says how many. */
+	if ((err && err != CCG_ERANGE) || f->h.nitems <= f->refcap)
 		return err;
-	*refs = malloc((hh.nitems ? hh.nitems : 1) * sizeof **refs);
-	if (!*refs)
+	ccg_ref *r = realloc(f->refs, f->h.nitems * sizeof *r);
+	if (!r)
 		return CCG_ENOMEM;
-	err = ccg_store_get_node(s, in->node, h, *refs, hh.nitems);
-	if (err) {
-		free(*refs);
-		*refs = NULL;
-	}
-	return err;
+	f->refs = r;
+	f->refcap = f->h.nitems;
+	return ccg_store_get_node(s, in->node, &f->h, f->refs, f->refcap);
 }
 
 /* A frame for instance `in`, `rel` directories from its parent's: its
@@ -101,8 +102,14 @@ static ccg_err push(qctx *q, const ccg_sinst *in, int whole, uint64_t rel)
 {
 	if (CCG_GROW(q->f, q->nf + 1, q->capf))
 		return CCG_ENOMEM;
+	for (; q->nslots <= q->nf; q->nslots++)
+		memset(&q->f[q->nslots], 0, sizeof *q->f);
 	qframe *f = &q->f[q->nf];
+	ccg_ref *refs = f->refs;
+	uint32_t refcap = f->refcap;
 	memset(f, 0, sizeof *f);
+	f->refs = refs;
+	f->refcap = refcap;
 	f->in = *in;
 	f->idx = in->first;
 	f->whole = whole;
@@ -110,13 +117,25 @@ static ccg_err push(qctx *q, const ccg_sinst *in, int whole, uint64_t rel)
 	f->next_rel = 1;
 	if (!(f->r = ccg_res_new(q->c, q->kind)))
 		return CCG_ENOMEM;
-	ccg_err err = load_items(q->c->s, in, &f->h, &f->refs);
+	ccg_err err = load_items(q->c->s, in, f);
 	if (err) {
 		frame_free(f);
 		return err;
 	}
 	q->nf++;
 	return CCG_OK;
+}
+
+/* Frees the frames left and every slot's items. */
+static void frames_free(qctx *q)
+{
+	while (q->nf)
+		frame_free(&q->f[--q->nf]);
+	for (size_t i = 0; i < q->nslots; i++)
+		free(q->f[i].refs);
+	free(q->f);
+	q->f = NULL;
+	q->nslots = 0;
 }
 
 /* The cache key of instance `in` of kind `kind`. */
@@ -179,7 +198,8 @@ static ccg_err ready(qctx *q, const ccg_sinst *in, const ccg_node *h,
 	uint64_t k1, k2;
 	const void *v;
 	*out = NULL;
-	if (q->rec)
+	/* A result of so few events is never cached (keep()). */
+	if (q->rec || h->nevents < CCG_STATS_MIN_EVENTS)
 		return CCG_OK;
 	key_of(q, in, &k1, &k2);
 	if ((v = ccg_lru_get(c->lru, k1, k2))) {
@@ -261,6 +281,42 @@ static ccg_err child(qctx *q, const ccg_sinst *in, const ccg_node *h,
 	return err;
 }
 
+/* Node headers a thread's queries read, direct-mapped by id: the shared
+ * graph repeats a few nodes at every instance, whose headers would else
+ * be read (a block cache lookup under its lock, a decode) per instance.
+ * `serial` says which cache (and so store) the entries are from. */
+#define CCG_QUERY_MEMO 1024
+typedef struct hmemo {
+	uint64_t serial;
+	struct {
+		uint32_t id1;   /* id + 1; 0 empty */
+		ccg_node h;
+	} s[CCG_QUERY_MEMO];
+} hmemo;
+static __thread hmemo tl_memo;
+
+/* Node `id`'s header through this thread's memo. */
+static ccg_err header(const qctx *q, ccg_ref id, ccg_node *h)
+{
+	hmemo *m = &tl_memo;
+	if (m->serial != q->c->serial) {
+		for (size_t i = 0; i < CCG_QUERY_MEMO; i++)
+			m->s[i].id1 = 0;
+		m->serial = q->c->serial;
+	}
+	size_t k = id % CCG_QUERY_MEMO;
+	if (m->s[k].id1 == id + 1) {
+		*h = m->s[k].h;
+		return CCG_OK;
+	}
+	ccg_err err = ccg_store_get_node(q->c->s, id, h, NULL, 0);
+	if (!err) {
+		m->s[k].h = *h;
+		m->s[k].id1 = id + 1;
+	}
+	return err;
+}
+
 /* The top frame's next item. */
 static ccg_err item(qctx *q)
 {
@@ -284,7 +340,7 @@ static ccg_err item(qctx *q)
 	}
 	ccg_node h;
 	ccg_sinst in;
-	if ((err = ccg_store_get_node(q->c->s, ref, &h, NULL, 0)))
+	if ((err = header(q, ref, &h)))
 		return err;
 	uint64_t first = f->idx, rel = 0;
 	f->idx += h.nevents;
@@ -327,7 +383,6 @@ static ccg_err finish(qctx *q)
 	ccg_qnode n = {&done.h, &done.in, done.whole ? NULL : &q->qw,
 		       done.callees};
 	ccg_err err = q->k->own ? q->k->own(q->k->ctx, done.r->u, &n) : CCG_OK;
-	free(done.refs);
 	if (err) {
 		ccg_res_destroy(NULL, done.r->u);
 		return err;
@@ -342,19 +397,24 @@ static ccg_err finish(qctx *q)
 		ccg_res_destroy(NULL, done.r->u);
 		return err;
 	}
-	const result *v;
-	if ((err = keep(q, &done.in, done.h.nevents, done.r, &v)))
+	/* A small child's result, added to its parent at once, is the
+	 * query's alone: no cache entry, no lock. */
+	const int own = q->nf && done.h.nevents < CCG_STATS_MIN_EVENTS;
+	const result *v = done.r;
+	if (!own && (err = keep(q, &done.in, done.h.nevents, done.r, &v)))
 		return err;
-	if (q->rec && (err = record(q, &done, v))) {
-		unpin(q, v);
-		return err;
-	}
-	if (!q->nf) {
+	if (q->rec && !err)
+		err = record(q, &done, v);
+	if (!err && !q->nf) {
 		q->top = v;
 		return CCG_OK;
 	}
-	err = absorb(q, v, done.rel);
-	unpin(q, v);
+	if (!err)
+		err = absorb(q, v, done.rel);
+	if (own)
+		ccg_res_destroy(NULL, (void *)(uintptr_t)v->u);
+	else
+		unpin(q, v);
 	return err;
 }
 
@@ -368,10 +428,7 @@ static ccg_err run(qctx *q)
 		qframe *f = &q->f[q->nf - 1];
 		err = f->i < f->h.nitems ? item(q) : finish(q);
 	}
-	while (q->nf)
-		frame_free(&q->f[--q->nf]);
-	free(q->f);
-	q->f = NULL;
+	frames_free(q);
 	return err;
 }
 
@@ -382,8 +439,7 @@ static ccg_err start(qctx *q, const ccg_sinst *in, int whole)
 	ccg_err err = push(q, in, whole, 0);
 	if (!err)
 		return run(q);
-	free(q->f);
-	q->f = NULL;
+	frames_free(q);
 	return err;
 }
 

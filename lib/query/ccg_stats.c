@@ -491,6 +491,8 @@ ccg_err ccg_statcache_create(const ccg_store *s, size_t max_bytes,
 		return err;
 	}
 	c->s = s;
+	static uint64_t serials;
+	c->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
 	for (int k = 0; k < CCG_RES_BUILTIN; k++)
 		c->kinds[k] = &builtin[k];
 	*out = c;

@@ -40,6 +40,8 @@ typedef struct win {
 
 struct ccg_statcache {
 	const ccg_store *s;
+	uint64_t serial;        /* unique among the caches of the process:
+				 * what a thread's node memo belongs to */
 	ccg_lru *lru;           /* results by (location, node, first, kind);
 				 * its own lock */
 	ccg_stored stored;      /* set before any query; .get NULL: none */
