@@ -20,6 +20,7 @@
 #include "stats_i.h"
 #include "ccg_cancel.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __GLIBC__
@@ -78,12 +79,101 @@ static void frame_free(qframe *f)
 	f->r = NULL;
 }
 
+/* Nodes a thread's queries read, direct-mapped by id, with their items
+ * when they hold at most CCG_QUERY_MEMO_ITEMS: the shared graph repeats
+ * a few nodes at every instance, which would else be read (a block cache
+ * lookup under its lock, a decode) per instance.  `serial` says which
+ * cache (and so store) the entries are from.  Freed when the thread
+ * ends. */
+#define CCG_QUERY_MEMO 1024
+#define CCG_QUERY_MEMO_ITEMS (CCG_FANOUT_DEFAULT + 1)
+typedef struct hmemo {
+	uint64_t serial;
+	struct hslot {
+		uint32_t id1;   /* id + 1; 0 empty */
+		int items;      /* refs hold the items */
+		ccg_node h;
+		ccg_ref refs[CCG_QUERY_MEMO_ITEMS];
+	} s[CCG_QUERY_MEMO];
+} hmemo;
+
+static pthread_key_t hmemo_key;
+static pthread_once_t hmemo_once = PTHREAD_ONCE_INIT;
+static int hmemo_ok;
+
+static void hmemo_init(void)
+{
+	hmemo_ok = pthread_key_create(&hmemo_key, free) == 0;
+}
+
+/* This thread's memo, emptied when it held another cache's nodes; NULL
+ * when none can be had (the store is read directly then). */
+static hmemo *hmemo_get(const qctx *q)
+{
+	pthread_once(&hmemo_once, hmemo_init);
+	if (!hmemo_ok)
+		return NULL;
+	hmemo *m = pthread_getspecific(hmemo_key);
+	if (!m) {
+		if (!(m = calloc(1, sizeof *m)))
+			return NULL;
+		if (pthread_setspecific(hmemo_key, m)) {
+			free(m);
+			return NULL;
+		}
+	}
+	if (m->serial != q->c->serial) {
+		for (size_t i = 0; i < CCG_QUERY_MEMO; i++)
+			m->s[i].id1 = 0;
+		m->serial = q->c->serial;
+	}
+	return m;
+}
+
+/* Node `id`'s header, and with `items` its items, through this thread's
+ * memo: *slot the memo's slot (NULL: not held, h filled). */
+static ccg_err memo_node(const qctx *q, uint32_t id, int items, ccg_node *h,
+			 const struct hslot **slot)
+{
+	hmemo *m = hmemo_get(q);
+	*slot = NULL;
+	if (!m)
+		return ccg_store_get_node(q->c->s, id, h, NULL, 0);
+	struct hslot *e = &m->s[id % CCG_QUERY_MEMO];
+	if (e->id1 == id + 1 && (e->items || !items)) {
+		*slot = e;
+		*h = e->h;
+		return CCG_OK;
+	}
+	e->id1 = 0;
+	ccg_err err = ccg_store_get_node(q->c->s, id, &e->h,
+					 items ? e->refs : NULL,
+					 CCG_QUERY_MEMO_ITEMS);
+	*h = e->h;
+	if (err == CCG_ERANGE) /* more items than a slot holds */
+		return CCG_OK;
+	if (err)
+		return err;
+	e->items = items;
+	e->id1 = id + 1;
+	*slot = e;
+	return CCG_OK;
+}
+
 /* The items of instance `in` (header into f->h) into f->refs, read once
  * when they fit what the slot holds. */
-static ccg_err load_items(const ccg_store *s, const ccg_sinst *in, qframe *f)
+static ccg_err load_items(const qctx *q, const ccg_sinst *in, qframe *f)
 {
-	ccg_err err = ccg_store_get_node(s, in->node, &f->h, f->refs,
-					 f->refcap);
+	const ccg_store *s = q->c->s;
+	const struct hslot *e;
+	ccg_err err = memo_node(q, in->node, 1, &f->h, &e);
+	if (err)
+		return err;
+	if (e && f->h.nitems <= f->refcap) {
+		memcpy(f->refs, e->refs, f->h.nitems * sizeof *f->refs);
+		return CCG_OK;
+	}
+	err = ccg_store_get_node(s, in->node, &f->h, f->refs, f->refcap);
 	/* Too many for the slot (CCG_ERANGE, or OK with no room at all):
 	 * the header says how many. */
 	if ((err && err != CCG_ERANGE) || f->h.nitems <= f->refcap)
@@ -117,7 +207,7 @@ static ccg_err push(qctx *q, const ccg_sinst *in, int whole, uint64_t rel)
 	f->next_rel = 1;
 	if (!(f->r = ccg_res_new(q->c, q->kind)))
 		return CCG_ENOMEM;
-	ccg_err err = load_items(q->c->s, in, f);
+	ccg_err err = load_items(q, in, f);
 	if (err) {
 		frame_free(f);
 		return err;
@@ -281,42 +371,6 @@ static ccg_err child(qctx *q, const ccg_sinst *in, const ccg_node *h,
 	return err;
 }
 
-/* Node headers a thread's queries read, direct-mapped by id: the shared
- * graph repeats a few nodes at every instance, whose headers would else
- * be read (a block cache lookup under its lock, a decode) per instance.
- * `serial` says which cache (and so store) the entries are from. */
-#define CCG_QUERY_MEMO 1024
-typedef struct hmemo {
-	uint64_t serial;
-	struct {
-		uint32_t id1;   /* id + 1; 0 empty */
-		ccg_node h;
-	} s[CCG_QUERY_MEMO];
-} hmemo;
-static __thread hmemo tl_memo;
-
-/* Node `id`'s header through this thread's memo. */
-static ccg_err header(const qctx *q, ccg_ref id, ccg_node *h)
-{
-	hmemo *m = &tl_memo;
-	if (m->serial != q->c->serial) {
-		for (size_t i = 0; i < CCG_QUERY_MEMO; i++)
-			m->s[i].id1 = 0;
-		m->serial = q->c->serial;
-	}
-	size_t k = id % CCG_QUERY_MEMO;
-	if (m->s[k].id1 == id + 1) {
-		*h = m->s[k].h;
-		return CCG_OK;
-	}
-	ccg_err err = ccg_store_get_node(q->c->s, id, h, NULL, 0);
-	if (!err) {
-		m->s[k].h = *h;
-		m->s[k].id1 = id + 1;
-	}
-	return err;
-}
-
 /* The top frame's next item. */
 static ccg_err item(qctx *q)
 {
@@ -340,7 +394,8 @@ static ccg_err item(qctx *q)
 	}
 	ccg_node h;
 	ccg_sinst in;
-	if ((err = header(q, ref, &h)))
+	const struct hslot *e;
+	if ((err = memo_node(q, ref, 0, &h, &e)))
 		return err;
 	uint64_t first = f->idx, rel = 0;
 	f->idx += h.nevents;
