@@ -25,6 +25,7 @@ else
     default)     opts=(-l 4 -e 20000) ;;
     quirks)      opts=(-l 16 -e 3000 --quirks all) ;;
     mpi-metrics) opts=(-l 4 -e 20000 --mpi --metrics --jitter 0.2) ;;
+    counters)    opts=(-l 3 -e 20000 --regular 0.3 --jitter 0.3 --mpi --counters --metric-locations 20) ;;
     irregular)   opts=(-l 3 -e 30000 --regular 0.3 --jitter 0.5 -d 9) ;;
     sparse)      opts=(-l 4 -e 2000 --quirk sparse-ids --quirk same-time --quirk empty-location) ;;
     *) echo "unknown generated trace $name" >&2; exit 1 ;;

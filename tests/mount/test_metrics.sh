@@ -21,11 +21,12 @@ mkdir -p "$CCGFS_INDEX_DIR"
 "$CCG_GEN" -q -l 2 -e 2000 "$work/plain"
 # The counter-bearing shapes: irregular calls, MPI, PAPI counters and
 # power before every Enter and Leave, and metric-only locations as lo2s
-# writes them (their values kept apart from the calls' structure).
+# writes them, with calling-context events (their values kept apart from
+# the calls' structure).
 "$CCG_GEN" -q -l 3 -e 8000 --regular 0.3 --jitter 0.3 --mpi --counters \
   "$work/counters"
 "$CCG_GEN" -q -l 2 -e 4000 --regular 0.3 --jitter 0.3 --mpi --counters \
-  --metric-locations 40 "$work/lo2s"
+  --metric-locations 40 --quirk calling-context "$work/lo2s"
 check() { # MODE ANCHOR MIN_ROWS [ccgfs options...]
   local mode=$1 anchor=$2 min=$3 gen=()
   shift 3
