@@ -20,7 +20,6 @@
 #include "stats_i.h"
 #include "ccg_cancel.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __GLIBC__
@@ -28,6 +27,7 @@
 #endif
 
 #include "ccg_grow.h"
+#include "ccg_tls.h"
 
 /* Bytes of results one query may make before it hands freed memory back
  * to the system (malloc_trim). */
@@ -97,32 +97,14 @@ typedef struct hmemo {
 	} s[CCG_QUERY_MEMO];
 } hmemo;
 
-static pthread_key_t hmemo_key;
-static pthread_once_t hmemo_once = PTHREAD_ONCE_INIT;
-static int hmemo_ok;
-
-static void hmemo_init(void)
-{
-	hmemo_ok = pthread_key_create(&hmemo_key, free) == 0;
-}
+static ccg_tls hmemo_tls = CCG_TLS_INIT(sizeof(hmemo), free);
 
 /* This thread's memo, emptied when it held another cache's nodes; NULL
  * when none can be had (the store is read directly then). */
 static hmemo *hmemo_get(const qctx *q)
 {
-	pthread_once(&hmemo_once, hmemo_init);
-	if (!hmemo_ok)
-		return NULL;
-	hmemo *m = pthread_getspecific(hmemo_key);
-	if (!m) {
-		if (!(m = calloc(1, sizeof *m)))
-			return NULL;
-		if (pthread_setspecific(hmemo_key, m)) {
-			free(m);
-			return NULL;
-		}
-	}
-	if (m->serial != q->c->serial) {
+	hmemo *m = ccg_tls_get(&hmemo_tls);
+	if (m && m->serial != q->c->serial) {
 		for (size_t i = 0; i < CCG_QUERY_MEMO; i++)
 			m->s[i].id1 = 0;
 		m->serial = q->c->serial;

@@ -7,6 +7,7 @@
  */
 #include "trace_i.h"
 #include "ccg_cancel.h"
+#include "ccg_tls.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +57,10 @@ typedef struct memo_range {
 	uint64_t t0, t1, i0, i1;
 } memo_range;
 
-/* One thread's memo, kept across reads (pthread key, freed when the
+/* One thread's memo, kept across reads (ccg_tls, freed when the
  * thread ends); `serial` tells which open trace its entries belong to. */
 typedef struct memo {
+	int made;               /* its parts initialised */
 	uint64_t serial;
 	uint32_t fanout;
 	memo_ev ev[CCG_WALK_MEMO];
@@ -69,10 +71,6 @@ typedef struct memo {
 	ccg_vcur vc;            /* retargeted for each walk */
 	memo_ev at;             /* the last split record joined */
 } memo;
-
-static pthread_key_t memo_key;
-static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
-static int memo_key_ok;
 
 static void memo_free(void *p)
 {
@@ -88,26 +86,17 @@ static void memo_free(void *p)
 	free(m);
 }
 
-static void memo_key_init(void)
-{
-	memo_key_ok = pthread_key_create(&memo_key, memo_free) == 0;
-}
+static ccg_tls memo_tls = CCG_TLS_INIT(sizeof(memo), memo_free);
 
 /* This thread's memo for trace t, emptied if it held another trace. */
 static memo *memo_get(const ccg_trace *t)
 {
-	pthread_once(&memo_once, memo_key_init);
-	if (!memo_key_ok)
+	memo *m = ccg_tls_get(&memo_tls);
+	if (!m)
 		return NULL;
-	memo *m = pthread_getspecific(memo_key);
-	if (!m) {
-		if (!(m = calloc(1, sizeof *m)))
-			return NULL;
+	if (!m->made) {
 		ccg_vcur_init(&m->vc, NULL, 0, 0);
-		if (pthread_setspecific(memo_key, m)) {
-			free(m);
-			return NULL;
-		}
+		m->made = 1;
 	}
 	if (m->serial != t->serial || m->fanout != t->opt.fanout ||
 	    !m->nodes) {
