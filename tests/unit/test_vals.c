@@ -128,6 +128,21 @@ static void split_join_round_trip(void **state)
 	ccg_buf_free(&back);
 }
 
+/* The split fields of a METRIC record of metric 7 holding one value v of
+ * type t, into out (f: scratch). */
+static int split_one(ccg_buf *f, ccg_msplit_memo *memo, uint8_t t,
+		     uint64_t v, ccg_buf *out)
+{
+	uint64_t vals[CCG_MSPLIT_MAX], m;
+	uint32_t n;
+	ccg_buf_reset(f);
+	ccg_put_u(f, 7);
+	ccg_put_u(f, 1);
+	ccg_put_typed(f, t, v);
+	return ccg_msplit_split((const unsigned char *)f->data, f->len, memo,
+				out, &m, vals, &n);
+}
+
 /* Values of one width are one split record; a wider value is another,
  * and joining it where the narrower one stood is refused. */
 static void split_keeps_widths(void **state)
@@ -140,23 +155,19 @@ static void split_keeps_widths(void **state)
 	uint32_t n;
 	const uint64_t pairs[][2] = {{1000000, 1999999}, {123, 999}};
 	for (int i = 0; i < 2; i++) {
-		ccg_buf_reset(&f);
-		ccg_put_u(&f, 7);
-		ccg_put_u(&f, 1);
-		ccg_put_typed(&f, CCG_T_U64, pairs[i][0]);
-		assert_int_equal(ccg_msplit_split((const unsigned char *)f.data,
-						  f.len, &memo, &a, &m, v, &n),
+		assert_int_equal(split_one(&f, &memo, CCG_T_U64, pairs[i][0],
+					   &a),
 				 1);
-		ccg_buf_reset(&f);
-		ccg_put_u(&f, 7);
-		ccg_put_u(&f, 1);
-		ccg_put_typed(&f, CCG_T_U64, pairs[i][1]);
-		assert_int_equal(ccg_msplit_split((const unsigned char *)f.data,
-						  f.len, &memo, &b, &m, v, &n),
+		assert_int_equal(split_one(&f, &memo, CCG_T_U64, pairs[i][1],
+					   &b),
 				 1);
 		assert_int_equal(a.len, b.len);
 		assert_memory_equal(a.data, b.data, a.len);
 	}
+	/* 999999 is a digit narrower than 1000000: another record. */
+	assert_int_equal(split_one(&f, &memo, CCG_T_U64, 1000000, &a), 1);
+	assert_int_equal(split_one(&f, &memo, CCG_T_U64, 999999, &b), 1);
+	assert_true(b.len != a.len || memcmp(a.data, b.data, a.len));
 	/* 10^7 prints one digit wider than the record holds room for. */
 	uint64_t wide = 10000000;
 	ccg_buf_reset(&f);
