@@ -2,7 +2,8 @@
 # Crafted indexes: tests/tools/index_craft.py decodes the index of a small
 # generated trace, makes its records hostile (child references forming
 # cycles or out of range, varints near 2^64, counts larger than the block,
-# truncated records, times running backwards or past 2^63) and encodes it
+# truncated records, times running backwards or past 2^63, counter values
+# cut short, of another metric or wider than their records) and encodes it
 # again with valid LZ4 blocks and checksums and the trace's own header.
 # Each one is mounted multithreaded with -o index= and walked a few levels
 # deep (walk_check.py, every file read) under a timeout (3 minutes).
@@ -16,7 +17,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 work="$CCG_TMP/crafted"
 rm -rf "$work"
 mkdir -p "$work"
-"$CCG_GEN" -q -l 2 -e 2000 "$work/trace"
+# With PAPI counters at every Enter and Leave: its time records carry
+# value sections to damage too.
+"$CCG_GEN" -q -l 2 -e 2000 --counters "$work/trace"
 anchor="$work/trace/traces.otf2"
 "$CCGFS" --build-only -o index="$work/good.ccg" "$anchor"
 /usr/bin/python3 "$CCG_TOOLS/index_craft.py" --index "$work/good.ccg" \
@@ -48,8 +51,11 @@ ccg_at_exit stop_daemon
 
 # Records that contradict what they were checked against (a text longer
 # than its length, times outside the location's, a node's length not its
-# items'): their files fail with EIO, and the daemon says so on one line.
-said=" event-fields-huge times-huge times-wrap node-textlen-more "
+# items', counter values that do not decode or are not their events'):
+# their files fail with EIO, and the daemon says so on one line.
+said=" event-fields-huge times-huge times-wrap node-textlen-more 
+  values-truncated values-longer values-offset values-metric values-wide
+  values-count-zero values-recent-range "
 # A walk of 600 entries takes 1 to 5 s (ASan, a busy machine); one that
 # has not ended after 3 minutes hangs.
 walk_limit=180

@@ -350,6 +350,55 @@ def variants(header, secs):
     v["times-n-zero"] = tm(lambda r: uvar(0) + r[1:])
     v["times-truncated"] = tm(lambda r: r[:max(1, len(r) // 2)])
 
+    # Value sections (a METRIC record's values, after the times): parsed
+    # into their columns and codes, changed, written again.
+    def v_parse(r):
+        rd = Reader(r)
+        n = rd.var()
+        for _ in range(n):
+            rd.var()
+        if rd.p == len(r):
+            return None
+        head = r[:rd.p]
+        m = rd.var()
+        gaps = [rd.var() for _ in range(m)]
+        metrics = [rd.var() for _ in range(m)]
+        counts = [rd.var() for _ in range(m)]
+        codes = []
+        for _ in range(sum(counts)):
+            c = rd.var()
+            codes.append((c, rd.var() if c == 0 else None))
+        return head, gaps, metrics, counts, codes
+
+    def v_build(head, gaps, metrics, counts, codes):
+        out = head + uvar(len(gaps))
+        for col in (gaps, metrics, counts):
+            out += b"".join(uvar(x) for x in col)
+        for c, raw in codes:
+            out += uvar(c) + (uvar(raw) if c == 0 else b"")
+        return out
+
+    def vm(fn):
+        def f(r):
+            p = v_parse(r)
+            return r if p is None else fn(r, *p)
+        return tm(f)
+    # Cut short, one byte more, an offset past the record, another metric
+    # than the event's record, a value wider than its record's text, a
+    # count of 0, a code naming a recent value past the eighth.
+    v["values-truncated"] = vm(lambda r, *p: r[:-1])
+    v["values-longer"] = vm(lambda r, *p: r + b"\x00")
+    v["values-offset"] = vm(lambda r, h, g, me, c, co: v_build(
+        h, [300] + g[1:], me, c, co))
+    v["values-metric"] = vm(lambda r, h, g, me, c, co: v_build(
+        h, g, [x + 1 for x in me], c, co))
+    v["values-wide"] = vm(lambda r, h, g, me, c, co: v_build(
+        h, g, me, c, [(0, (1 << 63) + 7)] + co[1:]))
+    v["values-count-zero"] = vm(lambda r, h, g, me, c, co: v_build(
+        h, g, me, [0] + c[1:], co))
+    v["values-recent-range"] = vm(lambda r, h, g, me, c, co: v_build(
+        h, g, me, c, [(2 * 9 + 1, None)] + co[1:]))
+
     # Location records (checked at open: a refusal is also fine).
     def lc(fn):
         out = [list(s) for s in secs]
