@@ -324,7 +324,7 @@ ssize=$(stat -c %s "$S.ccg")
 [ "$ssize" -le 16384 ] || fail "the small index has $ssize bytes; the flip test wants a few KB"
 # Every byte, one run each (about 930 runs of 0.1 s; every fifth byte in
 # a sanitizer build, see ccg_stride).
-# An index over 64 MiB is not verified whole when opened; a damaged block
+# An index over 8 MiB is not verified whole when opened; a damaged block
 # of its locations or summary section must still give a rebuild (this loop
 # covers it only when built with CCG_INDEX_VERIFY_ALL lowered).
 "$py" "$CCG_TOOLS/index_flip.py" --ccgfs "$CCGFS" --anchor "$S" \
