@@ -348,8 +348,10 @@ static ccg_err leave(anwalk *x)
 	}
 	c->in.end = end;
 	c->cats.given = given;
-	int stored = f->nevents >= x->min_events &&
-		     (!up || f->nevents - f->covered >= x->min_events);
+	/* A location's root is stored whatever its size (ccg_sumwalk.c). */
+	int stored = (f->nevents >= x->min_events &&
+		      (!up || f->nevents - f->covered >= x->min_events)) ||
+		     (f->kind == CCG_NODE_ROOT && f->nevents);
 	if (up)
 		up->covered += stored ? f->nevents : f->covered;
 	if (stored && (err = emit(x, c)))

@@ -270,8 +270,10 @@ static ccg_err ready(qctx *q, const ccg_sinst *in, const ccg_node *h,
 	uint64_t k1, k2;
 	const void *v;
 	*out = NULL;
-	/* A result of so few events is never cached (keep()). */
-	if (q->rec || h->nevents < CCG_STATS_MIN_EVENTS)
+	/* A result of so few events is never cached (keep()); a root's may
+	 * be stored. */
+	const int root = h->kind == CCG_NODE_ROOT;
+	if (q->rec || (h->nevents < CCG_STATS_MIN_EVENTS && !root))
 		return CCG_OK;
 	key_of(q, in, &k1, &k2);
 	if ((v = ccg_lru_get(c->lru, k1, k2))) {
@@ -279,7 +281,7 @@ static ccg_err ready(qctx *q, const ccg_sinst *in, const ccg_node *h,
 		return CCG_OK;
 	}
 	if (!c->stored.get || !c->stored.min_events ||
-	    h->nevents < c->stored.min_events)
+	    (h->nevents < c->stored.min_events && !root) || !h->nevents)
 		return CCG_OK;
 	result *r = ccg_res_new(c, q->kind);
 	ccg_buf rec = CCG_BUF_INIT;
@@ -399,8 +401,10 @@ static ccg_err record(qctx *q, const qframe *done, const result *r)
 {
 	qrecord *rc = q->rec;
 	uint64_t n = done->h.nevents;
-	int stored = n >= rc->min_events &&
-		     (!q->nf || n - done->covered >= rc->min_events);
+	/* A location's root is stored whatever its size. */
+	int stored = (n >= rc->min_events &&
+		      (!q->nf || n - done->covered >= rc->min_events)) ||
+		     (done->h.kind == CCG_NODE_ROOT && n);
 	if (q->nf)
 		q->f[q->nf - 1].covered += stored ? n : done->covered;
 	if (!stored)

@@ -520,7 +520,10 @@ static ccg_err pop(walk *w, const ccg_walk_item *it)
 	frame *up = pos ? ccg_walk_data(w->c, pos - 1) : NULL;
 	if (f->opens) {
 		a->in.end = end;
-		if (h->nevents >= w->min_events)
+		/* A location's root is stored whatever its size: a scope of
+		 * many small locations (lo2s's) reads one record each. */
+		if (h->nevents >= w->min_events ||
+		    (h->kind == CCG_NODE_ROOT && h->nevents))
 			err = acc_emit(w, a, given);
 		if (!err && w->na >= 2)
 			err = acc_merge(w, &w->a[w->na - 2], a, up->path);

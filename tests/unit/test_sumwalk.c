@@ -559,7 +559,8 @@ static struct {
 } seen;
 
 /* Which instances of xl->x[lo .. top] (children before parents) are
- * stored, into want[i - lo]: top when it has min_events events or more,
+ * stored, into want[i - lo]: a location's root of any events, top when it
+ * has min_events events or more,
  * any other when min_events of its events or more lie outside the stored
  * instances below it.  cov: the events of each in stored instances. */
 static void stored_set(const xlist *xl, size_t top, uint64_t min_events,
@@ -578,8 +579,9 @@ static void stored_set(const xlist *xl, size_t top, uint64_t min_events,
 			below += cov[j - lo];
 			j = xl->x[j].lo;
 		}
-		int is = x->h.nevents >= min_events &&
-			 (i == top || x->h.nevents - below >= min_events);
+		int is = (x->h.nevents >= min_events &&
+			  (i == top || x->h.nevents - below >= min_events)) ||
+			 (x->h.kind == CCG_NODE_ROOT && x->h.nevents);
 		want[i - lo] = is;
 		cov[i - lo] = is ? x->h.nevents : below;
 	}
