@@ -152,7 +152,8 @@ static ccg_err load_items(const qctx *q, const ccg_sinst *in, qframe *f)
 	if (err)
 		return err;
 	if (e && f->h.nitems <= f->refcap) {
-		memcpy(f->refs, e->refs, f->h.nitems * sizeof *f->refs);
+		if (f->h.nitems) /* refs may be NULL with no room yet */
+			memcpy(f->refs, e->refs, f->h.nitems * sizeof *f->refs);
 		return CCG_OK;
 	}
 	err = ccg_store_get_node(s, in->node, &f->h, f->refs, f->refcap);
