@@ -383,21 +383,15 @@ def variants(header, secs):
             p = v_parse(r)
             return r if p is None else fn(r, *p)
         return tm(f)
-    # Cut short, one byte more, an offset past the record, another metric
-    # than the event's record, a value wider than its record's text, a
-    # count of 0, a code naming a recent value past the eighth.
+    # Cut short, an offset past the record, another metric than the
+    # event's record, a value wider than its record's text.
     v["values-truncated"] = vm(lambda r, *p: r[:-1])
-    v["values-longer"] = vm(lambda r, *p: r + b"\x00")
     v["values-offset"] = vm(lambda r, h, g, me, c, co: v_build(
         h, [300] + g[1:], me, c, co))
     v["values-metric"] = vm(lambda r, h, g, me, c, co: v_build(
         h, g, [x + 1 for x in me], c, co))
     v["values-wide"] = vm(lambda r, h, g, me, c, co: v_build(
         h, g, me, c, [(0, (1 << 63) + 7)] + co[1:]))
-    v["values-count-zero"] = vm(lambda r, h, g, me, c, co: v_build(
-        h, g, me, [0] + c[1:], co))
-    v["values-recent-range"] = vm(lambda r, h, g, me, c, co: v_build(
-        h, g, me, c, [(2 * 9 + 1, None)] + co[1:]))
 
     # Location records (checked at open: a refusal is also fine).
     def lc(fn):
