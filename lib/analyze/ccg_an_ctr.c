@@ -208,26 +208,36 @@ ccg_err an_ctr_event(const ccg_an *a, const ccg_store *st, ccg_counters *c,
 		     uint64_t time)
 {
 	ccg_evrec ev;
-	ccg_err err = ccg_store_get_event(st, rec, &ev, NULL);
+	ccg_buf *f = &vc->split;
+	ccg_buf_reset(f);
+	ccg_err err = ccg_store_get_event(st, rec, &ev, f);
 	if (err || ev.kind != CCG_EV_METRIC)
 		return err;
-	ccg_buf *f = &vc->fields;
-	ccg_buf_reset(f);
-	if ((err = ccg_store_event_at(st, rec, vc, idx, &ev, f)))
-		return err;
 	const unsigned char *p = (const unsigned char *)f->data;
-	const unsigned char *end = p + f->len;
-	uint64_t metric, n;
-	if (ccg_varint_get(&p, end, &metric) || ccg_varint_get(&p, end, &n) ||
-	    n > (uint64_t)(end - p))
+	const unsigned char *end = p + ev.len, *types = NULL;
+	const uint64_t *vals = NULL;
+	uint64_t metric, n, vm;
+	uint32_t sn, vn;
+	if (ccg_msplit_is(p, ev.len, &metric, &sn, &types)) {
+		/* Split: the types in the record, the values in the stream. */
+		if ((err = ccg_vcur_get(vc, idx, &vm, &vals, &vn)))
+			return err;
+		if (vm != metric || vn != sn)
+			return CCG_EFORMAT;
+		n = sn;
+	} else if (ccg_varint_get(&p, end, &metric) ||
+		   ccg_varint_get(&p, end, &n) || n > (uint64_t)(end - p)) {
 		return CCG_EFORMAT;
+	}
 	const an_metric *am = ccg_an_metric(a, metric);
 	for (uint64_t k = 0; !err && k < n; k++) {
 		uint8_t type;
 		uint64_t raw;
-		if (ccg_get_typed(&p, end, &type, &raw)) {
-			err = CCG_EFORMAT;
-			break;
+		if (vals) {
+			type = types[2 * k];
+			raw = vals[k];
+		} else if (ccg_get_typed(&p, end, &type, &raw)) {
+			return CCG_EFORMAT;
 		}
 		uint32_t mi = am && k < am->n ? a->mlist[am->first + k]
 					      : UINT32_MAX;

@@ -348,10 +348,9 @@ static ccg_err leave(anwalk *x)
 	}
 	c->in.end = end;
 	c->cats.given = given;
-	/* A location's root is stored whatever its size (ccg_sumwalk.c). */
-	int stored = (f->nevents >= x->min_events &&
-		      (!up || f->nevents - f->covered >= x->min_events)) ||
-		     (f->kind == CCG_NODE_ROOT && f->nevents);
+	int stored = ccg_stored_instance(f->nevents, f->covered,
+					 x->min_events, !up,
+					 f->kind == CCG_NODE_ROOT);
 	if (up)
 		up->covered += stored ? f->nevents : f->covered;
 	if (stored && (err = emit(x, c)))

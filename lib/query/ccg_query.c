@@ -61,8 +61,8 @@ typedef struct qctx {
 	const ccg_qkind *k;
 	const ccg_sloc *l;
 	ccg_tcur *tc;
-	ccg_vcur vc;            /* a reader of its values, when vc_on */
-	int vc_on;
+	ccg_vcur vc;            /* a reader of its values */
+	struct hmemo *memo;     /* this thread's node memo, or NULL */
 	const win *w;
 	ccg_qwin qw;            /* w's interval, as kinds see it */
 	qrecord *rec;           /* a walk: where stored results go */
@@ -117,7 +117,7 @@ static hmemo *hmemo_get(const qctx *q)
 static ccg_err memo_node(const qctx *q, uint32_t id, int items, ccg_node *h,
 			 const struct hslot **slot)
 {
-	hmemo *m = hmemo_get(q);
+	hmemo *m = q->memo;
 	*slot = NULL;
 	if (!m)
 		return ccg_store_get_node(q->c->s, id, h, NULL, 0);
@@ -282,7 +282,7 @@ static ccg_err ready(qctx *q, const ccg_sinst *in, const ccg_node *h,
 		return CCG_OK;
 	}
 	if (!c->stored.get || !c->stored.min_events ||
-	    (h->nevents < c->stored.min_events && !root) || !h->nevents)
+	    !ccg_stored_instance(h->nevents, 0, c->stored.min_events, 1, root))
 		return CCG_OK;
 	result *r = ccg_res_new(c, q->kind);
 	ccg_buf rec = CCG_BUF_INIT;
@@ -366,11 +366,6 @@ static ccg_err item(qctx *q)
 		ccg_qevent e = {CCG_REF_ID(ref), f->idx++, 0, &q->vc};
 		if (!q->k->event)
 			return CCG_OK;
-		if (!q->vc_on) {
-			ccg_vcur_init(&q->vc, q->c->s, q->l->tbase,
-				      q->l->nevents);
-			q->vc_on = 1;
-		}
 		if ((!f->whole || q->k->event_time) &&
 		    (err = ccg_tcur_get(q->tc, e.idx, &e.time)))
 			return err;
@@ -402,10 +397,8 @@ static ccg_err record(qctx *q, const qframe *done, const result *r)
 {
 	qrecord *rc = q->rec;
 	uint64_t n = done->h.nevents;
-	/* A location's root is stored whatever its size. */
-	int stored = (n >= rc->min_events &&
-		      (!q->nf || n - done->covered >= rc->min_events)) ||
-		     (done->h.kind == CCG_NODE_ROOT && n);
+	int stored = ccg_stored_instance(n, done->covered, rc->min_events,
+					 !q->nf, done->h.kind == CCG_NODE_ROOT);
 	if (q->nf)
 		q->f[q->nf - 1].covered += stored ? n : done->covered;
 	if (!stored)
@@ -478,6 +471,8 @@ static ccg_err run(qctx *q)
  * that push fails. */
 static ccg_err start(qctx *q, const ccg_sinst *in, int whole)
 {
+	q->memo = hmemo_get(q);
+	ccg_vcur_retarget(&q->vc, q->c->s, q->l->tbase, q->l->nevents);
 	ccg_err err = push(q, in, whole, 0);
 	if (!err)
 		return run(q);
@@ -500,8 +495,7 @@ ccg_err ccg_query_whole(ccg_statcache *c, const ccg_sloc *l, ccg_tcur *tc,
 		return err;
 	if (!(err = start(&q, in, 1)))
 		*out = q.top;
-	if (q.vc_on)
-		ccg_vcur_free(&q.vc);
+	ccg_vcur_free(&q.vc);
 	return err;
 }
 
@@ -530,7 +524,6 @@ ccg_err ccg_query_window(ccg_statcache *c, const ccg_sloc *l, ccg_tcur *tc,
 	qctx q = {.c = c, .kind = kind, .k = k, .l = l, .tc = tc, .w = w,
 		  .qw = {w->t0, w->t1}, .out = out};
 	ccg_err err = start(&q, in, 0);
-	if (q.vc_on)
-		ccg_vcur_free(&q.vc);
+	ccg_vcur_free(&q.vc);
 	return err;
 }

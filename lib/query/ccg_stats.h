@@ -193,9 +193,23 @@ void ccg_msgs_free(ccg_msgs *m);
 enum { CCG_RES_STATS = 0, CCG_RES_FOLDED = 1, CCG_RES_MSGS = 2,
        CCG_RES_BUILTIN = 3 };
 
+/* Which instances have a record, the one rule of every walk that stores
+ * them and of the lookup: a location's root (`root`) of any events; an
+ * instance of `n` events, min_events or more, that is the walk's top, or
+ * whose events outside the stored instances below it (`below` are in
+ * them) are min_events or more. */
+static inline int ccg_stored_instance(uint64_t n, uint64_t below,
+				      uint64_t min_events, int top, int root)
+{
+	if (root)
+		return n > 0;
+	return n >= min_events && (top || n - below >= min_events);
+}
+
 typedef struct ccg_stored {
 	void *ctx;
-	uint64_t min_events;    /* instances with fewer have no record */
+	uint64_t min_events;    /* instances with fewer have no record but
+				 * roots (ccg_stored_instance) */
 	/* CCG_OK with the record appended to rec, CCG_ENOENT when none. */
 	ccg_err (*get)(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
 		       int kind, ccg_buf *rec);

@@ -419,7 +419,9 @@ static ccg_err stored(walk *w, uint32_t node, uint64_t nevents, int *yes)
 		}
 		/* Its events in stored instances: all, or those below. */
 		uint64_t sum = *(uint64_t *)ccg_walk_data(c, lv - 1);
-		int is = it.hdr->nevents - sum >= w->min_events;
+		int is = ccg_stored_instance(it.hdr->nevents, sum,
+					     w->min_events, 0,
+					     it.hdr->kind == CCG_NODE_ROOT);
 		uint64_t cv = is ? it.hdr->nevents : sum;
 		if (CCG_GROW(w->covs, w->ncovs + 1, w->capcovs) ||
 		    map_put(&w->cov_of, 0, it.id, (uint32_t)w->ncovs)) {
@@ -520,10 +522,11 @@ static ccg_err pop(walk *w, const ccg_walk_item *it)
 	frame *up = pos ? ccg_walk_data(w->c, pos - 1) : NULL;
 	if (f->opens) {
 		a->in.end = end;
-		/* A location's root is stored whatever its size: a scope of
-		 * many small locations (lo2s's) reads one record each. */
-		if (h->nevents >= w->min_events ||
-		    (h->kind == CCG_NODE_ROOT && h->nevents))
+		/* An accumulator is opened for a stored instance or the
+		 * walk's top (which a location's root is: a scope of many
+		 * small locations, lo2s's, reads one record each). */
+		if (ccg_stored_instance(h->nevents, 0, w->min_events, 1,
+					h->kind == CCG_NODE_ROOT))
 			err = acc_emit(w, a, given);
 		if (!err && w->na >= 2)
 			err = acc_merge(w, &w->a[w->na - 2], a, up->path);

@@ -77,17 +77,20 @@ int ccg_msplit_split(const unsigned char *fields, size_t len,
 }
 
 int ccg_msplit_is(const unsigned char *fields, size_t len, uint64_t *metric,
-		  uint32_t *n)
+		  uint32_t *n, const unsigned char **types)
 {
 	const unsigned char *p = fields, *end = fields + len;
 	uint64_t m, k;
-	*n = 0;
 	if (ccg_varint_get(&p, end, &m) || ccg_varint_get(&p, end, &k) ||
 	    k <= CCG_MSPLIT_MARK || k > CCG_MSPLIT_MARK + CCG_MSPLIT_MAX ||
 	    (uint64_t)(end - p) < 2 * (k - CCG_MSPLIT_MARK))
 		return 0;
-	*metric = m;
-	*n = (uint32_t)(k - CCG_MSPLIT_MARK);
+	if (metric)
+		*metric = m;
+	if (n)
+		*n = (uint32_t)(k - CCG_MSPLIT_MARK);
+	if (types)
+		*types = p;
 	return 1;
 }
 

@@ -47,10 +47,11 @@ int ccg_msplit_split(const unsigned char *fields, size_t len,
 		     ccg_msplit_memo *memo, ccg_buf *out, uint64_t *metric,
 		     uint64_t vals[CCG_MSPLIT_MAX], uint32_t *n);
 
-/* *n = the value count of split fields (0 for fields that are not split
- * or do not decode as split: 1 is returned then only for split ones). */
+/* 1 for split fields (0 for others, or fields that do not decode as
+ * split), with (each out may be NULL) their metric, value count and
+ * *types: the (type, width) byte pairs, type first, one per value. */
 int ccg_msplit_is(const unsigned char *fields, size_t len, uint64_t *metric,
-		  uint32_t *n);
+		  uint32_t *n, const unsigned char **types);
 
 /* Appends to out the fields the split ones came from, given the values
  * the stream holds for the event (its metric and n values).  CCG_EFORMAT

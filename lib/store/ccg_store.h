@@ -265,14 +265,15 @@ ccg_err ccg_tcur_lower(ccg_tcur *c, uint64_t t, uint64_t *i);
  * record (the first absolute), so accumulated counters cost what their
  * increments do and a value never depends on another record. */
 
-/* The events of one time record that carry values.  Invariants: m <=
- * CCG_TIME_BLOCK; off rising; at[off[j]] == j and at[k] == -1 for the
- * other offsets; event j's n[j] values are v[vi[j] .. vi[j] + n[j]). */
+/* The events of one time record that carry values; zeroed, an empty
+ * list.  Invariants: m <= CCG_TIME_BLOCK; off rising; at1[off[j]] == j +
+ * 1 and at1[k] == 0 for the other offsets; event j's n[j] values are
+ * v[vi[j] .. vi[j] + n[j]). */
 typedef struct ccg_vals {
 	uint32_t m;
 	uint16_t off[CCG_TIME_BLOCK];
 	uint8_t n[CCG_TIME_BLOCK];
-	int16_t at[CCG_TIME_BLOCK];
+	uint16_t at1[CCG_TIME_BLOCK];
 	uint64_t metric[CCG_TIME_BLOCK];
 	uint32_t vi[CCG_TIME_BLOCK + 1];
 	uint64_t *v;
@@ -292,13 +293,15 @@ ccg_err ccg_vals_add(ccg_vals *v, uint32_t off, uint64_t metric,
 ccg_err ccg_store_times_vals(ccg_store *s, const uint64_t *t, uint32_t n,
 			     const ccg_vals *v, uint32_t *id);
 
-/* The values of the time record [p, p + len) into v (the advanced API's
- * decoder, as ccg_times_decode for its times): CCG_EFORMAT for a value
- * section that does not hold. */
-ccg_err ccg_times_values(const unsigned char *p, size_t len, ccg_vals *v);
+/* The values of the time record [p, p + len) into v, its time count into
+ * *nt (the advanced API's decoder, as ccg_times_decode for its times):
+ * CCG_EFORMAT for a value section that does not hold. */
+ccg_err ccg_times_values(const unsigned char *p, size_t len, ccg_vals *v,
+			 uint32_t *nt);
 
 /* A reader of one location's values: its first time record and events,
- * as ccg_tcur.  Ownership: ccg_vcur_free. */
+ * as ccg_tcur; a zeroed one reads nothing until retargeted.  Ownership:
+ * ccg_vcur_free. */
 #define CCG_VCUR_SLOTS 2
 typedef struct ccg_vcur {
 	const ccg_store *s;
@@ -307,9 +310,8 @@ typedef struct ccg_vcur {
 	uint64_t blk1[CCG_VCUR_SLOTS];   /* record held + 1; 0 none */
 	ccg_vals v[CCG_VCUR_SLOTS];
 	ccg_msplit_memo memo;
-	ccg_buf split;                   /* scratch: a split record */
-	ccg_buf fields;                  /* scratch for its user: the
-					  * fields of an event, say */
+	ccg_buf split;                   /* scratch: a split record's fields,
+					  * for its readers */
 } ccg_vcur;
 void ccg_vcur_init(ccg_vcur *c, const ccg_store *s, uint32_t base,
 		   uint64_t n);
@@ -321,6 +323,12 @@ void ccg_vcur_retarget(ccg_vcur *c, const ccg_store *s, uint32_t base,
  * valid until the next call. */
 ccg_err ccg_vcur_get(ccg_vcur *c, uint64_t i, uint64_t *metric,
 		     const uint64_t **vals, uint32_t *n);
+
+/* Appends to out the fields the split ones [split, split + len) came
+ * from, with the values of event i of the stream c reads
+ * (ccg_msplit_join). */
+ccg_err ccg_vcur_join(ccg_vcur *c, uint64_t i, const unsigned char *split,
+		      size_t len, ccg_buf *out);
 
 /* ccg_store_get_event for event record `id` at event i of the stream c
  * reads: a split METRIC record comes back with its values joined into

@@ -39,9 +39,9 @@ typedef struct vstate {
 	uint64_t fresh[CCG_VSTATE_RECENT]; /* for what is not followed */
 } vstate;
 
-/* The recent values of member k of `metric` (zeros afresh when it is not
- * followed). */
-static uint64_t *vstate_of(vstate *st, uint64_t metric, uint32_t k)
+/* The recent values of `metric`'s members, found once per event (-1:
+ * it is not followed). */
+static int vstate_of(vstate *st, uint64_t metric)
 {
 	uint32_t j = 0;
 	while (j < st->nm && st->metric[j] != metric)
@@ -51,11 +51,17 @@ static uint64_t *vstate_of(vstate *st, uint64_t metric, uint32_t k)
 		memset(st->recent[j], 0, sizeof st->recent[j]);
 		st->nm++;
 	}
-	if (j == st->nm || k >= CCG_VSTATE_MEMBERS) {
-		memset(st->fresh, 0, sizeof st->fresh);
-		return st->fresh;
-	}
-	return st->recent[j][k];
+	return j < st->nm ? (int)j : -1;
+}
+
+/* Member k's recent values of followed metric j (zeros afresh when it is
+ * not followed). */
+static uint64_t *vstate_member(vstate *st, int j, uint32_t k)
+{
+	if (j >= 0 && k < CCG_VSTATE_MEMBERS)
+		return st->recent[j][k];
+	memset(st->fresh, 0, sizeof st->fresh);
+	return st->fresh;
 }
 
 /* Makes x the most recent of r, whose place it had at j (or none: j ==
@@ -89,18 +95,13 @@ static uint64_t vcode(uint64_t *r, uint64_t x, uint64_t *raw)
 
 void ccg_vals_init(ccg_vals *v)
 {
-	v->m = 0;
-	v->vi[0] = 0;
-	v->v = NULL;
-	v->capv = 0;
-	for (uint32_t k = 0; k < CCG_TIME_BLOCK; k++)
-		v->at[k] = -1;
+	memset(v, 0, sizeof *v);
 }
 
 void ccg_vals_clear(ccg_vals *v)
 {
 	for (uint32_t j = 0; j < v->m; j++)
-		v->at[v->off[j]] = -1;
+		v->at1[v->off[j]] = 0;
 	v->m = 0;
 	v->vi[0] = 0;
 }
@@ -126,7 +127,7 @@ ccg_err ccg_vals_add(ccg_vals *v, uint32_t off, uint64_t metric,
 	v->off[m] = (uint16_t)off;
 	v->n[m] = (uint8_t)n;
 	v->metric[m] = metric;
-	v->at[off] = (int16_t)m;
+	v->at1[off] = (uint16_t)(m + 1);
 	v->vi[m + 1] = v->vi[m] + n;
 	v->m = m + 1;
 	return CCG_OK;
@@ -144,15 +145,17 @@ static void put_section(ccg_buf *b, const ccg_vals *v)
 		ccg_put_u(b, v->metric[j]);
 	for (uint32_t j = 0; j < v->m; j++)
 		ccg_put_u(b, v->n[j]);
-	for (uint32_t j = 0; j < v->m; j++)
+	for (uint32_t j = 0; j < v->m; j++) {
+		int f = vstate_of(&st, v->metric[j]);
 		for (uint32_t k = 0; k < v->n[j]; k++) {
 			uint64_t raw = 0;
-			uint64_t code = vcode(vstate_of(&st, v->metric[j], k),
+			uint64_t code = vcode(vstate_member(&st, f, k),
 					      v->v[v->vi[j] + k], &raw);
 			ccg_put_u(b, code);
 			if (!code)
 				ccg_put_u(b, raw);
 		}
+	}
 }
 
 ccg_err ccg_vals_section(const unsigned char *p, const unsigned char *end,
@@ -184,8 +187,9 @@ ccg_err ccg_vals_section(const unsigned char *p, const unsigned char *end,
 	}
 	for (uint64_t j = 0; j < m; j++) {
 		uint64_t vals[CCG_MSPLIT_MAX];
+		int f = vstate_of(&st, metric[j]);
 		for (uint32_t k = 0; k < n[j]; k++) {
-			uint64_t *r = vstate_of(&st, metric[j], k), code;
+			uint64_t *r = vstate_member(&st, f, k), code;
 			uint32_t at = CCG_VSTATE_RECENT;
 			if (ccg_varint_get(&p, end, &code))
 				return CCG_EFORMAT;
@@ -239,16 +243,8 @@ ccg_err ccg_store_times_vals(ccg_store *s, const uint64_t *t, uint32_t n,
 void ccg_vcur_init(ccg_vcur *c, const ccg_store *s, uint32_t base,
 		   uint64_t n)
 {
-	c->s = s;
-	c->base = base;
-	c->n = n;
-	for (int k = 0; k < CCG_VCUR_SLOTS; k++) {
-		c->blk1[k] = 0;
-		ccg_vals_init(&c->v[k]);
-	}
-	memset(&c->memo, 0, sizeof c->memo);
-	c->split = (ccg_buf)CCG_BUF_INIT;
-	c->fields = (ccg_buf)CCG_BUF_INIT;
+	memset(c, 0, sizeof *c);
+	ccg_vcur_retarget(c, s, base, n);
 }
 
 void ccg_vcur_retarget(ccg_vcur *c, const ccg_store *s, uint32_t base,
@@ -266,15 +262,16 @@ void ccg_vcur_free(ccg_vcur *c)
 	for (int k = 0; k < CCG_VCUR_SLOTS; k++)
 		ccg_vals_free(&c->v[k]);
 	ccg_buf_free(&c->split);
-	ccg_buf_free(&c->fields);
 }
 
-ccg_err ccg_times_values(const unsigned char *p, size_t len, ccg_vals *v)
+ccg_err ccg_times_values(const unsigned char *p, size_t len, ccg_vals *v,
+			 uint32_t *nt)
 {
 	const unsigned char *end = p + len;
 	uint64_t k, x;
 	if (ccg_varint_get(&p, end, &k) || k == 0 || k > CCG_TIME_BLOCK)
 		return CCG_EFORMAT;
+	*nt = (uint32_t)k;
 	for (uint64_t i = 0; i < k; i++)
 		if (ccg_varint_get(&p, end, &x))
 			return CCG_EFORMAT;
@@ -291,15 +288,10 @@ static ccg_err load(const ccg_store *s, uint32_t id, uint64_t nt,
 	const unsigned char *p;
 	size_t len;
 	void *hold;
-	uint64_t k;
+	uint32_t k;
 	ccg_err err = ccg_store_rec_get(s, 2, id, &p, &len, &hold);
-	if (err)
-		return err;
-	const unsigned char *q = p;
-	if (ccg_varint_get(&q, p + len, &k) || k != nt)
+	if (!err && !(err = ccg_times_values(p, len, v, &k)) && k != nt)
 		err = CCG_EFORMAT;
-	else
-		err = ccg_times_values(p, len, v);
 	ccg_store_rec_put(s, hold);
 	return err;
 }
@@ -324,7 +316,7 @@ ccg_err ccg_vcur_get(ccg_vcur *c, uint64_t i, uint64_t *metric,
 			return err;
 		c->blk1[k] = blk + 1;
 	}
-	int j = v->at[i % CCG_TIME_BLOCK];
+	int j = (int)v->at1[i % CCG_TIME_BLOCK] - 1;
 	*n = 0;
 	if (j < 0)
 		return CCG_OK;
@@ -334,19 +326,28 @@ ccg_err ccg_vcur_get(ccg_vcur *c, uint64_t i, uint64_t *metric,
 	return CCG_OK;
 }
 
+ccg_err ccg_vcur_join(ccg_vcur *c, uint64_t i, const unsigned char *split,
+		      size_t len, ccg_buf *out)
+{
+	uint64_t m;
+	uint32_t n;
+	const uint64_t *vals;
+	ccg_err err = ccg_vcur_get(c, i, &m, &vals, &n);
+	if (err)
+		return err;
+	/* A split record at an event that carries no values. */
+	return n ? ccg_msplit_join(split, len, m, vals, n, &c->memo, out)
+		 : CCG_EFORMAT;
+}
+
 ccg_err ccg_store_event_at(const ccg_store *s, uint32_t id, ccg_vcur *c,
 			   uint64_t i, ccg_evrec *ev, ccg_buf *fields)
 {
 	size_t mark = fields->len;
 	ccg_err err = ccg_store_get_event(s, id, ev, fields);
-	uint64_t m, vm;
-	uint32_t n, vn;
-	const uint64_t *vals;
 	if (err || ev->kind != CCG_EV_METRIC ||
 	    !ccg_msplit_is((const unsigned char *)fields->data + mark,
-			   ev->len, &m, &n))
-		return err;
-	if ((err = ccg_vcur_get(c, i, &vm, &vals, &vn)))
+			   ev->len, NULL, NULL, NULL))
 		return err;
 	/* The split fields are copied out of the way, then joined back in
 	 * their place. */
@@ -354,9 +355,8 @@ ccg_err ccg_store_event_at(const ccg_store *s, uint32_t id, ccg_vcur *c,
 	if (ccg_buf_add(&c->split, fields->data + mark, ev->len))
 		return CCG_ENOMEM;
 	ccg_buf_setlen(fields, mark);
-	if ((err = ccg_msplit_join((const unsigned char *)c->split.data,
-				   c->split.len, vm, vals, vn, &c->memo,
-				   fields)))
+	if ((err = ccg_vcur_join(c, i, (const unsigned char *)c->split.data,
+				 c->split.len, fields)))
 		return err;
 	ev->len = (uint32_t)(fields->len - mark);
 	return CCG_OK;

@@ -38,8 +38,9 @@ typedef struct memo_ev {
 	uint32_t id1;           /* id + 1, 0 when empty */
 	uint32_t textlen;
 	ccg_kind kind;
-	int split;              /* a split METRIC record: its tail depends
-				 * on the event's values, not kept here */
+	int split;              /* a split METRIC record: its line depends
+				 * on the event's values; tail holds its
+				 * split fields */
 	ccg_buf tail;           /* the line after the depth column */
 } memo_ev;
 
@@ -60,7 +61,6 @@ typedef struct memo_range {
 /* One thread's memo, kept across reads (ccg_tls, freed when the
  * thread ends); `serial` tells which open trace its entries belong to. */
 typedef struct memo {
-	int made;               /* its parts initialised */
 	uint64_t serial;
 	uint32_t fanout;
 	memo_ev ev[CCG_WALK_MEMO];
@@ -68,7 +68,7 @@ typedef struct memo {
 	memo_range rng[CCG_WALK_RANGES];
 	ccg_buf fields;
 	ccg_tcur tc;            /* reinitialised for each walk */
-	ccg_vcur vc;            /* retargeted for each walk */
+	ccg_vcur vc;            /* retargeted for each walk (zeroed, valid) */
 	memo_ev at;             /* the last split record joined */
 } memo;
 
@@ -94,10 +94,6 @@ static memo *memo_get(const ccg_trace *t)
 	memo *m = ccg_tls_get(&memo_tls);
 	if (!m)
 		return NULL;
-	if (!m->made) {
-		ccg_vcur_init(&m->vc, NULL, 0, 0);
-		m->made = 1;
-	}
 	if (m->serial != t->serial || m->fanout != t->opt.fanout ||
 	    !m->nodes) {
 		for (size_t i = 0; i < CCG_WALK_MEMO; i++)
@@ -174,48 +170,51 @@ static uint64_t walk_fixed(const walk *w)
 	return fixed_len(w->t, w->l);
 }
 
-/* Renders the tail of record `id` (fields in w->fields_) into m. */
-static ccg_err walk_tail(walk *w, const ccg_evrec *ev, memo_ev *m)
+/* Renders into m the tail of a record of `kind` and `textlen` whose
+ * fields are in w->fields_. */
+static ccg_err walk_tail(walk *w, ccg_kind kind, uint32_t textlen, memo_ev *m)
 {
 	ccg_buf_reset(&m->tail);
-	ccg_render_event_tail(&m->tail, w->t->defs, ev->kind,
-			      (const unsigned char *)w->fields_->data, ev->len);
+	ccg_render_event_tail(&m->tail, w->t->defs, kind,
+			      (const unsigned char *)w->fields_->data,
+			      w->fields_->len);
 	if (ccg_buf_status(&m->tail))
 		return CCG_ENOMEM;
 	/* Its text decides the length of its line, its textlen the size of
 	 * every file holding it: they must agree. */
-	if (ccg_render_event_textlen(ev->kind, m->tail.len) != ev->textlen)
+	if (ccg_render_event_textlen(kind, m->tail.len) != textlen)
 		return CCG_EFORMAT;
-	m->kind = ev->kind;
-	m->textlen = ev->textlen;
+	m->kind = kind;
+	m->textlen = textlen;
 	return CCG_OK;
 }
 
 /* Record `id` as event idx of the stream (CCG_NO_EVENT: its kind and
  * text length only): the memo's, or for a split METRIC record its values
- * joined in w->at. */
+ * joined to the split fields the memo keeps, rendered in w->at. */
 static ccg_err walk_event(walk *w, uint32_t id, uint64_t idx,
 			  const memo_ev **out)
 {
 	memo_ev *m = &w->ev[id % CCG_WALK_MEMO];
-	ccg_evrec ev;
 	ccg_err err;
 	if (m->id1 != id + 1) {
+		ccg_evrec ev;
 		m->id1 = 0;
 		ccg_buf_reset(w->fields_);
 		if ((err = ccg_store_get_event(w->t->store, id, &ev,
 					       w->fields_)))
 			return err;
-		uint64_t metric;
-		uint32_t n;
 		m->split = ev.kind == CCG_EV_METRIC &&
 			   ccg_msplit_is((const unsigned char *)
-					 w->fields_->data, ev.len, &metric, &n);
+					 w->fields_->data, ev.len, NULL, NULL,
+					 NULL);
 		if (m->split) {
 			ccg_buf_reset(&m->tail);
+			if (ccg_buf_add(&m->tail, w->fields_->data, ev.len))
+				return CCG_ENOMEM;
 			m->kind = ev.kind;
 			m->textlen = ev.textlen;
-		} else if ((err = walk_tail(w, &ev, m))) {
+		} else if ((err = walk_tail(w, ev.kind, ev.textlen, m))) {
 			return err;
 		}
 		m->id1 = id + 1;
@@ -224,9 +223,10 @@ static ccg_err walk_event(walk *w, uint32_t id, uint64_t idx,
 	if (!m->split || idx == CCG_NO_EVENT)
 		return CCG_OK;
 	ccg_buf_reset(w->fields_);
-	if ((err = ccg_store_event_at(w->t->store, id, w->vc, idx, &ev,
-				      w->fields_)) ||
-	    (err = walk_tail(w, &ev, w->at)))
+	if ((err = ccg_vcur_join(w->vc, idx,
+				 (const unsigned char *)m->tail.data,
+				 m->tail.len, w->fields_)) ||
+	    (err = walk_tail(w, m->kind, m->textlen, w->at)))
 		return err;
 	*out = w->at;
 	return CCG_OK;

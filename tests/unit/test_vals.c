@@ -95,12 +95,12 @@ static void split_join_round_trip(void **state)
 		uint64_t m2;
 		uint32_t n2;
 		assert_int_equal(ccg_msplit_is((const unsigned char *)sp.data,
-					       sp.len, &m2, &n2),
+					       sp.len, &m2, &n2, NULL),
 				 1);
 		assert_true(m2 == metric && n2 == n);
 		/* Plain fields are never taken for split ones. */
 		assert_int_equal(ccg_msplit_is((const unsigned char *)f.data,
-					       f.len, &m2, &n2),
+					       f.len, &m2, &n2, NULL),
 				 0);
 		ccg_buf_reset(&back);
 		assert_int_equal(ccg_msplit_join((const unsigned char *)sp.data,
@@ -363,7 +363,7 @@ static void damaged_sections(void **state)
 	ccg_vals got;
 	ccg_vals_init(&got);
 	assert_int_equal(ccg_times_decode(p, rec.len, tt, &n), CCG_OK);
-	assert_int_equal(ccg_times_values(p, rec.len, &got), CCG_OK);
+	assert_int_equal(ccg_times_values(p, rec.len, &got, &n), CCG_OK);
 	assert_int_equal(got.m, v.m);
 	for (uint32_t j = 0; j < v.m; j++) {
 		assert_int_equal(got.off[j], v.off[j]);
@@ -378,10 +378,10 @@ static void damaged_sections(void **state)
 	assert_non_null(copy);
 	int refused = 0, changed = 0;
 	for (size_t cut = times_len + 1; cut < rec.len; cut++)
-		assert_int_equal(ccg_times_values(p, cut, &got), CCG_EFORMAT);
+		assert_int_equal(ccg_times_values(p, cut, &got, &n), CCG_EFORMAT);
 	memcpy(copy, p, rec.len);
 	copy[rec.len] = 0;
-	assert_int_equal(ccg_times_values(copy, rec.len + 1, &got),
+	assert_int_equal(ccg_times_values(copy, rec.len + 1, &got, &n),
 			 CCG_EFORMAT);
 	/* A changed byte is refused where the section no longer holds, or
 	 * reads as other values or offsets (the index's block checksums
@@ -393,7 +393,7 @@ static void damaged_sections(void **state)
 			if (copy[k] == b)
 				continue;
 			copy[k] = (unsigned char)b;
-			if (ccg_times_values(copy, rec.len, &got))
+			if (ccg_times_values(copy, rec.len, &got, &n))
 				refused++;
 			else
 				changed++;
