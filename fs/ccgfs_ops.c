@@ -5,7 +5,9 @@
  * to library ids (ino = id + 1, so the root id 0 is FUSE_ROOT_ID), replies to
  * the kernel exactly once per request, and turns library errors into errno
  * values in one place (fs_errno).  The trace never changes while mounted, so
- * entries and attributes get long timeouts and file data keep_cache.
+ * entries and attributes get long timeouts and file data keep_cache; the
+ * one file that changes (ccg_trace_changes: the names refused so far)
+ * gets neither, and direct I/O.
  */
 #include "ccgfs_i.h"
 
@@ -92,7 +94,7 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		return;
 	}
 	e.ino = id_to_ino(id);
-	e.attr_timeout = FS_TIMEOUT;
+	e.attr_timeout = ccg_trace_changes(id) ? 0 : FS_TIMEOUT;
 	e.entry_timeout = FS_TIMEOUT;
 	fuse_reply_entry(req, &e);
 }
@@ -102,11 +104,12 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 {
 	(void)fi;
 	struct stat st;
-	ccg_err err = fill_stat(fs_of(req), ino_to_id(ino), &st);
+	ccg_id id = ino_to_id(ino);
+	ccg_err err = fill_stat(fs_of(req), id, &st);
 	if (err)
 		fuse_reply_err(req, fs_errno(err));
 	else
-		fuse_reply_attr(req, &st, FS_TIMEOUT);
+		fuse_reply_attr(req, &st, ccg_trace_changes(id) ? 0 : FS_TIMEOUT);
 }
 
 /* opendir, readdir and open take an entry's kind from its id
@@ -197,7 +200,12 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, EROFS);
 		return;
 	}
-	fi->keep_cache = 1;
+	/* A file that changes is read afresh at each read, whatever size
+	 * the kernel last saw. */
+	if (ccg_trace_changes(ino_to_id(ino)))
+		fi->direct_io = 1;
+	else
+		fi->keep_cache = 1;
 	fuse_reply_open(req, fi);
 }
 

@@ -123,6 +123,11 @@ ccg_err ccg_trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st);
  * from the id alone, so readdir, opendir and open need no stat. */
 int ccg_trace_is_dir(ccg_id id);
 
+/* Whether file `id` may change while the trace is open (the root's
+ * refused.tsv: every other file's bytes and size are fixed); decided from
+ * the id alone.  Such a file is not to be cached. */
+int ccg_trace_changes(ccg_id id);
+
 /* Finds `name` in directory `dir`.  CCG_ENOENT when absent, CCG_ENOTDIR
  * when dir is a file. */
 ccg_err ccg_trace_lookup(const ccg_trace *t, ccg_id dir, const char *name,

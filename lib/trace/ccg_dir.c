@@ -55,6 +55,21 @@ static ccg_err f_fixed(const ccg_trace *t, const target *tg, enum view v,
 	return copy_range(&t->fixed[v], off, len, out, size);
 }
 
+/* refused.tsv of the root: made at each read, as it changes. */
+static ccg_err f_refused(const ccg_trace *t, const target *tg, enum view v,
+			 uint64_t off, size_t len, ccg_buf *out,
+			 uint64_t *size)
+{
+	(void)tg;
+	(void)v;
+	ccg_buf b = CCG_BUF_INIT;
+	ccg_err err = ccg_windows_refused_text(t, &b);
+	if (!err)
+		err = copy_range(&b, off, len, out, size);
+	ccg_buf_free(&b);
+	return err;
+}
+
 /* patterns.tsv of the root or a location, made on first use; a location
  * in a window has its location's (patterns are structure, not time). */
 static ccg_err f_patterns(const ccg_trace *t, const target *tg, enum view v,
@@ -221,6 +236,7 @@ static const dir_file root_files[] = {
 	{V_REGIONS, "regions.tsv", f_fixed},
 	{V_LOCATIONS, "locations.tsv", f_fixed},
 	{V_DEFINITIONS, "definitions.tsv", f_fixed},
+	{V_REFUSED, "refused.tsv", f_refused},
 	FILE_PATTERNS, FILE_STATS, FILE_FOLDED, FILE_MESSAGES,
 	FILE_IMBALANCE, FILE_FOLDED_LOC, FILE_METRICS, FILE_JSON, FILE_SVG};
 static const dir_file group_files[] = {FILE_INFO, FILE_SUMMARY,

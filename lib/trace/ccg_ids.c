@@ -16,6 +16,11 @@ int ccg_trace_is_dir(ccg_id id)
 	return ccg_id_view(id) == V_DIR;
 }
 
+int ccg_trace_changes(ccg_id id)
+{
+	return ccg_id_view(id) == V_REFUSED;
+}
+
 uint64_t ccg_ids_win_stride(const ccg_trace *t)
 {
 	return 1 + t->ngroups + t->nlocs;

@@ -488,7 +488,11 @@ static void render_readme(const ccg_trace *t, ccg_buf *b)
 		"shows them,\n"
 		"                   1.2s-1.3s, 5-7ms, 10%%-20%%, ...: the same "
 		"files, and\n"
-		"                   GROUP/ and GROUP/LOCATION/ below it\n\n",
+		"                   GROUP/ and GROUP/LOCATION/ below it\n"
+		"  refused.tsv      the last names under time/ that name no "
+		"window, and why\n"
+		"                   (\"No such file or directory\" says no "
+		"more)\n\n",
 		t->ngroups, t->nlocs, (unsigned long long)t->events,
 		t->opt.fanout);
 	ccg_buf_addf(b,

@@ -470,6 +470,40 @@ static void reset_content(ccg_trace *t)
 }
 
 /* Names, ids, widths and the fixed files, from defs, store and locs. */
+/* Damaged locations said one line each at open, at most this many. */
+#define WARN_LOCS 10
+
+/* One warning line per location that could not be read whole (the first
+ * WARN_LOCS, then how many more): a damaged trace is served, not
+ * silently. */
+static void warn_damaged(const ccg_trace *t)
+{
+	uint64_t bad = 0;
+	for (size_t i = 0; i < t->nlocs; i++) {
+		const loc *l = &t->locs[i];
+		if (!l->errmsg)
+			continue;
+		if (bad++ >= WARN_LOCS)
+			continue;
+		char own[48];
+		snprintf(own, sizeof own, "location %llu: ",
+			 (unsigned long long)l->def->id);
+		const char *why = l->errmsg;
+		if (!strncmp(why, own, strlen(own)))
+			why = why + strlen(own);
+		note(t, "warning: location %llu (%s/%s): %s; served with the "
+			"%llu events read before",
+		     (unsigned long long)l->def->id,
+		     t->groups[l->group].dirname, l->dirname, why,
+		     (unsigned long long)l->nevents);
+	}
+	if (bad > WARN_LOCS)
+		note(t, "warning: %llu more damaged locations (%llu in all; "
+			"the root info lists them)",
+		     (unsigned long long)(bad - WARN_LOCS),
+		     (unsigned long long)bad);
+}
+
 static ccg_err finish_setup(ccg_trace *t)
 {
 	const ccg_clock *ck = ccg_defs_clock(t->defs);
@@ -628,6 +662,7 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 	}
 	pthread_mutex_init(&t->mut->pat_mu, NULL);
 	pthread_mutex_init(&t->mut->win_mu, NULL);
+	pthread_mutex_init(&t->mut->ref_mu, NULL);
 	static uint64_t serials; /* one per open, for the read memos */
 	t->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
 	if (opt)
@@ -678,6 +713,7 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 	t->opt.dist = NULL; /* borrowed for the build only */
 	if ((err = finish_setup(t)))
 		goto fail;
+	warn_damaged(t);
 	ccg_buf_free(&identity);
 	ccg_buf_free(&why);
 	ccg_buf_free(&path);
@@ -708,6 +744,11 @@ static void mut_free(trace_mut *m)
 	free(m->pat_loc);
 	pthread_mutex_destroy(&m->pat_mu);
 	pthread_mutex_destroy(&m->win_mu);
+	pthread_mutex_destroy(&m->ref_mu);
+	for (size_t i = 0; i < CCG_REFUSED_KEPT; i++) {
+		free(m->refused[i].path);
+		free(m->refused[i].why);
+	}
 	free(m->wins);
 	free(m->tlns);
 	for (size_t i = 0; i < m->nmerges; i++)

@@ -3,10 +3,13 @@
  * which exist by lookup: each name looked up (or window listed in time/)
  * gets an entry in a table of the open trace (under win_mu), and its id
  * is its place there; names that give one range share it.  Also the info
- * files of window directories.
+ * files of window directories, and the names refused under time/ with
+ * why (refused.tsv, and a line for the log).
  */
+#define _POSIX_C_SOURCE 200809L
 #include "trace_i.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,13 +83,97 @@ static ccg_err window_id(const ccg_trace *t, win wn, ccg_id *out)
 	return err;
 }
 
+/* Whether a refused name is worth recording: a name starting with a dot
+ * and holding no digit (.Trash, .hidden: what file managers and shells
+ * look up by themselves) is not. */
+static int worth_saying(const char *name)
+{
+	if (*name != '.')
+		return 1;
+	for (size_t i = 0; i < 256 && name[i]; i++)
+		if (name[i] >= '0' && name[i] <= '9')
+			return 1;
+	return 0;
+}
+
+/* Records time/NAME as refused, why in `why`; the first CCG_REFUSED_SAID
+ * of a mount also go to the log.  Out of memory loses the record only. */
+static void refused(const ccg_trace *t, const char *name, const ccg_buf *why)
+{
+	static const char dir[] = "time/";
+	size_t n = strnlen(name, 256);
+	char *path = malloc(sizeof dir + n);
+	char *text = strdup(why->data ? why->data : "");
+	if (!path || !text) {
+		free(path);
+		free(text);
+		return;
+	}
+	memcpy(path, dir, sizeof dir - 1);
+	memcpy(path + sizeof dir - 1, name, n);
+	path[sizeof dir - 1 + n] = '\0';
+	trace_mut *m = t->mut;
+	pthread_mutex_lock(&m->ref_mu);
+	uint64_t k = m->nrefused;
+	ccg_refusal *last = k ? &m->refused[(k - 1) % CCG_REFUSED_KEPT] : NULL;
+	int again = last && !strcmp(last->path, path);
+	if (!again) {
+		ccg_refusal *r = &m->refused[k % CCG_REFUSED_KEPT];
+		free(r->path);
+		free(r->why);
+		r->path = path;
+		r->why = text;
+		path = text = NULL;
+		m->nrefused = k + 1;
+	}
+	pthread_mutex_unlock(&m->ref_mu);
+	if (!again && t->opt.log && k < CCG_REFUSED_SAID) {
+		ccg_buf line = CCG_BUF_INIT;
+		ccg_buf_addf(&line, "%s%s: no such window: %s", dir, name,
+			     why->data ? why->data : "");
+		if (k + 1 == CCG_REFUSED_SAID)
+			ccg_buf_adds(&line, " (further refused names only in "
+					    "refused.tsv)");
+		if (!ccg_buf_status(&line))
+			t->opt.log(t->opt.log_ctx, CCG_LOG_NOTE, line.data);
+		ccg_buf_free(&line);
+	}
+	free(path);
+	free(text);
+}
+
 ccg_err ccg_windows_lookup(const ccg_trace *t, const char *name, ccg_id *out)
 {
 	ccg_wclock c = ccg_winname_clock(t);
 	win wn;
-	if (ccg_winname_parse(&c, name, &wn))
+	if (ccg_winname_parse(&c, name, &wn)) {
+		if (worth_saying(name)) {
+			ccg_buf why = CCG_BUF_INIT;
+			ccg_winname_why(&c, name, &why);
+			refused(t, name, &why);
+			ccg_buf_free(&why);
+		}
 		return CCG_ENOENT;
+	}
 	return window_id(t, wn, out);
+}
+
+ccg_err ccg_windows_refused_text(const ccg_trace *t, ccg_buf *b)
+{
+	trace_mut *m = t->mut;
+	ccg_buf_adds(b, "path\treason\n");
+	pthread_mutex_lock(&m->ref_mu);
+	uint64_t n = m->nrefused;
+	uint64_t from = n > CCG_REFUSED_KEPT ? n - CCG_REFUSED_KEPT : 0;
+	for (uint64_t k = from; k < n; k++) {
+		const ccg_refusal *r = &m->refused[k % CCG_REFUSED_KEPT];
+		ccg_render_escape(b, r->path);
+		ccg_buf_addc(b, '\t');
+		ccg_render_escape(b, r->why);
+		ccg_buf_addc(b, '\n');
+	}
+	pthread_mutex_unlock(&m->ref_mu);
+	return ccg_buf_status(b);
 }
 
 uint64_t ccg_windows_count(const ccg_trace *t)
@@ -165,6 +252,55 @@ static void window_bounds(const ccg_trace *t, win wn, ccg_buf *b)
 	add_ku(b, "window_duration_ticks", wn.t1 - wn.t0);
 }
 
+/* Absolute `time` since the zero: seconds, or ticks on a clock without
+ * a resolution. */
+static void put_time(const ccg_trace *t, ccg_buf *b, uint64_t time)
+{
+	if (!t->secs.res) {
+		ccg_buf_addu(b, time - t->zero, 0);
+		ccg_buf_adds(b, " ticks");
+		return;
+	}
+	char sec[CCG_SECFMT_MAX];
+	size_t n = ccg_secfmt_fmt(sec, &t->secs, time), k = 0;
+	while (k < n && sec[k] == ' ') /* the format pads; a note does not */
+		k++;
+	ccg_buf_add(b, sec + k, n - k);
+	ccg_buf_adds(b, " s");
+}
+
+/* How much of the trace's span [first, last] the window covers, and a
+ * note when it misses the span or part of it. */
+static void window_overlap(const ccg_trace *t, win wn, ccg_buf *b)
+{
+	int empty = !t->events || t->first > t->last;
+	int before = !empty && wn.t1 <= t->first;
+	int after = !empty && wn.t0 > t->last;
+	const char *cover = empty || before || after ? "none"
+			    : wn.t0 <= t->first && wn.t1 > t->last ? "whole"
+								    : "part";
+	ccg_buf_adds(b, "window_covers_trace: ");
+	ccg_buf_adds(b, cover);
+	ccg_buf_addc(b, '\n');
+	if (empty) {
+		ccg_buf_adds(b, "note: the trace has no events; every file "
+				"of this window is empty\n");
+		return;
+	}
+	if (!before && !after)
+		return;
+	ccg_buf_adds(b, before ? "note: the window ends before the trace's "
+				 "first event (at "
+			       : "note: the window starts after the trace's "
+				 "last event (at ");
+	put_time(t, b, before ? t->first : t->last);
+	ccg_buf_adds(b, "; the trace spans ");
+	put_time(t, b, t->first);
+	ccg_buf_adds(b, " to ");
+	put_time(t, b, t->last);
+	ccg_buf_adds(b, " from its zero): its files are empty\n");
+}
+
 ccg_err ccg_windows_info(const ccg_trace *t, const where *w, ccg_buf *b)
 {
 	win wn = ccg_ids_window(t, w->win);
@@ -183,6 +319,7 @@ ccg_err ccg_windows_info(const ccg_trace *t, const where *w, ccg_buf *b)
 		ccg_info_node(t, &in, 1, b);
 	}
 	window_bounds(t, wn, b);
+	window_overlap(t, wn, b);
 	if (w->sub > t->ngroups) {
 		uint64_t n;
 		int known;

@@ -85,18 +85,45 @@ static int unit_of(const char *p, size_t n, enum unit *u)
 	return -1;
 }
 
+/* Why a name is refused, appended to `why` (NULL: not wanted). */
+static void refuse(ccg_buf *why, const char *text)
+{
+	if (why)
+		ccg_buf_adds(why, text);
+}
+
+/* The accepted forms, said after a reason that needs them. */
+#define WIN_FORMS                                                        \
+	"a window is START-END: seconds with a unit (1.5s-2s, 10ms-20ms, " \
+	"3us-4us, 100ns-200ns, 1min-2min, 1h-2h), percent of the trace "   \
+	"(10%-20%), ticks from the trace's zero (1000-2000) or absolute "  \
+	"(@T0-T1)"
+
 /* Reads one side ("12", "1.25ms", "10%") from s; *end is left after it.
- * -1 on garbage or an integer part past 2^64. */
-static int parse_side(const char *s, const char **end, side *out)
+ * -1 on garbage or an integer part past 2^64, with the reason appended to
+ * `why`. */
+static int parse_side(const char *s, const char **end, side *out,
+		      ccg_buf *why)
 {
 	const char *p = s;
 	memset(out, 0, sizeof *out);
-	if (!is_digit(*p))
+	if (!is_digit(*p)) {
+		if (*p == '.' && is_digit(p[1]))
+			refuse(why, "a number starts with a digit (0.5s, not "
+				    ".5s); " WIN_FORMS);
+		else if (!*p)
+			refuse(why, "a number is missing; " WIN_FORMS);
+		else
+			refuse(why, "not a number where a time starts; "
+				    WIN_FORMS);
 		return -1;
+	}
 	for (; is_digit(*p); p++) {
 		uint64_t d = (uint64_t)(*p - '0');
-		if (out->ip > (UINT64_MAX - d) / 10)
+		if (out->ip > (UINT64_MAX - d) / 10) {
+			refuse(why, "a number past 2^64");
 			return -1;
+		}
 		out->ip = out->ip * 10 + d;
 	}
 	if (*p == '.') {
@@ -104,16 +131,26 @@ static int parse_side(const char *s, const char **end, side *out)
 		while (is_digit(*p))
 			p++;
 		out->nfrac = (size_t)(p - out->frac);
-		if (!out->nfrac)
+		if (!out->nfrac) {
+			refuse(why, "no digit after a decimal point");
 			return -1;
+		}
 	}
 	const char *u = p;
 	while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 	       *p == '%' || (unsigned char)*p >= 0x80)
 		p++;
 	if (p > u) {
-		if (unit_of(u, (size_t)(p - u), &out->u))
+		if (unit_of(u, (size_t)(p - u), &out->u)) {
+			if (why) {
+				ccg_buf_adds(why, "unknown unit ");
+				ccg_buf_add(why, u, (size_t)(p - u));
+				ccg_buf_adds(why, " (units: s, ms, us, ns, min, "
+						  "h, %; none for ticks; no "
+						  "exponents)");
+			}
 			return -1;
+		}
 		out->has_unit = 1;
 	}
 	*end = p;
@@ -199,39 +236,86 @@ static int plain_is_absolute(const ccg_wclock *c, uint64_t t0)
 	       t0 >= c->zero;
 }
 
-int ccg_winname_parse(const ccg_wclock *c, const char *name, win *out)
+/* ccg_winname_parse, and when it refuses the name, why (to `why`). */
+static int parse(const ccg_wclock *c, const char *name, win *out,
+		 ccg_buf *why)
 {
 	size_t len = 0;
 	while (len <= WINNAME_MAX && name[len])
 		len++;
-	if (len > WINNAME_MAX)
+	if (len > WINNAME_MAX) {
+		refuse(why, "longer than 255 bytes");
 		return -1;
+	}
 	int abs = *name == '@';
 	side a, b;
 	const char *p;
-	if (parse_side(name + abs, &p, &a) || *p != '-' ||
-	    parse_side(p + 1, &p, &b) || *p)
+	if (parse_side(name + abs, &p, &a, why))
 		return -1;
+	if (*p != '-') {
+		refuse(why, *p ? "no '-' after the start time; " WIN_FORMS
+			       : "no end time; " WIN_FORMS);
+		return -1;
+	}
+	if (parse_side(p + 1, &p, &b, why))
+		return -1;
+	if (*p) {
+		refuse(why, "something follows the end time; " WIN_FORMS);
+		return -1;
+	}
 	if (!a.has_unit)
 		a.u = b.u;
 	else if (!b.has_unit)
 		b.u = a.u;
-	if (abs && a.u != U_TICKS)
+	if (abs && a.u != U_TICKS) {
+		refuse(why, "@ takes ticks only (@T0-T1)");
 		return -1;
+	}
 	uint64_t x, y;
-	if (side_ticks(c, &a, &x) || side_ticks(c, &b, &y) || y <= x)
+	if (side_ticks(c, &a, &x) || side_ticks(c, &b, &y)) {
+		if ((a.u == U_TICKS && a.nfrac) || (b.u == U_TICKS && b.nfrac))
+			refuse(why, "ticks are whole numbers (a fraction "
+				    "needs a unit: 1.5s)");
+		else if (!c->res && a.u != U_PCT && a.u != U_TICKS)
+			refuse(why, "the trace's clock has no resolution: "
+				    "use ticks or percent");
+		else
+			refuse(why, "a time past the clock's range (2^64 "
+				    "ticks)");
 		return -1;
+	}
+	if (y <= x) {
+		refuse(why, y == x ? "the end equals the start (a window "
+				     "is START-END with END after START)"
+				   : "the end lies before the start (a window "
+				     "is START-END with END after START)");
+		return -1;
+	}
 	if (a.u == U_TICKS && !abs)
 		abs = plain_is_absolute(c, x);
 	if (!abs) {
-		if (y > UINT64_MAX - c->zero)
+		if (y > UINT64_MAX - c->zero) {
+			refuse(why, "a time past the clock's range (2^64 "
+				    "ticks)");
 			return -1;
+		}
 		x += c->zero;
 		y += c->zero;
 	}
 	out->t0 = x;
 	out->t1 = y;
 	return 0;
+}
+
+int ccg_winname_parse(const ccg_wclock *c, const char *name, win *out)
+{
+	return parse(c, name, out, NULL);
+}
+
+int ccg_winname_why(const ccg_wclock *c, const char *name, ccg_buf *why)
+{
+	win w;
+	return parse(c, name, &w, why);
 }
 
 ccg_wclock ccg_winname_clock(const ccg_trace *t)

@@ -111,6 +111,8 @@ enum view {
 	/* who waits for whom (lib/analyze/ccg_waits.h) */
 	V_WAITS,
 	V_CRITPATH,
+	/* names refused in this mount (changes while mounted) */
+	V_REFUSED,
 	V__COUNT
 };
 _Static_assert(V__COUNT <= (1 << CCG_VIEW_BITS), "views fit their bits");
@@ -189,6 +191,16 @@ typedef struct ccg_waitset ccg_waitset;
 /* Everything of an open trace that changes after ccg_trace_open: the
  * tables lookups fill in and the texts made on first read.  Each field
  * names the lock that protects it. */
+/* Refused names kept for refused.tsv, and those also said on stderr. */
+#define CCG_REFUSED_KEPT 32
+#define CCG_REFUSED_SAID 100
+
+/* A name a lookup refused and why; both owned (malloc). */
+typedef struct ccg_refusal {
+	char *path;             /* from the root: "time/2s-1s" */
+	char *why;
+} ccg_refusal;
+
 typedef struct trace_mut {
 	pthread_mutex_t win_mu;
 	win *wins;              /* win_mu: looked-up windows */
@@ -207,6 +219,11 @@ typedef struct trace_mut {
 				 * is not one) */
 	int refused_said;       /* atomic: a read refused a malformed record
 				 * and said so (once per trace) */
+	pthread_mutex_t ref_mu;
+	ccg_refusal refused[CCG_REFUSED_KEPT]; /* ref_mu: the last refused
+				 * names, a ring; refused[(nrefused - 1) %
+				 * CCG_REFUSED_KEPT] the newest */
+	uint64_t nrefused;      /* ref_mu: names refused so far */
 } trace_mut;
 
 /* An open trace.  Every field but `mut`'s contents is set by
@@ -390,6 +407,10 @@ ccg_wclock ccg_winname_clock(const ccg_trace *t);
 /* The absolute ticks [t0, t1) a window name ("T0-T1", "1-2ms", "10%-20%",
  * ... see README) names into *out; -1 when it names none. */
 int ccg_winname_parse(const ccg_wclock *c, const char *name, win *out);
+/* As ccg_winname_parse; when the name is refused (-1), why in plain
+ * words (with the accepted forms when the name's form is wrong) is
+ * appended to `why`. */
+int ccg_winname_why(const ccg_wclock *c, const char *name, ccg_buf *why);
 
 /* The default split `ls time/` lists: windows k0 .. k0+n-1, window k
  * from k x step to (k + 1) x step in `unit` (0 ticks from the zero, 1 s,
@@ -410,6 +431,9 @@ void ccg_winname_split_name(const ccg_wsplit *s, uint64_t k, ccg_buf *out);
 /* The window directory named `name` under time/. */
 ccg_err ccg_windows_lookup(const ccg_trace *t, const char *name,
 			   ccg_id *out);
+/* refused.tsv: the last CCG_REFUSED_KEPT names refused under time/,
+ * oldest first, with why; appended to b. */
+ccg_err ccg_windows_refused_text(const ccg_trace *t, ccg_buf *b);
 /* How many windows `ls time/` lists. */
 uint64_t ccg_windows_count(const ccg_trace *t);
 /* Listed window k of time/: its id and its name appended to `name`. */
