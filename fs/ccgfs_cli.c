@@ -70,6 +70,69 @@ static const struct number_opt {
 	{"longest", offsetof(ccgfs_cli, longest), CCG_LONGEST_MAX},
 };
 
+/* Names a mistyped option is compared with: ccgfs's own, and the FUSE
+ * mount options users give most. */
+static const char *const known_opts[] = {
+	"fanout", "cache", "memory", "summaries", "threads", "json_max",
+	"mpi_timeout", "longest", "tolerance", "index", "noindex", "rebuild",
+	"nonempty", "async_read", "allow_other", "allow_root", "auto_unmount",
+	"default_permissions", "fsname", "max_read", "max_threads",
+	"clone_fd", "--build-only", "--info", "--help", "--version"};
+
+/* Edit distance of a[0..na) and b[0..nb) with adjacent transpositions
+ * (optimal string alignment), both at most 32 bytes. */
+static unsigned edit_distance(const char *a, size_t na, const char *b,
+			      size_t nb)
+{
+	unsigned d[33][33];
+	for (size_t i = 0; i <= na; i++)
+		d[i][0] = (unsigned)i;
+	for (size_t j = 0; j <= nb; j++)
+		d[0][j] = (unsigned)j;
+	for (size_t i = 1; i <= na; i++) {
+		for (size_t j = 1; j <= nb; j++) {
+			unsigned cost = a[i - 1] != b[j - 1];
+			unsigned v = d[i - 1][j - 1] + cost;
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	}
+	return d[na][nb];
+}
+
+int ccgfs_cli_nearest(const char *opt, char *out, size_t n)
+{
+	int dash = !strncmp(opt, "--", 2);
+	const char *name = dash ? opt : !strncmp(opt, "-o ", 3) ? opt + 3 : opt;
+	size_t len = strcspn(name, "=");
+	if (!len || len > 32)
+		return 0;
+	const char *best = NULL;
+	unsigned best_d = 3; /* at most 2 edits, and fewer than half */
+	for (size_t i = 0; i < sizeof known_opts / sizeof *known_opts; i++) {
+		const char *k = known_opts[i];
+		size_t kl = strlen(k);
+		if ((k[0] == '-') != dash || kl > 32)
+			continue;
+		unsigned d = edit_distance(name, len, k, kl);
+		if (d < best_d && 2 * d < len) {
+			best = k;
+			best_d = d;
+		}
+	}
+	if (!best)
+		return 0;
+	int w = snprintf(out, n, "%s%s%s", dash ? "" : "-o ", best,
+			 name + len);
+	return w > 0 && (size_t)w < n;
+}
+
 void ccgfs_cli_error(const char *subject, const char *fmt, ...)
 {
 	va_list ap;

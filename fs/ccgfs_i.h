@@ -70,6 +70,10 @@ int ccgfs_cli_parse(struct fuse_args *args, ccgfs_cli *c);
 void ccgfs_cli_free(ccgfs_cli *c);
 /* The --help text, on stdout. */
 void ccgfs_cli_usage(void);
+/* The known option nearest to `opt` ("-o fanuot=8", "--biuld-only"), as
+ * the user would write it ("-o fanout=8") into out (size n): 1, or 0 when
+ * none is close enough to be meant. */
+int ccgfs_cli_nearest(const char *opt, char *out, size_t n);
 /* The line after a usage error: where to read more. */
 void ccgfs_cli_hint(void);
 /* One error line on stderr: "ccgfs: SUBJECT: PROBLEM" (no subject when

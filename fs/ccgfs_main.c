@@ -66,7 +66,13 @@ static void say_fuse(const char *subject, const char *otherwise)
 		if (n > k && !strncmp(s, forms[i].start, k) &&
 		    s[n - 1] == '\'') {
 			s[n - 1] = '\0';
-			ccgfs_cli_error(s + k, "%s", forms[i].problem);
+			char near[FS_FUSE_SAID];
+			if (i == 0 && ccgfs_cli_nearest(s + k, near,
+							sizeof near))
+				ccgfs_cli_error(s + k, "%s (did you mean %s?)",
+						forms[i].problem, near);
+			else
+				ccgfs_cli_error(s + k, "%s", forms[i].problem);
 			return;
 		}
 	}
@@ -118,13 +124,29 @@ static int lib_options(const ccgfs_cli *c, ccg_options *o)
 	return bad ? -1 : 0;
 }
 
+/* Whether TRACE and MOUNTPOINT look swapped: c->trace holds no trace
+ * and c->mountpoint does. */
+static int swapped(const ccgfs_cli *c)
+{
+	ccg_buf a = CCG_BUF_INIT, msg = CCG_BUF_INIT;
+	int yes = c->mountpoint &&
+		  ccg_anchor_find(c->mountpoint, &a, &msg) == CCG_OK;
+	ccg_buf_free(&a);
+	ccg_buf_free(&msg);
+	return yes;
+}
+
 /* The anchor file of c->trace (a directory gives its one trace) into
  * `anchor`; 0, or -1 after the error line. */
 static int find_anchor(const ccgfs_cli *c, ccg_buf *anchor)
 {
 	ccg_buf msg = CCG_BUF_INIT;
 	ccg_err err = ccg_anchor_find(c->trace, anchor, &msg);
-	if (err)
+	if (err && swapped(c))
+		ccgfs_cli_error(c->trace, "no trace here, but the mount point "
+				"given is one: TRACE comes first (ccgfs "
+				"[options] TRACE MOUNTPOINT)");
+	else if (err)
 		ccgfs_cli_error(msg.len ? NULL : c->trace, "%s",
 				msg.len ? msg.data : ccg_err_text(err));
 	ccg_buf_free(&msg);
@@ -151,7 +173,12 @@ static int bad_operands(const ccgfs_cli *c)
 {
 	const char *mode = c->build_only ? "--build-only" : "--info";
 	int offline = c->build_only || c->info;
-	if (!c->trace)
+	char near[FS_FUSE_SAID];
+	if (c->fuse_opt && !strncmp(c->fuse_opt, "--", 2) &&
+	    ccgfs_cli_nearest(c->fuse_opt, near, sizeof near))
+		ccgfs_cli_error(c->fuse_opt, "unknown option (did you mean "
+				"%s?)", near);
+	else if (!c->trace)
 		ccgfs_cli_error(NULL, "no trace given");
 	else if (!offline && !c->mountpoint)
 		ccgfs_cli_error(c->trace, "no mount point given (ccgfs "

@@ -8,14 +8,15 @@
 #   operands    no trace, no mount point, an extra one (mounting, with
 #               --build-only, with --info)
 #   options     unknown (--bogus, -o bogus), bad values, a mount option
-#               with --info; none of them builds anything
+#               with --info; none of them builds anything; a typo
+#               (-o fanuot=8, --biuld-only) names the option nearest
 #   mount point missing, a regular file, a non-empty directory, already
 #               a ccgfs mount (refused before any build: no index written,
 #               still one mount there), a mount whose daemon died
 #   trace       missing, a text file, a text file named .otf2, a cut
 #               anchor; a directory with no trace, several (listed), the
-#               archive's event directory; a directory with exactly one
-#               trace mounts
+#               archive's event directory; TRACE and MOUNTPOINT swapped;
+#               a directory with exactly one trace mounts
 #   --help      lists every option and exits 0; --version exits 0
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -93,6 +94,13 @@ refused 1 "$m" "extra argument (--info" -- --info -o "index=$idx" "$A" "$m" "$wo
 # ---- options
 refused 1 "--bogus" "unknown option" -- --bogus -o "index=$idx" "$A" "$m"
 refused 1 "-o bogus" "unknown option" -- -o "bogus,index=$idx" "$A" "$m"
+grep -q "did you mean" "$work/err" && fail "-o bogus: a suggestion for a name like none: $(cat "$work/err")"
+# A typo gets the nearest option, its value kept.
+refused 1 "-o fanuot=8" "unknown option (did you mean -o fanout=8?)" -- -o "fanuot=8,index=$idx" "$A" "$m"
+refused 1 "-o alow_other" "unknown option (did you mean -o allow_other?)" -- -o "alow_other,index=$idx" "$A" "$m"
+refused 1 "-o rebuidl" "unknown option (did you mean -o rebuild?)" -- -o "rebuidl,index=$idx" "$A" "$m"
+refused 1 "--biuld-only" "unknown option (did you mean --build-only?)" -- --biuld-only -o "index=$idx" "$A"
+refused 1 "--inof" "unknown option (did you mean --info?)" -- --inof -o "index=$idx" "$A"
 refused 1 "-o fanout=x" "not a whole number" -- -o "fanout=x,index=$idx" "$A" "$m"
 refused 1 "-o fanout=1" "fan-out must be from 2 to 4096" -- -o "fanout=1,index=$idx" "$A" "$m"
 refused 1 "-o threads=-1" "not a whole number" -- -o "threads=-1" --build-only -o "index=$idx" "$A"
@@ -134,6 +142,10 @@ for n in a b; do
 done
 refused 32 "$work/two" "2 traces in this directory, give one: a.otf2, b.otf2" -- -o "index=$idx" "$work/two" "$m"
 refused 32 "$src/traces" "its anchor file is traces.otf2 beside it" -- -o "index=$idx" "$src/traces" "$m"
+# TRACE and MOUNTPOINT swapped: said so (an empty directory and a trace,
+# a trace's directory or its anchor).
+refused 32 "$m" "no trace here, but the mount point given is one: TRACE comes first" -- -o "index=$idx" "$m" "$src"
+refused 32 "$m" "no trace here, but the mount point given is one: TRACE comes first" -- -o "index=$idx" "$m" "$A"
 [ ! -e "$idx" ] || fail "a refused command wrote the index $idx"
 
 # ---- a directory with exactly one trace mounts
