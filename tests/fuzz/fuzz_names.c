@@ -74,8 +74,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ccg_wclock theirs = ccg_winname_clock(t);
 	win w;
 	ccg_winname_parse(&theirs, s, &w);
-	if (ccg_winname_parse(&mine, s, &w) == 0 && w.t1 < w.t0)
+	int refused = ccg_winname_parse(&mine, s, &w) != 0;
+	if (!refused && w.t1 < w.t0)
 		__builtin_trap(); /* a window ends before it starts */
+	/* A refused name has a reason, an accepted one none. */
+	ccg_buf why = CCG_BUF_INIT;
+	if ((ccg_winname_why(&mine, s, &why) != 0) != refused ||
+	    (why.len > 0) != refused)
+		__builtin_trap();
+	ccg_buf_free(&why);
 
 	ccg_wsplit sp;
 	ccg_buf b = CCG_BUF_INIT;

@@ -100,6 +100,11 @@ static void expect_bad(const ccg_wclock *c, const char *name)
 	if (!ccg_winname_parse(c, name, &w))
 		fail_msg("'%s' was found: [%llu, %llu)", name,
 			 (unsigned long long)w.t0, (unsigned long long)w.t1);
+	/* ... and says why. */
+	ccg_buf why = CCG_BUF_INIT;
+	if (!ccg_winname_why(c, name, &why) || !why.len)
+		fail_msg("'%s' was refused without a reason", name);
+	ccg_buf_free(&why);
 }
 
 static ccg_wclock clock_of(uint64_t res)
