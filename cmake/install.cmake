@@ -21,7 +21,7 @@ configure_file(${CMAKE_SOURCE_DIR}/lib/ccgfs.pc.in
 
 install(TARGETS ccgfs RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ccg_dist ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(FILES lib/include/ccg_trace.h lib/include/ccg_buf.h
+install(FILES lib/include/ccg_trace.h lib/include/ccg_forest.h lib/include/ccg_buf.h
               lib/include/ccg_error.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ccgfs)
 install(FILES ${CMAKE_BINARY_DIR}/ccgfs.pc

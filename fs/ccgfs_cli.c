@@ -249,11 +249,9 @@ static int cli_proc(void *data, const char *arg, int key,
 		free(c->index);
 		return (c->index = strdup(arg + strlen("index="))) ? 0 : -1;
 	case FUSE_OPT_KEY_NONOPT:
-		if (!c->trace)
-			return (c->trace = strdup(arg)) ? 0 : -1;
-		if (!c->mountpoint)
-			return (c->mountpoint = strdup(arg)) ? 0 : -1;
-		return keep_first(&c->extra, "", arg);
+		if (c->nops < CCGFS_OPERANDS_MAX)
+			return (c->ops[c->nops++] = strdup(arg)) ? 0 : -1;
+		return keep_first(&c->too_many, "", arg);
 	default:
 		/* FUSE's, or unknown: FUSE decides.  Options given with -o
 		 * arrive without it. */
@@ -268,14 +266,28 @@ int ccgfs_cli_parse(struct fuse_args *args, ccgfs_cli *c)
 	memset(c, 0, sizeof *c);
 	c->mpi_timeout = CCGFS_MPI_TIMEOUT;
 	c->longest = CCG_LONGEST_DEFAULT;
-	return fuse_opt_parse(args, c, cli_opts, cli_proc) == -1 ? -1 : 0;
+	if (fuse_opt_parse(args, c, cli_opts, cli_proc) == -1)
+		return -1;
+	c->trace = c->nops ? c->ops[0] : NULL;
+	if (c->build_only || c->info) {
+		c->mountpoint = c->nops > 1 ? c->ops[1] : NULL;
+		c->extra = c->nops > 2 ? c->ops[2] : NULL;
+	} else {
+		c->mountpoint = c->nops > 1 ? c->ops[c->nops - 1] : NULL;
+	}
+	return 0;
+}
+
+size_t ccgfs_cli_traces(const ccgfs_cli *c)
+{
+	return c->nops > 1 ? c->nops - 1 : c->nops;
 }
 
 void ccgfs_cli_free(ccgfs_cli *c)
 {
-	free(c->trace);
-	free(c->mountpoint);
-	free(c->extra);
+	for (size_t i = 0; i < c->nops; i++)
+		free(c->ops[i]);
+	free(c->too_many);
 	free(c->fuse_opt);
 	free(c->fanout_arg);
 	free(c->index);

@@ -18,11 +18,15 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "ccg_forest.h"
 #include "ccg_trace.h"
 
 /* What every request sees, through fuse_req_userdata. */
 typedef struct fs {
-	ccg_trace *trace;
+	ccg_forest *forest;     /* the traces mounted */
+	/* Their anchors, owned (the library's log lines of each trace name
+	 * it through these while mounted). */
+	char *anchors[CCG_FOREST_MAX];
 	uid_t uid;
 	gid_t gid;
 	struct timespec mtime;  /* of the anchor file */
@@ -43,11 +47,18 @@ extern const struct fuse_lowlevel_ops fs_ops;
 /* Default of -o mpi_timeout, in seconds. */
 #define CCGFS_MPI_TIMEOUT 600u
 
+/* Most operands kept: every trace of a forest and the mount point. */
+#define CCGFS_OPERANDS_MAX (CCG_FOREST_MAX + 1)
+
 /* The command line (ccgfs_cli.c). */
 typedef struct ccgfs_cli {
-	char *trace;            /* first operand */
-	char *mountpoint;       /* second operand */
-	char *extra;            /* first operand past those */
+	char *ops[CCGFS_OPERANDS_MAX]; /* the operands, in order */
+	size_t nops;
+	char *too_many;         /* the first operand past CCGFS_OPERANDS_MAX */
+	/* Borrowed from ops: the first operand, and the mount point (the
+	 * last of several; the second for --build-only and --info, where
+	 * it is an error), and the third (the first past TRACE MOUNTPOINT). */
+	const char *trace, *mountpoint, *extra;
 	char *fuse_opt;         /* first option left to FUSE ("-f",
 				 * "-o allow_other") */
 	char *fanout_arg;       /* "fanout=B" as given, for messages */
@@ -68,6 +79,8 @@ typedef struct ccgfs_cli {
  * and the hint on stderr.  Ownership: ccgfs_cli_free releases c's fields. */
 int ccgfs_cli_parse(struct fuse_args *args, ccgfs_cli *c);
 void ccgfs_cli_free(ccgfs_cli *c);
+/* How many traces a mount of c serves: every operand but the last. */
+size_t ccgfs_cli_traces(const ccgfs_cli *c);
 /* The --help text, on stdout. */
 void ccgfs_cli_usage(void);
 /* The known option nearest to `opt` ("-o fanuot=8", "--biuld-only"), as

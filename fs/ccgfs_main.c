@@ -80,14 +80,18 @@ static void say_fuse(const char *subject, const char *otherwise)
 }
 
 /* The library's notes on lines of their own; its progress on one line
- * that each report overwrites (stderr is a terminal then). */
+ * that each report overwrites (stderr is a terminal then).  ctx, when
+ * not NULL, is the anchor of the trace said about (several are
+ * mounted). */
 static void log_line(void *ctx, ccg_log_kind kind, const char *line)
 {
-	(void)ctx;
+	const char *anchor = ctx;
 	if (kind == CCG_LOG_NOTE)
-		fprintf(stderr, "ccgfs: %s\n", line);
+		fprintf(stderr, "ccgfs: %s%s%s\n", anchor ? anchor : "",
+			anchor ? ": " : "", line);
 	else
-		fprintf(stderr, "\rccgfs: %s %s", line,
+		fprintf(stderr, "\rccgfs: %s%s%s %s", anchor ? anchor : "",
+			anchor ? ": " : "", line,
 			kind == CCG_LOG_DONE ? "\n" : "");
 }
 
@@ -124,30 +128,31 @@ static int lib_options(const ccgfs_cli *c, ccg_options *o)
 	return bad ? -1 : 0;
 }
 
-/* Whether TRACE and MOUNTPOINT look swapped: c->trace holds no trace
- * and c->mountpoint does. */
+/* Whether TRACE and MOUNTPOINT look swapped: one trace operand, which
+ * holds no trace, and a mount point that does. */
 static int swapped(const ccgfs_cli *c)
 {
 	ccg_buf a = CCG_BUF_INIT, msg = CCG_BUF_INIT;
-	int yes = c->mountpoint &&
+	int yes = c->mountpoint && c->nops == 2 &&
 		  ccg_anchor_find(c->mountpoint, &a, &msg) == CCG_OK;
 	ccg_buf_free(&a);
 	ccg_buf_free(&msg);
 	return yes;
 }
 
-/* The anchor file of c->trace (a directory gives its one trace) into
- * `anchor`; 0, or -1 after the error line. */
-static int find_anchor(const ccgfs_cli *c, ccg_buf *anchor)
+/* The anchor file of operand `path` (a directory gives its one trace)
+ * into `anchor`; 0, or -1 after the error line. */
+static int find_anchor(const ccgfs_cli *c, const char *path,
+		       ccg_buf *anchor)
 {
 	ccg_buf msg = CCG_BUF_INIT;
-	ccg_err err = ccg_anchor_find(c->trace, anchor, &msg);
+	ccg_err err = ccg_anchor_find(path, anchor, &msg);
 	if (err && swapped(c))
-		ccgfs_cli_error(c->trace, "no trace here, but the mount point "
+		ccgfs_cli_error(path, "no trace here, but the mount point "
 				"given is one: TRACE comes first (ccgfs "
 				"[options] TRACE MOUNTPOINT)");
 	else if (err)
-		ccgfs_cli_error(msg.len ? NULL : c->trace, "%s",
+		ccgfs_cli_error(msg.len ? NULL : path, "%s",
 				msg.len ? msg.data : ccg_err_text(err));
 	ccg_buf_free(&msg);
 	return err ? -1 : 0;
@@ -189,6 +194,14 @@ static int bad_operands(const ccgfs_cli *c)
 	else if (c->extra)
 		ccgfs_cli_error(c->extra, "extra argument (ccgfs [options] "
 				"TRACE MOUNTPOINT)");
+	else if (c->too_many)
+		ccgfs_cli_error(c->too_many, "too many traces (at most %d in "
+				"one mount)", CCG_FOREST_MAX);
+	else if (!offline && ccgfs_cli_traces(c) > 1 && c->index)
+		ccgfs_cli_error("-o index", "names one index file, and %zu "
+				"traces are given (CCGFS_INDEX_DIR=DIR puts "
+				"each trace's index into DIR)",
+				ccgfs_cli_traces(c));
 	else if (offline && c->fuse_opt)
 		ccgfs_cli_error(c->fuse_opt, "a mount option, and %s does not "
 				"mount", mode);
@@ -238,7 +251,8 @@ static int run_offline(const ccgfs_cli *c)
 	if (lib_options(c, &o))
 		goto out;
 	ret = CCGFS_EXIT_FAIL;
-	if (find_anchor(c, &anchor) || open_offline(c, anchor.data, &o, &t))
+	if (find_anchor(c, c->trace, &anchor) ||
+	    open_offline(c, anchor.data, &o, &t))
 		goto out;
 	if (t && c->info) {
 		ccg_buf msg = CCG_BUF_INIT;
@@ -307,17 +321,63 @@ out:
 	return ret;
 }
 
-/* TRACE MOUNTPOINT: FUSE's options and the session first (so a wrong
- * option costs nothing), then the anchor, the mount point, the trace.
+/* The traces of c's operands, opened in order, as a forest in f->forest:
+ * 0, or -1 after the error line (each anchor is found before the mount
+ * point is checked, and the mount point before any trace is read). */
+static int open_forest(const ccgfs_cli *c, const ccg_options *o, fs *f,
+		       char **mnt)
+{
+	size_t n = ccgfs_cli_traces(c);
+	ccg_buf anchors[CCG_FOREST_MAX];
+	const char *names[CCG_FOREST_MAX];
+	ccg_trace *ts[CCG_FOREST_MAX] = {0};
+	struct stat st;
+	int ret = -1;
+	for (size_t k = 0; k < n; k++)
+		anchors[k] = (ccg_buf)CCG_BUF_INIT;
+	for (size_t k = 0; k < n; k++)
+		if (find_anchor(c, c->ops[k], &anchors[k]))
+			goto out;
+	if (ccgfs_mnt_check(c->mountpoint, c->nonempty, mnt))
+		goto out;
+	for (size_t k = 0; k < n; k++) {
+		if (!(f->anchors[k] = strdup(anchors[k].data))) {
+			ccgfs_cli_error(NULL, "out of memory");
+			goto out;
+		}
+		ccg_options ok = *o;
+		if (n > 1)
+			ok.log_ctx = f->anchors[k]; /* lines name their trace */
+		names[k] = f->anchors[k];
+		if (open_trace(f->anchors[k], &ok, &ts[k]))
+			goto out;
+	}
+	ccg_err err = ccg_forest_create(ts, names, n, &f->forest);
+	if (err) {
+		ccgfs_cli_error(NULL, "cannot serve the traces: %s",
+				ccg_err_text(err));
+		goto out;
+	}
+	if (stat(anchors[0].data, &st) == 0)
+		f->mtime = st.st_mtim;
+	ret = 0;
+out:
+	for (size_t k = 0; k < n; k++) {
+		ccg_trace_close(ts[k]); /* NULL once the forest took it */
+		ccg_buf_free(&anchors[k]);
+	}
+	return ret;
+}
+
+/* TRACE... MOUNTPOINT: FUSE's options and the session first (so a wrong
+ * option costs nothing), then the anchors, the mount point, the traces.
  * Returns the exit status. */
 static int run_mount(const ccgfs_cli *c, struct fuse_args *args)
 {
 	struct fuse_cmdline_opts opts = {0};
 	struct fuse_session *se = NULL;
-	ccg_buf anchor = CCG_BUF_INIT;
 	ccg_options o;
 	char *mnt = NULL;
-	struct stat st;
 	fs f = {0};
 	int ret = CCGFS_EXIT_USAGE;
 #ifdef M_ARENA_MAX
@@ -340,12 +400,8 @@ static int run_mount(const ccgfs_cli *c, struct fuse_args *args)
 		goto out;
 	}
 	ret = CCGFS_EXIT_FAIL;
-	if (find_anchor(c, &anchor) ||
-	    ccgfs_mnt_check(c->mountpoint, c->nonempty, &mnt) ||
-	    open_trace(anchor.data, &o, &f.trace))
+	if (open_forest(c, &o, &f, &mnt))
 		goto out;
-	if (stat(anchor.data, &st) == 0)
-		f.mtime = st.st_mtim;
 	f.uid = getuid();
 	f.gid = getgid();
 	f.se = opts.singlethread ? NULL : se;
@@ -354,8 +410,9 @@ static int run_mount(const ccgfs_cli *c, struct fuse_args *args)
 out:
 	if (se)
 		fuse_session_destroy(se);
-	ccg_trace_close(f.trace);
-	ccg_buf_free(&anchor);
+	ccg_forest_free(f.forest);
+	for (size_t k = 0; k < CCG_FOREST_MAX; k++)
+		free(f.anchors[k]);
 	free(mnt);
 	free(opts.mountpoint);
 	return ret;

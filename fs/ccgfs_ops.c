@@ -6,7 +6,7 @@
  * the kernel exactly once per request, and turns library errors into errno
  * values in one place (fs_errno).  The trace never changes while mounted, so
  * entries and attributes get long timeouts and file data keep_cache; the
- * one file that changes (ccg_trace_changes: the names refused so far)
+ * files that change (ccg_forest_changes: the names refused so far)
  * gets neither, and direct I/O.
  */
 #include "ccgfs_i.h"
@@ -64,7 +64,7 @@ static fuse_ino_t id_to_ino(ccg_id id)
 static ccg_err fill_stat(const fs *f, ccg_id id, struct stat *st)
 {
 	ccg_stat cs;
-	ccg_err err = ccg_trace_stat(f->trace, id, &cs);
+	ccg_err err = ccg_forest_stat(f->forest, id, &cs);
 	if (err)
 		return err;
 	memset(st, 0, sizeof *st);
@@ -86,7 +86,7 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct fuse_entry_param e;
 	ccg_id id;
 	memset(&e, 0, sizeof e);
-	ccg_err err = ccg_trace_lookup(f->trace, ino_to_id(parent), name, &id);
+	ccg_err err = ccg_forest_lookup(f->forest, ino_to_id(parent), name, &id);
 	if (!err)
 		err = fill_stat(f, id, &e.attr);
 	if (err) {
@@ -94,7 +94,7 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		return;
 	}
 	e.ino = id_to_ino(id);
-	e.attr_timeout = ccg_trace_changes(id) ? 0 : FS_TIMEOUT;
+	e.attr_timeout = ccg_forest_changes(f->forest, id) ? 0 : FS_TIMEOUT;
 	e.entry_timeout = FS_TIMEOUT;
 	fuse_reply_entry(req, &e);
 }
@@ -104,22 +104,25 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 {
 	(void)fi;
 	struct stat st;
+	const fs *f = fs_of(req);
 	ccg_id id = ino_to_id(ino);
-	ccg_err err = fill_stat(fs_of(req), id, &st);
+	ccg_err err = fill_stat(f, id, &st);
 	if (err)
 		fuse_reply_err(req, fs_errno(err));
 	else
-		fuse_reply_attr(req, &st, ccg_trace_changes(id) ? 0 : FS_TIMEOUT);
+		fuse_reply_attr(req, &st,
+				ccg_forest_changes(f->forest, id) ? 0
+								  : FS_TIMEOUT);
 }
 
 /* opendir, readdir and open take an entry's kind from its id
- * (ccg_trace_is_dir) and never render a file to learn it.  Their inodes
+ * (ccg_forest_is_dir) and never render a file to learn it.  Their inodes
  * come from lookup, which hands out only ids that name something. */
 
 static void fs_opendir(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)
 {
-	if (!ccg_trace_is_dir(ino_to_id(ino))) {
+	if (!ccg_forest_is_dir(fs_of(req)->forest, ino_to_id(ino))) {
 		fuse_reply_err(req, ENOTDIR);
 		return;
 	}
@@ -143,13 +146,13 @@ static ccg_err dir_entry(const fs *f, fuse_ino_t ino, uint64_t p,
 		return CCG_OK;
 	}
 	ccg_buf_reset(name);
-	ccg_err err = ccg_trace_readdir(f->trace, ino_to_id(ino),
+	ccg_err err = ccg_forest_readdir(f->forest, ino_to_id(ino),
 					p - FS_DOT_ENTRIES, &id, name);
 	if (err)
 		return err;
 	*n = name->data;
 	st->st_ino = id_to_ino(id);
-	st->st_mode = ccg_trace_is_dir(id) ? S_IFDIR : S_IFREG;
+	st->st_mode = ccg_forest_is_dir(f->forest, id) ? S_IFDIR : S_IFREG;
 	return CCG_OK;
 }
 
@@ -192,7 +195,8 @@ static void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 
 static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	if (ccg_trace_is_dir(ino_to_id(ino))) {
+	const fs *f = fs_of(req);
+	if (ccg_forest_is_dir(f->forest, ino_to_id(ino))) {
 		fuse_reply_err(req, EISDIR);
 		return;
 	}
@@ -202,7 +206,7 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 	/* A file that changes is read afresh at each read, whatever size
 	 * the kernel last saw. */
-	if (ccg_trace_changes(ino_to_id(ino)))
+	if (ccg_forest_changes(f->forest, ino_to_id(ino)))
 		fi->direct_io = 1;
 	else
 		fi->keep_cache = 1;
@@ -237,7 +241,7 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	ccg_buf out = CCG_BUF_INIT;
 	ccg_err err = ccg_buf_reserve(&out, size);
 	if (!err)
-		err = ccg_trace_read_cancel(f->trace, ino_to_id(ino),
+		err = ccg_forest_read_cancel(f->forest, ino_to_id(ino),
 					    (uint64_t)off, size, &out,
 					    fs_interrupted, req);
 	if (err)

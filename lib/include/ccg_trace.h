@@ -31,6 +31,9 @@ typedef struct ccg_trace ccg_trace;
 typedef uint64_t ccg_id;
 
 #define CCG_ID_ROOT ((ccg_id)0)
+/* Every id the library hands out is below 2^CCG_ID_BITS (the bits above
+ * are free for a caller that serves several traces). */
+#define CCG_ID_BITS 56
 
 /* Default bytes of decompressed index blocks kept in memory. */
 #define CCG_CACHE_DEFAULT (64u << 20)

@@ -556,8 +556,9 @@ static ccg_err finish_setup(ccg_trace *t)
 			t->last = l->last;
 		have = 1;
 	}
-	if (nodes > (UINT64_MAX >> CCG_VIEW_BITS))
-		return CCG_ERANGE;
+	if (nodes >= CCG_WIN_BASE ||
+	    1 + t->ngroups + t->nlocs > CCG_WIN_STRIDE_MAX)
+		return CCG_ERANGE; /* ids would not fit (trace_i.h) */
 	t->ninums = nodes;
 	t->zero = ck->defined ? ck->offset : t->first;
 	if (have && t->first < t->zero)

@@ -60,10 +60,14 @@
 
 /* Bits of an id that select the view. */
 #define CCG_VIEW_BITS 5
-/* Window directories live far above every tree instance, and the
- * timeline-N.tsv files of any directory above those. */
-#define CCG_WIN_BASE ((uint64_t)1 << 56)
-#define CCG_TLN_BASE ((uint64_t)1 << 58)
+/* Window directories live far above every tree instance (a trace has
+ * fewer than 2^46 directories), and the timeline-N.tsv files of any
+ * directory above those (at most CCG_WIN_MAX windows of at most
+ * CCG_WIN_STRIDE_MAX groups and locations each lie below): every inum is
+ * below 2^50, every id below 2^CCG_ID_BITS. */
+#define CCG_WIN_BASE ((uint64_t)1 << 46)
+#define CCG_TLN_BASE ((uint64_t)1 << 49)
+#define CCG_WIN_STRIDE_MAX ((uint64_t)1 << 28)
 /* Bins of timeline.tsv, and the most a timeline-N.tsv may have. */
 #define CCG_TIMELINE_BINS 100
 #define CCG_TIMELINE_MAX 100000
@@ -82,6 +86,12 @@
 #define CCG_WIN_MAX (1u << 20)
 
 _Static_assert(sizeof(ccg_id) == 8, "ids are 64-bit");
+_Static_assert(CCG_WIN_BASE + (uint64_t)CCG_WIN_MAX * CCG_WIN_STRIDE_MAX <=
+		       CCG_TLN_BASE,
+	       "windows lie below the timeline-N files");
+_Static_assert(((CCG_TLN_BASE + CCG_WIN_MAX) << CCG_VIEW_BITS) <=
+		       ((uint64_t)1 << CCG_ID_BITS),
+	       "every id lies below 2^CCG_ID_BITS");
 
 enum view {
 	V_DIR = 0,

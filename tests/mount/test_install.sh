@@ -27,7 +27,7 @@ fail() { echo "FAILED: $*"; exit 1; }
 cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 for f in bin/ccgfs bin/ccgfs-gen share/man/man1/ccgfs.1.gz share/man/man5/ccgfs.5.gz \
          share/man/man1/ccgfs-gen.1.gz share/bash-completion/completions/ccgfs \
-         include/ccgfs/ccg_trace.h include/ccgfs/ccg_buf.h \
+         include/ccgfs/ccg_trace.h include/ccgfs/ccg_forest.h include/ccgfs/ccg_buf.h \
          include/ccgfs/ccg_error.h; do
   [ -f "$prefix/$f" ] || fail "cmake --install did not install $f"
 done

@@ -1,0 +1,860 @@
+/*
+ * ccg_compare.c - the files of compare/: each run's own TSV files (its
+ * stored summaries, never its events) read through ccg_trace.h and joined
+ * row by row, the first run the baseline.
+ *
+ * Numbers are joined as the runs print them: a decimal is read exactly
+ * into a fixed point of 10^-12 (every file prints at most 10 decimals),
+ * sums and differences are exact, and a result is printed with as many
+ * decimals as its inputs have.  A value a run lacks is "-".
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "forest_i.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_render.h"
+
+/* Largest run file read (a location's stats.tsv, the root's summary). */
+#define CMP_FILE_MAX ((uint64_t)256 << 20)
+/* Deepest path read, in components. */
+#define CMP_PATH_DEPTH 64
+/* Fixed point of the numbers: 10^-CMP_DECS. */
+#define CMP_DECS 12
+
+typedef __int128 i128;
+
+/* ---- a run's TSV file ---- */
+
+/* A TSV text split in place: cell[r * ncols + c], row 0 the header. */
+typedef struct tab {
+	ccg_buf text;
+	char **cell;
+	size_t ncols, nrows;
+} tab;
+
+static void tab_free(tab *tb)
+{
+	ccg_buf_free(&tb->text);
+	free(tb->cell);
+	memset(tb, 0, sizeof *tb);
+}
+
+/* File `path` (components separated by '/', from the root) of trace t,
+ * whole, into out.  CCG_ENOENT when any component is missing. */
+static ccg_err read_path(ccg_trace *t, const char *path, ccg_buf *out)
+{
+	ccg_id id = CCG_ID_ROOT;
+	char part[256];
+	const char *p = path;
+	ccg_err err;
+	for (unsigned depth = 0; *p; depth++) {
+		size_t n = strcspn(p, "/");
+		if (depth >= CMP_PATH_DEPTH || n == 0 || n >= sizeof part)
+			return CCG_ENOENT;
+		memcpy(part, p, n);
+		part[n] = '\0';
+		if ((err = ccg_trace_lookup(t, id, part, &id)))
+			return err;
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	ccg_stat st;
+	if ((err = ccg_trace_stat(t, id, &st)))
+		return err;
+	if (st.is_dir)
+		return CCG_EISDIR;
+	if (st.size > CMP_FILE_MAX)
+		return CCG_ERANGE;
+	return ccg_trace_read(t, id, 0, (size_t)st.size, out);
+}
+
+/* Splits tb->text into cells; -1 when a row has another number of fields
+ * than the header (not one of ccgfs's tables). */
+static ccg_err tab_split(tab *tb)
+{
+	size_t rows = 0, cols = 1;
+	char *s = tb->text.data;
+	if (!s || !tb->text.len)
+		return CCG_OK;
+	for (size_t i = 0; i < tb->text.len; i++) {
+		rows += s[i] == '\n';
+		if (!rows && s[i] == '\t')
+			cols++;
+	}
+	if (s[tb->text.len - 1] != '\n')
+		return CCG_EFORMAT;
+	if (!(tb->cell = calloc(rows * cols, sizeof *tb->cell)))
+		return CCG_ENOMEM;
+	tb->ncols = cols;
+	tb->nrows = rows;
+	size_t r = 0, c = 0;
+	char *start = s;
+	for (size_t i = 0; i < tb->text.len; i++) {
+		if (s[i] != '\t' && s[i] != '\n')
+			continue;
+		int eol = s[i] == '\n';
+		s[i] = '\0';
+		if (c >= cols || (eol && c + 1 != cols))
+			return CCG_EFORMAT;
+		tb->cell[r * cols + c] = start;
+		start = s + i + 1;
+		c = eol ? 0 : c + 1;
+		r += eol;
+	}
+	return CCG_OK;
+}
+
+/* Reads and splits a run's TSV file; a file the run lacks is an empty
+ * table. */
+static ccg_err tab_read(ccg_trace *t, const char *path, tab *tb)
+{
+	memset(tb, 0, sizeof *tb);
+	ccg_err err = read_path(t, path, &tb->text);
+	if (err == CCG_ENOENT) {
+		ccg_buf_reset(&tb->text);
+		return CCG_OK;
+	}
+	return err ? err : tab_split(tb);
+}
+
+/* A profile.folded ("STACK COUNT" lines) as a table of two columns. */
+static ccg_err tab_read_folded(ccg_trace *t, const char *path, tab *tb)
+{
+	memset(tb, 0, sizeof *tb);
+	ccg_buf raw = CCG_BUF_INIT;
+	ccg_err err = read_path(t, path, &raw);
+	if (err == CCG_ENOENT)
+		err = CCG_OK;
+	ccg_buf_adds(&tb->text, "stack\tcount\n");
+	for (size_t i = 0; !err && i < raw.len;) {
+		size_t e = i;
+		while (e < raw.len && raw.data[e] != '\n')
+			e++;
+		size_t sp = e;
+		while (sp > i && raw.data[sp - 1] != ' ')
+			sp--;
+		if (sp <= i + 1) {
+			err = CCG_EFORMAT;
+			break;
+		}
+		ccg_buf_add(&tb->text, raw.data + i, sp - 1 - i);
+		ccg_buf_addc(&tb->text, '\t');
+		ccg_buf_add(&tb->text, raw.data + sp, e - sp);
+		ccg_buf_addc(&tb->text, '\n');
+		i = e + 1;
+	}
+	ccg_buf_free(&raw);
+	if (!err)
+		err = ccg_buf_status(&tb->text);
+	return err ? err : tab_split(tb);
+}
+
+static int tab_col(const tab *tb, const char *name)
+{
+	for (size_t c = 0; tb->nrows && c < tb->ncols; c++)
+		if (!strcmp(tb->cell[c], name))
+			return (int)c;
+	return -1;
+}
+
+/* A TSV field unescaped (\t \n \r \\ \") into out. */
+static void unescape(const char *s, ccg_buf *out)
+{
+	for (; *s; s++) {
+		if (*s == '\\' && s[1]) {
+			s++;
+			ccg_buf_addc(out, *s == 't' ? '\t' : *s == 'n' ? '\n'
+					  : *s == 'r'  ? '\r'
+						       : *s);
+		} else {
+			ccg_buf_addc(out, *s);
+		}
+	}
+}
+
+/* ---- exact decimals ---- */
+
+/* A decimal ("-12.50", "7") into v (units of 10^-CMP_DECS) and its
+ * decimals into *decs; -1 when s is no such number. */
+static int dec_parse(const char *s, i128 *v, unsigned *decs)
+{
+	int neg = *s == '-';
+	s += neg;
+	if (*s < '0' || *s > '9')
+		return -1;
+	i128 x = 0;
+	unsigned d = 0, digits = 0;
+	for (; *s >= '0' && *s <= '9'; s++)
+		if (++digits > 24 || (x = x * 10 + (*s - '0'), 0))
+			return -1;
+	if (*s == '.') {
+		for (s++; *s >= '0' && *s <= '9'; s++) {
+			if (++d > CMP_DECS)
+				return -1;
+			x = x * 10 + (*s - '0');
+		}
+		if (!d)
+			return -1;
+	}
+	if (*s)
+		return -1;
+	for (unsigned k = d; k < CMP_DECS; k++)
+		x *= 10;
+	*v = neg ? -x : x;
+	*decs = d;
+	return 0;
+}
+
+/* Prints v (units of 10^-CMP_DECS) with `decs` decimals, halves away
+ * from zero. */
+static void dec_put(ccg_buf *b, i128 v, unsigned decs)
+{
+	int neg = v < 0;
+	unsigned __int128 x = neg ? (unsigned __int128)-v : (unsigned __int128)v;
+	unsigned __int128 div = 1;
+	for (unsigned k = decs; k < CMP_DECS; k++)
+		div *= 10;
+	x = (x + div / 2) / div;
+	char digits[64];
+	size_t n = 0;
+	do {
+		digits[n++] = (char)('0' + (int)(x % 10));
+		x /= 10;
+	} while (x || n <= decs);
+	if (neg && (n > 1 || digits[0] != '0'))
+		ccg_buf_addc(b, '-');
+	while (n > 0) {
+		ccg_buf_addc(b, digits[--n]);
+		if (n == decs && decs)
+			ccg_buf_addc(b, '.');
+	}
+}
+
+/* ---- joining the runs' rows ---- */
+
+enum { J_DELTA = 1, J_RATIO = 2 };
+
+typedef struct jcol {
+	const char *name;       /* the column in each run's file */
+	unsigned flags;
+	const char *delta;      /* name of its delta column */
+} jcol;
+
+typedef struct jspec {
+	const char *const *keys;
+	size_t nkeys;
+	const jcol *cols;
+	size_t ncols;
+	int sort;               /* col whose largest |delta| sorts rows
+				 * first; -1: in order of appearance */
+	int loc_key;            /* key that is a location path, translated
+				 * to the baseline's; -1: none */
+} jspec;
+
+/* One run's value of one column in one output row. */
+typedef struct jval {
+	i128 v;
+	unsigned decs;
+	int have;               /* 0 absent, 1 number, 2 text */
+	const char *text;       /* have 2: the first text */
+} jval;
+
+/* A row of the input: its key, run and place. */
+typedef struct jent {
+	char *key;              /* owned: the key fields joined by tabs */
+	size_t run, row, order;
+} jent;
+
+static int ent_cmp(const void *a, const void *b)
+{
+	const jent *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+	if (c)
+		return c;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* An output row: its key and per column and run a value. */
+typedef struct jrow {
+	const char *key;
+	size_t order;
+	jval *vals;             /* [ncols * nruns] */
+	i128 sort;              /* largest |delta| of the sort column */
+} jrow;
+
+static int row_cmp(const void *a, const void *b)
+{
+	const jrow *x = a, *y = b;
+	if (x->sort != y->sort)
+		return x->sort > y->sort ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Run r's path p translated to the baseline's, when matched; else p. */
+static const char *to_base(const cmp_match *m, size_t r, const char *p)
+{
+	for (size_t i = 0; m && r && i < m->nlocs; i++)
+		if (m->locs[i].paths[r] && m->locs[i].paths[0] &&
+		    !strcmp(m->locs[i].paths[r], p))
+			return m->locs[i].paths[0];
+	return p;
+}
+
+/* a / b rounded to 4 decimals (halves away from zero), in units of
+ * 10^-CMP_DECS; b != 0. */
+static i128 ratio4(i128 a, i128 b)
+{
+	if (b < 0) {
+		a = -a;
+		b = -b;
+	}
+	i128 q = a * 20000 / b; /* twice the ratio in 10^-4, truncated */
+	q = (q + (q >= 0 ? 1 : -1)) / 2;
+	for (unsigned k = 4; k < CMP_DECS; k++)
+		q *= 10;
+	return q;
+}
+
+static void put_val(ccg_buf *b, const jval *v)
+{
+	if (v->have == 1)
+		dec_put(b, v->v, v->decs);
+	else if (v->have == 2)
+		ccg_buf_adds(b, v->text);
+	else
+		ccg_buf_addc(b, '-');
+}
+
+/* Joins the n runs' tables by sp into rows (*rows, *nrows; the caller
+ * frees each vals and the array, and the keys through ents). */
+static ccg_err join(const tab *tabs, size_t n, const jspec *sp,
+		    const cmp_match *m, jent **entsp, size_t *nentsp,
+		    jrow **rowsp, size_t *nrowsp)
+{
+	size_t total = 0;
+	for (size_t r = 0; r < n; r++)
+		total += tabs[r].nrows ? tabs[r].nrows - 1 : 0;
+	jent *ents = calloc(total ? total : 1, sizeof *ents);
+	jrow *rows = calloc(total ? total : 1, sizeof *rows);
+	size_t nents = 0, nrows = 0;
+	ccg_err err = ents && rows ? CCG_OK : CCG_ENOMEM;
+	ccg_buf key = CCG_BUF_INIT;
+	for (size_t r = 0; !err && r < n; r++) {
+		const tab *tb = &tabs[r];
+		int kc[8];
+		int ok = tb->nrows > 0 && sp->nkeys <= 8;
+		for (size_t k = 0; ok && k < sp->nkeys; k++)
+			ok = (kc[k] = tab_col(tb, sp->keys[k])) >= 0;
+		for (size_t row = 1; ok && !err && row < tb->nrows; row++) {
+			ccg_buf_reset(&key);
+			for (size_t k = 0; k < sp->nkeys; k++) {
+				const char *f = tb->cell[row * tb->ncols + (size_t)kc[k]];
+				if (k)
+					ccg_buf_addc(&key, '\t');
+				ccg_buf_adds(&key, (int)k == sp->loc_key
+							   ? to_base(m, r, f)
+							   : f);
+			}
+			if ((err = ccg_buf_status(&key)))
+				break;
+			if (!(ents[nents].key = strdup(key.data))) {
+				err = CCG_ENOMEM;
+				break;
+			}
+			ents[nents].run = r;
+			ents[nents].row = row;
+			ents[nents].order = nents;
+			nents++;
+		}
+	}
+	ccg_buf_free(&key);
+	if (!err)
+		qsort(ents, nents, sizeof *ents, ent_cmp);
+	for (size_t i = 0; !err && i < nents;) {
+		jrow *o = &rows[nrows++];
+		o->key = ents[i].key;
+		o->order = ents[i].order;
+		if (!(o->vals = calloc(sp->ncols * n, sizeof *o->vals))) {
+			err = CCG_ENOMEM;
+			break;
+		}
+		size_t j = i;
+		for (; j < nents && !strcmp(ents[j].key, ents[i].key); j++) {
+			if (ents[j].order < o->order)
+				o->order = ents[j].order;
+			const tab *tb = &tabs[ents[j].run];
+			for (size_t c = 0; c < sp->ncols; c++) {
+				int col = tab_col(tb, sp->cols[c].name);
+				jval *v = &o->vals[c * n + ents[j].run];
+				if (col < 0)
+					continue;
+				const char *f = tb->cell[ents[j].row * tb->ncols + (size_t)col];
+				i128 x;
+				unsigned d;
+				if (v->have != 2 && !dec_parse(f, &x, &d)) {
+					v->v += x;
+					if (!v->have || d > v->decs)
+						v->decs = d;
+					v->have = 1;
+				} else if (!v->have) {
+					v->have = 2;
+					v->text = f;
+				}
+			}
+		}
+		i = j;
+		if (sp->sort < 0)
+			continue;
+		const jval *base = &o->vals[(size_t)sp->sort * n];
+		for (size_t r = 1; r < n; r++) {
+			const jval *v = base + r;
+			i128 a = v->have == 1 ? v->v : 0;
+			i128 b = base->have == 1 ? base->v : 0;
+			i128 d = a > b ? a - b : b - a;
+			if (d > o->sort)
+				o->sort = d;
+		}
+	}
+	if (!err)
+		qsort(rows, nrows, sizeof *rows, row_cmp);
+	*entsp = ents;
+	*nentsp = nents;
+	*rowsp = rows;
+	*nrowsp = nrows;
+	return err;
+}
+
+static void join_free(jent *ents, size_t nents, jrow *rows, size_t nrows)
+{
+	for (size_t i = 0; ents && i < nents; i++)
+		free(ents[i].key);
+	for (size_t i = 0; rows && i < nrows; i++)
+		free(rows[i].vals);
+	free(ents);
+	free(rows);
+}
+
+/* The joined table as TSV: keys, each run's columns (NAME_K, K from 1),
+ * then the deltas and ratios of each later run against the first. */
+static void print_tsv(ccg_buf *b, const jspec *sp, size_t n,
+		      const jrow *rows, size_t nrows)
+{
+	for (size_t k = 0; k < sp->nkeys; k++)
+		ccg_buf_addf(b, "%s%s", k ? "\t" : "", sp->keys[k]);
+	for (size_t r = 0; r < n; r++)
+		for (size_t c = 0; c < sp->ncols; c++)
+			ccg_buf_addf(b, "\t%s_%zu", sp->cols[c].name, r + 1);
+	for (size_t c = 0; c < sp->ncols; c++) {
+		for (size_t r = 1; r < n; r++) {
+			if (sp->cols[c].flags & J_DELTA)
+				ccg_buf_addf(b, "\t%s_%zu", sp->cols[c].delta,
+					     r + 1);
+			if (sp->cols[c].flags & J_RATIO)
+				ccg_buf_addf(b, "\tratio_%zu", r + 1);
+		}
+	}
+	ccg_buf_addc(b, '\n');
+	for (size_t i = 0; i < nrows; i++) {
+		const jrow *o = &rows[i];
+		ccg_buf_adds(b, o->key);
+		for (size_t r = 0; r < n; r++) {
+			for (size_t c = 0; c < sp->ncols; c++) {
+				ccg_buf_addc(b, '\t');
+				put_val(b, &o->vals[c * n + r]);
+			}
+		}
+		for (size_t c = 0; c < sp->ncols; c++) {
+			const jval *v0 = &o->vals[c * n];
+			for (size_t r = 1; r < n; r++) {
+				const jval *v = v0 + r;
+				int both = v->have == 1 && v0->have == 1;
+				/* A side a run lacks counts as 0 in a delta. */
+				int one = (v->have == 1 || v0->have == 1) &&
+					  v->have != 2 && v0->have != 2;
+				if (sp->cols[c].flags & J_DELTA) {
+					ccg_buf_addc(b, '\t');
+					if (one)
+						dec_put(b, (v->have == 1 ? v->v : 0) -
+								   (v0->have == 1 ? v0->v : 0),
+							v->decs > v0->decs ? v->decs
+									   : v0->decs);
+					else
+						ccg_buf_addc(b, '-');
+				}
+				if (sp->cols[c].flags & J_RATIO) {
+					ccg_buf_addc(b, '\t');
+					if (both && v0->v != 0)
+						dec_put(b, ratio4(v->v, v0->v), 4);
+					else
+						ccg_buf_addc(b, '-');
+				}
+			}
+		}
+		ccg_buf_addc(b, '\n');
+	}
+}
+
+/* The joined folded stacks: "STACK C1 C2 ..." (a run without the stack:
+ * 0), the baseline's order first, then the stacks only later runs have. */
+static void print_folded(ccg_buf *b, size_t n, const jrow *rows,
+			 size_t nrows)
+{
+	for (size_t i = 0; i < nrows; i++) {
+		ccg_buf_adds(b, rows[i].key);
+		for (size_t r = 0; r < n; r++) {
+			const jval *v = &rows[i].vals[r];
+			ccg_buf_addc(b, ' ');
+			if (v->have == 1)
+				dec_put(b, v->v, 0);
+			else
+				ccg_buf_addc(b, '0');
+		}
+		ccg_buf_addc(b, '\n');
+	}
+}
+
+/* ---- the files ---- */
+
+static const char *const k_region[] = {"region"};
+static const char *const k_location[] = {"location"};
+static const char *const k_metric[] = {"metric"};
+static const char *const k_wait[] = {"pattern", "region"};
+static const char *const k_stack[] = {"stack"};
+
+static const jcol c_stats[] = {
+	{"calls", 0, NULL},
+	{"inclusive_seconds", 0, NULL},
+	{"exclusive_seconds", J_DELTA | J_RATIO, "delta_seconds"}};
+static const jcol c_summary[] = {
+	{"seconds", J_DELTA, "delta_seconds"},
+	{"computation_seconds", J_DELTA, "delta_computation_seconds"},
+	{"mpi_p2p_seconds", J_DELTA, "delta_mpi_p2p_seconds"},
+	{"mpi_collective_seconds", J_DELTA, "delta_mpi_collective_seconds"},
+	{"mpi_other_seconds", J_DELTA, "delta_mpi_other_seconds"},
+	{"openmp_seconds", J_DELTA, "delta_openmp_seconds"},
+	{"accelerator_seconds", J_DELTA, "delta_accelerator_seconds"},
+	{"io_seconds", J_DELTA, "delta_io_seconds"},
+	{"measurement_seconds", J_DELTA, "delta_measurement_seconds"},
+	{"outside_seconds", J_DELTA, "delta_outside_seconds"}};
+static const jcol c_value[] = {{"value", J_DELTA, "delta"}};
+static const jcol c_wait[] = {{"instances", J_DELTA, "delta_instances"},
+			      {"wait_seconds", J_DELTA, "delta_seconds"}};
+static const jcol c_count[] = {{"count", 0, NULL}};
+
+static const struct {
+	const char *name;       /* the file, in compare/ and in each run */
+	jspec spec;
+} files[CF__COUNT] = {
+	[CF_README] = {"README", {NULL, 0, NULL, 0, -1, -1}},
+	[CF_LOCATIONS] = {"locations.tsv", {NULL, 0, NULL, 0, -1, -1}},
+	[CF_STATS] = {"stats.tsv", {k_region, 1, c_stats, 3, 2, -1}},
+	[CF_SUMMARY] = {"summary.tsv", {k_location, 1, c_summary, 10, -1, 0}},
+	[CF_EFFICIENCY] = {"efficiency.tsv", {k_metric, 1, c_value, 1, -1, -1}},
+	[CF_WAITS] = {"waits.tsv", {k_wait, 2, c_wait, 2, 1, -1}},
+	[CF_FOLDED] = {"profile.folded", {k_stack, 1, c_count, 1, -1, -1}},
+};
+
+const char *ccg_cmp_file_name(enum cmp_file f)
+{
+	return f > CF_DIR && f < CF__COUNT ? files[f].name : NULL;
+}
+
+static void readme(ccg_buf *b, const char *const *names, size_t n)
+{
+	ccg_buf_adds(b,
+		"compare/: the runs mounted here side by side, the first the "
+		"baseline.\n\nRuns (the K of every column NAME_K):\n");
+	for (size_t r = 0; r < n; r++)
+		ccg_buf_addf(b, "  %zu  %s%s\n", r + 1, names[r],
+			     r ? "" : "  (baseline)");
+	ccg_buf_adds(b,
+		"\n"
+		"  stats.tsv        per region (matched by name): calls, "
+		"inclusive and\n"
+		"                   exclusive seconds per run, then each later "
+		"run's\n"
+		"                   delta_seconds and ratio of exclusive time "
+		"against the\n"
+		"                   baseline; largest change first\n"
+		"  summary.tsv      per location: seconds per category, per run, "
+		"and deltas\n"
+		"  efficiency.tsv   the POP metrics per run, and deltas\n"
+		"  waits.tsv        wait seconds per pattern and region, per "
+		"run, and deltas\n"
+		"  profile.folded   STACK COUNT_1 COUNT_2 ...: ticks per call "
+		"path per run\n"
+		"                   (with two runs, what flamegraph.pl draws as "
+		"a differential\n"
+		"                   flame graph)\n"
+		"  locations.tsv    how locations were matched: by path, else by "
+		"the numbers in\n"
+		"                   their paths (rank, thread); unmatched ones "
+		"listed\n"
+		"  GROUP/LOCATION/  the same files for each location matched in "
+		"the baseline\n\n"
+		"A value a run lacks is \"-\" (it counts as 0 in a delta).  "
+		"Runs of different\nlength: seconds are absolute; divide by "
+		"calls for the mean per call\n(stats.tsv shows both).  "
+		"Deltas are exact differences of the seconds each\nrun's own "
+		"files show.\n");
+}
+
+static void locations(ccg_buf *b, size_t n, const cmp_match *m)
+{
+	for (size_t r = 0; r < n; r++)
+		ccg_buf_addf(b, "%spath_%zu", r ? "\t" : "", r + 1);
+	ccg_buf_adds(b, "\tmatched_by\n");
+	for (size_t i = 0; i < m->nlocs; i++) {
+		for (size_t r = 0; r < n; r++) {
+			if (r)
+				ccg_buf_addc(b, '\t');
+			const char *p = m->locs[i].paths[r];
+			if (p)
+				ccg_render_escape(b, p);
+			else
+				ccg_buf_addc(b, '-');
+		}
+		ccg_buf_addc(b, '\t');
+		ccg_buf_adds(b, m->locs[i].how);
+		ccg_buf_addc(b, '\n');
+	}
+}
+
+ccg_err ccg_cmp_text(ccg_trace *const *runs, const char *const *names,
+		     size_t n, const cmp_match *m, const cmp_loc *loc,
+		     enum cmp_file f, ccg_buf *out)
+{
+	if (f <= CF_DIR || f >= CF__COUNT)
+		return CCG_ENOENT;
+	if (f == CF_README) {
+		readme(out, names, n);
+		return ccg_buf_status(out);
+	}
+	if (f == CF_LOCATIONS) {
+		locations(out, n, m);
+		return ccg_buf_status(out);
+	}
+	tab *tabs = calloc(n, sizeof *tabs);
+	if (!tabs)
+		return CCG_ENOMEM;
+	ccg_err err = CCG_OK;
+	ccg_buf path = CCG_BUF_INIT;
+	for (size_t r = 0; r < n && !err; r++) {
+		ccg_buf_reset(&path);
+		if (loc && !loc->paths[r])
+			continue; /* no match in this run: an empty table */
+		if (loc)
+			ccg_buf_addf(&path, "%s/", loc->paths[r]);
+		ccg_buf_adds(&path, files[f].name);
+		if ((err = ccg_buf_status(&path)))
+			break;
+		err = f == CF_FOLDED ? tab_read_folded(runs[r], path.data, &tabs[r])
+				     : tab_read(runs[r], path.data, &tabs[r]);
+	}
+	ccg_buf_free(&path);
+	jent *ents = NULL;
+	jrow *rows = NULL;
+	size_t nents = 0, nrows = 0;
+	if (!err)
+		err = join(tabs, n, &files[f].spec, m, &ents, &nents, &rows,
+			   &nrows);
+	if (!err && f == CF_FOLDED)
+		print_folded(out, n, rows, nrows);
+	else if (!err)
+		print_tsv(out, &files[f].spec, n, rows, nrows);
+	join_free(ents, nents, rows, nrows);
+	for (size_t r = 0; r < n; r++)
+		tab_free(&tabs[r]);
+	free(tabs);
+	return err ? err : ccg_buf_status(out);
+}
+
+/* ---- matching locations ---- */
+
+/* The numbers in a path ("MPI_Rank_3/Thread_1" -> "3,1"). */
+static void numbers_of(const char *p, ccg_buf *out)
+{
+	int in = 0;
+	for (; *p; p++) {
+		int d = *p >= '0' && *p <= '9';
+		if (d && !in && out->len)
+			ccg_buf_addc(out, ',');
+		if (d)
+			ccg_buf_addc(out, *p);
+		in = d;
+	}
+}
+
+/* Paths of run t's locations (unescaped), owned, into *paths. */
+static ccg_err run_paths(ccg_trace *t, char ***paths, size_t *np)
+{
+	tab tb;
+	ccg_err err = tab_read(t, "locations.tsv", &tb);
+	int pc = err ? -1 : tab_col(&tb, "path");
+	*paths = NULL;
+	*np = 0;
+	if (!err && pc < 0)
+		err = CCG_EFORMAT;
+	size_t n = tb.nrows ? tb.nrows - 1 : 0;
+	if (!err && !(*paths = calloc(n ? n : 1, sizeof **paths)))
+		err = CCG_ENOMEM;
+	ccg_buf b = CCG_BUF_INIT;
+	for (size_t i = 0; !err && i < n; i++) {
+		ccg_buf_reset(&b);
+		unescape(tb.cell[(i + 1) * tb.ncols + (size_t)pc], &b);
+		if (!(err = ccg_buf_status(&b)) &&
+		    !((*paths)[i] = strdup(b.data ? b.data : "")))
+			err = CCG_ENOMEM;
+		*np = i + 1;
+	}
+	ccg_buf_free(&b);
+	tab_free(&tb);
+	return err;
+}
+
+static void free_paths(char **p, size_t n)
+{
+	for (size_t i = 0; p && i < n; i++)
+		free(p[i]);
+	free(p);
+}
+
+/* Whether `key` is the numbers of exactly one path of p[0..n) not yet
+ * taken; that one's index in *at. */
+static int unique_numbers(char *const *p, const unsigned char *taken,
+			  size_t n, const char *key, size_t *at)
+{
+	ccg_buf b = CCG_BUF_INIT;
+	size_t found = 0;
+	for (size_t i = 0; i < n && found < 2; i++) {
+		if (taken[i])
+			continue;
+		ccg_buf_reset(&b);
+		numbers_of(p[i], &b);
+		if (b.len && !strcmp(b.data, key)) {
+			found++;
+			*at = i;
+		}
+	}
+	ccg_buf_free(&b);
+	return found == 1;
+}
+
+ccg_err ccg_cmp_match(ccg_trace *const *runs, size_t n, cmp_match *out)
+{
+	memset(out, 0, sizeof *out);
+	out->nruns = n;
+	char **base = NULL;
+	size_t nbase = 0, cap = 0;
+	ccg_err err = run_paths(runs[0], &base, &nbase);
+	cap = nbase;
+	for (size_t r = 1; r < n; r++) {
+		size_t np = 0;
+		char **p = NULL;
+		if (!err)
+			err = run_paths(runs[r], &p, &np);
+		cap += np;
+		free_paths(p, np);
+	}
+	if (!err && !(out->locs = calloc(cap ? cap : 1, sizeof *out->locs)))
+		err = CCG_ENOMEM;
+	for (size_t i = 0; !err && i < nbase; i++) {
+		cmp_loc *l = &out->locs[out->nlocs++];
+		if (!(l->paths = calloc(n, sizeof *l->paths))) {
+			err = CCG_ENOMEM;
+			break;
+		}
+		l->paths[0] = base[i];
+		base[i] = NULL;
+		l->how = n > 1 ? "unmatched" : "path";
+	}
+	free_paths(base, nbase);
+	ccg_buf key = CCG_BUF_INIT;
+	for (size_t r = 1; !err && r < n; r++) {
+		char **p = NULL;
+		size_t np = 0;
+		unsigned char *taken = NULL, *btaken = NULL;
+		err = run_paths(runs[r], &p, &np);
+		if (!err && (!(taken = calloc(np ? np : 1, 1)) ||
+			     !(btaken = calloc(nbase ? nbase : 1, 1))))
+			err = CCG_ENOMEM;
+		/* By path. */
+		for (size_t i = 0; !err && i < nbase; i++) {
+			for (size_t j = 0; j < np; j++) {
+				if (!taken[j] && !strcmp(p[j], out->locs[i].paths[0])) {
+					taken[j] = btaken[i] = 1;
+					out->locs[i].paths[r] = p[j];
+					p[j] = NULL;
+					if (strcmp(out->locs[i].how, "numbers"))
+						out->locs[i].how = "path";
+					break;
+				}
+			}
+		}
+		/* By the numbers in the path, where unique on both sides. */
+		for (size_t i = 0; !err && i < nbase; i++) {
+			if (btaken[i])
+				continue;
+			ccg_buf_reset(&key);
+			numbers_of(out->locs[i].paths[0], &key);
+			size_t j, k;
+			char *const *bp = NULL;
+			if ((err = ccg_buf_status(&key)) || !key.len)
+				continue;
+			(void)bp;
+			if (unique_numbers(p, taken, np, key.data, &j)) {
+				/* ... and unique among the baseline's left. */
+				size_t same = 0;
+				ccg_buf kb = CCG_BUF_INIT;
+				for (k = 0; k < nbase; k++) {
+					if (btaken[k])
+						continue;
+					ccg_buf_reset(&kb);
+					numbers_of(out->locs[k].paths[0], &kb);
+					same += kb.len && !strcmp(kb.data, key.data);
+				}
+				ccg_buf_free(&kb);
+				if (same != 1)
+					continue;
+				taken[j] = btaken[i] = 1;
+				out->locs[i].paths[r] = p[j];
+				p[j] = NULL;
+				out->locs[i].how = "numbers";
+			}
+		}
+		/* The rest: unmatched, listed after the baseline's. */
+		for (size_t j = 0; !err && j < np; j++) {
+			if (taken[j])
+				continue;
+			cmp_loc *l = &out->locs[out->nlocs++];
+			if (!(l->paths = calloc(n, sizeof *l->paths))) {
+				err = CCG_ENOMEM;
+				break;
+			}
+			l->paths[r] = p[j];
+			p[j] = NULL;
+			l->how = "unmatched";
+		}
+		free(taken);
+		free(btaken);
+		free_paths(p, np);
+	}
+	ccg_buf_free(&key);
+	if (err)
+		ccg_cmp_match_free(out);
+	return err;
+}
+
+void ccg_cmp_match_free(cmp_match *m)
+{
+	for (size_t i = 0; m->locs && i < m->nlocs; i++) {
+		for (size_t r = 0; m->locs[i].paths && r < m->nruns; r++)
+			free(m->locs[i].paths[r]);
+		free(m->locs[i].paths);
+	}
+	free(m->locs);
+	memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,530 @@
+/*
+ * ccg_forest.c - several open traces as one tree (ccg_forest.h): the root
+ * lists a directory per trace, everything below it the trace's own, its
+ * ids carried above CCG_ID_BITS; and compare/, whose files ccg_compare.c
+ * makes (forest_i.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "forest_i.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_name.h"
+
+#define ID_MASK (((ccg_id)1 << CCG_ID_BITS) - 1)
+/* The forest's own ids: 0 its root; compare/ directory j (0 compare/
+ * itself) and its files: (j + 1) << FILE_BITS | file (CF_DIR: the
+ * directory). */
+#define FILE_BITS 4
+_Static_assert(CF__COUNT <= (1 << FILE_BITS), "compare files fit");
+
+/* Longest directory name of a trace. */
+#define NAME_MAX_BYTES 200
+/* The name of the comparison's directory. */
+#define COMPARE "compare"
+
+/* A directory of compare/: compare/ itself (node 0), a group of the
+ * baseline, or a location matched in another run (loc). */
+typedef struct cnode {
+	char *name;             /* owned */
+	size_t *kids;           /* owned: subdirectories, in order */
+	size_t nkids;
+	const cmp_loc *loc;     /* NULL but for a location's directory */
+} cnode;
+
+struct ccg_forest {
+	ccg_trace **t;          /* owned */
+	char **names;           /* owned; "" with one trace */
+	size_t n;
+	cmp_match match;        /* several traces: their locations */
+	cnode *nodes;           /* the directories of compare/ */
+	size_t nnodes;
+	struct fmut *mut;       /* what changes after create */
+};
+
+/* compare/'s own files, made at their first use and kept. */
+typedef struct fmut {
+	pthread_mutex_t mu;
+	ccg_buf top[CF__COUNT]; /* mu: the text, once made */
+	unsigned char made[CF__COUNT]; /* mu */
+} fmut;
+
+/* Slot of an id: 0 the forest's own, k + 1 trace k. */
+static size_t slot_of(ccg_id id)
+{
+	return (size_t)(id >> CCG_ID_BITS);
+}
+
+static ccg_id in_slot(size_t k, ccg_id x)
+{
+	return (ccg_id)(k + 1) << CCG_ID_BITS | x;
+}
+
+static ccg_id cmp_id(size_t node, enum cmp_file f)
+{
+	return (ccg_id)(node + 1) << FILE_BITS | (ccg_id)f;
+}
+
+/* The compare/ node and file of an own id; -1 for none. */
+static int cmp_of(const ccg_forest *f, ccg_id id, size_t *node,
+		  enum cmp_file *file)
+{
+	if (slot_of(id) || id < ((ccg_id)1 << FILE_BITS))
+		return -1;
+	*node = (size_t)(id >> FILE_BITS) - 1;
+	*file = (enum cmp_file)(id & ((1 << FILE_BITS) - 1));
+	if (*node >= f->nnodes || *file >= CF__COUNT)
+		return -1;
+	return 0;
+}
+
+/* Files of compare/ node j, in listing order. */
+static const enum cmp_file top_files[] = {CF_README,     CF_LOCATIONS,
+					  CF_STATS,      CF_SUMMARY,
+					  CF_EFFICIENCY, CF_WAITS,
+					  CF_FOLDED};
+static const enum cmp_file loc_files[] = {CF_STATS, CF_SUMMARY,
+					  CF_EFFICIENCY, CF_WAITS,
+					  CF_FOLDED};
+
+static const enum cmp_file *node_files(const ccg_forest *f, size_t j,
+				       size_t *n)
+{
+	if (j == 0) {
+		*n = sizeof top_files / sizeof *top_files;
+		return top_files;
+	}
+	*n = f->nodes[j].loc ? sizeof loc_files / sizeof *loc_files : 0;
+	return loc_files;
+}
+
+static int has_file(const ccg_forest *f, size_t j, enum cmp_file file)
+{
+	size_t n;
+	const enum cmp_file *fs = node_files(f, j, &n);
+	for (size_t i = 0; i < n; i++)
+		if (fs[i] == file)
+			return 1;
+	return 0;
+}
+
+/* The folder of `anchor` (its archive's name): "run42" of
+ * "/x/run42/traces.otf2"; the anchor's name without .otf2 when it has no
+ * folder. */
+static void folder_name(const char *anchor, ccg_buf *out)
+{
+	size_t n = strlen(anchor);
+	while (n > 1 && anchor[n - 1] == '/')
+		n--;
+	size_t slash = n;
+	while (slash > 0 && anchor[slash - 1] != '/')
+		slash--;
+	size_t end = slash ? slash - 1 : 0;
+	while (end > 1 && anchor[end - 1] == '/')
+		end--;
+	size_t start = end;
+	while (start > 0 && anchor[start - 1] != '/')
+		start--;
+	if (end > start && !(end - start == 1 && anchor[start] == '.')) {
+		ccg_buf_add(out, anchor + start, end - start);
+		return;
+	}
+	const char *base = anchor + slash;
+	size_t len = n - slash;
+	if (len > 5 && !strncmp(base + len - 5, ".otf2", 5))
+		len -= 5;
+	ccg_buf_add(out, base, len ? len : 1);
+}
+
+/* Names the n traces' directories: path-safe, unique, none "." or "..". */
+static ccg_err make_names(ccg_forest *f, const char *const *anchors)
+{
+	ccg_buf raw = CCG_BUF_INIT, safe = CCG_BUF_INIT;
+	ccg_err err = CCG_OK;
+	for (size_t k = 0; k < f->n && !err; k++) {
+		ccg_buf_reset(&raw);
+		ccg_buf_reset(&safe);
+		folder_name(anchors[k], &raw);
+		if ((err = ccg_buf_status(&raw)))
+			break;
+		if ((err = ccg_name_safe(&safe, raw.data, NAME_MAX_BYTES)))
+			break;
+		size_t base_len = safe.len;
+		for (unsigned dup = 1; dup <= CCG_FOREST_MAX + 1; dup++) {
+			int taken = !strcmp(safe.data, ".") ||
+				    !strcmp(safe.data, "..");
+			for (size_t j = 0; j < k && !taken; j++)
+				taken = !strcmp(f->names[j], safe.data);
+			if (!taken)
+				break;
+			ccg_buf_setlen(&safe, base_len);
+			ccg_buf_addf(&safe, "-%u", dup + 1);
+		}
+		if ((err = ccg_buf_status(&safe)))
+			break;
+		if (!(f->names[k] = strdup(safe.data)))
+			err = CCG_ENOMEM;
+	}
+	ccg_buf_free(&raw);
+	ccg_buf_free(&safe);
+	return err;
+}
+
+/* The child of node j named name[0..len) (made when absent): its index
+ * in *out. */
+static ccg_err child(ccg_forest *f, size_t j, const char *name, size_t len,
+		     size_t *cap, size_t *out)
+{
+	for (size_t i = 0; i < f->nodes[j].nkids; i++) {
+		const char *k = f->nodes[f->nodes[j].kids[i]].name;
+		if (strlen(k) == len && !strncmp(k, name, len)) {
+			*out = f->nodes[j].kids[i];
+			return CCG_OK;
+		}
+	}
+	if (f->nnodes == *cap) {
+		size_t nc = *cap ? 2 * *cap : 16;
+		cnode *nn = realloc(f->nodes, nc * sizeof *nn);
+		if (!nn)
+			return CCG_ENOMEM;
+		f->nodes = nn;
+		*cap = nc;
+	}
+	cnode *p = &f->nodes[j];
+	size_t *kids = realloc(p->kids, (p->nkids + 1) * sizeof *kids);
+	if (!kids)
+		return CCG_ENOMEM;
+	p->kids = kids;
+	cnode *c = &f->nodes[f->nnodes];
+	memset(c, 0, sizeof *c);
+	if (!(c->name = strndup(name, len)))
+		return CCG_ENOMEM;
+	p->kids[p->nkids++] = f->nnodes;
+	*out = f->nnodes++;
+	return CCG_OK;
+}
+
+/* compare/ and a directory per baseline location another run matched,
+ * at the location's path. */
+static ccg_err make_compare(ccg_forest *f)
+{
+	size_t cap = 16;
+	ccg_err err = ccg_cmp_match(f->t, f->n, &f->match);
+	if (err)
+		return err;
+	if (!(f->nodes = calloc(cap, sizeof *f->nodes)) ||
+	    !(f->nodes[0].name = strdup(COMPARE)))
+		return CCG_ENOMEM;
+	f->nnodes = 1;
+	for (size_t i = 0; !err && i < f->match.nlocs; i++) {
+		const cmp_loc *l = &f->match.locs[i];
+		if (!l->paths[0] || !strcmp(l->how, "unmatched"))
+			continue;
+		const char *p = l->paths[0];
+		size_t at = 0;
+		for (unsigned depth = 0; !err && *p && depth < 64; depth++) {
+			size_t len = strcspn(p, "/");
+			if (!len || (len == 1 && *p == '.') ||
+			    (len == 2 && !strncmp(p, "..", 2)))
+				break;
+			err = child(f, at, p, len, &cap, &at);
+			p += len + (p[len] == '/');
+		}
+		if (!err && at)
+			f->nodes[at].loc = l;
+	}
+	return err;
+}
+
+ccg_err ccg_forest_create(ccg_trace **t, const char *const *anchors,
+			  size_t n, ccg_forest **out)
+{
+	ccg_err err = CCG_ENOMEM;
+	ccg_forest *f = NULL;
+	*out = NULL;
+	if (n == 0 || n > CCG_FOREST_MAX) {
+		err = CCG_EINVAL;
+		goto fail;
+	}
+	if (!(f = calloc(1, sizeof *f)) || !(f->t = calloc(n, sizeof *f->t)) ||
+	    !(f->names = calloc(n, sizeof *f->names)) ||
+	    !(f->mut = calloc(1, sizeof *f->mut)))
+		goto fail;
+	pthread_mutex_init(&f->mut->mu, NULL);
+	f->n = n;
+	for (size_t k = 0; k < n; k++) {
+		f->t[k] = t[k];
+		t[k] = NULL;
+	}
+	if (n == 1)
+		err = (f->names[0] = strdup("")) ? CCG_OK : CCG_ENOMEM;
+	else if (!(err = make_names(f, anchors)))
+		err = make_compare(f);
+	if (err)
+		goto fail;
+	*out = f;
+	return CCG_OK;
+fail:
+	for (size_t k = 0; k < n; k++) {
+		ccg_trace_close(t[k]);
+		t[k] = NULL;
+	}
+	ccg_forest_free(f);
+	return err;
+}
+
+void ccg_forest_free(ccg_forest *f)
+{
+	if (!f)
+		return;
+	for (size_t k = 0; f->t && k < f->n; k++)
+		ccg_trace_close(f->t[k]);
+	for (size_t k = 0; f->names && k < f->n; k++)
+		free(f->names[k]);
+	for (size_t j = 0; j < f->nnodes; j++) {
+		free(f->nodes[j].name);
+		free(f->nodes[j].kids);
+	}
+	free(f->nodes);
+	ccg_cmp_match_free(&f->match);
+	if (f->mut) {
+		for (size_t i = 0; i < CF__COUNT; i++)
+			ccg_buf_free(&f->mut->top[i]);
+		pthread_mutex_destroy(&f->mut->mu);
+		free(f->mut);
+	}
+	free(f->t);
+	free(f->names);
+	free(f);
+}
+
+size_t ccg_forest_count(const ccg_forest *f)
+{
+	return f->n;
+}
+
+ccg_trace *ccg_forest_trace(const ccg_forest *f, size_t k)
+{
+	return k < f->n ? f->t[k] : NULL;
+}
+
+const char *ccg_forest_name(const ccg_forest *f, size_t k)
+{
+	return k < f->n ? f->names[k] : NULL;
+}
+
+/* The trace an id of a forest of several belongs to, and its own id;
+ * NULL for the forest's own ids and for slots past the last trace. */
+static ccg_trace *split(const ccg_forest *f, ccg_id id, ccg_id *x)
+{
+	size_t s = slot_of(id);
+	*x = id & ID_MASK;
+	return s && s <= f->n ? f->t[s - 1] : NULL;
+}
+
+/* The text of file `file` of compare/ node j in *b: compare/'s own made
+ * once and kept (*b points into the forest, never changed once made), a
+ * location's made at each call into `tmp`. */
+static ccg_err cmp_text(const ccg_forest *f, size_t j, enum cmp_file file,
+			ccg_buf *tmp, const ccg_buf **b)
+{
+	const char *const *names = (const char *const *)f->names;
+	if (j) {
+		*b = tmp;
+		return ccg_cmp_text(f->t, names, f->n, &f->match,
+				    f->nodes[j].loc, file, tmp);
+	}
+	fmut *m = f->mut;
+	ccg_err err = CCG_OK;
+	pthread_mutex_lock(&m->mu);
+	if (!m->made[file]) {
+		err = ccg_cmp_text(f->t, names, f->n, &f->match, NULL, file,
+				   &m->top[file]);
+		if (err)
+			ccg_buf_reset(&m->top[file]);
+		else
+			m->made[file] = 1;
+	}
+	pthread_mutex_unlock(&m->mu);
+	*b = &m->top[file];
+	return err;
+}
+
+ccg_err ccg_forest_stat(const ccg_forest *f, ccg_id id, ccg_stat *st)
+{
+	if (f->n == 1)
+		return ccg_trace_stat(f->t[0], id, st);
+	ccg_id x;
+	ccg_trace *t = split(f, id, &x);
+	if (t)
+		return ccg_trace_stat(t, x, st);
+	memset(st, 0, sizeof *st);
+	if (id == CCG_ID_ROOT) {
+		st->is_dir = 1;
+		st->nlink = 3 + f->n;
+		return CCG_OK;
+	}
+	size_t j;
+	enum cmp_file file;
+	if (cmp_of(f, id, &j, &file))
+		return CCG_ENOENT;
+	if (file == CF_DIR) {
+		st->is_dir = 1;
+		st->nlink = 2 + f->nodes[j].nkids;
+		return CCG_OK;
+	}
+	if (!has_file(f, j, file))
+		return CCG_ENOENT;
+	ccg_buf tmp = CCG_BUF_INIT;
+	const ccg_buf *b;
+	ccg_err err = cmp_text(f, j, file, &tmp, &b);
+	st->nlink = 1;
+	st->size = b->len;
+	ccg_buf_free(&tmp);
+	return err;
+}
+
+int ccg_forest_is_dir(const ccg_forest *f, ccg_id id)
+{
+	if (f->n == 1)
+		return ccg_trace_is_dir(id);
+	ccg_id x;
+	if (split(f, id, &x))
+		return ccg_trace_is_dir(x);
+	return id == CCG_ID_ROOT ||
+	       (!slot_of(id) && (id & ((1 << FILE_BITS) - 1)) == CF_DIR);
+}
+
+int ccg_forest_changes(const ccg_forest *f, ccg_id id)
+{
+	if (f->n == 1)
+		return ccg_trace_changes(id);
+	ccg_id x;
+	return split(f, id, &x) ? ccg_trace_changes(x) : 0;
+}
+
+ccg_err ccg_forest_lookup(const ccg_forest *f, ccg_id dir, const char *name,
+			  ccg_id *out)
+{
+	if (f->n == 1)
+		return ccg_trace_lookup(f->t[0], dir, name, out);
+	ccg_id x;
+	ccg_trace *t = split(f, dir, &x);
+	if (t) {
+		ccg_err err = ccg_trace_lookup(t, x, name, &x);
+		if (!err)
+			*out = in_slot(slot_of(dir) - 1, x);
+		return err;
+	}
+	if (dir == CCG_ID_ROOT) {
+		for (size_t k = 0; k < f->n; k++) {
+			if (!strcmp(f->names[k], name)) {
+				*out = in_slot(k, CCG_ID_ROOT);
+				return CCG_OK;
+			}
+		}
+		if (strcmp(name, COMPARE))
+			return CCG_ENOENT;
+		*out = cmp_id(0, CF_DIR);
+		return CCG_OK;
+	}
+	size_t j;
+	enum cmp_file file;
+	if (cmp_of(f, dir, &j, &file))
+		return CCG_ENOENT;
+	if (file != CF_DIR)
+		return CCG_ENOTDIR;
+	size_t nf;
+	const enum cmp_file *fs = node_files(f, j, &nf);
+	for (size_t i = 0; i < nf; i++) {
+		if (!strcmp(ccg_cmp_file_name(fs[i]), name)) {
+			*out = cmp_id(j, fs[i]);
+			return CCG_OK;
+		}
+	}
+	for (size_t i = 0; i < f->nodes[j].nkids; i++) {
+		size_t k = f->nodes[j].kids[i];
+		if (!strcmp(f->nodes[k].name, name)) {
+			*out = cmp_id(k, CF_DIR);
+			return CCG_OK;
+		}
+	}
+	return CCG_ENOENT;
+}
+
+ccg_err ccg_forest_readdir(const ccg_forest *f, ccg_id dir, uint64_t index,
+			   ccg_id *out, ccg_buf *name)
+{
+	if (f->n == 1)
+		return ccg_trace_readdir(f->t[0], dir, index, out, name);
+	ccg_id x;
+	ccg_trace *t = split(f, dir, &x);
+	if (t) {
+		ccg_err err = ccg_trace_readdir(t, x, index, &x, name);
+		if (!err)
+			*out = in_slot(slot_of(dir) - 1, x);
+		return err;
+	}
+	if (dir == CCG_ID_ROOT) {
+		if (index > f->n)
+			return CCG_ENOENT;
+		*out = index < f->n ? in_slot((size_t)index, CCG_ID_ROOT)
+				    : cmp_id(0, CF_DIR);
+		ccg_buf_adds(name, index < f->n ? f->names[index] : COMPARE);
+		return ccg_buf_status(name);
+	}
+	size_t j;
+	enum cmp_file file;
+	if (cmp_of(f, dir, &j, &file))
+		return CCG_ENOENT;
+	if (file != CF_DIR)
+		return CCG_ENOTDIR;
+	size_t nf;
+	const enum cmp_file *fs = node_files(f, j, &nf);
+	if (index < nf) {
+		*out = cmp_id(j, fs[index]);
+		ccg_buf_adds(name, ccg_cmp_file_name(fs[index]));
+		return ccg_buf_status(name);
+	}
+	index -= nf;
+	if (index >= f->nodes[j].nkids)
+		return CCG_ENOENT;
+	size_t k = f->nodes[j].kids[index];
+	*out = cmp_id(k, CF_DIR);
+	ccg_buf_adds(name, f->nodes[k].name);
+	return ccg_buf_status(name);
+}
+
+ccg_err ccg_forest_read_cancel(const ccg_forest *f, ccg_id id, uint64_t off,
+			       size_t len, ccg_buf *out, ccg_cancel_fn fn,
+			       void *arg)
+{
+	if (f->n == 1)
+		return ccg_trace_read_cancel(f->t[0], id, off, len, out, fn,
+					     arg);
+	ccg_id x;
+	ccg_trace *t = split(f, id, &x);
+	if (t)
+		return ccg_trace_read_cancel(t, x, off, len, out, fn, arg);
+	if (id == CCG_ID_ROOT)
+		return CCG_EISDIR;
+	size_t j;
+	enum cmp_file file;
+	if (cmp_of(f, id, &j, &file))
+		return CCG_ENOENT;
+	if (file == CF_DIR)
+		return CCG_EISDIR;
+	if (!has_file(f, j, file))
+		return CCG_ENOENT;
+	ccg_buf tmp = CCG_BUF_INIT;
+	const ccg_buf *b;
+	ccg_err err = cmp_text(f, j, file, &tmp, &b);
+	if (!err && off < b->len) {
+		size_t k = b->len - (size_t)off;
+		err = ccg_buf_add(out, b->data + off, k < len ? k : len);
+	}
+	ccg_buf_free(&tmp);
+	return err;
+}

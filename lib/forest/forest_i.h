@@ -1,0 +1,61 @@
+/*
+ * forest_i.h - what ccg_forest.c and ccg_compare.c share: the compare/
+ * directory of a forest of several runs.
+ *
+ *   ccg_forest.c   the forest's root, ids, and the compare/ tree's
+ *                  directories (one per location matched across runs)
+ *   ccg_compare.c  the compare/ files: each run's TSV files read through
+ *                  ccg_trace.h, joined row by row
+ */
+#ifndef CCG_FOREST_I_H
+#define CCG_FOREST_I_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ccg_forest.h"
+
+/* The files of compare/ and of its location directories. */
+enum cmp_file {
+	CF_DIR = 0,
+	CF_README,
+	CF_LOCATIONS,
+	CF_STATS,
+	CF_SUMMARY,
+	CF_EFFICIENCY,
+	CF_WAITS,
+	CF_FOLDED,
+	CF__COUNT
+};
+
+/* A location of run 0 (the baseline) and the path of the location each
+ * run matched to it (NULL: none), all owned. */
+typedef struct cmp_loc {
+	char **paths;           /* [nruns] */
+	const char *how;        /* "path" or "numbers" (static) */
+} cmp_loc;
+
+/* The runs' locations as matched: the baseline's in its order, each with
+ * its match in every run, then the locations of later runs left
+ * unmatched (paths[0] NULL). */
+typedef struct cmp_match {
+	cmp_loc *locs;
+	size_t nlocs;
+	size_t nruns;
+} cmp_match;
+
+/* Reads every run's locations.tsv and matches them (by path, then by the
+ * numbers in the path where those are unique in both runs). */
+ccg_err ccg_cmp_match(ccg_trace *const *runs, size_t n, cmp_match *out);
+void ccg_cmp_match_free(cmp_match *m);
+
+/* The text of file `f` of compare/ (loc NULL) or of the directory of
+ * matched location `loc`, appended to `out`. */
+ccg_err ccg_cmp_text(ccg_trace *const *runs, const char *const *names,
+		     size_t n, const cmp_match *m, const cmp_loc *loc,
+		     enum cmp_file f, ccg_buf *out);
+
+/* The name of file f ("stats.tsv"). */
+const char *ccg_cmp_file_name(enum cmp_file f);
+
+#endif
