@@ -297,12 +297,14 @@ void ccgfs_cli_usage(void)
 {
 	ccg_options o;
 	ccg_options_init(&o);
-	printf("usage: ccgfs [options] TRACE MOUNTPOINT\n"
+	printf("usage: ccgfs [options] TRACE [TRACE...] MOUNTPOINT\n"
 	       "       ccgfs --build-only [options] TRACE\n"
 	       "       ccgfs --info [options] TRACE\n\n"
 	       "Mounts the OTF2 trace TRACE read-only at MOUNTPOINT, an "
 	       "empty directory;\n"
-	       "unmount with `fusermount3 -u MOUNTPOINT`.  TRACE is the "
+	       "unmount with `fusermount3 -u MOUNTPOINT`; several traces "
+	       "go side by\n"
+	       "side, with compare/ beside them.  TRACE is the "
 	       "trace's anchor file\n"
 	       "(NAME.otf2, beside NAME.def and the folder NAME/) or a "
 	       "directory holding\n"

@@ -5,8 +5,8 @@
 # "ccgfs: SUBJECT: problem" on stderr naming the path once with no OTF2
 # error text, nothing on stdout, and leaves no mount behind.
 #
-#   operands    no trace, no mount point, an extra one (mounting, with
-#               --build-only, with --info)
+#   operands    no trace, no mount point, an extra one (with --build-only,
+#               with --info), one index file for several traces
 #   options     unknown (--bogus, -o bogus), bad values, a mount option
 #               with --info; none of them builds anything; a typo
 #               (-o fanuot=8, --biuld-only) names the option nearest
@@ -86,7 +86,9 @@ idx="$work/never.ccg"   # an index that no refused command may write
 # ---- operands
 refused 1 "" "no trace given" --
 refused 1 "$A" "no mount point given" -- "$A"
-refused 1 "$work/extra" "extra argument" -- -o "index=$idx" "$A" "$m" "$work/extra"
+# Several traces are mounted together (mount/test_several), but one index
+# file cannot serve them.
+refused 1 "-o index" "names one index file, and 2 traces are given" -- -o "index=$idx" "$A" "$m" "$work/extra"
 refused 1 "$m" "extra argument (--build-only" -- --build-only -o "index=$idx" "$A" "$m"
 refused 1 "$m" "extra argument (--info" -- --info -o "index=$idx" "$A" "$m"
 refused 1 "$m" "extra argument (--info" -- --info -o "index=$idx" "$A" "$m" "$work/x"

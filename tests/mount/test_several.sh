@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Several traces in one mount (ccgfs A B MOUNTPOINT): a directory per
+# trace, each the tree of its single mount, and compare/ checked against
+# an oracle from otf2-print of each trace (tests/tools/check_several.py,
+# exact integers):
+#   generated  two runs that differ by construction: a 'delay' region on
+#              rank 1 of 1000 ticks a call in the baseline and 3000 in
+#              the other (mean per call exactly 3x), a region only the
+#              second has (--regions 7 against 6: interpolate_6), 3
+#              ranks against 4 (Rank_3 unmatched);
+#   shared     pipit-pingpong against pipit-pingpong-papi.
+# Each run's subtree lists the same names, sizes and bytes as its single
+# mount (tests/tools/tree_dump.py, 300 files a walk); the same trace twice
+# is named NAME and NAME-2 and compares equal (deltas 0, ratios 1);
+# -o index= with several traces is refused; the mount is unmounted
+# cleanly.  Multithreaded and with -s.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+: "${CCG_GEN:?path of ccgfs-gen}" "${CCG_TRACES:?folder of the shared traces}"
+work="$CCG_TMP/several"
+rm -rf "$work"
+mkdir -p "$work/idx"
+export CCGFS_INDEX_DIR="$work/idx"
+py=/usr/bin/python3
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+"$CCG_GEN" -q -l 3 -e 3000 --mpi --regions 6 --delay 1:1000 "$work/base"
+"$CCG_GEN" -q -l 4 -e 3000 --mpi --regions 7 --delay 1:3000 "$work/slow"
+pp="$CCG_TRACES/pipit-pingpong"
+papi="$CCG_TRACES/pipit-pingpong-papi"
+
+# several MODE DIR TRACE...: mounts the traces at DIR (as ccg_mount).
+several() {
+  local mode=$1 dir=$2
+  shift 2
+  mkdir -p "$dir"
+  local extra=()
+  [ "$mode" = st ] && extra+=(-s)
+  CCG_MOUNTS+=("$dir")
+  "$CCGFS" "${extra[@]}" "$@" "$dir"
+  ccg_wait_mounted "$dir"
+}
+
+# same_tree RUN_DIR ANCHOR MODE: RUN_DIR lists what a single mount of
+# ANCHOR does.
+same_tree() {
+  local m1="$work/single" name
+  name=$(basename "$1")
+  "$py" "$CCG_TOOLS/tree_dump.py" --jobs 2 --max-files 300 "$1" > "$work/$name.several"
+  ccg_mount "$3" "$2" "$m1"
+  "$py" "$CCG_TOOLS/tree_dump.py" --jobs 2 --max-files 300 "$m1" > "$work/$name.single"
+  ccg_unmount "$m1"
+  cmp -s "$work/$name.several" "$work/$name.single" || {
+    diff "$work/$name.single" "$work/$name.several" | head -n 10 >&2
+    fail "$1 is not the tree of its single mount"; }
+}
+
+m="$work/mnt"
+for mode in mt st; do
+  several "$mode" "$m" "$work/base" "$work/slow" 2> "$work/err"
+  [ ! -s "$work/err" ] || fail "mounting two runs said: $(cat "$work/err")"
+  [ "$(ls "$m" | tr '\n' ' ')" = "base compare slow " ] ||
+    fail "the root lists: $(ls "$m" | tr '\n' ' ')"
+  "$py" "$CCG_TOOLS/check_several.py" --mount "$m" \
+    --run "base=$work/base/traces.otf2" --run "slow=$work/slow/traces.otf2" \
+    --expect-ratio delay=3 --only-in interpolate_6=2
+  # The oracle can tell another factor.
+  if "$py" "$CCG_TOOLS/check_several.py" --mount "$m" \
+      --run "base=$work/base/traces.otf2" --run "slow=$work/slow/traces.otf2" \
+      --expect-ratio delay=2 2> /dev/null; then
+    fail "check_several.py took a factor of 2 for 3"
+  fi
+  grep -q '^-	Rank_3/Thread_0	unmatched$' "$m/compare/locations.tsv" ||
+    fail "Rank_3 of the second run is not listed unmatched"
+  [ -d "$m/compare/Rank_1/Thread_0" ] && [ ! -e "$m/compare/Rank_3" ] ||
+    fail "compare/ has no directory per matched location only"
+  for f in README summary.tsv efficiency.tsv waits.tsv; do
+    [ -s "$m/compare/$f" ] || fail "compare/$f is empty"
+    [ "$(stat -c %s "$m/compare/$f")" = "$(wc -c < "$m/compare/$f")" ] ||
+      fail "compare/$f: stat's size is not the bytes read"
+  done
+  if [ "$mode" = mt ]; then
+    other=st
+    same_tree "$m/base" "$work/base" "$other"
+    same_tree "$m/slow" "$work/slow" "$other"
+  fi
+  ccg_unmount "$m"
+done
+
+# The shared pair; then one trace twice.
+several mt "$m" "$pp" "$papi"
+"$py" "$CCG_TOOLS/check_several.py" --mount "$m" \
+  --run "pipit-pingpong=$pp/traces.otf2" \
+  --run "pipit-pingpong-papi=$papi/traces.otf2"
+same_tree "$m/pipit-pingpong-papi" "$papi" st
+ccg_unmount "$m"
+several st "$m" "$pp" "$pp/traces.otf2"
+[ "$(ls "$m" | tr '\n' ' ')" = "compare pipit-pingpong pipit-pingpong-2 " ] ||
+  fail "the same trace twice is listed as: $(ls "$m" | tr '\n' ' ')"
+"$py" "$CCG_TOOLS/check_several.py" --mount "$m" \
+  --run "pipit-pingpong=$pp/traces.otf2" \
+  --run "pipit-pingpong-2=$pp/traces.otf2"
+awk -F'\t' 'NR > 1 && ($(NF-1) !~ /^0\.0+$/ || $NF != "1.0000") { bad = 1 }
+            END { exit bad }' "$m/compare/stats.tsv" ||
+  fail "a trace against itself: $(cat "$m/compare/stats.tsv")"
+ccg_unmount "$m"
+
+# One index file for several traces: refused before anything is read.
+rc=0
+"$CCGFS" -o index="$work/one.ccg" "$pp" "$papi" "$m" 2> "$work/err" || rc=$?
+[ "$rc" = 1 ] && grep -q 'names one index file, and 2 traces are given' "$work/err" ||
+  fail "-o index= with two traces: exit $rc, $(cat "$work/err")"
+[ ! -e "$work/one.ccg" ] || fail "the refused mount wrote an index"
+mountpoint -q "$m" && fail "a mount is left at $m"
+echo "several traces: each its own tree, compare/ agrees with the oracle"
