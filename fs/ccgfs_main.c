@@ -324,20 +324,67 @@ out:
 /* The traces of c's operands, opened in order, as a forest in f->forest:
  * 0, or -1 after the error line (each anchor is found before the mount
  * point is checked, and the mount point before any trace is read). */
+/* The anchors of c's trace operands into anchors[0 .. *n) (each
+ * CCG_BUF_INIT before): a folder of several traces gives each of them.
+ * 0, or -1 after the error line. */
+static int trace_anchors(const ccgfs_cli *c, ccg_buf *anchors, size_t *n)
+{
+	size_t traces = ccgfs_cli_traces(c);
+	int ret = 0;
+	*n = 0;
+	for (size_t k = 0; !ret && k < traces; k++) {
+		ccg_buf list = CCG_BUF_INIT;
+		size_t cnt = 0;
+		if (ccg_anchor_list(c->ops[k], &list, &cnt)) {
+			ccgfs_cli_error(c->ops[k], "out of memory");
+			ret = -1;
+		}
+		const char *p = list.data;
+		for (size_t i = 0; !ret && i < (cnt > 1 ? cnt : 1); i++) {
+			if (*n == CCG_FOREST_MAX) {
+				ccgfs_cli_error(c->ops[k], "too many traces (at "
+						"most %d in one mount)",
+						CCG_FOREST_MAX);
+				ret = -1;
+			} else if (cnt > 1) {
+				ccg_buf_adds(&anchors[(*n)++], p);
+				p += strlen(p) + 1;
+			} else if (find_anchor(c, c->ops[k], &anchors[*n])) {
+				ret = -1;
+			} else {
+				(*n)++;
+			}
+		}
+		ccg_buf_free(&list);
+	}
+	return ret;
+}
+
 static int open_forest(const ccgfs_cli *c, const ccg_options *o, fs *f,
 		       char **mnt)
 {
-	size_t n = ccgfs_cli_traces(c);
+	size_t n = 0;
 	ccg_buf anchors[CCG_FOREST_MAX];
 	const char *names[CCG_FOREST_MAX];
 	ccg_trace *ts[CCG_FOREST_MAX] = {0};
 	struct stat st;
 	int ret = -1;
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < CCG_FOREST_MAX; k++)
 		anchors[k] = (ccg_buf)CCG_BUF_INIT;
-	for (size_t k = 0; k < n; k++)
-		if (find_anchor(c, c->ops[k], &anchors[k]))
+	if (trace_anchors(c, anchors, &n))
+		goto out;
+	if (n > 1 && c->index) {
+		ccgfs_cli_error("-o index", "names one index file, and %zu "
+				"traces are given (CCGFS_INDEX_DIR=DIR puts "
+				"each trace's index into DIR)", n);
+		goto out;
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (ccg_buf_status(&anchors[k])) {
+			ccgfs_cli_error(NULL, "out of memory");
 			goto out;
+		}
+	}
 	if (ccgfs_mnt_check(c->mountpoint, c->nonempty, mnt))
 		goto out;
 	for (size_t k = 0; k < n; k++) {
@@ -362,7 +409,7 @@ static int open_forest(const ccgfs_cli *c, const ccg_options *o, fs *f,
 		f->mtime = st.st_mtim;
 	ret = 0;
 out:
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0; k < CCG_FOREST_MAX; k++) {
 		ccg_trace_close(ts[k]); /* NULL once the forest took it */
 		ccg_buf_free(&anchors[k]);
 	}

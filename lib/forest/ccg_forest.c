@@ -110,10 +110,9 @@ static int has_file(const ccg_forest *f, size_t j, enum cmp_file file)
 	return 0;
 }
 
-/* The folder of `anchor` (its archive's name): "run42" of
- * "/x/run42/traces.otf2"; the anchor's name without .otf2 when it has no
- * folder. */
-static void folder_name(const char *anchor, ccg_buf *out)
+/* The folder of `anchor` (its archive's name, "run42" of
+ * "/x/run42/traces.otf2"; "" when it has none) and its stem ("traces"). */
+static void anchor_parts(const char *anchor, ccg_buf *folder, ccg_buf *stem)
 {
 	size_t n = strlen(anchor);
 	while (n > 1 && anchor[n - 1] == '/')
@@ -121,24 +120,54 @@ static void folder_name(const char *anchor, ccg_buf *out)
 	size_t slash = n;
 	while (slash > 0 && anchor[slash - 1] != '/')
 		slash--;
+	size_t len = n - slash;
+	if (len > 5 && !strncmp(anchor + n - 5, ".otf2", 5))
+		len -= 5;
+	ccg_buf_add(stem, anchor + slash, len);
 	size_t end = slash ? slash - 1 : 0;
 	while (end > 1 && anchor[end - 1] == '/')
 		end--;
 	size_t start = end;
 	while (start > 0 && anchor[start - 1] != '/')
 		start--;
-	if (end > start && !(end - start == 1 && anchor[start] == '.')) {
-		ccg_buf_add(out, anchor + start, end - start);
-		return;
-	}
-	const char *base = anchor + slash;
-	size_t len = n - slash;
-	if (len > 5 && !strncmp(base + len - 5, ".otf2", 5))
-		len -= 5;
-	ccg_buf_add(out, base, len ? len : 1);
+	if (end > start && !(end - start == 1 && anchor[start] == '.'))
+		ccg_buf_add(folder, anchor + start, end - start);
+	else
+		ccg_buf_adds(folder, "");
 }
 
-/* Names the n traces' directories: path-safe, unique, none "." or "..". */
+/* The raw name of trace k: its folder's name; its stem when another
+ * trace of a folder of that name has another stem (several traces of one
+ * folder), or when it has no folder. */
+static ccg_err raw_name(const char *const *anchors, size_t n, size_t k,
+			ccg_buf *out)
+{
+	ccg_buf fk = CCG_BUF_INIT, sk = CCG_BUF_INIT;
+	ccg_buf fj = CCG_BUF_INIT, sj = CCG_BUF_INIT;
+	anchor_parts(anchors[k], &fk, &sk);
+	int by_stem = !fk.len;
+	for (size_t j = 0; j < n && !by_stem; j++) {
+		ccg_buf_reset(&fj);
+		ccg_buf_reset(&sj);
+		anchor_parts(anchors[j], &fj, &sj);
+		by_stem = fj.data && fk.data && !strcmp(fj.data, fk.data) &&
+			  sj.data && sk.data && strcmp(sj.data, sk.data);
+	}
+	ccg_buf_adds(out, by_stem ? (sk.len ? sk.data : "trace") : fk.data);
+	ccg_err err = ccg_buf_status(&fk) ? ccg_buf_status(&fk)
+					  : ccg_buf_status(&sk);
+	if (!err)
+		err = ccg_buf_status(&fj) ? ccg_buf_status(&fj)
+					  : ccg_buf_status(&sj);
+	ccg_buf_free(&fk);
+	ccg_buf_free(&sk);
+	ccg_buf_free(&fj);
+	ccg_buf_free(&sj);
+	return err ? err : ccg_buf_status(out);
+}
+
+/* Names the n traces' directories: path-safe, unique, none "." or "..",
+ * none "compare". */
 static ccg_err make_names(ccg_forest *f, const char *const *anchors)
 {
 	ccg_buf raw = CCG_BUF_INIT, safe = CCG_BUF_INIT;
@@ -146,15 +175,15 @@ static ccg_err make_names(ccg_forest *f, const char *const *anchors)
 	for (size_t k = 0; k < f->n && !err; k++) {
 		ccg_buf_reset(&raw);
 		ccg_buf_reset(&safe);
-		folder_name(anchors[k], &raw);
-		if ((err = ccg_buf_status(&raw)))
+		if ((err = raw_name(anchors, f->n, k, &raw)))
 			break;
 		if ((err = ccg_name_safe(&safe, raw.data, NAME_MAX_BYTES)))
 			break;
 		size_t base_len = safe.len;
 		for (unsigned dup = 1; dup <= CCG_FOREST_MAX + 1; dup++) {
 			int taken = !strcmp(safe.data, ".") ||
-				    !strcmp(safe.data, "..");
+				    !strcmp(safe.data, "..") ||
+				    !strcmp(safe.data, COMPARE);
 			for (size_t j = 0; j < k && !taken; j++)
 				taken = !strcmp(f->names[j], safe.data);
 			if (!taken)

@@ -107,6 +107,13 @@ typedef struct ccg_stat {
  * be read).  Reads only names and file types, never the trace. */
 ccg_err ccg_anchor_find(const char *path, ccg_buf *anchor, ccg_buf *msg);
 
+/* When `path` is a folder, the anchors of the traces in it (each as
+ * ccg_anchor_find would take it alone), in name order, appended to
+ * `anchors` each followed by a NUL byte, and their number in *count; 0
+ * for anything else (ccg_anchor_find says what).  CCG_ENOMEM, or
+ * CCG_OK. */
+ccg_err ccg_anchor_list(const char *path, ccg_buf *anchors, size_t *count);
+
 /* Opens `anchor` and builds everything.  A location whose events cannot be
  * read is kept with its error (see its info); only a trace that cannot be
  * opened at all fails, with a one-line reason appended to `msg`.  The

@@ -218,3 +218,30 @@ ccg_err ccg_anchor_find(const char *path, ccg_buf *anchor, ccg_buf *msg)
 	ccg_buf_free(&sink);
 	return err;
 }
+
+ccg_err ccg_anchor_list(const char *path, ccg_buf *anchors, size_t *count)
+{
+	struct stat st;
+	*count = 0;
+	if (!path || !*path || stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return CCG_OK;
+	size_t len = trimmed_len(path), n = 0;
+	char **names = NULL;
+	ccg_buf msg = CCG_BUF_INIT;
+	ccg_err err = list_anchors(path, len, &names, &n, &msg);
+	for (size_t i = 0; !err && i < n; i++) {
+		ccg_buf_add(anchors, path, len);
+		if (path[len - 1] != '/')
+			ccg_buf_addc(anchors, '/');
+		ccg_buf_adds(anchors, names[i]);
+		ccg_buf_addc(anchors, '\0');
+		err = ccg_buf_status(anchors);
+	}
+	if (!err)
+		*count = n;
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	ccg_buf_free(&msg);
+	return err;
+}

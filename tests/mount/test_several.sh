@@ -11,7 +11,8 @@
 #   shared     pipit-pingpong against pipit-pingpong-papi.
 # Each run's subtree lists the same names, sizes and bytes as its single
 # mount (tests/tools/tree_dump.py, 300 files a walk); the same trace twice
-# is named NAME and NAME-2 and compares equal (deltas 0, ratios 1);
+# is named NAME and NAME-2 and compares equal (deltas 0, ratios 1); a
+# folder of two traces mounts both, named by their anchors' stems;
 # -o index= with several traces is refused; the mount is unmounted
 # cleanly.  Multithreaded and with -s.
 set -euo pipefail
@@ -108,6 +109,20 @@ several st "$m" "$pp" "$pp/traces.otf2"
 awk -F'\t' 'NR > 1 && ($(NF-1) !~ /^0\.0+$/ || $NF != "1.0000") { bad = 1 }
             END { exit bad }' "$m/compare/stats.tsv" ||
   fail "a trace against itself: $(cat "$m/compare/stats.tsv")"
+ccg_unmount "$m"
+
+# A folder of several traces mounts each, named by its anchor's stem.
+mkdir -p "$work/runs"
+for n in a:pipit-pingpong b:pipit-pingpong-papi; do
+  ln -s "$CCG_TRACES/${n#*:}/traces.otf2" "$work/runs/${n%%:*}.otf2"
+  ln -s "$CCG_TRACES/${n#*:}/traces.def" "$work/runs/${n%%:*}.def"
+  ln -s "$CCG_TRACES/${n#*:}/traces" "$work/runs/${n%%:*}"
+done
+several mt "$m" "$work/runs"
+[ "$(ls "$m" | tr '\n' ' ')" = "a b compare " ] ||
+  fail "a folder of two traces is listed as: $(ls "$m" | tr '\n' ' ')"
+"$py" "$CCG_TOOLS/check_several.py" --mount "$m" \
+  --run "a=$pp/traces.otf2" --run "b=$papi/traces.otf2"
 ccg_unmount "$m"
 
 # One index file for several traces: refused before anything is read.
