@@ -590,8 +590,10 @@ static void readme(ccg_buf *b, const char *const *names, size_t n)
 		"a differential\n"
 		"                   flame graph)\n"
 		"  locations.tsv    how locations were matched: by path, else by "
-		"the numbers in\n"
-		"                   their paths (rank, thread); unmatched ones "
+		"rank and thread\n"
+		"                   (the numbers in their paths), else by place "
+		"(the group's\n"
+		"                   and the location's order); unmatched ones "
 		"listed\n"
 		"  GROUP/LOCATION/  the same files for each location matched in "
 		"the baseline\n\n"
@@ -674,18 +676,42 @@ ccg_err ccg_cmp_text(ccg_trace *const *runs, const char *const *names,
 
 /* ---- matching locations ---- */
 
-/* The numbers in a path ("MPI_Rank_3/Thread_1" -> "3,1"). */
+/* The last number in p[0..n), appended to out; `none` when it has
+ * none. */
+static void last_number(const char *p, size_t n, const char *none,
+			ccg_buf *out)
+{
+	size_t e = n;
+	while (e > 0 && (p[e - 1] < '0' || p[e - 1] > '9'))
+		e--;
+	size_t b = e;
+	while (b > 0 && p[b - 1] >= '0' && p[b - 1] <= '9')
+		b--;
+	while (b + 1 < e && p[b] == '0')
+		b++; /* "007" is 7 */
+	if (e > b)
+		ccg_buf_add(out, p + b, e - b);
+	else
+		ccg_buf_adds(out, none);
+}
+
+/* A location's rank and thread from its path: the last number of its
+ * first part (the group: "MPI_Rank_3", "process_3") and of its last part
+ * (the location: "thread_1"; none, as in "Master_thread", is 0): "3,1". */
 static void numbers_of(const char *p, ccg_buf *out)
 {
-	int in = 0;
-	for (; *p; p++) {
-		int d = *p >= '0' && *p <= '9';
-		if (d && !in && out->len)
-			ccg_buf_addc(out, ',');
-		if (d)
-			ccg_buf_addc(out, *p);
-		in = d;
+	size_t first = strcspn(p, "/");
+	const char *last = strrchr(p, '/');
+	last = last ? last + 1 : p;
+	if (!p[first] || !first) {
+		ccg_buf_adds(out, "");
+		return; /* not GROUP/LOCATION */
 	}
+	last_number(p, first, "", out);
+	if (!out->len)
+		return; /* a group without a number: no rank */
+	ccg_buf_addc(out, ',');
+	last_number(last, strlen(last), "0", out);
 }
 
 /* Paths of run t's locations (unescaped), owned, into *paths. */
@@ -722,25 +748,96 @@ static void free_paths(char **p, size_t n)
 	free(p);
 }
 
-/* Whether `key` is the numbers of exactly one path of p[0..n) not yet
- * taken; that one's index in *at. */
-static int unique_numbers(char *const *p, const unsigned char *taken,
-			  size_t n, const char *key, size_t *at)
+/* The keys of paths p[0..n) (owned, into keys[]): fn's, or each one's
+ * place when fn is NULL. */
+static ccg_err keys_of(char *const *p, size_t n,
+		       void (*fn)(const char *, ccg_buf *), char **keys)
 {
 	ccg_buf b = CCG_BUF_INIT;
+	ccg_err err = CCG_OK;
+	size_t *group = NULL, ngroups = 0; /* first location of each group */
+	size_t *count = NULL;
+	if (!fn && (!(group = calloc(n ? n : 1, sizeof *group)) ||
+		    !(count = calloc(n ? n : 1, sizeof *count))))
+		err = CCG_ENOMEM;
+	for (size_t i = 0; !err && i < n; i++) {
+		ccg_buf_reset(&b);
+		if (fn) {
+			fn(p[i], &b);
+		} else {
+			size_t len = strcspn(p[i], "/"), g = 0;
+			while (g < ngroups &&
+			       !(strcspn(p[group[g]], "/") == len &&
+				 !strncmp(p[group[g]], p[i], len)))
+				g++;
+			if (g == ngroups)
+				group[ngroups++] = i;
+			ccg_buf_addf(&b, "%zu,%zu", g, count[g]++);
+		}
+		if ((err = ccg_buf_status(&b)))
+			break;
+		if (!(keys[i] = strdup(b.data ? b.data : "")))
+			err = CCG_ENOMEM;
+	}
+	free(group);
+	free(count);
+	ccg_buf_free(&b);
+	return err;
+}
+
+/* Whether keys[0..n) holds `key` exactly once among the entries not
+ * taken; its index in *at. */
+static int once(char *const *keys, const unsigned char *taken, size_t n,
+		const char *key, size_t *at)
+{
 	size_t found = 0;
 	for (size_t i = 0; i < n && found < 2; i++) {
-		if (taken[i])
-			continue;
-		ccg_buf_reset(&b);
-		numbers_of(p[i], &b);
-		if (b.len && !strcmp(b.data, key)) {
+		if (!taken[i] && !strcmp(keys[i], key)) {
 			found++;
 			*at = i;
 		}
 	}
-	ccg_buf_free(&b);
 	return found == 1;
+}
+
+/* Matches the baseline's locations left (base[0..nb), btaken) to run r's
+ * left (p[0..np), taken) whose key (fn's; NULL: their place) is the same
+ * and unique on both sides, recorded as `how`. */
+static ccg_err match_by(cmp_match *out, size_t r, char *const *base,
+			size_t nb, char *const *p, size_t np, unsigned char *btaken,
+			unsigned char *taken,
+			void (*fn)(const char *, ccg_buf *), const char *how)
+{
+	char **kb = calloc(nb ? nb : 1, sizeof *kb);
+	char **kr = calloc(np ? np : 1, sizeof *kr);
+	ccg_err err = kb && kr ? CCG_OK : CCG_ENOMEM;
+	if (!err)
+		err = keys_of(base, nb, fn, kb);
+	if (!err)
+		err = keys_of(p, np, fn, kr);
+	for (size_t i = 0; !err && i < nb; i++) {
+		size_t j, k;
+		if (btaken[i] || !kb[i][0] || !once(kr, taken, np, kb[i], &j) ||
+		    !once(kb, btaken, nb, kb[i], &k))
+			continue;
+		taken[j] = btaken[i] = 1;
+		if (!(out->locs[i].paths[r] = strdup(p[j]))) {
+			err = CCG_ENOMEM;
+			break;
+		}
+		/* The loosest way any run matched it. */
+		const char *was = out->locs[i].how;
+		if (!strcmp(was, "unmatched") || !strcmp(was, "path") ||
+		    !strcmp(how, "place"))
+			out->locs[i].how = how;
+	}
+	for (size_t i = 0; kb && i < nb; i++)
+		free(kb[i]);
+	for (size_t j = 0; kr && j < np; j++)
+		free(kr[j]);
+	free(kb);
+	free(kr);
+	return err;
 }
 
 ccg_err ccg_cmp_match(ccg_trace *const *runs, size_t n, cmp_match *out)
@@ -772,7 +869,12 @@ ccg_err ccg_cmp_match(ccg_trace *const *runs, size_t n, cmp_match *out)
 		l->how = n > 1 ? "unmatched" : "path";
 	}
 	free_paths(base, nbase);
-	ccg_buf key = CCG_BUF_INIT;
+	/* The baseline's paths, borrowed from out. */
+	char **base_all = calloc(nbase ? nbase : 1, sizeof *base_all);
+	if (!base_all)
+		err = CCG_ENOMEM;
+	for (size_t i = 0; !err && i < nbase; i++)
+		base_all[i] = out->locs[i].paths[0];
 	for (size_t r = 1; !err && r < n; r++) {
 		char **p = NULL;
 		size_t np = 0;
@@ -786,45 +888,22 @@ ccg_err ccg_cmp_match(ccg_trace *const *runs, size_t n, cmp_match *out)
 			for (size_t j = 0; j < np; j++) {
 				if (!taken[j] && !strcmp(p[j], out->locs[i].paths[0])) {
 					taken[j] = btaken[i] = 1;
-					out->locs[i].paths[r] = p[j];
-					p[j] = NULL;
-					if (strcmp(out->locs[i].how, "numbers"))
+					if (!(out->locs[i].paths[r] = strdup(p[j])))
+						err = CCG_ENOMEM;
+					if (!strcmp(out->locs[i].how, "unmatched"))
 						out->locs[i].how = "path";
 					break;
 				}
 			}
 		}
-		/* By the numbers in the path, where unique on both sides. */
-		for (size_t i = 0; !err && i < nbase; i++) {
-			if (btaken[i])
-				continue;
-			ccg_buf_reset(&key);
-			numbers_of(out->locs[i].paths[0], &key);
-			size_t j, k;
-			char *const *bp = NULL;
-			if ((err = ccg_buf_status(&key)) || !key.len)
-				continue;
-			(void)bp;
-			if (unique_numbers(p, taken, np, key.data, &j)) {
-				/* ... and unique among the baseline's left. */
-				size_t same = 0;
-				ccg_buf kb = CCG_BUF_INIT;
-				for (k = 0; k < nbase; k++) {
-					if (btaken[k])
-						continue;
-					ccg_buf_reset(&kb);
-					numbers_of(out->locs[k].paths[0], &kb);
-					same += kb.len && !strcmp(kb.data, key.data);
-				}
-				ccg_buf_free(&kb);
-				if (same != 1)
-					continue;
-				taken[j] = btaken[i] = 1;
-				out->locs[i].paths[r] = p[j];
-				p[j] = NULL;
-				out->locs[i].how = "numbers";
-			}
-		}
+		/* By rank and thread, then by place, where the key is
+		 * unique among the locations left on both sides. */
+		if (!err)
+			err = match_by(out, r, base_all, nbase, p, np, btaken,
+				       taken, numbers_of, "numbers");
+		if (!err)
+			err = match_by(out, r, base_all, nbase, p, np, btaken,
+				       taken, NULL, "place");
 		/* The rest: unmatched, listed after the baseline's. */
 		for (size_t j = 0; !err && j < np; j++) {
 			if (taken[j])
@@ -834,15 +913,17 @@ ccg_err ccg_cmp_match(ccg_trace *const *runs, size_t n, cmp_match *out)
 				err = CCG_ENOMEM;
 				break;
 			}
-			l->paths[r] = p[j];
-			p[j] = NULL;
+			if (!(l->paths[r] = strdup(p[j]))) {
+				err = CCG_ENOMEM;
+				break;
+			}
 			l->how = "unmatched";
 		}
 		free(taken);
 		free(btaken);
 		free_paths(p, np);
 	}
-	ccg_buf_free(&key);
+	free(base_all);
 	if (err)
 		ccg_cmp_match_free(out);
 	return err;

@@ -32,7 +32,8 @@ enum cmp_file {
  * run matched to it (NULL: none), all owned. */
 typedef struct cmp_loc {
 	char **paths;           /* [nruns] */
-	const char *how;        /* "path" or "numbers" (static) */
+	const char *how;        /* "path", "numbers", "place" or "unmatched"
+				 * (static): the loosest match of any run */
 } cmp_loc;
 
 /* The runs' locations as matched: the baseline's in its order, each with
@@ -44,8 +45,10 @@ typedef struct cmp_match {
 	size_t nruns;
 } cmp_match;
 
-/* Reads every run's locations.tsv and matches them (by path, then by the
- * numbers in the path where those are unique in both runs). */
+/* Reads every run's locations.tsv and matches them: by path, then by
+ * rank and thread (the numbers in the path), then by place (the group's
+ * and the location's order), a key used only where it is unique among
+ * the locations left in both runs (ccgfs(5), COMPARE). */
 ccg_err ccg_cmp_match(ccg_trace *const *runs, size_t n, cmp_match *out);
 void ccg_cmp_match_free(cmp_match *m);
 

@@ -13,8 +13,10 @@
 # mount (tests/tools/tree_dump.py, 300 files a walk); the same trace twice
 # is named NAME and NAME-2 and compares equal (deltas 0, ratios 1); a
 # folder of two traces mounts both, named by their anchors' stems;
-# -o index= with several traces is refused; the mount is unmounted
-# cleanly.  Multithreaded and with -s.
+# locations matched by rank and thread (pipit-pingpong against a
+# generated trace) and by place (two runs of the traced demo program,
+# whose groups are named by their pids); -o index= with several traces is
+# refused; the mount is unmounted cleanly.  Multithreaded and with -s.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -124,6 +126,36 @@ several mt "$m" "$work/runs"
 "$py" "$CCG_TOOLS/check_several.py" --mount "$m" \
   --run "a=$pp/traces.otf2" --run "b=$papi/traces.otf2"
 ccg_unmount "$m"
+
+# Locations matched by rank and thread where the names differ
+# (MPI_Rank_0/Master_thread against Rank_0/Thread_0), and by place where
+# the numbers differ too (two runs of a traced program: process_PID).
+several st "$m" "$pp" "$work/base"
+"$py" "$CCG_TOOLS/check_several.py" --mount "$m" \
+  --run "pipit-pingpong=$pp/traces.otf2" --run "base=$work/base/traces.otf2"
+grep -q '^MPI_Rank_1/Master_thread	Rank_1/Thread_0	numbers$' "$m/compare/locations.tsv" ||
+  fail "MPI_Rank_1/Master_thread is not matched to Rank_1/Thread_0: $(cat "$m/compare/locations.tsv")"
+ccg_unmount "$m"
+if command -v cc > /dev/null && [ -n "${CCG_TRACE_LIB:-}" ]; then
+  for steps in 4 12; do
+    sed "s/#define STEPS 40/#define STEPS $steps/" \
+      "$here/../../contrib/tracer/demo.c" > "$work/demo$steps.c"
+    cc -O1 -g -finstrument-functions -rdynamic -pthread \
+      -o "$work/demo$steps" "$work/demo$steps.c"
+    (cd "$work" && CCGFS_TRACE_LIB="$CCG_TRACE_LIB" \
+      "$here/../../contrib/tracer/ccgfs-trace" -o "steps$steps" \
+      "./demo$steps" > /dev/null)
+  done
+  several mt "$m" "$work/steps4" "$work/steps12"
+  "$py" "$CCG_TOOLS/check_several.py" --mount "$m" \
+    --run "steps4=$work/steps4/traces.otf2" \
+    --run "steps12=$work/steps12/traces.otf2"
+  [ "$(grep -c '	place$' "$m/compare/locations.tsv")" = 4 ] ||
+    fail "the demo's 4 threads are not matched by place: $(cat "$m/compare/locations.tsv")"
+  ccg_unmount "$m"
+else
+  ccg_skip "no C compiler or tracer library: the match by place"
+fi
 
 # One index file for several traces: refused before anything is read.
 rc=0

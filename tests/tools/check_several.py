@@ -196,7 +196,85 @@ def check_folded(mount, runs):
                  f"{want_run}, oracle {want_ref}")
 
 
+def last_number(part, none):
+    digits = ""
+    for ch in part:
+        digits = digits + ch if ch.isdigit() else (digits if not digits
+                                                    else digits + " ")
+    nums = digits.split()
+    return str(int(nums[-1])) if nums else none
+
+
+def numbers_key(path):
+    """Rank and thread: the last number of the first part of GROUP/LOC
+    and of its last part (0 when it has none); "" without a group
+    number."""
+    parts = path.split("/")
+    if len(parts) < 2 or not parts[0]:
+        return ""
+    rank = last_number(parts[0], "")
+    return f"{rank},{last_number(parts[-1], '0')}" if rank else ""
+
+
+def place_keys(paths):
+    groups, count, out = [], collections.Counter(), []
+    for p in paths:
+        g = p.split("/")[0]
+        if g not in groups:
+            groups.append(g)
+        gi = groups.index(g)
+        out.append(f"{gi},{count[gi]}")
+        count[gi] += 1
+    return out
+
+
+def expected_matching(runs):
+    """Rows (paths per run, how) as ccgfs(5) defines the matching."""
+    n = len(runs)
+    paths = [[ref_stats.unescape(l["path"]) for l in r.locs] for r in runs]
+    rows = [[p] + [None] * (n - 1) + ["unmatched" if n > 1 else "path"]
+            for p in paths[0]]
+    rank = {"unmatched": 0, "path": 1, "numbers": 2, "place": 3}
+    extra = []
+    for r in range(1, n):
+        taken, btaken = set(), set()
+        for i, p in enumerate(paths[0]):
+            for j, q in enumerate(paths[r]):
+                if j not in taken and q == p:
+                    taken.add(j)
+                    btaken.add(i)
+                    rows[i][r] = q
+                    if rows[i][n] == "unmatched":
+                        rows[i][n] = "path"
+                    break
+        for how, kb, kr in (
+                ("numbers", [numbers_key(p) for p in paths[0]],
+                 [numbers_key(p) for p in paths[r]]),
+                ("place", place_keys(paths[0]), place_keys(paths[r]))):
+            for i in range(len(paths[0])):
+                if i in btaken or not kb[i]:
+                    continue
+                js = [j for j in range(len(paths[r]))
+                      if j not in taken and kr[j] == kb[i]]
+                iss = [k for k in range(len(paths[0]))
+                       if k not in btaken and kb[k] == kb[i]]
+                if len(js) != 1 or len(iss) != 1:
+                    continue
+                taken.add(js[0])
+                btaken.add(i)
+                rows[i][r] = paths[r][js[0]]
+                if rank[how] > rank[rows[i][n]] or rows[i][n] == "path":
+                    rows[i][n] = how
+        for j, q in enumerate(paths[r]):
+            if j not in taken:
+                row = [None] * n + ["unmatched"]
+                row[r] = q
+                extra.append(row)
+    return rows + extra
+
+
 def check_locations(mount, runs):
+    """compare/locations.tsv against the matching; the matched rows."""
     path = os.path.join(mount, "compare", "locations.tsv")
     head, rows = read_tsv(path)
     n = len(runs)
@@ -204,30 +282,12 @@ def check_locations(mount, runs):
     if head != want_head:
         fail(f"{path}: header {head}")
         return []
-    seen = [collections.Counter() for _ in runs]
-    matched = []
-    for r in rows:
-        for k in range(n):
-            if r[k] != "-":
-                seen[k][ref_stats.unescape(r[k])] += 1
-        if r[0] != "-" and r[n] == "path":
-            p = ref_stats.unescape(r[0])
-            if any(r[k] not in ("-", r[0]) for k in range(1, n)):
-                fail(f"{path}: matched by path to another path: {r}")
-            matched.append(p)
-    for k, run in enumerate(runs):
-        want = collections.Counter(ref_stats.unescape(l["path"])
-                                   for l in run.locs)
-        if seen[k] != want:
-            fail(f"{path}: run {k + 1}'s paths {sorted(seen[k])}, "
-                 f"its locations {sorted(want)}")
-    base = set(seen[0])
-    for k in range(1, n):
-        for p in seen[k]:
-            if p in base and p not in matched:
-                fail(f"{path}: {p} is in run 1 and {k + 1} but not "
-                     "matched by path")
-    return matched
+    want = expected_matching(runs)
+    shown = [[escape(p) if p is not None else "-" for p in w[:n]] + [w[n]]
+             for w in want]
+    if rows != shown:
+        fail(f"{path}: ours {rows}, oracle {shown}")
+    return [w for w in want if w[0] is not None and w[n] != "unmatched"]
 
 
 def main():
@@ -243,11 +303,12 @@ def main():
                       tables)
     check_folded(a.mount, runs)
     matched = check_locations(a.mount, runs)
-    for p in matched:
-        sts = [r.by_path.get(p) for r in runs]
+    for w in matched:
+        sts = [r.by_path.get(p) if p is not None else None
+               for r, p in zip(runs, w)]
         tabs = [r.table(st) if st else {} for r, st in zip(runs, sts)]
-        check_stats(os.path.join(a.mount, "compare", p, "stats.tsv"), runs,
-                    tabs)
+        check_stats(os.path.join(a.mount, "compare", w[0], "stats.tsv"),
+                    runs, tabs)
     n = len(runs)
     for spec in a.expect_ratio:
         region, r = spec.rsplit("=", 1)
