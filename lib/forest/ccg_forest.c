@@ -273,10 +273,8 @@ ccg_err ccg_forest_create(ccg_trace **t, const char *const *anchors,
 	ccg_err err = CCG_ENOMEM;
 	ccg_forest *f = NULL;
 	*out = NULL;
-	if (n == 0 || n > CCG_FOREST_MAX) {
-		err = CCG_EINVAL;
-		goto fail;
-	}
+	if (n == 0 || n > CCG_FOREST_MAX)
+		return CCG_EINVAL; /* nothing taken */
 	if (!(f = calloc(1, sizeof *f)) || !(f->t = calloc(n, sizeof *f->t)) ||
 	    !(f->names = calloc(n, sizeof *f->names)) ||
 	    !(f->mut = calloc(1, sizeof *f->mut)))

@@ -29,9 +29,9 @@ typedef struct ccg_forest ccg_forest;
 
 /* A forest of the n open traces t[0..n-1] (1 <= n <= CCG_FOREST_MAX),
  * whose anchors are anchors[i] (their folders name the directories).
- * Ownership: the forest takes the traces (ccg_forest_free closes them,
- * also when this fails) and copies the names; the caller frees *out with
- * ccg_forest_free. */
+ * Ownership: the forest takes the traces and sets t[i] to NULL (closing
+ * them when it fails), and copies the names; the caller frees *out with
+ * ccg_forest_free.  CCG_EINVAL for n out of range, nothing taken. */
 ccg_err ccg_forest_create(ccg_trace **t, const char *const *anchors,
 			  size_t n, ccg_forest **out);
 
