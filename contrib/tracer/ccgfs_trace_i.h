@@ -191,7 +191,8 @@ typedef struct {
 /* Reads the function symbols of the ELF file at path into t (to be freed
  * by ccgt_elf_free whatever it returns): 0, also when the file has no
  * symbol table or parts of it are damaged (those parts are skipped), or
- * -1 when it cannot be opened or is no ELF file of this machine. */
+ * -1 when it cannot be opened, is no ELF file of this machine or its
+ * section headers cannot be read. */
 int ccgt_elf_read(const char *path, ccgt_elf_syms *t);
 /* The name of the function of t at file address a: one that starts at a,
  * else one whose [value, value + size) holds a; NULL when none. */
