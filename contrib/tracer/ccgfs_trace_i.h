@@ -170,6 +170,44 @@ int ccgt_names_resolve(const uint64_t *addrs, size_t n, ccgt_name *out);
 /* Frees names[0..n) and the array. */
 void ccgt_names_free(ccgt_name *names, size_t n);
 
+/* ---- ccgfs_trace_elf.c ---- */
+
+/* A function of an ELF symbol table: its address and size in the file,
+ * its name (an offset into the table's strings) and binding. */
+typedef struct {
+	uint64_t value, size;
+	size_t name;
+	unsigned char bind;
+} ccgt_elf_sym;
+
+/* The functions of one file's .symtab and .dynsym, sorted by address. */
+typedef struct {
+	ccgt_elf_sym *syms;
+	size_t nsyms;
+	char *strs;
+	size_t nstrs;
+} ccgt_elf_syms;
+
+/* Reads the function symbols of the ELF file at path into t (to be freed
+ * by ccgt_elf_free whatever it returns): 0, also when the file has no
+ * symbol table or parts of it are damaged (those parts are skipped), or
+ * -1 when it cannot be opened, is no ELF file of this machine or its
+ * section headers cannot be read. */
+int ccgt_elf_read(const char *path, ccgt_elf_syms *t);
+/* The name of the function of t at file address a: one that starts at a,
+ * else one whose [value, value + size) holds a; NULL when none. */
+const char *ccgt_elf_find(const ccgt_elf_syms *t, uint64_t a);
+void ccgt_elf_free(ccgt_elf_syms *t);
+
+/* The objects loaded in the process (dl_iterate_phdr), each one's symbols
+ * read the first time an address inside it is looked up. */
+typedef struct ccgt_elf ccgt_elf;
+/* NULL when memory is short. */
+ccgt_elf *ccgt_elf_open(void);
+/* The function at run-time address a, or NULL (valid until close). */
+const char *ccgt_elf_lookup(ccgt_elf *e, uint64_t a);
+void ccgt_elf_close(ccgt_elf *e);
+
 /* ---- ccgfs_trace_write.c ---- */
 
 struct OTF2_EvtWriter_struct;

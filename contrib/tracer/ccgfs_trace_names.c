@@ -1,7 +1,10 @@
-/* Naming the traced functions at exit: the symbol through dladdr() (C++
- * names demangled through __cxa_demangle, found by dlsym), else the
- * address in hex; the source file and line through addr2line (binutils),
- * one run per object, when the object has debug information (-g). */
+/* Naming the traced functions at exit: the symbol through dladdr(), else
+ * (a function the object does not export: the program's own, without
+ * -rdynamic, or a static one) from the symbol tables of the object's
+ * file (ccgfs_trace_elf.c), else the address in hex; C++ names demangled
+ * through __cxa_demangle, found by dlsym.  The source file and line
+ * through addr2line (binutils), one run per object, when the object has
+ * debug information (-g). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <elf.h>
@@ -20,21 +23,21 @@
 
 typedef char *(*ccgt_demangle_fn)(const char *, char *, size_t *, int *);
 
-/* The symbol name of address a (owned by the caller). */
-CCGT_NOINST static char *ccgt_symbol(uint64_t a, const Dl_info *info,
-				     int found, ccgt_demangle_fn dem)
+/* The name of address a (owned by the caller): its symbol sym,
+ * demangled, else a in hex. */
+CCGT_NOINST static char *ccgt_symbol(uint64_t a, const char *sym,
+				     ccgt_demangle_fn dem)
 {
 	char hex[32];
-	if (found && info->dli_sname &&
-	    info->dli_saddr == (void *)(uintptr_t)a) {
+	if (sym && sym[0]) {
 		int status = -1;
 		char *d = NULL;
-		if (dem && strncmp(info->dli_sname, "_Z", 2) == 0)
-			d = dem(info->dli_sname, NULL, NULL, &status);
+		if (dem && strncmp(sym, "_Z", 2) == 0)
+			d = dem(sym, NULL, NULL, &status);
 		if (d && status == 0)
 			return d;
 		free(d);
-		return strdup(info->dli_sname);
+		return strdup(sym);
 	}
 	snprintf(hex, sizeof hex, "0x%" PRIx64, a);
 	return strdup(hex);
@@ -93,14 +96,27 @@ int ccgt_names_resolve(const uint64_t *addrs, size_t n, ccgt_name *out)
 	Dl_info *info = calloc(n ? n : 1, sizeof *info);
 	size_t *idx = calloc(n ? n : 1, sizeof *idx);
 	char *done = calloc(n ? n : 1, 1);
-	int rc = -1;
+	ccgt_elf *elf = NULL;
+	int rc = -1, elf_tried = 0;
 	*(void **)&dem = dlsym(RTLD_DEFAULT, "__cxa_demangle");
 	if (!info || !idx || !done)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		int found = dladdr((void *)(uintptr_t)addrs[i], &info[i]) != 0;
-		out[i] = (ccgt_name){ccgt_symbol(addrs[i], &info[i], found, dem),
-				     NULL, 0, 0};
+		const char *sym = NULL;
+		if (found && info[i].dli_sname &&
+		    info[i].dli_saddr == (void *)(uintptr_t)addrs[i])
+			sym = info[i].dli_sname;
+		else {
+			/* the symbol tables, read once per object; without
+			 * memory for them the address stays in hex */
+			if (!elf_tried) {
+				elf = ccgt_elf_open();
+				elf_tried = 1;
+			}
+			sym = ccgt_elf_lookup(elf, addrs[i]);
+		}
+		out[i] = (ccgt_name){ccgt_symbol(addrs[i], sym, dem), NULL, 0, 0};
 		if (!out[i].name)
 			goto out;
 		if (!found || !info[i].dli_fname)
@@ -132,6 +148,7 @@ int ccgt_names_resolve(const uint64_t *addrs, size_t n, ccgt_name *out)
 ok:
 	rc = 0;
 out:
+	ccgt_elf_close(elf);
 	free(info);
 	free(idx);
 	free(done);

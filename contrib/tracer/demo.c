@@ -4,7 +4,7 @@
  * rows (a stencil per cell row, band sizes uneven on purpose), meet at a
  * barrier, and the main thread sums the grid with a recursive reduction
  * and every 10 steps writes a checkpoint (to memory).
- * Build: cc -O1 -g -finstrument-functions -rdynamic -pthread demo.c */
+ * Build: cc -O1 -g -finstrument-functions -pthread demo.c */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
