@@ -27,7 +27,7 @@ b = bytearray(open(sys.argv[1], "rb").read())
 b[int(sys.argv[2])] ^= 0xff
 open(sys.argv[3], "wb").write(b)' "$src/traces.otf2" "$k" "$d/traces.otf2"
   local rc=0
-  timeout 20 "$CCGFS" --info -o noindex "$d/traces.otf2" > "$d/out" \
+  timeout 120 "$CCGFS" --info -o noindex "$d/traces.otf2" > "$d/out" \
     2> "$d/err" || rc=$?
   echo "$k $rc"
 }

@@ -456,7 +456,7 @@ expect_reused inside2
 
 # An index path that is a FIFO does not block the open.
 mkfifo "$work/fifo.ccg"
-rc=0; timeout 20 "$CCGFS" --info -o "index=$work/fifo.ccg" "$S" > /dev/null 2>&1 || rc=$?
+rc=0; timeout 120 "$CCGFS" --info -o "index=$work/fifo.ccg" "$S" > /dev/null 2>&1 || rc=$?
 [ "$rc" -ne 124 ] || fail "an index path that is a FIFO hangs the open"
 
 # ---------------------------------------------------------------------------
