@@ -100,6 +100,19 @@ static const enum cmp_file *node_files(const ccg_forest *f, size_t j,
 	return loc_files;
 }
 
+/* compare/ directory `dir`: its node in *j and its files (fs, nf). */
+static ccg_err cmp_dir(const ccg_forest *f, ccg_id dir, size_t *j,
+		       const enum cmp_file **fs, size_t *nf)
+{
+	enum cmp_file file;
+	if (cmp_of(f, dir, j, &file))
+		return CCG_ENOENT;
+	if (file != CF_DIR)
+		return CCG_ENOTDIR;
+	*fs = node_files(f, *j, nf);
+	return CCG_OK;
+}
+
 static int has_file(const ccg_forest *f, size_t j, enum cmp_file file)
 {
 	size_t n;
@@ -457,14 +470,11 @@ ccg_err ccg_forest_lookup(const ccg_forest *f, ccg_id dir, const char *name,
 		*out = cmp_id(0, CF_DIR);
 		return CCG_OK;
 	}
-	size_t j;
-	enum cmp_file file;
-	if (cmp_of(f, dir, &j, &file))
-		return CCG_ENOENT;
-	if (file != CF_DIR)
-		return CCG_ENOTDIR;
-	size_t nf;
-	const enum cmp_file *fs = node_files(f, j, &nf);
+	size_t j, nf;
+	const enum cmp_file *fs;
+	ccg_err err = cmp_dir(f, dir, &j, &fs, &nf);
+	if (err)
+		return err;
 	for (size_t i = 0; i < nf; i++) {
 		if (!strcmp(ccg_cmp_file_name(fs[i]), name)) {
 			*out = cmp_id(j, fs[i]);
@@ -502,14 +512,11 @@ ccg_err ccg_forest_readdir(const ccg_forest *f, ccg_id dir, uint64_t index,
 		ccg_buf_adds(name, index < f->n ? f->names[index] : COMPARE);
 		return ccg_buf_status(name);
 	}
-	size_t j;
-	enum cmp_file file;
-	if (cmp_of(f, dir, &j, &file))
-		return CCG_ENOENT;
-	if (file != CF_DIR)
-		return CCG_ENOTDIR;
-	size_t nf;
-	const enum cmp_file *fs = node_files(f, j, &nf);
+	size_t j, nf;
+	const enum cmp_file *fs;
+	ccg_err err = cmp_dir(f, dir, &j, &fs, &nf);
+	if (err)
+		return err;
 	if (index < nf) {
 		*out = cmp_id(j, fs[index]);
 		ccg_buf_adds(name, ccg_cmp_file_name(fs[index]));

@@ -31,16 +31,7 @@ static ccg_trace *open_generated(const char *name, const char *opts)
 {
 	char anchor[1100];
 	test_generate("gen-dir", name, opts, anchor, sizeof anchor);
-	ccg_options o;
-	ccg_options_init(&o);
-	o.fanout = 8;
-	o.no_index = 1;
-	ccg_trace *t = NULL;
-	ccg_buf msg = CCG_BUF_INIT;
-	if (ccg_trace_open(anchor, &o, &t, &msg))
-		fail_msg("%s: %s", anchor, msg.data ? msg.data : "?");
-	ccg_buf_free(&msg);
-	return t;
+	return test_open(anchor, 8);
 }
 
 static ccg_buf read_all(const ccg_trace *t, ccg_id id)

@@ -26,16 +26,7 @@
 
 static ccg_trace *open_anchor(const char *anchor)
 {
-	ccg_options o;
-	ccg_options_init(&o);
-	o.fanout = 8;
-	o.no_index = 1;
-	ccg_trace *t = NULL;
-	ccg_buf msg = CCG_BUF_INIT;
-	if (ccg_trace_open(anchor, &o, &t, &msg))
-		fail_msg("%s: %s", anchor, msg.data ? msg.data : "?");
-	ccg_buf_free(&msg);
-	return t;
+	return test_open(anchor, 8);
 }
 
 static char anchors[3][1200];
