@@ -10,17 +10,24 @@ three decimals), and the thread and process names.
       (DIR relative to M, "" the root; LOC a location's path, whose first
       call directory is checked too)
 
-Directories must hold whole calls (the root, groups, locations, calls):
-the consumer pairs B with E on one stack, so a window's lone ends would
-be reported as mismatches.
+A window's directory (under time/) is told from the locations' whole
+events.tsv instead (check_json.py's replay of Enter and Leave): its calls
+are those open at the window's start (clipped there) and those begun in
+it, each from its start (at least the window's) to its end (at most the
+window's); the consumer must also show, per thread, the leftmost path of
+the call tree (the enclosing calls at depths 0, 1, ... and the first call
+below them) as the replay has it.  Every directory's B and E must pair
+up: the consumer reports a mismatch otherwise.
 """
+import bisect
 import argparse
+import json
 import os
 import subprocess
 import sys
 from decimal import Decimal, ROUND_HALF_EVEN
 
-from check_json import read_tsv, tsv_unescape as unescape
+from check_json import ENTERS, Trace, read_tsv, tsv_unescape as unescape
 
 here = os.path.dirname(os.path.abspath(__file__))
 
@@ -71,6 +78,64 @@ def expect(m, rel, locs):
     return out
 
 
+def expect_window(m, rel, locs, tr):
+    """Thread lines and leftmost paths the consumer should print for the
+    window directory rel, from the replay of each location."""
+    info = dict(ln.rstrip("\n").split(": ", 1)
+                for ln in open(os.path.join(m, rel, "info")) if ": " in ln)
+    t0 = int(info["window_start_ticks"])
+    t1 = int(info["window_end_ticks"])
+    sub = rel.split("/", 2)[2] if rel.count("/") >= 2 else ""
+    groups = {}
+    for r in locs:
+        groups.setdefault(r[2], len(groups))
+    out, chains = {}, {}
+    for tid, loc in enumerate(locs):
+        if sub and not (loc[9] == sub or loc[9].startswith(sub + "/")):
+            continue
+        rp = tr.replay(tid)
+        if not rp.in_order:
+            continue
+        i0 = bisect.bisect_left(rp.times, t0)
+        i1 = bisect.bisect_left(rp.times, t1)
+        act = [j for j in rp.open_at(i0)
+               if not (rp.end[j][0] == "next" and rp.end[j][1] <= i0)]
+        act += [j for j in range(i0, i1) if rp.rows[j][2] in ENTERS]
+        if not act:
+            continue
+        on = set(act)
+
+        def span(j):
+            how, k = rp.end[j]
+            e = rp.last if how == "loc" else rp.times[k]
+            return max(rp.times[j], t0), min(e, t1)
+
+        depth, kids, roots = {}, {}, []
+        for j in sorted(act):
+            p = rp.parent[j]
+            if p in on:
+                depth[j] = depth[p] + 1
+                kids.setdefault(p, []).append(j)
+            else:
+                depth[j] = 1
+                roots.append(j)
+        spans = {j: span(j) for j in act}
+        zero = sum(1 for a, b in spans.values() if a == b)
+        first = min(spans[j][0] for j in roots)
+        end = max(spans[j][1] for j in roots)
+        key = (groups[loc[2]], tid)
+        out[key] = (len(act), zero, max(depth.values()),
+                    tr.us(first).quantize(Decimal("0.001")),
+                    tr.us(end).quantize(Decimal("0.001")),
+                    unescape(loc[1]))
+        chain, j = [], roots[0]
+        while j is not None and len(chain) < 16:
+            chain.append(unescape(rp.rows[j][5]))
+            j = kids.get(j, [None])[0]
+        chains[key] = chain
+    return out, chains
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mount", required=True)
@@ -84,6 +149,7 @@ def main():
                        if "." in k and os.path.isdir(os.path.join(m, loc, k)))
         args.dirs.append(os.path.join(loc, calls[0]))
     locs = read_tsv(os.path.join(m, "locations.tsv"))[1]
+    tr = Trace(m)
     files = [os.path.join(m, d, "trace.json") for d in args.dirs]
     run = subprocess.run(["node", os.path.join(here, "json_consumer.mjs")]
                          + files, capture_output=True, text=True)
@@ -96,6 +162,9 @@ def main():
         if f[0] == "file":
             cur = f[1]
             got[cur] = {"threads": {}, "bad": []}
+        elif f[0] == "chain":
+            got[cur].setdefault("chains", {})[(int(f[1]), int(f[2]))] = \
+                [json.loads(x) for x in f[3:]]
         elif f[0] == "thread":
             got[cur]["threads"][(int(f[1]), int(f[2]))] = (
                 int(f[3]), int(f[5]), int(f[6]), Decimal(f[7]),
@@ -113,7 +182,19 @@ def main():
         for b in g["bad"]:
             print("FAIL: %s: %s" % (path, b))
             fails += 1
-        want = expect(m, d, locs)
+        chains = None
+        if d.startswith("time/"):
+            want, chains = expect_window(m, d, locs, tr)
+        else:
+            want = expect(m, d, locs)
+        for key, c in sorted((chains or {}).items()):
+            h = g.get("chains", {}).get(key)
+            if h != c:
+                print("FAIL: %s: thread %s: the consumer's leftmost calls "
+                      "%s, the replay's %s" % (path, key, h, c))
+                fails += 1
+            elif len(c) > 1 and key == min(chains):
+                print("%s: thread %s: %s" % (path, key, " > ".join(c)))
         for key in sorted(set(want) | set(g["threads"])):
             w, h = want.get(key), g["threads"].get(key)
             if w is None or h is None:

@@ -65,6 +65,8 @@ def fail(msg):
 
 
 def tsv_unescape(s):
+    if "\\" not in s:
+        return s
     out, i = [], 0
     while i < len(s):
         if s[i] == "\\" and i + 1 < len(s):
