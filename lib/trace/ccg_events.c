@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccg_codec.h"
 #include "ccg_json.h"
+#include "ccg_metric.h"
 #include "ccg_render.h"
 #include "ccg_walk.h"
 
@@ -46,7 +48,18 @@ typedef struct memo_ev {
 				 * on the event's values; tail holds its
 				 * split fields */
 	ccg_buf tail;           /* the line after the depth column */
+	uint64_t metric1;       /* a METRIC record: its metric + 1 (0: not
+				 * told) */
 } memo_ev;
+
+/* Units of recently seen metrics (trace.json names counters by them),
+ * direct-mapped by metric id. */
+#define CCG_WALK_UNITS 16
+
+typedef struct memo_unit {
+	uint64_t metric1;       /* metric id + 1; 0 empty */
+	char tag[40];           /* " [UNIT]", or "" */
+} memo_unit;
 
 /* walk_event without an event: the record's kind and text length. */
 #define CCG_NO_EVENT UINT64_MAX
@@ -75,6 +88,7 @@ typedef struct memo {
 	ccg_vcur vc;            /* retargeted for each walk (zeroed, valid) */
 	memo_ev at;             /* the last split record joined */
 	ccg_buf name;           /* a region's name (trace.json) */
+	memo_unit units[CCG_WALK_UNITS];
 } memo;
 
 static void memo_free(void *p)
@@ -116,6 +130,8 @@ static memo *memo_get(const ccg_trace *t)
 		}
 		for (size_t i = 0; i < CCG_WALK_RANGES; i++)
 			m->rng[i].l = NULL;
+		for (size_t i = 0; i < CCG_WALK_UNITS; i++)
+			m->units[i].metric1 = 0;
 		m->serial = t->serial;
 		m->fanout = t->opt.fanout;
 	}
@@ -142,6 +158,7 @@ typedef struct walk {
 				 * first node, or NULL */
 	uint64_t span_end;      /* EVF_JSON: where the file's span ends */
 	ccg_buf *name;          /* EVF_JSON: a region's name */
+	memo_unit *units;       /* EVF_JSON: units of metrics */
 } walk;
 
 /* What a walk keeps of each node it enters: the calls its events begin
@@ -168,7 +185,7 @@ static walk walk_make(const ccg_trace *t, const loc *l, memo *m)
 	ccg_loc_vcur(&m->vc, t, l);
 	return (walk){t, l, m->ev, m->nodes, &m->fields, &m->tc, &m->vc,
 		      &m->at, {0, 0, 0, 0, 0, 0}, EVF_TSV, {0}, {0}, 0, {0},
-		      NULL, UINT64_MAX, &m->name};
+		      NULL, UINT64_MAX, &m->name, m->units};
 }
 
 /* A cursor over w's location, through the thread's node memo.
@@ -212,6 +229,50 @@ static void walk_format(walk *w, enum evfmt f)
 		}
 		ccg_buf_free(&tag);
 	}
+}
+
+/* The tag " [UNIT]" of metric metric1 - 1 when all its members have
+ * one unit (as metrics.tsv writes it, not "-", printable ASCII without
+ * quotes or backslashes), else "". */
+static const char *unit_tag(walk *w, uint64_t metric1)
+{
+	static const char none[] = "";
+	if (!metric1)
+		return none;
+	memo_unit *u = &w->units[metric1 % CCG_WALK_UNITS];
+	if (u->metric1 == metric1)
+		return u->tag;
+	ccg_buf one = CCG_BUF_INIT, unit = CCG_BUF_INIT;
+	ccg_def_member mb;
+	int same = 1;
+	uint32_t k = 0;
+	for (; same && k < 4096 &&
+	       !ccg_defs_metric_member(w->t->defs, metric1 - 1, k, &mb);
+	     k++) {
+		ccg_buf_reset(&one);
+		ccg_metric_unit(&one, &mb);
+		if (!k)
+			ccg_buf_add(&unit, one.data, one.len);
+		else
+			same = one.len == unit.len &&
+			       !memcmp(one.data, unit.data, one.len);
+	}
+	u->tag[0] = '\0';
+	int ok = k && same && !ccg_buf_status(&unit) && unit.len &&
+		 unit.len + 4 <= sizeof u->tag &&
+		 !(unit.len == 1 && unit.data[0] == '-');
+	for (size_t i = 0; ok && i < unit.len; i++)
+		ok = unit.data[i] >= 0x20 && unit.data[i] < 0x7f &&
+		     unit.data[i] != '"' && unit.data[i] != '\\';
+	if (ok) {
+		memcpy(u->tag, " [", 2);
+		memcpy(u->tag + 2, unit.data, unit.len);
+		memcpy(u->tag + 2 + unit.len, "]", 2);
+	}
+	u->metric1 = metric1;
+	ccg_buf_free(&one);
+	ccg_buf_free(&unit);
+	return u->tag;
 }
 
 /* What Enter or Leave event idx (of `kind`, at time `at`) is to the
@@ -307,10 +368,16 @@ static ccg_err walk_event(walk *w, uint32_t id, uint64_t idx,
 		if ((err = ccg_store_get_event(w->t->store, id, &ev,
 					       w->fields_)))
 			return err;
+		uint64_t metric = 0;
+		const unsigned char *fp =
+			(const unsigned char *)w->fields_->data;
 		m->split = ev.kind == CCG_EV_METRIC &&
-			   ccg_msplit_is((const unsigned char *)
-					 w->fields_->data, ev.len, NULL, NULL,
-					 NULL);
+			   ccg_msplit_is(fp, ev.len, &metric, NULL, NULL);
+		m->metric1 = 0;
+		if (m->split ||
+		    (ev.kind == CCG_EV_METRIC &&
+		     !ccg_varint_get(&fp, fp + ev.len, &metric)))
+			m->metric1 = metric + 1;
 		if (m->split) {
 			ccg_buf_reset(&m->tail);
 			if (ccg_buf_add(&m->tail, w->fields_->data, ev.len))
@@ -331,6 +398,7 @@ static ccg_err walk_event(walk *w, uint32_t id, uint64_t idx,
 				 m->tail.len, w->fields_)) ||
 	    (err = walk_tail(w, m->kind, m->textlen, w->at)))
 		return err;
+	w->at->metric1 = m->metric1;
 	*out = w->at;
 	return CCG_OK;
 }
@@ -445,6 +513,15 @@ static ccg_err render_line(walk *w, ccg_walk *c, uint32_t id, uint64_t idx,
 		if ((err = json_role(w, c, ev->kind, idx, at, &e, dur,
 				     w->name)))
 			return err;
+		/* A counter: its unit, then its thread. */
+		char tag[sizeof w->units->tag + sizeof w->ctr_tag];
+		if (ev->kind == CCG_EV_METRIC) {
+			const char *u = unit_tag(w, ev->metric1);
+			size_t ul = strlen(u), cl = strlen(w->ctr_tag);
+			memcpy(tag, u, ul);
+			memcpy(tag + ul, w->ctr_tag, cl + 1);
+			e.ctr_tag = tag;
+		}
 		ccg_json_chan ch;
 		if (!ccg_json_channel(ev->kind, w->l->idstr, ev->tail.data,
 				      ev->tail.len, &ch)) {
