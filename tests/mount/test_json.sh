@@ -44,8 +44,8 @@ check st "$T/casita-jacobi-mpi-omp-cuda/traces.otf2" --nodes 4
 check mt "$T/tracer-stencil4d-32/traces.otf2" --nodes 3
 check mt "$work/gen/traces.otf2" -- -o fanout=3
 check st "$work/quirks/traces.otf2" -- -o fanout=4
-# The consumer: whole-call directories, and windows whose calls it must
-# show inside the calls around them.
+# The consumer: whole-call directories, and windows and nodes deep in a
+# location whose calls it must show inside the calls around them.
 consume() { # ANCHOR DIR... (DIR relative to the mount, "" the root)
   local anchor=$1 m="$work/mnt"
   shift
@@ -60,8 +60,10 @@ consume "$T/casita-cuda-simple/traces.otf2" "" time/20%-20.5%
 consume "$T/tracer-stencil4d-32/traces.otf2" time/13%-47% \
   time/50%-50.1%/MPI_Rank_3
 consume "$work/gen/traces.otf2" "" Rank_2/Thread_0 time/13%-47% \
-  time/50%-50.1%/Rank_2 --first-call Rank_1/Thread_0
-consume "$work/quirks/traces.otf2" time/13%-47% time/50%-50.1%
+  time/50%-50.1%/Rank_2 --first-call Rank_1/Thread_0 \
+  --deep-node Rank_3/Thread_0
+consume "$work/quirks/traces.otf2" time/13%-47% time/50%-50.1% \
+  --deep-node Rank_0/Thread_0
 # Past json_max the root and the groups have none; locations still do.
 m="$work/mnt"
 ccg_mount mt "$T/pipit-pingpong/traces.otf2" "$m" -o json_max=59

@@ -10,7 +10,9 @@ three decimals), and the thread and process names.
       (DIR relative to M, "" the root; LOC a location's path, whose first
       call directory is checked too)
 
-A window's directory (under time/) is told from the locations' whole
+A window's directory (under time/), and the nodes --deep-node picks (a
+call or group node a few levels down a location), are told from the
+locations' whole
 events.tsv instead (check_json.py's replay of Enter and Leave): its calls
 are those open at the window's start (clipped there) and those begun in
 it, each from its start (at least the window's) to its end (at most the
@@ -78,26 +80,40 @@ def expect(m, rel, locs):
     return out
 
 
-def expect_window(m, rel, locs, tr):
+def expect_span(m, rel, locs, tr):
     """Thread lines and leftmost paths the consumer should print for the
-    window directory rel, from the replay of each location."""
+    window or tree directory rel, from the replay of each location: the
+    calls open at the span's first event (clipped at its start) and those
+    begun in it, each cut to the span."""
     info = dict(ln.rstrip("\n").split(": ", 1)
                 for ln in open(os.path.join(m, rel, "info")) if ": " in ln)
-    t0 = int(info["window_start_ticks"])
-    t1 = int(info["window_end_ticks"])
-    sub = rel.split("/", 2)[2] if rel.count("/") >= 2 else ""
+    win = rel.startswith("time/")
+    if win:
+        t0 = int(info["window_start_ticks"])
+        t1 = int(info["window_end_ticks"])
+        sub = rel.split("/", 2)[2] if rel.count("/") >= 2 else ""
+    else:
+        t0, t1 = int(info["start"]), int(info["end"])
+        mine = read_tsv(os.path.join(m, rel, "events.tsv"))[1]
     groups = {}
     for r in locs:
         groups.setdefault(r[2], len(groups))
     out, chains = {}, {}
     for tid, loc in enumerate(locs):
-        if sub and not (loc[9] == sub or loc[9].startswith(sub + "/")):
+        if win and sub and not (loc[9] == sub or
+                                loc[9].startswith(sub + "/")):
+            continue
+        if not win and not rel.startswith(loc[9] + "/"):
             continue
         rp = tr.replay(tid)
-        if not rp.in_order:
-            continue
-        i0 = bisect.bisect_left(rp.times, t0)
-        i1 = bisect.bisect_left(rp.times, t1)
+        if win:
+            if not rp.in_order:
+                continue
+            i0 = bisect.bisect_left(rp.times, t0)
+            i1 = bisect.bisect_left(rp.times, t1)
+        else:
+            i0 = rp.find(mine)
+            i1 = i0 + len(mine)
         act = [j for j in rp.open_at(i0)
                if not (rp.end[j][0] == "next" and rp.end[j][1] <= i0)]
         act += [j for j in range(i0, i1) if rp.rows[j][2] in ENTERS]
@@ -141,6 +157,9 @@ def main():
     ap.add_argument("--mount", required=True)
     ap.add_argument("--first-call", action="append", default=[],
                     help="also the first call directory of this location")
+    ap.add_argument("--deep-node", action="append", default=[],
+                    help="also the deepest directory of this location "
+                         "along its last entries, told as a span")
     ap.add_argument("dirs", nargs="*")
     args = ap.parse_args()
     m = args.mount
@@ -148,6 +167,19 @@ def main():
         calls = sorted(k for k in os.listdir(os.path.join(m, loc))
                        if "." in k and os.path.isdir(os.path.join(m, loc, k)))
         args.dirs.append(os.path.join(loc, calls[0]))
+    args.span = set()
+    for loc in args.deep_node:
+        # Down the last directory of each level: calls and group nodes
+        # whose parents open before them and end after them.
+        cur = loc
+        for _ in range(6):
+            subs = sorted(k for k in os.listdir(os.path.join(m, cur))
+                          if os.path.isdir(os.path.join(m, cur, k)))
+            if not subs:
+                break
+            cur = os.path.join(cur, subs[len(subs) // 2])
+        args.dirs.append(cur)
+        args.span.add(cur)
     locs = read_tsv(os.path.join(m, "locations.tsv"))[1]
     tr = Trace(m)
     files = [os.path.join(m, d, "trace.json") for d in args.dirs]
@@ -183,8 +215,8 @@ def main():
             print("FAIL: %s: %s" % (path, b))
             fails += 1
         chains = None
-        if d.startswith("time/"):
-            want, chains = expect_window(m, d, locs, tr)
+        if d.startswith("time/") or d in args.span:
+            want, chains = expect_span(m, d, locs, tr)
         else:
             want = expect(m, d, locs)
         for key, c in sorted((chains or {}).items()):

@@ -124,6 +124,19 @@ class Trace:
         f = exact.fixed(Fraction(abs(d), self.res), exact.decimals(self.res))
         return Decimal(f) * 1000000 * (-1 if d < 0 else 1)
 
+    def units(self, tid):
+        """Metric name -> unit, as the location's metrics.tsv says."""
+        if not hasattr(self, "_units"):
+            self._units = {}
+        if tid not in self._units:
+            u = {}
+            _, rows = read_tsv(os.path.join(self.m, self.locs[tid][9],
+                                            "metrics.tsv"))
+            for r in rows:
+                u.setdefault(r[3], r[5])
+            self._units[tid] = u
+        return self._units[tid]
+
     def replay(self, tid):
         if tid not in self.replays:
             _, rows = read_tsv(os.path.join(self.m, self.locs[tid][9],
@@ -316,6 +329,32 @@ def check_instant_args(p, e, r):
              (p, r[2], a, want))
 
 
+def check_counter(tr, p, tid, e, r):
+    """A counter named by its metric: the record's member names (or
+    "metrics"), the unit metrics.tsv gives when the members share one,
+    and the thread when its process has several."""
+    names = tsv_unescape(r[5])
+    units = tr.units(tid)
+    members = r[5].split(",")
+    us = {units.get(mb) for mb in members}
+    unit = ""
+    if len(us) == 1 and None not in us and us != {"-"}:
+        unit = " [%s]" % tsv_unescape(us.pop())
+    loc = tr.locs[tid]
+    tag = ""
+    if sum(1 for x in tr.locs if x[2] == loc[2]) > 1:
+        tag = (" (%s)" % tsv_unescape(loc[1]), " (t%d)" % tid)
+    ok = any(e["name"] == n + unit + t for n in (names, "metrics")
+             for t in (tag if tag else ("",)))
+    if not ok:
+        fail("%s: counter %r for metric %r (unit %r)" %
+             (p, e["name"], names, unit))
+    want = ["value"] if len(members) == 1 else \
+        [tsv_unescape(mb) for mb in members]
+    if list(e["args"]) != want:
+        fail("%s: counter %r args %r" % (p, e["name"], e["args"]))
+
+
 def is_num(s):
     try:
         Decimal(s)
@@ -500,6 +539,8 @@ def check_dir(tr, rel, args, is_window, stats_calls, span=("all",)):
                 fail("%s: instant %r for %s" % (p, e["name"], kind))
             if ph == "i":
                 check_instant_args(p, e, r)
+            if ph == "C":
+                check_counter(tr, p, tid, e, r)
             name = tsv_unescape(r[5])
             if ph == "E" and rp is not None:
                 # Named by the call it ends; the Leave's own region, when
