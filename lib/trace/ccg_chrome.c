@@ -5,7 +5,9 @@
  *   CCG_JSON_HEAD
  *   for each location, in the order of locations.tsv: two metadata lines
  *     (process_name: its group's name; thread_name: its own), then the
- *     lines of its events in the directory's span
+ *     lines of its events in the directory's span between its clipped
+ *     calls: a "B" at the span's start for each call open there, an "E"
+ *     at its end for each call still open (ccg_events_json)
  *   CCG_JSON_TAIL
  * The format does not ask for time order, so locations follow one another
  * whole: the file's size is the sum of theirs, each known from the graph

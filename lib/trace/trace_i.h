@@ -10,7 +10,8 @@
  *   ccg_winname.c  window names: parsing, the default split of time/
  *   ccg_names.c    directory names of groups, locations and calls
  *   ccg_events.c   events.tsv: a walk over a subtree, whole or windowed;
- *                  its lines as JSON for trace.json
+ *                  its lines as JSON for trace.json, with the calls
+ *                  clipped at the span's bounds
  *   ccg_msgseq.c   the sequence numbers that pair a message's two ends
  *   ccg_chrome.c   trace.json of any directory: its locations' lines
  *   ccg_metrics.c  metrics.tsv: a walk over a subtree, whole or windowed
