@@ -31,22 +31,14 @@ size_t ccg_json_ts_width(const ccg_secfmt *f, unsigned time_width)
 	return 1 + f->iw + 6 + (f->dec > 6 ? 1 + f->dec - 6 : 0);
 }
 
-size_t ccg_json_ts(char *out, const ccg_secfmt *f, uint64_t time)
+/* Writes v units of 10^-dec s (ticks when the clock has no resolution)
+ * as microseconds; returns their length. */
+static size_t put_us(char *out, const ccg_secfmt *f, unsigned __int128 v)
 {
 	size_t n = 0;
-	uint64_t rel = time - f->zero;
-	if (time < f->zero) {
-		out[n++] = '-';
-		rel = f->zero - time;
-	}
-	if (!f->res)
-		return n + ccg_fmt_u64(out + n, rel, 0);
-	/* Rounded as the seconds column rounds, to 10^-dec s. */
-	unsigned __int128 v =
-		((unsigned __int128)rel * pow10_128(f->dec) + f->res / 2) /
-		f->res;
-	if (f->dec <= 6) {
-		v *= pow10_128(6 - f->dec);
+	if (!f->res || f->dec <= 6) {
+		if (f->res)
+			v *= pow10_128(6 - f->dec);
 		char tmp[48];
 		size_t k = 0;
 		do {
@@ -63,11 +55,45 @@ size_t ccg_json_ts(char *out, const ccg_secfmt *f, uint64_t time)
 	return n + ccg_fmt_u64(out + n, (uint64_t)(v % p), f->dec - 6);
 }
 
+/* Ticks d as units of 10^-dec s, rounded as the seconds column rounds. */
+static unsigned __int128 units(const ccg_secfmt *f, uint64_t d)
+{
+	if (!f->res)
+		return d;
+	return ((unsigned __int128)d * pow10_128(f->dec) + f->res / 2) /
+	       f->res;
+}
+
+size_t ccg_json_ts(char *out, const ccg_secfmt *f, uint64_t time)
+{
+	if (time < f->zero) {
+		out[0] = '-';
+		return 1 + put_us(out + 1, f, units(f, f->zero - time));
+	}
+	return put_us(out, f, units(f, time - f->zero));
+}
+
+size_t ccg_json_dur(char *out, const ccg_secfmt *f, uint64_t from,
+		    uint64_t to)
+{
+	if (to <= from)
+		return put_us(out, f, 0);
+	/* Both ends rounded as their "ts" are: from + dur is to's "ts". */
+	if (from >= f->zero)
+		return put_us(out, f, units(f, to - f->zero) -
+					      units(f, from - f->zero));
+	if (to <= f->zero)
+		return put_us(out, f, units(f, f->zero - from) -
+					      units(f, f->zero - to));
+	return put_us(out, f, units(f, f->zero - from) +
+				      units(f, to - f->zero));
+}
+
 uint64_t ccg_json_fixed(size_t pid_len, size_t tid_len, size_t ts_width)
 {
-	/* The instant line less what textlen already counts: the four tabs
-	 * of the head, the tab and newline of the tail. */
-	return I_FIXED + pid_len + tid_len + ts_width - 6;
+	/* The instant line less what textlen already counts (the four tabs
+	 * of the head, the tab and newline of the tail), and the slack. */
+	return I_FIXED + pid_len + tid_len + ts_width - 6 + CCG_JSON_SLACK;
 }
 
 /* Length of the UTF-8 sequence at s (n bytes left), 0 when invalid. */
@@ -283,25 +309,129 @@ static void put_where(ccg_buf *b, const ccg_json_ev *e)
 	ccg_buf_add(b, e->ts, e->ts_len);
 }
 
-static void put_call(ccg_buf *b, const ccg_json_ev *e, const tail *t,
-		     int begin, int with_attrs)
+/* Whether s (n bytes), a JSON number, reads back exactly in a double, as
+ * JavaScript reads it: an integer of at most 2^53 in size, or a number
+ * with a fraction or exponent (a double, which events.tsv prints with
+ * the digits that read back to it). */
+static int is_exact(const char *s, size_t n)
 {
-	ccg_buf_adds(b, begin ? "{\"ph\":\"B\"," : "{\"ph\":\"E\",");
-	put_where(b, e);
-	ccg_buf_adds(b, ",\"name\":\"");
-	put_field(b, t->name, t->name_len);
-	if (begin && with_attrs && t->attrs_len) {
-		ccg_buf_adds(b, "\",\"args\":{\"attributes\":\"");
-		put_field(b, t->attrs, t->attrs_len);
-		ccg_buf_adds(b, "\"}}");
-	} else {
-		ccg_buf_adds(b, "\"}");
-	}
+	if (!is_number(s, n))
+		return 0;
+	if (memchr(s, '.', n) || memchr(s, 'e', n) || memchr(s, 'E', n))
+		return 1;
+	size_t i = s[0] == '-';
+	if (n - i != 16)
+		return n - i < 16;
+	return memcmp(s + i, "9007199254740992", 16) <= 0;
 }
 
-/* A metric as a counter; -1 when its members and values do not pair up
- * or a value is not a JSON number. */
-static int put_counter(ccg_buf *b, const ccg_json_ev *e, const tail *t)
+/* The record as members of args, one key each: "name":NAME (with_name,
+ * unless NAME is "-"), then each attribute KEY=VALUE as "KEY":VALUE, the
+ * value a number when it is one that reads back exactly (is_exact), else
+ * a string.  -1 when an attribute is not KEY=VALUE, or is named "name"
+ * beside NAME. */
+static int put_kv(ccg_buf *b, const tail *t, int with_name)
+{
+	int first = 1, named = 0;
+	if (with_name && !(t->name_len == 1 && t->name[0] == '-')) {
+		ccg_buf_adds(b, "\"name\":\"");
+		put_field(b, t->name, t->name_len);
+		ccg_buf_addc(b, '"');
+		first = 0;
+		named = 1;
+	}
+	const char *p = t->attrs, *end = t->attrs + t->attrs_len;
+	while (p < end) {
+		const char *sp = memchr(p, ' ', (size_t)(end - p));
+		const char *e = sp ? sp : end;
+		const char *eq = memchr(p, '=', (size_t)(e - p));
+		if (!eq || eq == p ||
+		    (named && eq - p == 4 && !memcmp(p, "name", 4)))
+			return -1;
+		if (!first)
+			ccg_buf_addc(b, ',');
+		first = 0;
+		ccg_buf_addc(b, '"');
+		put_field(b, p, (size_t)(eq - p));
+		ccg_buf_adds(b, "\":");
+		const char *v = eq + 1;
+		size_t vn = (size_t)(e - v);
+		if (is_exact(v, vn)) {
+			ccg_buf_add(b, v, vn);
+		} else {
+			ccg_buf_addc(b, '"');
+			put_field(b, v, vn);
+			ccg_buf_addc(b, '"');
+		}
+		if (!sp)
+			break;
+		p = sp + 1;
+	}
+	return 0;
+}
+
+/* The attributes of a call or message as args: one key each (form 0),
+ * one string (form 1), left out (form 2). */
+static int put_attrs(ccg_buf *b, const tail *t, int form)
+{
+	if (!t->attrs_len || form >= 2)
+		return 0;
+	if (form == 0) {
+		ccg_buf_adds(b, ",\"args\":{");
+		if (put_kv(b, t, 0))
+			return -1;
+		ccg_buf_addc(b, '}');
+		return 0;
+	}
+	ccg_buf_adds(b, ",\"args\":{\"attributes\":\"");
+	put_field(b, t->attrs, t->attrs_len);
+	ccg_buf_adds(b, "\"}");
+	return 0;
+}
+
+/* A call's begin "B", end "E" or whole "X" (e->dur long). */
+static int put_call(ccg_buf *b, const ccg_json_ev *e, const tail *t,
+		    char ph, int form)
+{
+	char open[] = "{\"ph\":\"?\",";
+	open[7] = ph;
+	ccg_buf_adds(b, open);
+	put_where(b, e);
+	if (ph == 'X') {
+		ccg_buf_adds(b, ",\"dur\":");
+		ccg_buf_add(b, e->dur, e->dur_len);
+	}
+	ccg_buf_adds(b, ",\"name\":\"");
+	if (ph == 'E' && e->call_name &&
+	    (e->call_name_len != t->name_len ||
+	     memcmp(e->call_name, t->name, t->name_len))) {
+		/* A Leave of another region ends the call: named as its
+		 * "B", the Leave's own region in args (form 0). */
+		put_field(b, e->call_name, e->call_name_len);
+		if (!form) {
+			ccg_buf_adds(b, "\",\"args\":{\"leave\":\"");
+			put_field(b, t->name, t->name_len);
+			ccg_buf_adds(b, "\"}");
+		} else {
+			ccg_buf_addc(b, '"');
+		}
+		ccg_buf_addc(b, '}');
+		return 0;
+	}
+	put_field(b, t->name, t->name_len);
+	ccg_buf_addc(b, '"');
+	if (ph != 'E' && put_attrs(b, t, form))
+		return -1;
+	ccg_buf_addc(b, '}');
+	return 0;
+}
+
+/* A metric as a counter named by its members (form 0) or "metrics"
+ * (form 1), and e->ctr_tag; one member's value in args.value, several
+ * members' under their names.  -1 when its members and values do not
+ * pair up or a value is not a JSON number. */
+static int put_counter(ccg_buf *b, const ccg_json_ev *e, const tail *t,
+		       int form)
 {
 	const char *v = t->attrs, *end = t->attrs + t->attrs_len;
 	if (t->attrs_len < 7 || memcmp(v, "values=", 7))
@@ -311,10 +441,16 @@ static int put_counter(ccg_buf *b, const ccg_json_ev *e, const tail *t)
 	if (sp)
 		end = sp;
 	const char *nm = t->name, *nend = t->name + t->name_len;
+	int one = !memchr(nm, ',', t->name_len);
 	ccg_buf_adds(b, "{\"ph\":\"C\",");
 	put_where(b, e);
-	ccg_buf_adds(b, ",\"name\":\"t");
-	ccg_buf_adds(b, e->tid);
+	ccg_buf_adds(b, ",\"name\":\"");
+	if (form == 0)
+		put_field(b, t->name, t->name_len);
+	else
+		ccg_buf_adds(b, "metrics");
+	if (e->ctr_tag)
+		ccg_buf_adds(b, e->ctr_tag);
 	ccg_buf_adds(b, "\",\"args\":{");
 	for (int first = 1; v <= end && nm <= nend; first = 0) {
 		const char *vc = memchr(v, ',', (size_t)(end - v));
@@ -324,9 +460,13 @@ static int put_counter(ccg_buf *b, const ccg_json_ev *e, const tail *t)
 			return -1;
 		if (!first)
 			ccg_buf_addc(b, ',');
-		ccg_buf_addc(b, '"');
-		put_field(b, nm, (size_t)(ne - nm));
-		ccg_buf_adds(b, "\":");
+		if (one) {
+			ccg_buf_adds(b, "\"value\":");
+		} else {
+			ccg_buf_addc(b, '"');
+			put_field(b, nm, (size_t)(ne - nm));
+			ccg_buf_adds(b, "\":");
+		}
 		ccg_buf_add(b, v, (size_t)(ve - v));
 		if (!vc != !nc)
 			return -1; /* more values than members, or fewer */
@@ -339,10 +479,10 @@ static int put_counter(ccg_buf *b, const ccg_json_ev *e, const tail *t)
 	return 0;
 }
 
-/* A message end as a flow event, with or without its attributes; -1 when
- * it names no peer location. */
+/* A message end as a flow event, its attributes as put_attrs's `form`;
+ * -1 when it names no peer location. */
 static int put_flow(ccg_buf *b, const ccg_json_ev *e, const tail *t,
-		    int with_attrs)
+		    int form)
 {
 	ccg_json_chan c;
 	if (e->seq == UINT64_MAX ||
@@ -363,18 +503,17 @@ static int put_flow(ccg_buf *b, const ccg_json_ev *e, const tail *t,
 	ccg_buf_add(b, d, ccg_fmt_u64(d, e->seq, 0));
 	ccg_buf_adds(b, "\",");
 	put_where(b, e);
-	ccg_buf_adds(b, ",\"name\":\"message");
-	if (with_attrs && t->attrs_len) {
-		ccg_buf_adds(b, "\",\"args\":{\"attributes\":\"");
-		put_field(b, t->attrs, t->attrs_len);
-		ccg_buf_adds(b, "\"}}");
-	} else {
-		ccg_buf_adds(b, "\"}");
-	}
+	ccg_buf_adds(b, ",\"name\":\"message\"");
+	if (put_attrs(b, t, form))
+		return -1;
+	ccg_buf_addc(b, '}');
 	return 0;
 }
 
-static void put_instant(ccg_buf *b, const ccg_json_ev *e, const tail *t)
+/* An instant named by its kind: the record in args one key each
+ * (put_kv), or (whole) as {NAME: ATTRS}, which always fits. */
+static int put_instant(ccg_buf *b, const ccg_json_ev *e, const tail *t,
+		       int whole)
 {
 	ccg_buf_adds(b, "{\"ph\":\"i\",");
 	put_where(b, e); /* I_OPEN and the rest of I_FIXED's head */
@@ -382,34 +521,49 @@ static void put_instant(ccg_buf *b, const ccg_json_ev *e, const tail *t)
 	ccg_buf_adds(b, ccg_schema[CCG_KIND_IS_EVENT(e->kind) ? e->kind
 							     : CCG_EV_UNKNOWN]
 				.name);
+	if (!whole) {
+		ccg_buf_adds(b, "\",\"args\":{");
+		if (put_kv(b, t, 1))
+			return -1;
+		ccg_buf_adds(b, "}}");
+		return 0;
+	}
 	ccg_buf_adds(b, "\",\"args\":{\"");
 	put_field(b, t->name, t->name_len);
 	ccg_buf_adds(b, "\":\"");
 	put_field(b, t->attrs, t->attrs_len);
 	ccg_buf_adds(b, "\"}}");
+	return 0;
 }
 
-/* Form `form` (0 the richest) of e's kind; -1 when it has none. */
+/* Forms, richest first: 0 to 2 of e's kind (-1 when it has no such
+ * form), then the instant's two. */
+#define FORMS 5
+
 static int put_form(ccg_buf *b, const ccg_json_ev *e, const tail *t,
 		    int form)
 {
+	if (form >= 3)
+		return put_instant(b, e, t, form == 4);
 	switch (e->kind) {
 	case CCG_EV_ENTER:
 	case CCG_EV_CALLING_CONTEXT_ENTER:
+		if (e->role == CCG_JSON_PLAIN || e->role == CCG_JSON_END)
+			return -1;
+		return put_call(b, e, t,
+				e->role == CCG_JSON_COMPLETE ? 'X' : 'B', form);
 	case CCG_EV_LEAVE:
 	case CCG_EV_CALLING_CONTEXT_LEAVE:
-		put_call(b, e, t,
-			 e->kind == CCG_EV_ENTER ||
-				 e->kind == CCG_EV_CALLING_CONTEXT_ENTER,
-			 form == 0);
-		return 0;
+		if (e->role != CCG_JSON_BY_KIND && e->role != CCG_JSON_END)
+			return -1;
+		return form > 1 ? -1 : put_call(b, e, t, 'E', form);
 	case CCG_EV_METRIC:
-		return form ? -1 : put_counter(b, e, t);
+		return form > 1 ? -1 : put_counter(b, e, t, form);
 	case CCG_EV_MPI_SEND:
 	case CCG_EV_MPI_ISEND:
 	case CCG_EV_MPI_RECV:
 	case CCG_EV_MPI_IRECV:
-		return form > 1 ? -1 : put_flow(b, e, t, form == 0);
+		return put_flow(b, e, t, form);
 	default:
 		return -1;
 	}
@@ -423,18 +577,14 @@ int ccg_json_event(ccg_buf *b, const ccg_json_ev *e, uint64_t size)
 		return -1;
 	const uint64_t room = size - 2;
 	int form = 0;
-	for (; form < 2; form++) {
+	for (; form < FORMS; form++) {
 		ccg_buf_setlen(b, at0);
 		if (!put_form(b, e, &t, form) && b->len - at0 <= room)
 			break;
 	}
-	if (form == 2) {
+	if (form == FORMS) {
 		ccg_buf_setlen(b, at0);
-		put_instant(b, e, &t);
-		if (b->len - at0 > room) {
-			ccg_buf_setlen(b, at0);
-			return -1;
-		}
+		return -1;
 	}
 	size_t pad = (size_t)(room - (b->len - at0));
 	if (!ccg_buf_reserve(b, pad + 2)) {
@@ -443,4 +593,20 @@ int ccg_json_event(ccg_buf *b, const ccg_json_ev *e, uint64_t size)
 		ccg_buf_setlen(b, b->len + pad + 2);
 	}
 	return 0;
+}
+
+void ccg_json_clip(ccg_buf *b, char ph, const ccg_json_ev *e,
+		   const char *name, size_t name_len)
+{
+	char open[] = "{\"ph\":\"?\",";
+	open[7] = ph;
+	ccg_buf_adds(b, open);
+	put_where(b, e);
+	if (ph == 'X') {
+		ccg_buf_adds(b, ",\"dur\":");
+		ccg_buf_add(b, e->dur, e->dur_len);
+	}
+	ccg_buf_adds(b, ",\"name\":\"");
+	put_field(b, name, name_len);
+	ccg_buf_adds(b, "\",\"args\":{\"clipped\":true}},\n");
 }

@@ -8,13 +8,21 @@
  * the comma where it is shorter.  So a file's JSON size follows from the
  * graph as its TSV size does, and a read at any offset skips subtrees.
  *
- * What each record becomes:
- *   ENTER, CALLING_CONTEXT_ENTER  "B", named by the region; attributes,
- *                                 when it has any, in args.attributes
- *   LEAVE, CALLING_CONTEXT_LEAVE  "E", named by the region
- *   METRIC                        "C" named "t<tid>", one series per
- *                                 metric member, when every value is a
- *                                 JSON number
+ * The constant leaves CCG_JSON_SLACK bytes a line beyond the shortest
+ * form (the last instant form below), so that the richer forms fit.
+ *
+ * What each record becomes (its role, ccg_json_role, says which calls
+ * begin or end here; by its kind unless told):
+ *   ENTER, CALLING_CONTEXT_ENTER  "B", named by the region, attributes in
+ *                                 args; "X" (with "dur") for a call whose
+ *                                 end has no Leave of its own
+ *   LEAVE, CALLING_CONTEXT_LEAVE  "E", named by the region of the call
+ *                                 it ends
+ *   METRIC                        "C" named by the metric's members (or
+ *                                 "metrics" when they do not fit) and
+ *                                 ctr_tag; one member's value in
+ *                                 args.value, several members' under their
+ *                                 names; when every value is a JSON number
  *   MPI_SEND, MPI_ISEND           flow start "s", MPI_RECV and MPI_IRECV
  *                                 flow end "f" (bound to the enclosing
  *                                 slice), named "message", id
@@ -22,9 +30,17 @@
  *                                 ids, the communicator's name; SEQ counts
  *                                 the earlier messages of that sender,
  *                                 receiver, tag and communicator), with
- *                                 args.attributes when they fit
- *   anything else, and any of     an instant "i" (thread scope) named by
- *   the above that would not fit  its kind, args {NAME: ATTRIBUTES}
+ *                                 attributes in args when they fit
+ *   anything else, an Enter or    an instant "i" (thread scope) named by
+ *   Leave that begins or ends no  its kind, args {"name": NAME, KEY:
+ *   call, and any of the above    VALUE, ...}, or {NAME: ATTRIBUTES} when
+ *   that would not fit            that does not fit
+ * Attributes in args: one member per KEY=VALUE of the TSV record, the
+ * value a JSON number when it reads back exactly in a double (integers
+ * up to 2^53 in size, doubles), else a string (larger integers keep
+ * their digits); when the record has an attribute that is not KEY=VALUE
+ * or the pairs do not fit, one string under "attributes" (instants: the
+ * whole form {NAME: ATTRIBUTES}); when that does not fit either, none.
  * Strings come from the TSV text: its escapes \t \n \r \\ \" are JSON's,
  * \s is a space, and a control character or a byte that is not part of
  * valid UTF-8 becomes '?'; so a field's JSON is never longer than its TSV
@@ -50,6 +66,10 @@
 	"{\"ph\":\"M\",\"pid\":0,\"tid\":0,\"name\":\"process_sort_index\"," \
 	"\"args\":{\"sort_index\":0}}\n],\"displayTimeUnit\":\"ns\"}\n"
 
+/* Bytes each line holds beyond the shortest form: room for attributes
+ * one key each and counters named by their metric. */
+#define CCG_JSON_SLACK 24
+
 /* Most characters ccg_json_ts writes. */
 #define CCG_JSON_TS_MAX (CCG_SECFMT_MAX + 8)
 
@@ -60,10 +80,26 @@ size_t ccg_json_ts_width(const ccg_secfmt *f, unsigned time_width);
  * terminator) and returns their length. */
 size_t ccg_json_ts(char *out, const ccg_secfmt *f, uint64_t time);
 
+/* Writes the microseconds from `from` to `to` (0 when to <= from) as
+ * the difference of their ccg_json_ts, so that from's "ts" plus it is
+ * to's; returns their length (at most CCG_JSON_TS_MAX). */
+size_t ccg_json_dur(char *out, const ccg_secfmt *f, uint64_t from,
+		    uint64_t to);
+
 /* Bytes of one event's JSON line beyond the record's textlen, for a
  * location whose pid and tid are `pid_len` and `tid_len` digits long and
  * whose times are padded to `ts_width`. */
 uint64_t ccg_json_fixed(size_t pid_len, size_t tid_len, size_t ts_width);
+
+/* What an Enter or Leave is to the calls of the file. */
+enum ccg_json_role {
+	CCG_JSON_BY_KIND = 0,   /* an Enter begins a call, a Leave ends one */
+	CCG_JSON_BEGIN,         /* the Enter begins a call: "B" */
+	CCG_JSON_END,           /* the Leave ends a call: "E" */
+	CCG_JSON_COMPLETE,      /* the Enter begins a call that no Leave of
+				 * its own ends: "X" lasting `dur` */
+	CCG_JSON_PLAIN          /* neither: an instant */
+};
 
 /* One event to write. */
 typedef struct ccg_json_ev {
@@ -76,6 +112,15 @@ typedef struct ccg_json_ev {
 	size_t tail_len;
 	uint64_t seq;           /* a message: its SEQ (see above); UINT64_MAX
 				 * when not known (an instant then) */
+	int role;               /* enum ccg_json_role */
+	const char *dur;        /* CCG_JSON_COMPLETE: ccg_json_dur's text */
+	size_t dur_len;
+	const char *ctr_tag;    /* appended to a counter's name, or NULL */
+	const char *call_name;  /* CCG_JSON_END: the region of the call the
+				 * Leave ends (TSV text), or NULL; when not
+				 * the Leave's, the "E" is named by it, with
+				 * args.leave the Leave's */
+	size_t call_name_len;
 } ccg_json_ev;
 
 /* Appends exactly `size` bytes (the record's textlen plus ccg_json_fixed):
@@ -83,6 +128,13 @@ typedef struct ccg_json_ev {
  * even the instant form does not fit, which a textlen that matches the
  * tail never allows. */
 int ccg_json_event(ccg_buf *b, const ccg_json_ev *e, uint64_t size);
+
+/* Appends a line of a call clipped to the file's span: phase ph ('B',
+ * 'E', or 'X' lasting e->dur) at e's pid, tid and ts, named `name` (n
+ * bytes of TSV text, as the region column writes it), args
+ * {"clipped":true}, and ",\n".  Its length is its own (not padded). */
+void ccg_json_clip(ccg_buf *b, char ph, const ccg_json_ev *e,
+		   const char *name, size_t name_len);
 
 /* Appends s (n bytes, raw text from the definitions) as the inside of a
  * JSON string: " and \ escaped, control characters as \u00XX, bytes not

@@ -5,7 +5,9 @@
  *   CCG_JSON_HEAD
  *   for each location, in the order of locations.tsv: two metadata lines
  *     (process_name: its group's name; thread_name: its own), then the
- *     lines of its events in the directory's span
+ *     lines of its events in the directory's span between its clipped
+ *     calls: a "B" at the span's start for each call open there, an "E"
+ *     at its end for each call still open (ccg_events_json)
  *   CCG_JSON_TAIL
  * The format does not ask for time order, so locations follow one another
  * whole: the file's size is the sum of theirs, each known from the graph
@@ -82,8 +84,8 @@ static ccg_err put(cursor *c, const char *s, size_t n)
 	return ccg_buf_add(c->out, s + a, (size_t)(e - a));
 }
 
-/* Location l's part: its metadata and the lines of `in` (inside wn when
- * not NULL). */
+/* Location l's part: its metadata and its lines (ccg_events_json): of
+ * `in`, a tree directory, or inside wn when not NULL, or all. */
 static ccg_err put_loc(const ccg_trace *t, const loc *l, const inst *in,
 		       const win *wn, cursor *c)
 {
@@ -96,13 +98,13 @@ static ccg_err put_loc(const ccg_trace *t, const loc *l, const inst *in,
 	if (err || done(c))
 		return err;
 	uint64_t body;
-	if ((err = ccg_events_body(t, in, wn, EVF_JSON, 0, 0, NULL, &body)))
+	if ((err = ccg_events_json(t, l, in, wn, 0, 0, NULL, &body)))
 		return err;
 	uint64_t a, e;
 	if (!advance(c, body, &a, &e))
 		return CCG_OK;
-	return ccg_events_body(t, in, wn, EVF_JSON, a, (size_t)(e - a),
-			       c->out, NULL);
+	return ccg_events_json(t, l, in, wn, a, (size_t)(e - a), c->out,
+			       NULL);
 }
 
 ccg_err ccg_chrome_file(const ccg_trace *t, const where *w, const inst *in,
@@ -122,12 +124,7 @@ ccg_err ccg_chrome_file(const ccg_trace *t, const where *w, const inst *in,
 	ccg_err err = put(&c, CCG_JSON_HEAD, sizeof CCG_JSON_HEAD - 1);
 	for (size_t i = 0; !err && !done(&c) && i < n; i++) {
 		const loc *l = &t->locs[members ? members[i] : first + i];
-		inst root;
-		if (w->kind == W_TREE)
-			root = *in;
-		else if ((err = ccg_ids_root(t, l, &root)))
-			break;
-		err = put_loc(t, l, &root, wn, &c);
+		err = put_loc(t, l, w->kind == W_TREE ? in : NULL, wn, &c);
 	}
 	if (!err)
 		err = put(&c, CCG_JSON_TAIL, sizeof CCG_JSON_TAIL - 1);

@@ -10,7 +10,8 @@
  *   ccg_winname.c  window names: parsing, the default split of time/
  *   ccg_names.c    directory names of groups, locations and calls
  *   ccg_events.c   events.tsv: a walk over a subtree, whole or windowed;
- *                  its lines as JSON for trace.json
+ *                  its lines as JSON for trace.json, with the calls
+ *                  clipped at the span's bounds
  *   ccg_msgseq.c   the sequence numbers that pair a message's two ends
  *   ccg_chrome.c   trace.json of any directory: its locations' lines
  *   ccg_metrics.c  metrics.tsv: a walk over a subtree, whole or windowed
@@ -572,15 +573,14 @@ ccg_err ccg_events_window_body(const ccg_trace *t, const loc *l,
 			       uint64_t t0, uint64_t t1, uint64_t off,
 			       size_t len, ccg_buf *out);
 
-/* How a walk writes its lines: events.tsv's, or trace.json's
- * (ccg_json.h). */
-enum evfmt { EVF_TSV, EVF_JSON };
-
-/* Size of the lines (no header) of the events of `in` in format f, all
- * of them or (wn not NULL; `in` a location's root) those inside the
- * window; with `out`, also up to `len` bytes of them from offset `off`. */
-ccg_err ccg_events_body(const ccg_trace *t, const inst *in, const win *wn,
-			enum evfmt f, uint64_t off, size_t len, ccg_buf *out,
+/* Size (out NULL) or up to `len` bytes from `off` of location l's
+ * part of a trace.json after its metadata: its events (those of `in`, a
+ * tree directory of l; or those inside window wn; or all) as lines
+ * (ccg_json.h), preceded by a clipped "B" for each call open at the
+ * span's start and followed by a clipped "E" for each call open at its
+ * end, so that every call in the span begins and ends in it. */
+ccg_err ccg_events_json(const ccg_trace *t, const loc *l, const inst *in,
+			const win *wn, uint64_t off, size_t len, ccg_buf *out,
 			uint64_t *size);
 
 /* Called for each event of a location in stream order (its index, kind

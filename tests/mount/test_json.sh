@@ -2,11 +2,15 @@
 # trace.json against the mount's own events.tsv and stats.tsv
 # (tests/tools/check_json.py: Python's json parses every file, per thread
 # the events are the location's lines one for one with exact times, B/E
-# nest, B events are the calls stats.tsv counts, message flows pair up,
-# stat size and random-offset reads), on every shared trace, a generated
-# trace with messages and metrics (small fan-out: deep group nodes), a
-# generated trace with every quirk, multithreaded and with -s; then the
-# root's and groups' trace.json past -o json_max.
+# balance per thread in every file, the clipped calls at a window's or a
+# node's bounds are those a replay of the location's whole events.tsv
+# finds open there, instants' attributes one key each, message flows
+# pair up, stat size and random-offset reads), on every shared trace, a
+# generated trace with messages and metrics (small fan-out: deep group
+# nodes), a generated trace with every quirk, multithreaded and with -s;
+# then the Chrome DevTools trace model (check_consumer.py) on whole calls
+# and on windows (the calls around a window at depth 0, 1, ... with
+# theirs below); then the root's and groups' trace.json past -o json_max.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -24,7 +28,9 @@ check() { # MODE ANCHOR [check_json options] [-- ccgfs options...]
   [ $# -gt 0 ] && shift
   ccg_mount "$mode" "$anchor" "$m" "$@"
   echo "== $anchor $*"
-  /usr/bin/python3 "$CCG_TOOLS/check_json.py" --mount "$m" "${opts[@]}"
+  # Windows that cut calls open (besides the listed ones checked).
+  /usr/bin/python3 "$CCG_TOOLS/check_json.py" --mount "$m" \
+    --window 13%-47% "${opts[@]}"
   ccg_unmount "$m"
 }
 T="$CCG_TRACES"
@@ -33,25 +39,30 @@ for tr in pipit-pingpong pipit-pingpong-papi sstmacro-otf2-test \
   check mt "$T/$tr/traces.otf2"
 done
 check st "$T/casita-jacobi-mpi-omp-cuda/traces.otf2" --nodes 4
-# Rank 0 enters 1251 regions and leaves 1249: its calls cannot nest.
-check mt "$T/tracer-stencil4d-32/traces.otf2" --no-nest --nodes 3
+# Rank 0 enters 1251 regions and leaves 1249: calls never left, closed
+# at the location's end.
+check mt "$T/tracer-stencil4d-32/traces.otf2" --nodes 3
 check mt "$work/gen/traces.otf2" -- -o fanout=3
-check st "$work/quirks/traces.otf2" --no-nest -- -o fanout=4
-# The consumer: whole-call directories (a window's lone ends would be
-# mismatches to it).
+check st "$work/quirks/traces.otf2" -- -o fanout=4
+# The consumer: whole-call directories, and windows and nodes deep in a
+# location whose calls it must show inside the calls around them.
 consume() { # ANCHOR DIR... (DIR relative to the mount, "" the root)
   local anchor=$1 m="$work/mnt"
   shift
-  ccg_mount mt "$anchor" "$m" -o fanout=8
+  ccg_mount mt "$anchor" "$m" -o "fanout=${fanout:-8}"
   /usr/bin/python3 "$CCG_TOOLS/check_consumer.py" --mount "$m" "$@"
   ccg_unmount "$m"
 }
 consume "$T/pipit-pingpong-papi/traces.otf2" "" MPI_Rank_1 \
-  MPI_Rank_0/Master_thread
-consume "$T/casita-mpi-tags/traces.otf2" ""
-consume "$T/casita-cuda-simple/traces.otf2" ""
-consume "$work/gen/traces.otf2" "" Rank_2/Thread_0 --first-call \
-  Rank_1/Thread_0
+  MPI_Rank_0/Master_thread time/40%-60%
+consume "$T/casita-mpi-tags/traces.otf2" "" time/30%-50%/MPI_Rank_3
+consume "$T/casita-cuda-simple/traces.otf2" "" time/20%-20.5%
+consume "$work/gen/traces.otf2" "" Rank_2/Thread_0 time/13%-47% \
+  time/50%-50.1%/Rank_2 --first-call Rank_1/Thread_0 \
+  --deep-node Rank_3/Thread_0
+# (The fan-out its index was built with above.)
+fanout=4 consume "$work/quirks/traces.otf2" time/13%-47% time/50%-50.1% \
+  --deep-node Rank_0/Thread_0
 # Past json_max the root and the groups have none; locations still do.
 m="$work/mnt"
 ccg_mount mt "$T/pipit-pingpong/traces.otf2" "$m" -o json_max=59

@@ -8,6 +8,9 @@
 //   generic  1 when the model took the trace as a non-browser one
 //   process  PID NAME (process_name metadata, a JSON string)
 //   thread   PID TID SLICES INSTANTS ZERO DEPTH FIRST END NAME
+//   chain    PID TID NAME... the leftmost path of the thread's call tree:
+//            its first top-level slice, that one's first child, and so
+//            on (at most 16, each a JSON string)
 //   flows    flows the model bound to slices
 //   mismatch B/E pairs whose names differ (the model's own complaint)
 //   message  anything else the model printed while reading
@@ -101,6 +104,12 @@ async function readOne(file, out) {
       const end = Math.max(...roots.map((e) => e.ts + (e.dur ?? 0)));
       out.push(['thread', pid, tid, slices, instants, zero, depth,
         first.toFixed(3), end.toFixed(3), JSON.stringify(t.name)].join('\t'));
+      const chain = [];
+      for (let n = t.tree?.roots?.values().next().value; n && chain.length < 16;
+        n = n.children[0]) {
+        chain.push(JSON.stringify(n.entry.name));
+      }
+      if (slices) out.push(['chain', pid, tid, ...chain].join('\t'));
     }
   }
   out.push(`flows\t${data.Flows.flows.length}`);

@@ -46,22 +46,33 @@ static void test_ts(void **state)
 	ts_is(1000, 0, 5000, 1234, "234");
 }
 
-/* Writes the event of `kind` with record `tail` and checks its length;
- * the text into *out (caller frees). */
-static void line(ccg_kind kind, const char *tail, ccg_buf *out)
+/* Writes the event of `kind` with record `tail` in role `role` (a
+ * COMPLETE one lasting 2.25 us) and checks its length; the text into
+ * *out (caller frees). */
+static void line_as(ccg_kind kind, const char *tail, int role,
+		    const char *ctr_tag, ccg_buf *out)
 {
 	ccg_secfmt f;
 	ccg_secfmt_init(&f, 0, 1000000000, 9000000000ull);
-	char ts[CCG_JSON_TS_MAX];
+	char ts[CCG_JSON_TS_MAX], dur[CCG_JSON_TS_MAX];
 	size_t tw = ccg_json_ts_width(&f, 10);
 	ccg_json_ev e = {kind, "3", "14", "77", ts, 0, tw, tail, strlen(tail),
-			 5};
+			 5, role, dur, 0, ctr_tag, NULL, 0};
 	e.ts_len = ccg_json_ts(ts, &f, 1500);
+	e.dur_len = ccg_json_dur(dur, &f, 1500, 3750);
 	uint64_t size = ccg_render_event_textlen(kind, strlen(tail)) +
 			ccg_json_fixed(1, 2, tw);
 	assert_int_equal(ccg_json_event(out, &e, size), 0);
 	assert_int_equal(out->len, size);
 	assert_memory_equal(out->data + out->len - 2, ",\n", 2);
+	assert_int_equal((const char *)memchr(out->data, '\n', out->len) -
+				 out->data,
+			 out->len - 1);
+}
+
+static void line(ccg_kind kind, const char *tail, ccg_buf *out)
+{
+	line_as(kind, tail, CCG_JSON_BY_KIND, NULL, out);
 }
 
 static void test_forms(void **state)
@@ -78,14 +89,26 @@ static void test_forms(void **state)
 	ccg_buf_reset(&b);
 	line(CCG_EV_METRIC, "A,B\tvalues=12,-3.5e+2\n", &b);
 	assert_non_null(strstr(b.data, "\"ph\":\"C\""));
-	assert_non_null(strstr(b.data, "\"name\":\"t14\",\"args\":{\"A\":12,"
+	assert_non_null(strstr(b.data, "\"name\":\"A,B\",\"args\":{\"A\":12,"
 					"\"B\":-3.5e+2}}"));
+	/* one member: its value in args.value; the thread's tag */
+	ccg_buf_reset(&b);
+	line_as(CCG_EV_METRIC, "HIP Memory\tvalues=536870912\n",
+		CCG_JSON_BY_KIND, " (Master)", &b);
+	assert_non_null(strstr(b.data, "\"name\":\"HIP Memory (Master)\","
+					"\"args\":{\"value\":536870912}}"));
+	/* members too long to name it twice: "metrics" */
+	ccg_buf_reset(&b);
+	line(CCG_EV_METRIC, "PAPI_TOT_CYC,PAPI_L2_TCM,PAPI_BR_MSP,PAPI_FP_OPS"
+			    "\tvalues=1,2,3,4\n", &b);
+	assert_non_null(strstr(b.data, "\"name\":\"metrics\",\"args\":{"
+					"\"PAPI_TOT_CYC\":1,"));
 	/* not numbers, or not one value per member: an instant */
 	ccg_buf_reset(&b);
 	line(CCG_EV_METRIC, "A\tvalues=nan\n", &b);
 	assert_non_null(strstr(b.data, "\"ph\":\"i\""));
-	assert_non_null(strstr(b.data, "\"name\":\"METRIC\",\"args\":{\"A\":"
-					"\"values=nan\"}}"));
+	assert_non_null(strstr(b.data, "\"name\":\"METRIC\",\"args\":{"
+					"\"name\":\"A\",\"values\":\"nan\"}}"));
 	ccg_buf_reset(&b);
 	line(CCG_EV_METRIC, "A,B\tvalues=1\n", &b);
 	assert_non_null(strstr(b.data, "\"ph\":\"i\""));
@@ -105,8 +128,116 @@ static void test_forms(void **state)
 	ccg_buf_reset(&b);
 	line(CCG_EV_PROGRAM_BEGIN, "prog\targs=a\\sb\n", &b);
 	assert_non_null(strstr(b.data, "\"name\":\"PROGRAM_BEGIN\",\"args\":"
-					"{\"prog\":\"args=a b\"}}"));
+					"{\"name\":\"prog\",\"args\":\"a b\"}}"));
 	ccg_buf_free(&b);
+}
+
+/* Attributes one key each: numbers that read back exactly as numbers,
+ * everything else as strings; one string when they do not fit. */
+static void test_attrs(void **state)
+{
+	(void)state;
+	ccg_buf b = CCG_BUF_INIT;
+	line(CCG_EV_PROGRAM_END, "-\tstatus=-9223372036854775808\n", &b);
+	assert_non_null(strstr(b.data, "\"name\":\"PROGRAM_END\",\"args\":"
+					"{\"status\":\"-9223372036854775808\"}}"));
+	ccg_buf_reset(&b);
+	/* 2^53 is a number, 2^53 + 1 a string; doubles and -0 numbers; a
+	 * leading zero, an empty value and text strings */
+	line(CCG_EV_MPI_COLLECTIVE_END, "W\ta=9007199254740992 "
+					"b=9007199254740993 c=-2.5e-3\n", &b);
+	assert_non_null(strstr(b.data, "\"args\":{\"name\":\"W\","
+					"\"a\":9007199254740992,"
+					"\"b\":\"9007199254740993\","
+					"\"c\":-2.5e-3}}"));
+	ccg_buf_reset(&b);
+	line(CCG_EV_MPI_COLLECTIVE_END, "-\td=-0 e=007 f= g=x\n", &b);
+	assert_non_null(strstr(b.data, "\"args\":{\"d\":-0,\"e\":\"007\","
+					"\"f\":\"\",\"g\":\"x\"}}"));
+	ccg_buf_reset(&b);
+	/* an attribute that is not KEY=VALUE: the whole form */
+	line(CCG_EV_MPI_COLLECTIVE_END, "W\tx\n", &b);
+	assert_non_null(strstr(b.data, "\"args\":{\"W\":\"x\"}}"));
+	ccg_buf_reset(&b);
+	/* too many short pairs to fit one key each: the whole form */
+	line(CCG_EV_MPI_COLLECTIVE_END, "W\ta=x b=x c=x d=x e=x f=x g=x h=x "
+					"i=x j=x\n", &b);
+	assert_non_null(strstr(b.data, "\"args\":{\"W\":\"a=x b=x"));
+	ccg_buf_reset(&b);
+	/* an Enter's attributes one key each */
+	line(CCG_EV_ENTER, "main\tn=3\n", &b);
+	assert_non_null(strstr(b.data, "\"name\":\"main\",\"args\":{"
+					"\"n\":3}}"));
+	ccg_buf_free(&b);
+}
+
+/* Roles: an Enter as "X", an Enter and a Leave that begin and end no
+ * call as instants; clipped lines. */
+static void test_roles(void **state)
+{
+	(void)state;
+	ccg_buf b = CCG_BUF_INIT;
+	line_as(CCG_EV_ENTER, "f\t-\n", CCG_JSON_COMPLETE, NULL, &b);
+	assert_non_null(strstr(b.data, "{\"ph\":\"X\","));
+	assert_non_null(strstr(b.data, ",\"dur\":2.250,\"name\":\"f\"}"));
+	ccg_buf_reset(&b);
+	line_as(CCG_EV_LEAVE, "f\t-\n", CCG_JSON_PLAIN, NULL, &b);
+	assert_non_null(strstr(b.data, "{\"ph\":\"i\","));
+	assert_non_null(strstr(b.data, "\"name\":\"LEAVE\",\"args\":{"
+					"\"name\":\"f\"}}"));
+	ccg_buf_reset(&b);
+	line_as(CCG_EV_LEAVE, "f\t-\n", CCG_JSON_END, NULL, &b);
+	assert_non_null(strstr(b.data, "{\"ph\":\"E\","));
+	/* a Leave of another region ends the call: named as the call */
+	{
+		ccg_secfmt f;
+		ccg_secfmt_init(&f, 0, 1000000000, 9000000000ull);
+		const char *tl = "run_helper\t-\n";
+		ccg_json_ev e = {CCG_EV_LEAVE, "3", "14", "77", "1.500", 5,
+				 ccg_json_ts_width(&f, 10), tl, strlen(tl), 0,
+				 CCG_JSON_END, NULL, 0, NULL, "hpx_main", 8};
+		uint64_t size = ccg_render_event_textlen(CCG_EV_LEAVE,
+							 strlen(tl)) +
+				ccg_json_fixed(1, 2, e.ts_width);
+		ccg_buf_reset(&b);
+		assert_int_equal(ccg_json_event(&b, &e, size), 0);
+		assert_int_equal(b.len, size);
+		assert_non_null(strstr(b.data, "\"name\":\"hpx_main\",\"args\""
+						":{\"leave\":\"run_helper\"}}"));
+	}
+	ccg_buf_reset(&b);
+	ccg_json_ev e = {CCG_EV_ENTER, "3", "14", "77", "12.5", 4, 6, NULL,
+			 0, 0, CCG_JSON_BY_KIND, "7", 1, NULL, NULL, 0};
+	ccg_json_clip(&b, 'B', &e, "a\\sb", 4);
+	ccg_json_clip(&b, 'X', &e, "c", 1);
+	assert_string_equal(b.data,
+			    "{\"ph\":\"B\",\"pid\":3,\"tid\":14,\"ts\":  12.5,"
+			    "\"name\":\"a b\",\"args\":{\"clipped\":true}},\n"
+			    "{\"ph\":\"X\",\"pid\":3,\"tid\":14,\"ts\":  12.5,"
+			    "\"dur\":7,\"name\":\"c\",\"args\":{\"clipped\":true}},"
+			    "\n");
+	ccg_buf_free(&b);
+}
+
+/* A duration is the difference of the two ends' "ts", both rounded. */
+static void test_dur(void **state)
+{
+	(void)state;
+	ccg_secfmt f;
+	char out[CCG_JSON_TS_MAX];
+	/* 3 ticks per second, zero 1: ts(2) = 300000, ts(4) = 1000000 */
+	ccg_secfmt_init(&f, 1, 3, 100);
+	size_t n = ccg_json_dur(out, &f, 2, 4);
+	out[n] = '\0';
+	assert_string_equal(out, "700000");
+	/* across the zero: -0.001 to 0.002 us */
+	ccg_secfmt_init(&f, 1000, 1000000000, 5000);
+	n = ccg_json_dur(out, &f, 999, 1002);
+	out[n] = '\0';
+	assert_string_equal(out, "0.003");
+	n = ccg_json_dur(out, &f, 1002, 999);
+	out[n] = '\0';
+	assert_string_equal(out, "0.000");
 }
 
 static void test_strings(void **state)
@@ -130,6 +261,9 @@ int main(void)
 		cmocka_unit_test(test_ts),
 		cmocka_unit_test(test_forms),
 		cmocka_unit_test(test_strings),
+		cmocka_unit_test(test_attrs),
+		cmocka_unit_test(test_roles),
+		cmocka_unit_test(test_dur),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
