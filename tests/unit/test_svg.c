@@ -60,7 +60,7 @@ static void test_raster(void **state)
 			r[y * CCG_SVG_PLOT + x] = 1;
 	r[2 * CCG_SVG_PLOT + 500] = 0;
 	r[3 * CCG_SVG_PLOT + 999] = 7;
-	ccg_svg_frame f = {0, 1000, 0, 1000, 1, 3, "t"};
+	ccg_svg_frame f = {0, 1000, 0, 1000, 1, 3, "t", 1};
 	ccg_buf b = CCG_BUF_INIT;
 	draw(&f, r, "L", &b);
 	/* The lane starts at the row's top (after the group header at 52:
@@ -82,7 +82,7 @@ static void test_text(void **state)
 	static uint32_t r[4 * CCG_SVG_PLOT];
 	for (size_t i = 0; i < 4 * CCG_SVG_PLOT; i++)
 		r[i] = CCG_SVG_EMPTY;
-	ccg_svg_frame f = {0, 1000, 0, 1000, 1, 3, "x<y>&\"z\""};
+	ccg_svg_frame f = {0, 1000, 0, 1000, 1, 3, "x<y>&\"z\"", 1};
 	ccg_buf b = CCG_BUF_INIT;
 	/* An invalid byte, a surrogate, a control byte, then a valid
 	 * two-byte character. */
@@ -104,7 +104,7 @@ static void test_axis(void **state)
 		r[i] = CCG_SVG_EMPTY;
 	ccg_buf b = CCG_BUF_INIT;
 	/* 2 s on a 1 GHz clock from the zero: steps of 200 ms, in s. */
-	ccg_svg_frame f = {5, 2000000005, 5, 1000000000, 1, 3, "t"};
+	ccg_svg_frame f = {5, 2000000005, 5, 1000000000, 1, 3, "t", 1};
 	draw(&f, r, "L", &b);
 	assert_non_null(strstr(b.data, ">0s<"));
 	assert_non_null(strstr(b.data, ">0.2s<"));
@@ -114,7 +114,7 @@ static void test_axis(void **state)
 	assert_null(strstr(b.data, ">2s<"));
 	ccg_buf_reset(&b);
 	/* 30 us from 1 ms after the zero: steps of 5 us, in ms. */
-	f = (ccg_svg_frame){1000000, 1030000, 0, 1000000000, 1, 3, "t"};
+	f = (ccg_svg_frame){1000000, 1030000, 0, 1000000000, 1, 3, "t", 1};
 	draw(&f, r, "L", &b);
 	assert_non_null(strstr(b.data, ">1ms<"));
 	assert_non_null(strstr(b.data, ">1.005ms<"));
@@ -122,7 +122,7 @@ static void test_axis(void **state)
 	assert_int_equal(count(b.data, "class=\"a\""), 6);
 	ccg_buf_reset(&b);
 	/* No clock: ticks. */
-	f = (ccg_svg_frame){0, 100, 0, 0, 1, 3, "t"};
+	f = (ccg_svg_frame){0, 100, 0, 0, 1, 3, "t", 1};
 	draw(&f, r, "L", &b);
 	assert_non_null(strstr(b.data, ">90<"));
 	assert_int_equal(count(b.data, "class=\"a\""), 10);
