@@ -276,15 +276,38 @@ static double as_double(uint64_t type, uint64_t raw)
 	return (double)raw;
 }
 
-/* The series of a counter row: what it shows. */
+/* The series of a counter row: the first value of the METRIC events
+ * whose first member is that of the first such event in the span (the
+ * metric class's, whichever instance of it the event names). */
 typedef struct series {
-	uint64_t metric;        /* the first metric met; UINT64_MAX none */
-	uint64_t type;          /* its first member's OTF2_Type */
+	uint64_t metric;        /* the first event's metric; UINT64_MAX none */
+	uint64_t member;        /* its first member's id; UINT64_MAX unknown */
+	uint64_t type;          /* its OTF2_Type */
+	uint64_t last;          /* the metric met last, and */
+	int last_in;            /* whether it is of the series */
 } series;
 
-/* Event i (at time `at`, in the span): its first value into its column,
- * when it is of the series' metric (the first metric met becomes the
- * series'). */
+/* Whether an event of metric `metric` belongs to the series (the first
+ * event met makes it). */
+static int in_series(const ccg_defs *d, series *sr, uint64_t metric)
+{
+	if (sr->metric != UINT64_MAX && metric == sr->last)
+		return sr->last_in;
+	ccg_def_member m;
+	int known = !ccg_defs_metric_member(d, metric, 0, &m);
+	if (sr->metric == UINT64_MAX) {
+		sr->metric = metric;
+		sr->member = known ? m.id : UINT64_MAX;
+		sr->type = known ? m.value_type : CCG_T_U64;
+	}
+	sr->last = metric;
+	sr->last_in = metric == sr->metric ||
+		      (known && sr->member != UINT64_MAX && m.id == sr->member);
+	return sr->last_in;
+}
+
+/* Event i (at time `at`, in the span): its first value into its column
+ * when it belongs to the series. */
 static ccg_err counter_event(gather *g, ccg_vcur *vc, series *sr,
 			     uint64_t i, uint64_t at)
 {
@@ -294,13 +317,7 @@ static ccg_err counter_event(gather *g, ccg_vcur *vc, series *sr,
 	ccg_err err = ccg_vcur_get(vc, i, &metric, &vals, &n);
 	if (err || !n)
 		return err;
-	if (sr->metric == UINT64_MAX) {
-		ccg_def_member m;
-		sr->metric = metric;
-		sr->type = ccg_defs_metric_member(g->t->defs, metric, 0, &m)
-				   ? CCG_T_U64 : m.value_type;
-	}
-	if (metric != sr->metric)
+	if (!in_series(g->t->defs, sr, metric))
 		return CCG_OK;
 	double v = as_double(sr->type, vals[0]);
 	if (v != v || v - v != 0)
@@ -359,7 +376,7 @@ static ccg_err counter_columns(gather *g, const loc *l, ccg_vcur *vc,
 static ccg_err counter_row(gather *g, ccg_svg *pic, const loc *l,
 			   const char *label, const char *path)
 {
-	series sr = {UINT64_MAX, 0};
+	series sr = {UINT64_MAX, UINT64_MAX, 0, 0, 0};
 	ccg_vcur vc;
 	ccg_buf what = CCG_BUF_INIT;
 	memset(g->has, 0, sizeof g->has);
