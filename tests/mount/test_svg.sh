@@ -141,10 +141,12 @@ grep -q '>Process/_#12884901888<' "$m/timeline.svg" || {
   exit 1
 }
 ccg_unmount "$m"
-# lo2s-like: 300 locations of metric values alone besides 6 with calls;
-# rows must be chosen: the 6 with calls come first, then 58 counter
-# rows, and the note counts the metric-only locations left out.
+# lo2s-like: 300 locations of metric values alone, in a group defined
+# before the 6 ranks with calls (as lo2s writes them); rows must be
+# chosen: the 6 with calls come first, then 58 counter rows, and the
+# note counts the metric-only locations left out.
 "$CCG_GEN" -q -l 6 -e "$(ccg_sized 3000 1500)" --metric-locations 300 \
+  --sensors-first \
   "$work/lo2s"
 ccg_mount mt "$work/lo2s/traces.otf2" "$m" -o index="$work/lo2s.ccg"
 check "$m" --no-empty-rows . | tee "$work/out"
