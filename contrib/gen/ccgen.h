@@ -73,7 +73,7 @@ typedef struct {
 	uint32_t nlocs, threads, depth, regions, chain, mlocs, ndelays;
 	uint64_t events, seed;
 	double regular, jitter;
-	bool mpi, metrics, counters, quiet, collectives;
+	bool mpi, metrics, counters, quiet, collectives, sensors_first;
 	bool quirk[QK_N];
 	ccgen_delay *delays;	/* --delay, in the order given (owned) */
 } ccgen_opts;

@@ -48,6 +48,8 @@
  *                      every Enter and Leave (ccgen_metric.c)
  *   --metric-locations N  N locations of type METRIC in a group "Node
  *                      sensors", with periodic samples (ccgen_metric.c)
+ *   --sensors-first    define that group before the ranks' (as lo2s puts
+ *                      its metric locations first)
  *   --seed S           random seed (default 1)
  *   --quirk NAME       add a quirk (repeatable); --quirks LIST|all (all:
  *                      every quirk but deep-chain)
@@ -365,7 +367,7 @@ static void ccgen_usage(FILE *f)
 	      "         [--regions R]"
 	      " [--regular X] [--jitter J] [--mpi] [--metrics]\n"
 	      "         [--delay G:TICKS]... [--collectives] [--counters]\n"
-	      "         [--metric-locations N]"
+	      "         [--metric-locations N] [--sensors-first]"
 	      " [--seed S] [--quirk NAME]... [--quirks LIST|all]\n"
 	      "         [--manifest FILE] [--chain D] [-q] OUTDIR\n"
 	      "quirks:", f);
@@ -450,6 +452,7 @@ static int ccgen_parse_opt(ccgen_opts *o, int opt, const char *arg)
 	case 'K': o->counters = true; return 0;
 	case 'c': o->collectives = true; return 0;
 	case 'G': return ccgen_parse_u32(arg, 0, 1u << 20, &o->mlocs);
+	case 'y': o->sensors_first = true; return 0;
 	case 'S': return ccgen_parse_u64(arg, 0, UINT64_MAX, &o->seed);
 	case 'Q': return ccgen_parse_quirks(o, arg);
 	case 'F': o->manifest = arg; return 0;
@@ -471,6 +474,7 @@ static int ccgen_parse_args(ccgen_opts *o, int argc, char **argv)
 		{ "delay", 1, NULL, 'D' }, { "counters", 0, NULL, 'K' },
 		{ "collectives", 0, NULL, 'c' },
 		{ "metric-locations", 1, NULL, 'G' },
+		{ "sensors-first", 0, NULL, 'y' },
 		{ "seed", 1, NULL, 'S' }, { "quirk", 1, NULL, 'Q' },
 		{ "quirks", 1, NULL, 'Q' }, { "manifest", 1, NULL, 'F' },
 		{ "chain", 1, NULL, 'C' },
@@ -1462,11 +1466,16 @@ static int ccgen_def_locations(ccgen_ctx *c, OTF2_GlobalDefWriter *g)
 		  OTF2_UNDEFINED_SYSTEM_TREE_NODE);
 	CCGEN_DEF(SystemTreeNodeDomain, 0,
 		  OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY);
+	if (c->o.mlocs && c->o.sensors_first)
+		CCGEN_DEF(LocationGroup, c->nranks, c->s_sensors,
+			  OTF2_LOCATION_GROUP_TYPE_UNKNOWN, 0,
+			  OTF2_UNDEFINED_LOCATION_GROUP);
 	for (uint32_t r = 0; r < c->nranks; r++)
 		CCGEN_DEF(LocationGroup, r, c->rank_name[r],
 			  OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
 			  OTF2_UNDEFINED_LOCATION_GROUP);
-	if (c->o.mlocs)	/* no CPU thread: not a process */
+	/* The sensors' group has no CPU thread: not a process. */
+	if (c->o.mlocs && !c->o.sensors_first)
 		CCGEN_DEF(LocationGroup, c->nranks, c->s_sensors,
 			  OTF2_LOCATION_GROUP_TYPE_UNKNOWN, 0,
 			  OTF2_UNDEFINED_LOCATION_GROUP);

@@ -3,6 +3,7 @@
  */
 #include "ccg_svg.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,9 @@
 #define LABEL_MAX 36u
 #define GREY 0x999999u
 #define BAND_BG "#eeeeee"
+/* A counter row: its background and line. */
+#define COUNTER_BG "#f6f6f6"
+#define COUNTER_LINE "#333333"
 
 /* A rectangle of one colour key. */
 typedef struct rect {
@@ -48,6 +52,18 @@ struct ccg_svg {
 	size_t nrows, caprtop, caprbot;
 	ccg_buf msgs;           /* the path of the message lines */
 };
+
+uint32_t ccg_svg_palette(size_t i)
+{
+	/* Blue, orange, green, red, purple, cyan, pink, brown, olive, navy,
+	 * bright blue, bright green: the least CIE76 difference of two is
+	 * 31.3 (green and bright green), of one and grey, white, black or
+	 * the band's background 36.7. */
+	static const uint32_t pal[CCG_SVG_PALETTE] = {
+		0x2166c4, 0xf07d12, 0x2ca02c, 0xd6272f, 0x8a4fd0, 0x14b4c8,
+		0xee6fc0, 0x8c5a2e, 0xb8b814, 0x0c2a63, 0x0000f0, 0x00f000};
+	return pal[i % CCG_SVG_PALETTE];
+}
 
 uint32_t ccg_svg_colour(const char *name)
 {
@@ -245,9 +261,10 @@ ccg_err ccg_svg_row(ccg_svg *s, const char *label, const char *path,
 	uint32_t lines = s->f.lanes + s->f.band;
 	if (CCG_GROW(s->ypos, lines + 1, s->capy))
 		return CCG_ENOMEM;
+	uint32_t bpx = s->f.band_px ? s->f.band_px : 1;
 	for (uint32_t i = 0, y = 0; i <= lines; i++) {
 		s->ypos[i] = y;
-		y += i < s->f.lanes ? CCG_SVG_LANE_H : 1;
+		y += i < s->f.lanes ? CCG_SVG_LANE_H : bpx;
 	}
 	uint32_t top = s->y, band_y = top + s->ypos[s->f.lanes];
 	if (CCG_GROW(s->rtop, s->nrows + 1, s->caprtop) ||
@@ -262,7 +279,8 @@ ccg_err ccg_svg_row(ccg_svg *s, const char *label, const char *path,
 	ccg_buf_addf(b, "</text>\n<rect class=\"band\" x=\"%u\" y=\"%u\" "
 		     "width=\"%u\" height=\"%u\" fill=\"" BAND_BG
 		     "\" data-path=\"",
-		     CCG_SVG_LEFT, band_y, CCG_SVG_PLOT, s->f.band);
+		     CCG_SVG_LEFT, band_y, CCG_SVG_PLOT,
+		     s->ypos[lines] - s->ypos[s->f.lanes]);
 	put_text(b, path, SIZE_MAX);
 	ccg_buf_adds(b, "\"/>\n");
 	ccg_err err = raster_rects(s, raster, lines, top);
@@ -307,15 +325,97 @@ void ccg_svg_note(ccg_svg *s, const char *text)
 	s->y += HEADER_H;
 }
 
-void ccg_svg_hidden(ccg_svg *s, uint64_t n)
+void ccg_svg_hidden(ccg_svg *s, uint64_t n, uint64_t metric_only)
 {
 	s->y += 4;
 	ccg_buf_addf(&s->body,
 		     "<text x=\"4\" y=\"%u\" class=\"g\">%llu more location%s "
-		     "not shown</text>\n",
-		     s->y + HEADER_H - 3, (unsigned long long)n,
+		     "not shown", s->y + HEADER_H - 3, (unsigned long long)n,
 		     n == 1 ? "" : "s");
+	if (metric_only)
+		ccg_buf_addf(&s->body, " (%llu with metric values alone)",
+			     (unsigned long long)metric_only);
+	ccg_buf_adds(&s->body, "</text>\n");
 	s->y += HEADER_H;
+}
+
+/* The pixel row of value v in a counter row [top, top + h). */
+static uint32_t counter_y(const ccg_svg_series *v, uint32_t top, uint32_t h,
+			  double x)
+{
+	if (!(v->vmax > v->vmin) || !isfinite(v->vmax - v->vmin))
+		return top + h / 2;
+	double f = (v->vmax - x) / (v->vmax - v->vmin);
+	f = f < 0 ? 0 : f > 1 ? 1 : f;
+	return top + (uint32_t)(f * (double)(h - 1) + 0.5);
+}
+
+/* Appends a value as a short number (%.4g). */
+static void put_value(ccg_buf *b, double x)
+{
+	ccg_buf_addf(b, "%.4g", x);
+}
+
+ccg_err ccg_svg_counter(ccg_svg *s, const char *label, const char *path,
+			const ccg_svg_series *v)
+{
+	uint32_t bpx = s->f.band_px ? s->f.band_px : 1;
+	uint32_t h = s->f.lanes * CCG_SVG_LANE_H + s->f.band * bpx;
+	uint32_t top = s->y;
+	if (CCG_GROW(s->rtop, s->nrows + 1, s->caprtop) ||
+	    CCG_GROW(s->rbot, s->nrows + 1, s->caprbot))
+		return CCG_ENOMEM;
+	s->rtop[s->nrows] = top;
+	s->rbot[s->nrows++] = top + h;
+	ccg_buf *b = &s->body;
+	size_t cols = 0;
+	for (uint32_t x = 0; x < CCG_SVG_PLOT; x++)
+		cols += v->has[x] != 0;
+	ccg_buf_addf(b, "<text x=\"4\" y=\"%u\" class=\"l\">",
+		     top + (h + 8) / 2);
+	put_text(b, label, LABEL_MAX);
+	ccg_buf_addf(b, "</text>\n<rect class=\"counter\" x=\"%u\" y=\"%u\" "
+		     "width=\"%u\" height=\"%u\" fill=\"" COUNTER_BG
+		     "\" data-path=\"", CCG_SVG_LEFT, top, CCG_SVG_PLOT, h);
+	put_text(b, path, SIZE_MAX);
+	ccg_buf_adds(b, "\"");
+	if (cols)
+		ccg_buf_addf(b, " data-min=\"%.17g\" data-max=\"%.17g\"",
+			     v->vmin, v->vmax);
+	ccg_buf_adds(b, "/>\n");
+	if (cols) {
+		ccg_buf_adds(b, "<path class=\"cplot\" fill=\"none\" stroke=\""
+			     COUNTER_LINE "\" d=\"");
+		int started = 0;
+		for (uint32_t x = 0; x < CCG_SVG_PLOT; x++) {
+			if (!v->has[x])
+				continue;
+			uint32_t yh = counter_y(v, top, h, v->hi[x]);
+			uint32_t yl = counter_y(v, top, h, v->lo[x]);
+			ccg_buf_addf(b, "%c%u.5 %u.5", started ? 'L' : 'M',
+				     CCG_SVG_LEFT + x, yh);
+			if (yl != yh)
+				ccg_buf_addf(b, "V%u.5", yl);
+			else if (!started)
+				ccg_buf_adds(b, "h0.01");
+			started = 1;
+		}
+		ccg_buf_adds(b, "\"/>\n");
+	}
+	ccg_buf_addf(b, "<text x=\"%u\" y=\"%u\" class=\"c\">",
+		     CCG_SVG_LEFT + 4, top + (h + 8) / 2);
+	put_text(b, v->what, 120);
+	if (cols) {
+		ccg_buf_adds(b, ": ");
+		put_value(b, v->vmin);
+		ccg_buf_adds(b, " to ");
+		put_value(b, v->vmax);
+	} else {
+		ccg_buf_adds(b, ": no values in the span");
+	}
+	ccg_buf_adds(b, "</text>\n");
+	s->y += h + ROW_GAP;
+	return ccg_buf_status(b);
 }
 
 /* Appends a duration of `ticks` in s, ms, us or ns (ticks without a
@@ -469,7 +569,9 @@ ccg_err ccg_svg_finish(ccg_svg *s, ccg_buf *out)
 		     "data-t1=\"%llu\" data-lanes=\"%u\" data-band=\"%u\">\n"
 		     "<style>text{font-family:sans-serif;font-size:10px;"
 		     "fill:#222}.g{font-weight:bold;font-size:11px}"
-		     ".a{text-anchor:middle}</style>\n"
+		     ".a{text-anchor:middle}"
+		     ".c{font-size:9px;fill:#444;paint-order:stroke;"
+		     "stroke:#ffffff;stroke-width:3px}</style>\n"
 		     "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n"
 		     "<text x=\"4\" y=\"16\" class=\"g\">",
 		     WIDTH, height, WIDTH, height,

@@ -7,13 +7,15 @@
  * rows - a header line per location group, and per location its depth
  * lanes (one thin line per call depth, from the top) above its band (the
  * exclusive time of each column stacked bottom up) - messages as lines
- * between rows, then notes (the locations not shown) and a legend.  A row's raster has `lanes + band`
- * lines of CCG_SVG_PLOT keys each: the lanes, then the band's pixel lines
- * from the top; a key is an index into the caller's colour table, or
- * CCG_SVG_EMPTY.  Runs of equal keys become rectangles (merged down
- * when the line below has the same run), written as one path per colour;
- * so a row costs at most one rectangle per raster cell, whatever the
- * span held.
+ * between rows, then notes (the locations not shown) and a legend.  A
+ * location with metric values alone is a counter row instead: a line of
+ * one series of values (ccg_svg_counter).  A row's raster has `lanes +
+ * band` lines of CCG_SVG_PLOT keys each: the lanes, then the band's lines
+ * from the top (each band_px pixels high); a key is an index into the
+ * caller's colour table, or CCG_SVG_EMPTY.  Runs of equal keys become
+ * rectangles (merged down when the line below has the same run), written
+ * as one path per colour; so a row costs at most one rectangle per raster
+ * cell, whatever the span held.
  *
  * Text (names, labels) is escaped for XML; bytes that are not valid UTF-8
  * become '?'.  Output is a function of the input alone.
@@ -42,11 +44,33 @@ typedef struct ccg_svg_frame {
 	uint64_t t0, t1;
 	uint64_t zero, res;
 	uint32_t lanes;         /* depth lanes per row */
-	uint32_t band;          /* band height, pixels */
+	uint32_t band;          /* band raster lines */
 	const char *title;
+	uint32_t band_px;       /* pixels per band line (0 counts as 1) */
 } ccg_svg_frame;
 
 typedef struct ccg_svg ccg_svg;
+
+/* Colours of the fixed palette: given to the regions of the legend
+ * (most time first), so that they differ clearly - any two of them, and
+ * each from the grey of unknown regions, the band's background, white
+ * and black, at least CCG_SVG_PALETTE_DE apart (CIE76 colour difference
+ * in L*a*b*, sRGB, D65). */
+#define CCG_SVG_PALETTE 12u
+#define CCG_SVG_PALETTE_DE 30
+/* Colour i (0xRRGGBB) of the palette, i < CCG_SVG_PALETTE. */
+uint32_t ccg_svg_palette(size_t i);
+
+/* A metric-only location's row: one series sampled per pixel column.
+ * lo[x] and hi[x] are the least and greatest value sampled in column x,
+ * has[x] says whether it has any; vmin and vmax the least and greatest
+ * over all columns.  what: the series' name and unit. */
+typedef struct ccg_svg_series {
+	const char *what;
+	const double *lo, *hi;
+	const uint8_t *has;
+	double vmin, vmax;
+} ccg_svg_series;
 
 /* The colour (0xRRGGBB) of a region named `name` (as stats.tsv shows
  * it): its FNV-1a hash into a colour wheel of 1536 hues at four
@@ -66,8 +90,16 @@ void ccg_svg_group(ccg_svg *s, const char *name);
  * keys). */
 ccg_err ccg_svg_row(ccg_svg *s, const char *label, const char *path,
 		    const uint32_t *raster);
-/* The line saying that `n` more locations are not shown. */
-void ccg_svg_hidden(ccg_svg *s, uint64_t n);
+/* A counter row of the height of a raster row: its label, the path of
+ * its location, and the series as a line scaled to the row, value vmax
+ * at its top pixel and vmin at its bottom one (the middle when they are
+ * equal); in each column with values a vertical stroke from hi to lo,
+ * joined to the column before.  With no column, the row says so. */
+ccg_err ccg_svg_counter(ccg_svg *s, const char *label, const char *path,
+			const ccg_svg_series *v);
+/* The line saying that `n` more locations are not shown, `metric_only`
+ * of them with metric values alone. */
+void ccg_svg_hidden(ccg_svg *s, uint64_t n, uint64_t metric_only);
 /* A message as a black line from column xs of row `from` to column xr
  * of row `to` (rows counted from 0 in the order drawn; both drawn
  * already), between the rows' edges facing each other: it crosses no

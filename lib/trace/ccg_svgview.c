@@ -30,7 +30,9 @@
 #include <string.h>
 
 #include "ccg_cancel.h"
+#include "ccg_fields.h"
 #include "ccg_grow.h"
+#include "ccg_metric.h"
 #include "ccg_svg.h"
 #include "ccg_svgmsgs.h"
 #include "ccg_walk.h"
@@ -50,6 +52,12 @@
 #define SVG_STACK_MAX 1024u
 /* Steps down the first branch of a group node for its region. */
 #define SVG_SAMPLE_MAX 64u
+/* Least height of a row, pixels: its label's (band lines grow to it). */
+#define SVG_ROW_MIN_H 10u
+/* A counter row reads at most this many events per pixel column (from
+ * the column's first), or, in a stream whose times fall, this many per
+ * column spread over the stream. */
+#define SVG_COUNTER_SCAN 16u
 
 /* A lane cell's vote: the leading key and its lead. */
 typedef struct vote {
@@ -60,8 +68,10 @@ typedef struct vote {
 typedef struct gather {
 	const ccg_trace *t;
 	uint64_t t0, t1;
-	uint32_t lanes, band;
+	uint32_t lanes, band, band_px;
 	uint64_t edge[CCG_SVG_PLOT + 1];
+	double lo[CCG_SVG_PLOT], hi[CCG_SVG_PLOT];  /* a counter row's */
+	uint8_t has[CCG_SVG_PLOT];
 	uint32_t *raster;       /* (lanes + band) x CCG_SVG_PLOT */
 	vote *cells;            /* lanes x CCG_SVG_PLOT */
 	uint64_t *tot;          /* exclusive ticks per key, all rows */
@@ -224,8 +234,7 @@ static ccg_err heights(gather *g, const ccg_stats *st, uint64_t len)
 	return CCG_OK;
 }
 
-/* The band of location l (root instance `root`) into the raster, and
- * its exclusive times into g->tot. */
+/* The band of location l (root instance `root`) into the raster. */
 static ccg_err band_fill(gather *g, const loc *l, const inst *root)
 {
 	ccg_sinst si = inst_sinst(root);
@@ -244,7 +253,6 @@ static ccg_err band_fill(gather *g, const loc *l, const inst *root)
 		}
 		for (uint32_t r = 0, y = 0; r < st.n; r++) {
 			uint32_t key = key_of(g, st.r[r].region);
-			g->tot[key] += st.r[r].excl;
 			for (uint32_t k = 0; k < g->h[r]; k++, y++) {
 				size_t line = g->lanes + g->band - 1 - y;
 				g->raster[line * CCG_SVG_PLOT + x] = key;
@@ -255,25 +263,242 @@ static ccg_err band_fill(gather *g, const loc *l, const inst *root)
 	return err;
 }
 
-/* One row: location l. */
-static ccg_err row(gather *g, ccg_svg *pic, const loc *l, ccg_buf *path)
+/* A value of type `type` (OTF2_Type) as a double. */
+static double as_double(uint64_t type, uint64_t raw)
 {
+	if (type >= CCG_T_I8 && type <= CCG_T_I64)
+		return (double)(int64_t)raw;
+	if (type == CCG_T_FLOAT || type == CCG_T_DOUBLE) {
+		double d;
+		memcpy(&d, &raw, sizeof d);
+		return d;
+	}
+	return (double)raw;
+}
+
+/* The series of a counter row: the first value of the METRIC events
+ * whose first member is that of the first such event in the span (the
+ * metric class's, whichever instance of it the event names). */
+typedef struct series {
+	uint64_t metric;        /* the first event's metric; UINT64_MAX none */
+	uint64_t member;        /* its first member's id; UINT64_MAX unknown */
+	uint64_t type;          /* its OTF2_Type */
+	uint64_t last;          /* the metric met last, and */
+	int last_in;            /* whether it is of the series */
+} series;
+
+/* Whether an event of metric `metric` belongs to the series (the first
+ * event met makes it). */
+static int in_series(const ccg_defs *d, series *sr, uint64_t metric)
+{
+	if (sr->metric != UINT64_MAX && metric == sr->last)
+		return sr->last_in;
+	ccg_def_member m;
+	int known = !ccg_defs_metric_member(d, metric, 0, &m);
+	if (sr->metric == UINT64_MAX) {
+		sr->metric = metric;
+		sr->member = known ? m.id : UINT64_MAX;
+		sr->type = known ? m.value_type : CCG_T_U64;
+	}
+	sr->last = metric;
+	sr->last_in = metric == sr->metric ||
+		      (known && sr->member != UINT64_MAX && m.id == sr->member);
+	return sr->last_in;
+}
+
+/* Event i (at time `at`, in the span): its first value into its column
+ * when it belongs to the series. */
+static ccg_err counter_event(gather *g, ccg_vcur *vc, series *sr,
+			     uint64_t i, uint64_t at)
+{
+	uint64_t metric;
+	const uint64_t *vals;
+	uint32_t n;
+	ccg_err err = ccg_vcur_get(vc, i, &metric, &vals, &n);
+	if (err || !n)
+		return err;
+	if (!in_series(g->t->defs, sr, metric))
+		return CCG_OK;
+	double v = as_double(sr->type, vals[0]);
+	if (v != v || v - v != 0)
+		return CCG_OK; /* not finite */
+	uint32_t x = px(g, at);
+	if (!g->has[x]) {
+		g->has[x] = 1;
+		g->lo[x] = g->hi[x] = v;
+	} else {
+		g->lo[x] = v < g->lo[x] ? v : g->lo[x];
+		g->hi[x] = v > g->hi[x] ? v : g->hi[x];
+	}
+	return CCG_OK;
+}
+
+/* The columns of a counter row of location l: a stream whose times
+ * never fall is read from each column's first event on, at most
+ * SVG_COUNTER_SCAN events; another at SVG_COUNTER_SCAN x CCG_SVG_PLOT
+ * events spread evenly over it. */
+static ccg_err counter_columns(gather *g, const loc *l, ccg_vcur *vc,
+			       series *sr)
+{
+	ccg_err err = CCG_OK;
+	ccg_loc_tcur(g->tc, g->t, l);
+	if (!l->rep.out_of_order) {
+		for (uint32_t x = 0; x < CCG_SVG_PLOT && !err; x++) {
+			uint64_t a = g->edge[x], b = g->edge[x + 1], i, at;
+			if (b <= a || (err = ccg_cancel_poll()) ||
+			    (err = ccg_tcur_lower(g->tc, a, &i)))
+				continue;
+			for (uint32_t k = 0; k < SVG_COUNTER_SCAN &&
+					     i < l->nevents && !err; k++, i++) {
+				if ((err = ccg_tcur_get(g->tc, i, &at)) ||
+				    at >= b)
+					break;
+				err = counter_event(g, vc, sr, i, at);
+			}
+		}
+		return err;
+	}
+	uint64_t most = (uint64_t)SVG_COUNTER_SCAN * CCG_SVG_PLOT;
+	uint64_t n = l->nevents < most ? l->nevents : most;
+	for (uint64_t j = 0; j < n && !err; j++) {
+		uint64_t i = (uint64_t)((unsigned __int128)j * l->nevents / n),
+			 at;
+		if ((j % 1024 == 0 && (err = ccg_cancel_poll())) ||
+		    (err = ccg_tcur_get(g->tc, i, &at)))
+			break;
+		if (at >= g->t0 && at < g->t1)
+			err = counter_event(g, vc, sr, i, at);
+	}
+	return err;
+}
+
+/* A counter row: location l, labelled `label`, its path `path`. */
+static ccg_err counter_row(gather *g, ccg_svg *pic, const loc *l,
+			   const char *label, const char *path)
+{
+	series sr = {UINT64_MAX, UINT64_MAX, 0, 0, 0};
+	ccg_vcur vc;
+	ccg_buf what = CCG_BUF_INIT;
+	memset(g->has, 0, sizeof g->has);
+	ccg_vcur_init(&vc, g->t->store, l->tbase, l->nevents);
+	ccg_err err = counter_columns(g, l, &vc, &sr);
+	ccg_vcur_free(&vc);
+	ccg_svg_series v = {NULL, g->lo, g->hi, g->has, 0, 0};
+	int any = 0;
+	for (uint32_t x = 0; x < CCG_SVG_PLOT; x++) {
+		if (!g->has[x])
+			continue;
+		if (!any || g->lo[x] < v.vmin)
+			v.vmin = g->lo[x];
+		if (!any || g->hi[x] > v.vmax)
+			v.vmax = g->hi[x];
+		any = 1;
+	}
+	ccg_def_member m;
+	if (sr.metric == UINT64_MAX) {
+		ccg_buf_adds(&what, "metric values");
+	} else if (ccg_defs_metric_member(g->t->defs, sr.metric, 0, &m)) {
+		ccg_buf_adds(&what, "-");
+	} else {
+		ccg_buf_adds(&what, m.name[0] ? m.name : "-");
+		size_t mark = what.len;
+		ccg_buf_adds(&what, " (");
+		ccg_metric_unit(&what, &m);
+		if (what.len == mark + 2 || !strcmp(what.data + mark, " (-"))
+			ccg_buf_setlen(&what, mark);
+		else
+			ccg_buf_addc(&what, ')');
+	}
+	if (!err && !(err = ccg_buf_status(&what))) {
+		v.what = what.data;
+		err = ccg_svg_counter(pic, label, path, &v);
+	}
+	ccg_buf_free(&what);
+	return err;
+}
+
+/* One row: location l (`metric_only`: it holds metric values alone, a
+ * counter row).  A location without a name is labelled by its path. */
+static ccg_err row(gather *g, ccg_svg *pic, const loc *l, int metric_only,
+		   ccg_buf *path)
+{
+	ccg_buf_reset(path);
+	ccg_names_location_path(g->t, l, path);
+	ccg_err err = ccg_buf_status(path);
+	if (err)
+		return err;
+	const char *label = l->def && l->def->name[0] ? l->dirname
+						      : path->data;
+	if (metric_only)
+		return counter_row(g, pic, l, label, path->data);
 	size_t lines = (size_t)g->lanes + g->band;
 	for (size_t i = 0; i < lines * CCG_SVG_PLOT; i++)
 		g->raster[i] = CCG_SVG_EMPTY;
 	for (size_t i = 0; i < (size_t)g->lanes * CCG_SVG_PLOT; i++)
 		g->cells[i] = (vote){CCG_SVG_EMPTY, 0};
-	ccg_err err = CCG_OK;
 	inst root;
 	if (l->nevents && !(err = ccg_ids_root(g->t, l, &root)) &&
 	    !(err = band_fill(g, l, &root)) && g->lanes)
 		err = lanes_walk(g, &root);
 	for (size_t i = 0; i < (size_t)g->lanes * CCG_SVG_PLOT; i++)
 		g->raster[i] = g->cells[i].key;
-	ccg_buf_reset(path);
-	ccg_names_location_path(g->t, l, path);
-	if (!err && !(err = ccg_buf_status(path)))
-		err = ccg_svg_row(pic, l->dirname, path->data, g->raster);
+	if (!err)
+		err = ccg_svg_row(pic, label, path->data, g->raster);
+	return err;
+}
+
+/* What a row of location l shows: its calls, a counter (metric values
+ * alone), or neither. */
+enum { K_CALLS, K_METRIC, K_OTHER };
+
+static ccg_err kind_of(const ccg_trace *t, const loc *l, int *kind)
+{
+	*kind = l->max_depth > 0 ? K_CALLS : K_OTHER;
+	if (*kind == K_CALLS || !l->nevents)
+		return CCG_OK;
+	inst root;
+	ccg_err err = ccg_ids_root(t, l, &root);
+	if (!err && root.hdr.mrows)
+		*kind = K_METRIC;
+	return err;
+}
+
+/* When locs (n) has more than SVG_ROWS_MAX locations: those with calls
+ * first, then those with metric values alone, then the rest, each in
+ * their order.  kinds[i]: what row i shows; *hidden_metric: how many of
+ * those past SVG_ROWS_MAX hold metric values alone. */
+static ccg_err choose(const ccg_trace *t, uint32_t *locs, size_t n,
+		      uint8_t *kinds, uint64_t *hidden_metric)
+{
+	uint32_t *tmp = malloc(sizeof *tmp * (n ? n : 1));
+	uint8_t *k = malloc(n ? n : 1);
+	ccg_err err = tmp && k ? CCG_OK : CCG_ENOMEM;
+	*hidden_metric = 0;
+	for (size_t i = 0; i < n && !err; i++) {
+		int kind;
+		if (!(err = kind_of(t, &t->locs[locs[i]], &kind)))
+			k[i] = (uint8_t)kind;
+	}
+	if (err)
+		goto cleanup;
+	if (n <= SVG_ROWS_MAX) {
+		memcpy(kinds, k, n);
+		goto cleanup;
+	}
+	size_t m = 0;
+	for (int want = K_CALLS; want <= K_OTHER; want++)
+		for (size_t i = 0; i < n; i++)
+			if (k[i] == want) {
+				tmp[m] = locs[i];
+				kinds[m] = (uint8_t)want;
+				*hidden_metric += m >= SVG_ROWS_MAX &&
+						  want == K_METRIC;
+				m++;
+			}
+	memcpy(locs, tmp, sizeof *tmp * n);
+cleanup:
+	free(tmp);
+	free(k);
 	return err;
 }
 
@@ -307,20 +532,58 @@ static int before(const uint64_t *tot, uint32_t x, uint32_t y)
 	return tot[x] != tot[y] ? tot[x] > tot[y] : x < y;
 }
 
-/* The legend: the keys of most exclusive time, up to SVG_LEGEND. */
-static void legend(gather *g, ccg_svg *pic, ccg_buf *name)
+/* The keys of most exclusive time, up to SVG_LEGEND, into top (*n). */
+static void top_keys(const gather *g, uint32_t *top, size_t *n)
 {
-	uint32_t top[SVG_LEGEND];
-	size_t n = 0;
+	*n = 0;
 	for (uint32_t k = 0; k < g->nkeys; k++) {
 		if (!g->tot[k] ||
-		    (n == SVG_LEGEND && !before(g->tot, k, top[n - 1])))
+		    (*n == SVG_LEGEND && !before(g->tot, k, top[*n - 1])))
 			continue;
-		size_t j = n < SVG_LEGEND ? n++ : n - 1;
+		size_t j = *n < SVG_LEGEND ? (*n)++ : *n - 1;
 		for (; j > 0 && before(g->tot, k, top[j - 1]); j--)
 			top[j] = top[j - 1];
 		top[j] = k;
 	}
+}
+
+/* The exclusive time of each key over the span in the rows (locs, n)
+ * into g->tot; the legend's keys (of most time) take the palette's
+ * colours in order. */
+static ccg_err totals(gather *g, const uint32_t *locs, const uint8_t *kinds,
+		      size_t n)
+{
+	ccg_err err = CCG_OK;
+	for (size_t i = 0; i < n && !err; i++) {
+		const loc *l = &g->t->locs[locs[i]];
+		inst root;
+		if (kinds[i] == K_METRIC || !l->nevents ||
+		    (err = ccg_cancel_poll()) ||
+		    (err = ccg_ids_root(g->t, l, &root)))
+			continue;
+		ccg_sinst si = inst_sinst(&root);
+		ccg_stats st = {0};
+		err = ccg_stats_window(g->t->stats, &l->sl, &si, g->t0, g->t1,
+				       &st);
+		for (uint32_t r = 0; r < st.n && !err; r++)
+			g->tot[key_of(g, st.r[r].region)] += st.r[r].excl;
+		ccg_stats_free(&st);
+	}
+	uint32_t top[SVG_LEGEND];
+	size_t nt;
+	top_keys(g, top, &nt);
+	for (size_t i = 0; i < nt; i++)
+		if (top[i] < g->nkeys - 1)
+			g->colours[top[i]] = ccg_svg_palette(i);
+	return err;
+}
+
+/* The legend: the keys of most exclusive time, up to SVG_LEGEND. */
+static void legend(gather *g, ccg_svg *pic, ccg_buf *name)
+{
+	uint32_t top[SVG_LEGEND];
+	size_t n;
+	top_keys(g, top, &n);
 	size_t nregions = ccg_defs_region_count(g->t->defs);
 	for (size_t i = 0; i < n; i++) {
 		ccg_buf_reset(name);
@@ -376,7 +639,9 @@ static void title(const gather *g, const where *w, const uint32_t *locs,
 		     "exclusive time", g->lanes, g->lanes == 1 ? "" : "s");
 }
 
-/* Lanes and band height for `rows` rows of a scope `depth` deep. */
+/* Lanes and band height for `rows` rows of a scope `depth` deep: at most
+ * SVG_LINES raster lines in all (which bounds the picture's size), and
+ * every row at least SVG_ROW_MIN_H pixels high. */
 static void layout(gather *g, size_t rows, uint32_t depth)
 {
 	uint32_t per = rows ? (uint32_t)(SVG_LINES / rows) : SVG_LINES;
@@ -390,17 +655,30 @@ static void layout(gather *g, size_t rows, uint32_t depth)
 	}
 	if (g->lanes > depth)
 		g->lanes = depth;
+	/* Rows as high as their labels: band lines of more pixels. */
+	uint32_t h = g->lanes * CCG_SVG_LANE_H;
+	g->band_px = h + g->band >= SVG_ROW_MIN_H
+			     ? 1
+			     : (SVG_ROW_MIN_H - h + g->band - 1) / g->band;
 }
 
 static ccg_err draw(const ccg_trace *t, const where *w, ccg_buf *out)
 {
 	gather g = {.t = t};
 	uint32_t *locs = NULL;
+	uint8_t *kinds = NULL;
+	uint64_t hidden_metric = 0;
 	size_t nlocs = 0;
 	ccg_svg *pic = NULL;
 	ccg_buf name = CCG_BUF_INIT, head = CCG_BUF_INIT;
 	ccg_err err = rows_of(t, w, &locs, &nlocs);
 	if (err)
+		goto cleanup;
+	if (!(kinds = malloc(nlocs ? nlocs : 1))) {
+		err = CCG_ENOMEM;
+		goto cleanup;
+	}
+	if ((err = choose(t, locs, nlocs, kinds, &hidden_metric)))
 		goto cleanup;
 	if (w->kind == W_WIN) {
 		win wn = ccg_ids_window(t, w->win);
@@ -435,26 +713,27 @@ static ccg_err draw(const ccg_trace *t, const where *w, ccg_buf *out)
 	ccg_walk_opts wo = {CCG_FANOUT_MAX, CCG_WALK_COUNTS, 0, NULL};
 	if ((err = ccg_walk_create_opts(t->store, &wo, &g.c)))
 		goto cleanup;
-	if ((err = colours(&g, &name)))
+	if ((err = colours(&g, &name)) ||
+	    (err = totals(&g, locs, kinds, shown)))
 		goto cleanup;
 	title(&g, w, locs, nlocs, &head);
 	if ((err = ccg_buf_status(&head)))
 		goto cleanup;
 	ccg_svg_frame f = {g.t0, g.t1, t->zero, t->secs.res, g.lanes, g.band,
-			   head.data};
+			   head.data, g.band_px};
 	if ((err = ccg_svg_begin(&f, g.colours, g.nkeys - 1, &pic)))
 		goto cleanup;
 	for (size_t i = 0; i < shown && !err; i++) {
 		const loc *l = &t->locs[locs[i]];
 		if (i == 0 || t->locs[locs[i - 1]].group != l->group)
 			ccg_svg_group(pic, t->groups[l->group].dirname);
-		err = row(&g, pic, l, &name);
+		err = row(&g, pic, l, kinds[i] == K_METRIC, &name);
 	}
 	if (!err)
 		err = ccg_svgmsgs_draw(t, locs, shown, g.t0, g.t1,
 				       w->kind == W_WIN, pic);
 	if (!err && nlocs > shown)
-		ccg_svg_hidden(pic, nlocs - shown);
+		ccg_svg_hidden(pic, nlocs - shown, hidden_metric);
 	if (!err) {
 		legend(&g, pic, &name);
 		err = ccg_svg_finish(pic, out);
@@ -473,6 +752,7 @@ cleanup:
 	free(g.h);
 	free(g.cells);
 	free(g.raster);
+	free(kinds);
 	free(locs);
 	return err;
 }

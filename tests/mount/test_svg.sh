@@ -8,7 +8,11 @@
 # root, a group, a location and window directories (a window, a group
 # and a location in it) of a generated trace and of shared traces, and
 # on a generated trace of many locations and events (rows beyond the
-# most shown are left out and counted), on every quirk of the generator
+# most shown are left out and counted), on counter-heavy traces
+# (fastotf2-mi300, and a generated one like lo2s's: metric-only
+# locations drawn as counter lines, locations with calls first, no label
+# over another, unnamed locations by their path, the legend's colours
+# apart), on every quirk of the generator
 # and on a deep chain; the same bytes on a second mount.  The sanitizer build generates a
 # fifth of the events.
 set -euo pipefail
@@ -121,6 +125,42 @@ tr=sstmacro-otf2-test
 ccg_mount mt "$CCG_TRACES/$tr/traces.otf2" "$m" -o index="$work/$tr.ccg"
 check "$m" .
 grep -q '>1440 messages sent in the span: not drawn' "$m/timeline.svg"
+ccg_unmount "$m"
+
+# Counter-heavy traces.  fastotf2-mi300: 30 of its 32 locations hold
+# metric values alone (29 without a name): every row of the root's
+# picture shows calls or a counter line (checked against metrics.tsv),
+# labels do not overlap, unnamed locations are labelled by their path,
+# the legend's colours are the palette's (pairwise apart).
+tr=fastotf2-mi300
+ccg_mount mt "$CCG_TRACES/$tr/traces.otf2" "$m" -o index="$work/$tr.ccg"
+check "$m" --no-empty-rows . | tee "$work/out"
+grep -q ' 29 counter rows,' "$work/out"
+grep -q '>Process/_#12884901888<' "$m/timeline.svg" || {
+  echo "$tr: the unnamed location 12884901888 is not labelled by its path"
+  exit 1
+}
+ccg_unmount "$m"
+# lo2s-like: 300 locations of metric values alone, in a group defined
+# before the 6 ranks with calls (as lo2s writes them); rows must be
+# chosen: the 6 with calls come first, then 58 counter rows, and the
+# note counts the metric-only locations left out.
+"$CCG_GEN" -q -l 6 -e "$(ccg_sized 3000 1500)" --metric-locations 300 \
+  --sensors-first \
+  "$work/lo2s"
+ccg_mount mt "$work/lo2s/traces.otf2" "$m" -o index="$work/lo2s.ccg"
+check "$m" --no-empty-rows . | tee "$work/out"
+grep -q ' 6 rows, 58 counter rows,' "$work/out"
+first=$(grep -o '<rect class="[a-z]*"' "$m/timeline.svg" | head -6 | sort -u)
+[ "$first" = '<rect class="band"' ] || {
+  echo "lo2s-like: the locations with calls are not the first rows"
+  exit 1
+}
+grep -q '>242 more locations not shown (242 with metric values alone)<' \
+  "$m/timeline.svg" || {
+  echo "lo2s-like: the note does not count the locations left out"
+  exit 1
+}
 ccg_unmount "$m"
 
 # Many locations and events: the bound on the size, the rows not shown.

@@ -7,15 +7,29 @@ rsvg-convert renders it to a PNG of the size the SVG says, not blank; and
 per row, the colours of the row's band (its exclusive-time strip) match
 the row's stats.tsv: a region's share of the band's pixels is its
 exclusive ticks over the span's ticks, within a tolerance.  Colours are
-mapped back to regions by the colour function, written again here from
-its description (FNV-1a of the name as stats.tsv shows it, into a colour
-wheel), not by reading the picture's legend.  The lanes' colours must all
-be colours of regions of the row's location.  Message lines must start at
+mapped back to regions as the documentation says: the legend lists the
+regions of most exclusive time over the rows (checked against the rows'
+stats.tsv), which take the fixed palette in order (written again here);
+every other region the colour function's colour (FNV-1a of the name as
+stats.tsv shows it, into a colour wheel, written again here).  Any two
+legend colours are at least 30 apart (CIE76 in L*a*b*).  The lanes'
+colours must all be colours of regions of the row's location.
+
+A counter row (a location with metric values alone) has a line whose
+points lie, column by column, within the values its metrics.tsv gives
+in that column (of the first metric in the span), scaled by the row's
+data-min and data-max, which lie within the values' range.  Labels in
+the left column do not overlap (their boxes' y ranges, font size x 0.8
+above the baseline and x 0.25 below, are disjoint); a row of a location
+without a name (root locations.tsv) is labelled by its path, others by
+their directory name.  With --no-empty-rows every row shows something:
+calls in its band or lanes, or a counter line.  Message lines must start at
 the column of a send and end at the column of a receive of the rows'
 events.tsv (every send and receive drawn, for the
 directories given with --all-messages).
 
-usage: check_svg.py --mount M [--max-bytes N] [--tol T] DIR...
+usage: check_svg.py --mount M [--max-bytes N] [--tol T] [--no-empty-rows]
+                    DIR...
        (DIR relative to the mount, "." for the root)
 """
 import argparse
@@ -50,6 +64,36 @@ def colour(name):
     wheel = [(255, f, 0), (255 - f, 255, 0), (0, 255, f),
              (0, 255 - f, 255), (f, 0, 255), (255, 0, 255 - f)][sector]
     return tuple(lo[v] + c * (hi[v] - lo[v]) // 255 for c in wheel)
+
+
+# The palette of the legend's regions, in order (doc/views.md).
+PALETTE = [0x2166c4, 0xf07d12, 0x2ca02c, 0xd6272f, 0x8a4fd0, 0x14b4c8,
+           0xee6fc0, 0x8c5a2e, 0xb8b814, 0x0c2a63, 0x0000f0, 0x00f000]
+GREY = (0x99, 0x99, 0x99)
+MIN_DE = 30
+
+
+def rgb(v):
+    return ((v >> 16) & 255, (v >> 8) & 255, v & 255)
+
+
+def lab(c):
+    """CIE L*a*b* (D65) of an sRGB colour (r, g, b)."""
+    def lin(u):
+        u /= 255
+        return u / 12.92 if u <= 0.04045 else ((u + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(x) for x in c)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+    def f(t):
+        return t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
+    fx, fy, fz = f(x), f(y), f(z)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def delta_e(a, b):
+    return sum((p - q) ** 2 for p, q in zip(lab(a), lab(b))) ** 0.5
 
 
 def paeth(a, b, c):
@@ -109,18 +153,172 @@ def unescape(s):
             .replace("&quot;", '"').replace("&amp;", "&"))
 
 
-def stats_excl(path):
-    """{colour: exclusive ticks} and the region names of a stats.tsv."""
-    by_colour, names = {}, []
+def stats_rows(path):
+    """[(region name, exclusive ticks)] of a stats.tsv."""
+    out = []
     with open(path, "rb") as f:
         head = f.readline().rstrip(b"\n").split(b"\t")
         col = head.index(b"exclusive_ticks")
         for line in f:
             fields = line.rstrip(b"\n").split(b"\t")
-            c = colour(fields[0])
-            by_colour[c] = by_colour.get(c, 0) + int(fields[col])
-            names.append(fields[0])
+            out.append((fields[0], int(fields[col])))
+    return out
+
+
+def stats_excl(path, colour_of):
+    """{colour: exclusive ticks} and the region names of a stats.tsv."""
+    by_colour, names = {}, []
+    for name, ex in stats_rows(path):
+        c = colour_of(name)
+        by_colour[c] = by_colour.get(c, 0) + ex
+        names.append(name)
     return by_colour, names
+
+
+def legend_of(text, path):
+    """[(name as shown, (r, g, b))] of the picture's legend."""
+    out = []
+    for fill, label in re.findall(
+            r'<rect x="8" y="\d+" width="10" height="10" '
+            r'fill="#([0-9a-f]{6})"/><text x="24" y="\d+" class="l">'
+            r'([^<]*)</text>', text):
+        name = unescape(label).rsplit(": ", 1)[0]
+        out.append((name.encode(), rgb(int(fill, 16))))
+    return out
+
+
+def same_name(shown, name):
+    """Whether the legend's `shown` (maybe cut, "..." after) is name."""
+    if shown.endswith(b"...") and shown != name:
+        return name.startswith(shown[:-3])
+    return shown == name
+
+
+def check_legend(text, path, totals):
+    """The legend: the regions of most time over the rows (totals: name
+    -> exclusive ticks), most first, in the palette's colours, pairwise
+    at least MIN_DE apart.  Returns {name: colour} of its regions."""
+    leg = legend_of(text, path)
+    got = {}
+    for i, (shown, c) in enumerate(leg):
+        want = GREY if shown == b"(regions not defined)" else \
+            rgb(PALETTE[i])
+        if c != want:
+            raise SystemExit(f"{path}: legend entry {i} ({shown!r}) is "
+                             f"#{bytes(c).hex()}, not the palette's "
+                             f"#{bytes(want).hex()}")
+        names = [n for n in totals if same_name(shown, n)]
+        if shown != b"(regions not defined)":
+            if not names:
+                raise SystemExit(f"{path}: legend entry {shown!r} is no "
+                                 f"region of the rows")
+            got[names[0]] = c
+    for i in range(len(leg)):
+        for j in range(i + 1, len(leg)):
+            d = delta_e(leg[i][1], leg[j][1])
+            if d < MIN_DE:
+                raise SystemExit(f"{path}: legend colours {i} and {j} "
+                                 f"differ by {d:.1f} < {MIN_DE}")
+    # Most time first; no region left out has more than the last shown.
+    ticks = [totals[n] for n in got]
+    if ticks != sorted(ticks, reverse=True):
+        raise SystemExit(f"{path}: legend not in order of time {ticks}")
+    if len(got) == len(leg) and leg:
+        least = min(ticks)
+        for n, t in totals.items():
+            if n not in got and t > least:
+                raise SystemExit(f"{path}: region {n!r} ({t} ticks) is not "
+                                 f"in the legend, whose least has {least}")
+    return got
+
+
+def label_boxes(text, path):
+    """Left-column labels' y ranges do not overlap."""
+    boxes = []
+    for x, y, cls, body in re.findall(
+            r'<text x="(\d+)" y="(\d+)" class="([a-z]+)">([^<]*)<', text):
+        if int(x) >= 200 or cls not in ("l", "g"):
+            continue
+        fs = 11 if cls == "g" else 10
+        boxes.append((int(y) - 0.8 * fs, int(y) + 0.25 * fs, body))
+    boxes.sort()
+    for a, b in zip(boxes, boxes[1:]):
+        if b[0] < a[1]:
+            raise SystemExit(f"{path}: labels overlap: {a[2]!r} "
+                             f"[{a[0]}, {a[1]}] and {b[2]!r} "
+                             f"[{b[0]}, {b[1]}]")
+    return len(boxes)
+
+
+def location_names(mount):
+    """{path: name} of the root locations.tsv."""
+    out = {}
+    with open(os.path.join(mount, "locations.tsv"), "rb") as f:
+        head = f.readline().rstrip(b"\n").split(b"\t")
+        ni, pi = head.index(b"name"), head.index(b"path")
+        for line in f:
+            fields = line.rstrip(b"\n").split(b"\t")
+            out[fields[pi].decode()] = fields[ni]
+    return out
+
+
+def check_counter(mount, prefix, path, row, t0, t1):
+    """A counter row: its line within its metrics.tsv's values."""
+    loc, top, h, attrs, d = row
+    rows = []
+    with open(os.path.join(mount, prefix + loc, "metrics.tsv"), "rb") as f:
+        f.readline()
+        for line in f:
+            fields = line.rstrip(b"\n").split(b"\t")
+            at = int(fields[0])
+            if t0 <= at < t1:
+                rows.append((at, fields[3], float(fields[4])))
+    if not rows:
+        if d is not None:
+            raise SystemExit(f"{path}: row {loc}: a line without values")
+        return
+    if d is None:
+        raise SystemExit(f"{path}: row {loc}: {len(rows)} values, no line")
+    metric = rows[0][1]
+    cols = {}
+    for at, m, v in rows:
+        if m != metric:
+            continue
+        c = min((at - t0) * 1000 // (t1 - t0), 999)
+        lo, hi = cols.get(c, (v, v))
+        cols[c] = (min(lo, v), max(hi, v))
+    vmin = float(re.search(r'data-min="([^"]+)"', attrs).group(1))
+    vmax = float(re.search(r'data-max="([^"]+)"', attrs).group(1))
+    tmin = min(lo for lo, _ in cols.values())
+    tmax = max(hi for _, hi in cols.values())
+    if vmin < tmin or vmax > tmax or vmin > vmax:
+        raise SystemExit(f"{path}: row {loc}: scale {vmin}..{vmax} outside "
+                         f"the values {tmin}..{tmax}")
+    def y_of(v):
+        if not vmax > vmin:
+            return top + h // 2
+        f = min(max((vmax - v) / (vmax - vmin), 0), 1)
+        return top + int(f * (h - 1) + 0.5)
+    x = None
+    drawn = set()
+    for op, a, b in re.findall(r"([MLV])([\d.]+)(?: ([\d.]+))?", d):
+        if op == "V":
+            y = float(a)
+        else:
+            x, y = int(float(a)) - 200, float(b)
+        y = int(y)
+        if x not in cols:
+            raise SystemExit(f"{path}: row {loc}: line in column {x}, "
+                             f"which has no value of {metric!r}")
+        lo, hi = cols[x]
+        if not y_of(hi) - 1 <= y <= y_of(lo) + 1:
+            raise SystemExit(f"{path}: row {loc}: column {x} at y {y}, "
+                             f"its values {lo}..{hi} are at "
+                             f"{y_of(hi)}..{y_of(lo)}")
+        drawn.add(x)
+    if len(drawn) < 0.9 * len(cols):
+        raise SystemExit(f"{path}: row {loc}: {len(drawn)} columns drawn "
+                         f"of {len(cols)} with values")
 
 
 def check_reads(path):
@@ -169,44 +367,56 @@ def check_dir(mount, rel, args, tmp):
     rows = re.findall(r'<rect class="band" x="(\d+)" y="(\d+)" '
                       r'width="(\d+)" height="(\d+)" fill="#eeeeee" '
                       r'data-path="([^"]*)"/>', text)
-    if not rows:
+    counters = [(unescape(p), int(y), int(hh), attrs, d or None)
+                for y, hh, p, attrs, d in re.findall(
+                    r'<rect class="counter" x="200" y="(\d+)" '
+                    r'width="1000" height="(\d+)" fill="#f6f6f6" '
+                    r'data-path="([^"]*)"([^>]*)/>\n'
+                    r'(?:<path class="cplot" [^>]*d="([^"]*)"/>)?', text)]
+    if not rows and not counters:
         raise SystemExit(f"{path}: no rows")
     prefix = ""
     parts = rel.split("/")
     if parts[0] == "time":
         prefix = "time/" + parts[1] + "/"
+    # Labels: no two overlap; a location without a name is labelled by
+    # its path.
+    nlabels = label_boxes(text, path)
+    names = location_names(mount)
+    for label, p in re.findall(
+            r'<text x="4" y="\d+" class="l">([^<]*)</text>\n'
+            r'<rect class="(?:band|counter)" [^>]*data-path="([^"]*)"',
+            text):
+        label, p = unescape(label).encode(), unescape(p)
+        want = p.encode() if names.get(p) == b"" else \
+            p.rsplit("/", 1)[-1].encode()
+        if not same_name(label, want):
+            raise SystemExit(f"{path}: row {p} labelled {label!r}, not "
+                             f"{want!r}")
+    # The legend against the rows' exclusive times.
+    totals = {}
+    for r in rows:
+        for name, ex in stats_rows(os.path.join(
+                mount, prefix + unescape(r[4]), "stats.tsv")):
+            totals[name] = totals.get(name, 0) + ex
+    in_legend = check_legend(text, path, totals)
+    def colour_of(name):
+        return in_legend.get(name) or colour(name)
+    for c in counters:
+        check_counter(mount, prefix, path, c, t0, t1)
     span = t1 - t0
     worst = 0.0
+    empty = []
     for x, y, bw, bh, loc in rows:
         x, y, bw, bh = int(x), int(y), int(bw), int(bh)
         stats = os.path.join(mount, prefix + unescape(loc), "stats.tsv")
-        want, names = stats_excl(stats)
-        region_colours = {colour(n) for n in names}
-        got, other, hidden = {}, 0, 0
-        for yy in range(y, y + bh):
-            for c in px[yy][x:x + bw]:
-                if c == BAND_BG:
-                    continue
-                if c == LINE:
-                    hidden += 1
-                    continue
-                if c in want:
-                    got[c] = got.get(c, 0) + 1
-                else:
-                    other += 1
-        cells = bw * bh
-        if other > 0.01 * cells:
-            raise SystemExit(f"{path}: row {loc}: {other} band pixels "
-                             f"of colours no region of it has")
-        for c in set(want) | set(got):
-            share = got.get(c, 0) / cells
-            expect = want.get(c, 0) / span
-            worst = max(worst, abs(share - expect))
-            if abs(share - expect) > args.tol + hidden / cells:
-                raise SystemExit(
-                    f"{path}: row {loc}: colour #{bytes(c).hex()} covers "
-                    f"{share:.4f} of the band, its regions' exclusive "
-                    f"time {expect:.4f} of the span")
+        want, names = stats_excl(stats, colour_of)
+        region_colours = {colour_of(n) for n in names}
+        drawn = sum(1 for yy in range(y - lanes * 3, y + bh)
+                    for c in px[yy][x:x + bw]
+                    if c not in (BAND_BG, (255, 255, 255)))
+        if not drawn:
+            empty.append(loc)
         # The lanes above the band: region colours of this location only.
         bad = 0
         for yy in range(y - lanes * 3, y):
@@ -217,11 +427,18 @@ def check_dir(mount, rel, args, tmp):
         if bad > 0.01 * max(lanes * 3 * bw, 1):
             raise SystemExit(f"{path}: row {loc}: {bad} lane pixels of "
                              f"colours no region of it has")
+    if args.no_empty_rows:
+        empty += [c[0] for c in counters if c[4] is None]
+        if empty:
+            raise SystemExit(f"{path}: {len(empty)} empty rows: "
+                             f"{empty[:5]}")
     files = [os.path.join(mount, prefix + unescape(r[4]), "events.tsv")
              for r in rows]
     nmsg = check_messages(files, rel, text, t0, t1, path, args)
     print(f"{rel}/timeline.svg: {len(svg)} bytes, {w}x{h}, {len(rows)} "
-          f"rows, {nmsg} messages, largest share difference {worst:.4f}")
+          f"rows, {len(counters)} counter rows, {nmsg} messages, "
+          f"{nlabels} labels, {len(in_legend)} legend colours, largest "
+          f"share difference {worst:.4f}")
 
 
 def check_messages(files, rel, text, t0, t1, path, args):
@@ -274,6 +491,8 @@ def main():
     ap.add_argument("--tol", type=float, default=0.06)
     ap.add_argument("--all-messages", action="append", default=[],
                     metavar="DIR", help="every message of DIR is drawn")
+    ap.add_argument("--no-empty-rows", action="store_true",
+                    help="every row shows calls or a counter line")
     ap.add_argument("dirs", nargs="+")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

@@ -60,7 +60,7 @@ static void test_raster(void **state)
 			r[y * CCG_SVG_PLOT + x] = 1;
 	r[2 * CCG_SVG_PLOT + 500] = 0;
 	r[3 * CCG_SVG_PLOT + 999] = 7;
-	ccg_svg_frame f = {0, 1000, 0, 1000, 1, 3, "t"};
+	ccg_svg_frame f = {0, 1000, 0, 1000, 1, 3, "t", 1};
 	ccg_buf b = CCG_BUF_INIT;
 	draw(&f, r, "L", &b);
 	/* The lane starts at the row's top (after the group header at 52:
@@ -76,13 +76,70 @@ static void test_raster(void **state)
 	ccg_buf_free(&b);
 }
 
+/* A counter row: one stroke per column with values, from the greatest
+ * to the least, joined; the scale in its attributes; the row as high as
+ * a raster row of 1 lane and 3 band lines of 3 pixels (12), its top at
+ * 66 (52, then a 14-pixel group header); value v at 66 + round((20 - v)
+ * / 20 x 11).  Without values, a text says so and no line is drawn. */
+static void test_counter(void **state)
+{
+	(void)state;
+	static double lo[CCG_SVG_PLOT], hi[CCG_SVG_PLOT];
+	static uint8_t has[CCG_SVG_PLOT];
+	lo[0] = hi[0] = 10;
+	lo[1] = 0;
+	hi[1] = 20;
+	lo[5] = hi[5] = 20;
+	has[0] = has[1] = has[5] = 1;
+	ccg_svg_frame f = {0, 1000, 0, 1000, 1, 3, "t", 3};
+	ccg_svg_series v = {"m (W)", lo, hi, has, 0, 20};
+	ccg_svg *s;
+	ccg_buf b = CCG_BUF_INIT;
+	assert_int_equal(ccg_svg_begin(&f, NULL, 0, &s), CCG_OK);
+	ccg_svg_group(s, "G");
+	assert_int_equal(ccg_svg_counter(s, "G/L", "G/L", &v), CCG_OK);
+	static const uint8_t none[CCG_SVG_PLOT];
+	ccg_svg_series e = {"n", lo, hi, none, 0, 0};
+	assert_int_equal(ccg_svg_counter(s, "G/M", "G/M", &e), CCG_OK);
+	assert_int_equal(ccg_svg_finish(s, &b), CCG_OK);
+	ccg_svg_free(s);
+	assert_non_null(strstr(b.data, "<rect class=\"counter\" x=\"200\" "
+				   "y=\"66\" width=\"1000\" height=\"12\""));
+	assert_non_null(strstr(b.data, "data-path=\"G/L\" data-min=\"0\" "
+				   "data-max=\"20\"/>"));
+	assert_non_null(strstr(b.data, " d=\"M200.5 72.5h0.01L201.5 66.5"
+				   "V77.5L205.5 66.5\"/>"));
+	assert_non_null(strstr(b.data, ">m (W): 0 to 20<"));
+	/* The second row: 3 pixels below the first. */
+	assert_non_null(strstr(b.data, "y=\"81\" width=\"1000\" height="
+				   "\"12\" fill=\"#f6f6f6\" data-path=\"G/M\"/>"));
+	assert_non_null(strstr(b.data, ">n: no values in the span<"));
+	assert_int_equal(count(b.data, "class=\"cplot\""), 1);
+	ccg_buf_free(&b);
+}
+
+/* The palette: 12 colours, none repeated, none the grey of unknown
+ * regions. */
+static void test_palette(void **state)
+{
+	(void)state;
+	assert_int_equal(ccg_svg_palette(0), 0x2166c4);
+	assert_int_equal(ccg_svg_palette(1), 0xf07d12);
+	for (size_t i = 0; i < CCG_SVG_PALETTE; i++) {
+		assert_int_not_equal(ccg_svg_palette(i), 0x999999);
+		for (size_t j = 0; j < i; j++)
+			assert_int_not_equal(ccg_svg_palette(i),
+					     ccg_svg_palette(j));
+	}
+}
+
 static void test_text(void **state)
 {
 	(void)state;
 	static uint32_t r[4 * CCG_SVG_PLOT];
 	for (size_t i = 0; i < 4 * CCG_SVG_PLOT; i++)
 		r[i] = CCG_SVG_EMPTY;
-	ccg_svg_frame f = {0, 1000, 0, 1000, 1, 3, "x<y>&\"z\""};
+	ccg_svg_frame f = {0, 1000, 0, 1000, 1, 3, "x<y>&\"z\"", 1};
 	ccg_buf b = CCG_BUF_INIT;
 	/* An invalid byte, a surrogate, a control byte, then a valid
 	 * two-byte character. */
@@ -104,7 +161,7 @@ static void test_axis(void **state)
 		r[i] = CCG_SVG_EMPTY;
 	ccg_buf b = CCG_BUF_INIT;
 	/* 2 s on a 1 GHz clock from the zero: steps of 200 ms, in s. */
-	ccg_svg_frame f = {5, 2000000005, 5, 1000000000, 1, 3, "t"};
+	ccg_svg_frame f = {5, 2000000005, 5, 1000000000, 1, 3, "t", 1};
 	draw(&f, r, "L", &b);
 	assert_non_null(strstr(b.data, ">0s<"));
 	assert_non_null(strstr(b.data, ">0.2s<"));
@@ -114,7 +171,7 @@ static void test_axis(void **state)
 	assert_null(strstr(b.data, ">2s<"));
 	ccg_buf_reset(&b);
 	/* 30 us from 1 ms after the zero: steps of 5 us, in ms. */
-	f = (ccg_svg_frame){1000000, 1030000, 0, 1000000000, 1, 3, "t"};
+	f = (ccg_svg_frame){1000000, 1030000, 0, 1000000000, 1, 3, "t", 1};
 	draw(&f, r, "L", &b);
 	assert_non_null(strstr(b.data, ">1ms<"));
 	assert_non_null(strstr(b.data, ">1.005ms<"));
@@ -122,7 +179,7 @@ static void test_axis(void **state)
 	assert_int_equal(count(b.data, "class=\"a\""), 6);
 	ccg_buf_reset(&b);
 	/* No clock: ticks. */
-	f = (ccg_svg_frame){0, 100, 0, 0, 1, 3, "t"};
+	f = (ccg_svg_frame){0, 100, 0, 0, 1, 3, "t", 1};
 	draw(&f, r, "L", &b);
 	assert_non_null(strstr(b.data, ">90<"));
 	assert_int_equal(count(b.data, "class=\"a\""), 10);
@@ -134,6 +191,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_colours),
 		cmocka_unit_test(test_raster),
+		cmocka_unit_test(test_counter),
+		cmocka_unit_test(test_palette),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_axis),
 	};
