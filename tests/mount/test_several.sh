@@ -10,7 +10,8 @@
 #              ranks against 4 (Rank_3 unmatched);
 #   shared     pipit-pingpong against pipit-pingpong-papi.
 # Each run's subtree lists the same names, sizes and bytes as its single
-# mount (tests/tools/tree_dump.py, 300 files a walk); the same trace twice
+# mount (tests/tools/tree_dump.py: the whole tree of pipit-pingpong-papi,
+# 300 files a walk of the generated ones); the same trace twice
 # is named NAME and NAME-2 and compares equal (deltas 0, ratios 1); a
 # folder of two traces mounts both, named by their anchors' stems;
 # locations matched by rank and thread (pipit-pingpong against a
@@ -49,14 +50,16 @@ several() {
   ccg_wait_mounted "$dir"
 }
 
-# same_tree RUN_DIR ANCHOR MODE: RUN_DIR lists what a single mount of
-# ANCHOR does.
+# same_tree RUN_DIR ANCHOR MODE [MAX]: RUN_DIR lists what a single mount
+# of ANCHOR does (MAX files a walk, default 300; 0 the whole tree).
 same_tree() {
-  local m1="$work/single" name
+  local m1="$work/single" name max=${4:-300}
   name=$(basename "$1")
-  "$py" "$CCG_TOOLS/tree_dump.py" --jobs 2 --max-files 300 "$1" > "$work/$name.several"
+  "$py" "$CCG_TOOLS/tree_dump.py" --jobs 2 --max-files "$max" --note-cap \
+    "$1" > "$work/$name.several"
   ccg_mount "$3" "$2" "$m1"
-  "$py" "$CCG_TOOLS/tree_dump.py" --jobs 2 --max-files 300 "$m1" > "$work/$name.single"
+  "$py" "$CCG_TOOLS/tree_dump.py" --jobs 2 --max-files "$max" --note-cap \
+    "$m1" > "$work/$name.single"
   ccg_unmount "$m1"
   cmp -s "$work/$name.several" "$work/$name.single" || {
     diff "$work/$name.single" "$work/$name.several" | head -n 10 >&2
@@ -100,7 +103,9 @@ several mt "$m" "$pp" "$papi"
 "$py" "$CCG_TOOLS/check_several.py" --mount "$m" \
   --run "pipit-pingpong=$pp/traces.otf2" \
   --run "pipit-pingpong-papi=$papi/traces.otf2"
-same_tree "$m/pipit-pingpong-papi" "$papi" st
+same_tree "$m/pipit-pingpong-papi" "$papi" st 0
+grep -q '^capped' "$work/pipit-pingpong-papi.single" &&
+  fail "the whole tree of pipit-pingpong-papi was not compared"
 ccg_unmount "$m"
 several st "$m" "$pp" "$pp/traces.otf2"
 [ "$(ls "$m" | tr '\n' ' ')" = "compare pipit-pingpong pipit-pingpong-2 " ] ||
