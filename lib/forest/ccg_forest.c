@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccg_grow.h"
 #include "ccg_name.h"
 
 #define ID_MASK (((ccg_id)1 << CCG_ID_BITS) - 1)
@@ -30,7 +31,7 @@ _Static_assert(CF__COUNT <= (1 << FILE_BITS), "compare files fit");
 typedef struct cnode {
 	char *name;             /* owned */
 	size_t *kids;           /* owned: subdirectories, in order */
-	size_t nkids;
+	size_t nkids, capkids;
 	const cmp_loc *loc;     /* NULL but for a location's directory */
 } cnode;
 
@@ -226,21 +227,12 @@ static ccg_err child(ccg_forest *f, size_t j, const char *name, size_t len,
 			return CCG_OK;
 		}
 	}
-	if (f->nnodes == *cap) {
-		size_t nc = *cap ? 2 * *cap : 16;
-		cnode *nn = realloc(f->nodes, nc * sizeof *nn);
-		if (!nn)
-			return CCG_ENOMEM;
-		f->nodes = nn;
-		*cap = nc;
-	}
-	cnode *p = &f->nodes[j];
-	size_t *kids = realloc(p->kids, (p->nkids + 1) * sizeof *kids);
-	if (!kids)
+	if (CCG_GROW(f->nodes, f->nnodes + 1, *cap) ||
+	    CCG_GROW(f->nodes[j].kids, f->nodes[j].nkids + 1,
+		     f->nodes[j].capkids))
 		return CCG_ENOMEM;
-	p->kids = kids;
-	cnode *c = &f->nodes[f->nnodes];
-	memset(c, 0, sizeof *c);
+	cnode *p = &f->nodes[j];
+	cnode *c = &f->nodes[f->nnodes]; /* zeroed by the growth */
 	if (!(c->name = strndup(name, len)))
 		return CCG_ENOMEM;
 	p->kids[p->nkids++] = f->nnodes;
@@ -252,12 +244,11 @@ static ccg_err child(ccg_forest *f, size_t j, const char *name, size_t len,
  * at the location's path. */
 static ccg_err make_compare(ccg_forest *f)
 {
-	size_t cap = 16;
+	size_t cap = 0;
 	ccg_err err = ccg_cmp_match(f->t, f->n, &f->match);
 	if (err)
 		return err;
-	if (!(f->nodes = calloc(cap, sizeof *f->nodes)) ||
-	    !(f->nodes[0].name = strdup(COMPARE)))
+	if (CCG_GROW(f->nodes, 1, cap) || !(f->nodes[0].name = strdup(COMPARE)))
 		return CCG_ENOMEM;
 	f->nnodes = 1;
 	for (size_t i = 0; !err && i < f->match.nlocs; i++) {

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ccg_grow.h"
 #include "ccg_trace.h"
 #include "ccg_search.h"
 
@@ -115,15 +116,9 @@ static ccg_err list_anchors(const char *path, size_t len, char ***names,
 		    !is_type(p.data, p.len, ".def", S_IFREG) ||
 		    !is_type(p.data, p.len, "", S_IFDIR))
 			continue;
-		if (*n == cap) {
-			size_t nc = cap ? 2 * cap : 4;
-			char **g = realloc(*names, nc * sizeof *g);
-			if (!g) {
-				err = CCG_ENOMEM;
-				break;
-			}
-			*names = g;
-			cap = nc;
+		if (CCG_GROW(*names, *n + 1, cap)) {
+			err = CCG_ENOMEM;
+			break;
 		}
 		if (!((*names)[*n] = strdup(e->d_name))) {
 			err = CCG_ENOMEM;
