@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "ccg_ingest.h"
+#include "ccg_now.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -71,18 +72,12 @@ struct ingest {
 	double started;
 };
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void progress(ingest *g, uint64_t n, int final)
 {
 	if (!g->o->progress || !g->o->log)
 		return;
-	double dt = now() - g->started;
+	double dt = ccg_now() - g->started;
 	double rate = dt > 0 ? n / dt : 0;
 	uint64_t total = g->total > n ? g->total : n;
 	double left = rate > 0 ? (total - n) / rate : 0;
@@ -474,7 +469,7 @@ ccg_err ccg_ingest(const char *anchor, const ccg_ingest_opts *o,
 	memset(&g, 0, sizeof g);
 	g.o = o;
 	g.anchor = anchor;
-	g.started = now();
+	g.started = ccg_now();
 	pthread_mutex_init(&g.mu, NULL);
 	pthread_cond_init(&g.merged_cv, NULL);
 	ccg_err err = ingest_open(&g, msg);

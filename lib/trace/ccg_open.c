@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "trace_i.h"
+#include "ccg_now.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -31,12 +32,6 @@
 #define CCG_INDEX_HC_BYTES (1u << 20)
 #define CCG_INDEX_HC_LEVEL 9
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 ccg_err ccg_info_static(ccg_trace *t);
 
@@ -156,7 +151,7 @@ static ccg_err build_from_otf2(ccg_trace *t, ccg_buf *msg)
 	ccg_options_ingest(&t->opt, dir.data, &o);
 	ccg_ingest_loc *il = NULL;
 	size_t n = 0;
-	double t0 = now();
+	double t0 = ccg_now();
 	ccg_err err = t->opt.dist
 			      ? ccg_dist_build(t, &o, &il, &n, msg)
 			      : ccg_ingest(t->anchor, &o, &t->defs, &t->store,
@@ -190,7 +185,7 @@ static ccg_err build_from_otf2(ccg_trace *t, ccg_buf *msg)
 		l->errmsg = il[i].errmsg;
 	}
 	free(il);
-	t->build_seconds = now() - t0;
+	t->build_seconds = ccg_now() - t0;
 	t->nodes_offered = ccg_store_nodes_offered(t->store);
 	t->bytes_offered = ccg_store_bytes_offered(t->store);
 	return CCG_OK;
@@ -611,7 +606,7 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 {
 	t->longest_stored = t->longest;
 	ccg_err err = build_from_otf2(t, msg);
-	double t0 = now();
+	double t0 = ccg_now();
 	if (!err && !t->sums) /* a shared build made them already */
 		err = ccg_sumset_build(t, &t->sums);
 	ccg_err failed = CCG_OK;
@@ -622,7 +617,7 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 	if (failed)
 		note(t, "wait states not found (%s): waits.tsv and "
 		     "critical-path.tsv are empty", ccg_err_text(failed));
-	t->build_seconds += now() - t0;
+	t->build_seconds += ccg_now() - t0;
 	t->built = 1;
 	ccg_buf wmsg = CCG_BUF_INIT, why = CCG_BUF_INIT;
 	if (!t->opt.no_index && !write_index(t, identity, &wmsg)) {
@@ -696,7 +691,7 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 			goto fail;
 		}
 	}
-	double t0 = now();
+	double t0 = ccg_now();
 	int have_index = !t->opt.no_index && access(t->index_path, F_OK) == 0;
 	if (have_index && !t->opt.rebuild) {
 		err = load_index(t, &identity, &why);
@@ -710,7 +705,7 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 	}
 	if (!t->from_index && (err = build_and_write(t, &identity, msg)))
 		goto fail;
-	t->open_seconds = now() - t0;
+	t->open_seconds = ccg_now() - t0;
 	t->opt.dist = NULL; /* borrowed for the build only */
 	if ((err = finish_setup(t)))
 		goto fail;
