@@ -1,6 +1,6 @@
 /*
- * ccg_patterns.h - the subtrees that repeat most (the 2003 paper's
- * meta-events, made visible).
+ * ccg_patterns.h - the subtrees that repeat most (the meta-events of
+ * Knuepfer's 2003 trace compression, made visible).
  *
  * Counts, for every call node reachable from the given roots, how many
  * times it occurs in the uncompressed trees (a shared node occurs once per

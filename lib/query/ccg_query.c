@@ -1,6 +1,7 @@
 /*
- * ccg_query.c - the query over a subtree (the cCCG paper's recursive
- * query, section 3), for any kind of result (ccg_qkind.h), run on a stack
+ * ccg_query.c - the query over a subtree (the recursive query of
+ * Knuepfer and Nagel's Compressed Complete Call Graphs, 2005, section
+ * 3), for any kind of result (ccg_qkind.h), run on a stack
  * of frames on the heap: a node instance's result is its items' merged in
  * stream order, then its own part.  A child's whole result comes from the
  * cache or its stored record when there is one, else a frame computes it

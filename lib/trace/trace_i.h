@@ -108,10 +108,10 @@ enum view {
 	V_FOLDED,
 	V_MESSAGES,
 	V_METRICS,
-	/* comparing locations (issue 9, fewer joins) */
+	/* comparing locations: imbalance, the profile per location */
 	V_IMBALANCE,
 	V_FOLDED_LOC,
-	/* slices for other tools (issue 11) */
+	/* slices for other tools: viewers, pictures */
 	V_JSON,
 	V_SVG,
 	/* answers (lib/analyze) */
