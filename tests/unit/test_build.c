@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_rng.h"
 #include "ccg_build.h"
 #include "ccg_codec.h"
 #include "ccg_store.h"
@@ -819,7 +820,9 @@ typedef struct stream {
 	uint64_t rng;
 } stream;
 
-static uint64_t rnd(stream *st, uint64_t mod)
+/* Each stream its own sequence (test_rng.h's is one for the whole test),
+ * so a stream's calls do not depend on the order streams are made in. */
+static uint64_t st_rnd(stream *st, uint64_t mod)
 {
 	st->rng = st->rng * 6364136223846793005ULL + 1442695040888963407ULL;
 	return (st->rng >> 33) % mod;
@@ -874,22 +877,22 @@ static void st_leaf(stream *st, uint64_t v)
  * events and possibly a nested call; times advance by 0..3 ticks. */
 static void st_child(stream *st, int nest)
 {
-	st->t += rnd(st, 4);
-	uint64_t kind = rnd(st, 3);
+	st->t += st_rnd(st, 4);
+	uint64_t kind = st_rnd(st, 3);
 	if (kind == 0 || nest > 2) {
-		st_leaf(st, rnd(st, 5));
+		st_leaf(st, st_rnd(st, 5));
 		return;
 	}
-	uint64_t r = 10 + rnd(st, 3);
+	uint64_t r = 10 + st_rnd(st, 3);
 	st_enter(st, r);
-	uint64_t k = rnd(st, 3);
+	uint64_t k = st_rnd(st, 3);
 	for (uint64_t i = 0; i < k; i++) {
-		st->t += rnd(st, 4);
-		st_leaf(st, rnd(st, 5));
+		st->t += st_rnd(st, 4);
+		st_leaf(st, st_rnd(st, 5));
 	}
 	if (kind == 2)
 		st_child(st, nest + 1);
-	st->t += rnd(st, 4);
+	st->t += st_rnd(st, 4);
 	st_leave(st, r);
 }
 
@@ -1087,11 +1090,11 @@ static void jitter_loop(fixture *fx, stream *st, int jitter)
 	*st = (stream){.fx = fx, .t = 100, .rng = 99};
 	st_enter(st, R_A);
 	for (uint32_t i = 0; i < JIT_N; i++) {
-		st->t += jitter ? 1 + rnd(st, 1000) : 10;
+		st->t += jitter ? 1 + st_rnd(st, 1000) : 10;
 		st_enter(st, R_B);
-		st->t += jitter ? rnd(st, 50) : 3;
+		st->t += jitter ? st_rnd(st, 50) : 3;
 		st_leaf(st, 7);
-		st->t += jitter ? rnd(st, 5000) : 4;
+		st->t += jitter ? st_rnd(st, 5000) : 4;
 		st_leave(st, R_B);
 	}
 	st->t += 1;
@@ -1631,11 +1634,9 @@ static void test_decode_truncated(void **state)
 static void test_decode_garbage(void **state)
 {
 	(void)state;
-	uint64_t x = 88172645463325252ull;
+	rng_state = 88172645463325252ull;
 	for (int round = 0; round < 20000; round++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
+		uint64_t x = rnd64();
 		size_t len = (size_t)(x % 40);
 		unsigned char *q = malloc(len ? len : 1);
 		assert_non_null(q);

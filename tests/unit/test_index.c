@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "test_rng.h"
 #include "ccg_build.h"
 #include "ccg_codec.h"
 #include "ccg_index.h"
@@ -362,12 +363,9 @@ static ccg_store *make_timed_store(uint64_t *times, uint32_t n,
 	assert_int_equal(ccg_store_event(s, CCG_EV_MPI_SEND, f, 1, textlen,
 					 NULL, &e),
 			 CCG_OK);
-	uint64_t x = 0x9E3779B97F4A7C15ull;
+	rng_state = 0x9E3779B97F4A7C15ull;
 	for (uint32_t i = 0; i < n; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		times[i] = x >> 16;
+		times[i] = rnd64() >> 16;
 		uint32_t d;
 		assert_int_equal(ccg_build_event(b, times[i], CCG_ROLE_LEAF, 0,
 						 e, &d),

@@ -19,6 +19,7 @@
 #include "ccg_stats.h"
 #include "ccg_table.h"
 
+#include "test_rng.h"
 #include "test_sized.h"
 
 static ccg_defs *defs;
@@ -386,7 +387,8 @@ static void test_width_independence(void **state)
 static void test_numbers(void **state)
 {
 	(void)state;
-	uint64_t x = 0x243F6A8885A308D3ull, v[200];
+	uint64_t v[200];
+	rng_state = 0x243F6A8885A308D3ull;
 	size_t n = 0;
 	v[n++] = 0;
 	v[n++] = UINT64_MAX;
@@ -399,9 +401,7 @@ static void test_numbers(void **state)
 			break;
 	}
 	while (n < 200) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
+		uint64_t x = rnd64();
 		v[n++] = x >> (x % 64);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -689,15 +689,11 @@ static void test_shares(void **state)
 static void test_share_property(void **state)
 {
 	(void)state;
-	uint64_t x = 0x9E3779B97F4A7C15ull;
+	rng_state = 0x9E3779B97F4A7C15ull;
 	for (int k = 0; k < 200000; k++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
+		uint64_t x = rnd64();
 		uint64_t num = x >> (x % 64);
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
+		x = rnd64();
 		uint64_t den = (x >> (x % 64)) | (k & 1);
 		unsigned dec = (unsigned)(x % 20), point = (unsigned)(x >> 40) % (dec + 1);
 		if (k % 7 == 0)

@@ -16,18 +16,18 @@
 
 #include "ccg_trace.h"
 
+#include "test_rng.h"
 #include "test_sized.h"
 
 /* Files checked per trace, at most (check_trace sets it). */
 static int max_files = 4000;
 
-static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+/* The reads' offsets and lengths: one sequence over the whole run. */
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	if (!rng_state)
+		rng_state = 0x9E3779B97F4A7C15ULL;
+	return rnd64();
 }
 
 static const char *traces_dir(void)
