@@ -64,6 +64,13 @@ ccg_at_exit() {
 # ccg_skip WHY: a part of the test cannot run here (not root, no strace):
 # says so, and the test, when nothing failed, exits 77 (ctest: skipped)
 # instead of 0, so that a part that did not run is never reported passed.
+# fail MESSAGE: the test fails, saying why (on stderr); the unmounts and
+# checks of the exit trap still run.
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
 CCG_SKIPPED=()
 ccg_skip() {
   echo "SKIP: $*"

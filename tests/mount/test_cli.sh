@@ -32,11 +32,6 @@ src="$CCG_TRACES/pipit-pingpong"
 A="$src/traces.otf2"
 [ -f "$A" ] || { echo "no shared trace $A"; exit 1; }
 
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-
 # Mounts under $work now, from /proc/self/mountinfo (field 5; no spaces
 # in $work).
 mounts_here() {

@@ -45,11 +45,6 @@ done
 rm -rf "$work"
 mkdir -p "$work"
 
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-
 # tmps DIR: the number of index temporaries in DIR.
 tmps() {
   find "$1" -maxdepth 1 -name '*.tmp.*' | wc -l

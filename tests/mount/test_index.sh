@@ -46,11 +46,6 @@ mkdir -p "$work"
 py=/usr/bin/python3
 ulimit -c 0
 
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-
 # field FILE KEY: the value of `KEY: value` in an info file.
 field() {
   sed -n "s/^$2: //p" "$1" | head -n 1

@@ -21,8 +21,6 @@ rm -rf "$work"
 mkdir -p "$work"
 prefix="$work/prefix"
 trace="$CCG_TRACES/casita-mpi-tags/traces.otf2"
-fail() { echo "FAILED: $*"; exit 1; }
-
 # --- cmake --install into a fresh prefix ---
 cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 for f in bin/ccgfs bin/ccgfs-gen share/man/man1/ccgfs.1.gz share/man/man5/ccgfs.5.gz \

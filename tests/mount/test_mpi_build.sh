@@ -81,11 +81,6 @@ ccg_at_exit mpi_cleanup
 rm -rf "$work"
 mkdir -p "$work"
 
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-
 # field FILE KEY: the value of `KEY: value` in an info file.
 field() {
   sed -n "s/^$2: //p" "$1" | head -n 1

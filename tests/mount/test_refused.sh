@@ -17,11 +17,6 @@ rm -rf "$work"
 mkdir -p "$work"
 "$CCG_GEN" -q -l 2 -e 2000 "$work/gen"
 
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-
 # name<TAB>phrase of its reason, in the order looked up.
 cat > "$work/cases" <<'EOF'
 2s-1s	the end lies before the start

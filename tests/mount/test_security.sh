@@ -37,11 +37,6 @@ sec_cleanup() {
 }
 ccg_at_exit sec_cleanup
 
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-
 "$CCG_GEN" -q -l 4 -e 20000 --seed 5 "$work/t" > /dev/null
 trace="$work/t/traces.otf2"
 

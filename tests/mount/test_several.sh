@@ -28,11 +28,6 @@ mkdir -p "$work/idx"
 export CCGFS_INDEX_DIR="$work/idx"
 py=/usr/bin/python3
 
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-
 "$CCG_GEN" -q -l 3 -e 3000 --mpi --regions 6 --delay 1:1000 "$work/base"
 "$CCG_GEN" -q -l 4 -e 3000 --mpi --regions 7 --delay 1:3000 "$work/slow"
 pp="$CCG_TRACES/pipit-pingpong"
