@@ -172,6 +172,18 @@ static int open_trace(const char *anchor, const ccg_options *o,
 	return err ? -1 : 0;
 }
 
+/* Whether -o index= was given for n > 1 traces (one index file cannot
+ * serve them): 1 after the error line. */
+static int one_index(const ccgfs_cli *c, size_t n)
+{
+	if (n < 2 || !c->index)
+		return 0;
+	ccgfs_cli_error("-o index", "names one index file, and %zu traces "
+			"are given (CCGFS_INDEX_DIR=DIR puts each trace's "
+			"index into DIR)", n);
+	return 1;
+}
+
 /* A usage error about c's operands, if any: 1 after the error line and
  * the hint, else 0. */
 static int bad_operands(const ccgfs_cli *c)
@@ -197,11 +209,8 @@ static int bad_operands(const ccgfs_cli *c)
 	else if (c->too_many)
 		ccgfs_cli_error(c->too_many, "too many traces (at most %d in "
 				"one mount)", CCG_FOREST_MAX);
-	else if (!offline && ccgfs_cli_traces(c) > 1 && c->index)
-		ccgfs_cli_error("-o index", "names one index file, and %zu "
-				"traces are given (CCGFS_INDEX_DIR=DIR puts "
-				"each trace's index into DIR)",
-				ccgfs_cli_traces(c));
+	else if (!offline && one_index(c, ccgfs_cli_traces(c)))
+		; /* said */
 	else if (offline && c->fuse_opt)
 		ccgfs_cli_error(c->fuse_opt, "a mount option, and %s does not "
 				"mount", mode);
@@ -373,12 +382,8 @@ static int open_forest(const ccgfs_cli *c, const ccg_options *o, fs *f,
 		anchors[k] = (ccg_buf)CCG_BUF_INIT;
 	if (trace_anchors(c, anchors, &n))
 		goto out;
-	if (n > 1 && c->index) {
-		ccgfs_cli_error("-o index", "names one index file, and %zu "
-				"traces are given (CCGFS_INDEX_DIR=DIR puts "
-				"each trace's index into DIR)", n);
+	if (one_index(c, n))
 		goto out;
-	}
 	for (size_t k = 0; k < n; k++) {
 		if (ccg_buf_status(&anchors[k])) {
 			ccgfs_cli_error(NULL, "out of memory");

@@ -339,8 +339,14 @@ static ccg_err join(const tab *tabs, size_t n, const jspec *sp,
 		total += tabs[r].nrows ? tabs[r].nrows - 1 : 0;
 	jent *ents = calloc(total ? total : 1, sizeof *ents);
 	jrow *rows = calloc(total ? total : 1, sizeof *rows);
+	/* Each run's place of each column (-1: it has none). */
+	int *cols = malloc(sizeof *cols * n * (sp->ncols ? sp->ncols : 1));
 	size_t nents = 0, nrows = 0;
-	ccg_err err = ents && rows ? CCG_OK : CCG_ENOMEM;
+	ccg_err err = ents && rows && cols ? CCG_OK : CCG_ENOMEM;
+	for (size_t r = 0; !err && r < n; r++)
+		for (size_t c = 0; c < sp->ncols; c++)
+			cols[r * sp->ncols + c] = tab_col(&tabs[r],
+							  sp->cols[c].name);
 	ccg_buf key = CCG_BUF_INIT;
 	for (size_t r = 0; !err && r < n; r++) {
 		const tab *tb = &tabs[r];
@@ -387,7 +393,7 @@ static ccg_err join(const tab *tabs, size_t n, const jspec *sp,
 				o->order = ents[j].order;
 			const tab *tb = &tabs[ents[j].run];
 			for (size_t c = 0; c < sp->ncols; c++) {
-				int col = tab_col(tb, sp->cols[c].name);
+				int col = cols[ents[j].run * sp->ncols + c];
 				jval *v = &o->vals[c * n + ents[j].run];
 				if (col < 0)
 					continue;
@@ -418,6 +424,7 @@ static ccg_err join(const tab *tabs, size_t n, const jspec *sp,
 				o->sort = d;
 		}
 	}
+	free(cols);
 	if (!err)
 		qsort(rows, nrows, sizeof *rows, row_cmp);
 	*entsp = ents;
@@ -844,86 +851,77 @@ ccg_err ccg_cmp_match(ccg_trace *const *runs, size_t n, cmp_match *out)
 {
 	memset(out, 0, sizeof *out);
 	out->nruns = n;
-	char **base = NULL;
-	size_t nbase = 0, cap = 0;
-	ccg_err err = run_paths(runs[0], &base, &nbase);
-	cap = nbase;
-	for (size_t r = 1; r < n; r++) {
-		size_t np = 0;
-		char **p = NULL;
-		if (!err)
-			err = run_paths(runs[r], &p, &np);
-		cap += np;
-		free_paths(p, np);
+	if (n > CCG_FOREST_MAX)
+		return CCG_EINVAL;
+	/* Every run's paths, read once; the baseline's borrowed by out. */
+	char **paths[CCG_FOREST_MAX] = {0};
+	size_t np[CCG_FOREST_MAX] = {0}, cap = 0;
+	ccg_err err = CCG_OK;
+	for (size_t r = 0; r < n && !err; r++) {
+		err = run_paths(runs[r], &paths[r], &np[r]);
+		cap += np[r];
 	}
 	if (!err && !(out->locs = calloc(cap ? cap : 1, sizeof *out->locs)))
 		err = CCG_ENOMEM;
+	char **base = paths[0];
+	size_t nbase = np[0];
 	for (size_t i = 0; !err && i < nbase; i++) {
 		cmp_loc *l = &out->locs[out->nlocs++];
-		if (!(l->paths = calloc(n, sizeof *l->paths))) {
+		if (!(l->paths = calloc(n, sizeof *l->paths)) ||
+		    !(l->paths[0] = strdup(base[i]))) {
 			err = CCG_ENOMEM;
 			break;
 		}
-		l->paths[0] = base[i];
-		base[i] = NULL;
 		l->how = n > 1 ? "unmatched" : "path";
 	}
-	free_paths(base, nbase);
-	/* The baseline's paths, borrowed from out. */
-	char **base_all = calloc(nbase ? nbase : 1, sizeof *base_all);
-	if (!base_all)
-		err = CCG_ENOMEM;
-	for (size_t i = 0; !err && i < nbase; i++)
-		base_all[i] = out->locs[i].paths[0];
+	unsigned char *btaken = NULL, *taken = NULL;
 	for (size_t r = 1; !err && r < n; r++) {
-		char **p = NULL;
-		size_t np = 0;
-		unsigned char *taken = NULL, *btaken = NULL;
-		err = run_paths(runs[r], &p, &np);
-		if (!err && (!(taken = calloc(np ? np : 1, 1)) ||
-			     !(btaken = calloc(nbase ? nbase : 1, 1))))
+		char **p = paths[r];
+		free(taken);
+		free(btaken);
+		if (!(taken = calloc(np[r] ? np[r] : 1, 1)) ||
+		    !(btaken = calloc(nbase ? nbase : 1, 1))) {
 			err = CCG_ENOMEM;
+			break;
+		}
 		/* By path. */
 		for (size_t i = 0; !err && i < nbase; i++) {
-			for (size_t j = 0; j < np; j++) {
-				if (!taken[j] && !strcmp(p[j], out->locs[i].paths[0])) {
-					taken[j] = btaken[i] = 1;
-					if (!(out->locs[i].paths[r] = strdup(p[j])))
-						err = CCG_ENOMEM;
-					if (!strcmp(out->locs[i].how, "unmatched"))
-						out->locs[i].how = "path";
-					break;
-				}
+			for (size_t j = 0; j < np[r]; j++) {
+				if (taken[j] || strcmp(p[j], base[i]))
+					continue;
+				taken[j] = btaken[i] = 1;
+				if (!(out->locs[i].paths[r] = strdup(p[j])))
+					err = CCG_ENOMEM;
+				if (!strcmp(out->locs[i].how, "unmatched"))
+					out->locs[i].how = "path";
+				break;
 			}
 		}
 		/* By rank and thread, then by place, where the key is
 		 * unique among the locations left on both sides. */
 		if (!err)
-			err = match_by(out, r, base_all, nbase, p, np, btaken,
+			err = match_by(out, r, base, nbase, p, np[r], btaken,
 				       taken, numbers_of, "numbers");
 		if (!err)
-			err = match_by(out, r, base_all, nbase, p, np, btaken,
+			err = match_by(out, r, base, nbase, p, np[r], btaken,
 				       taken, NULL, "place");
 		/* The rest: unmatched, listed after the baseline's. */
-		for (size_t j = 0; !err && j < np; j++) {
+		for (size_t j = 0; !err && j < np[r]; j++) {
 			if (taken[j])
 				continue;
 			cmp_loc *l = &out->locs[out->nlocs++];
-			if (!(l->paths = calloc(n, sizeof *l->paths))) {
-				err = CCG_ENOMEM;
-				break;
-			}
-			if (!(l->paths[r] = strdup(p[j]))) {
+			if (!(l->paths = calloc(n, sizeof *l->paths)) ||
+			    !(l->paths[r] = strdup(p[j]))) {
 				err = CCG_ENOMEM;
 				break;
 			}
 			l->how = "unmatched";
 		}
-		free(taken);
-		free(btaken);
-		free_paths(p, np);
 	}
-	free(base_all);
+	free(taken);
+	free(btaken);
+	for (size_t r = 0; r < n; r++)
+		free_paths(paths[r], np[r]);
 	if (err)
 		ccg_cmp_match_free(out);
 	return err;

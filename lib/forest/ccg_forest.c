@@ -7,11 +7,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "forest_i.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ccg_grow.h"
+#include "ccg_lru.h"
 #include "ccg_name.h"
 
 #define ID_MASK (((ccg_id)1 << CCG_ID_BITS) - 1)
@@ -42,15 +42,20 @@ struct ccg_forest {
 	cmp_match match;        /* several traces: their locations */
 	cnode *nodes;           /* the directories of compare/ */
 	size_t nnodes;
-	struct fmut *mut;       /* what changes after create */
+	ccg_lru *texts;         /* compare/'s files made, by node and file
+				 * (ccg_buf values; its own lock) */
 };
 
-/* compare/'s own files, made at their first use and kept. */
-typedef struct fmut {
-	pthread_mutex_t mu;
-	ccg_buf top[CF__COUNT]; /* mu: the text, once made */
-	unsigned char made[CF__COUNT]; /* mu */
-} fmut;
+/* Bytes of compare/ texts kept: a stat and the reads of a file after it
+ * join the runs' files once. */
+#define CMP_CACHE ((size_t)16 << 20)
+
+static void text_forget(void *ctx, void *value)
+{
+	(void)ctx;
+	ccg_buf_free(value);
+	free(value);
+}
 
 /* Slot of an id: 0 the forest's own, k + 1 trace k. */
 static size_t slot_of(ccg_id id)
@@ -280,10 +285,8 @@ ccg_err ccg_forest_create(ccg_trace **t, const char *const *anchors,
 	if (n == 0 || n > CCG_FOREST_MAX)
 		return CCG_EINVAL; /* nothing taken */
 	if (!(f = calloc(1, sizeof *f)) || !(f->t = calloc(n, sizeof *f->t)) ||
-	    !(f->names = calloc(n, sizeof *f->names)) ||
-	    !(f->mut = calloc(1, sizeof *f->mut)))
+	    !(f->names = calloc(n, sizeof *f->names)))
 		goto fail;
-	pthread_mutex_init(&f->mut->mu, NULL);
 	f->n = n;
 	for (size_t k = 0; k < n; k++) {
 		f->t[k] = t[k];
@@ -291,7 +294,9 @@ ccg_err ccg_forest_create(ccg_trace **t, const char *const *anchors,
 	}
 	if (n == 1)
 		err = (f->names[0] = strdup("")) ? CCG_OK : CCG_ENOMEM;
-	else if (!(err = make_names(f, anchors)))
+	else if (!(err = make_names(f, anchors)) &&
+		 !(err = ccg_lru_create(CMP_CACHE, text_forget, NULL,
+					&f->texts)))
 		err = make_compare(f);
 	if (err)
 		goto fail;
@@ -320,12 +325,7 @@ void ccg_forest_free(ccg_forest *f)
 	}
 	free(f->nodes);
 	ccg_cmp_match_free(&f->match);
-	if (f->mut) {
-		for (size_t i = 0; i < CF__COUNT; i++)
-			ccg_buf_free(&f->mut->top[i]);
-		pthread_mutex_destroy(&f->mut->mu);
-		free(f->mut);
-	}
+	ccg_lru_free(f->texts);
 	free(f->t);
 	free(f->names);
 	free(f);
@@ -355,32 +355,30 @@ static ccg_trace *split(const ccg_forest *f, ccg_id id, ccg_id *x)
 	return s && s <= f->n ? f->t[s - 1] : NULL;
 }
 
-/* The text of file `file` of compare/ node j in *b: compare/'s own made
- * once and kept (*b points into the forest, never changed once made), a
- * location's made at each call into `tmp`. */
+/* The text of file `file` of compare/ node j, from the cache or made
+ * and cached; pinned in *b until ccg_lru_put(f->texts, *b). */
 static ccg_err cmp_text(const ccg_forest *f, size_t j, enum cmp_file file,
-			ccg_buf *tmp, const ccg_buf **b)
+			const ccg_buf **b)
 {
-	const char *const *names = (const char *const *)f->names;
-	if (j) {
-		*b = tmp;
-		return ccg_cmp_text(f->t, names, f->n, &f->match,
-				    f->nodes[j].loc, file, tmp);
+	void *v = ccg_lru_get(f->texts, j, file);
+	if (v) {
+		*b = v;
+		return CCG_OK;
 	}
-	fmut *m = f->mut;
-	ccg_err err = CCG_OK;
-	pthread_mutex_lock(&m->mu);
-	if (!m->made[file]) {
-		err = ccg_cmp_text(f->t, names, f->n, &f->match, NULL, file,
-				   &m->top[file]);
-		if (err)
-			ccg_buf_reset(&m->top[file]);
-		else
-			m->made[file] = 1;
+	ccg_buf *t = calloc(1, sizeof *t);
+	if (!t)
+		return CCG_ENOMEM;
+	ccg_err err = ccg_cmp_text(f->t, (const char *const *)f->names, f->n,
+				   &f->match, j ? f->nodes[j].loc : NULL, file,
+				   t);
+	if (err) {
+		text_forget(NULL, t);
+		return err;
 	}
-	pthread_mutex_unlock(&m->mu);
-	*b = &m->top[file];
-	return err;
+	if ((err = ccg_lru_add(f->texts, j, file, t, t->cap, &v)))
+		return err;
+	*b = v;
+	return CCG_OK;
 }
 
 ccg_err ccg_forest_stat(const ccg_forest *f, ccg_id id, ccg_stat *st)
@@ -408,13 +406,14 @@ ccg_err ccg_forest_stat(const ccg_forest *f, ccg_id id, ccg_stat *st)
 	}
 	if (!has_file(f, j, file))
 		return CCG_ENOENT;
-	ccg_buf tmp = CCG_BUF_INIT;
 	const ccg_buf *b;
-	ccg_err err = cmp_text(f, j, file, &tmp, &b);
+	ccg_err err = cmp_text(f, j, file, &b);
+	if (err)
+		return err;
 	st->nlink = 1;
 	st->size = b->len;
-	ccg_buf_free(&tmp);
-	return err;
+	ccg_lru_put(f->texts, b);
+	return CCG_OK;
 }
 
 int ccg_forest_is_dir(const ccg_forest *f, ccg_id id)
@@ -543,13 +542,14 @@ ccg_err ccg_forest_read_cancel(const ccg_forest *f, ccg_id id, uint64_t off,
 		return CCG_EISDIR;
 	if (!has_file(f, j, file))
 		return CCG_ENOENT;
-	ccg_buf tmp = CCG_BUF_INIT;
 	const ccg_buf *b;
-	ccg_err err = cmp_text(f, j, file, &tmp, &b);
-	if (!err && off < b->len) {
+	ccg_err err = cmp_text(f, j, file, &b);
+	if (err)
+		return err;
+	if (off < b->len) {
 		size_t k = b->len - (size_t)off;
 		err = ccg_buf_add(out, b->data + off, k < len ? k : len);
 	}
-	ccg_buf_free(&tmp);
+	ccg_lru_put(f->texts, b);
 	return err;
 }
