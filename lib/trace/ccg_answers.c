@@ -5,6 +5,10 @@
  * lib/analyze/ccg_an_table.c.  doc/analysis.md defines every figure.
  */
 #include "trace_i.h"
+#include "ccg_ids.h"
+#include "ccg_names.h"
+#include "ccg_tables.h"
+#include "ccg_answers.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,6 +15,9 @@
  * starts by adding them up, never by rendering what lies before.
  */
 #include "trace_i.h"
+#include "ccg_ids.h"
+#include "ccg_events.h"
+#include "ccg_chrome.h"
 
 #include <string.h>
 

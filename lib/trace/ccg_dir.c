@@ -5,6 +5,18 @@
  * id (ccg_ids.c); listing a directory never sizes or reads its files.
  */
 #include "trace_i.h"
+#include "ccg_ids.h"
+#include "ccg_windows.h"
+#include "ccg_names.h"
+#include "ccg_events.h"
+#include "ccg_chrome.h"
+#include "ccg_metrics.h"
+#include "ccg_merge.h"
+#include "ccg_tables.h"
+#include "ccg_svgview.h"
+#include "ccg_answers.h"
+#include "ccg_info.h"
+#include "ccg_waitset.h"
 
 #include "ccg_cancel.h"
 

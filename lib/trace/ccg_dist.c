@@ -9,6 +9,8 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "trace_i.h"
+#include "ccg_open.h"
+#include "ccg_sumset.h"
 
 #include <stdlib.h>
 #include <string.h>

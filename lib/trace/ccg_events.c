@@ -6,6 +6,9 @@
  * decoded records across reads.
  */
 #include "trace_i.h"
+#include "ccg_ids.h"
+#include "ccg_events.h"
+#include "ccg_msgseq.h"
 #include "ccg_cancel.h"
 #include "ccg_tls.h"
 

@@ -3,6 +3,7 @@
  * tree instances of a location, found from the inum by one descent.
  */
 #include "trace_i.h"
+#include "ccg_ids.h"
 
 #include <stddef.h>
 #include <stdlib.h>

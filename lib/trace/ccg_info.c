@@ -3,6 +3,10 @@
  * regions.tsv, locations.tsv and definitions.tsv (rendered once at open).
  */
 #include "trace_i.h"
+#include "ccg_ids.h"
+#include "ccg_names.h"
+#include "ccg_sumset.h"
+#include "ccg_info.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -12,6 +12,10 @@
  * checkpoint below its offset.
  */
 #include "trace_i.h"
+#include "ccg_ids.h"
+#include "ccg_events.h"
+#include "ccg_metrics.h"
+#include "ccg_merge.h"
 #include "ccg_cancel.h"
 
 #include <stdlib.h>

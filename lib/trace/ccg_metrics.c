@@ -13,6 +13,9 @@
  * each event's time.
  */
 #include "trace_i.h"
+#include "ccg_ids.h"
+#include "ccg_events.h"
+#include "ccg_metrics.h"
 #include "ccg_cancel.h"
 
 #include <stdlib.h>

@@ -8,6 +8,8 @@
  * become instants), so memory stays bounded on any trace.
  */
 #include "trace_i.h"
+#include "ccg_ids.h"
+#include "ccg_msgseq.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,6 +4,8 @@
  * (times from the trace's zero, zero-padded; equal siblings "#2", "#3").
  */
 #include "trace_i.h"
+#include "ccg_ids.h"
+#include "ccg_names.h"
 #include "ccg_search.h"
 
 #include <stdlib.h>

@@ -6,6 +6,16 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "trace_i.h"
+#include "ccg_ids.h"
+#include "ccg_names.h"
+#include "ccg_msgseq.h"
+#include "ccg_merge.h"
+#include "ccg_open.h"
+#include "ccg_sumset.h"
+#include "ccg_svgview.h"
+#include "ccg_answers.h"
+#include "ccg_info.h"
+#include "ccg_waitset.h"
 #include "ccg_now.h"
 
 #include <errno.h>

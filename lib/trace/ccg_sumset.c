@@ -11,6 +11,8 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "trace_i.h"
+#include "ccg_sumset.h"
+#include "ccg_answers.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -15,6 +15,8 @@
  * Otherwise a note says how many messages were sent.
  */
 #include "trace_i.h"
+#include "ccg_ids.h"
+#include "ccg_msgseq.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -25,6 +25,9 @@
  * made once per directory and kept in t->svgs (bounded).
  */
 #include "trace_i.h"
+#include "ccg_ids.h"
+#include "ccg_names.h"
+#include "ccg_svgview.h"
 
 #include <stdlib.h>
 #include <string.h>

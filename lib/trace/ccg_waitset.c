@@ -13,6 +13,10 @@
  * waits, decoded once and kept in a bounded cache.
  */
 #include "trace_i.h"
+#include "ccg_ids.h"
+#include "ccg_names.h"
+#include "ccg_tables.h"
+#include "ccg_waitset.h"
 
 #include <stddef.h>
 #include <stdlib.h>

@@ -8,6 +8,10 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "trace_i.h"
+#include "ccg_ids.h"
+#include "ccg_winname.h"
+#include "ccg_windows.h"
+#include "ccg_info.h"
 
 #include <pthread.h>
 #include <stdlib.h>

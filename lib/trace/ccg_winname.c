@@ -5,6 +5,8 @@
  * multiplied digit by digit, every loop bounded by the name's length.
  */
 #include "trace_i.h"
+#include "ccg_ids.h"
+#include "ccg_winname.h"
 
 #include <string.h>
 

@@ -19,6 +19,7 @@
 #include "ccg_name.h"
 #include "fuzz_fixture.h"
 #include "trace_i.h"
+#include "ccg_winname.h"
 
 #define MAX_COMPONENTS 16
 #define READ_BYTES 512

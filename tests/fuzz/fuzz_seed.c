@@ -14,7 +14,6 @@
 
 #include "ccg_index.h"
 #include "fuzz_fixture.h"
-#include "trace_i.h"
 
 static char g_out[4096];
 

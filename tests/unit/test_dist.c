@@ -21,7 +21,6 @@
 #include "ccg_dist.h"
 #include "ccg_ingest.h"
 #include "ccg_read.h"
-#include "trace_i.h"
 #include "test_gen.h"
 
 /* Parts sent, in the order they were sent. */

@@ -16,6 +16,7 @@
 
 #include "test_rng.h"
 #include "trace_i.h"
+#include "ccg_winname.h"
 
 typedef unsigned __int128 u128;
 

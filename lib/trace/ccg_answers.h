@@ -1,0 +1,18 @@
+/*
+ * ccg_answers.h - internal to lib/trace/: summary.tsv, efficiency.tsv,
+ * longest.tsv and counters.tsv of any directory.
+ */
+#ifndef CCG_TRACE_ANSWERS_H
+#define CCG_TRACE_ANSWERS_H
+
+#include "trace_i.h"
+#include "ccg_ids.h"
+
+/* The analysis of t's definitions (made once; again after a reset). */
+ccg_err ccg_answers_prepare(ccg_trace *t);
+/* summary.tsv, efficiency.tsv, longest.tsv or counters.tsv (view v) of
+ * directory w (with `in` for a tree directory) into the sink. */
+ccg_err ccg_answers_text(const ccg_trace *t, const where *w, const inst *in,
+			 enum view v, ccg_sink *out);
+
+#endif

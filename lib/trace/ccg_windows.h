@@ -1,0 +1,29 @@
+/*
+ * ccg_windows.h - internal to lib/trace/: window directories and
+ * timeline-N.tsv files, found by lookup; refused.tsv.
+ */
+#ifndef CCG_TRACE_WINDOWS_H
+#define CCG_TRACE_WINDOWS_H
+
+#include "trace_i.h"
+#include "ccg_ids.h"
+
+/* The window directory named `name` under time/. */
+ccg_err ccg_windows_lookup(const ccg_trace *t, const char *name,
+			   ccg_id *out);
+/* refused.tsv: the last CCG_REFUSED_KEPT names refused under time/,
+ * oldest first, with why; appended to b. */
+ccg_err ccg_windows_refused_text(const ccg_trace *t, ccg_buf *b);
+/* How many windows `ls time/` lists. */
+uint64_t ccg_windows_count(const ccg_trace *t);
+/* Listed window k of time/: its id and its name appended to `name`. */
+ccg_err ccg_windows_entry(const ccg_trace *t, uint64_t k, ccg_id *out,
+			  ccg_buf *name);
+/* The info file of window directory w (the window, a group or a location
+ * in it), appended to b. */
+ccg_err ccg_windows_info(const ccg_trace *t, const where *w, ccg_buf *b);
+/* timeline-N.tsv of directory inum `dir`: `rest` is "N.tsv". */
+ccg_err ccg_windows_timeline(const ccg_trace *t, uint64_t dir,
+			     const char *rest, ccg_id *out);
+
+#endif
