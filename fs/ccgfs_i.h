@@ -22,7 +22,7 @@
 #include "ccg_trace.h"
 
 /* What every request sees, through fuse_req_userdata. */
-typedef struct fs {
+typedef struct ccgfs_state {
 	ccg_forest *forest;     /* the traces mounted */
 	/* Their anchors, owned (the library's log lines of each trace name
 	 * it through these while mounted). */
@@ -35,7 +35,7 @@ typedef struct fs {
 	 * session loop starts, only read after (no lock). */
 	struct fuse_session *se;
 	int async_read;         /* -o async_read; set before the session */
-} fs;
+} ccgfs_state;
 
 /* The lowlevel operations: the mounted, read-only tree. */
 extern const struct fuse_lowlevel_ops fs_ops;

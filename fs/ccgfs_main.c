@@ -369,7 +369,7 @@ static int trace_anchors(const ccgfs_cli *c, ccg_buf *anchors, size_t *n)
 	return ret;
 }
 
-static int open_forest(const ccgfs_cli *c, const ccg_options *o, fs *f,
+static int open_forest(const ccgfs_cli *c, const ccg_options *o, ccgfs_state *f,
 		       char **mnt)
 {
 	size_t n = 0;
@@ -430,7 +430,7 @@ static int run_mount(const ccgfs_cli *c, struct fuse_args *args)
 	struct fuse_session *se = NULL;
 	ccg_options o;
 	char *mnt = NULL;
-	fs f = {0};
+	ccgfs_state f = {0};
 	int ret = CCGFS_EXIT_USAGE;
 #ifdef M_ARENA_MAX
 	/* The daemon's threads share CCGFS_ARENAS malloc arenas: results

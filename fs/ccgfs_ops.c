@@ -46,7 +46,7 @@ static int fs_errno(ccg_err err)
 	}
 }
 
-static fs *fs_of(fuse_req_t req)
+static ccgfs_state *fs_of(fuse_req_t req)
 {
 	return fuse_req_userdata(req);
 }
@@ -61,7 +61,7 @@ static fuse_ino_t id_to_ino(ccg_id id)
 	return (fuse_ino_t)(id + 1);
 }
 
-static ccg_err fill_stat(const fs *f, ccg_id id, struct stat *st)
+static ccg_err fill_stat(const ccgfs_state *f, ccg_id id, struct stat *st)
 {
 	ccg_stat cs;
 	ccg_err err = ccg_forest_stat(f->forest, id, &cs);
@@ -82,7 +82,7 @@ static ccg_err fill_stat(const fs *f, ccg_id id, struct stat *st)
 
 static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
-	fs *f = fs_of(req);
+	ccgfs_state *f = fs_of(req);
 	struct fuse_entry_param e;
 	ccg_id id;
 	memset(&e, 0, sizeof e);
@@ -104,7 +104,7 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 {
 	(void)fi;
 	struct stat st;
-	const fs *f = fs_of(req);
+	const ccgfs_state *f = fs_of(req);
 	ccg_id id = ino_to_id(ino);
 	ccg_err err = fill_stat(f, id, &st);
 	if (err)
@@ -134,7 +134,7 @@ static void fs_opendir(fuse_req_t req, fuse_ino_t ino,
 /* Entry p of directory `ino` (0 ".", 1 "..", 2.. the library's): its name
  * in *n (in `name` for the library's), its inode and kind in *st.
  * CCG_ENOENT past the last entry. */
-static ccg_err dir_entry(const fs *f, fuse_ino_t ino, uint64_t p,
+static ccg_err dir_entry(const ccgfs_state *f, fuse_ino_t ino, uint64_t p,
 			 ccg_buf *name, const char **n, struct stat *st)
 {
 	ccg_id id;
@@ -162,7 +162,7 @@ static void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		       struct fuse_file_info *fi)
 {
 	(void)fi;
-	fs *f = fs_of(req);
+	ccgfs_state *f = fs_of(req);
 	char *buf = malloc(size);
 	ccg_buf name = CCG_BUF_INIT;
 	size_t used = 0;
@@ -195,7 +195,7 @@ static void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 
 static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	const fs *f = fs_of(req);
+	const ccgfs_state *f = fs_of(req);
 	if (ccg_forest_is_dir(f->forest, ino_to_id(ino))) {
 		fuse_reply_err(req, EISDIR);
 		return;
@@ -237,7 +237,7 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	(void)fi;
-	const fs *f = fs_of(req);
+	const ccgfs_state *f = fs_of(req);
 	ccg_buf out = CCG_BUF_INIT;
 	ccg_err err = ccg_buf_reserve(&out, size);
 	if (!err)
@@ -261,7 +261,7 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
  * daemon render the next pages while the reader takes the last. */
 static void fs_init(void *userdata, struct fuse_conn_info *conn)
 {
-	const fs *f = userdata;
+	const ccgfs_state *f = userdata;
 	if (!f->async_read)
 		conn->want &= ~(unsigned)FUSE_CAP_ASYNC_READ;
 }

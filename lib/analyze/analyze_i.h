@@ -22,43 +22,43 @@
 #include "ccg_waits.h"
 
 /* A region as the kinds see it, by id (sorted). */
-typedef struct an_region {
+typedef struct ccg_anreg {
 	uint64_t id;
 	uint8_t cat;            /* enum ccg_cat */
 	uint8_t parallel;       /* a PARALLEL region of a threading paradigm */
 	uint8_t omp_barrier;    /* an OpenMP (implicit) barrier (the wait
 				 * states') */
-} an_region;
+} ccg_anreg;
 
 /* How a member's values count (doc/analysis.md). */
 enum an_mode { AN_ACCUMULATED, AN_RELATIVE, AN_ABS_LAST, AN_ABS_HOLD };
 
 /* A metric member the counters know, in definition order. */
-typedef struct an_member {
+typedef struct ccg_anmember {
 	uint64_t id;
 	ccg_def_member def;     /* its name and unit */
 	uint8_t mode;           /* enum an_mode */
 	uint8_t is_double;
 	uint8_t is_signed;
-} an_member;
+} ccg_anmember;
 
 /* A metric (class or instance) the METRIC events name: its members, as
  * indices into the analysis's members (UINT32_MAX: not known). */
-typedef struct an_metric {
+typedef struct ccg_anmetric {
 	uint64_t id;
 	uint32_t first, n;      /* ccg_an.mlist[first .. first + n) */
-} an_metric;
+} ccg_anmetric;
 
 struct ccg_an {
 	const ccg_defs *d;
-	an_region *regions;     /* sorted by id */
+	ccg_anreg *regions;     /* sorted by id */
 	size_t nregions;
 	uint32_t *dense;        /* or NULL: region id -> index (UINT32_MAX:
 				 * none), for ids below ndense */
 	uint64_t ndense;
-	an_member *members;
+	ccg_anmember *members;
 	size_t nmembers;
-	an_metric *metrics;     /* sorted by id */
+	ccg_anmetric *metrics;  /* sorted by id */
 	size_t nmetrics;
 	uint32_t *mlist;
 	size_t nmlist;
@@ -72,9 +72,9 @@ struct ccg_an {
 };
 
 /* The region `id` of a, NULL when a does not define it. */
-const an_region *ccg_an_region(const ccg_an *a, uint64_t id);
+const ccg_anreg *ccg_an_region(const ccg_an *a, uint64_t id);
 /* The metric `id` of a, NULL when a does not define it. */
-const an_metric *ccg_an_metric(const ccg_an *a, uint64_t id);
+const ccg_anmetric *ccg_an_metric(const ccg_an *a, uint64_t id);
 /* ---- ccg_an_ctr.c's pieces, for the walk of ccg_an_walk.c ---- */
 
 /* The samples of METRIC record `rec` at `time` (event idx of the stream
@@ -130,26 +130,26 @@ enum wop_kind {
  * in `rank` (a send to no known peer: UINT64_MAX, its rank in `req`),
  * comm, tag, request; a posted receive: request; a collective: op in
  * `tag`, root (a rank of comm) in `rank`. */
-typedef struct wop {
+typedef struct ccg_anwop {
 	uint8_t kind;           /* enum wop_kind */
 	uint8_t has_call;
 	uint32_t loc;
 	uint64_t at, t, e, l, region;
 	uint64_t rank, comm, tag, req;
-} wop;
+} ccg_anwop;
 
-typedef struct wcur wcur;
+typedef struct ccg_anwcur ccg_anwcur;
 
 /* A cursor over location `loc` (index) of store s, l as ccg_waits_find
  * was given it, a the analysis (its regions); walks share memo m (one
  * thread).  Ownership: an_wcur_free. */
 ccg_err an_wcur_create(const ccg_store *s, const ccg_an *a,
 		       const ccg_wloc *l, uint32_t loc, ccg_walk_memo *m,
-		       wcur **out);
-void an_wcur_free(wcur *c);
+		       ccg_anwcur **out);
+void an_wcur_free(ccg_anwcur *c);
 /* The next operation into *op; 1 when there is none left, 0 when one
  * was given, else -1 with *err set. */
-int an_wcur_next(wcur *c, wop *op, ccg_err *err);
+int an_wcur_next(ccg_anwcur *c, ccg_anwop *op, ccg_err *err);
 
 #endif
 

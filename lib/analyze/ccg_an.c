@@ -98,18 +98,18 @@ const char *ccg_an_cat_name(enum ccg_cat c)
 
 static int region_cmp(const void *x, const void *y)
 {
-	const an_region *a = x, *b = y;
+	const ccg_anreg *a = x, *b = y;
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
-const an_region *ccg_an_region(const ccg_an *a, uint64_t id)
+const ccg_anreg *ccg_an_region(const ccg_an *a, uint64_t id)
 {
 	if (a->dense) {
 		uint32_t i = id < a->ndense ? a->dense[id] : UINT32_MAX;
 		return i == UINT32_MAX ? NULL : &a->regions[i];
 	}
 	size_t i = ccg_search(a->regions, a->nregions, sizeof *a->regions,
-			      offsetof(an_region, id), id);
+			      offsetof(ccg_anreg, id), id);
 	return i < a->nregions && a->regions[i].id == id ? &a->regions[i]
 							  : NULL;
 }
@@ -147,7 +147,7 @@ static ccg_err load_members(ccg_an *a)
 			continue; /* a damaged member attributes nothing */
 		if (a->nmembers == cap) {
 			cap = cap ? 2 * cap : 16;
-			an_member *m = realloc(a->members, cap * sizeof *m);
+			ccg_anmember *m = realloc(a->members, cap * sizeof *m);
 			if (!m)
 				return CCG_ENOMEM;
 			a->members = m;
@@ -156,7 +156,7 @@ static ccg_err load_members(ccg_an *a)
 		const char *un = ccg_defs_name(a->d, CCG_FT_REF_STRING, unit);
 		ccg_def_member def = {id,   nm ? nm : "", un ? un : "", mode,
 				      vtype, base, (int64_t)expo};
-		a->members[a->nmembers++] = (an_member){
+		a->members[a->nmembers++] = (ccg_anmember){
 			id, def, member_mode(mode),
 			vtype == CCG_T_FLOAT || vtype == CCG_T_DOUBLE,
 			vtype >= CCG_T_I8 && vtype <= CCG_T_I64};
@@ -166,14 +166,14 @@ static ccg_err load_members(ccg_an *a)
 
 static int metric_cmp(const void *x, const void *y)
 {
-	const an_metric *a = x, *b = y;
+	const ccg_anmetric *a = x, *b = y;
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
-const an_metric *ccg_an_metric(const ccg_an *a, uint64_t id)
+const ccg_anmetric *ccg_an_metric(const ccg_an *a, uint64_t id)
 {
 	size_t i = ccg_search(a->metrics, a->nmetrics, sizeof *a->metrics,
-			      offsetof(an_metric, id), id);
+			      offsetof(ccg_anmetric, id), id);
 	return i < a->nmetrics && a->metrics[i].id == id ? &a->metrics[i]
 							  : NULL;
 }
@@ -197,13 +197,13 @@ static ccg_err load_metrics(ccg_an *a)
 			continue;
 		if (a->nmetrics == cap) {
 			cap = cap ? 2 * cap : 16;
-			an_metric *x = realloc(a->metrics, cap * sizeof *x);
+			ccg_anmetric *x = realloc(a->metrics, cap * sizeof *x);
 			if (!x)
 				return CCG_ENOMEM;
 			a->metrics = x;
 		}
-		an_metric *am = &a->metrics[a->nmetrics++];
-		*am = (an_metric){id, (uint32_t)a->nmlist, 0};
+		ccg_anmetric *am = &a->metrics[a->nmetrics++];
+		*am = (ccg_anmetric){id, (uint32_t)a->nmlist, 0};
 		for (uint32_t k = 0; k < AN_MAX_MEMBERS &&
 				     !ccg_defs_metric_member(a->d, id, k, &m);
 		     k++) {
@@ -296,7 +296,7 @@ ccg_err ccg_an_create(const ccg_defs *d, uint32_t longest, ccg_an **out)
 	}
 	for (size_t i = 0; i < a->nregions; i++) {
 		const ccg_def_region *r = ccg_defs_region(d, i);
-		a->regions[i] = (an_region){
+		a->regions[i] = (ccg_anreg){
 			r->id, (uint8_t)ccg_an_category(r->paradigm, r->role),
 			(uint8_t)ccg_an_is_parallel(r->paradigm, r->role),
 			r->paradigm == P_OPENMP && (r->role == R_BARRIER ||

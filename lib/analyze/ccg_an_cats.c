@@ -81,7 +81,7 @@ static ccg_err k_own(const void *ctx, void *r, const ccg_qnode *n)
 	c->given = d;
 	if (!counts)
 		return CCG_OK;
-	const an_region *reg = ccg_an_region(a, n->h->region);
+	const ccg_anreg *reg = ccg_an_region(a, n->h->region);
 	enum ccg_cat cat = reg ? (enum ccg_cat)reg->cat : CCG_CAT_COMPUTATION;
 	if (cat != CCG_CAT_COMPUTATION) {
 		memset(c->t, 0, sizeof c->t);

@@ -25,20 +25,20 @@
 #include "ccg_schema.h"
 #include "ccg_search.h"
 
-static const an_member *member(const ccg_an *a, uint32_t m)
+static const ccg_anmember *member(const ccg_an *a, uint32_t m)
 {
 	return &a->members[m];
 }
 
 /* a - b and a + b in the member's arithmetic. */
-static ccg_cval vsub(const an_member *m, ccg_cval a, ccg_cval b)
+static ccg_cval vsub(const ccg_anmember *m, ccg_cval a, ccg_cval b)
 {
 	if (m->is_double)
 		return (ccg_cval){.d = a.d - b.d};
 	return (ccg_cval){.u = a.u - b.u};
 }
 
-static ccg_cval vadd(const an_member *m, ccg_cval a, ccg_cval b)
+static ccg_cval vadd(const ccg_anmember *m, ccg_cval a, ccg_cval b)
 {
 	if (m->is_double)
 		return (ccg_cval){.d = a.d + b.d};
@@ -46,7 +46,7 @@ static ccg_cval vadd(const an_member *m, ccg_cval a, ccg_cval b)
 }
 
 /* a < b in the member's order. */
-static int vless(const an_member *m, ccg_cval a, ccg_cval b)
+static int vless(const ccg_anmember *m, ccg_cval a, ccg_cval b)
 {
 	if (m->is_double)
 		return a.d < b.d;
@@ -55,7 +55,7 @@ static int vless(const an_member *m, ccg_cval a, ccg_cval b)
 	return a.u < b.u;
 }
 
-static int is_abs(const an_member *m)
+static int is_abs(const ccg_anmember *m)
 {
 	return m->mode == AN_ABS_LAST || m->mode == AN_ABS_HOLD;
 }
@@ -118,7 +118,7 @@ static ccg_csamp *samp_add(ccg_counters *c, uint32_t m)
 }
 
 /* Adds to row r an absolute member's value v held for w ticks. */
-static void weigh(const an_member *m, ccg_crow *r, ccg_cval v, uint64_t w)
+static void weigh(const ccg_anmember *m, ccg_crow *r, ccg_cval v, uint64_t w)
 {
 	if (!w)
 		return;
@@ -138,7 +138,7 @@ static void weigh(const an_member *m, ccg_crow *r, ccg_cval v, uint64_t w)
 
 /* What sample (t, v) adds after the sample (tp, vp) before it to row r,
  * the bits `bits` of it. */
-static void step(const an_member *m, ccg_crow *r, uint8_t bits, uint64_t tp,
+static void step(const ccg_anmember *m, ccg_crow *r, uint8_t bits, uint64_t tp,
 		 ccg_cval vp, uint64_t t, ccg_cval v)
 {
 	if (is_abs(m)) {
@@ -159,7 +159,7 @@ static void step(const an_member *m, ccg_crow *r, uint8_t bits, uint64_t tp,
 static ccg_err sample(const ccg_an *a, ccg_counters *c, uint64_t region,
 		      uint32_t mi, uint64_t t, ccg_cval v)
 {
-	const an_member *m = member(a, mi);
+	const ccg_anmember *m = member(a, mi);
 	ccg_csamp *s = samp(c, mi);
 	ccg_crow *r = row(c, region, mi);
 	if (!r)
@@ -185,7 +185,7 @@ static ccg_err sample(const ccg_an *a, ccg_counters *c, uint64_t region,
 }
 
 /* The value of a typed number as member m holds it. */
-static ccg_cval value(const an_member *m, uint8_t type, uint64_t raw)
+static ccg_cval value(const ccg_anmember *m, uint8_t type, uint64_t raw)
 {
 	ccg_cval v;
 	int is_d = type == CCG_T_FLOAT || type == CCG_T_DOUBLE;
@@ -229,7 +229,7 @@ ccg_err an_ctr_event(const ccg_an *a, const ccg_store *st, ccg_counters *c,
 		   ccg_varint_get(&p, end, &n) || n > (uint64_t)(end - p)) {
 		return CCG_EFORMAT;
 	}
-	const an_metric *am = ccg_an_metric(a, metric);
+	const ccg_anmetric *am = ccg_an_metric(a, metric);
 	for (uint64_t k = 0; !err && k < n; k++) {
 		uint8_t type;
 		uint64_t raw;
@@ -258,7 +258,7 @@ static ccg_err k_event(const void *ctx, const ccg_store *st, void *into,
 }
 
 /* Adds row b into a (same region and member). */
-static void row_add(const an_member *m, ccg_crow *a, const ccg_crow *b)
+static void row_add(const ccg_anmember *m, ccg_crow *a, const ccg_crow *b)
 {
 	a->incl = vadd(m, a->incl, b->incl);
 	a->excl = vadd(m, a->excl, b->excl);
@@ -282,7 +282,7 @@ static void row_add(const an_member *m, ccg_crow *a, const ccg_crow *b)
 static void resolve(const ccg_an *a, ccg_counters *c, const ccg_csamp *s,
 		    uint64_t tp, ccg_cval vp)
 {
-	const an_member *m = member(a, s->member);
+	const ccg_anmember *m = member(a, s->member);
 	for (uint32_t i = 0; i < c->n; i++) {
 		ccg_crow *r = &c->r[i];
 		if (r->member != s->member || !r->pend)
@@ -329,7 +329,7 @@ ccg_err an_ctr_merge(const ccg_an *a, ccg_counters *p,
 	free(cc.r);
 	for (uint32_t j = 0; !err && j < c->ns; j++) {
 		const ccg_csamp *s = &c->s[j];
-		const an_member *m = member(a, s->member);
+		const ccg_anmember *m = member(a, s->member);
 		ccg_csamp *ps = samp(p, s->member);
 		if (ps) {
 			/* The increase at its first sample is known now. */
@@ -394,7 +394,7 @@ static ccg_err k_own(const void *ctx, void *res, const ccg_qnode *n)
 	/* Every increase inside it is inclusive to its region. */
 	for (uint32_t j = 0; !err && j < c->ns; j++) {
 		const ccg_csamp *s = &c->s[j];
-		const an_member *m = member(a, s->member);
+		const ccg_anmember *m = member(a, s->member);
 		if (is_abs(m))
 			continue;
 		ccg_crow *r = row(c, region, s->member);

@@ -292,7 +292,7 @@ typedef struct crow_ref {
 	const ccg_an *a;
 } crow_ref;
 
-static int signed_less(const an_member *m, ccg_cval x, ccg_cval y)
+static int signed_less(const ccg_anmember *m, ccg_cval x, ccg_cval y)
 {
 	if (m->is_double)
 		return x.d < y.d;
@@ -307,7 +307,7 @@ static int crow_cmp(const void *x, const void *y)
 	const ccg_crow *a = p->r, *b = q->r;
 	if (a->member != b->member)
 		return a->member < b->member ? -1 : 1;
-	const an_member *m = &p->a->members[a->member];
+	const ccg_anmember *m = &p->a->members[a->member];
 	if (m->mode == AN_ABS_LAST || m->mode == AN_ABS_HOLD) {
 		/* by region alone */
 	} else if (signed_less(m, b->excl, a->excl)) {
@@ -318,7 +318,7 @@ static int crow_cmp(const void *x, const void *y)
 	return a->region < b->region ? -1 : a->region > b->region;
 }
 
-static void put_value(ccg_buf *b, const an_member *m, ccg_cval v)
+static void put_value(ccg_buf *b, const ccg_anmember *m, ccg_cval v)
 {
 	if (m->is_double)
 		ccg_render_double(b, v.d);
@@ -332,7 +332,7 @@ static void put_value(ccg_buf *b, const an_member *m, ccg_cval v)
 static void counters_row(ccg_sink *s, const ccg_an *a, const ccg_crow *r,
 			 uint64_t calls)
 {
-	const an_member *m = &a->members[r->member];
+	const ccg_anmember *m = &a->members[r->member];
 	int abs = m->mode == AN_ABS_LAST || m->mode == AN_ABS_HOLD;
 	ccg_buf *b = ccg_sink_begin(s);
 	ccg_render_region(b, a->d, r->region);

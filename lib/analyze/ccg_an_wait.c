@@ -50,7 +50,7 @@ typedef struct cinst {
 /* What the matching keeps per location. */
 typedef struct lstate {
 	size_t cap, caplost;    /* of out->w[i], out->lost[i] */
-	wop *bar;               /* its OpenMP barrier calls */
+	ccg_anwop *bar;         /* its OpenMP barrier calls */
 	size_t nbar, capbar;
 } lstate;
 
@@ -114,7 +114,7 @@ static ccg_err rank_loc(wctx *x, uint64_t comm, uint64_t rank, uint32_t *out)
 	return CCG_OK;
 }
 
-static ccg_err item_new(wctx *x, const wop *op, uint64_t p, uint32_t *out)
+static ccg_err item_new(wctx *x, const ccg_anwop *op, uint64_t p, uint32_t *out)
 {
 	uint32_t i = x->freel;
 	if (i != NIL) {
@@ -187,7 +187,7 @@ static ccg_err posted_take(wctx *x, uint32_t loc, uint64_t req,
 }
 
 /* A receive posted (the last post of a request counts). */
-static ccg_err posted_add(wctx *x, const wop *op)
+static ccg_err posted_add(wctx *x, const ccg_anwop *op)
 {
 	ccg_mkey k = {{op->loc, op->req, 0, 0}};
 	size_t slot;
@@ -213,7 +213,7 @@ static ccg_err lost(wctx *x, uint32_t loc, uint64_t at, uint64_t t,
  * receive, as ccg_chanseq numbers them - else it waits, last in its
  * channel's queue.  A channel is in the map only while ends wait on it,
  * so the map follows the messages in flight, not the channels used. */
-static ccg_err p2p(wctx *x, const wop *op)
+static ccg_err p2p(wctx *x, const ccg_anwop *op)
 {
 	int send = op->kind == WOP_SEND || op->kind == WOP_BSEND;
 	uint32_t peer = op->rank == UINT64_MAX ? NIL : loc_index(x, op->rank);
@@ -360,7 +360,7 @@ static ccg_err coll_done(wctx *x, cinst *c)
 
 /* A member of a collective: the k-th of its communicator at its
  * location joins instance (comm, k). */
-static ccg_err coll(wctx *x, const wop *op)
+static ccg_err coll(wctx *x, const ccg_anwop *op)
 {
 	ccg_mkey kc = {{op->loc, op->comm, 0, 0}};
 	size_t slot;
@@ -406,7 +406,7 @@ static ccg_err coll(wctx *x, const wop *op)
 	return err;
 }
 
-static ccg_err barrier_add(wctx *x, const wop *op)
+static ccg_err barrier_add(wctx *x, const ccg_anwop *op)
 {
 	lstate *l = &x->ls[op->loc];
 	if (CCG_GROW(l->bar, l->nbar + 1, l->capbar))
@@ -417,7 +417,7 @@ static ccg_err barrier_add(wctx *x, const wop *op)
 
 /* The head of location i's barrier queue (pos[i] taken), NULL when
  * none is left. */
-static const wop *bar_head(const wctx *x, uint32_t i, size_t pos)
+static const ccg_anwop *bar_head(const wctx *x, uint32_t i, size_t pos)
 {
 	return pos < x->ls[i].nbar ? &x->ls[i].bar[pos] : NULL;
 }
@@ -432,7 +432,7 @@ static ccg_err omp_group(wctx *x, const uint32_t *ls, size_t n, size_t *pos)
 	/* Every turn pops at least the head that ends first. */
 	for (;;) {
 		uint64_t m = UINT64_MAX;
-		const wop *h, *last = NULL;
+		const ccg_anwop *h, *last = NULL;
 		for (size_t i = 0; i < n; i++)
 			if ((h = bar_head(x, ls[i], pos[i])))
 				m = min64(m, h->l);
@@ -530,7 +530,7 @@ static int lost_cmp(const void *a, const void *b)
 	return x->at < y->at ? -1 : x->at > y->at;
 }
 
-static ccg_err handle(wctx *x, const wop *op)
+static ccg_err handle(wctx *x, const ccg_anwop *op)
 {
 	switch (op->kind) {
 	case WOP_BARRIER: return barrier_add(x, op);
@@ -543,8 +543,8 @@ static ccg_err handle(wctx *x, const wop *op)
 static ccg_err merge(wctx *x, const ccg_store *s)
 {
 	size_t n = x->nlocs;
-	wcur **c = calloc(n ? n : 1, sizeof *c);
-	wop *next = malloc((n ? n : 1) * sizeof *next);
+	ccg_anwcur **c = calloc(n ? n : 1, sizeof *c);
+	ccg_anwop *next = malloc((n ? n : 1) * sizeof *next);
 	hent *h = malloc((n ? n : 1) * sizeof *h);
 	ccg_walk_memo *m = NULL;
 	size_t nh = 0;

@@ -99,7 +99,7 @@ static wframe *frame(anwalk *x, int64_t pos)
  * unknown. */
 static size_t region_slot(const anwalk *x, uint64_t region)
 {
-	const an_region *r = ccg_an_region(x->a, region);
+	const ccg_anreg *r = ccg_an_region(x->a, region);
 	return r ? (size_t)(r - x->a->regions) : SIZE_MAX;
 }
 
@@ -239,7 +239,7 @@ static ccg_err enter(anwalk *x, const ccg_walk_item *it)
 	}
 	if (h.kind != CCG_NODE_CALL)
 		return CCG_OK;
-	const an_region *r = ccg_an_region(x->a, h.region);
+	const ccg_anreg *r = ccg_an_region(x->a, h.region);
 	f->cat = r ? r->cat : CCG_CAT_COMPUTATION;
 	f->call_pos = pos;
 	if (f->cat != CCG_CAT_COMPUTATION)

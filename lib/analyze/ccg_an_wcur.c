@@ -34,7 +34,7 @@ typedef struct wfr {
 	uint8_t in_barrier;
 } wfr;
 
-struct wcur {
+struct ccg_anwcur {
 	const ccg_store *s;
 	const ccg_an *a;
 	const ccg_wloc *l;
@@ -42,16 +42,16 @@ struct wcur {
 	ccg_walk *w;
 	ccg_tcur tc;
 	ccg_buf fields;
-	wop ahead;              /* the operation after the one given */
+	ccg_anwop ahead;        /* the operation after the one given */
 	int have;               /* 1 ahead holds one, -1 the walk is over */
 	evclass ev[WCUR_EVMEMO];
 };
 
 ccg_err an_wcur_create(const ccg_store *s, const ccg_an *a,
 		       const ccg_wloc *l, uint32_t loc, ccg_walk_memo *m,
-		       wcur **out)
+		       ccg_anwcur **out)
 {
-	wcur *c = calloc(1, sizeof *c);
+	ccg_anwcur *c = calloc(1, sizeof *c);
 	if (!c)
 		return CCG_ENOMEM;
 	c->s = s;
@@ -72,7 +72,7 @@ ccg_err an_wcur_create(const ccg_store *s, const ccg_an *a,
 	return CCG_OK;
 }
 
-void an_wcur_free(wcur *c)
+void an_wcur_free(ccg_anwcur *c)
 {
 	if (!c)
 		return;
@@ -82,7 +82,7 @@ void an_wcur_free(wcur *c)
 }
 
 /* What event record `id` is. */
-static ccg_err classify(wcur *c, uint32_t id, const evclass **out)
+static ccg_err classify(ccg_anwcur *c, uint32_t id, const evclass **out)
 {
 	evclass *e = &c->ev[id & (WCUR_EVMEMO - 1)];
 	*out = e;
@@ -137,7 +137,8 @@ static ccg_err classify(wcur *c, uint32_t id, const evclass **out)
 
 /* Node `it` met: entered when it holds events; an OpenMP barrier call
  * (not inside another) gives an operation (1). */
-static int node(wcur *c, const ccg_walk_item *it, wop *op, ccg_err *err)
+static int node(ccg_anwcur *c, const ccg_walk_item *it, ccg_anwop *op,
+		ccg_err *err)
 {
 	ccg_node h = *it->hdr;
 	size_t lv = ccg_walk_level(c->w);
@@ -156,11 +157,12 @@ static int node(wcur *c, const ccg_walk_item *it, wop *op, ccg_err *err)
 		f.e = si.start;
 		f.l = si.end;
 		f.has_call = 1;
-		const an_region *reg = ccg_an_region(c->a, h.region);
+		const ccg_anreg *reg = ccg_an_region(c->a, h.region);
 		if (!f.in_barrier && reg && reg->omp_barrier) {
 			f.in_barrier = 1;
-			*op = (wop){WOP_BARRIER, 1, c->loc, it->first, si.start,
-				    si.start, si.end, h.region, 0, 0, 0, 0};
+			*op = (ccg_anwop){WOP_BARRIER, 1, c->loc, it->first,
+					  si.start, si.start, si.end,
+					  h.region, 0, 0, 0, 0};
 			given = 1;
 		}
 	}
@@ -170,7 +172,7 @@ static int node(wcur *c, const ccg_walk_item *it, wop *op, ccg_err *err)
 	return given;
 }
 
-static int raw_next(wcur *c, wop *op, ccg_err *err)
+static int raw_next(ccg_anwcur *c, ccg_anwop *op, ccg_err *err)
 {
 	ccg_walk_item it;
 	*err = CCG_OK;
@@ -201,7 +203,7 @@ static int raw_next(wcur *c, wop *op, ccg_err *err)
 		size_t lv = ccg_walk_level(c->w);
 		const wfr *f = lv ? ccg_walk_data(c->w, lv - 1) : NULL;
 		int call = f && f->has_call;
-		*op = (wop){e->kind, (uint8_t)call, c->loc, it.first, t,
+		*op = (ccg_anwop){e->kind, (uint8_t)call, c->loc, it.first, t,
 			    call ? f->e : t, call ? f->l : t,
 			    call ? f->region : 0, e->f[0], e->f[1], e->f[2],
 			    e->f[3]};
@@ -216,7 +218,7 @@ static int raw_next(wcur *c, wop *op, ccg_err *err)
 
 /* Operations are read one ahead, so that a blocking send followed by a
  * receive in the same call (MPI_Sendrecv) is known as such. */
-int an_wcur_next(wcur *c, wop *op, ccg_err *err)
+int an_wcur_next(ccg_anwcur *c, ccg_anwop *op, ccg_err *err)
 {
 	*err = CCG_OK;
 	if (!c->have) {

@@ -294,7 +294,7 @@ static int row_cmp(const void *a, const void *b)
 }
 
 /* Run r's path p translated to the baseline's, when matched; else p. */
-static const char *to_base(const cmp_match *m, size_t r, const char *p)
+static const char *to_base(const ccg_cmpmatch *m, size_t r, const char *p)
 {
 	for (size_t i = 0; m && r && i < m->nlocs; i++)
 		if (m->locs[i].paths[r] && m->locs[i].paths[0] &&
@@ -331,7 +331,7 @@ static void put_val(ccg_buf *b, const jval *v)
 /* Joins the n runs' tables by sp into rows (*rows, *nrows; the caller
  * frees each vals and the array, and the keys through ents). */
 static ccg_err join(const tab *tabs, size_t n, const jspec *sp,
-		    const cmp_match *m, jent **entsp, size_t *nentsp,
+		    const ccg_cmpmatch *m, jent **entsp, size_t *nentsp,
 		    jrow **rowsp, size_t *nrowsp)
 {
 	size_t total = 0;
@@ -611,7 +611,7 @@ static void readme(ccg_buf *b, const char *const *names, size_t n)
 		"files show.\n");
 }
 
-static void locations(ccg_buf *b, size_t n, const cmp_match *m)
+static void locations(ccg_buf *b, size_t n, const ccg_cmpmatch *m)
 {
 	for (size_t r = 0; r < n; r++)
 		ccg_buf_addf(b, "%spath_%zu", r ? "\t" : "", r + 1);
@@ -633,7 +633,7 @@ static void locations(ccg_buf *b, size_t n, const cmp_match *m)
 }
 
 ccg_err ccg_cmp_text(ccg_trace *const *runs, const char *const *names,
-		     size_t n, const cmp_match *m, const cmp_loc *loc,
+		     size_t n, const ccg_cmpmatch *m, const ccg_cmploc *loc,
 		     enum cmp_file f, ccg_buf *out)
 {
 	if (f <= CF_DIR || f >= CF__COUNT)
@@ -810,7 +810,7 @@ static int once(char *const *keys, const unsigned char *taken, size_t n,
 /* Matches the baseline's locations left (base[0..nb), btaken) to run r's
  * left (p[0..np), taken) whose key (fn's; NULL: their place) is the same
  * and unique on both sides, recorded as `how`. */
-static ccg_err match_by(cmp_match *out, size_t r, char *const *base,
+static ccg_err match_by(ccg_cmpmatch *out, size_t r, char *const *base,
 			size_t nb, char *const *p, size_t np, unsigned char *btaken,
 			unsigned char *taken,
 			void (*fn)(const char *, ccg_buf *), const char *how)
@@ -847,7 +847,7 @@ static ccg_err match_by(cmp_match *out, size_t r, char *const *base,
 	return err;
 }
 
-ccg_err ccg_cmp_match(ccg_trace *const *runs, size_t n, cmp_match *out)
+ccg_err ccg_cmp_match(ccg_trace *const *runs, size_t n, ccg_cmpmatch *out)
 {
 	memset(out, 0, sizeof *out);
 	out->nruns = n;
@@ -866,7 +866,7 @@ ccg_err ccg_cmp_match(ccg_trace *const *runs, size_t n, cmp_match *out)
 	char **base = paths[0];
 	size_t nbase = np[0];
 	for (size_t i = 0; !err && i < nbase; i++) {
-		cmp_loc *l = &out->locs[out->nlocs++];
+		ccg_cmploc *l = &out->locs[out->nlocs++];
 		if (!(l->paths = calloc(n, sizeof *l->paths)) ||
 		    !(l->paths[0] = strdup(base[i]))) {
 			err = CCG_ENOMEM;
@@ -909,7 +909,7 @@ ccg_err ccg_cmp_match(ccg_trace *const *runs, size_t n, cmp_match *out)
 		for (size_t j = 0; !err && j < np[r]; j++) {
 			if (taken[j])
 				continue;
-			cmp_loc *l = &out->locs[out->nlocs++];
+			ccg_cmploc *l = &out->locs[out->nlocs++];
 			if (!(l->paths = calloc(n, sizeof *l->paths)) ||
 			    !(l->paths[r] = strdup(p[j]))) {
 				err = CCG_ENOMEM;
@@ -927,7 +927,7 @@ ccg_err ccg_cmp_match(ccg_trace *const *runs, size_t n, cmp_match *out)
 	return err;
 }
 
-void ccg_cmp_match_free(cmp_match *m)
+void ccg_cmp_match_free(ccg_cmpmatch *m)
 {
 	for (size_t i = 0; m->locs && i < m->nlocs; i++) {
 		for (size_t r = 0; m->locs[i].paths && r < m->nruns; r++)

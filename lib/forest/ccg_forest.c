@@ -32,14 +32,14 @@ typedef struct cnode {
 	char *name;             /* owned */
 	size_t *kids;           /* owned: subdirectories, in order */
 	size_t nkids, capkids;
-	const cmp_loc *loc;     /* NULL but for a location's directory */
+	const ccg_cmploc *loc;  /* NULL but for a location's directory */
 } cnode;
 
 struct ccg_forest {
 	ccg_trace **t;          /* owned */
 	char **names;           /* owned; "" with one trace */
 	size_t n;
-	cmp_match match;        /* several traces: their locations */
+	ccg_cmpmatch match;     /* several traces: their locations */
 	cnode *nodes;           /* the directories of compare/ */
 	size_t nnodes;
 	ccg_lru *texts;         /* compare/'s files made, by node and file
@@ -257,7 +257,7 @@ static ccg_err make_compare(ccg_forest *f)
 		return CCG_ENOMEM;
 	f->nnodes = 1;
 	for (size_t i = 0; !err && i < f->match.nlocs; i++) {
-		const cmp_loc *l = &f->match.locs[i];
+		const ccg_cmploc *l = &f->match.locs[i];
 		if (!l->paths[0] || !strcmp(l->how, "unmatched"))
 			continue;
 		const char *p = l->paths[0];

@@ -30,32 +30,32 @@ enum cmp_file {
 
 /* A location of run 0 (the baseline) and the path of the location each
  * run matched to it (NULL: none), all owned. */
-typedef struct cmp_loc {
+typedef struct ccg_cmploc {
 	char **paths;           /* [nruns] */
 	const char *how;        /* "path", "numbers", "place" or "unmatched"
 				 * (static): the loosest match of any run */
-} cmp_loc;
+} ccg_cmploc;
 
 /* The runs' locations as matched: the baseline's in its order, each with
  * its match in every run, then the locations of later runs left
  * unmatched (paths[0] NULL). */
-typedef struct cmp_match {
-	cmp_loc *locs;
+typedef struct ccg_cmpmatch {
+	ccg_cmploc *locs;
 	size_t nlocs;
 	size_t nruns;
-} cmp_match;
+} ccg_cmpmatch;
 
 /* Reads every run's locations.tsv and matches them: by path, then by
  * rank and thread (the numbers in the path), then by place (the group's
  * and the location's order), a key used only where it is unique among
  * the locations left in both runs (ccgfs(5), COMPARE). */
-ccg_err ccg_cmp_match(ccg_trace *const *runs, size_t n, cmp_match *out);
-void ccg_cmp_match_free(cmp_match *m);
+ccg_err ccg_cmp_match(ccg_trace *const *runs, size_t n, ccg_cmpmatch *out);
+void ccg_cmp_match_free(ccg_cmpmatch *m);
 
 /* The text of file `f` of compare/ (loc NULL) or of the directory of
  * matched location `loc`, appended to `out`. */
 ccg_err ccg_cmp_text(ccg_trace *const *runs, const char *const *names,
-		     size_t n, const cmp_match *m, const cmp_loc *loc,
+		     size_t n, const ccg_cmpmatch *m, const ccg_cmploc *loc,
 		     enum cmp_file f, ccg_buf *out);
 
 /* The name of file f ("stats.tsv"). */

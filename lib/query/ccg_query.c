@@ -37,7 +37,7 @@
 /* One instance whose result is being made. */
 typedef struct qframe {
 	ccg_sinst in;
-	result *r;              /* what its items add up to: its whole
+	ccg_qresult *r;         /* what its items add up to: its whole
 				 * result (for the cache), or its part in
 				 * the query's window */
 	int whole;
@@ -64,12 +64,12 @@ typedef struct qctx {
 	ccg_tcur *tc;
 	ccg_vcur vc;            /* a reader of its values */
 	struct hmemo *memo;     /* this thread's node memo, or NULL */
-	const win *w;
+	const ccg_qspan *w;
 	ccg_qwin qw;            /* w's interval, as kinds see it */
-	qrecord *rec;           /* a walk: where stored results go */
+	ccg_qrecord *rec;       /* a walk: where stored results go */
 	qframe *f;              /* slots [0, nslots) zeroed or in use */
 	size_t nf, capf, nslots;
-	const result *top;      /* the first frame's whole result, pinned */
+	const ccg_qresult *top; /* the first frame's whole result, pinned */
 	size_t made;            /* bytes of the results it made */
 	void *out;              /* or where its part goes */
 } qctx;
@@ -224,7 +224,7 @@ static void key_of(const qctx *q, const ccg_sinst *in, uint64_t *k1,
  * or only held for a small subtree (or in a walk).  r belongs to the
  * cache after. */
 static ccg_err keep(qctx *q, const ccg_sinst *in, uint64_t nevents,
-		    result *r, const result **out)
+		    ccg_qresult *r, const ccg_qresult **out)
 {
 	uint64_t k1, k2;
 	void *v = r->u;
@@ -254,7 +254,7 @@ static ccg_err keep(qctx *q, const ccg_sinst *in, uint64_t nevents,
 }
 
 /* Gives back a result keep() or ready() pinned. */
-static void unpin(qctx *q, const result *r)
+static void unpin(qctx *q, const ccg_qresult *r)
 {
 	if (q->rec)
 		ccg_res_destroy(NULL, (void *)(uintptr_t)r->u);
@@ -266,7 +266,7 @@ static void unpin(qctx *q, const result *r)
  * - cached, or in a stored record that reads cleanly - pinned; else *out
  * NULL.  A walk computes everything. */
 static ccg_err ready(qctx *q, const ccg_sinst *in, const ccg_node *h,
-		     const result **out)
+		     const ccg_qresult **out)
 {
 	ccg_statcache *c = q->c;
 	uint64_t k1, k2;
@@ -285,7 +285,7 @@ static ccg_err ready(qctx *q, const ccg_sinst *in, const ccg_node *h,
 	if (!c->stored.get || !c->stored.min_events ||
 	    !ccg_stored_instance(h->nevents, 0, c->stored.min_events, 1, root))
 		return CCG_OK;
-	result *r = ccg_res_new(c, q->kind);
+	ccg_qresult *r = ccg_res_new(c, q->kind);
 	ccg_buf rec = CCG_BUF_INIT;
 	if (!r)
 		return CCG_ENOMEM;
@@ -304,7 +304,7 @@ static ccg_err ready(qctx *q, const ccg_sinst *in, const ccg_node *h,
 
 /* Adds a child's result r, `rel` directories from the top frame's, into
  * the top frame. */
-static ccg_err absorb(qctx *q, const result *r, uint64_t rel)
+static ccg_err absorb(qctx *q, const ccg_qresult *r, uint64_t rel)
 {
 	qframe *f = &q->f[q->nf - 1];
 	if (q->k->given)
@@ -317,7 +317,7 @@ static ccg_err absorb(qctx *q, const result *r, uint64_t rel)
  * read): what ccg_stats_cover would say of its start and end. */
 static int outside(const qctx *q, const ccg_node *h, uint64_t first)
 {
-	const win *w = q->w;
+	const ccg_qspan *w = q->w;
 	if (!w->by_index || !h->nevents)
 		return 0;
 	if (first >= w->i1)
@@ -348,7 +348,7 @@ static ccg_err child(qctx *q, const ccg_sinst *in, const ccg_node *h,
 		if (cover == CCG_COVER_PART)
 			return push(q, in, 0, rel);
 	}
-	const result *v;
+	const ccg_qresult *v;
 	ccg_err err = ready(q, in, h, &v);
 	if (err || !v)
 		return err ? err : push(q, in, 1, rel);
@@ -394,9 +394,9 @@ static ccg_err item(qctx *q)
 /* In a walk: whether the finished frame `done` is a stored instance (and
  * so its result a record), and how many of its events its parent counts
  * as covered. */
-static ccg_err record(qctx *q, const qframe *done, const result *r)
+static ccg_err record(qctx *q, const qframe *done, const ccg_qresult *r)
 {
-	qrecord *rc = q->rec;
+	ccg_qrecord *rc = q->rec;
 	uint64_t n = done->h.nevents;
 	int stored = ccg_stored_instance(n, done->covered, rc->min_events,
 					 !q->nf, done->h.kind == CCG_NODE_ROOT);
@@ -436,7 +436,7 @@ static ccg_err finish(qctx *q)
 	/* A small child's result, added to its parent at once, is the
 	 * query's alone: no cache entry, no lock. */
 	const int own = q->nf && done.h.nevents < CCG_STATS_MIN_EVENTS;
-	const result *v = done.r;
+	const ccg_qresult *v = done.r;
 	if (!own && (err = keep(q, &done.in, done.h.nevents, done.r, &v)))
 		return err;
 	if (q->rec && !err)
@@ -482,8 +482,8 @@ static ccg_err start(qctx *q, const ccg_sinst *in, int whole)
 }
 
 ccg_err ccg_query_whole(ccg_statcache *c, const ccg_sloc *l, ccg_tcur *tc,
-			int kind, const ccg_sinst *in, qrecord *rec,
-			const result **out)
+			int kind, const ccg_sinst *in, ccg_qrecord *rec,
+			const ccg_qresult **out)
 {
 	qctx q = {.c = c, .kind = kind, .k = ccg_statcache_kind(c, kind),
 		  .l = l, .tc = tc, .rec = rec};
@@ -501,7 +501,7 @@ ccg_err ccg_query_whole(ccg_statcache *c, const ccg_sloc *l, ccg_tcur *tc,
 }
 
 ccg_err ccg_query_window(ccg_statcache *c, const ccg_sloc *l, ccg_tcur *tc,
-			 int kind, const ccg_sinst *in, const win *w,
+			 int kind, const ccg_sinst *in, const ccg_qspan *w,
 			 void *out)
 {
 	const ccg_qkind *k = ccg_statcache_kind(c, kind);
@@ -512,7 +512,7 @@ ccg_err ccg_query_window(ccg_statcache *c, const ccg_sloc *l, ccg_tcur *tc,
 		return CCG_OK;
 	if (cover == CCG_COVER_ALL) {
 		/* Its whole result, callee time too. */
-		const result *v;
+		const ccg_qresult *v;
 		ccg_err err = ccg_query_whole(c, l, tc, kind, in, NULL, &v);
 		if (err)
 			return err;

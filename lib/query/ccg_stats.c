@@ -274,7 +274,7 @@ static void k_stats_free(void *r)
 static size_t k_stats_bytes(const void *r)
 {
 	const ccg_stats *st = r;
-	return sizeof(result) + sizeof *st + st->n * sizeof *st->r;
+	return sizeof(ccg_qresult) + sizeof *st + st->n * sizeof *st->r;
 }
 
 static uint64_t k_stats_given(const void *r)
@@ -309,7 +309,7 @@ static void k_folded_free(void *r)
 static size_t k_folded_bytes(const void *r)
 {
 	const ccg_folded *f = r;
-	return sizeof(result) + sizeof *f + f->n * sizeof *f->p;
+	return sizeof(ccg_qresult) + sizeof *f + f->n * sizeof *f->p;
 }
 
 static uint64_t k_folded_given(const void *r)
@@ -347,7 +347,7 @@ static void k_msgs_free(void *r)
 static size_t k_msgs_bytes(const void *r)
 {
 	const ccg_msgs *m = r;
-	return sizeof(result) + sizeof *m + m->n * sizeof *m->m;
+	return sizeof(ccg_qresult) + sizeof *m + m->n * sizeof *m->m;
 }
 
 static ccg_err k_msgs_merge(const void *ctx, void *into, const void *c,
@@ -430,12 +430,12 @@ static const ccg_qkind builtin[CCG_RES_BUILTIN] = {
 /* ------------------------------------------------------------------ */
 /* Results of any kind                                                  */
 
-result *ccg_res_new(const ccg_statcache *c, int kind)
+ccg_qresult *ccg_res_new(const ccg_statcache *c, int kind)
 {
 	const ccg_qkind *k = ccg_statcache_kind(c, kind);
 	if (!k)
 		return NULL;
-	result *r = calloc(1, sizeof *r + k->size);
+	ccg_qresult *r = calloc(1, sizeof *r + k->size);
 	if (r) {
 		r->k = k;
 		r->kind = kind;
@@ -448,13 +448,13 @@ void ccg_res_destroy(void *ctx, void *p)
 	(void)ctx;
 	if (!p)
 		return;
-	result *r = ccg_res_of(p);
+	ccg_qresult *r = ccg_res_of(p);
 	if (r->k->free)
 		r->k->free(r->u);
 	free(r);
 }
 
-size_t ccg_res_bytes(const result *r)
+size_t ccg_res_bytes(const ccg_qresult *r)
 {
 	return r->k->bytes(r->u);
 }
@@ -544,8 +544,8 @@ ccg_err ccg_sinst_place(ccg_tcur *tc, uint64_t last, uint32_t node,
  * into out; with `rec`, the whole result of a walk (ccg_result_walk).
  * The time reader is large (a time record): on the heap. */
 static ccg_err with_ctx(ccg_statcache *c, const ccg_sloc *l, int kind,
-			const ccg_sinst *in, const win *w, qrecord *rec,
-			void *out)
+			const ccg_sinst *in, const ccg_qspan *w,
+			ccg_qrecord *rec, void *out)
 {
 	if (!ccg_statcache_kind(c, kind))
 		return CCG_EINVAL;
@@ -555,7 +555,7 @@ static ccg_err with_ctx(ccg_statcache *c, const ccg_sloc *l, int kind,
 	ccg_sloc_tcur(tc, c->s, l);
 	ccg_err err = CCG_OK;
 	if (w) {
-		win ww = *w;
+		ccg_qspan ww = *w;
 		if (l->monotone && w->t1 > w->t0 &&
 		    !(err = ccg_tcur_lower(tc, w->t0, &ww.i0)) &&
 		    !(err = ccg_tcur_lower(tc, w->t1, &ww.i1)))
@@ -563,7 +563,7 @@ static ccg_err with_ctx(ccg_statcache *c, const ccg_sloc *l, int kind,
 		if (!err)
 			err = ccg_query_window(c, l, tc, kind, in, &ww, out);
 	} else {
-		const result *v = NULL;
+		const ccg_qresult *v = NULL;
 		err = ccg_query_whole(c, l, tc, kind, in, rec, &v);
 		if (rec)
 			ccg_res_destroy(NULL, v ? (void *)(uintptr_t)v->u : NULL);
@@ -589,14 +589,15 @@ ccg_err ccg_result_window(ccg_statcache *c, int kind, const ccg_sloc *l,
 			  const ccg_sinst *in, uint64_t t0, uint64_t t1,
 			  void *out)
 {
-	return with_ctx(c, l, kind, in, &(win){t0, t1, 0, 0, 0}, NULL, out);
+	return with_ctx(c, l, kind, in, &(ccg_qspan){t0, t1, 0, 0, 0}, NULL,
+			out);
 }
 
 ccg_err ccg_result_walk(ccg_statcache *c, int kind, const ccg_sloc *l,
 			const ccg_sinst *root, uint64_t min_events,
 			ccg_result_put_fn put, void *ctx)
 {
-	qrecord rec = {min_events ? min_events : 1, put, ctx, CCG_BUF_INIT};
+	ccg_qrecord rec = {min_events ? min_events : 1, put, ctx, CCG_BUF_INIT};
 	ccg_err err = with_ctx(c, l, kind, root, NULL, &rec, NULL);
 	ccg_buf_free(&rec.rec);
 	return err;

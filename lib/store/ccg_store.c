@@ -9,16 +9,16 @@
 
 
 
-static void intern_free(intern *t)
+static void intern_free(ccg_store_intern *t)
 {
 	free(t->slots);
 	memset(t, 0, sizeof *t);
 }
 
-static int intern_grow(intern *t)
+static int intern_grow(ccg_store_intern *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : CCG_INTERN_INITIAL;
-	slot *s = calloc(cap, sizeof *s);
+	ccg_store_slot *s = calloc(cap, sizeof *s);
 	if (!s)
 		return -1;
 	for (size_t i = 0; i < t->cap; i++) {
@@ -37,10 +37,10 @@ static int intern_grow(intern *t)
 
 /* Forgets every entry of t; the hits of a node table's entries (`log`
  * its records) are counted in bytes first. */
-static void intern_forget(intern *t, const ccg_rlog *log)
+static void intern_forget(ccg_store_intern *t, const ccg_rlog *log)
 {
 	for (size_t i = 0; log && i < t->cap; i++) {
-		const slot *sl = &t->slots[i];
+		const ccg_store_slot *sl = &t->slots[i];
 		if (!sl->id1)
 			continue;
 		uint64_t len = ccg_rlog_len(log, sl->id1 - 1);
@@ -54,7 +54,7 @@ static void intern_forget(intern *t, const ccg_rlog *log)
 
 /* Makes room for one more entry, keeping the load at most 3/4: grows the
  * table, or forgets its entries when it may not grow. */
-static int intern_reserve(intern *t, const ccg_rlog *log)
+static int intern_reserve(ccg_store_intern *t, const ccg_rlog *log)
 {
 	if ((t->n + 1) * 4 <= t->cap * 3)
 		return 0;
@@ -66,7 +66,7 @@ static int intern_reserve(intern *t, const ccg_rlog *log)
 }
 
 /* Finds h; returns its slot (empty when absent). */
-static slot *intern_find(intern *t, ccg_hash128 h)
+static ccg_store_slot *intern_find(ccg_store_intern *t, ccg_hash128 h)
 {
 	size_t mask = t->cap - 1, j = h.a & mask;
 	while (t->slots[j].id1 &&
@@ -76,14 +76,14 @@ static slot *intern_find(intern *t, ccg_hash128 h)
 }
 
 /* Looks up the bytes of b in table t: 1 and *id when present. */
-static int intern_lookup(intern *t, const ccg_buf *b, uint64_t seed,
+static int intern_lookup(ccg_store_intern *t, const ccg_buf *b, uint64_t seed,
 			 ccg_hash128 *h, uint32_t *id)
 {
 	*h = ccg_hash(b->data, b->len, seed);
 	t->offered_bytes += b->len;
 	if (!t->cap)
 		return 0;
-	slot *s = intern_find(t, *h);
+	ccg_store_slot *s = intern_find(t, *h);
 	if (!s->id1)
 		return 0;
 	*id = s->id1 - 1;
@@ -93,9 +93,9 @@ static int intern_lookup(intern *t, const ccg_buf *b, uint64_t seed,
 /* Adds the bytes of b (hash h, not present) to log a and table t (a node
  * table when `fold`).  When `more` is given, more(ctx, b) may first append
  * what the record holds beyond its identity (not hashed). */
-static ccg_err intern_insert(intern *t, ccg_rlog *a, int fold, ccg_buf *b,
-			     ccg_hash128 h, void (*more)(void *ctx, ccg_buf *b),
-			     void *ctx, uint32_t *id)
+static ccg_err intern_insert(ccg_store_intern *t, ccg_rlog *a, int fold,
+			     ccg_buf *b, ccg_hash128 h, void (*more)(void *ctx,
+			     ccg_buf *b), void *ctx, uint32_t *id)
 {
 	if (intern_reserve(t, fold ? a : NULL))
 		return CCG_ENOMEM;
@@ -107,7 +107,7 @@ static ccg_err intern_insert(intern *t, ccg_rlog *a, int fold, ccg_buf *b,
 					: ccg_rlog_add(a, b->data, b->len);
 	if (err)
 		return err;
-	slot *s = intern_find(t, h);
+	ccg_store_slot *s = intern_find(t, h);
 	s->h = h;
 	s->id1 = a->n;
 	t->n++;
@@ -116,9 +116,9 @@ static ccg_err intern_insert(intern *t, ccg_rlog *a, int fold, ccg_buf *b,
 }
 
 /* Interns the bytes of b: looks up, adds when new. */
-static ccg_err intern_bytes(intern *t, ccg_rlog *a, ccg_buf *b, uint64_t seed,
-			    void (*more)(void *ctx, ccg_buf *b), void *ctx,
-			    uint32_t *id)
+static ccg_err intern_bytes(ccg_store_intern *t, ccg_rlog *a, ccg_buf *b,
+			    uint64_t seed, void (*more)(void *ctx, ccg_buf *b),
+			    void *ctx, uint32_t *id)
 {
 	ccg_hash128 h;
 	if (intern_lookup(t, b, seed, &h, id))
@@ -152,9 +152,9 @@ void ccg_store_set_limits(ccg_store *s, const ccg_store_limits *lim)
 {
 	/* Slots of 32 bytes: 3/4 of the bound to nodes, the rest to events;
 	 * records likewise. */
-	size_t slots = lim->tables / sizeof(slot);
+	size_t slots = lim->tables / sizeof(ccg_store_slot);
 	size_t want[2] = {slots / 4 * 3, slots / 4};
-	intern *ts[] = {&s->node_tab, &s->event_tab};
+	ccg_store_intern *ts[] = {&s->node_tab, &s->event_tab};
 	for (int i = 0; i < 2; i++) {
 		size_t max = lim->tables ? CCG_INTERN_INITIAL : 0;
 		while (max && max * 2 <= want[i])
@@ -220,7 +220,7 @@ void ccg_store_free(ccg_store *s)
 
 void ccg_store_clear(ccg_store *s)
 {
-	intern *ts[] = {&s->node_tab, &s->event_tab};
+	ccg_store_intern *ts[] = {&s->node_tab, &s->event_tab};
 	ccg_rlog_clear(&s->nodes);
 	ccg_rlog_clear(&s->events);
 	ccg_rlog_clear(&s->times);
@@ -283,7 +283,7 @@ ccg_err ccg_store_event(ccg_store *s, ccg_kind kind,
 	ccg_buf *b = &s->scratch;
 	if (s->src || s->unpacked)
 		return CCG_ENOTSUP;
-	evmemo *m = NULL;
+	ccg_store_evmemo *m = NULL;
 	if (len <= CCG_EVMEMO_BYTES) {
 		uint64_t h = ((uint64_t)kind << 8 | len) * 0x9E3779B97F4A7C15ULL;
 		size_t i = 0;
@@ -431,7 +431,7 @@ static ccg_err intern_node(ccg_store *s, const ccg_node *sum,
 	ccg_hash128 h = node_hash(sum->kind, sum->region, sum->endmode, refs,
 				  sum->nitems);
 	if (s->node_tab.cap) {
-		slot *sl = intern_find(&s->node_tab, h);
+		ccg_store_slot *sl = intern_find(&s->node_tab, h);
 		if (sl->id1) {
 			uint32_t id = sl->id1 - 1;
 			*ref = id;

@@ -19,18 +19,18 @@
 /* Seed of the event records' hash. */
 #define CCG_SEED_EVENT 0x6576656EULL
 
-typedef struct slot {
+typedef struct ccg_store_slot {
 	ccg_hash128 h;
 	uint32_t id1;   /* id + 1; 0 marks an empty slot */
 	uint32_t hits;  /* nodes: offers found here by ccg_store_node (kept in
 			 * the slot, the one line a hit touches) */
-} slot;
+} ccg_store_slot;
 
 /* Invariants: cap is 0 or a power of two, n <= 3/4 cap, cap <= max when
  * max is set; a table that would pass max forgets every entry instead
  * (intern_forget): the records stay, only their sharing is lost. */
-typedef struct intern {
-	slot *slots;
+typedef struct ccg_store_intern {
+	ccg_store_slot *slots;
 	size_t cap, n;
 	size_t max;               /* most slots; 0 for no bound */
 	uint64_t offered_bytes;   /* bytes of every record offered (nodes:
@@ -38,18 +38,18 @@ typedef struct intern {
 	uint64_t forgotten;       /* times the table forgot its entries */
 	uint64_t folded;          /* nodes: bytes of every offer of the
 				   * records forgotten (ccg_store_merge) */
-} intern;
+} ccg_store_intern;
 
 /* Recently interned small event records, to skip hashing. */
 #define CCG_EVMEMO_SLOTS 1024
 #define CCG_EVMEMO_BYTES 24
-typedef struct evmemo {
+typedef struct ccg_store_evmemo {
 	uint32_t kind1;      /* kind + 1; 0 marks an empty slot */
 	uint32_t len;
 	ccg_ref ref;
 	uint32_t textlen;
 	unsigned char bytes[CCG_EVMEMO_BYTES];
-} evmemo;
+} ccg_store_evmemo;
 
 struct ccg_store {
 	const ccg_store_source *src; /* NULL for a store being built */
@@ -60,10 +60,10 @@ struct ccg_store {
 	ccg_ref *refs;               /* scratch: a node's items */
 	size_t caprefs;
 	size_t captext, capmetric;
-	evmemo memo[CCG_EVMEMO_SLOTS];
+	ccg_store_evmemo memo[CCG_EVMEMO_SLOTS];
 	ccg_store_source src_copy;
 	ccg_rlog nodes, events, times;
-	intern node_tab, event_tab;
+	ccg_store_intern node_tab, event_tab;
 	uint64_t nodes_offered;
 	ccg_buf scratch;
 	uint32_t *held;              /* a store made by ccg_store_unpack: what
@@ -88,7 +88,7 @@ static inline int ccg_store_held(const ccg_store *s, size_t k, uint32_t *id,
 		*hits = s->held[2 * k + 1];
 		return 1;
 	}
-	const slot *sl = &s->node_tab.slots[k];
+	const ccg_store_slot *sl = &s->node_tab.slots[k];
 	*id = sl->id1 - 1;
 	*hits = sl->hits;
 	return sl->id1 != 0;

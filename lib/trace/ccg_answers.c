@@ -47,10 +47,11 @@ static void put_part(const ccg_trace *t, int kind, void *own,
 }
 
 /* summary.tsv or efficiency.tsv of scope s. */
-static ccg_err time_table(const ccg_trace *t, const where *w, const inst *in,
-			  const ccg_scope *s, enum view v, ccg_sink *out)
+static ccg_err time_table(const ccg_trace *t, const ccg_where *w,
+			  const ccg_inst *in, const ccg_scope *s, enum view v,
+			  ccg_sink *out)
 {
-	tspan sp = ccg_tables_span(t, w, in);
+	ccg_tspan sp = ccg_tables_span(t, w, in);
 	ccg_an_scope sc = {sp.start, sp.end, NULL, s->n, &t->secs,
 			   ccg_names_id_path, t, ccg_an_hybrid(t->an)};
 	ccg_an_loc *locs = calloc(s->n ? s->n : 1, sizeof *locs);
@@ -214,8 +215,8 @@ done:
 	return err;
 }
 
-static ccg_err counters_table(const ccg_trace *t, const where *w,
-			      const inst *in, const ccg_scope *s,
+static ccg_err counters_table(const ccg_trace *t, const ccg_where *w,
+			      const ccg_inst *in, const ccg_scope *s,
 			      ccg_sink *out)
 {
 	ccg_counters all = {0};
@@ -248,8 +249,8 @@ next:
 	return err;
 }
 
-ccg_err ccg_answers_text(const ccg_trace *t, const where *w, const inst *in,
-			 enum view v, ccg_sink *out)
+ccg_err ccg_answers_text(const ccg_trace *t, const ccg_where *w,
+			 const ccg_inst *in, enum view v, ccg_sink *out)
 {
 	ccg_scope s;
 	ccg_err err = ccg_scope_of(t, w, in, &s);

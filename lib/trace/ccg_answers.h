@@ -12,7 +12,7 @@
 ccg_err ccg_answers_prepare(ccg_trace *t);
 /* summary.tsv, efficiency.tsv, longest.tsv or counters.tsv (view v) of
  * directory w (with `in` for a tree directory) into the sink. */
-ccg_err ccg_answers_text(const ccg_trace *t, const where *w, const inst *in,
-			 enum view v, ccg_sink *out);
+ccg_err ccg_answers_text(const ccg_trace *t, const ccg_where *w,
+			 const ccg_inst *in, enum view v, ccg_sink *out);
 
 #endif

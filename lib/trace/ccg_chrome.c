@@ -23,7 +23,7 @@
 
 #include "ccg_json.h"
 
-int ccg_chrome_listed(const ccg_trace *t, const where *w)
+int ccg_chrome_listed(const ccg_trace *t, const ccg_where *w)
 {
 	if (w->kind != W_ROOT && w->kind != W_GROUP)
 		return 1;
@@ -34,9 +34,9 @@ int ccg_chrome_listed(const ccg_trace *t, const where *w)
 }
 
 /* Appends location l's two metadata lines. */
-static void put_meta(const ccg_trace *t, const loc *l, ccg_buf *b)
+static void put_meta(const ccg_trace *t, const ccg_loc *l, ccg_buf *b)
 {
-	const group *g = &t->groups[l->group];
+	const ccg_group *g = &t->groups[l->group];
 	static const char *const what[2] = {"process_name", "thread_name"};
 	for (int i = 0; i < 2; i++) {
 		ccg_buf_adds(b, "{\"ph\":\"M\",\"pid\":");
@@ -89,8 +89,8 @@ static ccg_err put(cursor *c, const char *s, size_t n)
 
 /* Location l's part: its metadata and its lines (ccg_events_json): of
  * `in`, a tree directory, or inside wn when not NULL, or all. */
-static ccg_err put_loc(const ccg_trace *t, const loc *l, const inst *in,
-		       const win *wn, cursor *c)
+static ccg_err put_loc(const ccg_trace *t, const ccg_loc *l, const ccg_inst *in,
+		       const ccg_win *wn, cursor *c)
 {
 	ccg_buf meta = CCG_BUF_INIT;
 	put_meta(t, l, &meta);
@@ -110,13 +110,13 @@ static ccg_err put_loc(const ccg_trace *t, const loc *l, const inst *in,
 			       NULL);
 }
 
-ccg_err ccg_chrome_file(const ccg_trace *t, const where *w, const inst *in,
-			uint64_t off, size_t len, ccg_buf *out,
-			uint64_t *size)
+ccg_err ccg_chrome_file(const ccg_trace *t, const ccg_where *w,
+			const ccg_inst *in, uint64_t off, size_t len,
+			ccg_buf *out, uint64_t *size)
 {
 	cursor c = {out, off, off + len, 0};
-	win span;
-	const win *wn = NULL;
+	ccg_win span;
+	const ccg_win *wn = NULL;
 	if (w->kind == W_WIN) {
 		span = ccg_ids_window(t, w->win);
 		wn = &span;
@@ -126,7 +126,7 @@ ccg_err ccg_chrome_file(const ccg_trace *t, const where *w, const inst *in,
 	size_t n = ccg_ids_scope(t, w, &first, &members);
 	ccg_err err = put(&c, CCG_JSON_HEAD, sizeof CCG_JSON_HEAD - 1);
 	for (size_t i = 0; !err && !done(&c) && i < n; i++) {
-		const loc *l = &t->locs[members ? members[i] : first + i];
+		const ccg_loc *l = &t->locs[members ? members[i] : first + i];
 		err = put_loc(t, l, w->kind == W_TREE ? in : NULL, wn, &c);
 	}
 	if (!err)

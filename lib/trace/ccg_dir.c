@@ -28,9 +28,9 @@ enum dkind { K_ROOT, K_GROUP, K_LOC, K_NODE, K_TIME, K_WIN, K_WIN_LOC };
 
 /* A directory or file's owner, resolved. */
 typedef struct target {
-	where w;
+	ccg_where w;
 	enum dkind kind;
-	inst in;                /* K_LOC, K_NODE: the instance */
+	ccg_inst in;            /* K_LOC, K_NODE: the instance */
 } target;
 
 /* A file: (out NULL) its exact size into *size, else up to `len` bytes
@@ -90,7 +90,7 @@ static ccg_err f_patterns(const ccg_trace *t, const target *tg, enum view v,
 {
 	(void)v;
 	const ccg_buf *b;
-	const loc *l = tg->kind == K_LOC       ? tg->in.l
+	const ccg_loc *l = tg->kind == K_LOC       ? tg->in.l
 		       : tg->kind == K_WIN_LOC ? &t->locs[tg->w.index]
 					       : NULL;
 	ccg_err err = ccg_tables_patterns(t, l, &b);
@@ -131,7 +131,7 @@ static ccg_err f_events(const ccg_trace *t, const target *tg, enum view v,
 		}
 		return ccg_events_read(t, &tg->in, off, len, out);
 	}
-	win wn = ccg_ids_window(t, tg->w.win);
+	ccg_win wn = ccg_ids_window(t, tg->w.win);
 	if (tg->kind == K_WIN_LOC)
 		return ccg_events_window(t, &t->locs[tg->w.index], wn.t0, wn.t1,
 					 off, len, out, size);
@@ -153,7 +153,7 @@ static ccg_err f_metrics(const ccg_trace *t, const target *tg, enum view v,
 	}
 	if (tg->kind == K_ROOT || tg->kind == K_GROUP)
 		return ccg_merge_view(t, &tg->w, v, NULL, off, len, out, size);
-	win wn = ccg_ids_window(t, tg->w.win);
+	ccg_win wn = ccg_ids_window(t, tg->w.win);
 	if (tg->kind == K_WIN_LOC)
 		return ccg_metrics_window(t, &t->locs[tg->w.index], &wn, off,
 					  len, out, size);
@@ -168,7 +168,7 @@ static ccg_err f_table(const ccg_trace *t, const target *tg, enum view v,
 {
 	ccg_sink s;
 	ccg_sink_init(&s, out, off, len);
-	const inst *in = tg->kind == K_LOC || tg->kind == K_NODE ? &tg->in
+	const ccg_inst *in = tg->kind == K_LOC || tg->kind == K_NODE ? &tg->in
 								 : NULL;
 	ccg_err err = ccg_tables_text(t, &tg->w, in, v, &s);
 	if (!err && !out)
@@ -185,7 +185,7 @@ static ccg_err f_answer(const ccg_trace *t, const target *tg, enum view v,
 {
 	ccg_sink s;
 	ccg_sink_init(&s, out, off, len);
-	const inst *in = tg->kind == K_LOC || tg->kind == K_NODE ? &tg->in
+	const ccg_inst *in = tg->kind == K_LOC || tg->kind == K_NODE ? &tg->in
 								 : NULL;
 	ccg_err err = v == V_WAITS || v == V_CRITPATH
 			      ? ccg_waitset_text(t, &tg->w, in, v, &s)
@@ -215,7 +215,7 @@ static ccg_err f_json(const ccg_trace *t, const target *tg, enum view v,
 		      uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
 {
 	(void)v;
-	const inst *in = tg->kind == K_LOC || tg->kind == K_NODE ? &tg->in
+	const ccg_inst *in = tg->kind == K_LOC || tg->kind == K_NODE ? &tg->in
 								 : NULL;
 	return ccg_chrome_file(t, &tg->w, in, off, len, out, size);
 }
@@ -345,7 +345,7 @@ static ccg_err find(const ccg_trace *t, ccg_id id, target *tg)
 	case W_TREE:
 		break;
 	}
-	const loc *l = &t->locs[tg->w.index];
+	const ccg_loc *l = &t->locs[tg->w.index];
 	tg->kind = tg->w.dir == l->base ? K_LOC : K_NODE;
 	return ccg_ids_resolve(t, l, tg->w.dir, &tg->in);
 }
@@ -443,7 +443,7 @@ static ccg_err tree_child(const ccg_trace *t, ccg_id dir, const target *tg,
 	*out = ccg_id_make(cid, V_DIR);
 	if (!name)
 		return CCG_OK;
-	kids ks;
+	ccg_kids ks;
 	err = ccg_kids_load(t, &tg->in, &ks);
 	if (!err)
 		ccg_kids_name(t, &ks, (uint32_t)k, name);
@@ -466,7 +466,7 @@ static ccg_err lookup_tree(const ccg_trace *t, ccg_id dir, const target *tg,
 	if (rel > UINT64_MAX - t->zero)
 		return CCG_ENOENT;
 	uint64_t start = rel + t->zero;
-	kids ks;
+	ccg_kids ks;
 	ccg_buf b = CCG_BUF_INIT;
 	ccg_err err = ccg_kids_load(t, &tg->in, &ks);
 	uint32_t found = UINT32_MAX;
@@ -484,7 +484,7 @@ static ccg_err lookup_tree(const ccg_trace *t, ccg_id dir, const target *tg,
 			break;
 		}
 	}
-	inst child;
+	ccg_inst child;
 	if (!err && found != UINT32_MAX &&
 	    !(err = tree_child(t, dir, tg, found, out, NULL)) &&
 	    !(err = ccg_ids_child(&tg->in, &ks.it, ks.item_of[found], &child)))

@@ -51,7 +51,7 @@ static ccg_err walk_part(dist_run *r, const ccg_defs *defs,
 	ccg_err err = analysis(r, defs, &an);
 	if (err)
 		return err;
-	loc as = {0}; /* the location as queries would see it, tbase 0 */
+	ccg_loc as = {0}; /* the location as queries would see it, tbase 0 */
 	as.root = l->root;
 	as.nevents = l->nevents;
 	as.first = l->first;

@@ -23,13 +23,13 @@
 
 /* Bytes of one events.tsv line besides the record's own text: the
  * digits of time, depth and location, and the seconds and their tab. */
-static uint64_t fixed_len(const ccg_trace *t, const loc *l)
+static uint64_t fixed_len(const ccg_trace *t, const ccg_loc *l)
 {
 	return t->w_time + t->w_depth + strlen(l->idstr) +
 	       ccg_secfmt_width(&t->secs) + 1;
 }
 
-uint64_t ccg_events_size(const ccg_trace *t, const inst *in)
+uint64_t ccg_events_size(const ccg_trace *t, const ccg_inst *in)
 {
 	return t->ev_header.len + in->hdr.textlen +
 	       in->hdr.nevents * fixed_len(t, in->l);
@@ -74,7 +74,7 @@ typedef struct memo_unit {
 #define CCG_WALK_RANGES 16
 
 typedef struct memo_range {
-	const loc *l;           /* NULL when empty */
+	const ccg_loc *l;       /* NULL when empty */
 	uint64_t t0, t1, i0, i1;
 } memo_range;
 
@@ -145,14 +145,14 @@ static memo *memo_get(const ccg_trace *t)
  * subtree is a cursor of its own (walk_cursor). */
 typedef struct walk {
 	const ccg_trace *t;
-	const loc *l;
+	const ccg_loc *l;
 	memo_ev *ev;
 	ccg_walk_memo *nodes;
 	ccg_buf *fields_;
 	ccg_tcur *tc;           /* the location's times */
 	ccg_vcur *vc;           /* its values */
 	memo_ev *at;            /* a split record joined */
-	evwin win;              /* the events it keeps */
+	ccg_evwin win;          /* the events it keeps */
 	enum evfmt fmt;         /* how lines are written */
 	char pid[24], tid[24];  /* EVF_JSON: the location's process, thread */
 	size_t ts_width;        /* EVF_JSON: width of its times */
@@ -182,7 +182,7 @@ static void frame_mark(ccg_walk *c, uint64_t first, uint64_t n, int kind,
 }
 
 /* A walk over location l with thread memo m, over all its events. */
-static walk walk_make(const ccg_trace *t, const loc *l, memo *m)
+static walk walk_make(const ccg_trace *t, const ccg_loc *l, memo *m)
 {
 	ccg_loc_tcur(&m->tc, t, l);
 	ccg_loc_vcur(&m->vc, t, l);
@@ -554,7 +554,7 @@ static ccg_err render_line(walk *w, ccg_walk *c, uint32_t id, uint64_t idx,
 
 /* Appends up to `len` bytes of the body (its lines) of `in`, starting at
  * body offset `off`. */
-static ccg_err walk_read(walk *w, const inst *in, uint64_t off, size_t len,
+static ccg_err walk_read(walk *w, const ccg_inst *in, uint64_t off, size_t len,
 			 ccg_buf *out)
 {
 	const uint64_t fixed = walk_fixed(w);
@@ -650,8 +650,8 @@ size_t ccg_events_header(const ccg_trace *t, uint64_t *off, size_t len,
 
 /* A windowed walk over location l from its root (*root).  Where times
  * never fall, the window is a range of events, found once. */
-static ccg_err walk_window(const ccg_trace *t, const loc *l, uint64_t t0,
-			   uint64_t t1, inst *root, walk *w)
+static ccg_err walk_window(const ccg_trace *t, const ccg_loc *l, uint64_t t0,
+			   uint64_t t1, ccg_inst *root, walk *w)
 {
 	ccg_err err = ccg_ids_root(t, l, root);
 	if (err)
@@ -663,10 +663,10 @@ static ccg_err walk_window(const ccg_trace *t, const loc *l, uint64_t t0,
 	return ccg_events_evwin(t, l, w->tc, t0, t1, &w->win);
 }
 
-ccg_err ccg_events_evwin(const ccg_trace *t, const loc *l, ccg_tcur *tc,
-			 uint64_t t0, uint64_t t1, evwin *out)
+ccg_err ccg_events_evwin(const ccg_trace *t, const ccg_loc *l, ccg_tcur *tc,
+			 uint64_t t0, uint64_t t1, ccg_evwin *out)
 {
-	*out = (evwin){1, 0, t0, t1, 0, 0};
+	*out = (ccg_evwin){1, 0, t0, t1, 0, 0};
 	if (l->rep.out_of_order)
 		return CCG_OK;
 	out->by_index = 1;
@@ -691,11 +691,11 @@ ccg_err ccg_events_evwin(const ccg_trace *t, const loc *l, ccg_tcur *tc,
 	return err;
 }
 
-ccg_err ccg_events_window_body(const ccg_trace *t, const loc *l,
+ccg_err ccg_events_window_body(const ccg_trace *t, const ccg_loc *l,
 			       uint64_t t0, uint64_t t1, uint64_t off,
 			       size_t len, ccg_buf *out)
 {
-	inst root;
+	ccg_inst root;
 	walk w;
 	ccg_err err = walk_window(t, l, t0, t1, &root, &w);
 	if (err)
@@ -704,11 +704,11 @@ ccg_err ccg_events_window_body(const ccg_trace *t, const loc *l,
 }
 
 /* Size and bytes of a location's events.tsv inside [t0, t1). */
-ccg_err ccg_events_window(const ccg_trace *t, const loc *l, uint64_t t0,
+ccg_err ccg_events_window(const ccg_trace *t, const ccg_loc *l, uint64_t t0,
 			     uint64_t t1, uint64_t off, size_t len,
 			     ccg_buf *out, uint64_t *size)
 {
-	inst in;
+	ccg_inst in;
 	walk w;
 	ccg_err err = walk_window(t, l, t0, t1, &in, &w);
 	if (err)
@@ -728,7 +728,7 @@ ccg_err ccg_events_window(const ccg_trace *t, const loc *l, uint64_t t0,
 }
 
 
-ccg_err ccg_events_read(const ccg_trace *t, const inst *in, uint64_t off,
+ccg_err ccg_events_read(const ccg_trace *t, const ccg_inst *in, uint64_t off,
 			   size_t len, ccg_buf *out)
 {
 	const size_t hlen = t->ev_header.len;
@@ -764,7 +764,7 @@ typedef struct jclip {
  * inside whose Leave is at i1 or later, or that is never left.  With
  * `in` (a tree directory), *outer is the innermost call around it, if
  * any (*has_outer). */
-static ccg_err clip_calls(walk *w, const inst *root, const inst *in,
+static ccg_err clip_calls(walk *w, const ccg_inst *root, const ccg_inst *in,
 			  uint64_t i0, uint64_t i1, ccg_buf *calls,
 			  jframe *outer, int *has_outer)
 {
@@ -823,7 +823,7 @@ static ccg_err clip_calls(walk *w, const inst *root, const inst *in,
  * Leave of its own ends), an "E" at ts1 (at the location's last time for
  * a call never left, when sooner) for each call open at the end
  * (innermost first). */
-static ccg_err clip_lines(walk *w, const inst *root, const inst *in,
+static ccg_err clip_lines(walk *w, const ccg_inst *root, const ccg_inst *in,
 			  uint64_t i0, uint64_t i1, uint64_t ts0,
 			  uint64_t ts1, ccg_buf *pre, ccg_buf *suf,
 			  jframe *outer, int *has_outer)
@@ -881,18 +881,18 @@ static void put_part(ccg_buf *out, const char *s, uint64_t n, uint64_t at,
 		ccg_buf_add(out, s + a, (size_t)(e - a));
 }
 
-ccg_err ccg_events_json(const ccg_trace *t, const loc *l, const inst *in,
-			const win *wn, uint64_t off, size_t len, ccg_buf *out,
-			uint64_t *size)
+ccg_err ccg_events_json(const ccg_trace *t, const ccg_loc *l,
+			const ccg_inst *in, const ccg_win *wn, uint64_t off,
+			size_t len, ccg_buf *out, uint64_t *size)
 {
 	memo *m = memo_get(t);
 	if (!m)
 		return CCG_ENOMEM;
-	inst root;
+	ccg_inst root;
 	ccg_err err = ccg_ids_root(t, l, &root);
 	if (err)
 		return err;
-	const inst *body_in = in && !wn ? in : &root;
+	const ccg_inst *body_in = in && !wn ? in : &root;
 	walk w = walk_make(t, l, m);
 	walk_format(&w, EVF_JSON);
 	const uint64_t fixed = walk_fixed(&w);
@@ -942,10 +942,10 @@ cleanup:
 	return err;
 }
 
-ccg_err ccg_events_each(const ccg_trace *t, const loc *l, ccg_event_fn fn,
+ccg_err ccg_events_each(const ccg_trace *t, const ccg_loc *l, ccg_event_fn fn,
 			void *ctx)
 {
-	inst root;
+	ccg_inst root;
 	ccg_err err = ccg_ids_root(t, l, &root);
 	if (err)
 		return err;

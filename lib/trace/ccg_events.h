@@ -11,20 +11,20 @@
 /* Which events of a location's stream a walk keeps: all (`windowed` 0),
  * or those inside [t0, t1) - where the location's times never fall, the
  * index range i0 .. i1 - 1 (`by_index`), else each event by its time. */
-typedef struct evwin {
+typedef struct ccg_evwin {
 	int windowed, by_index;
 	uint64_t t0, t1, i0, i1;
-} evwin;
+} ccg_evwin;
 
 /* The window [t0, t1) of location l, whose times tc reads: its index
  * range found by two time searches, remembered per thread (a merge asks
  * again for every chunk it reads). */
-ccg_err ccg_events_evwin(const ccg_trace *t, const loc *l, ccg_tcur *tc,
-			 uint64_t t0, uint64_t t1, evwin *out);
+ccg_err ccg_events_evwin(const ccg_trace *t, const ccg_loc *l, ccg_tcur *tc,
+			 uint64_t t0, uint64_t t1, ccg_evwin *out);
 
 /* How the n events from event `first` on meet e (a CCG_COVER_ value):
  * told by index, else PART (only the events' times can tell). */
-static inline int ccg_evwin_cover(const evwin *e, uint64_t first,
+static inline int ccg_evwin_cover(const ccg_evwin *e, uint64_t first,
 				  uint64_t n)
 {
 	if (!e->windowed)
@@ -39,7 +39,7 @@ static inline int ccg_evwin_cover(const evwin *e, uint64_t first,
 
 /* Whether event idx is inside e (its time read through tc when the index
  * cannot tell; *err set when it cannot be read). */
-static inline int ccg_evwin_inside(const evwin *e, ccg_tcur *tc,
+static inline int ccg_evwin_inside(const ccg_evwin *e, ccg_tcur *tc,
 				   uint64_t idx, ccg_err *err)
 {
 	uint64_t at;
@@ -53,13 +53,13 @@ static inline int ccg_evwin_inside(const evwin *e, ccg_tcur *tc,
 }
 
 /* Size of the events.tsv of `in`. */
-uint64_t ccg_events_size(const ccg_trace *t, const inst *in);
+uint64_t ccg_events_size(const ccg_trace *t, const ccg_inst *in);
 /* Appends up to `len` bytes of the events.tsv of `in` from `off`. */
-ccg_err ccg_events_read(const ccg_trace *t, const inst *in, uint64_t off,
+ccg_err ccg_events_read(const ccg_trace *t, const ccg_inst *in, uint64_t off,
 			size_t len, ccg_buf *out);
 /* Size (out NULL) or up to `len` bytes from `off` of a location's
  * events.tsv inside [t0, t1), header included. */
-ccg_err ccg_events_window(const ccg_trace *t, const loc *l, uint64_t t0,
+ccg_err ccg_events_window(const ccg_trace *t, const ccg_loc *l, uint64_t t0,
 			  uint64_t t1, uint64_t off, size_t len, ccg_buf *out,
 			  uint64_t *size);
 /* Appends the part of the events.tsv header (lossy note included) that
@@ -69,7 +69,7 @@ size_t ccg_events_header(const ccg_trace *t, uint64_t *off, size_t len,
 			 ccg_buf *out);
 /* Appends up to `len` bytes of the body (no header) of a location's
  * events.tsv inside [t0, t1), from body offset `off`. */
-ccg_err ccg_events_window_body(const ccg_trace *t, const loc *l,
+ccg_err ccg_events_window_body(const ccg_trace *t, const ccg_loc *l,
 			       uint64_t t0, uint64_t t1, uint64_t off,
 			       size_t len, ccg_buf *out);
 
@@ -79,15 +79,15 @@ ccg_err ccg_events_window_body(const ccg_trace *t, const loc *l,
  * (ccg_json.h), preceded by a clipped "B" for each call open at the
  * span's start and followed by a clipped "E" for each call open at its
  * end, so that every call in the span begins and ends in it. */
-ccg_err ccg_events_json(const ccg_trace *t, const loc *l, const inst *in,
-			const win *wn, uint64_t off, size_t len, ccg_buf *out,
-			uint64_t *size);
+ccg_err ccg_events_json(const ccg_trace *t, const ccg_loc *l,
+			const ccg_inst *in, const ccg_win *wn, uint64_t off,
+			size_t len, ccg_buf *out, uint64_t *size);
 
 /* Called for each event of a location in stream order (its index, kind
  * and TSV record: NAME \t ATTRIBUTES \n); an error stops the walk. */
 typedef ccg_err (*ccg_event_fn)(void *ctx, uint64_t idx, ccg_kind kind,
 				const char *tail, size_t tail_len);
-ccg_err ccg_events_each(const ccg_trace *t, const loc *l, ccg_event_fn fn,
+ccg_err ccg_events_each(const ccg_trace *t, const ccg_loc *l, ccg_event_fn fn,
 			void *ctx);
 
 #endif

@@ -28,15 +28,15 @@ uint64_t ccg_ids_win_stride(const ccg_trace *t)
 }
 
 /* Window `i` (the table may grow under other threads). */
-win ccg_ids_window(const ccg_trace *t, size_t i)
+ccg_win ccg_ids_window(const ccg_trace *t, size_t i)
 {
 	pthread_mutex_lock(&t->mut->win_mu);
-	win wn = t->mut->wins[i];
+	ccg_win wn = t->mut->wins[i];
 	pthread_mutex_unlock(&t->mut->win_mu);
 	return wn;
 }
 
-int ccg_ids_locate(const ccg_trace *t, uint64_t inum, where *w)
+int ccg_ids_locate(const ccg_trace *t, uint64_t inum, ccg_where *w)
 {
 	w->bins = 0;
 	w->dir = inum;
@@ -44,7 +44,7 @@ int ccg_ids_locate(const ccg_trace *t, uint64_t inum, where *w)
 		pthread_mutex_lock(&t->mut->win_mu);
 		size_t i = (size_t)(inum - CCG_TLN_BASE);
 		int ok = i < t->mut->ntlns;
-		tln tl = ok ? t->mut->tlns[i] : (tln){0, 0};
+		ccg_tln tl = ok ? t->mut->tlns[i] : (ccg_tln){0, 0};
 		pthread_mutex_unlock(&t->mut->win_mu);
 		if (!ok || tl.dir >= CCG_TLN_BASE || ccg_ids_locate(t, tl.dir, w))
 			return -1;
@@ -84,7 +84,7 @@ int ccg_ids_locate(const ccg_trace *t, uint64_t inum, where *w)
 		return -1;
 	/* The last location whose base is <= inum. */
 	size_t lo = ccg_search(t->locs, t->nlocs, sizeof *t->locs,
-			       offsetof(loc, base), inum + 1);
+			       offsetof(ccg_loc, base), inum + 1);
 	if (lo-- == 0)
 		return -1;
 	w->kind = W_TREE;
@@ -92,7 +92,7 @@ int ccg_ids_locate(const ccg_trace *t, uint64_t inum, where *w)
 	return 0;
 }
 
-ccg_err ccg_ids_root(const ccg_trace *t, const loc *l, inst *in)
+ccg_err ccg_ids_root(const ccg_trace *t, const ccg_loc *l, ccg_inst *in)
 {
 	in->l = l;
 	in->node = l->root;
@@ -104,7 +104,7 @@ ccg_err ccg_ids_root(const ccg_trace *t, const loc *l, inst *in)
 	return ccg_store_get_node(t->store, l->root, &in->hdr, NULL, 0);
 }
 
-void ccg_ids_items_free(titems *it)
+void ccg_ids_items_free(ccg_titems *it)
 {
 	free(it->refs);
 	free(it->item);
@@ -112,7 +112,7 @@ void ccg_ids_items_free(titems *it)
 	memset(it, 0, sizeof *it);
 }
 
-ccg_err ccg_ids_items(const ccg_trace *t, const inst *in, titems *it)
+ccg_err ccg_ids_items(const ccg_trace *t, const ccg_inst *in, ccg_titems *it)
 {
 	if (!it->refs)
 		it->refs = malloc(sizeof *it->refs * (CCG_FANOUT_MAX + 1));
@@ -146,7 +146,8 @@ ccg_err ccg_ids_items(const ccg_trace *t, const inst *in, titems *it)
 	return idx == in->first + in->hdr.nevents ? CCG_OK : CCG_EFORMAT;
 }
 
-ccg_err ccg_ids_child(const inst *in, titems *it, uint32_t i, inst *out)
+ccg_err ccg_ids_child(const ccg_inst *in, ccg_titems *it, uint32_t i,
+		      ccg_inst *out)
 {
 	if (i >= it->n || CCG_REF_IS_EVENT(it->refs[i]))
 		return CCG_EINVAL;
@@ -172,9 +173,9 @@ void ccg_ids_forget(void *ctx, void *in)
 	free(in);
 }
 
-void ccg_ids_remember(const ccg_trace *t, uint64_t inum, const inst *in)
+void ccg_ids_remember(const ccg_trace *t, uint64_t inum, const ccg_inst *in)
 {
-	inst *copy = malloc(sizeof *copy);
+	ccg_inst *copy = malloc(sizeof *copy);
 	void *v;
 	if (!copy)
 		return;
@@ -188,10 +189,10 @@ void ccg_ids_remember(const ccg_trace *t, uint64_t inum, const inst *in)
  * event counts alone; only the instance found is placed in time (a time
  * read per level would decode a time record per level, far apart in a
  * deep tree). */
-ccg_err ccg_ids_resolve(const ccg_trace *t, const loc *l, uint64_t inum,
-		       inst *in)
+ccg_err ccg_ids_resolve(const ccg_trace *t, const ccg_loc *l, uint64_t inum,
+		       ccg_inst *in)
 {
-	const inst *kept = ccg_lru_get(t->insts, inum, 0);
+	const ccg_inst *kept = ccg_lru_get(t->insts, inum, 0);
 	if (kept) {
 		*in = *kept;
 		ccg_lru_put(t->insts, kept);
@@ -257,7 +258,7 @@ cleanup:
 }
 
 /* Instance id of visible child k of `in` (whose id is `id`). */
-ccg_err ccg_ids_child_inum(const ccg_trace *t, const inst *in, uint64_t id,
+ccg_err ccg_ids_child_inum(const ccg_trace *t, const ccg_inst *in, uint64_t id,
 			uint32_t k, uint64_t *out)
 {
 	ccg_ref *refs = malloc(sizeof *refs * (CCG_FANOUT_MAX + 1));
@@ -290,7 +291,7 @@ ccg_err ccg_ids_child_inum(const ccg_trace *t, const inst *in, uint64_t id,
 /* The locations a directory covers: all (the root, a window), a group's
  * (a group, a group in a window), or one (a tree node, a location in a
  * window).  Location i is t->locs[members ? members[i] : first + i]. */
-size_t ccg_ids_scope(const ccg_trace *t, const where *w,
+size_t ccg_ids_scope(const ccg_trace *t, const ccg_where *w,
 			 size_t *first, const uint32_t **members)
 {
 	*first = 0;

@@ -55,7 +55,7 @@ static inline enum view ccg_id_view(ccg_id id)
 }
 
 /* What an inum is. */
-typedef struct where {
+typedef struct ccg_where {
 	enum { W_ROOT, W_GROUP, W_TREE, W_TIME, W_WIN } kind;
 	size_t index;           /* group or location index */
 	size_t win;             /* W_WIN: window index */
@@ -64,21 +64,21 @@ typedef struct where {
 	uint32_t bins;          /* a timeline-N.tsv: N; else 0 */
 	uint64_t dir;           /* the directory's inum: for a timeline-N.tsv
 				 * its directory's, else the inum itself */
-} where;
+} ccg_where;
 
 /* One node at one place: a location directory, a call or a group. */
-typedef struct inst {
-	const loc *l;
+typedef struct ccg_inst {
+	const ccg_loc *l;
 	uint32_t node;          /* store id */
 	uint64_t first;         /* its first event in the location's stream */
 	uint64_t start, end;    /* absolute (ccg_node_end) */
 	uint32_t depth;         /* depth of the node's own events */
 	uint32_t parent_depth;  /* depth of the parent's own events */
 	ccg_node hdr;
-} inst;
+} ccg_inst;
 
 /* The instance as the queries see it. */
-static inline ccg_sinst inst_sinst(const inst *in)
+static inline ccg_sinst inst_sinst(const ccg_inst *in)
 {
 	return (ccg_sinst){in->node, in->first, in->start, in->end};
 }
@@ -86,48 +86,49 @@ static inline ccg_sinst inst_sinst(const inst *in)
 /* The items of an instance: references, each one's first event and (for
  * nodes) header, decoded once, and a reader of the location's times to
  * place them. */
-typedef struct titem {
+typedef struct ccg_titem {
 	uint64_t first;         /* its first event */
 	ccg_node hdr;           /* a node's header; unset for an event */
-} titem;
+} ccg_titem;
 
-typedef struct titems {
+typedef struct ccg_titems {
 	ccg_ref *refs;          /* CCG_FANOUT_MAX + 1 entries */
-	titem *item;            /* n of them */
+	ccg_titem *item;        /* n of them */
 	uint32_t n;
 	size_t cap;             /* entries of item */
 	ccg_tcur *tc;
-} titems;
+} ccg_titems;
 
 /* Inums per window: the window, its groups, its locations. */
 uint64_t ccg_ids_win_stride(const ccg_trace *t);
 /* Window `i` (the table may grow under other threads). */
-win ccg_ids_window(const ccg_trace *t, size_t i);
+ccg_win ccg_ids_window(const ccg_trace *t, size_t i);
 /* What inum is; -1 when it names nothing. */
-int ccg_ids_locate(const ccg_trace *t, uint64_t inum, where *w);
+int ccg_ids_locate(const ccg_trace *t, uint64_t inum, ccg_where *w);
 /* The locations a directory covers: all (the root, a window), a group's
  * (a group, a group in a window), or one (a tree node, a location in a
  * window).  Location i is t->locs[members ? members[i] : first + i]. */
-size_t ccg_ids_scope(const ccg_trace *t, const where *w, size_t *first,
+size_t ccg_ids_scope(const ccg_trace *t, const ccg_where *w, size_t *first,
 		     const uint32_t **members);
 /* The instance of a location's directory. */
-ccg_err ccg_ids_root(const ccg_trace *t, const loc *l, inst *in);
+ccg_err ccg_ids_root(const ccg_trace *t, const ccg_loc *l, ccg_inst *in);
 /* The items of `in` into *it (its arrays made on first use; free them
  * with ccg_ids_items_free). */
-ccg_err ccg_ids_items(const ccg_trace *t, const inst *in, titems *it);
-void ccg_ids_items_free(titems *it);
+ccg_err ccg_ids_items(const ccg_trace *t, const ccg_inst *in, ccg_titems *it);
+void ccg_ids_items_free(ccg_titems *it);
 /* The child instance of `in` for item i of it (a node). */
-ccg_err ccg_ids_child(const inst *in, titems *it, uint32_t i, inst *out);
+ccg_err ccg_ids_child(const ccg_inst *in, ccg_titems *it, uint32_t i,
+		      ccg_inst *out);
 /* Keeps instance `in`, inum `inum`, for ccg_ids_resolve (best effort: a
  * failure only means it is found again by a descent). */
-void ccg_ids_remember(const ccg_trace *t, uint64_t inum, const inst *in);
+void ccg_ids_remember(const ccg_trace *t, uint64_t inum, const ccg_inst *in);
 /* The destructor of t->insts. */
 void ccg_ids_forget(void *ctx, void *in);
 /* The instance `inum` of location l (W_TREE). */
-ccg_err ccg_ids_resolve(const ccg_trace *t, const loc *l, uint64_t inum,
-			inst *in);
+ccg_err ccg_ids_resolve(const ccg_trace *t, const ccg_loc *l, uint64_t inum,
+			ccg_inst *in);
 /* Inum of visible child k of `in`, whose inum is `inum`. */
-ccg_err ccg_ids_child_inum(const ccg_trace *t, const inst *in, uint64_t inum,
-			   uint32_t k, uint64_t *out);
+ccg_err ccg_ids_child_inum(const ccg_trace *t, const ccg_inst *in,
+			   uint64_t inum, uint32_t k, uint64_t *out);
 
 #endif

@@ -195,11 +195,11 @@ static void add_dropped(const ccg_trace *t, ccg_buf *b)
 	add_ku(b, "recorder_locations_with_drops", with);
 }
 
-void ccg_info_node(const ccg_trace *t, const inst *in, int is_loc,
+void ccg_info_node(const ccg_trace *t, const ccg_inst *in, int is_loc,
 			     ccg_buf *b)
 {
 	const ccg_node *n = &in->hdr;
-	const loc *l = in->l;
+	const ccg_loc *l = in->l;
 	if (is_loc) {
 		const ccg_def_location *d = l->def;
 		add_kv(b, "kind", "location");
@@ -245,7 +245,7 @@ void ccg_info_node(const ccg_trace *t, const inst *in, int is_loc,
 	add_ku(b, "shared_node", in->node);
 }
 
-void ccg_info_group(const group *g, ccg_buf *b)
+void ccg_info_group(const ccg_group *g, ccg_buf *b)
 {
 	add_kv(b, "kind", "location_group");
 	if (g->id != UINT64_MAX)
@@ -309,7 +309,7 @@ ccg_err ccg_trace_summary(const ccg_trace *t, ccg_buf *b)
 	const ccg_clock *ck = ccg_defs_clock(t->defs);
 	uint64_t bad = 0, repaired = 0, dirs = 0;
 	for (size_t i = 0; i < t->nlocs; i++) {
-		const loc *l = &t->locs[i];
+		const ccg_loc *l = &t->locs[i];
 		bad += l->errmsg != NULL;
 		repaired += ccg_repairs_total(&l->rep) != 0;
 	}
@@ -336,7 +336,7 @@ ccg_err ccg_trace_summary(const ccg_trace *t, ccg_buf *b)
 	add_sharing(t, b);
 	add_open(t, b);
 	for (size_t i = 0; i < t->nlocs; i++) {
-		const loc *l = &t->locs[i];
+		const ccg_loc *l = &t->locs[i];
 		if (!l->errmsg)
 			continue;
 		ccg_buf_adds(b, "error: location ");
@@ -376,7 +376,7 @@ static void render_locations(const ccg_trace *t, ccg_buf *b)
 			"first_seconds\tlast_ticks\tlast_seconds\tpath\t"
 			"declared_events\trepairs\tstatus\n");
 	for (size_t i = 0; i < t->nlocs; i++) {
-		const loc *l = &t->locs[i];
+		const ccg_loc *l = &t->locs[i];
 		ccg_buf_addu(b, l->def->id, 0);
 		ccg_buf_addc(b, '\t');
 		ccg_render_escape(b, l->def->name);

@@ -8,9 +8,9 @@
 #include "trace_i.h"
 #include "ccg_ids.h"
 
-void ccg_info_node(const ccg_trace *t, const inst *in, int is_loc,
+void ccg_info_node(const ccg_trace *t, const ccg_inst *in, int is_loc,
 		   ccg_buf *b);
-void ccg_info_group(const group *g, ccg_buf *b);
+void ccg_info_group(const ccg_group *g, ccg_buf *b);
 /* Renders readme, info, regions, locations and definitions once. */
 ccg_err ccg_info_static(ccg_trace *t);
 

@@ -71,7 +71,7 @@ void ccg_merge_free(struct wmerge *m)
 typedef struct mctx {
 	const ccg_trace *t;
 	enum view v;
-	const win *wn;
+	const ccg_win *wn;
 } mctx;
 
 /* The header of the merged file. */
@@ -86,7 +86,7 @@ static const char *merged_header(const mctx *c, size_t *len)
 }
 
 /* The bytes of location l's stream (no header). */
-static ccg_err stream_size(const mctx *c, const loc *l, uint64_t *size)
+static ccg_err stream_size(const mctx *c, const ccg_loc *l, uint64_t *size)
 {
 	if (c->v == V_METRICS)
 		return ccg_metrics_window_body(c->t, l, c->wn, 0, 0, NULL,
@@ -98,7 +98,7 @@ static ccg_err stream_size(const mctx *c, const loc *l, uint64_t *size)
 }
 
 /* Appends up to `len` bytes of location l's stream from `off`. */
-static ccg_err stream_read(const mctx *c, const loc *l, uint64_t off,
+static ccg_err stream_read(const mctx *c, const ccg_loc *l, uint64_t off,
 			   size_t len, ccg_buf *out)
 {
 	if (c->v == V_METRICS)
@@ -109,7 +109,7 @@ static ccg_err stream_read(const mctx *c, const loc *l, uint64_t off,
 }
 
 typedef struct mstream {
-	const loc *l;
+	const ccg_loc *l;
 	uint64_t pos, end;      /* next byte of the stream to fetch */
 	ccg_buf buf;
 	size_t at;              /* next line in buf */
@@ -211,7 +211,7 @@ static uint64_t mstream_pos(const mstream *s)
 
 /* The key of directory w among the merges: its window and sub, or for
  * the root and a group no window. */
-static void merge_key(const where *w, size_t *win, uint64_t *sub)
+static void merge_key(const ccg_where *w, size_t *win, uint64_t *sub)
 {
 	*win = w->kind == W_WIN ? w->win : SIZE_MAX;
 	*sub = w->kind == W_WIN     ? w->sub
@@ -221,7 +221,7 @@ static void merge_key(const where *w, size_t *win, uint64_t *sub)
 
 /* The locations of directory w and the bytes of each one's stream (no
  * header), into m: no merging, only sizes. */
-static ccg_err scope_sizes(const mctx *c, const where *w, wmerge *m)
+static ccg_err scope_sizes(const mctx *c, const ccg_where *w, wmerge *m)
 {
 	size_t first;
 	const uint32_t *members;
@@ -273,7 +273,7 @@ static int may_keep(const ccg_trace *t, uint64_t total)
 }
 
 /* Builds the merge state of directory w, checkpoints included. */
-static ccg_err wmerge_build(const mctx *c, const where *w, wmerge **out)
+static ccg_err wmerge_build(const mctx *c, const ccg_where *w, wmerge **out)
 {
 	wmerge *m = calloc(1, sizeof *m);
 	if (!m)
@@ -311,7 +311,7 @@ static ccg_err wmerge_build(const mctx *c, const where *w, wmerge **out)
 
 /* The merge state of view v of directory w already built, or NULL.
  * Called with win_mu held. */
-static const wmerge *wmerge_find(const ccg_trace *t, const where *w,
+static const wmerge *wmerge_find(const ccg_trace *t, const ccg_where *w,
 				 enum view v)
 {
 	size_t win;
@@ -325,9 +325,9 @@ static const wmerge *wmerge_find(const ccg_trace *t, const where *w,
 }
 
 /* The cached merge state of directory w (built on first use). */
-static ccg_err wmerge_get(const mctx *c, const where *w, const wmerge **out)
+static ccg_err wmerge_get(const mctx *c, const ccg_where *w, const wmerge **out)
 {
-	trace_mut *mu = c->t->mut;
+	ccg_trace_mut *mu = c->t->mut;
 	pthread_mutex_lock(&mu->win_mu);
 	*out = wmerge_find(c->t, w, c->v);
 	pthread_mutex_unlock(&mu->win_mu);
@@ -351,7 +351,7 @@ static ccg_err wmerge_get(const mctx *c, const where *w, const wmerge **out)
 
 /* Size of a merged file without its header: the sum of its locations'
  * streams, known without merging them. */
-static ccg_err merged_size(const mctx *c, const where *w, uint64_t *size)
+static ccg_err merged_size(const mctx *c, const ccg_where *w, uint64_t *size)
 {
 	pthread_mutex_lock(&c->t->mut->win_mu);
 	const wmerge *have = wmerge_find(c->t, w, c->v);
@@ -407,9 +407,9 @@ static ccg_err merged_read(const mctx *c, const wmerge *m, uint64_t x,
 	return err ? err : ccg_buf_status(out);
 }
 
-ccg_err ccg_merge_view(const ccg_trace *t, const where *w, enum view v,
-		       const win *wn, uint64_t off, size_t len, ccg_buf *out,
-		       uint64_t *size)
+ccg_err ccg_merge_view(const ccg_trace *t, const ccg_where *w, enum view v,
+		       const ccg_win *wn, uint64_t off, size_t len,
+		       ccg_buf *out, uint64_t *size)
 {
 	const mctx c = {t, v, wn};
 	size_t hlen;

@@ -11,9 +11,9 @@
 /* Size (out NULL, no merging) or up to `len` bytes from `off` of the
  * merged events.tsv or metrics.tsv (view v) of directory w: a window
  * (wn, its interval), or the root or a group (wn NULL: all events). */
-ccg_err ccg_merge_view(const ccg_trace *t, const where *w, enum view v,
-		       const win *wn, uint64_t off, size_t len, ccg_buf *out,
-		       uint64_t *size);
+ccg_err ccg_merge_view(const ccg_trace *t, const ccg_where *w, enum view v,
+		       const ccg_win *wn, uint64_t off, size_t len,
+		       ccg_buf *out, uint64_t *size);
 void ccg_merge_free(struct wmerge *m);
 
 #endif

@@ -29,10 +29,10 @@
 
 typedef struct mwalk {
 	const ccg_trace *t;
-	const loc *l;
+	const ccg_loc *l;
 	uint64_t fixed;         /* bytes of a row before its metric column */
 	ccg_walk *c;            /* the cursor over the subtree */
-	evwin win;              /* the events it keeps */
+	ccg_evwin win;          /* the events it keeps */
 	ccg_tcur tc;            /* the location's times */
 	ccg_vcur vc;            /* its values */
 	ccg_mcache mc;
@@ -46,20 +46,20 @@ typedef struct mwalk {
 static const size_t header_len = sizeof CCG_METRICS_HEADER - 1;
 
 /* Bytes of a row of location l before its metric column. */
-static uint64_t row_fixed(const ccg_trace *t, const loc *l)
+static uint64_t row_fixed(const ccg_trace *t, const ccg_loc *l)
 {
 	return t->w_time + ccg_secfmt_width(&t->secs) + strlen(l->idstr) + 3;
 }
 
-uint64_t ccg_metrics_size(const ccg_trace *t, const inst *in)
+uint64_t ccg_metrics_size(const ccg_trace *t, const ccg_inst *in)
 {
 	return header_len + in->hdr.mrows * row_fixed(t, in->l) +
 	       in->hdr.mtext;
 }
 
 /* A walk over location l (windowed to wn unless it is NULL). */
-static ccg_err mwalk_open(const ccg_trace *t, const loc *l, const win *wn,
-			  mwalk **out)
+static ccg_err mwalk_open(const ccg_trace *t, const ccg_loc *l,
+			  const ccg_win *wn, mwalk **out)
 {
 	mwalk *w = calloc(1, sizeof *w);
 	*out = w;
@@ -223,7 +223,7 @@ static size_t put_header(uint64_t *off, size_t len, ccg_buf *out)
 	return want_end;
 }
 
-ccg_err ccg_metrics_read(const ccg_trace *t, const inst *in, uint64_t off,
+ccg_err ccg_metrics_read(const ccg_trace *t, const ccg_inst *in, uint64_t off,
 			 size_t len, ccg_buf *out)
 {
 	size_t want_end = put_header(&off, len, out);
@@ -238,12 +238,12 @@ ccg_err ccg_metrics_read(const ccg_trace *t, const inst *in, uint64_t off,
 	return err;
 }
 
-ccg_err ccg_metrics_window_body(const ccg_trace *t, const loc *l,
-				const win *wn, uint64_t off, size_t len,
+ccg_err ccg_metrics_window_body(const ccg_trace *t, const ccg_loc *l,
+				const ccg_win *wn, uint64_t off, size_t len,
 				ccg_buf *out, uint64_t *size)
 {
 	if (!out && !wn) {
-		inst in;
+		ccg_inst in;
 		ccg_err err = ccg_ids_root(t, l, &in);
 		if (!err)
 			*size = ccg_metrics_size(t, &in) - header_len;
@@ -257,9 +257,9 @@ ccg_err ccg_metrics_window_body(const ccg_trace *t, const loc *l,
 	return err;
 }
 
-ccg_err ccg_metrics_window(const ccg_trace *t, const loc *l, const win *wn,
-			   uint64_t off, size_t len, ccg_buf *out,
-			   uint64_t *size)
+ccg_err ccg_metrics_window(const ccg_trace *t, const ccg_loc *l,
+			   const ccg_win *wn, uint64_t off, size_t len,
+			   ccg_buf *out, uint64_t *size)
 {
 	uint64_t body;
 	ccg_err err = ccg_metrics_window_body(t, l, wn, 0, 0, NULL, &body);

@@ -9,19 +9,19 @@
 #include "ccg_ids.h"
 
 /* Size of the metrics.tsv of `in`. */
-uint64_t ccg_metrics_size(const ccg_trace *t, const inst *in);
+uint64_t ccg_metrics_size(const ccg_trace *t, const ccg_inst *in);
 /* Appends up to `len` bytes of the metrics.tsv of `in` from `off`. */
-ccg_err ccg_metrics_read(const ccg_trace *t, const inst *in, uint64_t off,
+ccg_err ccg_metrics_read(const ccg_trace *t, const ccg_inst *in, uint64_t off,
 			 size_t len, ccg_buf *out);
 /* Size (out NULL) or up to `len` bytes from `off` of a location's
  * metrics.tsv inside window wn (NULL: all of it), header included. */
-ccg_err ccg_metrics_window(const ccg_trace *t, const loc *l, const win *wn,
-			   uint64_t off, size_t len, ccg_buf *out,
-			   uint64_t *size);
+ccg_err ccg_metrics_window(const ccg_trace *t, const ccg_loc *l,
+			   const ccg_win *wn, uint64_t off, size_t len,
+			   ccg_buf *out, uint64_t *size);
 /* The same without the header: its size (out NULL), or up to `len`
  * bytes from body offset `off`. */
-ccg_err ccg_metrics_window_body(const ccg_trace *t, const loc *l,
-				const win *wn, uint64_t off, size_t len,
+ccg_err ccg_metrics_window_body(const ccg_trace *t, const ccg_loc *l,
+				const ccg_win *wn, uint64_t off, size_t len,
 				ccg_buf *out, uint64_t *size);
 
 #endif

@@ -41,7 +41,7 @@ typedef struct evmemo {
 
 typedef struct build {
 	const ccg_trace *t;
-	const loc *l;
+	const ccg_loc *l;
 	msgseq *s;
 	ccg_chanseq *q;
 	ccg_buf fields;
@@ -85,7 +85,7 @@ static ccg_err count_event(build *b, uint64_t idx, uint32_t id)
 /* Every event of location l, in stream order, through count_event. */
 static ccg_err count_all(build *b)
 {
-	inst root;
+	ccg_inst root;
 	ccg_walk *w = NULL;
 	ccg_walk_item it;
 	ccg_err err = ccg_ids_root(b->t, b->l, &root);
@@ -118,7 +118,7 @@ void ccg_msgseq_forget(void *ctx, void *value)
 }
 
 /* Location l's numbers, counted now (pinned in t->msgseqs). */
-static ccg_err count(const ccg_trace *t, const loc *l, msgseq **out)
+static ccg_err count(const ccg_trace *t, const ccg_loc *l, msgseq **out)
 {
 	build *b = calloc(1, sizeof *b);
 	if (!b)
@@ -159,7 +159,7 @@ fail:
 	return err;
 }
 
-ccg_err ccg_msgseq_get(const ccg_trace *t, const loc *l, uint64_t idx,
+ccg_err ccg_msgseq_get(const ccg_trace *t, const ccg_loc *l, uint64_t idx,
 		       uint64_t *seq)
 {
 	msgseq *s = ccg_lru_get(t->msgseqs, (uint64_t)(l - t->locs), 0);

@@ -12,7 +12,7 @@
  * UINT64_MAX when l has more message events than CCG_MSGSEQ_CACHE holds
  * numbers for.  A location's numbers are counted in one pass over its
  * events and kept in t->msgseqs (12 bytes per message event). */
-ccg_err ccg_msgseq_get(const ccg_trace *t, const loc *l, uint64_t idx,
+ccg_err ccg_msgseq_get(const ccg_trace *t, const ccg_loc *l, uint64_t idx,
 		       uint64_t *seq);
 /* The destructor of t->msgseqs. */
 void ccg_msgseq_forget(void *ctx, void *value);

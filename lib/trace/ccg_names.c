@@ -116,14 +116,14 @@ static ccg_err group_members(ccg_trace *t, size_t ng)
 		t->groups[gi].nlocs++;
 	}
 	for (size_t i = 0; i < t->ngroups; i++) {
-		group *g = &t->groups[i];
+		ccg_group *g = &t->groups[i];
 		g->locs = calloc(g->nlocs ? g->nlocs : 1, sizeof *g->locs);
 		if (!g->locs)
 			return CCG_ENOMEM;
 		g->nlocs = 0;
 	}
 	for (size_t i = 0; i < t->nlocs; i++) {
-		group *g = &t->groups[t->locs[i].group];
+		ccg_group *g = &t->groups[t->locs[i].group];
 		g->locs[g->nlocs++] = (uint32_t)i;
 		g->events += t->locs[i].nevents;
 	}
@@ -135,7 +135,7 @@ static ccg_err group_members(ccg_trace *t, size_t ng)
 static ccg_err name_dirs(ccg_trace *t, size_t i)
 {
 	int of_groups = i < t->ngroups;
-	const group *g = of_groups ? NULL : &t->groups[i - t->ngroups];
+	const ccg_group *g = of_groups ? NULL : &t->groups[i - t->ngroups];
 	size_t n = of_groups ? t->ngroups : g->nlocs;
 	const char **name = calloc(n ? n : 1, sizeof *name);
 	uint64_t *id = calloc(n ? n : 1, sizeof *id);
@@ -193,7 +193,7 @@ static ccg_err index_ids(ccg_trace *t)
 	return CCG_OK;
 }
 
-const loc *ccg_names_location_of(const ccg_trace *t, uint64_t id)
+const ccg_loc *ccg_names_location_of(const ccg_trace *t, uint64_t id)
 {
 	size_t lo = 0, hi = t->nlocs;
 	while (lo < hi) {
@@ -221,7 +221,7 @@ ccg_err ccg_names_groups(ccg_trace *t)
 	if (!t->groups)
 		return CCG_ENOMEM;
 	for (size_t i = 0; i < t->ngroups; i++) {
-		group *g = &t->groups[i];
+		ccg_group *g = &t->groups[i];
 		if (i < ng) {
 			const ccg_def_lgroup *d = ccg_defs_lgroup(t->defs, i);
 			g->name = d->name;
@@ -257,7 +257,7 @@ void ccg_names_free(ccg_trace *t)
 	free(t->by_id);
 }
 
-void ccg_names_location_path(const ccg_trace *t, const loc *l, ccg_buf *b)
+void ccg_names_location_path(const ccg_trace *t, const ccg_loc *l, ccg_buf *b)
 {
 	ccg_buf_adds(b, t->groups[l->group].dirname);
 	ccg_buf_addc(b, '/');
@@ -267,7 +267,7 @@ void ccg_names_location_path(const ccg_trace *t, const loc *l, ccg_buf *b)
 void ccg_names_id_path(const void *ctx, uint64_t id, ccg_buf *b)
 {
 	const ccg_trace *t = ctx;
-	const loc *l = ccg_names_location_of(t, id);
+	const ccg_loc *l = ccg_names_location_of(t, id);
 	if (l)
 		ccg_names_location_path(t, l, b);
 	else
@@ -283,9 +283,9 @@ size_t ccg_names_region_index(const ccg_trace *t, uint64_t region)
 }
 
 
-static named_child describe(const inst *child)
+static ccg_named_child describe(const ccg_inst *child)
 {
-	named_child c;
+	ccg_named_child c;
 	c.start = child->start;
 	c.end = c.start + ccg_shown_dur(child->start, child->end);
 	c.is_call = child->hdr.kind == CCG_NODE_CALL;
@@ -294,8 +294,8 @@ static named_child describe(const inst *child)
 }
 
 /* Two sibling nodes get the same base name exactly when this agrees. */
-static int same_base(const ccg_trace *t, const named_child *a,
-		     const named_child *b)
+static int same_base(const ccg_trace *t, const ccg_named_child *a,
+		     const ccg_named_child *b)
 {
 	if (a->start != b->start || a->end != b->end || a->is_call != b->is_call)
 		return 0;
@@ -307,7 +307,8 @@ static int same_base(const ccg_trace *t, const named_child *a,
 	return t->region_class[x] == t->region_class[y];
 }
 
-static void base_name(const ccg_trace *t, const named_child *c, ccg_buf *out)
+static void base_name(const ccg_trace *t, const ccg_named_child *c,
+		      ccg_buf *out)
 {
 	ccg_buf_addu(out, c->start - t->zero, t->w_rel);
 	ccg_buf_addc(out, '-');
@@ -330,14 +331,14 @@ static void base_name(const ccg_trace *t, const named_child *c, ccg_buf *out)
 }
 
 
-void ccg_kids_free(kids *k)
+void ccg_kids_free(ccg_kids *k)
 {
 	ccg_ids_items_free(&k->it);
 	free(k->item_of);
 	free(k->desc);
 }
 
-ccg_err ccg_kids_load(const ccg_trace *t, const inst *in, kids *k)
+ccg_err ccg_kids_load(const ccg_trace *t, const ccg_inst *in, ccg_kids *k)
 {
 	memset(k, 0, sizeof *k);
 	k->item_of = malloc(sizeof *k->item_of * (in->hdr.nvis + 1));
@@ -352,7 +353,7 @@ ccg_err ccg_kids_load(const ccg_trace *t, const inst *in, kids *k)
 			continue;
 		if (k->n >= in->hdr.nvis)
 			return CCG_EFORMAT;
-		inst child;
+		ccg_inst child;
 		if ((err = ccg_ids_child(in, &k->it, i, &child)))
 			return err;
 		k->item_of[k->n] = i;
@@ -362,7 +363,7 @@ ccg_err ccg_kids_load(const ccg_trace *t, const inst *in, kids *k)
 }
 
 /* Name of visible child j. */
-void ccg_kids_name(const ccg_trace *t, const kids *k, uint32_t j,
+void ccg_kids_name(const ccg_trace *t, const ccg_kids *k, uint32_t j,
 		     ccg_buf *out)
 {
 	unsigned dup = 0;
@@ -382,20 +383,20 @@ void ccg_kids_name(const ccg_trace *t, const kids *k, uint32_t j,
 /* Appends the name of visible item i of `in` (its items it, headers
  * read; the child placed as *child): what ccg_kids_name gives, with only
  * the siblings that start when it does placed. */
-static ccg_err name_one(const ccg_trace *t, const inst *in, titems *it,
-			uint32_t i, const inst *child, ccg_buf *out)
+static ccg_err name_one(const ccg_trace *t, const ccg_inst *in, ccg_titems *it,
+			uint32_t i, const ccg_inst *child, ccg_buf *out)
 {
-	named_child me = describe(child);
+	ccg_named_child me = describe(child);
 	unsigned dup = 0;
 	ccg_err err = CCG_OK;
 	for (uint32_t k = i; k > 0 && !err; k--) {
 		if (CCG_REF_IS_EVENT(it->refs[k - 1]) ||
 		    !it->item[k - 1].hdr.visible)
 			continue;
-		inst sib;
+		ccg_inst sib;
 		if ((err = ccg_ids_child(in, it, k - 1, &sib)))
 			break;
-		named_child d = describe(&sib);
+		ccg_named_child d = describe(&sib);
 		if (d.start != me.start)
 			break;
 		dup += (unsigned)same_base(t, &d, &me);
@@ -416,8 +417,8 @@ static ccg_err name_one(const ccg_trace *t, const inst *in, titems *it,
 /* One level of a path being resolved: an instance, its items (read when
  * a path goes below it), its inum, the path's length up to it. */
 typedef struct plevel {
-	inst in;
-	titems it;
+	ccg_inst in;
+	ccg_titems it;
 	int loaded;
 	uint64_t inum;
 	size_t len;
@@ -429,10 +430,10 @@ ccg_err ccg_names_paths(const ccg_trace *t, const ccg_callref *c, size_t n,
 	plevel *lv = NULL;
 	size_t nlv = 0, cap = 0;
 	ccg_buf path = CCG_BUF_INIT;
-	const loc *cur = NULL;
+	const ccg_loc *cur = NULL;
 	ccg_err err = CCG_OK;
 	for (size_t i = 0; i < n && !err; i++) {
-		const loc *l = &t->locs[c[i].loc];
+		const ccg_loc *l = &t->locs[c[i].loc];
 		uint64_t inum = c[i].inum;
 		if (l != cur) {
 			/* Another location: start from its root. */
@@ -481,7 +482,7 @@ ccg_err ccg_names_paths(const ccg_trace *t, const ccg_callref *c, size_t n,
 					break;
 				p += 1 + h->ndirs;
 			}
-			inst child;
+			ccg_inst child;
 			if (k == up->it.n)
 				err = CCG_EFORMAT;
 			if (!err)

@@ -178,7 +178,7 @@ static ccg_err build_from_otf2(ccg_trace *t, ccg_buf *msg)
 	}
 	t->nlocs = n;
 	for (size_t i = 0; i < n; i++) {
-		loc *l = &t->locs[i];
+		ccg_loc *l = &t->locs[i];
 		l->def = ccg_defs_location(t->defs, i);
 		l->root = il[i].root;
 		l->first = il[i].first;
@@ -214,8 +214,8 @@ typedef struct field {
 	ftype type;
 } field;
 
-#define LOC(f, type) {offsetof(loc, f), type}
-#define REP(f) {offsetof(loc, rep.f), F_U64}
+#define LOC(f, type) {offsetof(ccg_loc, f), type}
+#define REP(f) {offsetof(ccg_loc, rep.f), F_U64}
 static const field loc_fields[] = {
 	LOC(root, F_U32), LOC(tbase, F_U32), LOC(first, F_U64), LOC(last, F_U64),
 	LOC(nevents, F_U64), LOC(max_depth, F_U32), LOC(err, F_ERR),
@@ -285,7 +285,7 @@ static ccg_err rec_get(const unsigned char **p, const unsigned char *end,
 }
 
 /* The location record of l. */
-static void loc_put(ccg_buf *rec, const loc *l)
+static void loc_put(ccg_buf *rec, const ccg_loc *l)
 {
 	const char *m = l->errmsg ? l->errmsg : "";
 	ccg_put_u(rec, l->def->id);
@@ -358,7 +358,7 @@ static ccg_err load_loc(void *ctx, const unsigned char *p, size_t len)
 	if (c->next >= t->nlocs || ccg_varint_get(&p, end, &id) ||
 	    id != ccg_defs_location(t->defs, c->next)->id)
 		return CCG_EFORMAT;
-	loc *l = &t->locs[c->next];
+	ccg_loc *l = &t->locs[c->next];
 	l->def = ccg_defs_location(t->defs, c->next++);
 	if (rec_get(&p, end, l, loc_fields, NELEM(loc_fields)) ||
 	    ccg_varint_get(&p, end, &mlen) || mlen != (uint64_t)(end - p) ||
@@ -485,7 +485,7 @@ static void warn_damaged(const ccg_trace *t)
 {
 	uint64_t bad = 0;
 	for (size_t i = 0; i < t->nlocs; i++) {
-		const loc *l = &t->locs[i];
+		const ccg_loc *l = &t->locs[i];
 		if (!l->errmsg)
 			continue;
 		if (bad++ >= WARN_LOCS)
@@ -536,7 +536,7 @@ static ccg_err finish_setup(ccg_trace *t)
 	ccg_sumset_attach(t->sums, t->sums_min, kinds, t->stats);
 	uint64_t nodes = 1 + t->ngroups;
 	for (size_t i = 0; i < t->nlocs; i++) {
-		loc *l = &t->locs[i];
+		ccg_loc *l = &t->locs[i];
 		ccg_node root;
 		snprintf(l->idstr, sizeof l->idstr, "%llu",
 			 (unsigned long long)l->def->id);
@@ -735,7 +735,7 @@ fail:
 	return err;
 }
 
-static void mut_free(trace_mut *m)
+static void mut_free(ccg_trace_mut *m)
 {
 	if (!m)
 		return;

@@ -137,7 +137,7 @@ static void *walker_main(void *arg)
 		pthread_mutex_unlock(&j->mu);
 		if (i >= t->nlocs)
 			break;
-		const loc *l = &t->locs[i];
+		const ccg_loc *l = &t->locs[i];
 		ccg_sloc sl = ccg_loc_sloc(l, i);
 		ccg_sinst root = ccg_loc_sroot(l);
 		ccg_err err = ccg_sums_walk(t->store, &sl, &root, t->sums_min,

@@ -66,7 +66,7 @@ static int mend_cmp(const void *a, const void *b)
 
 /* Event record `id`, event `idx` of location l (row `row`) at time
  * `at`: kept when it is a send or a receive whose peer is known. */
-static ccg_err event(mwalk *w, const loc *l, uint32_t row, uint32_t id,
+static ccg_err event(mwalk *w, const ccg_loc *l, uint32_t row, uint32_t id,
 		     uint64_t idx, uint64_t at)
 {
 	ccg_evrec r;
@@ -98,10 +98,10 @@ static ccg_err event(mwalk *w, const loc *l, uint32_t row, uint32_t id,
 
 /* The sends and receives of location l (row `row`) among its events
  * i0 .. i1 - 1. */
-static ccg_err walk(mwalk *w, const loc *l, uint32_t row, uint64_t i0,
+static ccg_err walk(mwalk *w, const ccg_loc *l, uint32_t row, uint64_t i0,
 		    uint64_t i1)
 {
-	inst root;
+	ccg_inst root;
 	ccg_walk_item it;
 	ccg_err err = ccg_ids_root(w->t, l, &root);
 	if (err)
@@ -134,7 +134,7 @@ static ccg_err walk(mwalk *w, const loc *l, uint32_t row, uint64_t i0,
 
 /* The events i0 .. i1 - 1 of l inside [t0, t1); -1 when a window of its
  * stream is not a range of events. */
-static int range(const ccg_trace *t, const loc *l, uint64_t t0, uint64_t t1,
+static int range(const ccg_trace *t, const ccg_loc *l, uint64_t t0, uint64_t t1,
 		 uint64_t *i0, uint64_t *i1)
 {
 	*i0 = 0;
@@ -154,10 +154,10 @@ static int range(const ccg_trace *t, const loc *l, uint64_t t0, uint64_t t1,
 }
 
 /* Messages sent inside [t0, t1) by location l. */
-static ccg_err sends(const ccg_trace *t, const loc *l, uint64_t t0,
+static ccg_err sends(const ccg_trace *t, const ccg_loc *l, uint64_t t0,
 		     uint64_t t1, int windowed, uint64_t *count)
 {
-	inst root;
+	ccg_inst root;
 	ccg_err err = ccg_ids_root(t, l, &root);
 	ccg_sinst si = inst_sinst(&root);
 	ccg_msgs m = {0};
@@ -222,7 +222,7 @@ ccg_err ccg_svgmsgs_draw(const ccg_trace *t, const uint32_t *locs,
 	ccg_err err = ranges ? CCG_OK : CCG_ENOMEM;
 	int fits = 1;
 	for (size_t i = 0; !err && i < nrows; i++) {
-		const loc *l = &t->locs[locs[i]];
+		const ccg_loc *l = &t->locs[locs[i]];
 		if (!l->nevents)
 			continue;
 		err = sends(t, l, t0, t1, windowed, &count);

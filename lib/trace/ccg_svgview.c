@@ -152,9 +152,9 @@ static uint32_t sample(gather *g, uint32_t node)
 }
 
 /* The lanes of the location of `root` into g->cells. */
-static ccg_err lanes_walk(gather *g, const inst *root)
+static ccg_err lanes_walk(gather *g, const ccg_inst *root)
 {
-	const loc *l = root->l;
+	const ccg_loc *l = root->l;
 	ccg_walk_item it;
 	ccg_loc_tcur(g->tc, g->t, l);
 	/* The root's frame is lane 0, a call's one below its caller's. */
@@ -238,7 +238,7 @@ static ccg_err heights(gather *g, const ccg_stats *st, uint64_t len)
 }
 
 /* The band of location l (root instance `root`) into the raster. */
-static ccg_err band_fill(gather *g, const loc *l, const inst *root)
+static ccg_err band_fill(gather *g, const ccg_loc *l, const ccg_inst *root)
 {
 	ccg_sinst si = inst_sinst(root);
 	ccg_err err = CCG_OK;
@@ -340,7 +340,7 @@ static ccg_err counter_event(gather *g, ccg_vcur *vc, series *sr,
  * never fall is read from each column's first event on, at most
  * SVG_COUNTER_SCAN events; another at SVG_COUNTER_SCAN x CCG_SVG_PLOT
  * events spread evenly over it. */
-static ccg_err counter_columns(gather *g, const loc *l, ccg_vcur *vc,
+static ccg_err counter_columns(gather *g, const ccg_loc *l, ccg_vcur *vc,
 			       series *sr)
 {
 	ccg_err err = CCG_OK;
@@ -376,7 +376,7 @@ static ccg_err counter_columns(gather *g, const loc *l, ccg_vcur *vc,
 }
 
 /* A counter row: location l, labelled `label`, its path `path`. */
-static ccg_err counter_row(gather *g, ccg_svg *pic, const loc *l,
+static ccg_err counter_row(gather *g, ccg_svg *pic, const ccg_loc *l,
 			   const char *label, const char *path)
 {
 	series sr = {UINT64_MAX, UINT64_MAX, 0, 0, 0};
@@ -422,7 +422,7 @@ static ccg_err counter_row(gather *g, ccg_svg *pic, const loc *l,
 
 /* One row: location l (`metric_only`: it holds metric values alone, a
  * counter row).  A location without a name is labelled by its path. */
-static ccg_err row(gather *g, ccg_svg *pic, const loc *l, int metric_only,
+static ccg_err row(gather *g, ccg_svg *pic, const ccg_loc *l, int metric_only,
 		   ccg_buf *path)
 {
 	ccg_buf_reset(path);
@@ -439,7 +439,7 @@ static ccg_err row(gather *g, ccg_svg *pic, const loc *l, int metric_only,
 		g->raster[i] = CCG_SVG_EMPTY;
 	for (size_t i = 0; i < (size_t)g->lanes * CCG_SVG_PLOT; i++)
 		g->cells[i] = (vote){CCG_SVG_EMPTY, 0};
-	inst root;
+	ccg_inst root;
 	if (l->nevents && !(err = ccg_ids_root(g->t, l, &root)) &&
 	    !(err = band_fill(g, l, &root)) && g->lanes)
 		err = lanes_walk(g, &root);
@@ -454,12 +454,12 @@ static ccg_err row(gather *g, ccg_svg *pic, const loc *l, int metric_only,
  * alone), or neither. */
 enum { K_CALLS, K_METRIC, K_OTHER };
 
-static ccg_err kind_of(const ccg_trace *t, const loc *l, int *kind)
+static ccg_err kind_of(const ccg_trace *t, const ccg_loc *l, int *kind)
 {
 	*kind = l->max_depth > 0 ? K_CALLS : K_OTHER;
 	if (*kind == K_CALLS || !l->nevents)
 		return CCG_OK;
-	inst root;
+	ccg_inst root;
 	ccg_err err = ccg_ids_root(t, l, &root);
 	if (!err && root.hdr.mrows)
 		*kind = K_METRIC;
@@ -506,7 +506,7 @@ cleanup:
 }
 
 /* The locations of directory w, grouped, into *out (*n of them). */
-static ccg_err rows_of(const ccg_trace *t, const where *w, uint32_t **out,
+static ccg_err rows_of(const ccg_trace *t, const ccg_where *w, uint32_t **out,
 		       size_t *n)
 {
 	size_t first;
@@ -558,8 +558,8 @@ static ccg_err totals(gather *g, const uint32_t *locs, const uint8_t *kinds,
 {
 	ccg_err err = CCG_OK;
 	for (size_t i = 0; i < n && !err; i++) {
-		const loc *l = &g->t->locs[locs[i]];
-		inst root;
+		const ccg_loc *l = &g->t->locs[locs[i]];
+		ccg_inst root;
 		if (kinds[i] == K_METRIC || !l->nevents ||
 		    (err = ccg_cancel_poll()) ||
 		    (err = ccg_ids_root(g->t, l, &root)))
@@ -624,7 +624,7 @@ static ccg_err colours(gather *g, ccg_buf *name)
 }
 
 /* The title: what the directory covers, and the span in seconds. */
-static void title(const gather *g, const where *w, const uint32_t *locs,
+static void title(const gather *g, const ccg_where *w, const uint32_t *locs,
 		  size_t n, ccg_buf *b)
 {
 	const ccg_trace *t = g->t;
@@ -665,7 +665,7 @@ static void layout(gather *g, size_t rows, uint32_t depth)
 			     : (SVG_ROW_MIN_H - h + g->band - 1) / g->band;
 }
 
-static ccg_err draw(const ccg_trace *t, const where *w, ccg_buf *out)
+static ccg_err draw(const ccg_trace *t, const ccg_where *w, ccg_buf *out)
 {
 	gather g = {.t = t};
 	uint32_t *locs = NULL;
@@ -684,7 +684,7 @@ static ccg_err draw(const ccg_trace *t, const where *w, ccg_buf *out)
 	if ((err = choose(t, locs, nlocs, kinds, &hidden_metric)))
 		goto cleanup;
 	if (w->kind == W_WIN) {
-		win wn = ccg_ids_window(t, w->win);
+		ccg_win wn = ccg_ids_window(t, w->win);
 		g.t0 = wn.t0;
 		g.t1 = wn.t1;
 	} else {
@@ -727,7 +727,7 @@ static ccg_err draw(const ccg_trace *t, const where *w, ccg_buf *out)
 	if ((err = ccg_svg_begin(&f, g.colours, g.nkeys - 1, &pic)))
 		goto cleanup;
 	for (size_t i = 0; i < shown && !err; i++) {
-		const loc *l = &t->locs[locs[i]];
+		const ccg_loc *l = &t->locs[locs[i]];
 		if (i == 0 || t->locs[locs[i - 1]].group != l->group)
 			ccg_svg_group(pic, t->groups[l->group].dirname);
 		err = row(&g, pic, l, kinds[i] == K_METRIC, &name);
@@ -767,7 +767,7 @@ void ccg_svgview_forget(void *ctx, void *value)
 	free(value);
 }
 
-ccg_err ccg_svgview_get(const ccg_trace *t, const where *w,
+ccg_err ccg_svgview_get(const ccg_trace *t, const ccg_where *w,
 			const ccg_buf **out)
 {
 	void *v = ccg_lru_get(t->svgs, w->dir, V_SVG);

@@ -11,7 +11,7 @@
 /* The timeline.svg text of directory w (the root, a group, a location or
  * a window directory), drawn on first use and cached: *out is pinned,
  * give it back with ccg_svgview_put. */
-ccg_err ccg_svgview_get(const ccg_trace *t, const where *w,
+ccg_err ccg_svgview_get(const ccg_trace *t, const ccg_where *w,
 			const ccg_buf **out);
 void ccg_svgview_put(const ccg_trace *t, const ccg_buf *b);
 /* The destructor of t->svgs. */

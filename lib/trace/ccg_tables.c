@@ -25,12 +25,12 @@
 #include "ccg_render.h"
 #include "ccg_table.h"
 
-ccg_err ccg_scope_of(const ccg_trace *t, const where *w, const inst *in,
+ccg_err ccg_scope_of(const ccg_trace *t, const ccg_where *w, const ccg_inst *in,
 		     ccg_scope *s)
 {
 	memset(s, 0, sizeof *s);
 	if (w->kind == W_WIN) {
-		win wn = ccg_ids_window(t, w->win);
+		ccg_win wn = ccg_ids_window(t, w->win);
 		s->windowed = 1;
 		s->t0 = wn.t0;
 		s->t1 = wn.t1;
@@ -48,7 +48,7 @@ ccg_err ccg_scope_of(const ccg_trace *t, const where *w, const inst *in,
 	if (!s->p)
 		return CCG_ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		const loc *l = &t->locs[members ? members[i] : first + i];
+		const ccg_loc *l = &t->locs[members ? members[i] : first + i];
 		if (s->windowed && !l->nevents)
 			continue;
 		s->p[s->n++] = (ccg_part){l, ccg_loc_sroot(l), l->base};
@@ -63,10 +63,11 @@ void ccg_scope_free(ccg_scope *s)
 	s->p = NULL;
 }
 
-tspan ccg_tables_span(const ccg_trace *t, const where *w, const inst *in)
+ccg_tspan ccg_tables_span(const ccg_trace *t, const ccg_where *w,
+			  const ccg_inst *in)
 {
 	int have = t->first <= t->last;
-	tspan sp = {have ? t->first : 0, have ? t->last : 0, 0};
+	ccg_tspan sp = {have ? t->first : 0, have ? t->last : 0, 0};
 	if (in && w->dir != in->l->base) {
 		/* A call or group node: its own start to end. */
 		sp.start = in->start;
@@ -75,7 +76,7 @@ tspan ccg_tables_span(const ccg_trace *t, const where *w, const inst *in)
 		return sp;
 	}
 	if (w->kind == W_WIN) {
-		win wn = ccg_ids_window(t, w->win);
+		ccg_win wn = ccg_ids_window(t, w->win);
 		sp.start = wn.t0 > sp.start ? wn.t0 : sp.start;
 		sp.end = wn.t1 < sp.end ? wn.t1 : sp.end;
 		if (sp.end < sp.start)
@@ -85,7 +86,7 @@ tspan ccg_tables_span(const ccg_trace *t, const where *w, const inst *in)
 	const uint32_t *members;
 	size_t n = ccg_ids_scope(t, w, &first, &members);
 	for (size_t i = 0; i < n; i++) {
-		const loc *l = &t->locs[members ? members[i] : first + i];
+		const ccg_loc *l = &t->locs[members ? members[i] : first + i];
 		sp.nlocs += w->kind != W_WIN || l->nevents;
 	}
 	return sp;
@@ -262,8 +263,8 @@ static ccg_err scope_timeline(const ccg_trace *t, ccg_scope *s, uint64_t t0,
 	return err;
 }
 
-ccg_err ccg_tables_text(const ccg_trace *t, const where *w, const inst *in,
-			enum view v, ccg_sink *out)
+ccg_err ccg_tables_text(const ccg_trace *t, const ccg_where *w,
+			const ccg_inst *in, enum view v, ccg_sink *out)
 {
 	ccg_scope s;
 	ccg_err err = ccg_scope_of(t, w, in, &s);
@@ -311,7 +312,7 @@ static ccg_err pattern_path(const ccg_trace *t, const ccg_patterns *p,
 		chain_item[depth++] = item;
 		cur = parent;
 	}
-	const loc *l = NULL;
+	const ccg_loc *l = NULL;
 	for (size_t i = 0; i < t->nlocs && !l; i++)
 		if (t->locs[i].root == cur)
 			l = &t->locs[i];
@@ -320,9 +321,9 @@ static ccg_err pattern_path(const ccg_trace *t, const ccg_patterns *p,
 		goto cleanup;
 	}
 	ccg_names_location_path(t, l, out);
-	inst in;
+	ccg_inst in;
 	err = ccg_ids_root(t, l, &in);
-	kids ks = {0};
+	ccg_kids ks = {0};
 	while (!err && depth > 0) {
 		depth--;
 		uint32_t i = chain_item[depth];
@@ -336,7 +337,7 @@ static ccg_err pattern_path(const ccg_trace *t, const ccg_patterns *p,
 			err = CCG_EFORMAT;
 			break;
 		}
-		inst child;
+		ccg_inst child;
 		if ((err = ccg_ids_child(&in, &ks.it, i, &child)))
 			break;
 		if (child.hdr.visible) {
@@ -359,7 +360,7 @@ cleanup:
 }
 
 /* patterns.tsv of the locations `ls` (their roots counted once each). */
-static ccg_err render_patterns(const ccg_trace *t, const loc *const *ls,
+static ccg_err render_patterns(const ccg_trace *t, const ccg_loc *const *ls,
 			       size_t nls, ccg_buf *b)
 {
 	ccg_patterns *p = NULL;
@@ -400,7 +401,8 @@ static ccg_err render_patterns(const ccg_trace *t, const loc *const *ls,
 }
 
 /* The patterns.tsv text of the root (loc NULL) or a location, made once. */
-ccg_err ccg_tables_patterns(const ccg_trace *t, const loc *l, const ccg_buf **out)
+ccg_err ccg_tables_patterns(const ccg_trace *t, const ccg_loc *l,
+			    const ccg_buf **out)
 {
 	ccg_err err = CCG_OK;
 	pthread_mutex_lock(&t->mut->pat_mu);
@@ -419,7 +421,8 @@ ccg_err ccg_tables_patterns(const ccg_trace *t, const loc *l, const ccg_buf **ou
 	}
 	if (!*slot) {
 		ccg_buf *b = calloc(1, sizeof *b);
-		const loc **ls = calloc(t->nlocs ? t->nlocs : 1, sizeof *ls);
+		const ccg_loc **ls =
+			calloc(t->nlocs ? t->nlocs : 1, sizeof *ls);
 		size_t nls = 0;
 		if (!b || !ls) {
 			err = CCG_ENOMEM;

@@ -13,7 +13,7 @@
 /* One piece of a directory's scope: a node instance of location l, whose
  * directory is inum `inum`. */
 typedef struct ccg_part {
-	const loc *l;
+	const ccg_loc *l;
 	ccg_sinst in;
 	uint64_t inum;
 } ccg_part;
@@ -32,37 +32,38 @@ typedef struct ccg_scope {
 
 /* The scope of directory w (in: its instance, for a tree directory).
  * Ownership: ccg_scope_free. */
-ccg_err ccg_scope_of(const ccg_trace *t, const where *w, const inst *in,
+ccg_err ccg_scope_of(const ccg_trace *t, const ccg_where *w, const ccg_inst *in,
 		     ccg_scope *s);
 void ccg_scope_free(ccg_scope *s);
 
 /* stats.tsv, profile.folded, messages.tsv, timeline.tsv, imbalance.tsv or
  * profile-locations.folded (view v) of the directory `w` (with `in` for a
  * tree directory) into the sink: appended, or only measured. */
-ccg_err ccg_tables_text(const ccg_trace *t, const where *w, const inst *in,
-			enum view v, ccg_sink *out);
+ccg_err ccg_tables_text(const ccg_trace *t, const ccg_where *w,
+			const ccg_inst *in, enum view v, ccg_sink *out);
 /* A directory's scope as doc/analysis.md defines it ("The scope and its
  * span"): its span, absolute ticks from start to end, and its number of
  * locations.  The root, a group and a location span the trace (first to
  * last event), a call or group node itself, a window [T0, T1) cut to
  * the trace's span; a window leaves out locations without events. */
-typedef struct tspan {
+typedef struct ccg_tspan {
 	uint64_t start, end;
 	size_t nlocs;
-} tspan;
+} ccg_tspan;
 
 /* The scope of directory `w` (with `in` for a tree directory). */
-tspan ccg_tables_span(const ccg_trace *t, const where *w, const inst *in);
+ccg_tspan ccg_tables_span(const ccg_trace *t, const ccg_where *w,
+			  const ccg_inst *in);
 
 /* The scope's summed location time: its span's length times its
  * locations. */
-static inline unsigned __int128 tspan_loc_time(tspan s)
+static inline unsigned __int128 tspan_loc_time(ccg_tspan s)
 {
 	return (unsigned __int128)(s.end - s.start) * s.nlocs;
 }
 
 /* The patterns.tsv text of the root (l NULL) or a location, made once. */
-ccg_err ccg_tables_patterns(const ccg_trace *t, const loc *l,
+ccg_err ccg_tables_patterns(const ccg_trace *t, const ccg_loc *l,
 			    const ccg_buf **out);
 
 #endif

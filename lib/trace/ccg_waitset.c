@@ -195,7 +195,7 @@ ccg_err ccg_waitset_build(const ccg_trace *t, ccg_waitset **out,
 		ws->rec[i] = (ccg_buf)CCG_BUF_INIT;
 	uint64_t first = UINT64_MAX;
 	for (size_t i = 0; !err && i < t->nlocs; i++) {
-		const loc *l = &t->locs[i];
+		const ccg_loc *l = &t->locs[i];
 		wl[i] = (ccg_wloc){l->def->id, l->def->group, l->def->type,
 				   l->max_depth > 0, ccg_loc_sloc(l, i),
 				   ccg_loc_sroot(l)};
@@ -450,7 +450,7 @@ ccg_err ccg_waitset_lost(const ccg_trace *t, const ccg_scope *s,
 	return err;
 }
 
-static ccg_err waits_text(const ccg_trace *t, const where *w,
+static ccg_err waits_text(const ccg_trace *t, const ccg_where *w,
 			  const ccg_scope *s, ccg_sink *out)
 {
 	ccg_wrows r = {0};
@@ -491,8 +491,8 @@ static ccg_err scope_stats(const ccg_trace *t, const ccg_scope *s,
 	return err;
 }
 
-static ccg_err crit_text(const ccg_trace *t, const where *w, const inst *in,
-			 const ccg_scope *s, ccg_sink *out)
+static ccg_err crit_text(const ccg_trace *t, const ccg_where *w,
+			 const ccg_inst *in, const ccg_scope *s, ccg_sink *out)
 {
 	const ccg_waitset *ws = t->waits;
 	const unsigned char *p, *end;
@@ -569,7 +569,7 @@ static ccg_err crit_text(const ccg_trace *t, const where *w, const inst *in,
 	if (!err)
 		err = scope_stats(t, s, &st);
 	if (!err) {
-		tspan sp = ccg_tables_span(t, w, in);
+		ccg_tspan sp = ccg_tables_span(t, w, in);
 		err = ccg_critpath_table(out, t->defs, &t->secs,
 					 sp.end - sp.start, rt, n_rt, &st,
 					 t->waits->ids, share, t->nlocs,
@@ -583,8 +583,8 @@ static ccg_err crit_text(const ccg_trace *t, const where *w, const inst *in,
 	return err;
 }
 
-ccg_err ccg_waitset_text(const ccg_trace *t, const where *w, const inst *in,
-			 enum view v, ccg_sink *out)
+ccg_err ccg_waitset_text(const ccg_trace *t, const ccg_where *w,
+			 const ccg_inst *in, enum view v, ccg_sink *out)
 {
 	ccg_scope s;
 	ccg_err err = ccg_scope_of(t, w, in, &s);

@@ -29,7 +29,7 @@ ccg_err ccg_waitset_lost(const ccg_trace *t, const ccg_scope *s,
 			 size_t *cap);
 /* waits.tsv or critical-path.tsv (view v) of directory w (in: its
  * instance, for a tree directory). */
-ccg_err ccg_waitset_text(const ccg_trace *t, const where *w, const inst *in,
-			 enum view v, ccg_sink *out);
+ccg_err ccg_waitset_text(const ccg_trace *t, const ccg_where *w,
+			 const ccg_inst *in, enum view v, ccg_sink *out);
 
 #endif

@@ -46,12 +46,12 @@ static ccg_err table_intern(void *tabp, size_t *n, size_t *cap, size_t elem,
 static ccg_err intern(const ccg_trace *t, int is_tln, const void *key,
 		      size_t *idx)
 {
-	trace_mut *m = t->mut;
+	ccg_trace_mut *m = t->mut;
 	pthread_mutex_lock(&m->win_mu);
 	ccg_err err = is_tln ? table_intern(&m->tlns, &m->ntlns, &m->captlns,
-					    sizeof(tln), key, idx)
+					    sizeof(ccg_tln), key, idx)
 			     : table_intern(&m->wins, &m->nwins, &m->capwins,
-					    sizeof(win), key, idx);
+					    sizeof(ccg_win), key, idx);
 	pthread_mutex_unlock(&m->win_mu);
 	return err;
 }
@@ -68,7 +68,7 @@ ccg_err ccg_windows_timeline(const ccg_trace *t, uint64_t dir,
 			return CCG_ENOENT;
 	if (strcmp(p, ".tsv"))
 		return CCG_ENOENT;
-	tln key = {dir, n};
+	ccg_tln key = {dir, n};
 	size_t i;
 	ccg_err err = intern(t, 1, &key, &i);
 	if (!err)
@@ -77,7 +77,7 @@ ccg_err ccg_windows_timeline(const ccg_trace *t, uint64_t dir,
 }
 
 /* The id of window wn, interned. */
-static ccg_err window_id(const ccg_trace *t, win wn, ccg_id *out)
+static ccg_err window_id(const ccg_trace *t, ccg_win wn, ccg_id *out)
 {
 	size_t i;
 	ccg_err err = intern(t, 0, &wn, &i);
@@ -116,7 +116,7 @@ static void refused(const ccg_trace *t, const char *name, const ccg_buf *why)
 	memcpy(path, dir, sizeof dir - 1);
 	memcpy(path + sizeof dir - 1, name, n);
 	path[sizeof dir - 1 + n] = '\0';
-	trace_mut *m = t->mut;
+	ccg_trace_mut *m = t->mut;
 	pthread_mutex_lock(&m->ref_mu);
 	uint64_t k = m->nrefused;
 	ccg_refusal *last = k ? &m->refused[(k - 1) % CCG_REFUSED_KEPT] : NULL;
@@ -149,7 +149,7 @@ static void refused(const ccg_trace *t, const char *name, const ccg_buf *why)
 ccg_err ccg_windows_lookup(const ccg_trace *t, const char *name, ccg_id *out)
 {
 	ccg_wclock c = ccg_winname_clock(t);
-	win wn;
+	ccg_win wn;
 	if (ccg_winname_parse(&c, name, &wn)) {
 		if (worth_saying(name)) {
 			ccg_buf why = CCG_BUF_INIT;
@@ -164,7 +164,7 @@ ccg_err ccg_windows_lookup(const ccg_trace *t, const char *name, ccg_id *out)
 
 ccg_err ccg_windows_refused_text(const ccg_trace *t, ccg_buf *b)
 {
-	trace_mut *m = t->mut;
+	ccg_trace_mut *m = t->mut;
 	ccg_buf_adds(b, "path\treason\n");
 	pthread_mutex_lock(&m->ref_mu);
 	uint64_t n = m->nrefused;
@@ -202,7 +202,7 @@ ccg_err ccg_windows_entry(const ccg_trace *t, uint64_t k, ccg_id *out,
 	ccg_err err = ccg_buf_status(name);
 	if (err)
 		return err;
-	win wn;
+	ccg_win wn;
 	if (ccg_winname_parse(&c, name->data + at, &wn))
 		return CCG_EFORMAT;
 	return window_id(t, wn, out);
@@ -219,7 +219,7 @@ static void add_ku(ccg_buf *b, const char *key, uint64_t v)
 
 /* The events of location l inside wn into *n, by two time searches;
  * *known 0 when its times run backwards (only a walk would tell). */
-static ccg_err window_events(const ccg_trace *t, const loc *l, win wn,
+static ccg_err window_events(const ccg_trace *t, const ccg_loc *l, ccg_win wn,
 			     uint64_t *n, int *known)
 {
 	*known = !l->rep.out_of_order;
@@ -242,7 +242,7 @@ static ccg_err window_events(const ccg_trace *t, const loc *l, win wn,
 
 /* The window's lines: its bounds in absolute ticks, ticks from the zero
  * and seconds from the zero. */
-static void window_bounds(const ccg_trace *t, win wn, ccg_buf *b)
+static void window_bounds(const ccg_trace *t, ccg_win wn, ccg_buf *b)
 {
 	add_ku(b, "window_start_ticks", wn.t0);
 	add_ku(b, "window_end_ticks", wn.t1);
@@ -275,7 +275,7 @@ static void put_time(const ccg_trace *t, ccg_buf *b, uint64_t time)
 
 /* How much of the trace's span [first, last] the window covers, and a
  * note when it misses the span or part of it. */
-static void window_overlap(const ccg_trace *t, win wn, ccg_buf *b)
+static void window_overlap(const ccg_trace *t, ccg_win wn, ccg_buf *b)
 {
 	int empty = !t->events || t->first > t->last;
 	int before = !empty && wn.t1 <= t->first;
@@ -305,9 +305,9 @@ static void window_overlap(const ccg_trace *t, win wn, ccg_buf *b)
 	ccg_buf_adds(b, " from its zero): its files are empty\n");
 }
 
-ccg_err ccg_windows_info(const ccg_trace *t, const where *w, ccg_buf *b)
+ccg_err ccg_windows_info(const ccg_trace *t, const ccg_where *w, ccg_buf *b)
 {
-	win wn = ccg_ids_window(t, w->win);
+	ccg_win wn = ccg_ids_window(t, w->win);
 	ccg_err err = CCG_OK;
 	if (w->sub == 0) {
 		ccg_buf_adds(b, "kind: window\n");
@@ -316,8 +316,8 @@ ccg_err ccg_windows_info(const ccg_trace *t, const where *w, ccg_buf *b)
 	} else if (w->sub <= t->ngroups) {
 		ccg_info_group(&t->groups[w->index], b);
 	} else {
-		const loc *l = &t->locs[w->index];
-		inst in;
+		const ccg_loc *l = &t->locs[w->index];
+		ccg_inst in;
 		if ((err = ccg_ids_root(t, l, &in)))
 			return err;
 		ccg_info_node(t, &in, 1, b);

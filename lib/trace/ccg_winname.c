@@ -239,7 +239,7 @@ static int plain_is_absolute(const ccg_wclock *c, uint64_t t0)
 }
 
 /* ccg_winname_parse, and when it refuses the name, why (to `why`). */
-static int parse(const ccg_wclock *c, const char *name, win *out,
+static int parse(const ccg_wclock *c, const char *name, ccg_win *out,
 		 ccg_buf *why)
 {
 	size_t len = 0;
@@ -309,14 +309,14 @@ static int parse(const ccg_wclock *c, const char *name, win *out,
 	return 0;
 }
 
-int ccg_winname_parse(const ccg_wclock *c, const char *name, win *out)
+int ccg_winname_parse(const ccg_wclock *c, const char *name, ccg_win *out)
 {
 	return parse(c, name, out, NULL);
 }
 
 int ccg_winname_why(const ccg_wclock *c, const char *name, ccg_buf *why)
 {
-	win w;
+	ccg_win w;
 	return parse(c, name, &w, why);
 }
 

@@ -19,7 +19,7 @@ typedef struct ccg_wclock {
 ccg_wclock ccg_winname_clock(const ccg_trace *t);
 /* The absolute ticks [t0, t1) a window name ("T0-T1", "1-2ms", "10%-20%",
  * ... see README) names into *out; -1 when it names none. */
-int ccg_winname_parse(const ccg_wclock *c, const char *name, win *out);
+int ccg_winname_parse(const ccg_wclock *c, const char *name, ccg_win *out);
 /* As ccg_winname_parse; when the name is refused (-1), why in plain
  * words (with the accepted forms when the name's form is wrong) is
  * appended to `why`. */

@@ -87,7 +87,7 @@ _Static_assert(V__COUNT <= (1 << CCG_VIEW_BITS), "views fit their bits");
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-typedef struct loc {
+typedef struct ccg_loc {
 	const ccg_def_location *def;
 	uint32_t group;         /* index into trace.groups */
 	char *dirname;
@@ -106,10 +106,10 @@ typedef struct loc {
 	ccg_err err;
 	char *errmsg;           /* NULL when the location read cleanly */
 	ccg_sloc sl;            /* the location as queries see it */
-} loc;
+} ccg_loc;
 
 /* Location l, the i-th, as queries see it. */
-static inline ccg_sloc ccg_loc_sloc(const loc *l, size_t i)
+static inline ccg_sloc ccg_loc_sloc(const ccg_loc *l, size_t i)
 {
 	return (ccg_sloc){(uint32_t)i, l->tbase, l->nevents,
 			  l->nevents ? l->last : 0, !l->rep.out_of_order,
@@ -118,14 +118,14 @@ static inline ccg_sloc ccg_loc_sloc(const loc *l, size_t i)
 
 /* Location l's root instance as queries see it: node l->root from the
  * stream's first event, spanning [first, last] (0 to 0 when empty). */
-static inline ccg_sinst ccg_loc_sroot(const loc *l)
+static inline ccg_sinst ccg_loc_sroot(const ccg_loc *l)
 {
 	int empty = l->first > l->last;
 	return (ccg_sinst){l->root, 0, empty ? 0 : l->first,
 			   empty ? 0 : l->last};
 }
 
-typedef struct group {
+typedef struct ccg_group {
 	const char *name;
 	uint64_t id;            /* definition id, UINT64_MAX for "ungrouped" */
 	uint64_t type;
@@ -133,7 +133,7 @@ typedef struct group {
 	uint32_t *locs;
 	uint32_t nlocs;
 	uint64_t events;        /* its locations' events */
-} group;
+} ccg_group;
 
 /* A LOCATION_PROPERTY definition: its owner and record index. */
 typedef struct ccg_lprop {
@@ -142,15 +142,15 @@ typedef struct ccg_lprop {
 } ccg_lprop;
 
 /* A looked-up time window, absolute ticks [t0, t1). */
-typedef struct win {
+typedef struct ccg_win {
 	uint64_t t0, t1;
-} win;
+} ccg_win;
 
 /* A looked-up timeline-N.tsv: the directory's inum and N. */
-typedef struct tln {
+typedef struct ccg_tln {
 	uint64_t dir;
 	uint64_t bins;
-} tln;
+} ccg_tln;
 
 struct wmerge;
 typedef struct ccg_sumset ccg_sumset;
@@ -169,11 +169,11 @@ typedef struct ccg_refusal {
 	char *why;
 } ccg_refusal;
 
-typedef struct trace_mut {
+typedef struct ccg_trace_mut {
 	pthread_mutex_t win_mu;
-	win *wins;              /* win_mu: looked-up windows */
+	ccg_win *wins;          /* win_mu: looked-up windows */
 	size_t nwins, capwins;  /* win_mu */
-	tln *tlns;              /* win_mu: looked-up timeline-N.tsv */
+	ccg_tln *tlns;          /* win_mu: looked-up timeline-N.tsv */
 	size_t ntlns, captlns;  /* win_mu */
 	struct wmerge **merges; /* win_mu: merged window events.tsv, by
 				 * window and scope */
@@ -192,7 +192,7 @@ typedef struct trace_mut {
 				 * names, a ring; refused[(nrefused - 1) %
 				 * CCG_REFUSED_KEPT] the newest */
 	uint64_t nrefused;      /* ref_mu: names refused so far */
-} trace_mut;
+} ccg_trace_mut;
 
 /* An open trace.  Every field but `mut`'s contents is set by
  * ccg_trace_open and read-only afterwards. */
@@ -201,9 +201,9 @@ struct ccg_trace {
 	ccg_options opt;
 	ccg_defs *defs;
 	ccg_store *store;
-	loc *locs;
+	ccg_loc *locs;
 	size_t nlocs;
-	group *groups;
+	ccg_group *groups;
 	size_t ngroups;
 	uint32_t *by_id;        /* location indices in id order */
 	ccg_lprop *lprops;      /* location properties by owner, then
@@ -252,19 +252,19 @@ struct ccg_trace {
 	ccg_buf fixed[V__COUNT]; /* the root's README, info, regions.tsv,
 				  * locations.tsv and definitions.tsv, by
 				  * view; the others empty */
-	trace_mut *mut;         /* what changes after open, with its locks */
+	ccg_trace_mut *mut;     /* what changes after open, with its locks */
 };
 
 /* A time cursor over l's stream, refusing times outside [first, last]. */
 static inline void ccg_loc_tcur(ccg_tcur *tc, const ccg_trace *t,
-				const loc *l)
+				const ccg_loc *l)
 {
 	ccg_tcur_init(tc, t->store, l->tbase, l->nevents, l->first, l->last);
 }
 
 /* A value cursor (initialised) over location l's stream. */
 static inline void ccg_loc_vcur(ccg_vcur *vc, const ccg_trace *t,
-				const loc *l)
+				const ccg_loc *l)
 {
 	ccg_vcur_retarget(vc, t->store, l->tbase, l->nevents);
 }

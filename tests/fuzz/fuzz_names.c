@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   fuzz_get64(ck + 16), fuzz_get64(ck + 24),
 			   fuzz_get64(ck + 32)};
 	ccg_wclock theirs = ccg_winname_clock(t);
-	win w;
+	ccg_win w;
 	ccg_winname_parse(&theirs, s, &w);
 	int refused = ccg_winname_parse(&mine, s, &w) != 0;
 	if (!refused && w.t1 < w.t0)

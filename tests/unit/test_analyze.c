@@ -244,7 +244,7 @@ static size_t two_paths(const char *anchor, uint64_t min)
 	ccg_an_attach(t->an, c);
 	recs one = {0}, each = {0};
 	for (size_t i = 0; i < t->nlocs; i++) {
-		const loc *l = &t->locs[i];
+		const ccg_loc *l = &t->locs[i];
 		ccg_sinst root = ccg_loc_sroot(l);
 		assert_int_equal(ccg_an_walk(t->an, t->store, &l->sl, &root, min,
 					     put, &one), CCG_OK);

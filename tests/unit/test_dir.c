@@ -207,7 +207,7 @@ static void test_window_merge(void **state)
 	for (size_t g = 0; g < t->ngroups; g++) {
 		ccg_id gd = lookup(t, win, t->groups[g].dirname);
 		for (uint32_t k = 0; k < t->groups[g].nlocs; k++) {
-			const loc *l = &t->locs[t->groups[g].locs[k]];
+			const ccg_loc *l = &t->locs[t->groups[g].locs[k]];
 			ccg_id ld = lookup(t, gd, l->dirname);
 			assert_true(nf < 64);
 			files[nf] = read_all(t, lookup(t, ld, "events.tsv"));

@@ -84,7 +84,7 @@ static void put_num(char *b, size_t cap, uint64_t n, unsigned k)
 static void expect_range(const ccg_wclock *c, const char *name, uint64_t t0,
 			 uint64_t t1)
 {
-	win w;
+	ccg_win w;
 	if (ccg_winname_parse(c, name, &w))
 		fail_msg("'%s' was refused (res %llu)", name,
 			 (unsigned long long)c->res);
@@ -97,7 +97,7 @@ static void expect_range(const ccg_wclock *c, const char *name, uint64_t t0,
 
 static void expect_bad(const ccg_wclock *c, const char *name)
 {
-	win w;
+	ccg_win w;
 	if (!ccg_winname_parse(c, name, &w))
 		fail_msg("'%s' was found: [%llu, %llu)", name,
 			 (unsigned long long)w.t0, (unsigned long long)w.t1);
@@ -273,7 +273,7 @@ static void check_split(const ccg_wclock *c)
 	for (uint64_t k = 0; k < s.n; k++) {
 		ccg_buf_reset(&name);
 		ccg_winname_split_name(&s, k, &name);
-		win w;
+		ccg_win w;
 		if (ccg_winname_parse(c, name.data, &w))
 			fail_msg("listed '%s' does not parse", name.data);
 		if (k == 0)
@@ -343,7 +343,7 @@ static void test_split(void **state)
 		ccg_winname_split(&tops[i], &s);
 		assert_true(s.n >= 1);
 		for (uint64_t k = 0; k < s.n; k++) {
-			win w;
+			ccg_win w;
 			ccg_buf_reset(&b);
 			ccg_winname_split_name(&s, k, &b);
 			if (ccg_winname_parse(&tops[i], b.data, &w))
