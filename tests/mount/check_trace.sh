@@ -9,9 +9,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 mode=$1 source=$2 name=$3
-work="$CCG_TMP/$mode-$source-$name"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work "$mode-$source-$name"
 manifest=()
 fanout=8
 if [ "$source" = shared ]; then
@@ -36,10 +34,10 @@ else
 fi
 ccg_mount "$mode" "$anchor" "$work/mnt" -o fanout=$fanout
 if [ "$mode" = mt ]; then
-  /usr/bin/python3 "$CCG_TOOLS/check_mount.py" --mount "$work/mnt" \
+  "$CCG_PY" "$CCG_TOOLS/check_mount.py" --mount "$work/mnt" \
     --anchor "$anchor" --fanout $fanout "${manifest[@]}"
 else
-  /usr/bin/python3 "$CCG_TOOLS/check_pandas.py" --mount "$work/mnt" \
+  "$CCG_PY" "$CCG_TOOLS/check_pandas.py" --mount "$work/mnt" \
     --anchor "$anchor"
 fi
 ccg_unmount "$work/mnt"

@@ -50,6 +50,22 @@ ccg_wait_gone() {
   return 1
 }
 
+# ccg_work NAME: $work, this test's own folder under $CCG_TMP, emptied.
+ccg_work() {
+  work="$CCG_TMP/$1"
+  rm -rf "$work"
+  mkdir -p "$work"
+}
+
+# The Python that runs the oracles: Debian's, which has python3-otf2 and
+# pandas (another python3 first on PATH may have neither).
+CCG_PY=/usr/bin/python3
+
+# ccg_field FILE KEY: the value of `KEY: value` in an info file.
+ccg_field() {
+  sed -n "s/^$2: //p" "$1" | head -n 1
+}
+
 # ccg_at_exit CMD: runs CMD (a function of the test: end its readers and
 # daemons, unmount its own folders) when the test exits, before the
 # unmounts below, whatever CMD returns; the test's status stays its exit

@@ -18,10 +18,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/analysis"
-rm -rf "$work"
-mkdir -p "$work"
-py=/usr/bin/python3
+ccg_work analysis
+py=$CCG_PY
 windows=$(ccg_sized 4 2)
 "$CCG_GEN" -q -l 4 --threads 2 -e 20000 --regular 0.6 --jitter 0.2 --mpi \
   --delay 1:400000 --counters --metric-locations 3 \

@@ -10,9 +10,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/anchors"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work anchors
 src="$CCG_TRACES/pipit-pingpong"
 size=$(stat -c %s "$src/traces.otf2")
 # flip K: the anchor with byte K flipped, in trace folder $work/K.
@@ -21,7 +19,7 @@ flip() {
   mkdir -p "$d"
   ln -s "$src/traces" "$d/traces"
   ln -s "$src/traces.def" "$d/traces.def"
-  /usr/bin/python3 -c '
+  "$CCG_PY" -c '
 import sys
 b = bytearray(open(sys.argv[1], "rb").read())
 b[int(sys.argv[2])] ^= 0xff

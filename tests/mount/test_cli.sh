@@ -22,9 +22,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 : "${CCG_GEN:?path of ccgfs-gen}" "${CCG_TRACES:?folder of the shared traces}"
-work="$CCG_TMP/cli"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work cli
 ulimit -c 0
 
 HINT="Try 'ccgfs --help' for more information."

@@ -14,15 +14,13 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/crafted"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work crafted
 # With PAPI counters at every Enter and Leave: its time records carry
 # value sections to damage too.
 "$CCG_GEN" -q -l 2 -e 2000 --counters "$work/trace"
 anchor="$work/trace/traces.otf2"
 "$CCGFS" --build-only -o index="$work/good.ccg" "$anchor"
-/usr/bin/python3 "$CCG_TOOLS/index_craft.py" --index "$work/good.ccg" \
+"$CCG_PY" "$CCG_TOOLS/index_craft.py" --index "$work/good.ccg" \
   --out "$work/crafted"
 
 # The unchanged re-encoding must be reused, or the crafted files would only
@@ -88,7 +86,7 @@ for f in "$work"/crafted/*.ccg; do
   verdict=served
   grep -q "^ccgfs: rebuilding index " "$work/$name.err" && verdict=refused
   rc=0
-  timeout -k 5 "$walk_limit" /usr/bin/python3 "$CCG_TOOLS/walk_check.py" \
+  timeout -k 5 "$walk_limit" "$CCG_PY" "$CCG_TOOLS/walk_check.py" \
     --max-entries "$walk_entries" "$m" \
     > "$work/$name.walk" 2>&1 || rc=$?
   if [ $rc = 124 ] || [ $rc = 137 ]; then

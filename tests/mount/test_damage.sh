@@ -11,9 +11,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/damage"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work damage
 "$CCG_GEN" -q -l 6 -e 20000 --mpi "$work/trace"
 evt=("$work"/trace/traces/*.evt)
 [ ${#evt[@]} -ge 6 ] || { echo "expected 6 event files"; exit 1; }
@@ -42,7 +40,7 @@ for mode in mt st; do
   awk -F'\t' 'NR > 1 { print $10 }' "$m/locations.tsv" | while read -r p; do
     cat "$m/$p/info" "$m/$p/events.tsv" > /dev/null
   done
-  /usr/bin/python3 "$CCG_TOOLS/check_mount.py" --mount "$m" \
+  "$CCG_PY" "$CCG_TOOLS/check_mount.py" --mount "$m" \
     --anchor "$work/trace/traces.otf2" --fanout 64 \
     --max-nodes "$([ "$mode" = mt ] && echo 30000 || echo 1000)"
   ccg_unmount "$m"

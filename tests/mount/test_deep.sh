@@ -17,9 +17,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/deep"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work deep
 chain=${CCG_DEEP_CHAIN:-$(ccg_sized 20000 5000)}
 stack=${CCG_DEEP_STACK_KIB:-512}
 build_limit=${CCG_DEEP_BUILD_KIB:-24576}
@@ -94,7 +92,7 @@ alive "profile.folded"
 
 # A time window in the middle of the chain: its events.tsv has exactly the
 # events otf2-print shows with t0 <= time < t1 (exact integers, Python).
-read -r t0 t1 want < <(/usr/bin/python3 - "$work/ev.txt" <<'EOF'
+read -r t0 t1 want < <("$CCG_PY" - "$work/ev.txt" <<'EOF'
 import sys
 ts = [int(l.split()[1]) for l in open(sys.argv[1])]
 t0, t1 = ts[len(ts) // 4], ts[3 * len(ts) // 4 + 7]

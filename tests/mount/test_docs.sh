@@ -17,9 +17,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 src="$here/../.."
-work="$CCG_TMP/docs"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work docs
 # Every gap is one line in $work/missing (also from subshells of pipes).
 miss() { echo "MISSING: $*" | tee -a "$work/missing"; }
 

@@ -10,9 +10,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/earlytime"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work earlytime
 anchor="$work/gen/traces.otf2"
 m="$work/mnt"
 "$CCG_GEN" -q -l 2 -e 2000 --quirk early-time --manifest "$work/man.tsv" \
@@ -27,7 +25,7 @@ offset=$(otf2-print -G "$anchor" | sed -n 's/.*Global Offset: \([0-9]*\),.*/\1/p
 res=$(otf2-print -G "$anchor" | sed -n 's/.*Ticks per Seconds: \([0-9]*\),.*/\1/p')
 
 ccg_mount mt "$anchor" "$m" -o index="$work/index.ccg"
-/usr/bin/python3 - "$work" "$m" "$offset" "$res" <<'EOF'
+"$CCG_PY" - "$work" "$m" "$offset" "$res" <<'EOF'
 import heapq, os, sys
 work, m, offset, res = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 ev = {l: [int(x) for x in open("%s/ev%d.txt" % (work, l))] for l in (0, 1)}
@@ -102,5 +100,5 @@ for t0, t1 in ((100, 111), (0, 2**64 - 1)):
 print("\n".join(fail[:20]) or "times before the zero agree")
 sys.exit(1 if fail else 0)
 EOF
-/usr/bin/python3 "$CCG_TOOLS/walk_check.py" --max-entries 1500 "$m"
+"$CCG_PY" "$CCG_TOOLS/walk_check.py" --max-entries 1500 "$m"
 ccg_unmount "$m"

@@ -8,14 +8,12 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/examples"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work examples
 "$CCG_GEN" -q -l 4 -e 20000 --mpi --metrics --jitter 0.2 "$work/trace"
 ccg_mount mt "$work/trace/traces.otf2" "$work/mnt"
 export M="$work/mnt"
 src="$here/../.."
-/usr/bin/python3 - "$work" "$src/README.md" "$src"/doc/*.md <<'PY'
+"$CCG_PY" - "$work" "$src/README.md" "$src"/doc/*.md <<'PY'
 import re, sys
 blocks = []
 for path in sys.argv[2:]:
@@ -37,7 +35,7 @@ for f in "$work"/example*.*; do
   d="$work/run-$(basename "$f")"
   mkdir -p "$d"
   case "$f" in
-    *.py) (cd "$d" && /usr/bin/python3 "$f") > "$d/out" 2>&1 || { cat "$d/out"; echo "$f failed"; exit 1; } ;;
+    *.py) (cd "$d" && "$CCG_PY" "$f") > "$d/out" 2>&1 || { cat "$d/out"; echo "$f failed"; exit 1; } ;;
     *.sh) (cd "$d" && bash -euo pipefail "$f") > "$d/out" 2>&1 || { cat "$d/out"; echo "$f failed"; exit 1; } ;;
   esac
   if grep -q 'savefig\|set output' "$f"; then

@@ -5,9 +5,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/files"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work files
 "$CCG_GEN" -q -l 2 -e 40000 --mpi --metrics --name APEX "$work/trace"
 
 for mode in mt st; do
@@ -26,7 +24,7 @@ for mode in mt st; do
   dd if="$work/whole" bs=4096 skip=7 count=3 status=none | cmp - "$work/dd" || { echo "dd skip= differs"; exit 1; }
   dd if="$f" bs=1 skip=$((size - 10)) status=none | cmp - <(tail -c 10 "$work/whole") || { echo "dd tail differs"; exit 1; }
   LESS= less -F -X "$f" 2>/dev/null | cmp - "$work/whole" || { echo "less differs"; exit 1; }
-  /usr/bin/python3 - "$f" "$work/whole" <<'PY'
+  "$CCG_PY" - "$f" "$work/whole" <<'PY'
 import mmap, sys
 with open(sys.argv[1], "rb") as f, open(sys.argv[2], "rb") as g:
     want = g.read()

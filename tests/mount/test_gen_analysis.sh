@@ -17,9 +17,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/gen-analysis"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work gen-analysis
 gen() { # NAME OPTIONS...: writes $work/NAME and $work/NAME.tsv
   local name=$1
   shift
@@ -28,7 +26,7 @@ gen() { # NAME OPTIONS...: writes $work/NAME and $work/NAME.tsv
 check() { # NAME OPTIONS...
   local name=$1
   shift
-  /usr/bin/python3 "$CCG_TOOLS/check_gen_manifest.py" \
+  "$CCG_PY" "$CCG_TOOLS/check_gen_manifest.py" \
     --anchor "$work/$name/traces.otf2" --manifest "$work/$name.tsv" "$@"
 }
 

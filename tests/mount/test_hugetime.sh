@@ -8,9 +8,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/hugetime"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work hugetime
 anchor="$work/gen/traces.otf2"
 m="$work/mnt"
 "$CCG_GEN" -q -l 2 -e 2000 --quirk huge-time --manifest "$work/man.tsv" \
@@ -27,7 +25,7 @@ ccg_mount mt "$anchor" "$m" -o index="$work/index.ccg"
 loc=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "path") p = i }
                   NR > 1 && $1 == 1 { print $p }' "$m/locations.tsv")
 ls "$m/$loc" > "$work/ls.txt"
-/usr/bin/python3 - "$work" "$m" "$loc" "$zero" <<'EOF'
+"$CCG_PY" - "$work" "$m" "$loc" "$zero" <<'EOF'
 import os, sys
 work, m, loc, zero = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 ev = [(l.split()[0], int(l.split()[1])) for l in open(work + "/ev.txt")]

@@ -40,16 +40,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${CCG_GEN:?path of ccgfs-gen}" "${CCG_TOOLS:?folder of the test tools}"
 # The default index path is what this test is about.
 unset CCGFS_INDEX_DIR
-work="$CCG_TMP/index"
-rm -rf "$work"
-mkdir -p "$work"
-py=/usr/bin/python3
+ccg_work index
+py=$CCG_PY
 ulimit -c 0
 
-# field FILE KEY: the value of `KEY: value` in an info file.
-field() {
-  sed -n "s/^$2: //p" "$1" | head -n 1
-}
 
 # run_info NAME ccgfs-options... TRACE: `ccgfs --info`, stdout in
 # $work/NAME.out, stderr in $work/NAME.err; it must exit 0 (a status of
@@ -74,8 +68,8 @@ expect_reused() {
     fail "$name: stderr is not empty on an open that should reuse the index"
   fi
   if [ -f "$work/$name.out" ]; then
-    [ "$(field "$work/$name.out" this_open)" = "index reused" ] ||
-      fail "$name: this_open is '$(field "$work/$name.out" this_open)', want 'index reused'"
+    [ "$(ccg_field "$work/$name.out" this_open)" = "index reused" ] ||
+      fail "$name: this_open is '$(ccg_field "$work/$name.out" this_open)', want 'index reused'"
   fi
 }
 
@@ -95,8 +89,8 @@ expect_rebuilt() {
     fail "$name: no 'rebuilding index $index: REASON' line with a reason"
   fi
   if [ -f "$work/$name.out" ]; then
-    [ "$(field "$work/$name.out" this_open)" = "built from OTF2" ] ||
-      fail "$name: this_open is '$(field "$work/$name.out" this_open)', want 'built from OTF2'"
+    [ "$(ccg_field "$work/$name.out" this_open)" = "built from OTF2" ] ||
+      fail "$name: this_open is '$(ccg_field "$work/$name.out" this_open)', want 'built from OTF2'"
   fi
   echo "  $name: rebuilt: $reason"
 }
@@ -138,11 +132,11 @@ X="$A.ccg"
 # -o noindex neither reads nor writes an index.
 run_info noindex -o noindex "$A"
 [ ! -e "$X" ] || fail "-o noindex wrote $X"
-[ "$(field "$work/noindex.out" this_open)" = "built from OTF2" ] ||
+[ "$(ccg_field "$work/noindex.out" this_open)" = "built from OTF2" ] ||
   fail "-o noindex: this_open is not 'built from OTF2'"
 # -o noindex names no index in info.
-[ "$(field "$work/noindex.out" index)" = none ] ||
-  fail "-o noindex: info says index: $(field "$work/noindex.out" index)"
+[ "$(ccg_field "$work/noindex.out" index)" = none ] ||
+  fail "-o noindex: info says index: $(ccg_field "$work/noindex.out" index)"
 
 ccg_mount mt "$A" "$work/mnt-ref" -o noindex
 dump "$work/mnt-ref" ref
@@ -159,9 +153,9 @@ ls "$work/a" | grep -q '\.tmp\.' && fail "--build-only left a temporary file"
 built=$(ident "$X")
 run_info reuse "$A"
 expect_reused reuse
-[ "$(field "$work/reuse.out" index)" = "$X" ] ||
-  fail "info says index: $(field "$work/reuse.out" index), want $X"
-[ "$(field "$work/reuse.out" index_bytes)" = "$(stat -c %s "$X")" ] ||
+[ "$(ccg_field "$work/reuse.out" index)" = "$X" ] ||
+  fail "info says index: $(ccg_field "$work/reuse.out" index), want $X"
+[ "$(ccg_field "$work/reuse.out" index_bytes)" = "$(stat -c %s "$X")" ] ||
   fail "index_bytes is not the index file's size"
 [ "$(ident "$X")" = "$built" ] || fail "an open that reused the index rewrote it"
 cmp -s <(grep -v -E '^(index|index_bytes|index_to_otf2|build_seconds|build_events_per_second|this_open|open_seconds):' "$work/reuse.out") \
@@ -169,7 +163,7 @@ cmp -s <(grep -v -E '^(index|index_bytes|index_to_otf2|build_seconds|build_event
   fail "--info from the index differs from --info -o noindex"
 # -o rebuild rebuilds a valid index, which stays valid.
 run_info forced -o rebuild "$A"
-[ "$(field "$work/forced.out" this_open)" = "built from OTF2" ] || fail "-o rebuild reused the index"
+[ "$(ccg_field "$work/forced.out" this_open)" = "built from OTF2" ] || fail "-o rebuild reused the index"
 [ "$(stat -c %i "$X")" != "${built%% *}" ] || fail "-o rebuild did not rewrite the index"
 run_info reuse2 "$A"
 expect_reused reuse2
@@ -185,7 +179,7 @@ if command -v strace > /dev/null && strace -f -qq -o /dev/null true 2> /dev/null
   [ "$(grep -c '\.evt"' "$work/strace-build.log")" -ge 3 ] ||
     fail "strace does not show the event files a build opens"
   trace_opens "$work/strace-info.log" "$CCGFS" --info "$A" > "$work/strace-info.out"
-  [ "$(field "$work/strace-info.out" this_open)" = "index reused" ] || fail "strace run did not reuse the index"
+  [ "$(ccg_field "$work/strace-info.out" this_open)" = "index reused" ] || fail "strace run did not reuse the index"
   grep -q "\"$X\"" "$work/strace-info.log" || fail "strace shows no open of the index"
   if grep '\.evt"' "$work/strace-info.log" >&2; then
     fail "--info with a valid index opened event files"
@@ -214,7 +208,7 @@ for mode in mt st; do
   m="$work/mnt-$mode"
   ccg_mount "$mode" "$A" "$m" 2> "$work/mount-$mode.err"
   expect_reused "mount-$mode"
-  [ "$(field "$m/info" this_open)" = "index reused" ] || fail "$mode mount did not reuse the index"
+  [ "$(ccg_field "$m/info" this_open)" = "index reused" ] || fail "$mode mount did not reuse the index"
   dump "$m" "$mode"
   same_dump ref "$mode"
   check "$m" "$A" 64 "$work/a.manifest"
@@ -229,7 +223,7 @@ touch -m -d "@$(( $(stat -c %Y "${evt[1]}") + 7 ))" "${evt[1]}"
 m="$work/mnt-stale"
 ccg_mount mt "$A" "$m" 2> "$work/stale-evt.err"
 expect_rebuilt stale-evt "$X"
-[ "$(field "$m/info" this_open)" = "built from OTF2" ] || fail "stale-evt: the mount did not rebuild"
+[ "$(ccg_field "$m/info" this_open)" = "built from OTF2" ] || fail "stale-evt: the mount did not rebuild"
 dump "$m" stale
 same_dump ref stale
 check "$m" "$A" 64 "$work/a.manifest"
@@ -264,7 +258,7 @@ m="$work/mnt-fan"
 ccg_mount mt "$A" "$m" -o "index=$F" 2> "$work/fan64.err"
 expect_rebuilt fan64 "$F"
 grep -qi fan "$work/fan64.err" || fail "the reason does not name the fan-out: $(cat "$work/fan64.err")"
-[ "$(field "$m/info" fanout)" = 64 ] || fail "mount has fanout $(field "$m/info" fanout), want 64"
+[ "$(ccg_field "$m/info" fanout)" = 64 ] || fail "mount has fanout $(ccg_field "$m/info" fanout), want 64"
 dump "$m" fan64
 same_dump ref fan64
 ccg_unmount "$m"
@@ -273,7 +267,7 @@ expect_reused fan64-after
 # And back: the index is now for fan-out 64.
 run_info fan8-again -o fanout=8 -o "index=$F" "$A"
 expect_rebuilt fan8-again "$F"
-[ "$(field "$work/fan8-again.out" fanout)" = 8 ] || fail "fan8-again: fanout is not 8"
+[ "$(ccg_field "$work/fan8-again.out" fanout)" = 8 ] || fail "fan8-again: fanout is not 8"
 # A tolerance is a parameter too.
 run_info tol -o fanout=8 -o tolerance=1000 -o "index=$F" "$A"
 expect_rebuilt tol "$F"
@@ -335,7 +329,7 @@ head -c "$((ssize / 2))" "$S.ccg" > "$I.ccg.tmp.12345"
 cp "$S.ccg" "$I.ccg.tmp.12346"
 run_info leftover "$I"
 [ ! -s "$work/leftover.err" ] || { cat "$work/leftover.err" >&2; fail "leftover: stderr not empty"; }
-[ "$(field "$work/leftover.out" this_open)" = "built from OTF2" ] || fail "leftover: a temporary file was used as the index"
+[ "$(ccg_field "$work/leftover.out" this_open)" = "built from OTF2" ] || fail "leftover: a temporary file was used as the index"
 [ -s "$I.ccg" ] || fail "leftover: no index written"
 run_info leftover-after "$I"
 expect_reused leftover-after
@@ -360,8 +354,8 @@ for bad in /proc/nope.ccg "$work/no/such/dir/x.ccg"; do
   run_info unwritable -o "index=$bad" "$A"
   grep -q "serving from memory" "$work/unwritable.err" ||
     { cat "$work/unwritable.err" >&2; fail "index=$bad: no 'serving from memory' note"; }
-  [ "$(field "$work/unwritable.out" index)" = none ] || fail "index=$bad: info says index: $(field "$work/unwritable.out" index)"
-  [ "$(field "$work/unwritable.out" this_open)" = "built from OTF2" ] || fail "index=$bad: not built"
+  [ "$(ccg_field "$work/unwritable.out" index)" = none ] || fail "index=$bad: info says index: $(ccg_field "$work/unwritable.out" index)"
+  [ "$(ccg_field "$work/unwritable.out" this_open)" = "built from OTF2" ] || fail "index=$bad: not built"
   [ ! -e "$bad" ] || fail "index=$bad was written"
 done
 # The mount works, and the daemon exits cleanly after the unmount.
@@ -389,20 +383,20 @@ XDG_CACHE_HOME="$work/cache-nw" run_info nowrite1 "$work/nowrite/traces.otf2"
 XDG_CACHE_HOME="$work/cache-nw" run_info nowrite2 "$work/nowrite/traces.otf2"
 chmod u+w "$work/nowrite"
 [ ! -e "$work/nowrite/traces.otf2.ccg" ] || fail "an index was written into a folder without write bits"
-cached=$(field "$work/nowrite1.out" index)
+cached=$(ccg_field "$work/nowrite1.out" index)
 case "$cached" in
   "$work/cache-nw/ccgfs/"*.ccg) ;;
   *) fail "folder without write bits: index at '$cached', want one under $work/cache-nw/ccgfs/" ;;
 esac
 [ -s "$cached" ] || fail "folder without write bits: $cached not written"
-[ "$(field "$work/nowrite1.out" this_open)" = "built from OTF2" ] || fail "nowrite1: not built"
+[ "$(ccg_field "$work/nowrite1.out" this_open)" = "built from OTF2" ] || fail "nowrite1: not built"
 expect_reused nowrite2
-[ "$(field "$work/nowrite2.out" index)" = "$cached" ] || fail "nowrite2: another index was used"
+[ "$(ccg_field "$work/nowrite2.out" index)" = "$cached" ] || fail "nowrite2: another index was used"
 # CCGFS_INDEX_DIR puts every index into one folder.
 CCGFS_INDEX_DIR="$work/forced" run_info forced-dir "$S"
-case "$(field "$work/forced-dir.out" index)" in
-  "$work/forced/"*.ccg) [ -s "$(field "$work/forced-dir.out" index)" ] || fail "CCGFS_INDEX_DIR: no index written" ;;
-  *) fail "CCGFS_INDEX_DIR: index at '$(field "$work/forced-dir.out" index)'" ;;
+case "$(ccg_field "$work/forced-dir.out" index)" in
+  "$work/forced/"*.ccg) [ -s "$(ccg_field "$work/forced-dir.out" index)" ] || fail "CCGFS_INDEX_DIR: no index written" ;;
+  *) fail "CCGFS_INDEX_DIR: index at '$(ccg_field "$work/forced-dir.out" index)'" ;;
 esac
 
 # A read-only trace folder: the index goes to $XDG_CACHE_HOME/ccgfs/.
@@ -418,15 +412,15 @@ if unshare -m true 2> /dev/null; then
     "$3" --info "$2/traces.otf2" > "$4/ro2.out" 2> "$4/ro2.err" || exit 5
   ' sh "$work/rosrc" "$ro" "$CCGFS" "$work" || fail "read-only folder: step $? failed"
   [ ! -e "$work/rosrc/traces.otf2.ccg" ] || fail "read-only folder: index written beside the trace"
-  [ "$(field "$work/ro1.out" this_open)" = "built from OTF2" ] || fail "read-only folder: first open did not build"
-  cached=$(field "$work/ro1.out" index)
+  [ "$(ccg_field "$work/ro1.out" this_open)" = "built from OTF2" ] || fail "read-only folder: first open did not build"
+  cached=$(ccg_field "$work/ro1.out" index)
   case "$cached" in
     "$work/cache/ccgfs/"*.ccg) ;;
     *) fail "read-only folder: index at '$cached', want one under $work/cache/ccgfs/" ;;
   esac
   [ -s "$cached" ] || fail "read-only folder: $cached not written"
   expect_reused ro2
-  [ "$(field "$work/ro2.out" index)" = "$cached" ] || fail "read-only folder: second open used another index"
+  [ "$(ccg_field "$work/ro2.out" index)" = "$cached" ] || fail "read-only folder: second open used another index"
 else
   ccg_skip "read-only folder: unshare -m is not allowed here"
 fi
@@ -516,12 +510,12 @@ for a in "$work/irr/traces.otf2" "$work/q/traces.otf2" "${mem_shared[@]}"; do
     [ "$how" = big ] || idx="$work/mem-$k-1.ccg"
     m="$work/mnt-mem-$how"
     ccg_mount mt "$a" "$m" -o "index=$idx" 2> "$work/mnt-mem-$how.err"
-    [ "$(field "$m/info" this_open)" = "index reused" ] ||
+    [ "$(ccg_field "$m/info" this_open)" = "index reused" ] ||
       fail "memory: the $how index of $a was not reused"
     # The irregular trace, where sharing is lost, as far as 20,000 files
     # (5,000 in a sanitizer build); the others as far as the default 3,000.
     dump "$m" "mem-$how" $([ "$k" = 1 ] && ccg_sized 20000 5000 || echo 3000)
-    field "$m/info" nodes_after_sharing > "$work/mem-$how.nodes"
+    ccg_field "$m/info" nodes_after_sharing > "$work/mem-$how.nodes"
     ccg_unmount "$m"
   done
   # What describes the graph itself may change: the info files (sizes,

@@ -16,9 +16,7 @@ build=$(cd "$(dirname "$CCGFS")" && pwd)
 [ -f "$build/CMakeCache.txt" ] || { echo "no build folder at $build"; exit 1; }
 version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")
 [ -n "$version" ] || { echo "no project version in $build/CMakeCache.txt"; exit 1; }
-work="$CCG_TMP/install"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work install
 prefix="$work/prefix"
 trace="$CCG_TRACES/casita-mpi-tags/traces.otf2"
 # --- cmake --install into a fresh prefix ---

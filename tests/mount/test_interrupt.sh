@@ -13,9 +13,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/interrupt"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work interrupt
 chain=${CCG_INTR_CHAIN:-$(ccg_sized 12000 6000)}
 anchor="$work/chain/traces.otf2"
 m="$work/mnt"

@@ -14,8 +14,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/json"
-rm -rf "$work"
+ccg_work json
 mkdir -p "$work/idx"
 export CCGFS_INDEX_DIR="$work/idx"
 "$CCG_GEN" -q -l 4 -e 20000 --regular 0.5 --jitter 0.2 --mpi --metrics \
@@ -29,7 +28,7 @@ check() { # MODE ANCHOR [check_json options] [-- ccgfs options...]
   ccg_mount "$mode" "$anchor" "$m" "$@"
   echo "== $anchor $*"
   # Windows that cut calls open (besides the listed ones checked).
-  /usr/bin/python3 "$CCG_TOOLS/check_json.py" --mount "$m" \
+  "$CCG_PY" "$CCG_TOOLS/check_json.py" --mount "$m" \
     --window 13%-47% "${opts[@]}"
   ccg_unmount "$m"
 }
@@ -50,7 +49,7 @@ consume() { # ANCHOR DIR... (DIR relative to the mount, "" the root)
   local anchor=$1 m="$work/mnt"
   shift
   ccg_mount mt "$anchor" "$m" -o "fanout=${fanout:-8}"
-  /usr/bin/python3 "$CCG_TOOLS/check_consumer.py" --mount "$m" "$@"
+  "$CCG_PY" "$CCG_TOOLS/check_consumer.py" --mount "$m" "$@"
   ccg_unmount "$m"
 }
 consume "$T/pipit-pingpong-papi/traces.otf2" "" MPI_Rank_1 \
@@ -66,7 +65,7 @@ fanout=4 consume "$work/quirks/traces.otf2" time/13%-47% time/50%-50.1% \
 # Past json_max the root and the groups have none; locations still do.
 m="$work/mnt"
 ccg_mount mt "$T/pipit-pingpong/traces.otf2" "$m" -o json_max=59
-/usr/bin/python3 "$CCG_TOOLS/check_json.py" --mount "$m" --no-root
+"$CCG_PY" "$CCG_TOOLS/check_json.py" --mount "$m" --no-root
 for g in "$m"/MPI_Rank_*; do
   [ ! -e "$g/trace.json" ] || { echo "$g: trace.json past json_max"; exit 1; }
   ls "$g" | grep -qx trace.json && { echo "$g lists trace.json"; exit 1; }

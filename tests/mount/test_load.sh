@@ -13,9 +13,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/load"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work load
 per_loc=$(ccg_sized 2500000 300000)
 max_bytes=$(ccg_sized 150000000 20000000)
 "$CCG_GEN" -q -l 4 -e "$per_loc" --regular 0.3 --jitter 0.3 --mpi "$work/gen"
@@ -25,7 +23,7 @@ for mode in mt st; do
   m="$work/mnt-$mode"
   ccg_mount "$mode" "$anchor" "$m" -o index="$work/index.ccg"
   pid=$(pgrep -n -f -- "$anchor $m\$")
-  /usr/bin/python3 "$CCG_TOOLS/load_read.py" --mount "$m" \
+  "$CCG_PY" "$CCG_TOOLS/load_read.py" --mount "$m" \
     --scratch "$work/copies-$mode" --threads 32 --calls 150 \
     --max-bytes "$max_bytes" --seconds "${CCG_LOAD_SECONDS:-$(ccg_sized 20 8)}"
   hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status")

@@ -9,9 +9,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/metrics"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work metrics
 export CCGFS_INDEX_DIR="$work/idx"
 mkdir -p "$CCGFS_INDEX_DIR"
 "$CCG_GEN" -q -l 3 -e 20000 --regular 0.5 --jitter 0.2 --mpi --metrics -d 8 \
@@ -33,7 +31,7 @@ check() { # MODE ANCHOR MIN_ROWS [ccgfs options...]
   case $anchor in "$work"/gen/*|"$work"/quirks/*) gen=(--gen-power) ;; esac
   local m="$work/mnt"
   ccg_mount "$mode" "$anchor" "$m" "$@"
-  /usr/bin/python3 "$CCG_TOOLS/check_metrics.py" --mount "$m" \
+  "$CCG_PY" "$CCG_TOOLS/check_metrics.py" --mount "$m" \
     --anchor "$anchor" --min-rows "$min" --windows 12 --nodes 15 "${gen[@]}"
   ccg_unmount "$m"
 }

@@ -66,7 +66,7 @@ if [ -z "$mpirun" ] || ! command -v "$mpirun" > /dev/null; then
 fi
 unset CCGFS_INDEX_DIR
 work="$CCG_TMP/mpi_build"
-py=/usr/bin/python3
+py=$CCG_PY
 ulimit -c 0
 cap=$(ccg_sized 200 50)
 # Ranks of a fault case still running when the test ends (a failure
@@ -81,10 +81,6 @@ ccg_at_exit mpi_cleanup
 rm -rf "$work"
 mkdir -p "$work"
 
-# field FILE KEY: the value of `KEY: value` in an info file.
-field() {
-  sed -n "s/^$2: //p" "$1" | head -n 1
-}
 
 # mpi N ARGS...: ARGS under mpirun with N ranks, under `timeout 120`.  In
 # a sanitizer build, LeakSanitizer unwinds every allocation slowly: the
@@ -150,8 +146,8 @@ window_extras() {
   loc=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "path") c = i; next }
                     c && $c != "" { print $c; exit }' "$m/locations.tsv")
   [ -n "$loc" ] && printf '%s\n' --extra "$loc/timeline-7.tsv"
-  zero=$(field "$m/info" zero) first=$(field "$m/info" first)
-  last=$(field "$m/info" last)
+  zero=$(ccg_field "$m/info" zero) first=$(ccg_field "$m/info" first)
+  last=$(ccg_field "$m/info" last)
   case "$zero$first$last" in ''|*[!0-9]*) return 0 ;; esac
   s=$((first - zero))
   e=$((last - zero + 1))
@@ -178,9 +174,9 @@ compare_mounts() {
     cp "$idx" "$work/before.ccg"
     ccg_mount "$([ $k = 0 ] && echo "$ma" || echo "$mb")" "$anchor" "$m" \
       -o "index=$idx" 2> "$work/$name-mnt-n$k.err"
-    [ "$(field "$m/info" this_open)" = "index reused" ] || {
+    [ "$(ccg_field "$m/info" this_open)" = "index reused" ] || {
       cat "$work/$name-mnt-n$k.err" >&2
-      fail "$name: the mount did not reuse $idx ($(field "$m/info" this_open))"; }
+      fail "$name: the mount did not reuse $idx ($(ccg_field "$m/info" this_open))"; }
     dump "$m" "$work/$name-n$k.dump" "$max"
     ccg_unmount "$m"
     cmp -s "$idx" "$work/before.ccg" || fail "$name: the mount changed $idx"
@@ -271,16 +267,16 @@ check_trace gen-irr "$g-irr/traces.otf2" memory=1,summaries=4096 "$cap"
 # What the cases are about happened: results stored, errors marked, the
 # memory=1 build forgot (more nodes than an unbounded one).
 "$CCGFS" --info -o "index=$work/gen-quirks-n0.ccg" "$g-quirks/traces.otf2" > "$work/quirks.info"
-[ "$(field "$work/quirks.info" stored_results)" -gt 0 ] ||
+[ "$(ccg_field "$work/quirks.info" stored_results)" -gt 0 ] ||
   fail "gen-quirks: no stored results: summaries=64 did not take"
 "$CCGFS" --info -o "index=$work/gen-broken-n0.ccg" "$g-broken/traces.otf2" > "$work/broken.info"
-[ "$(field "$work/broken.info" locations_with_errors)" = 2 ] ||
-  fail "gen-broken: $(field "$work/broken.info" locations_with_errors) locations with errors, want 2"
+[ "$(ccg_field "$work/broken.info" locations_with_errors)" = 2 ] ||
+  fail "gen-broken: $(ccg_field "$work/broken.info" locations_with_errors) locations with errors, want 2"
 "$CCGFS" --build-only -o "index=$work/irr-big.ccg" "$g-irr/traces.otf2"
 "$CCGFS" --info -o "index=$work/irr-big.ccg" "$g-irr/traces.otf2" > "$work/irr-big.info"
 "$CCGFS" --info -o "index=$work/gen-irr-n0.ccg" "$g-irr/traces.otf2" > "$work/irr-small.info"
-big=$(field "$work/irr-big.info" nodes_after_sharing)
-small=$(field "$work/irr-small.info" nodes_after_sharing)
+big=$(ccg_field "$work/irr-big.info" nodes_after_sharing)
+small=$(ccg_field "$work/irr-small.info" nodes_after_sharing)
 [ "$small" -gt "$big" ] ||
   fail "gen-irr: memory=1 kept $small nodes, unbounded $big: nothing was forgotten"
 echo "  gen-irr: $big nodes unbounded, $small with memory=1"
@@ -382,7 +378,7 @@ fault() {
   for f in "${left[@]}"; do
     cp "$f" "$work/leftover.ccg"
     "$CCGFS" --info -o "index=$work/leftover.ccg" "$anchor" > "$work/leftover.info" 2> /dev/null
-    [ "$(field "$work/leftover.info" this_open)" != "index reused" ] ||
+    [ "$(ccg_field "$work/leftover.info" this_open)" != "index reused" ] ||
       fail "$kind: the leftover $f opens as a valid index"
     rm -f "$work/leftover.ccg"
   done

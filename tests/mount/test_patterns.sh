@@ -6,9 +6,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/patterns"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work patterns
 "$CCG_GEN" -q -l 2 -e 4000 --regular 0.7 --mpi "$work/trace"
 "$CCG_GEN" -q -l 3 -e 3000 --regular 0.8 --quirk unbalanced-leave \
   --quirk never-left "$work/repaired"
@@ -18,10 +16,10 @@ for anchor in "$work/trace/traces.otf2" "$CCG_TRACES/casita-mpi-tags/traces.otf2
   opts=(--anchor "$anchor")
   case $anchor in "$work/repaired/"*) opts=(--repaired) ;; esac
   ccg_mount mt "$anchor" "$m" -o fanout=8
-  /usr/bin/python3 "$CCG_TOOLS/check_patterns.py" --mount "$m" "${opts[@]}"
+  "$CCG_PY" "$CCG_TOOLS/check_patterns.py" --mount "$m" "${opts[@]}"
   loc=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "path") c = i }
                     NR == 2 { print $c }' "$m/locations.tsv")
-  /usr/bin/python3 "$CCG_TOOLS/check_patterns.py" --mount "$m" --location "$loc" "${opts[@]}"
+  "$CCG_PY" "$CCG_TOOLS/check_patterns.py" --mount "$m" --location "$loc" "${opts[@]}"
   ccg_unmount "$m"
 done
 echo "patterns agree"

@@ -12,9 +12,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/refused"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work refused
 "$CCG_GEN" -q -l 2 -e 2000 "$work/gen"
 
 # name<TAB>phrase of its reason, in the order looked up.

@@ -24,9 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 : "${CCG_GEN:?path of ccgfs-gen}" "${CCG_TOOLS:?folder of the test tools}"
 unset CCGFS_INDEX_DIR
-work="$CCG_TMP/security"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work security
 ulimit -c 0
 PIDS=()
 sec_cleanup() {
@@ -43,7 +41,7 @@ trace="$work/t/traces.otf2"
 # ---- write operations, mount options ----
 for mode in mt st; do
   ccg_mount "$mode" "$trace" "$work/m-$mode"
-  /usr/bin/python3 "$CCG_TOOLS/check_readonly.py" "$work/m-$mode" \
+  "$CCG_PY" "$CCG_TOOLS/check_readonly.py" "$work/m-$mode" \
     > "$work/ops-$mode.txt" || {
     cat "$work/ops-$mode.txt" >&2
     fail "$mode: a write operation went through or the mount changed"
@@ -112,7 +110,7 @@ dead=$(sh -c 'echo $$')
 cp "$trace.ccg" "$trace.ccg.tmp.$dead.0123456789abcdef"
 cp "$trace.ccg" "$trace.ccg.tmp.$dead"
 cp "$trace.ccg" "$trace.ccg.tmp.$live.fedcba9876543210"
-/usr/bin/python3 -c 'import fcntl, sys, time
+"$CCG_PY" -c 'import fcntl, sys, time
 f = open(sys.argv[1])
 fcntl.flock(f, fcntl.LOCK_EX)
 time.sleep(30)' "$trace.ccg.tmp.$live.fedcba9876543210" &

@@ -22,11 +22,10 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 : "${CCG_GEN:?path of ccgfs-gen}" "${CCG_TRACES:?folder of the shared traces}"
-work="$CCG_TMP/several"
-rm -rf "$work"
+ccg_work several
 mkdir -p "$work/idx"
 export CCGFS_INDEX_DIR="$work/idx"
-py=/usr/bin/python3
+py=$CCG_PY
 
 "$CCG_GEN" -q -l 3 -e 3000 --mpi --regions 6 --delay 1:1000 "$work/base"
 "$CCG_GEN" -q -l 4 -e 3000 --mpi --regions 7 --delay 1:3000 "$work/slow"

@@ -18,11 +18,9 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/svg"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work svg
 check() {
-  /usr/bin/python3 "$CCG_TOOLS/check_svg.py" --tol 0.01 --mount "$@"
+  "$CCG_PY" "$CCG_TOOLS/check_svg.py" --tol 0.01 --mount "$@"
 }
 # first_dir D: the first subdirectory of D (not time/).
 first_dir() {

@@ -5,9 +5,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/tolerance"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work tolerance
 "$CCG_GEN" -q -l 3 -e 20000 --jitter 0.05 --mpi "$work/trace"
 anchor="$work/trace/traces.otf2"
 
@@ -19,9 +17,9 @@ for tol in 1000 5%; do
   m="$work/mnt-${tol%\%}"
   ccg_mount $mode "$anchor" "$m" -o tolerance=$tol
   if [ "$tol" = 1000 ]; then
-    /usr/bin/python3 "$CCG_TOOLS/check_tolerance.py" --mount "$m" --anchor "$anchor" --abs 1000
+    "$CCG_PY" "$CCG_TOOLS/check_tolerance.py" --mount "$m" --anchor "$anchor" --abs 1000
   else
-    /usr/bin/python3 "$CCG_TOOLS/check_tolerance.py" --mount "$m" --anchor "$anchor" --rel 0.05
+    "$CCG_PY" "$CCG_TOOLS/check_tolerance.py" --mount "$m" --anchor "$anchor" --rel 0.05
   fi
   lossy=$(awk '/^index_bytes:/ { print $2 }' "$m/info")
   [ "$lossy" -lt "$lossless" ] || { echo "tolerance $tol: index not smaller than lossless ($lossy vs $lossless bytes)"; exit 1; }
@@ -34,6 +32,6 @@ m="$work/mnt-lossless"
 ccg_mount mt "$anchor" "$m" 2> "$work/err"
 grep -q "rebuilding index.*tolerance" "$work/err" || { echo "lossless mount reused a lossy index"; cat "$work/err"; exit 1; }
 grep -q "^tolerance: none" "$m/info" || { echo "info does not say lossless"; exit 1; }
-/usr/bin/python3 "$CCG_TOOLS/check_mount.py" --mount "$m" --anchor "$anchor" --fanout 64
+"$CCG_PY" "$CCG_TOOLS/check_mount.py" --mount "$m" --anchor "$anchor" --fanout 64
 ccg_unmount "$m"
 echo "tolerance holds"

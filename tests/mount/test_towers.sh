@@ -15,9 +15,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/towers"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work towers
 limit=${CCG_TOWER_RSS_KIB:-153600}
 
 "$CCG_GEN" -q -l 2 -e 16000 --quirk apex --manifest "$work/apex.tsv" \

@@ -14,9 +14,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 : "${CCG_TRACE_LIB:?path of libccgfs-trace.so}"
-work="$CCG_TMP/tracer"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work tracer
 src="$here/../tracer/known.c"
 tracer="$here/../../contrib/tracer/ccgfs-trace"
 
@@ -35,7 +33,7 @@ worker_d:worker_d=1,tree=127'
 # nesting per location, prints "location events" lines); MODE stats reads
 # "DIR<TAB>stats.tsv rows" of every location of a mount.
 oracle() {
-  /usr/bin/python3 - "$@" <<'PY'
+  "$CCG_PY" - "$@" <<'PY'
 import re, sys
 mode, expected, path = sys.argv[1], sys.argv[2], sys.argv[3]
 want = {}

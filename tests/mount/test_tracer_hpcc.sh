@@ -23,9 +23,7 @@ for tool in hpcc mpirun otf2-print; do
 done
 [ -n "$lib" ] && [ -f "$lib" ] ||
   { echo "skipped: libccgfs-trace-mpi was not built (MPI not found)"; exit 77; }
-work="$CCG_TMP/tracer_hpcc"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work tracer_hpcc
 tracer="$here/../../contrib/tracer/ccgfs-trace"
 check="$here/../tracer/check_msgs.py"
 

@@ -24,9 +24,7 @@ for tool in mpicc mpirun otf2-print; do
 done
 [ -n "$lib" ] && [ -f "$lib" ] ||
   { echo "skipped: libccgfs-trace-mpi was not built (MPI not found)"; exit 77; }
-work="$CCG_TMP/tracer_mpi"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work tracer_mpi
 src="$here/../tracer/known_mpi.c"
 tracer="$here/../../contrib/tracer/ccgfs-trace"
 check="$here/../tracer/check_mpi.py"

@@ -15,9 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 : "${CCG_TRACE_LIB:?path of libccgfs-trace.so}"
 command -v cc > /dev/null || { echo "SKIP: no cc"; exit 77; }
-work="$CCG_TMP/tracer-names"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work tracer-names
 src="$here/../tracer/names.c"
 lsrc="$here/../tracer/names_lib.c"
 tracer="$here/../../contrib/tracer/ccgfs-trace"

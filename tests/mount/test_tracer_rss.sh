@@ -12,13 +12,11 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 : "${CCG_TRACE_LIB:?path of libccgfs-trace.so}"
-work="$CCG_TMP/tracer-rss"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work tracer-rss
 cc -O2 -finstrument-functions -rdynamic -pthread -o "$work/busy" \
   "$here/../tracer/busy.c"
 
-/usr/bin/python3 - "$work" "$CCG_TRACE_LIB" <<'PY'
+"$CCG_PY" - "$work" "$CCG_TRACE_LIB" <<'PY'
 import os
 import re
 import subprocess

@@ -48,10 +48,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/waits"
-rm -rf "$work"
-mkdir -p "$work"
-py=/usr/bin/python3
+ccg_work waits
+py=$CCG_PY
 check="$CCG_TOOLS/check_waits.py"
 mode=mt
 flip() { mode=$([ $mode = mt ] && echo st || echo mt); }

@@ -7,16 +7,14 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-work="$CCG_TMP/windows"
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work windows
 "$CCG_GEN" -q -l 3 -e 6000 --mpi --jitter 0.3 "$work/gen"
 "$CCG_GEN" -q -l 2 -e 400000 -d 4 "$work/long"
 for anchor in "$CCG_TRACES/pipit-pingpong/traces.otf2" \
               "$work/gen/traces.otf2" "$work/long/traces.otf2"; do
   m="$work/mnt"
   ccg_mount mt "$anchor" "$m" -o fanout=8 -o index="$work/index.ccg"
-  /usr/bin/python3 "$CCG_TOOLS/check_windows.py" --mount "$m"
+  "$CCG_PY" "$CCG_TOOLS/check_windows.py" --mount "$m"
   ccg_unmount "$m"
   rm -f "$work/index.ccg"
 done

@@ -56,6 +56,7 @@ import re
 import subprocess
 import sys
 from fractions import Fraction
+from report import fail, failures
 
 MASK = (1 << 64) - 1
 EVENT_RE = re.compile(r'^([A-Z_]+)\s+(\d+)\s+(\d+)(?:\s+(.*))?$')
@@ -78,14 +79,6 @@ VALUE_RE = re.compile(r'\("(.*?)" <(\d+)>; (\w+); ([^)]*)\)')
 PEER_RE = re.compile(
     r'(?:Receiver|Sender): \d+ \(".*?" <(\d+)>\), '
     r'Communicator: ".*?" <(\d+)>, Tag: (\d+),')
-
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    if len(failures) <= 30:
-        print("FAIL: " + msg, file=sys.stderr)
 
 
 def run(args):

@@ -49,19 +49,12 @@ from decimal import Decimal
 from fractions import Fraction
 
 import exact
+from report import fail, failures
 
 CALL = {"ENTER": "B", "CALLING_CONTEXT_ENTER": "B", "LEAVE": "E",
         "CALLING_CONTEXT_LEAVE": "E"}
 SEND = ("MPI_SEND", "MPI_ISEND")
 RECV = ("MPI_RECV", "MPI_IRECV")
-
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    if len(failures) <= 20:
-        print("FAIL:", msg, file=sys.stderr)
 
 
 def tsv_unescape(s):

@@ -36,6 +36,7 @@ import subprocess
 import sys
 
 import pandas
+from report import fail, failures
 
 HEADER = ["time_ticks", "time_seconds", "location", "metric", "value",
           "unit"]
@@ -48,14 +49,6 @@ MEMBER_RE = re.compile(
     r'Unit: "(.*)" <\d+>$')
 INT_TYPES = {"UINT8", "UINT16", "UINT32", "UINT64", "INT8", "INT16",
              "INT32", "INT64"}
-
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    if len(failures) <= 20:
-        print("FAIL: " + msg, file=sys.stderr)
 
 
 def escape(s):

@@ -23,14 +23,7 @@ import subprocess
 import sys
 
 import otf2_split
-
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    if len(failures) <= 30:
-        print("FAIL:", msg, file=sys.stderr)
+from report import fail, failures
 
 
 def read_file(path):

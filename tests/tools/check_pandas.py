@@ -33,16 +33,12 @@ import pandas as pd
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import exact  # noqa: E402
+from report import fail, failures as fails  # noqa: E402
 
-fails = []
 # (zero, first, last, resolution) of the mounted trace, set by main.
 clock = None
 twins_checked = 0
 TIMES = {"time", "first", "last", "start", "end"}
-
-
-def fail(msg):
-    fails.append(msg)
 
 
 def lines_of(path):
@@ -268,8 +264,6 @@ def main():
                         check_tsv(p)
                         nfiles += 1
 
-    for f in fails[:20]:
-        print("FAIL:", f, file=sys.stderr)
     print(f"pandas read {nfiles} TSV files, {twins_checked} *_seconds "
           f"values recomputed; {len(fails)} failures")
     sys.exit(1 if fails else 0)

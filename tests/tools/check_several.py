@@ -37,12 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import exact  # noqa: E402
 import ref_stats  # noqa: E402
 from calltree import activations, otf2_events  # noqa: E402
-
-fails = []
-
-
-def fail(msg):
-    fails.append(msg)
+from report import fail, failures as fails  # noqa: E402
 
 
 def read_tsv(path):
@@ -332,8 +327,6 @@ def main():
             cells = row[1 + 3 * (j - 1):4 + 3 * (j - 1)]
             if (j == k) == (cells == ["-", "-", "-"]):
                 fail(f"{region}: run {j}: {cells}")
-    for f in fails[:20]:
-        print("FAIL:", f, file=sys.stderr)
     if fails:
         sys.exit(1)
     print(f"compare/ of {n} runs: {len(got)} regions, "

@@ -57,6 +57,7 @@ import check_analyze  # noqa: E402
 import exact  # noqa: E402
 import ref_stats  # noqa: E402
 import waits_oracle  # noqa: E402
+from report import fail, failures as fails  # noqa: E402
 
 HEAD = ["location", "region", "pattern", "instances", "wait_ticks",
         "wait_seconds", "cause_location"]
@@ -65,12 +66,6 @@ CP_HEAD = ["location", "region", "critical_ticks", "critical_seconds",
 CALL_RE = re.compile(r"^(\d+)-(\d+)(\..*)?$")
 MS = 1000000  # ns
 SLACK_NS = 15 * MS
-
-fails = []
-
-
-def fail(msg):
-    fails.append(msg)
 
 
 def read_tsv(path):
@@ -578,10 +573,6 @@ def main():
     if a.gen_delay:
         v = [int(x) for x in a.gen_delay.split(":")]
         check_gen(w, v[0], v[1], v[2] if len(v) > 2 else None)
-    for f in fails[:40]:
-        print("FAIL: " + f)
-    if len(fails) > 40:
-        print("FAIL: %d more" % (len(fails) - 40))
     tot = {r[2]: (r[3], r[4]) for r in w.rows(w.order, True)
            if r[0] == "all"}
     print("%s: %s%s" % (os.path.basename(os.path.dirname(a.anchor)) or

@@ -26,13 +26,7 @@ import os
 import re
 import sys
 from fractions import Fraction
-
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print("FAIL:", msg, file=sys.stderr)
+from report import fail, failures
 
 
 def read(path):
