@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ccg_metric.h"
+#include "ccg_tsv.h"
 #include "ccg_search.h"
 
 /* OTF2_LocationType values. */
@@ -266,7 +266,7 @@ ccg_err ccg_an_longest_table(ccg_sink *s, const ccg_defs *d,
 		for (uint32_t k = 0; !err && k < runs[r].n && k < keep; k++) {
 			const ccg_lcall *c = &l->c[runs[r].at + k];
 			ccg_buf *b = ccg_sink_begin(s);
-			ccg_render_region(b, d, c->region);
+			ccg_tsv_region(b, d, c->region);
 			ccg_buf_addf(b, "\t%u\t%llu\t", k + 1,
 				     (unsigned long long)c->dur);
 			ccg_secfmt_put_mean(b, secs, c->dur, 1);
@@ -321,7 +321,7 @@ static int crow_cmp(const void *x, const void *y)
 static void put_value(ccg_buf *b, const ccg_anmember *m, ccg_cval v)
 {
 	if (m->is_double)
-		ccg_render_double(b, v.d);
+		ccg_tsv_double(b, v.d);
 	else if (m->is_signed || m->mode == AN_ACCUMULATED ||
 		 m->mode == AN_RELATIVE)
 		ccg_buf_addi(b, (int64_t)v.u);
@@ -335,14 +335,14 @@ static void counters_row(ccg_sink *s, const ccg_an *a, const ccg_crow *r,
 	const ccg_anmember *m = &a->members[r->member];
 	int abs = m->mode == AN_ABS_LAST || m->mode == AN_ABS_HOLD;
 	ccg_buf *b = ccg_sink_begin(s);
-	ccg_render_region(b, a->d, r->region);
+	ccg_tsv_region(b, a->d, r->region);
 	ccg_buf_addc(b, '\t');
 	if (*m->def.name)
-		ccg_render_escape(b, m->def.name);
+		ccg_tsv_escape(b, m->def.name);
 	else
 		ccg_buf_addc(b, '-');
 	ccg_buf_addc(b, '\t');
-	ccg_metric_unit(b, &m->def);
+	ccg_tsv_metric_unit(b, &m->def);
 	ccg_buf_addf(b, "\t%s\t%llu\t",
 		     abs ? "absolute"
 			 : m->mode == AN_RELATIVE ? "relative" : "accumulated",
@@ -352,7 +352,7 @@ static void counters_row(ccg_sink *s, const ccg_an *a, const ccg_crow *r,
 		if (!r->wtime)
 			ccg_buf_addc(b, '-');
 		else if (m->is_double)
-			ccg_render_double(b, r->wsum.d / (double)r->wtime);
+			ccg_tsv_double(b, r->wsum.d / (double)r->wtime);
 		else
 			ccg_share_sput(b, r->wsum.i, r->wtime, 3, 3);
 		ccg_buf_addc(b, '\t');
@@ -371,7 +371,7 @@ static void counters_row(ccg_sink *s, const ccg_an *a, const ccg_crow *r,
 		if (!calls)
 			ccg_buf_addc(b, '-');
 		else if (m->is_double)
-			ccg_render_double(b, r->incl.d / (double)calls);
+			ccg_tsv_double(b, r->incl.d / (double)calls);
 		else
 			ccg_share_sput(b, (int64_t)r->incl.u, calls, 3, 3);
 		ccg_buf_adds(b, "\t-\t-");

@@ -86,7 +86,7 @@ static void wait_row(ccg_sink *s, const ccg_defs *d, const ccg_secfmt *secs,
 	if (all)
 		ccg_buf_adds(b, "all");
 	else
-		ccg_render_region(b, d, r->region);
+		ccg_tsv_region(b, d, r->region);
 	ccg_buf_addf(b, "\t%s\t", ccg_waits_pattern_name(r->pattern));
 	ccg_buf_addu(b, r->instances, 0);
 	ccg_buf_addc(b, '\t');
@@ -198,7 +198,7 @@ ccg_err ccg_critpath_table(ccg_sink *s, const ccg_defs *d,
 	for (i = 0; i < n && !ccg_sink_done(s); i++) {
 		ccg_buf *b = ccg_sink_begin(s);
 		ccg_buf_adds(b, "all\t");
-		ccg_render_region(b, d, rows[i].region);
+		ccg_tsv_region(b, d, rows[i].region);
 		crit_row(s, b, secs, runtime, rows[i].ticks, rows[i].total,
 			 1);
 	}

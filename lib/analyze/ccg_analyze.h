@@ -23,7 +23,7 @@
 
 #include "ccg_defs.h"
 #include "ccg_error.h"
-#include "ccg_render.h"
+#include "ccg_tsv.h"
 #include "ccg_stats.h"
 #include "ccg_table.h"
 

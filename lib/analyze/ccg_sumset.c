@@ -10,17 +10,13 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "trace_i.h"
 #include "ccg_sumset.h"
-#include "ccg_answers.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ccg_codec.h"
 #include "ccg_grow.h"
-#include "ccg_par.h"
 #include "ccg_search.h"
 
 typedef struct sumkey {
@@ -112,87 +108,6 @@ static ccg_err get(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
 	return err;
 }
 
-/* Walks of locations shared among threads: each takes the next location
- * and puts into a set of its own. */
-typedef struct walk_job {
-	const ccg_trace *t;
-	pthread_mutex_t mu;
-	size_t next;            /* next location: mu */
-	ccg_err err;            /* first failure: mu */
-} walk_job;
-
-typedef struct walker {
-	walk_job *j;
-	ccg_sumset set;
-} walker;
-
-static void *walker_main(void *arg)
-{
-	walker *w = arg;
-	walk_job *j = w->j;
-	const ccg_trace *t = j->t;
-	for (;;) {
-		pthread_mutex_lock(&j->mu);
-		size_t i = j->err ? t->nlocs : j->next++;
-		pthread_mutex_unlock(&j->mu);
-		if (i >= t->nlocs)
-			break;
-		const ccg_loc *l = &t->locs[i];
-		ccg_sloc sl = ccg_loc_sloc(l, i);
-		ccg_sinst root = ccg_loc_sroot(l);
-		ccg_err err = ccg_sums_walk(t->store, &sl, &root, t->sums_min,
-					    put, &w->set);
-		if (!err)
-			err = ccg_an_walk(t->an, t->store, &sl, &root,
-					  t->sums_min, put, &w->set);
-		if (err) {
-			pthread_mutex_lock(&j->mu);
-			if (!j->err)
-				j->err = err;
-			pthread_mutex_unlock(&j->mu);
-		}
-	}
-	return NULL;
-}
-
-/* Appends b's records to a (b is emptied). */
-static ccg_err absorb(ccg_sumset *a, ccg_sumset *b)
-{
-	if (CCG_GROW(a->keys, a->n + b->n, a->cap))
-		return CCG_ENOMEM;
-	for (size_t i = 0; i < b->n; i++) {
-		a->keys[a->n + i] = b->keys[i];
-		a->keys[a->n + i].rec += a->bytes.len;
-	}
-	if (ccg_buf_add(&a->bytes, b->bytes.data, b->bytes.len))
-		return CCG_ENOMEM;
-	a->n += b->n;
-	return CCG_OK;
-}
-
-/* Walks every location with n threads (the calling one among them) into
- * s. */
-static ccg_err walk_all(const ccg_trace *t, size_t n, ccg_sumset *s)
-{
-	walk_job j = {t, PTHREAD_MUTEX_INITIALIZER, 0, CCG_OK};
-	walker *ws = calloc(n, sizeof *ws);
-	if (!ws)
-		return CCG_ENOMEM;
-	for (size_t k = 0; k < n; k++)
-		ws[k].j = &j;
-	ccg_par_run(n, walker_main, ws, sizeof *ws);
-	ccg_err err = j.err;
-	for (size_t k = 0; k < n; k++) {
-		if (!err)
-			err = absorb(s, &ws[k].set);
-		free(ws[k].set.keys);
-		ccg_buf_free(&ws[k].set.bytes);
-	}
-	free(ws);
-	pthread_mutex_destroy(&j.mu);
-	return err;
-}
-
 ccg_err ccg_sumset_create(ccg_sumset **out)
 {
 	*out = calloc(1, sizeof **out);
@@ -213,23 +128,27 @@ void ccg_sumset_finish(ccg_sumset *s)
 	s->n = k;
 }
 
-ccg_err ccg_sumset_build(ccg_trace *t, ccg_sumset **out)
+ccg_err ccg_sumset_walk(ccg_sumset *s, const ccg_store *st, const ccg_an *an,
+			const ccg_sloc *sl, const ccg_sinst *root,
+			uint64_t min_events)
 {
-	ccg_err err = ccg_answers_prepare(t);
-	ccg_sumset *s = NULL;
-	if (err || (err = ccg_sumset_create(&s)))
-		return err;
-	uint64_t events = 0; /* t->events is summed later, at setup */
-	for (size_t i = 0; i < t->nlocs; i++)
-		events += t->locs[i].nevents;
-	size_t n = ccg_par_threads(t->opt.threads, t->nlocs, events);
-	err = walk_all(t, n, s);
-	if (err) {
-		ccg_sumset_free(s);
-		return err;
+	ccg_err err = ccg_sums_walk(st, sl, root, min_events, put, s);
+	return err ? err : ccg_an_walk(an, st, sl, root, min_events, put, s);
+}
+
+ccg_err ccg_sumset_absorb(ccg_sumset *a, ccg_sumset *b)
+{
+	if (CCG_GROW(a->keys, a->n + b->n, a->cap))
+		return CCG_ENOMEM;
+	for (size_t i = 0; i < b->n; i++) {
+		a->keys[a->n + i] = b->keys[i];
+		a->keys[a->n + i].rec += a->bytes.len;
 	}
-	ccg_sumset_finish(s);
-	*out = s;
+	if (ccg_buf_add(&a->bytes, b->bytes.data, b->bytes.len))
+		return CCG_ENOMEM;
+	a->n += b->n;
+	b->n = 0;
+	ccg_buf_reset(&b->bytes);
 	return CCG_OK;
 }
 

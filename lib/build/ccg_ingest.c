@@ -11,10 +11,9 @@
 #include <time.h>
 
 #include "ccg_grow.h"
-#include "ccg_metric.h"
 #include "ccg_par.h"
 #include "ccg_read.h"
-#include "ccg_render.h"
+#include "ccg_tsv.h"
 
 /* Events between two progress lines. */
 #define CCG_PROGRESS_EVERY (1u << 21)
@@ -112,8 +111,8 @@ static uint32_t textlen_of(void *ctx, ccg_kind kind,
 		len = w->wholelen;
 	}
 	ccg_buf_reset(&w->line);
-	ccg_render_event_tail(&w->line, w->g->defs, kind, fields, len);
-	uint64_t full = ccg_render_event_textlen(kind, w->line.len);
+	ccg_tsv_event_tail(&w->line, w->g->defs, kind, fields, len);
+	uint64_t full = ccg_tsv_event_textlen(kind, w->line.len);
 	if (ccg_buf_status(&w->line) || full > UINT32_MAX) {
 		w->err = CCG_ENOMEM;
 		return 0;
@@ -124,8 +123,8 @@ static uint32_t textlen_of(void *ctx, ccg_kind kind,
 	if (!w->mc.d)
 		ccg_mcache_init(&w->mc, w->g->defs);
 	ccg_buf_reset(&w->line);
-	ccg_err err = ccg_metric_tails(&w->line, &w->mc, fields, len,
-				       &metric->rows);
+	ccg_err err = ccg_tsv_metric_tails(&w->line, &w->mc, fields, len,
+					   &metric->rows);
 	if (err == CCG_ENOMEM || w->line.len > CCG_EV_MTEXT_MAX) {
 		w->err = err ? err : CCG_ERANGE;
 		metric->rows = 0;

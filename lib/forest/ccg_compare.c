@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ccg_render.h"
+#include "ccg_tsv.h"
 
 /* Largest run file read (a location's stats.tsv, the root's summary). */
 #define CMP_FILE_MAX ((uint64_t)256 << 20)
@@ -622,7 +622,7 @@ static void locations(ccg_buf *b, size_t n, const ccg_cmpmatch *m)
 				ccg_buf_addc(b, '\t');
 			const char *p = m->locs[i].paths[r];
 			if (p)
-				ccg_render_escape(b, p);
+				ccg_tsv_escape(b, p);
 			else
 				ccg_buf_addc(b, '-');
 		}

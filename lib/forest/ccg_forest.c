@@ -12,7 +12,7 @@
 
 #include "ccg_grow.h"
 #include "ccg_lru.h"
-#include "ccg_name.h"
+#include "ccg_safename.h"
 
 #define ID_MASK (((ccg_id)1 << CCG_ID_BITS) - 1)
 /* The forest's own ids: 0 its root; compare/ directory j (0 compare/
@@ -196,7 +196,7 @@ static ccg_err make_names(ccg_forest *f, const char *const *anchors)
 		ccg_buf_reset(&safe);
 		if ((err = raw_name(anchors, f->n, k, &raw)))
 			break;
-		if ((err = ccg_name_safe(&safe, raw.data, NAME_MAX_BYTES)))
+		if ((err = ccg_safename_make(&safe, raw.data, NAME_MAX_BYTES)))
 			break;
 		size_t base_len = safe.len;
 		for (unsigned dup = 1; dup <= CCG_FOREST_MAX + 1; dup++) {

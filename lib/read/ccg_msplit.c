@@ -8,7 +8,7 @@
 
 #include "ccg_codec.h"
 #include "ccg_fields.h"
-#include "ccg_render.h"
+#include "ccg_tsv.h"
 #include "ccg_schema.h"
 
 static int is_number(uint8_t t)
@@ -26,7 +26,7 @@ static unsigned udigits(uint64_t v)
 }
 
 /* The width of a number's text in events.tsv and metrics.tsv (both print
- * it as ccg_render_typed does). */
+ * it as ccg_tsv_typed does). */
 static unsigned width_of(uint8_t t, uint64_t raw, ccg_msplit_memo *memo)
 {
 	if (t >= CCG_T_I8 && t <= CCG_T_I64) {
@@ -41,7 +41,7 @@ static unsigned width_of(uint8_t t, uint64_t raw, ccg_msplit_memo *memo)
 		return memo->width1[k] - 1u;
 	double v;
 	memcpy(&v, &raw, sizeof v);
-	unsigned w = ccg_render_double_width(v);
+	unsigned w = ccg_tsv_double_width(v);
 	memo->bits[k] = raw;
 	memo->width1[k] = (uint8_t)(w + 1);
 	return w;

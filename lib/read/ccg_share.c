@@ -1,12 +1,12 @@
 /*
  * ccg_share.c - durations, means and shares from exact integers
- * (ccg_render.h, doc/analysis.md "Numbers"): num / den with `dec`
+ * (ccg_tsv.h, doc/analysis.md "Numbers"): num / den with `dec`
  * decimals, q = floor((num x 10^dec + floor(den / 2)) / den), by long
  * division on 256-bit integers, so that a product of two 128-bit figures
  * (an efficiency's, a ratio of ratios) loses no bit and nothing
  * overflows.
  */
-#include "ccg_render.h"
+#include "ccg_tsv.h"
 
 #include <string.h>
 

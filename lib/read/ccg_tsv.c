@@ -1,4 +1,4 @@
-#include "ccg_render.h"
+#include "ccg_tsv.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -6,7 +6,7 @@
 #include "ccg_codec.h"
 #include "ccg_fields.h"
 
-void ccg_render_escape(ccg_buf *b, const char *s)
+void ccg_tsv_escape(ccg_buf *b, const char *s)
 {
 	const char *run = s;
 	for (; *s; s++) {
@@ -37,19 +37,19 @@ static size_t format_double(char tmp[40], double v)
 	return strlen(tmp);
 }
 
-void ccg_render_double(ccg_buf *b, double v)
+void ccg_tsv_double(ccg_buf *b, double v)
 {
 	char tmp[40];
 	ccg_buf_add(b, tmp, format_double(tmp, v));
 }
 
-unsigned ccg_render_double_width(double v)
+unsigned ccg_tsv_double_width(double v)
 {
 	char tmp[40];
 	return (unsigned)format_double(tmp, v);
 }
 
-const char *ccg_render_paradigm(const ccg_defs *d, uint64_t p)
+const char *ccg_tsv_paradigm(const ccg_defs *d, uint64_t p)
 {
 	static const char *const n[] = {
 		"unknown", "user", "compiler", "openmp", "mpi", "cuda",
@@ -67,10 +67,10 @@ static void put_ref(ccg_buf *b, const ccg_defs *d, unsigned reftype,
 		    uint64_t id)
 {
 	const char *name = reftype == CCG_FT_REF_PARADIGM
-				   ? ccg_render_paradigm(d, id)
+				   ? ccg_tsv_paradigm(d, id)
 				   : ccg_defs_name(d, reftype, id);
 	if (name) {
-		ccg_render_escape(b, name);
+		ccg_tsv_escape(b, name);
 	} else if (id == UINT32_MAX || id == UINT64_MAX) {
 		ccg_buf_adds(b, "undefined");
 	} else {
@@ -79,7 +79,7 @@ static void put_ref(ccg_buf *b, const ccg_defs *d, unsigned reftype,
 	}
 }
 
-void ccg_render_region(ccg_buf *b, const ccg_defs *d, uint64_t region)
+void ccg_tsv_region(ccg_buf *b, const ccg_defs *d, uint64_t region)
 {
 	put_ref(b, d, CCG_FT_REF_REGION, region);
 }
@@ -105,14 +105,14 @@ static unsigned typed_ref(uint8_t t)
 	}
 }
 
-void ccg_render_typed(ccg_buf *b, const ccg_defs *d, uint8_t t, uint64_t raw)
+void ccg_tsv_typed(ccg_buf *b, const ccg_defs *d, uint8_t t, uint64_t raw)
 {
 	if (t >= CCG_T_I8 && t <= CCG_T_I64) {
 		ccg_buf_addi(b, (int64_t)raw);
 	} else if (t == CCG_T_FLOAT || t == CCG_T_DOUBLE) {
 		double v;
 		memcpy(&v, &raw, sizeof v);
-		ccg_render_double(b, v);
+		ccg_tsv_double(b, v);
 	} else if (typed_ref(t) != CCG_FT_NONE) {
 		put_ref(b, d, typed_ref(t), raw);
 	} else {
@@ -127,7 +127,7 @@ static int put_typed(ccg_buf *b, const ccg_defs *d, const unsigned char **p,
 	uint64_t raw;
 	if (ccg_get_typed(p, end, &t, &raw))
 		return -1;
-	ccg_render_typed(b, d, t, raw);
+	ccg_tsv_typed(b, d, t, raw);
 	return 0;
 }
 
@@ -164,7 +164,7 @@ static int put_value(ccg_buf *b, const ccg_defs *d, unsigned t,
 	case CCG_FT_F:
 		if (ccg_f64_get(p, end, &f))
 			return -1;
-		ccg_render_double(b, f);
+		ccg_tsv_double(b, f);
 		return 0;
 	case CCG_FT_I:
 		if (ccg_varint_get(p, end, &v))
@@ -354,8 +354,8 @@ static void put_end(ccg_buf *b, int bad, int npairs)
 	ccg_buf_addc(b, '\n');
 }
 
-int ccg_render_event_tail(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
-			  const unsigned char *fields, size_t len)
+int ccg_tsv_event_tail(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
+		       const unsigned char *fields, size_t len)
 {
 	const unsigned char *p = fields, *end = fields + len;
 	int bad = !CCG_KIND_IS_EVENT(kind), npairs = 0;
@@ -368,10 +368,10 @@ int ccg_render_event_tail(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
 	return bad ? -1 : 0;
 }
 
-void ccg_render_event_head(ccg_buf *b, ccg_kind kind, uint64_t time,
-			   unsigned time_width, const ccg_secfmt *secs,
-			   const char *loc, uint64_t depth,
-			   unsigned depth_width)
+void ccg_tsv_event_head(ccg_buf *b, ccg_kind kind, uint64_t time,
+			unsigned time_width, const ccg_secfmt *secs,
+			const char *loc, uint64_t depth,
+			unsigned depth_width)
 {
 	if (!CCG_KIND_IS_EVENT(kind))
 		kind = CCG_EV_UNKNOWN;
@@ -406,7 +406,7 @@ void ccg_render_event_head(ccg_buf *b, ccg_kind kind, uint64_t time,
 	ccg_buf_setlen(b, b->len + n);
 }
 
-uint64_t ccg_render_event_textlen(ccg_kind kind, size_t tail_len)
+uint64_t ccg_tsv_event_textlen(ccg_kind kind, size_t tail_len)
 {
 	if (!CCG_KIND_IS_EVENT(kind))
 		kind = CCG_EV_UNKNOWN;
@@ -414,17 +414,17 @@ uint64_t ccg_render_event_textlen(ccg_kind kind, size_t tail_len)
 	return strlen(ccg_schema[kind].name) + 4 + (uint64_t)tail_len;
 }
 
-int ccg_render_event(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
-		     uint64_t time, unsigned time_width, const char *loc,
-		     uint64_t depth, unsigned depth_width,
-		     const unsigned char *fields, size_t len)
+int ccg_tsv_event(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
+		  uint64_t time, unsigned time_width, const char *loc,
+		  uint64_t depth, unsigned depth_width,
+		  const unsigned char *fields, size_t len)
 {
-	ccg_render_event_head(b, kind, time, time_width, NULL, loc, depth,
-			      depth_width);
-	return ccg_render_event_tail(b, d, kind, fields, len);
+	ccg_tsv_event_head(b, kind, time, time_width, NULL, loc, depth,
+			   depth_width);
+	return ccg_tsv_event_tail(b, d, kind, fields, len);
 }
 
-int ccg_render_def(ccg_buf *b, const ccg_defs *d, size_t record)
+int ccg_tsv_def(ccg_buf *b, const ccg_defs *d, size_t record)
 {
 	ccg_kind kind;
 	uint64_t id;
@@ -441,14 +441,14 @@ int ccg_render_def(ccg_buf *b, const ccg_defs *d, size_t record)
 	ccg_buf_addc(b, '\t');
 	int bad = 0, npairs = 0;
 	if (kind == CCG_DEF_STRING) {
-		ccg_render_escape(b, (const char *)fields);
+		ccg_tsv_escape(b, (const char *)fields);
 	} else {
 		const unsigned char *p = fields, *end = fields + len;
 		unsigned first = kind == CCG_DEF_CLOCK_PROPERTIES ? 0 : 1;
 		/* Defs with a derived name print it in the name column. */
 		if (ki->obj < 0 && CCG_FT_IS_REF(ki->defines)) {
 			const char *n = ccg_defs_name(d, ki->defines, id);
-			ccg_render_escape(b, n ? n : "-");
+			ccg_tsv_escape(b, n ? n : "-");
 			/* put_fields prints "-" for obj < 0; undo it. */
 			size_t mark = b->len;
 			bad = put_fields(b, d, kind, first, &p, end, &npairs);

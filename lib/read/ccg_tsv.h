@@ -1,5 +1,6 @@
 /*
- * ccg_render.h - records as TSV text.
+ * ccg_tsv.h - records as TSV text: the lines of events.tsv and
+ * definitions.tsv, and the rows of metrics.tsv.
  *
  * One event becomes one events.tsv line of seven columns:
  *   TIME \t SECONDS \t KIND \t LOCATION \t DEPTH \t NAME \t ATTRIBUTES \n
@@ -17,15 +18,33 @@
  * A line's length minus the digits of TIME, DEPTH and LOCATION and the
  * SECONDS column is a property of the record alone; the stores rely on
  * that to know file sizes without rendering.
+ *
+ * metrics.tsv (ccg_tsv_metric.c): a METRIC event holds one value per
+ * member of its metric's class (the class it names, or the class of the
+ * metric instance it names); each value becomes one row:
+ *   TIME_TICKS \t TIME_SECONDS \t LOCATION \t METRIC \t VALUE \t UNIT \n
+ * TIME_TICKS is zero-padded like events.tsv's, TIME_SECONDS has one width
+ * per trace (ccg_secfmt), so a row's length minus its tail (METRIC on) is
+ * fixed per location, and the tails depend on the record alone: the
+ * stores keep their count and bytes to size metrics.tsv without
+ * rendering.
+ *
+ * METRIC is the member's name (escaped as ccg_tsv_escape does), VALUE
+ * the value as a plain number (integers exact, doubles as events.tsv's
+ * values= prints them), UNIT the member's unit, preceded by the scale the
+ * definition gives when its exponent is not 0 ("10^-6 s", "2^20 bytes":
+ * the value times that scale is in the unit).  A name or unit the
+ * definitions leave empty or do not have is "-".
  */
-#ifndef CCG_RENDER_H
-#define CCG_RENDER_H
+#ifndef CCG_TSV_H
+#define CCG_TSV_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "ccg_buf.h"
 #include "ccg_defs.h"
+#include "ccg_error.h"
 #include "ccg_schema.h"
 
 /* The header line of events.tsv (with its newline). */
@@ -103,56 +122,93 @@ void ccg_secfmt_put_mean(ccg_buf *b, const ccg_secfmt *f,
 
 /* Appends s with \t \n \r \\ and \" escaped (a field that starts with
  * a double quote would be read as quoted by CSV readers such as pandas). */
-void ccg_render_escape(ccg_buf *b, const char *s);
+void ccg_tsv_escape(ccg_buf *b, const char *s);
 
 /* Appends one events.tsv line.  `loc` is the location column text.
  * Returns 0, or -1 when the record is malformed (a line is still written,
  * with what could be decoded and a final field `malformed=1`). */
-int ccg_render_event(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
-		     uint64_t time, unsigned time_width, const char *loc,
-		     uint64_t depth, unsigned depth_width,
-		     const unsigned char *fields, size_t len);
+int ccg_tsv_event(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
+		  uint64_t time, unsigned time_width, const char *loc,
+		  uint64_t depth, unsigned depth_width,
+		  const unsigned char *fields, size_t len);
 
-/* The two halves of ccg_render_event: the head (time, seconds when
+/* The two halves of ccg_tsv_event: the head (time, seconds when
  * `secs` is not NULL, kind, location, depth, each followed by a tab) and the tail (name, fields, attributes,
  * newline), which depends on the record alone and so can be cached. */
-void ccg_render_event_head(ccg_buf *b, ccg_kind kind, uint64_t time,
-			   unsigned time_width, const ccg_secfmt *secs,
-			   const char *loc, uint64_t depth,
-			   unsigned depth_width);
-int ccg_render_event_tail(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
-			  const unsigned char *fields, size_t len);
+void ccg_tsv_event_head(ccg_buf *b, ccg_kind kind, uint64_t time,
+			unsigned time_width, const ccg_secfmt *secs,
+			const char *loc, uint64_t depth,
+			unsigned depth_width);
+int ccg_tsv_event_tail(ccg_buf *b, const ccg_defs *d, ccg_kind kind,
+		       const unsigned char *fields, size_t len);
 /* The text length of an event of `kind` whose tail is `tail_len` bytes:
  * its events.tsv line less the digits of time and depth, the seconds and
  * the location column (what the builder stores as the record's textlen). */
-uint64_t ccg_render_event_textlen(ccg_kind kind, size_t tail_len);
+uint64_t ccg_tsv_event_textlen(ccg_kind kind, size_t tail_len);
 
 /* Appends a double as every file prints it: the shorter of %.15g and
  * %.17g that reads back as the same value. */
-void ccg_render_double(ccg_buf *b, double v);
+void ccg_tsv_double(ccg_buf *b, double v);
 /* The length of that text. */
-unsigned ccg_render_double_width(double v);
+unsigned ccg_tsv_double_width(double v);
 
 /* Appends the name of region `region`, escaped; a region the definitions
  * do not have is "undefined" (OTF2's undefined id) or "?ID".  The one
  * name of an unknown region in every file and directory name. */
-void ccg_render_region(ccg_buf *b, const ccg_defs *d, uint64_t region);
+void ccg_tsv_region(ccg_buf *b, const ccg_defs *d, uint64_t region);
 
 /* Appends a typed value (an OTF2 type and its raw 64 bits, as
  * ccg_field_typed reads them) as definitions.tsv shows it: a number, or
  * the name a reference stands for, escaped. */
-void ccg_render_typed(ccg_buf *b, const ccg_defs *d, uint8_t type,
-		      uint64_t raw);
+void ccg_tsv_typed(ccg_buf *b, const ccg_defs *d, uint8_t type,
+		   uint64_t raw);
 
 /* Appends one definitions.tsv line: KIND \t ID \t NAME [\t key=value]...
  * Returns 0 or -1 as above. */
-int ccg_render_def(ccg_buf *b, const ccg_defs *d, size_t record);
+int ccg_tsv_def(ccg_buf *b, const ccg_defs *d, size_t record);
 
 /* Name of an OTF2 paradigm: its Paradigm definition's name, else OTF2's
  * name in lower case, else NULL. */
-const char *ccg_render_paradigm(const ccg_defs *d, uint64_t paradigm);
+const char *ccg_tsv_paradigm(const ccg_defs *d, uint64_t paradigm);
 
 /* The header line of definitions.tsv. */
 #define CCG_DEFS_HEADER "definition\tid\tname\tattributes\n"
+
+/* ---- metrics.tsv (ccg_tsv_metric.c) ---- */
+
+/* The header line of metrics.tsv (with its newline). */
+#define CCG_METRICS_HEADER \
+	"time_ticks\ttime_seconds\tlocation\tmetric\tvalue\tunit\n"
+
+/* Metrics whose members a cache holds (direct-mapped by metric id). */
+#define CCG_MCACHE_SLOTS 16
+
+/* The resolved members of recently seen metrics, so that a walk over
+ * many METRIC events looks each metric up once.  One user at a time. */
+typedef struct ccg_mcache {
+	const ccg_defs *d;
+	struct ccg_mslot {
+		uint64_t metric1;       /* metric id + 1; 0 empty */
+		uint32_t n;             /* members resolved */
+		ccg_buf tails;          /* per member: "NAME\t", then
+					 * "\tUNIT\n", back to back */
+		uint32_t *cut;          /* 2n + 1 offsets into tails */
+		size_t capcut;
+	} slot[CCG_MCACHE_SLOTS];
+} ccg_mcache;
+
+/* An empty cache over the definitions d.  Ownership: ccg_mcache_free. */
+void ccg_mcache_init(ccg_mcache *c, const ccg_defs *d);
+void ccg_mcache_free(ccg_mcache *c);
+
+/* Appends the row tails (METRIC \t VALUE \t UNIT \n, one per value) of a
+ * METRIC record's fields; *rows receives their count.  CCG_EFORMAT: the
+ * record does not decode, and gives no rows (nothing appended). */
+ccg_err ccg_tsv_metric_tails(ccg_buf *b, ccg_mcache *c,
+			     const unsigned char *fields, size_t len,
+			     uint32_t *rows);
+
+/* Appends the unit column of member m (as metrics.tsv shows it). */
+void ccg_tsv_metric_unit(ccg_buf *b, const ccg_def_member *m);
 
 #endif

@@ -1,7 +1,6 @@
 /*
- * ccg_metric.c - the rows of METRIC records (see ccg_metric.h).
+ * ccg_tsv_metric.c - the rows of METRIC records (see ccg_tsv.h).
  */
-#include "ccg_metric.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,13 +8,13 @@
 #include "ccg_codec.h"
 #include "ccg_fields.h"
 #include "ccg_grow.h"
-#include "ccg_render.h"
+#include "ccg_tsv.h"
 
 /* OTF2_Type values of the numbers a metric holds. */
 
 /* Most members of one metric class the cache resolves (OTF2 counts them
  * in 8 bits). */
-#define CCG_METRIC_MAX_MEMBERS 4096
+#define CCG_TSV_METRIC_MAX_MEMBERS 4096
 
 void ccg_mcache_init(ccg_mcache *c, const ccg_defs *d)
 {
@@ -36,14 +35,14 @@ void ccg_mcache_free(ccg_mcache *c)
 static void put_text(ccg_buf *b, const char *s)
 {
 	if (*s)
-		ccg_render_escape(b, s);
+		ccg_tsv_escape(b, s);
 	else
 		ccg_buf_addc(b, '-');
 }
 
 /* The unit column of member m: its unit, after its scale when the
  * exponent is not 0. */
-void ccg_metric_unit(ccg_buf *b, const ccg_def_member *m)
+void ccg_tsv_metric_unit(ccg_buf *b, const ccg_def_member *m)
 {
 	if (m->exponent) {
 		ccg_buf_adds(b, m->base == 0 ? "2^" : "10^");
@@ -62,7 +61,7 @@ static ccg_err slot_fill(ccg_mcache *c, struct ccg_mslot *s, uint64_t metric)
 	s->metric1 = 0;
 	s->n = 0;
 	ccg_buf_reset(&s->tails);
-	for (uint32_t k = 0; k < CCG_METRIC_MAX_MEMBERS; k++) {
+	for (uint32_t k = 0; k < CCG_TSV_METRIC_MAX_MEMBERS; k++) {
 		if (ccg_defs_metric_member(c->d, metric, k, &m))
 			break;
 		if (CCG_GROW(s->cut, 2 * (size_t)k + 3, s->capcut))
@@ -72,7 +71,7 @@ static ccg_err slot_fill(ccg_mcache *c, struct ccg_mslot *s, uint64_t metric)
 		ccg_buf_addc(&s->tails, '\t');
 		s->cut[2 * k + 1] = (uint32_t)s->tails.len;
 		ccg_buf_addc(&s->tails, '\t');
-		ccg_metric_unit(&s->tails, &m);
+		ccg_tsv_metric_unit(&s->tails, &m);
 		ccg_buf_addc(&s->tails, '\n');
 		if (ccg_buf_status(&s->tails) || s->tails.len > UINT32_MAX)
 			return CCG_ENOMEM;
@@ -107,15 +106,15 @@ static void put_number(ccg_buf *b, uint8_t type, uint64_t raw)
 	} else if (type == CCG_T_FLOAT || type == CCG_T_DOUBLE) {
 		double v;
 		memcpy(&v, &raw, sizeof v);
-		ccg_render_double(b, v);
+		ccg_tsv_double(b, v);
 	} else {
 		ccg_buf_addu(b, raw, 0);
 	}
 }
 
-ccg_err ccg_metric_tails(ccg_buf *b, ccg_mcache *c,
-			 const unsigned char *fields, size_t len,
-			 uint32_t *rows)
+ccg_err ccg_tsv_metric_tails(ccg_buf *b, ccg_mcache *c,
+			     const unsigned char *fields, size_t len,
+			     uint32_t *rows)
 {
 	const unsigned char *p = fields, *end = fields + len;
 	const size_t mark = b->len;

@@ -57,7 +57,7 @@
 #include <stdint.h>
 
 #include "ccg_buf.h"
-#include "ccg_render.h"
+#include "ccg_tsv.h"
 #include "ccg_schema.h"
 
 /* The first line of every trace.json, and its last element and end. */

@@ -1,4 +1,4 @@
-#include "ccg_name.h"
+#include "ccg_safename.h"
 
 #include <string.h>
 
@@ -7,7 +7,7 @@ static int needs_escape(unsigned char c)
 	return c < 0x20 || c == 0x7f || c == '/' || c == '%' || c == '#';
 }
 
-unsigned ccg_name_hash(const char *s)
+unsigned ccg_safename_hash(const char *s)
 {
 	unsigned h = 2166136261u;
 	for (; *s; s++) {
@@ -17,7 +17,7 @@ unsigned ccg_name_hash(const char *s)
 	return h;
 }
 
-ccg_err ccg_name_safe(ccg_buf *out, const char *name, size_t max)
+ccg_err ccg_safename_make(ccg_buf *out, const char *name, size_t max)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	if (max < 16)
@@ -30,7 +30,7 @@ ccg_err ccg_name_safe(ccg_buf *out, const char *name, size_t max)
 		return ccg_buf_adds(out, "%2E%2E");
 	size_t base = out->len;
 	size_t cut = SIZE_MAX; /* last safe cut point within the limit */
-	size_t limit = max - CCG_NAME_HASH_LEN;
+	size_t limit = max - CCG_SAFENAME_HASH_LEN;
 	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
 		size_t here = out->len - base;
 		/* A cut may not fall before a UTF-8 continuation byte. */
@@ -47,7 +47,7 @@ ccg_err ccg_name_safe(ccg_buf *out, const char *name, size_t max)
 		cut = out->len - base;
 	if (out->len - base > max) {
 		ccg_buf_setlen(out, base + cut);
-		ccg_buf_addf(out, "#%08x", ccg_name_hash(name));
+		ccg_buf_addf(out, "#%08x", ccg_safename_hash(name));
 	}
 	return ccg_buf_status(out);
 }

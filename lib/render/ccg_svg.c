@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ccg_grow.h"
-#include "ccg_name.h"
+#include "ccg_safename.h"
 
 /* Layout, pixels. */
 #define RIGHT 20u
@@ -69,7 +69,7 @@ uint32_t ccg_svg_colour(const char *name)
 {
 	static const uint32_t lo[4] = {40, 70, 20, 90};
 	static const uint32_t hi[4] = {220, 240, 180, 250};
-	uint32_t h = ccg_name_hash(name);
+	uint32_t h = ccg_safename_hash(name);
 	uint32_t hue = h % 1536, f = hue % 256, v = (h / 1536) % 4;
 	uint32_t c[3];
 	switch (hue / 256) {

@@ -7,7 +7,7 @@
 #include "ccg_cancel.h"
 #include "ccg_search.h"
 
-#include "ccg_render.h"
+#include "ccg_tsv.h"
 
 void ccg_sink_init(ccg_sink *s, ccg_buf *out, uint64_t from, uint64_t len)
 {
@@ -85,7 +85,7 @@ void ccg_table_stats(ccg_sink *s, const ccg_defs *d, const ccg_secfmt *secs,
 	for (uint32_t i = 0; i < st->n; i++) {
 		const ccg_rstat *r = &st->r[i];
 		ccg_buf *b = ccg_sink_begin(s);
-		ccg_render_region(b, d, r->region);
+		ccg_tsv_region(b, d, r->region);
 		ccg_buf_addf(b, "\t%llu\t%llu\t", (unsigned long long)r->calls,
 			     (unsigned long long)r->incl);
 		ccg_secfmt_put_dur(b, secs, r->incl);
@@ -122,7 +122,7 @@ static void unsemi(ccg_buf *b, size_t at)
 static void folded_name(ccg_buf *b, const ccg_defs *d, uint64_t region)
 {
 	size_t at = b->len;
-	ccg_render_region(b, d, region);
+	ccg_tsv_region(b, d, region);
 	unsemi(b, at);
 }
 
@@ -169,7 +169,7 @@ void ccg_table_folded_under(ccg_sink *s, const ccg_defs *d,
 	for (uint32_t i = 0; i < f->n && !ccg_sink_done(s); i++) {
 		const ccg_fpath *p = &f->p[i];
 		ccg_buf_reset(&name);
-		ccg_render_region(&name, d, p->region);
+		ccg_tsv_region(&name, d, p->region);
 		/* A parent comes first (path order, checked when read). */
 		plen[i] = name.len + (p->parent == CCG_FPATH_TOP
 					      ? 0
@@ -281,7 +281,7 @@ ccg_err ccg_table_timeline(ccg_sink *s, const ccg_defs *d,
 			     "end_seconds");
 		for (uint32_t i = 0; i < all.n; i++) {
 			ccg_buf_addc(b, '\t');
-			ccg_render_region(b, d, cols[i].region);
+			ccg_tsv_region(b, d, cols[i].region);
 		}
 		ccg_buf_addc(b, '\n');
 		ccg_sink_end(s);
@@ -375,7 +375,7 @@ void ccg_table_imbalance(ccg_sink *s, const ccg_defs *d,
 	for (size_t i = 0; i < im->n; i++) {
 		const ccg_imb_row *r = &im->r[i];
 		ccg_buf *b = ccg_sink_begin(s);
-		ccg_render_region(b, d, r->region);
+		ccg_tsv_region(b, d, r->region);
 		ccg_buf_addf(b, "\t%llu\t%llu\t", (unsigned long long)r->locations,
 			     (unsigned long long)r->min);
 		ccg_secfmt_put_dur(b, secs, r->min);

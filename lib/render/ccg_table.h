@@ -1,7 +1,7 @@
 /*
  * ccg_table.h - query results as text: stats.tsv, profile.folded,
  * messages.tsv, timeline.tsv and imbalance.tsv.  Regions are named as everywhere else
- * (ccg_render_region: an unknown region is "undefined" or "?ID").  Numbers
+ * (ccg_tsv_region: an unknown region is "undefined" or "?ID").  Numbers
  * are plain decimal; times and durations are ticks (columns named
  * *_ticks), each followed by its twin in seconds (*_seconds), printed
  * from the integers as doc/analysis.md says (ccg_secfmt, ccg_share_fmt).
@@ -14,7 +14,7 @@
 
 #include "ccg_buf.h"
 #include "ccg_defs.h"
-#include "ccg_render.h"
+#include "ccg_tsv.h"
 #include "ccg_stats.h"
 
 /* Where a table goes: the bytes [from, from + len) of its text appended

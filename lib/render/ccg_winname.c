@@ -4,8 +4,6 @@
  * on the trace's clock alone, exact: 128-bit integers, a decimal fraction
  * multiplied digit by digit, every loop bounded by the name's length.
  */
-#include "trace_i.h"
-#include "ccg_ids.h"
 #include "ccg_winname.h"
 
 #include <string.h>
@@ -72,7 +70,7 @@ static char lower(char c)
 /* The unit spelled by the n bytes at p; -1 when none is. */
 static int unit_of(const char *p, size_t n, enum unit *u)
 {
-	for (size_t i = 0; i < NELEM(units); i++) {
+	for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
 		const char *s = units[i].name;
 		if (strlen(s) != n)
 			continue;
@@ -320,12 +318,6 @@ int ccg_winname_why(const ccg_wclock *c, const char *name, ccg_buf *why)
 	return parse(c, name, &w, why);
 }
 
-ccg_wclock ccg_winname_clock(const ccg_trace *t)
-{
-	return (ccg_wclock){t->zero, t->first, t->last, t->secs.res,
-			    t->events};
-}
-
 /* The split: windows k0 .. k1-1 of `step` units each (-1 when a name
  * would not fit 64 bits). */
 static int split_set(ccg_wsplit *s, u128 k0, u128 k1, u128 step,
@@ -351,7 +343,7 @@ static int split_seconds(const ccg_wclock *c, uint64_t lo, u128 hi,
 	static const unsigned ms[] = {1, 2, 5};
 	u128 span = hi - lo;
 	for (int e = -9; e <= 19; e++) {
-		for (size_t i = 0; i < NELEM(ms); i++) {
+		for (size_t i = 0; i < sizeof ms / sizeof *ms; i++) {
 			/* step = num / den ticks */
 			u128 num = mul_sat(mul_sat(ms[i], c->res),
 					   e >= 0 ? pow10_128((unsigned)e) : 1);
@@ -382,7 +374,7 @@ static void split_ticks(uint64_t lo, u128 hi, uint64_t limit, ccg_wsplit *s)
 	static const unsigned ms[] = {1, 2, 5};
 	u128 span = hi - lo;
 	for (unsigned e = 0; e <= 19; e++) {
-		for (size_t i = 0; i < NELEM(ms); i++) {
+		for (size_t i = 0; i < sizeof ms / sizeof *ms; i++) {
 			u128 step = ms[i] * pow10_128(e);
 			if (step * 10 < span)
 				continue;

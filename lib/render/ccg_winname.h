@@ -1,13 +1,20 @@
 /*
- * ccg_winname.h - internal to lib/trace/: window names ("1s-2s",
- * "10%-20%", ...) read against the trace's clock, why a name is
- * refused, and the default split `ls time/` lists.
+ * ccg_winname.h - window names ("1s-2s", "10%-20%", ...) read against a
+ * trace's clock, why a name is refused, and the default split `ls time/`
+ * lists.  Arithmetic on the clock alone: lib/trace gives the clock of an
+ * open trace (ccg_windows_clock).
  */
-#ifndef CCG_TRACE_WINNAME_H
-#define CCG_TRACE_WINNAME_H
+#ifndef CCG_WINNAME_H
+#define CCG_WINNAME_H
 
-#include "trace_i.h"
-#include "ccg_ids.h"
+#include <stdint.h>
+
+#include "ccg_buf.h"
+
+/* A time window, absolute ticks [t0, t1). */
+typedef struct ccg_win {
+	uint64_t t0, t1;
+} ccg_win;
 
 /* What a window name is read against: the trace's zero, first and last
  * event times (absolute ticks), the clock's ticks per second (0: none)
@@ -16,7 +23,6 @@ typedef struct ccg_wclock {
 	uint64_t zero, first, last, res, events;
 } ccg_wclock;
 
-ccg_wclock ccg_winname_clock(const ccg_trace *t);
 /* The absolute ticks [t0, t1) a window name ("T0-T1", "1-2ms", "10%-20%",
  * ... see README) names into *out; -1 when it names none. */
 int ccg_winname_parse(const ccg_wclock *c, const char *name, ccg_win *out);

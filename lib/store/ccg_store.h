@@ -76,7 +76,7 @@ typedef struct ccg_node {
 	uint64_t region;      /* calls: the region id */
 	uint64_t nevents;     /* events in the subtree */
 	uint64_t textlen;     /* their text bytes, without time, depth and
-			       * location columns (see ccg_render.h) */
+			       * location columns (see ccg_tsv.h) */
 	uint64_t ndirs;       /* visible directories below, excluding itself */
 	uint32_t nvis;        /* visible direct children */
 	uint32_t depth;       /* deepest call nesting in the subtree, counting
@@ -84,7 +84,7 @@ typedef struct ccg_node {
 	uint32_t nitems;
 	uint64_t mrows;       /* metrics.tsv rows of its METRIC events */
 	uint64_t mtext;       /* their bytes from the metric column on (see
-			       * ccg_metric.h) */
+			       * ccg_tsv.h) */
 } ccg_node;
 
 /* An event record's header. */

@@ -3,15 +3,22 @@
  * counters.tsv of any directory: the results of the analysis's kinds
  * (lib/analyze) for each part of the directory's scope, rendered by
  * lib/analyze/ccg_an_table.c.  doc/analysis.md defines every figure.
+ * At build time, the stored results those files read
+ * (lib/analyze/ccg_sumset.h), made for every location in threads.
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include "trace_i.h"
 #include "ccg_ids.h"
 #include "ccg_names.h"
-#include "ccg_tables.h"
+#include "ccg_scope.h"
 #include "ccg_answers.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "ccg_par.h"
 
 ccg_err ccg_answers_prepare(ccg_trace *t)
 {
@@ -51,7 +58,7 @@ static ccg_err time_table(const ccg_trace *t, const ccg_where *w,
 			  const ccg_inst *in, const ccg_scope *s, enum view v,
 			  ccg_sink *out)
 {
-	ccg_tspan sp = ccg_tables_span(t, w, in);
+	ccg_tspan sp = ccg_scope_span(t, w, in);
 	ccg_an_scope sc = {sp.start, sp.end, NULL, s->n, &t->secs,
 			   ccg_names_id_path, t, ccg_an_hybrid(t->an)};
 	ccg_an_loc *locs = calloc(s->n ? s->n : 1, sizeof *locs);
@@ -270,4 +277,89 @@ ccg_err ccg_answers_text(const ccg_trace *t, const ccg_where *w,
 	}
 	ccg_scope_free(&s);
 	return err;
+}
+
+/* Walks of locations shared among threads: each takes the next location
+ * and puts into a set of its own. */
+typedef struct walk_job {
+	const ccg_trace *t;
+	pthread_mutex_t mu;
+	size_t next;            /* next location: mu */
+	ccg_err err;            /* first failure: mu */
+} walk_job;
+
+typedef struct walker {
+	walk_job *j;
+	ccg_sumset *set;
+} walker;
+
+static void *walker_main(void *arg)
+{
+	walker *w = arg;
+	walk_job *j = w->j;
+	const ccg_trace *t = j->t;
+	for (;;) {
+		pthread_mutex_lock(&j->mu);
+		size_t i = j->err ? t->nlocs : j->next++;
+		pthread_mutex_unlock(&j->mu);
+		if (i >= t->nlocs)
+			break;
+		const ccg_loc *l = &t->locs[i];
+		ccg_sloc sl = ccg_loc_sloc(l, i);
+		ccg_sinst root = ccg_loc_sroot(l);
+		ccg_err err = ccg_sumset_walk(w->set, t->store, t->an, &sl,
+					      &root, t->sums_min);
+		if (err) {
+			pthread_mutex_lock(&j->mu);
+			if (!j->err)
+				j->err = err;
+			pthread_mutex_unlock(&j->mu);
+		}
+	}
+	return NULL;
+}
+
+/* Walks every location with n threads (the calling one among them) into
+ * s. */
+static ccg_err walk_all(const ccg_trace *t, size_t n, ccg_sumset *s)
+{
+	walk_job j = {t, PTHREAD_MUTEX_INITIALIZER, 0, CCG_OK};
+	walker *ws = calloc(n, sizeof *ws);
+	ccg_err err = ws ? CCG_OK : CCG_ENOMEM;
+	for (size_t k = 0; !err && k < n; k++) {
+		ws[k].j = &j;
+		err = ccg_sumset_create(&ws[k].set);
+	}
+	if (!err) {
+		ccg_par_run(n, walker_main, ws, sizeof *ws);
+		err = j.err;
+	}
+	for (size_t k = 0; ws && k < n; k++) {
+		if (!err && ws[k].set)
+			err = ccg_sumset_absorb(s, ws[k].set);
+		ccg_sumset_free(ws[k].set);
+	}
+	free(ws);
+	pthread_mutex_destroy(&j.mu);
+	return err;
+}
+
+ccg_err ccg_sumset_build(ccg_trace *t, ccg_sumset **out)
+{
+	ccg_err err = ccg_answers_prepare(t);
+	ccg_sumset *s = NULL;
+	if (err || (err = ccg_sumset_create(&s)))
+		return err;
+	uint64_t events = 0; /* t->events is summed later, at setup */
+	for (size_t i = 0; i < t->nlocs; i++)
+		events += t->locs[i].nevents;
+	size_t n = ccg_par_threads(t->opt.threads, t->nlocs, events);
+	err = walk_all(t, n, s);
+	if (err) {
+		ccg_sumset_free(s);
+		return err;
+	}
+	ccg_sumset_finish(s);
+	*out = s;
+	return CCG_OK;
 }

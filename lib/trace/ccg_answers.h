@@ -8,6 +8,9 @@
 #include "trace_i.h"
 #include "ccg_ids.h"
 
+/* Computes the stored results of every location of a freshly built t
+ * (with as many threads as its options allow). */
+ccg_err ccg_sumset_build(ccg_trace *t, ccg_sumset **out);
 /* The analysis of t's definitions (made once; again after a reset). */
 ccg_err ccg_answers_prepare(ccg_trace *t);
 /* summary.tsv, efficiency.tsv, longest.tsv or counters.tsv (view v) of

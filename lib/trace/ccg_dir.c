@@ -12,7 +12,7 @@
 #include "ccg_chrome.h"
 #include "ccg_metrics.h"
 #include "ccg_merge.h"
-#include "ccg_tables.h"
+#include "ccg_scope.h"
 #include "ccg_svgview.h"
 #include "ccg_answers.h"
 #include "ccg_info.h"
@@ -93,7 +93,7 @@ static ccg_err f_patterns(const ccg_trace *t, const target *tg, enum view v,
 	const ccg_loc *l = tg->kind == K_LOC       ? tg->in.l
 		       : tg->kind == K_WIN_LOC ? &t->locs[tg->w.index]
 					       : NULL;
-	ccg_err err = ccg_tables_patterns(t, l, &b);
+	ccg_err err = ccg_scope_patterns(t, l, &b);
 	return err ? err : copy_range(b, off, len, out, size);
 }
 
@@ -170,7 +170,7 @@ static ccg_err f_table(const ccg_trace *t, const target *tg, enum view v,
 	ccg_sink_init(&s, out, off, len);
 	const ccg_inst *in = tg->kind == K_LOC || tg->kind == K_NODE ? &tg->in
 								 : NULL;
-	ccg_err err = ccg_tables_text(t, &tg->w, in, v, &s);
+	ccg_err err = ccg_scope_text(t, &tg->w, in, v, &s);
 	if (!err && !out)
 		*size = s.size;
 	ccg_sink_free(&s);

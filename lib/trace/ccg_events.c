@@ -17,8 +17,7 @@
 
 #include "ccg_codec.h"
 #include "ccg_json.h"
-#include "ccg_metric.h"
-#include "ccg_render.h"
+#include "ccg_tsv.h"
 #include "ccg_walk.h"
 
 /* Bytes of one events.tsv line besides the record's own text: the
@@ -253,7 +252,7 @@ static const char *unit_tag(walk *w, uint64_t metric1)
 	       !ccg_defs_metric_member(w->t->defs, metric1 - 1, k, &mb);
 	     k++) {
 		ccg_buf_reset(&one);
-		ccg_metric_unit(&one, &mb);
+		ccg_tsv_metric_unit(&one, &mb);
 		if (!k)
 			ccg_buf_add(&unit, one.data, one.len);
 		else
@@ -319,7 +318,7 @@ static ccg_err json_role(walk *w, ccg_walk *c, ccg_kind kind, uint64_t idx,
 		   idx == call->first + call->n - 1) {
 		e->role = CCG_JSON_END;
 		ccg_buf_reset(name);
-		ccg_render_region(name, w->t->defs, call->region);
+		ccg_tsv_region(name, w->t->defs, call->region);
 		if (ccg_buf_status(name))
 			return CCG_ENOMEM;
 		e->call_name = name->data;
@@ -342,14 +341,14 @@ static uint64_t walk_fixed(const walk *w)
 static ccg_err walk_tail(walk *w, ccg_kind kind, uint32_t textlen, memo_ev *m)
 {
 	ccg_buf_reset(&m->tail);
-	ccg_render_event_tail(&m->tail, w->t->defs, kind,
-			      (const unsigned char *)w->fields_->data,
-			      w->fields_->len);
+	ccg_tsv_event_tail(&m->tail, w->t->defs, kind,
+			   (const unsigned char *)w->fields_->data,
+			   w->fields_->len);
 	if (ccg_buf_status(&m->tail))
 		return CCG_ENOMEM;
 	/* Its text decides the length of its line, its textlen the size of
 	 * every file holding it: they must agree. */
-	if (ccg_render_event_textlen(kind, m->tail.len) != textlen)
+	if (ccg_tsv_event_textlen(kind, m->tail.len) != textlen)
 		return CCG_EFORMAT;
 	m->kind = kind;
 	m->textlen = textlen;
@@ -503,9 +502,9 @@ static ccg_err render_line(walk *w, ccg_walk *c, uint32_t id, uint64_t idx,
 	if (err)
 		return err;
 	if (w->fmt == EVF_TSV) {
-		ccg_render_event_head(b, ev->kind, at, w->t->w_time,
-				      &w->t->secs, w->l->idstr, depth,
-				      w->t->w_depth);
+		ccg_tsv_event_head(b, ev->kind, at, w->t->w_time,
+				   &w->t->secs, w->l->idstr, depth,
+				   w->t->w_depth);
 		ccg_buf_add(b, ev->tail.data, ev->tail.len);
 	} else {
 		ccg_json_ev e = {ev->kind, w->pid, w->tid, w->l->idstr, NULL, 0,
@@ -844,7 +843,7 @@ static ccg_err clip_lines(walk *w, const ccg_inst *root, const ccg_inst *in,
 		if (!(i < n ? k->pre : k->suf))
 			continue;
 		ccg_buf_reset(&name);
-		ccg_render_region(&name, w->t->defs, k->region);
+		ccg_tsv_region(&name, w->t->defs, k->region);
 		uint64_t at = i < n ? ts0 : ts1;
 		char ph = i < n ? 'B' : 'E';
 		if (i < n && k->endmode == CCG_END_NEXT) {

@@ -13,7 +13,7 @@
 
 #include "ccg_fields.h"
 #include "ccg_grow.h"
-#include "ccg_render.h"
+#include "ccg_tsv.h"
 #include "ccg_search.h"
 
 /* The name a tracer's record of dropped events goes by (contrib/tracer
@@ -50,7 +50,7 @@ static const char *region_role_name(uint64_t r)
 
 static const char *paradigm_name(const ccg_defs *d, uint64_t p)
 {
-	const char *s = ccg_render_paradigm(d, p);
+	const char *s = ccg_tsv_paradigm(d, p);
 	return s ? s : "unknown";
 }
 
@@ -59,7 +59,7 @@ static void add_kv(ccg_buf *b, const char *key, const char *val)
 {
 	ccg_buf_adds(b, key);
 	ccg_buf_adds(b, ": ");
-	ccg_render_escape(b, val);
+	ccg_tsv_escape(b, val);
 	ccg_buf_addc(b, '\n');
 }
 
@@ -165,9 +165,9 @@ static void add_lprops(const ccg_trace *t, uint64_t id, ccg_buf *b)
 		if (!name)
 			continue;
 		ccg_buf_adds(b, "property.");
-		ccg_render_escape(b, name);
+		ccg_tsv_escape(b, name);
 		ccg_buf_adds(b, ": ");
-		ccg_render_typed(b, t->defs, type, raw);
+		ccg_tsv_typed(b, t->defs, type, raw);
 		ccg_buf_addc(b, '\n');
 	}
 }
@@ -220,7 +220,7 @@ void ccg_info_node(const ccg_trace *t, const ccg_inst *in, int is_loc,
 	} else if (n->kind == CCG_NODE_CALL) {
 		add_kv(b, "kind", "call");
 		ccg_buf_adds(b, "region: ");
-		ccg_render_region(b, t->defs, n->region);
+		ccg_tsv_region(b, t->defs, n->region);
 		ccg_buf_addc(b, '\n');
 		add_ku(b, "region_id", n->region);
 		add_ku(b, "depth", in->depth);
@@ -342,7 +342,7 @@ ccg_err ccg_trace_summary(const ccg_trace *t, ccg_buf *b)
 		ccg_buf_adds(b, "error: location ");
 		ccg_buf_addu(b, l->def->id, 0);
 		ccg_buf_adds(b, ": ");
-		ccg_render_escape(b, l->errmsg);
+		ccg_tsv_escape(b, l->errmsg);
 		ccg_buf_addc(b, '\n');
 	}
 	return ccg_buf_status(b);
@@ -355,15 +355,15 @@ static void render_regions(const ccg_trace *t, ccg_buf *b)
 		const ccg_def_region *r = ccg_defs_region(t->defs, i);
 		ccg_buf_addu(b, r->id, 0);
 		ccg_buf_addc(b, '\t');
-		ccg_render_escape(b, r->name);
+		ccg_tsv_escape(b, r->name);
 		ccg_buf_addc(b, '\t');
-		ccg_render_escape(b, r->canonical);
+		ccg_tsv_escape(b, r->canonical);
 		ccg_buf_addc(b, '\t');
-		ccg_render_escape(b, paradigm_name(t->defs, r->paradigm));
+		ccg_tsv_escape(b, paradigm_name(t->defs, r->paradigm));
 		ccg_buf_addc(b, '\t');
 		ccg_buf_adds(b, region_role_name(r->role));
 		ccg_buf_addc(b, '\t');
-		ccg_render_escape(b, r->file);
+		ccg_tsv_escape(b, r->file);
 		ccg_buf_addc(b, '\t');
 		ccg_buf_addu(b, r->begin_line, 0);
 		ccg_buf_addc(b, '\n');
@@ -379,9 +379,9 @@ static void render_locations(const ccg_trace *t, ccg_buf *b)
 		const ccg_loc *l = &t->locs[i];
 		ccg_buf_addu(b, l->def->id, 0);
 		ccg_buf_addc(b, '\t');
-		ccg_render_escape(b, l->def->name);
+		ccg_tsv_escape(b, l->def->name);
 		ccg_buf_addc(b, '\t');
-		ccg_render_escape(b, t->groups[l->group].name);
+		ccg_tsv_escape(b, t->groups[l->group].name);
 		ccg_buf_addc(b, '\t');
 		ccg_buf_adds(b, location_type_name(l->def->type));
 		ccg_buf_addc(b, '\t');
@@ -407,7 +407,7 @@ static void render_locations(const ccg_trace *t, ccg_buf *b)
 		ccg_buf_addc(b, '\t');
 		if (l->errmsg) {
 			ccg_buf_adds(b, "error: ");
-			ccg_render_escape(b, l->errmsg);
+			ccg_tsv_escape(b, l->errmsg);
 		} else {
 			ccg_buf_adds(b, "ok");
 		}
@@ -530,7 +530,7 @@ ccg_err ccg_info_static(ccg_trace *t)
 	render_locations(t, &f[V_LOCATIONS]);
 	ccg_buf_adds(&f[V_DEFINITIONS], CCG_DEFS_HEADER);
 	for (size_t i = 0; i < ccg_defs_record_count(t->defs); i++)
-		ccg_render_def(&f[V_DEFINITIONS], t->defs, i);
+		ccg_tsv_def(&f[V_DEFINITIONS], t->defs, i);
 	for (size_t v = 0; v < V__COUNT; v++)
 		if (ccg_buf_status(&f[v]))
 			return CCG_ENOMEM;

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "ccg_grow.h"
-#include "ccg_metric.h"
+#include "ccg_tsv.h"
 
 /* Merged bytes between two checkpoints, and bytes read from a stream at
  * once. */

@@ -1,7 +1,7 @@
 /*
  * ccg_metrics.c - metrics.tsv of a location, call or group node, or a
  * location in a window: one row per value of every METRIC event, in event
- * order (see ccg_metric.h for a row).
+ * order (see ccg_tsv.h for a row).
  *
  * Every node knows its subtree's rows and their bytes (ccg_node mrows,
  * mtext), so a file's size is known without rendering, and a read walks
@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ccg_metric.h"
+#include "ccg_tsv.h"
 #include "ccg_walk.h"
 
 /* Event records whose rows a walk remembers (direct-mapped by id). */
@@ -125,9 +125,9 @@ static ccg_err render_rows(mwalk *w, uint32_t id, uint64_t idx,
 		err = ccg_store_event_at(t->store, id, &w->vc, idx, &ev,
 					 &w->fields);
 	if (!err)
-		err = ccg_metric_tails(&w->tails, &w->mc,
-				       (const unsigned char *)w->fields.data,
-				       ev.len, &rows);
+		err = ccg_tsv_metric_tails(
+			&w->tails, &w->mc,
+			(const unsigned char *)w->fields.data, ev.len, &rows);
 	/* Each tail (one per line) after its row's head. */
 	for (size_t p = 0; !err && p < tl->len;) {
 		const char *nl = memchr(tl->data + p, '\n', tl->len - p);

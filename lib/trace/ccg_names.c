@@ -13,8 +13,8 @@
 
 #include "ccg_grow.h"
 
-#include "ccg_name.h"
-#include "ccg_render.h"
+#include "ccg_safename.h"
+#include "ccg_tsv.h"
 
 /* Longest safe region part of a call directory name; leaves room for two
  * 20-digit times, '-', '.', and a "#N" duplicate suffix within 255. */
@@ -44,8 +44,8 @@ ccg_err ccg_names_regions(ccg_trace *t)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		ccg_buf b = CCG_BUF_INIT;
-		if (ccg_name_safe(&b, ccg_defs_region(t->defs, i)->name,
-				  CCG_REGION_NAME_MAX)) {
+		if (ccg_safename_make(&b, ccg_defs_region(t->defs, i)->name,
+				      CCG_REGION_NAME_MAX)) {
 			ccg_buf_free(&b);
 			goto out;
 		}
@@ -94,7 +94,7 @@ static ccg_err dir_names(const char *const *name, const uint64_t *id,
 {
 	for (size_t i = 0; i < n; i++) {
 		ccg_buf b = CCG_BUF_INIT;
-		if (ccg_name_safe(&b, name[i], CCG_DIR_NAME_MAX)) {
+		if (ccg_safename_make(&b, name[i], CCG_DIR_NAME_MAX)) {
 			ccg_buf_free(&b);
 			return CCG_ENOMEM;
 		}
@@ -322,9 +322,9 @@ static void base_name(const ccg_trace *t, const ccg_named_child *c,
 	} else {
 		/* An unknown region's one name, made path-safe. */
 		ccg_buf raw = CCG_BUF_INIT;
-		ccg_render_region(&raw, t->defs, c->region);
+		ccg_tsv_region(&raw, t->defs, c->region);
 		if (ccg_buf_status(&raw) ||
-		    ccg_name_safe(out, raw.data, CCG_REGION_NAME_MAX))
+		    ccg_safename_make(out, raw.data, CCG_REGION_NAME_MAX))
 			out->failed = 1;
 		ccg_buf_free(&raw);
 	}

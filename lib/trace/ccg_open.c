@@ -35,7 +35,7 @@
 #include "ccg_ingest.h"
 #include "ccg_par.h"
 #include "ccg_read.h"
-#include "ccg_render.h"
+#include "ccg_tsv.h"
 
 /* Bytes of cached per-node statistics. */
 /* Graphs up to this many bytes are compressed with LZ4HC at this level. */

@@ -1,5 +1,5 @@
 /*
- * ccg_tables.c - stats.tsv, profile.folded, messages.tsv and timeline.tsv
+ * ccg_scope.c - stats.tsv, profile.folded, messages.tsv and timeline.tsv
  * of any directory by one aggregation over its scope, imbalance.tsv and
  * profile-locations.folded by one pass over its scope's locations, and
  * patterns.tsv.
@@ -14,7 +14,7 @@
 #include "trace_i.h"
 #include "ccg_ids.h"
 #include "ccg_names.h"
-#include "ccg_tables.h"
+#include "ccg_scope.h"
 #include "ccg_waitset.h"
 
 #include <stdlib.h>
@@ -22,7 +22,7 @@
 
 #include "ccg_grow.h"
 #include "ccg_patterns.h"
-#include "ccg_render.h"
+#include "ccg_tsv.h"
 #include "ccg_table.h"
 
 ccg_err ccg_scope_of(const ccg_trace *t, const ccg_where *w, const ccg_inst *in,
@@ -63,8 +63,8 @@ void ccg_scope_free(ccg_scope *s)
 	s->p = NULL;
 }
 
-ccg_tspan ccg_tables_span(const ccg_trace *t, const ccg_where *w,
-			  const ccg_inst *in)
+ccg_tspan ccg_scope_span(const ccg_trace *t, const ccg_where *w,
+			 const ccg_inst *in)
 {
 	int have = t->first <= t->last;
 	ccg_tspan sp = {have ? t->first : 0, have ? t->last : 0, 0};
@@ -263,8 +263,8 @@ static ccg_err scope_timeline(const ccg_trace *t, ccg_scope *s, uint64_t t0,
 	return err;
 }
 
-ccg_err ccg_tables_text(const ccg_trace *t, const ccg_where *w,
-			const ccg_inst *in, enum view v, ccg_sink *out)
+ccg_err ccg_scope_text(const ccg_trace *t, const ccg_where *w,
+		       const ccg_inst *in, enum view v, ccg_sink *out)
 {
 	ccg_scope s;
 	ccg_err err = ccg_scope_of(t, w, in, &s);
@@ -279,7 +279,8 @@ ccg_err ccg_tables_text(const ccg_trace *t, const ccg_where *w,
 		err = scope_folded_locs(t, &s, out);
 	} else if (!err) {
 		err = scope_table(t, &s, v,
-				  tspan_loc_time(ccg_tables_span(t, w, in)), out);
+				  tspan_loc_time(ccg_scope_span(t, w, in)),
+				  out);
 	}
 	ccg_scope_free(&s);
 	return err;
@@ -383,7 +384,7 @@ static ccg_err render_patterns(const ccg_trace *t, const ccg_loc *const *ls,
 			if ((err = ccg_store_get_node(t->store, rows[i].node, &h,
 						      NULL, 0)))
 				break;
-			ccg_render_region(b, t->defs, h.region);
+			ccg_tsv_region(b, t->defs, h.region);
 			ccg_buf_addf(b, "\t%llu\t%llu\t%llu\t%llu\t",
 				     (unsigned long long)rows[i].nevents,
 				     (unsigned long long)rows[i].occurrences,
@@ -401,8 +402,8 @@ static ccg_err render_patterns(const ccg_trace *t, const ccg_loc *const *ls,
 }
 
 /* The patterns.tsv text of the root (loc NULL) or a location, made once. */
-ccg_err ccg_tables_patterns(const ccg_trace *t, const ccg_loc *l,
-			    const ccg_buf **out)
+ccg_err ccg_scope_patterns(const ccg_trace *t, const ccg_loc *l,
+			   const ccg_buf **out)
 {
 	ccg_err err = CCG_OK;
 	pthread_mutex_lock(&t->mut->pat_mu);

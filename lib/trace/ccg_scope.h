@@ -1,11 +1,11 @@
 /*
- * ccg_tables.h - internal to lib/trace/: a directory's scope and span,
+ * ccg_scope.h - internal to lib/trace/: a directory's scope and span,
  * and the tables made over it (stats.tsv, profile.folded,
  * messages.tsv, timeline.tsv, imbalance.tsv,
  * profile-locations.folded, patterns.tsv).
  */
-#ifndef CCG_TRACE_TABLES_H
-#define CCG_TRACE_TABLES_H
+#ifndef CCG_TRACE_SCOPE_H
+#define CCG_TRACE_SCOPE_H
 
 #include "trace_i.h"
 #include "ccg_ids.h"
@@ -39,8 +39,8 @@ void ccg_scope_free(ccg_scope *s);
 /* stats.tsv, profile.folded, messages.tsv, timeline.tsv, imbalance.tsv or
  * profile-locations.folded (view v) of the directory `w` (with `in` for a
  * tree directory) into the sink: appended, or only measured. */
-ccg_err ccg_tables_text(const ccg_trace *t, const ccg_where *w,
-			const ccg_inst *in, enum view v, ccg_sink *out);
+ccg_err ccg_scope_text(const ccg_trace *t, const ccg_where *w,
+		       const ccg_inst *in, enum view v, ccg_sink *out);
 /* A directory's scope as doc/analysis.md defines it ("The scope and its
  * span"): its span, absolute ticks from start to end, and its number of
  * locations.  The root, a group and a location span the trace (first to
@@ -52,8 +52,8 @@ typedef struct ccg_tspan {
 } ccg_tspan;
 
 /* The scope of directory `w` (with `in` for a tree directory). */
-ccg_tspan ccg_tables_span(const ccg_trace *t, const ccg_where *w,
-			  const ccg_inst *in);
+ccg_tspan ccg_scope_span(const ccg_trace *t, const ccg_where *w,
+			 const ccg_inst *in);
 
 /* The scope's summed location time: its span's length times its
  * locations. */
@@ -63,7 +63,7 @@ static inline unsigned __int128 tspan_loc_time(ccg_tspan s)
 }
 
 /* The patterns.tsv text of the root (l NULL) or a location, made once. */
-ccg_err ccg_tables_patterns(const ccg_trace *t, const ccg_loc *l,
-			    const ccg_buf **out);
+ccg_err ccg_scope_patterns(const ccg_trace *t, const ccg_loc *l,
+			   const ccg_buf **out);
 
 #endif

@@ -35,7 +35,7 @@
 #include "ccg_cancel.h"
 #include "ccg_fields.h"
 #include "ccg_grow.h"
-#include "ccg_metric.h"
+#include "ccg_tsv.h"
 #include "ccg_svg.h"
 #include "ccg_svgmsgs.h"
 #include "ccg_walk.h"
@@ -406,7 +406,7 @@ static ccg_err counter_row(gather *g, ccg_svg *pic, const ccg_loc *l,
 		ccg_buf_adds(&what, m.name[0] ? m.name : "-");
 		size_t mark = what.len;
 		ccg_buf_adds(&what, " (");
-		ccg_metric_unit(&what, &m);
+		ccg_tsv_metric_unit(&what, &m);
 		if (what.len == mark + 2 || !strcmp(what.data + mark, " (-"))
 			ccg_buf_setlen(&what, mark);
 		else
@@ -591,8 +591,8 @@ static void legend(gather *g, ccg_svg *pic, ccg_buf *name)
 	for (size_t i = 0; i < n; i++) {
 		ccg_buf_reset(name);
 		if (top[i] < nregions)
-			ccg_render_region(name, g->t->defs,
-					  ccg_defs_region(g->t->defs,
+			ccg_tsv_region(name, g->t->defs,
+				       ccg_defs_region(g->t->defs,
 							  top[i])->id);
 		else
 			ccg_buf_adds(name, "(regions not defined)");
@@ -614,8 +614,8 @@ static ccg_err colours(gather *g, ccg_buf *name)
 		return CCG_ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		ccg_buf_reset(name);
-		ccg_render_region(name, g->t->defs,
-				  ccg_defs_region(g->t->defs, i)->id);
+		ccg_tsv_region(name, g->t->defs,
+			       ccg_defs_region(g->t->defs, i)->id);
 		if (ccg_buf_status(name))
 			return CCG_ENOMEM;
 		g->colours[i] = ccg_svg_colour(name->data ? name->data : "");

@@ -15,7 +15,7 @@
 #include "trace_i.h"
 #include "ccg_ids.h"
 #include "ccg_names.h"
-#include "ccg_tables.h"
+#include "ccg_scope.h"
 #include "ccg_waitset.h"
 
 #include <stddef.h>
@@ -569,7 +569,7 @@ static ccg_err crit_text(const ccg_trace *t, const ccg_where *w,
 	if (!err)
 		err = scope_stats(t, s, &st);
 	if (!err) {
-		ccg_tspan sp = ccg_tables_span(t, w, in);
+		ccg_tspan sp = ccg_scope_span(t, w, in);
 		err = ccg_critpath_table(out, t->defs, &t->secs,
 					 sp.end - sp.start, rt, n_rt, &st,
 					 t->waits->ids, share, t->nlocs,

@@ -8,7 +8,7 @@
 
 #include "trace_i.h"
 #include "ccg_ids.h"
-#include "ccg_tables.h"
+#include "ccg_scope.h"
 
 /* The wait states and critical path of built trace t (its store and
  * locations).  When they cannot be found (a record the walks refuse:

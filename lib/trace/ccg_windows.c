@@ -146,9 +146,15 @@ static void refused(const ccg_trace *t, const char *name, const ccg_buf *why)
 	free(text);
 }
 
+ccg_wclock ccg_windows_clock(const ccg_trace *t)
+{
+	return (ccg_wclock){t->zero, t->first, t->last, t->secs.res,
+			    t->events};
+}
+
 ccg_err ccg_windows_lookup(const ccg_trace *t, const char *name, ccg_id *out)
 {
-	ccg_wclock c = ccg_winname_clock(t);
+	ccg_wclock c = ccg_windows_clock(t);
 	ccg_win wn;
 	if (ccg_winname_parse(&c, name, &wn)) {
 		if (worth_saying(name)) {
@@ -171,9 +177,9 @@ ccg_err ccg_windows_refused_text(const ccg_trace *t, ccg_buf *b)
 	uint64_t from = n > CCG_REFUSED_KEPT ? n - CCG_REFUSED_KEPT : 0;
 	for (uint64_t k = from; k < n; k++) {
 		const ccg_refusal *r = &m->refused[k % CCG_REFUSED_KEPT];
-		ccg_render_escape(b, r->path);
+		ccg_tsv_escape(b, r->path);
 		ccg_buf_addc(b, '\t');
-		ccg_render_escape(b, r->why);
+		ccg_tsv_escape(b, r->why);
 		ccg_buf_addc(b, '\n');
 	}
 	pthread_mutex_unlock(&m->ref_mu);
@@ -182,7 +188,7 @@ ccg_err ccg_windows_refused_text(const ccg_trace *t, ccg_buf *b)
 
 uint64_t ccg_windows_count(const ccg_trace *t)
 {
-	ccg_wclock c = ccg_winname_clock(t);
+	ccg_wclock c = ccg_windows_clock(t);
 	ccg_wsplit s;
 	ccg_winname_split(&c, &s);
 	return s.n;
@@ -192,7 +198,7 @@ uint64_t ccg_windows_count(const ccg_trace *t)
 ccg_err ccg_windows_entry(const ccg_trace *t, uint64_t k, ccg_id *out,
 			  ccg_buf *name)
 {
-	ccg_wclock c = ccg_winname_clock(t);
+	ccg_wclock c = ccg_windows_clock(t);
 	ccg_wsplit s;
 	ccg_winname_split(&c, &s);
 	if (k >= s.n)

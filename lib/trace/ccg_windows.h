@@ -8,6 +8,8 @@
 #include "trace_i.h"
 #include "ccg_ids.h"
 
+/* What a window name is read against: the trace's clock. */
+ccg_wclock ccg_windows_clock(const ccg_trace *t);
 /* The window directory named `name` under time/. */
 ccg_err ccg_windows_lookup(const ccg_trace *t, const char *name,
 			   ccg_id *out);

@@ -7,14 +7,13 @@
  * The modules, each declared in its own header (ccg_MODULE.h), in the
  * order a request meets them: ccg_dir.c (the table of each kind of
  * directory's files; the public stat, lookup, readdir and read), ccg_ids
- * (what an id names), ccg_windows and ccg_winname (time windows and their
- * names), ccg_names (directory names), ccg_events, ccg_metrics and
- * ccg_msgseq (walks over a location's events), ccg_merge (files over
- * several locations), ccg_tables, ccg_answers and ccg_waitset (tables of
+ * (what an id names), ccg_windows (time windows; their names:
+ * lib/render/ccg_winname.h), ccg_names (directory names), ccg_events,
+ * ccg_metrics and ccg_msgseq (walks over a location's events), ccg_merge (files over
+ * several locations), ccg_scope, ccg_answers and ccg_waitset (tables of
  * a directory's scope), ccg_info (info files), ccg_chrome and
  * ccg_svgview (trace.json, timeline.svg), ccg_open (opening: the index
- * or a build), ccg_sumset (stored results), ccg_dist.h (a build shared
- * among processes).
+ * or a build), ccg_dist.h (a build shared among processes).
  */
 #ifndef CCG_TRACE_I_H
 #define CCG_TRACE_I_H
@@ -29,11 +28,13 @@
 #include "ccg_defs.h"
 #include "ccg_index.h"
 #include "ccg_ingest.h"
-#include "ccg_render.h"
+#include "ccg_tsv.h"
 #include "ccg_lru.h"
 #include "ccg_stats.h"
 #include "ccg_store.h"
+#include "ccg_sumset.h"
 #include "ccg_table.h"
+#include "ccg_winname.h"
 
 /* Bits of an id that select the view. */
 #define CCG_VIEW_BITS 5
@@ -141,11 +142,6 @@ typedef struct ccg_lprop {
 	size_t record;
 } ccg_lprop;
 
-/* A looked-up time window, absolute ticks [t0, t1). */
-typedef struct ccg_win {
-	uint64_t t0, t1;
-} ccg_win;
-
 /* A looked-up timeline-N.tsv: the directory's inum and N. */
 typedef struct ccg_tln {
 	uint64_t dir;
@@ -153,7 +149,6 @@ typedef struct ccg_tln {
 } ccg_tln;
 
 struct wmerge;
-typedef struct ccg_sumset ccg_sumset;
 typedef struct ccg_waitset ccg_waitset;
 
 /* Everything of an open trace that changes after ccg_trace_open: the

@@ -32,7 +32,7 @@
 #include "ccg_codec.h"
 #include "ccg_hash.h"
 #include "ccg_index.h"
-#include "ccg_render.h"
+#include "ccg_tsv.h"
 #include "fuzz_fixture.h"
 #include "trace_i.h"
 
@@ -164,9 +164,9 @@ static void walk_index(ccg_index *x)
 						&fields) != CCG_OK)
 				continue;
 			ccg_buf_reset(&line);
-			ccg_render_event_tail(&line, d, ev.kind,
-					      (const unsigned char *)fields.data,
-					      fields.len);
+			ccg_tsv_event_tail(&line, d, ev.kind,
+					   (const unsigned char *)fields.data,
+					   fields.len);
 		}
 	}
 	uint32_t ne = ccg_store_event_count(s);

@@ -16,9 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ccg_name.h"
+#include "ccg_safename.h"
 #include "fuzz_fixture.h"
 #include "trace_i.h"
+#include "ccg_windows.h"
 #include "ccg_winname.h"
 
 #define MAX_COMPONENTS 16
@@ -72,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ccg_wclock mine = {fuzz_get64(ck), fuzz_get64(ck + 8),
 			   fuzz_get64(ck + 16), fuzz_get64(ck + 24),
 			   fuzz_get64(ck + 32)};
-	ccg_wclock theirs = ccg_winname_clock(t);
+	ccg_wclock theirs = ccg_windows_clock(t);
 	ccg_win w;
 	ccg_winname_parse(&theirs, s, &w);
 	int refused = ccg_winname_parse(&mine, s, &w) != 0;
@@ -100,7 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	ccg_buf_reset(&b);
-	ccg_name_safe(&b, s, 16 + n % 240);
+	ccg_safename_make(&b, s, 16 + n % 240);
 	uint64_t tabs;
 	double trel;
 	ccg_parse_tolerance(s, &tabs, &trel);

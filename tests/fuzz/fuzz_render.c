@@ -10,8 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ccg_metric.h"
-#include "ccg_render.h"
+#include "ccg_tsv.h"
 #include "fuzz_fixture.h"
 #include "trace_i.h"
 
@@ -28,10 +27,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len = size - HEAD;
 	ccg_buf b = CCG_BUF_INIT;
 
-	ccg_render_event(&b, d, kind, time, 20, "loc\t", other % 64, 3,
-			 fields, len);
+	ccg_tsv_event(&b, d, kind, time, 20, "loc\t", other % 64, 3,
+		      fields, len);
 	ccg_buf_reset(&b);
-	ccg_render_event_tail(&b, d, kind, fields, len);
+	ccg_tsv_event_tail(&b, d, kind, fields, len);
 
 	/* Seconds: zero and resolution from the record's first bytes. */
 	ccg_secfmt f;
@@ -47,16 +46,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	double v;
 	memcpy(&v, data + 9, sizeof v);
-	ccg_render_double(&b, v);
-	ccg_render_region(&b, d, other);
-	ccg_render_paradigm(d, other);
+	ccg_tsv_double(&b, v);
+	ccg_tsv_region(&b, d, other);
+	ccg_tsv_paradigm(d, other);
 
 	/* The same fields as a METRIC record's. */
 	ccg_mcache mc;
 	ccg_mcache_init(&mc, d);
 	uint32_t rows = 0;
 	ccg_buf_reset(&b);
-	ccg_metric_tails(&b, &mc, fields, len, &rows);
+	ccg_tsv_metric_tails(&b, &mc, fields, len, &rows);
 	ccg_mcache_free(&mc);
 	ccg_buf_free(&b);
 	return 0;

@@ -60,7 +60,7 @@ static void line_as(ccg_kind kind, const char *tail, int role,
 			 5, role, dur, 0, ctr_tag, NULL, 0};
 	e.ts_len = ccg_json_ts(ts, &f, 1500);
 	e.dur_len = ccg_json_dur(dur, &f, 1500, 3750);
-	uint64_t size = ccg_render_event_textlen(kind, strlen(tail)) +
+	uint64_t size = ccg_tsv_event_textlen(kind, strlen(tail)) +
 			ccg_json_fixed(1, 2, tw);
 	assert_int_equal(ccg_json_event(out, &e, size), 0);
 	assert_int_equal(out->len, size);
@@ -196,8 +196,8 @@ static void test_roles(void **state)
 		ccg_json_ev e = {CCG_EV_LEAVE, "3", "14", "77", "1.500", 5,
 				 ccg_json_ts_width(&f, 10), tl, strlen(tl), 0,
 				 CCG_JSON_END, NULL, 0, NULL, "hpx_main", 8};
-		uint64_t size = ccg_render_event_textlen(CCG_EV_LEAVE,
-							 strlen(tl)) +
+		uint64_t size = ccg_tsv_event_textlen(CCG_EV_LEAVE,
+						      strlen(tl)) +
 				ccg_json_fixed(1, 2, e.ts_width);
 		ccg_buf_reset(&b);
 		assert_int_equal(ccg_json_event(&b, &e, size), 0);

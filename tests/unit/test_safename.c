@@ -7,12 +7,12 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "ccg_name.h"
+#include "ccg_safename.h"
 
 static void expect(const char *in, const char *want)
 {
 	ccg_buf b = CCG_BUF_INIT;
-	assert_int_equal(ccg_name_safe(&b, in, 255), CCG_OK);
+	assert_int_equal(ccg_safename_make(&b, in, 255), CCG_OK);
 	assert_string_equal(b.data, want);
 	ccg_buf_free(&b);
 }
@@ -60,16 +60,16 @@ static void test_long(void **state)
 	memcpy(b, a, 1001);
 	b[999] = 'y';
 	ccg_buf x = CCG_BUF_INIT, y = CCG_BUF_INIT;
-	assert_int_equal(ccg_name_safe(&x, a, 255), CCG_OK);
-	assert_int_equal(ccg_name_safe(&y, b, 255), CCG_OK);
+	assert_int_equal(ccg_safename_make(&x, a, 255), CCG_OK);
+	assert_int_equal(ccg_safename_make(&y, b, 255), CCG_OK);
 	assert_true(x.len <= 255);
 	assert_true(y.len <= 255);
 	assert_string_not_equal(x.data, y.data);
-	assert_int_equal(x.data[x.len - CCG_NAME_HASH_LEN], '#');
+	assert_int_equal(x.data[x.len - CCG_SAFENAME_HASH_LEN], '#');
 	/* A name that fits is not shortened. */
 	ccg_buf z = CCG_BUF_INIT;
 	a[255] = '\0';
-	assert_int_equal(ccg_name_safe(&z, a, 255), CCG_OK);
+	assert_int_equal(ccg_safename_make(&z, a, 255), CCG_OK);
 	assert_int_equal(z.len, 255);
 	assert_null(strchr(z.data, '#'));
 	ccg_buf_free(&x);
@@ -93,9 +93,9 @@ static void test_no_cut_inside(void **state)
 		}
 		in[n] = '\0';
 		ccg_buf b = CCG_BUF_INIT;
-		assert_int_equal(ccg_name_safe(&b, in, 100), CCG_OK);
+		assert_int_equal(ccg_safename_make(&b, in, 100), CCG_OK);
 		assert_true(b.len <= 100);
-		size_t body = b.len - CCG_NAME_HASH_LEN;
+		size_t body = b.len - CCG_SAFENAME_HASH_LEN;
 		assert_true(utf8_ok(b.data, body));
 		/* No partial %XX before the suffix. */
 		for (size_t i = 0; i < body; i++)

@@ -15,7 +15,7 @@
 
 #include "ccg_codec.h"
 #include "ccg_defs.h"
-#include "ccg_render.h"
+#include "ccg_tsv.h"
 #include "ccg_stats.h"
 #include "ccg_table.h"
 
@@ -93,9 +93,9 @@ static void test_enter_with_attribute(void **state)
 	ccg_put_u(&f, 1);         /* one attribute */
 	ccg_put_u(&f, 4);
 	ccg_put_typed(&f, 4, 42); /* UINT64 42 */
-	assert_int_equal(ccg_render_event(&out, defs, CCG_EV_ENTER, 123, 7,
-					  "5", 2, 2,
-					  (unsigned char *)f.data, f.len),
+	assert_int_equal(ccg_tsv_event(&out, defs, CCG_EV_ENTER, 123, 7,
+				       "5", 2, 2,
+				       (unsigned char *)f.data, f.len),
 			 0);
 	assert_string_equal(out.data,
 			    "0000123\tENTER\t5\t02\tmain\tattr.a\\tb\\\\c=42\n");
@@ -112,9 +112,9 @@ static void test_mpi_send(void **state)
 	ccg_put_u(&f, 10);
 	ccg_put_u(&f, 16384);
 	ccg_put_u(&f, 0); /* empty attribute list */
-	assert_int_equal(ccg_render_event(&out, defs, CCG_EV_MPI_SEND, 9, 1,
-					  "0", 3, 1,
-					  (unsigned char *)f.data, f.len),
+	assert_int_equal(ccg_tsv_event(&out, defs, CCG_EV_MPI_SEND, 9, 1,
+				       "0", 3, 1,
+				       (unsigned char *)f.data, f.len),
 			 0);
 	assert_string_equal(out.data, "9\tMPI_SEND\t0\t3\tMPI_COMM_WORLD\t"
 				      "receiver=1 receiver_location=11 tag=10 "
@@ -137,10 +137,10 @@ static void test_seconds_column(void **state)
 	ccg_put_typed(&f, 4, 7);
 	ccg_secfmt secs;
 	ccg_secfmt_init(&secs, 1000, 2095197216, 1000 + 3 * 2095197216ull);
-	ccg_render_event_head(&out, CCG_EV_ENTER, 1000 + 2095197217ull, 13,
-			      &secs, "5", 2, 2);
-	assert_int_equal(ccg_render_event_tail(&out, defs, CCG_EV_ENTER,
-					       (unsigned char *)f.data, f.len),
+	ccg_tsv_event_head(&out, CCG_EV_ENTER, 1000 + 2095197217ull, 13,
+			   &secs, "5", 2, 2);
+	assert_int_equal(ccg_tsv_event_tail(&out, defs, CCG_EV_ENTER,
+					    (unsigned char *)f.data, f.len),
 			 0);
 	assert_string_equal(out.data, "0002095198217\t1.0000000005\tENTER\t5\t"
 				      "02\tx y\tattr.a\\tb\\\\c=42 "
@@ -154,14 +154,14 @@ static void test_undefined_and_unknown_refs(void **state)
 	(void)state;
 	ccg_buf f = CCG_BUF_INIT, out = CCG_BUF_INIT;
 	ccg_put_u(&f, 99); /* no region 99 */
-	ccg_render_event(&out, defs, CCG_EV_LEAVE, 1, 1, "0", 1, 1,
-			 (unsigned char *)f.data, f.len);
+	ccg_tsv_event(&out, defs, CCG_EV_LEAVE, 1, 1, "0", 1, 1,
+		      (unsigned char *)f.data, f.len);
 	assert_string_equal(out.data, "1\tLEAVE\t0\t1\t?99\t-\n");
 	ccg_buf_reset(&f);
 	ccg_buf_reset(&out);
 	ccg_put_u(&f, UINT32_MAX);
-	ccg_render_event(&out, defs, CCG_EV_LEAVE, 1, 1, "0", 1, 1,
-			 (unsigned char *)f.data, f.len);
+	ccg_tsv_event(&out, defs, CCG_EV_LEAVE, 1, 1, "0", 1, 1,
+		      (unsigned char *)f.data, f.len);
 	assert_string_equal(out.data, "1\tLEAVE\t0\t1\tundefined\t-\n");
 	ccg_buf_free(&f);
 	ccg_buf_free(&out);
@@ -182,7 +182,7 @@ static void test_region_names_agree(void **state)
 	ccg_sink_init(&sink, &out, 0, UINT64_MAX);
 	for (size_t i = 0; i < 3; i++) {
 		ccg_buf_reset(&out);
-		ccg_render_region(&out, defs, ids[i]);
+		ccg_tsv_region(&out, defs, ids[i]);
 		assert_string_equal(out.data, want[i]);
 	}
 	ccg_buf_reset(&out);
@@ -357,8 +357,8 @@ static void test_malformed(void **state)
 	(void)state;
 	ccg_buf out = CCG_BUF_INIT;
 	const unsigned char cut[] = {0x81}; /* varint that never ends */
-	assert_int_equal(ccg_render_event(&out, defs, CCG_EV_MPI_SEND, 1, 1,
-					  "0", 0, 1, cut, sizeof cut),
+	assert_int_equal(ccg_tsv_event(&out, defs, CCG_EV_MPI_SEND, 1, 1,
+				       "0", 0, 1, cut, sizeof cut),
 			 -1);
 	assert_non_null(strstr(out.data, "malformed=1"));
 	assert_int_equal(out.data[out.len - 1], '\n');
@@ -371,10 +371,10 @@ static void test_width_independence(void **state)
 	(void)state;
 	ccg_buf f = CCG_BUF_INIT, a = CCG_BUF_INIT, b = CCG_BUF_INIT;
 	ccg_put_u(&f, 7);
-	ccg_render_event(&a, defs, CCG_EV_ENTER, 5, 0, "", 3, 0,
-			 (unsigned char *)f.data, f.len);
-	ccg_render_event(&b, defs, CCG_EV_ENTER, 5, 20, "123", 3, 4,
-			 (unsigned char *)f.data, f.len);
+	ccg_tsv_event(&a, defs, CCG_EV_ENTER, 5, 0, "", 3, 0,
+		      (unsigned char *)f.data, f.len);
+	ccg_tsv_event(&b, defs, CCG_EV_ENTER, 5, 20, "123", 3, 4,
+		      (unsigned char *)f.data, f.len);
 	assert_int_equal(b.len - a.len, (20 - 1) + (4 - 1) + 3);
 	ccg_buf_free(&f);
 	ccg_buf_free(&a);
@@ -431,7 +431,7 @@ static void test_escape(void **state)
 {
 	(void)state;
 	ccg_buf out = CCG_BUF_INIT;
-	ccg_render_escape(&out, "x\ty\nz\r\\w\"q\"");
+	ccg_tsv_escape(&out, "x\ty\nz\r\\w\"q\"");
 	assert_string_equal(out.data, "x\\ty\\nz\\r\\\\w\\\"q\\\"");
 	ccg_buf_free(&out);
 }
@@ -441,21 +441,21 @@ static void test_definition_lines(void **state)
 	(void)state;
 	ccg_buf out = CCG_BUF_INIT;
 	/* Records: 4 strings, then REGION, COMM, ATTRIBUTE. */
-	assert_int_equal(ccg_render_def(&out, defs, 1), 0);
+	assert_int_equal(ccg_tsv_def(&out, defs, 1), 0);
 	assert_string_equal(out.data, "STRING\t1\ta\\tb\\\\c\t-\n");
 	ccg_buf_reset(&out);
-	assert_int_equal(ccg_render_def(&out, defs, 4), 0);
+	assert_int_equal(ccg_tsv_def(&out, defs, 4), 0);
 	assert_string_equal(out.data,
 			    "REGION\t7\tmain\tcanonical=main description= "
 			    "role=1 paradigm=user flags=0 file= begin=10 "
 			    "end=20\n");
 	ccg_buf_reset(&out);
-	assert_int_equal(ccg_render_def(&out, defs, 5), 0);
+	assert_int_equal(ccg_tsv_def(&out, defs, 5), 0);
 	assert_string_equal(out.data, "COMM\t3\tMPI_COMM_WORLD\tgroup= "
 				      "parent=undefined flags=0\n");
 	/* A space inside a value is \\s: a space only separates pairs. */
 	ccg_buf_reset(&out);
-	assert_int_equal(ccg_render_def(&out, defs, 9), 0);
+	assert_int_equal(ccg_tsv_def(&out, defs, 9), 0);
 	assert_string_equal(out.data,
 			    "REGION\t8\tx y\tcanonical=x\\sy description=x\\sy "
 			    "role=1 paradigm=user flags=0 file=x\\sy begin=1 "

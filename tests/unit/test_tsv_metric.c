@@ -13,7 +13,7 @@
 
 #include "ccg_codec.h"
 #include "ccg_defs.h"
-#include "ccg_metric.h"
+#include "ccg_tsv.h"
 
 /* OTF2_Type and OTF2_Base values. */
 enum { T_U64 = 4, T_I64 = 8, T_DOUBLE = 10, B_BIN = 0, B_DEC = 1 };
@@ -121,8 +121,9 @@ static void expect(ccg_mcache *c, const ccg_buf *f, uint32_t rows,
 {
 	ccg_buf b = CCG_BUF_INIT;
 	uint32_t n = 99;
-	assert_int_equal(ccg_metric_tails(&b, c, (const unsigned char *)f->data,
-					  f->len, &n),
+	assert_int_equal(ccg_tsv_metric_tails(&b, c,
+					      (const unsigned char *)f->data,
+					      f->len, &n),
 			 CCG_OK);
 	assert_int_equal(n, rows);
 	assert_string_equal(b.data ? b.data : "", want);
@@ -189,9 +190,8 @@ static void test_malformed(void **state)
 		uint32_t n = 99;
 		ccg_buf_reset(&b);
 		ccg_buf_adds(&b, "x");
-		ccg_err err = ccg_metric_tails(&b, &c,
-					       (const unsigned char *)f.data,
-					       cut, &n);
+		ccg_err err = ccg_tsv_metric_tails(
+			&b, &c, (const unsigned char *)f.data, cut, &n);
 		assert_int_equal(err, CCG_EFORMAT);
 		assert_int_equal(n, 0);
 		assert_string_equal(b.data, "x");

@@ -15,8 +15,10 @@
 #include <string.h>
 
 #include "test_rng.h"
-#include "trace_i.h"
+#include "ccg_tsv.h"
 #include "ccg_winname.h"
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 typedef unsigned __int128 u128;
 
