@@ -10,6 +10,7 @@
 
 #include "trace_i.h"
 #include "ccg_open.h"
+#include "ccg_options.h"
 #include "ccg_sumset.h"
 
 #include <stdlib.h>
