@@ -213,11 +213,30 @@ static int take_number(ccgfs_cli *c, const char *arg)
 	return -1; /* cli_opts and number_opts disagree */
 }
 
+/* Whether arg looks like the second part of a tolerance ("5%", "1000")
+ * that -o cut off at the comma. */
+static int cut_tolerance(const char *arg)
+{
+	size_t n = strspn(arg, "0123456789.");
+	return n > 0 && (!arg[n] || (arg[n] == '%' && !arg[n + 1]));
+}
+
 static int cli_proc(void *data, const char *arg, int key,
 		    struct fuse_args *outargs)
 {
 	(void)outargs;
 	ccgfs_cli *c = data;
+	char *tol = c->tol_arg;
+	c->tol_arg = NULL;
+	if (key != KEY_TOLERANCE && key != FUSE_OPT_KEY_NONOPT && tol &&
+	    cut_tolerance(arg)) {
+		ccgfs_cli_error(NULL, "-o %s,%s: -o splits at commas; give "
+				"both parts as -o '%s\\,%s' or -o %s+%s",
+				tol, arg, tol, arg, tol, arg);
+		free(tol);
+		return -1;
+	}
+	free(tol);
 	switch (key) {
 	case KEY_HELP:
 		c->show_help = 1;
@@ -237,10 +256,10 @@ static int cli_proc(void *data, const char *arg, int key,
 		if (ccg_parse_tolerance(arg + strlen("tolerance="),
 					&c->tol_abs, &c->tol_rel)) {
 			ccgfs_cli_error(NULL, "-o %s: want ticks, P%%, or both "
-					"(1000, 5%%, 1000,5%%)", arg);
+					"(1000, 5%%, 1000+5%%)", arg);
 			return -1;
 		}
-		return 0;
+		return (c->tol_arg = strdup(arg)) ? 0 : -1;
 	case KEY_INDEX:
 		if (!arg[strlen("index=")]) {
 			ccgfs_cli_error(NULL, "-o %s: no path given", arg);
@@ -291,6 +310,7 @@ void ccgfs_cli_free(ccgfs_cli *c)
 	free(c->fuse_opt);
 	free(c->fanout_arg);
 	free(c->index);
+	free(c->tol_arg);
 }
 
 void ccgfs_cli_usage(void)

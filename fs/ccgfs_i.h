@@ -70,6 +70,9 @@ typedef struct ccgfs_cli {
 				 * none) */
 	uint64_t tol_abs;       /* -o tolerance=, parsed */
 	double tol_rel;
+	char *tol_arg;          /* the option just before was tolerance=,
+				 * as given: "1000" then "5%" is one
+				 * tolerance that -o cut at its comma */
 	int noindex, rebuild, nonempty, async_read;
 	int show_help, show_version, build_only, info;
 } ccgfs_cli;

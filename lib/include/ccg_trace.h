@@ -155,7 +155,7 @@ ccg_err ccg_trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 		       size_t len, ccg_buf *out);
 
 /* Parses a tolerance: ticks ("1000"), a percentage ("5%"), or both
- * ("1000,5%").  CCG_EINVAL for anything else. */
+ * ("1000+5%" or "1000,5%").  CCG_EINVAL for anything else. */
 ccg_err ccg_parse_tolerance(const char *s, uint64_t *abs, double *rel);
 
 /* ---- advanced ---- */

@@ -30,12 +30,13 @@ ccg_err ccg_parse_tolerance(const char *s, uint64_t *abs, double *rel)
 			end++;
 		} else {
 			unsigned long long u = strtoull(s, &end, 10);
-			if (errno || have_abs || (*end && *end != ','))
+			if (errno || have_abs ||
+			    (*end && *end != ',' && *end != '+'))
 				return CCG_EINVAL;
 			*abs = u;
 			have_abs = 1;
 		}
-		if (*end == ',' && end[1])
+		if ((*end == ',' || *end == '+') && end[1])
 			end++;
 		else if (*end)
 			return CCG_EINVAL;

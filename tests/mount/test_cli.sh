@@ -101,6 +101,11 @@ refused 1 "-o fanout=1" "fan-out must be from 2 to 4096" -- -o "fanout=1,index=$
 refused 1 "-o threads=-1" "not a whole number" -- -o "threads=-1" --build-only -o "index=$idx" "$A"
 refused 1 "-o cache=99999999999999999999" "too large" -- -o "cache=99999999999999999999,index=$idx" "$A" "$m"
 refused 1 "-o tolerance=5x" "want ticks" -- -o "tolerance=5x,index=$idx" "$A" "$m"
+# Ticks and percent with an unescaped comma: -o cut them apart, and the
+# error says so and how to write it (in --info too, where it is no mount
+# option).
+refused 1 "-o tolerance=1000,5%" "-o splits at commas; give both parts as -o 'tolerance=1000\\,5%' or -o tolerance=1000+5%" -- -o "tolerance=1000,5%,index=$idx" "$A" "$m"
+refused 1 "-o tolerance=1000,5%" "-o splits at commas" -- --info -o "tolerance=1000,5%,index=$idx" "$A"
 refused 1 "-o index=" "no path given" -- -o "index=" "$A" "$m"
 refused 1 "-f" "a mount option, and --info does not mount" -- --info -f -o "index=$idx" "$A"
 refused 1 "-o allow_other" "a mount option, and --build-only does not mount" -- --build-only -o "allow_other,index=$idx" "$A"

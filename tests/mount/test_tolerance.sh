@@ -27,6 +27,16 @@ for tol in 1000 5%; do
   mode=st
 done
 
+# Both bounds at once, as 1000+5% and as the comma -o needs escaped: the
+# same tolerance in info.
+"$CCGFS" --info -o "tolerance=1000+5%,index=$work/plus.ccg" "$anchor" > "$work/plus.info"
+"$CCGFS" --info -o 'tolerance=1000\,5%' -o "index=$work/comma.ccg" "$anchor" > "$work/comma.info"
+plus=$(grep '^tolerance_' "$work/plus.info" | tr '\n' ' ')
+comma=$(grep '^tolerance_' "$work/comma.info" | tr '\n' ' ')
+[ -n "$plus" ] && [ "$plus" = "$comma" ] || fail "1000+5% gives '$plus', 1000\\,5% gives '$comma'"
+[ "$plus" = "tolerance_ticks: 1000 tolerance_percent: 5 " ] ||
+  fail "tolerance 1000+5%: info says '$plus'"
+
 # The index now holds the 5% graph: a lossless mount must rebuild.
 m="$work/mnt-lossless"
 ccg_mount mt "$anchor" "$m" 2> "$work/err"

@@ -335,6 +335,48 @@ static void test_open_errors(void **state)
 	ccg_buf_free(&msg);
 }
 
+/* Tolerances: ticks, percent, both (with '+' or ','), and every other
+ * text refused. */
+static void test_tolerance_text(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *s;
+		ccg_err want;
+		uint64_t abs;
+		double rel;
+	} cases[] = {
+		{"1000", CCG_OK, 1000, 0},
+		{"5%", CCG_OK, 0, 0.05},
+		{"1000+5%", CCG_OK, 1000, 0.05},
+		{"1000,5%", CCG_OK, 1000, 0.05},
+		{"5%+1000", CCG_OK, 1000, 0.05},
+		{"0.5%", CCG_OK, 0, 0.005},
+		{"", CCG_EINVAL, 0, 0},
+		{"1000+", CCG_EINVAL, 0, 0},
+		{"1000,", CCG_EINVAL, 0, 0},
+		{"1000+2000", CCG_EINVAL, 0, 0},
+		{"5%+6%", CCG_EINVAL, 0, 0},
+		{"101%", CCG_EINVAL, 0, 0},
+		{"-5", CCG_EINVAL, 0, 0},
+		{"1000 5%", CCG_EINVAL, 0, 0},
+		{"1e3", CCG_EINVAL, 0, 0},
+		{"+5%", CCG_EINVAL, 0, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		uint64_t abs = 7;
+		double rel = 7;
+		ccg_err err = ccg_parse_tolerance(cases[i].s, &abs, &rel);
+		if (err != cases[i].want)
+			fail_msg("tolerance '%s': %s, want %s", cases[i].s,
+				 ccg_err_name(err), ccg_err_name(cases[i].want));
+		if (!err && (abs != cases[i].abs || rel != cases[i].rel))
+			fail_msg("tolerance '%s': %llu ticks, %g, want %llu, %g",
+				 cases[i].s, (unsigned long long)abs, rel,
+				 (unsigned long long)cases[i].abs, cases[i].rel);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -347,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_windows),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_tolerance_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
