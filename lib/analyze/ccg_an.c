@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ccg_fields.h"
+#include "ccg_grow.h"
 #include "ccg_search.h"
 
 /* OTF2_Paradigm values (OTF2_GeneralDefinitions.h). */
@@ -145,13 +146,8 @@ static ccg_err load_members(ccg_an *a)
 		    ccg_field_u(kind, f, len, 7, &expo) ||
 		    ccg_field_u(kind, f, len, 8, &unit))
 			continue; /* a damaged member attributes nothing */
-		if (a->nmembers == cap) {
-			cap = cap ? 2 * cap : 16;
-			ccg_anmember *m = realloc(a->members, cap * sizeof *m);
-			if (!m)
-				return CCG_ENOMEM;
-			a->members = m;
-		}
+		if (CCG_GROW(a->members, a->nmembers + 1, cap))
+			return CCG_ENOMEM;
 		const char *nm = ccg_defs_name(a->d, CCG_FT_REF_STRING, name);
 		const char *un = ccg_defs_name(a->d, CCG_FT_REF_STRING, unit);
 		ccg_def_member def = {id,   nm ? nm : "", un ? un : "", mode,
@@ -195,13 +191,8 @@ static ccg_err load_metrics(ccg_an *a)
 		if (kind != CCG_DEF_METRIC_CLASS &&
 		    kind != CCG_DEF_METRIC_INSTANCE)
 			continue;
-		if (a->nmetrics == cap) {
-			cap = cap ? 2 * cap : 16;
-			ccg_anmetric *x = realloc(a->metrics, cap * sizeof *x);
-			if (!x)
-				return CCG_ENOMEM;
-			a->metrics = x;
-		}
+		if (CCG_GROW(a->metrics, a->nmetrics + 1, cap))
+			return CCG_ENOMEM;
 		ccg_anmetric *am = &a->metrics[a->nmetrics++];
 		*am = (ccg_anmetric){id, (uint32_t)a->nmlist, 0};
 		for (uint32_t k = 0; k < AN_MAX_MEMBERS &&
@@ -211,13 +202,8 @@ static ccg_err load_metrics(ccg_an *a)
 			for (size_t j = 0; j < a->nmembers; j++)
 				if (a->members[j].id == m.id)
 					idx = (uint32_t)j;
-			if (a->nmlist == capl) {
-				capl = capl ? 2 * capl : 64;
-				uint32_t *x = realloc(a->mlist, capl * sizeof *x);
-				if (!x)
-					return CCG_ENOMEM;
-				a->mlist = x;
-			}
+			if (CCG_GROW(a->mlist, a->nmlist + 1, capl))
+				return CCG_ENOMEM;
 			a->mlist[a->nmlist++] = idx;
 			am->n++;
 		}

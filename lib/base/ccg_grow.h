@@ -10,6 +10,11 @@
  * and every element past the old cap is zeroed; when it fails (CCG_ENOMEM,
  * also for a size that overflows), arr and cap are unchanged.  Capacity at
  * least doubles, starting at CCG_GROW_MIN, so n appends cost O(n).
+ *
+ * The one exception: sorted rows that a query result or an answer keeps
+ * (ccg_stats' regions, the answers' longest calls and counter rows) grow
+ * by one at each insert, so that a result holds no spare capacity: the
+ * caches count a result's bytes by its rows.
  */
 #ifndef CCG_GROW_H
 #define CCG_GROW_H
