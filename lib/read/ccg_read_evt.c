@@ -1,12 +1,12 @@
 /*
  * ccg_read_evt.c - the OTF2 event callbacks of the reader (see
  * ccg_read_i.h): one per event kind, made from the list of kinds
- * (ccg_evlist.h) that also makes ccg_schema's entries, each packing
+ * (ccg_kinds.h) that also makes ccg_schema's entries, each packing
  * OTF2's arguments in the order of its fields; ccg_rd_emit_event adds the
  * attribute list.  The two kinds with arrays are written out.
  */
 #include "ccg_read_i.h"
-#include "ccg_evlist.h"
+#include "ccg_kinds.h"
 
 #include "ccg_codec.h"
 
@@ -23,11 +23,6 @@
 /* ... and ends by handing the record to the sink. */
 #define EV_END(kind, call)                                               \
 	return ccg_rd_emit_event(ud_, kind, time_, call, al_)
-
-/* An argument of field type f: signed ones zigzag-encoded. */
-#define CCG_EV_PUT(n, f)                                                 \
-	((CCG_FT_##f) == CCG_FT_I ? ccg_put_i(b, (int64_t)(n))          \
-				  : ccg_put_u(b, (uint64_t)(n)))
 
 /* ev_KIND for every kind of the list. */
 #define CALLBACK(kind, otf2, nm, obj, call, args)                        \

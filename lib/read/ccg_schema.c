@@ -20,7 +20,7 @@
  * entry has no fields; the record length is the string length.
  */
 #include "ccg_schema.h"
-#include "ccg_evlist.h"
+#include "ccg_kinds.h"
 
 #include <string.h>
 
@@ -56,133 +56,27 @@ enum {
 			   sizeof((ccg_field[]){__VA_ARGS__}) /          \
 				   sizeof(ccg_field),                    \
 			   ob, CCG_FT_NONE, {__VA_ARGS__}},
-/* Definition entry: kind, name, obj field, defined space, nfields, fields. */
-#define DEF(kind, nm, ob, def, n, ...) \
-	[kind] = {nm, n, ob, CCG_FT_##def, {__VA_ARGS__}}
+/* Definition entries, from the lists: the callback's arguments, a
+ * property's owner, key and value, or the fields given. */
+#define DEF_LISTED(kind, otf2, nm, ob, def, id, args)                    \
+	[CCG_DEF_##kind] = {nm, CCG_ARGS_COUNT(args), ob, CCG_FT_##def,  \
+			    {CCG_ARGS_FIELDS(args) F(NULL, NONE)}},
+#define DEF_PROPERTY(kind, otf2, nm, ob, def, owner, key)                \
+	[CCG_DEF_##kind] = {nm, 3, ob, CCG_FT_##def,                     \
+			    {CCG_TUPLE_FIELD owner, CCG_TUPLE_FIELD key,  \
+			     F("value", TYPED)}},
+#define DEF_BY_HAND(kind, otf2, nm, ob, def, n, ...)                     \
+	[CCG_DEF_##kind] = {nm, n, ob, CCG_FT_##def, {__VA_ARGS__}},
 
 const ccg_kind_info ccg_schema[CCG_KIND__COUNT] = {
-	/* ---- events: from the one list of them (ccg_evlist.h) ---- */
+	/* ---- events: from the one list of them (ccg_kinds.h) ---- */
 	CCG_EVENTS(EV_LISTED)
 	CCG_EVENTS_BY_HAND(EV_BY_HAND)
 
-	/* ---- global definitions ---- */
-	DEF(CCG_DEF_CLOCK_PROPERTIES, "CLOCK_PROPERTIES", -1, NONE, 4,
-	    F("resolution", U), F("offset", U), F("length", U),
-	    F("realtime", U)),
-	DEF(CCG_DEF_PARADIGM, "PARADIGM", 1, REF_PARADIGM, 3,
-	    F("self", REF_PARADIGM), F("name", REF_STRING),
-	    F("class", ENUM)),
-	DEF(CCG_DEF_PARADIGM_PROPERTY, "PARADIGM_PROPERTY", -1, NONE, 3,
-	    F("paradigm", REF_PARADIGM), F("property", ENUM),
-	    F("value", TYPED)),
-	DEF(CCG_DEF_IO_PARADIGM, "IO_PARADIGM", 2, REF_IOPARADIGM, 6,
-	    F("self", REF_IOPARADIGM), F("identification", REF_STRING),
-	    F("name", REF_STRING), F("class", ENUM), F("flags", ENUM),
-	    F("properties", IOPROPS)),
-	/* raw string bytes, see the comment at the top */
-	DEF(CCG_DEF_STRING, "STRING", -1, REF_STRING, 0, F(NULL, NONE)),
-	DEF(CCG_DEF_ATTRIBUTE, "ATTRIBUTE", 1, REF_ATTR, 4,
-	    F("self", REF_ATTR), F("name", REF_STRING),
-	    F("description", REF_STRING), F("type", ENUM)),
-	DEF(CCG_DEF_SYSTEM_TREE_NODE, "SYSTEM_TREE_NODE", 1, REF_SYSNODE, 4,
-	    F("self", REF_SYSNODE), F("name", REF_STRING),
-	    F("class", REF_STRING), F("parent", REF_SYSNODE)),
-	DEF(CCG_DEF_LOCATION_GROUP, "LOCATION_GROUP", 1, REF_LGROUP, 5,
-	    F("self", REF_LGROUP), F("name", REF_STRING), F("type", ENUM),
-	    F("parent", REF_SYSNODE), F("creator", REF_LGROUP)),
-	DEF(CCG_DEF_LOCATION, "LOCATION", 1, NONE, 5,
-	    F("self", LOC), F("name", REF_STRING), F("type", ENUM),
-	    F("events", U), F("group", REF_LGROUP)),
-	DEF(CCG_DEF_REGION, "REGION", 1, REF_REGION, 10,
-	    F("self", REF_REGION), F("name", REF_STRING),
-	    F("canonical", REF_STRING), F("description", REF_STRING),
-	    F("role", ENUM), F("paradigm", REF_PARADIGM), F("flags", ENUM),
-	    F("file", REF_STRING), F("begin", U), F("end", U)),
-	DEF(CCG_DEF_CALLSITE, "CALLSITE", -1, REF_CALLSITE, 5,
-	    F("self", REF_CALLSITE), F("file", REF_STRING), F("line", U),
-	    F("entered", REF_REGION), F("left", REF_REGION)),
-	DEF(CCG_DEF_CALLPATH, "CALLPATH", -1, REF_CALLPATH, 3,
-	    F("self", REF_CALLPATH), F("parent", REF_CALLPATH),
-	    F("region", REF_REGION)),
-	DEF(CCG_DEF_GROUP, "GROUP", 1, REF_GROUP, 6,
-	    F("self", REF_GROUP), F("name", REF_STRING), F("type", ENUM),
-	    F("paradigm", REF_PARADIGM), F("flags", ENUM),
-	    F("members", ARR_U)),
-	DEF(CCG_DEF_METRIC_MEMBER, "METRIC_MEMBER", 1, REF_MEMBER, 9,
-	    F("self", REF_MEMBER), F("name", REF_STRING),
-	    F("description", REF_STRING), F("type", ENUM), F("mode", ENUM),
-	    F("value_type", ENUM), F("base", ENUM), F("exponent", I),
-	    F("unit", REF_STRING)),
-	DEF(CCG_DEF_METRIC_CLASS, "METRIC_CLASS", -1, REF_METRIC, 4,
-	    F("self", REF_METRIC), F("members", ARR_MEMBER),
-	    F("occurrence", ENUM), F("recorder_kind", ENUM)),
-	DEF(CCG_DEF_METRIC_INSTANCE, "METRIC_INSTANCE", -1, REF_METRIC, 5,
-	    F("self", REF_METRIC), F("class", REF_METRIC),
-	    F("recorder", LOC), F("scope_type", ENUM), F("scope", U)),
-	DEF(CCG_DEF_COMM, "COMM", 1, REF_COMM, 5,
-	    F("self", REF_COMM), F("name", REF_STRING),
-	    F("group", REF_GROUP), F("parent", REF_COMM), F("flags", ENUM)),
-	DEF(CCG_DEF_PARAMETER, "PARAMETER", 1, REF_PARAM, 3,
-	    F("self", REF_PARAM), F("name", REF_STRING), F("type", ENUM)),
-	DEF(CCG_DEF_RMA_WIN, "RMA_WIN", 1, REF_RMAWIN, 4,
-	    F("self", REF_RMAWIN), F("name", REF_STRING),
-	    F("comm", REF_COMM), F("flags", ENUM)),
-	DEF(CCG_DEF_METRIC_CLASS_RECORDER, "METRIC_CLASS_RECORDER", -1, NONE,
-	    2, F("metric", REF_METRIC), F("recorder", LOC)),
-	DEF(CCG_DEF_SYSTEM_TREE_NODE_PROPERTY, "SYSTEM_TREE_NODE_PROPERTY", 1,
-	    NONE, 3, F("node", REF_SYSNODE), F("name", REF_STRING),
-	    F("value", TYPED)),
-	DEF(CCG_DEF_SYSTEM_TREE_NODE_DOMAIN, "SYSTEM_TREE_NODE_DOMAIN", -1,
-	    NONE, 2, F("node", REF_SYSNODE), F("domain", ENUM)),
-	DEF(CCG_DEF_LOCATION_GROUP_PROPERTY, "LOCATION_GROUP_PROPERTY", 1,
-	    NONE, 3, F("group", REF_LGROUP), F("name", REF_STRING),
-	    F("value", TYPED)),
-	DEF(CCG_DEF_LOCATION_PROPERTY, "LOCATION_PROPERTY", 1, NONE, 3,
-	    F("location", LOC), F("name", REF_STRING), F("value", TYPED)),
-	DEF(CCG_DEF_CART_DIMENSION, "CART_DIMENSION", 1, REF_CARTDIM, 4,
-	    F("self", REF_CARTDIM), F("name", REF_STRING), F("size", U),
-	    F("periodic", ENUM)),
-	DEF(CCG_DEF_CART_TOPOLOGY, "CART_TOPOLOGY", 1, REF_CARTTOPO, 4,
-	    F("self", REF_CARTTOPO), F("name", REF_STRING),
-	    F("comm", REF_COMM), F("dimensions", ARR_CARTDIM)),
-	DEF(CCG_DEF_CART_COORDINATE, "CART_COORDINATE", -1, NONE, 3,
-	    F("topology", REF_CARTTOPO), F("rank", U),
-	    F("coordinates", ARR_U)),
-	DEF(CCG_DEF_SOURCE_CODE_LOCATION, "SOURCE_CODE_LOCATION", -1, REF_SCL,
-	    3, F("self", REF_SCL), F("file", REF_STRING), F("line", U)),
-	DEF(CCG_DEF_CALLING_CONTEXT, "CALLING_CONTEXT", -1, REF_CCTX, 4,
-	    F("self", REF_CCTX), F("region", REF_REGION),
-	    F("source", REF_SCL), F("parent", REF_CCTX)),
-	DEF(CCG_DEF_CALLING_CONTEXT_PROPERTY, "CALLING_CONTEXT_PROPERTY", 1,
-	    NONE, 3, F("context", REF_CCTX), F("name", REF_STRING),
-	    F("value", TYPED)),
-	DEF(CCG_DEF_INTERRUPT_GENERATOR, "INTERRUPT_GENERATOR", 1, REF_INTGEN,
-	    6, F("self", REF_INTGEN), F("name", REF_STRING), F("mode", ENUM),
-	    F("base", ENUM), F("exponent", I), F("period", U)),
-	DEF(CCG_DEF_IO_FILE_PROPERTY, "IO_FILE_PROPERTY", 1, NONE, 3,
-	    F("file", REF_IOFILE), F("name", REF_STRING), F("value", TYPED)),
-	DEF(CCG_DEF_IO_REGULAR_FILE, "IO_REGULAR_FILE", 1, REF_IOFILE, 3,
-	    F("self", REF_IOFILE), F("name", REF_STRING),
-	    F("scope", REF_SYSNODE)),
-	DEF(CCG_DEF_IO_DIRECTORY, "IO_DIRECTORY", 1, REF_IOFILE, 3,
-	    F("self", REF_IOFILE), F("name", REF_STRING),
-	    F("scope", REF_SYSNODE)),
-	DEF(CCG_DEF_IO_HANDLE, "IO_HANDLE", 1, REF_IOHANDLE, 7,
-	    F("self", REF_IOHANDLE), F("name", REF_STRING),
-	    F("file", REF_IOFILE), F("paradigm", REF_IOPARADIGM),
-	    F("flags", ENUM), F("comm", REF_COMM),
-	    F("parent", REF_IOHANDLE)),
-	DEF(CCG_DEF_IO_PRE_CREATED_HANDLE_STATE, "IO_PRE_CREATED_HANDLE_STATE",
-	    -1, NONE, 3, F("handle", REF_IOHANDLE), F("mode", ENUM),
-	    F("status", ENUM)),
-	DEF(CCG_DEF_CALLPATH_PARAMETER, "CALLPATH_PARAMETER", -1, NONE, 3,
-	    F("callpath", REF_CALLPATH), F("parameter", REF_PARAM),
-	    F("value", TYPED)),
-	DEF(CCG_DEF_INTER_COMM, "INTER_COMM", 1, REF_COMM, 6,
-	    F("self", REF_COMM), F("name", REF_STRING),
-	    F("group_a", REF_GROUP), F("group_b", REF_GROUP),
-	    F("common", REF_COMM), F("flags", ENUM)),
-	DEF(CCG_DEF_UNKNOWN, "UNKNOWN", -1, NONE, 0, F(NULL, NONE)),
+	/* ---- global definitions: from the lists of them (ccg_kinds.h) ---- */
+	CCG_DEFS(DEF_LISTED)
+	CCG_DEF_PROPERTIES(DEF_PROPERTY)
+	CCG_DEFS_BY_HAND(DEF_BY_HAND)
 };
 
 void ccg_put_typed(ccg_buf *b, uint8_t t, uint64_t raw)

@@ -1,29 +1,8 @@
 /*
- * ccg_evlist.h - every OTF2 event kind once, as X-macro lists: the
- * record table (ccg_schema.c) and the reader's callbacks
- * (ccg_read_evt.c) are made from them, so a kind's fields, their names,
- * types and order are written in one place.
- *
- * CCG_EVENTS(X) calls X(KIND, OTF2NAME, "NAME", OBJ, CALL, ARGS) per kind:
- *   KIND      the kind is CCG_EV_KIND
- *   OTF2NAME  its callback's setter is OTF2_EvtReaderCallbacks_Set
- *             OTF2NAME Callback
- *   "NAME"    as otf2-print names it in its first column
- *   OBJ       the field shown in events.tsv's name column, -1: none
- *   CALL      the argument naming what the record enters or leaves (a
- *             region, a calling context), else 0
- *   ARGS      the callback's arguments after its attribute list, in
- *             OTF2's order, each (C TYPE, NAME, FIELD TYPE): the record's
- *             field NAME, of type CCG_FT_FIELD_TYPE, holds it.
- * CCG_EVENTS_BY_HAND(X) calls X(KIND, OTF2NAME, "NAME", OBJ, FIELDS) for
- * the kinds whose arguments are arrays, whose callbacks are written out in
- * ccg_read_evt.c; FIELDS are F("name", TYPE) in order.
- *
- * The kinds' numbers are the enum in ccg_schema.h (the index stores
- * them); the lists' order is OTF2's.
+ * ccg_kinds_ev.h - the list of OTF2 event kinds (see ccg_kinds.h).
  */
-#ifndef CCG_EVLIST_H
-#define CCG_EVLIST_H
+#ifndef CCG_KINDS_EV_H
+#define CCG_KINDS_EV_H
 
 #define CCG_EVENTS(X) \
 	X(UNKNOWN, Unknown, "UNKNOWN", -1, 0, ) \
@@ -243,39 +222,5 @@
 	   F("values", METRICS)) \
 	X(PROGRAM_BEGIN, ProgramBegin, "PROGRAM_BEGIN", 0, \
 	   F("name", REF_STRING), F("args", ARR_STRING))
-
-/* Iterating a list of (C TYPE, NAME, FIELD TYPE) arguments: X_A and X_B
- * call each other for each element, and the last one left is pasted
- * with _END, which is empty. */
-#define CCG_SEQ_END(...) CCG_SEQ_END_(__VA_ARGS__)
-#define CCG_SEQ_END_(...) __VA_ARGS__##_END
-
-/* ", C_TYPE NAME" per argument: the callback's parameters. */
-#define CCG_ARGS_PARAMS(args) CCG_SEQ_END(CCG_PARAM_A args)
-#define CCG_PARAM_A(t, n, f) , t n CCG_PARAM_B
-#define CCG_PARAM_B(t, n, f) , t n CCG_PARAM_A
-#define CCG_PARAM_A_END
-#define CCG_PARAM_B_END
-
-/* F("NAME", FIELD_TYPE), per argument: the record's fields. */
-#define CCG_ARGS_FIELDS(args) CCG_SEQ_END(CCG_FIELD_A args)
-#define CCG_FIELD_A(t, n, f) F(#n, f), CCG_FIELD_B
-#define CCG_FIELD_B(t, n, f) F(#n, f), CCG_FIELD_A
-#define CCG_FIELD_A_END
-#define CCG_FIELD_B_END
-
-/* +1 per argument: the number of fields. */
-#define CCG_ARGS_COUNT(args) (0 CCG_SEQ_END(CCG_COUNT_A args))
-#define CCG_COUNT_A(t, n, f) +1 CCG_COUNT_B
-#define CCG_COUNT_B(t, n, f) +1 CCG_COUNT_A
-#define CCG_COUNT_A_END
-#define CCG_COUNT_B_END
-
-/* One statement per argument, ARG(b, NAME, FIELD_TYPE): the encoding. */
-#define CCG_ARGS_PUT(args) CCG_SEQ_END(CCG_PUT_A args)
-#define CCG_PUT_A(t, n, f) CCG_EV_PUT(n, f); CCG_PUT_B
-#define CCG_PUT_B(t, n, f) CCG_EV_PUT(n, f); CCG_PUT_A
-#define CCG_PUT_A_END
-#define CCG_PUT_B_END
 
 #endif
