@@ -59,7 +59,7 @@ ccg_work() {
 
 # The Python that runs the oracles: Debian's, which has python3-otf2 and
 # pandas (another python3 first on PATH may have neither).
-CCG_PY=/usr/bin/python3
+export CCG_PY=/usr/bin/python3
 
 # ccg_field FILE KEY: the value of `KEY: value` in an info file.
 ccg_field() {
