@@ -113,7 +113,7 @@ void ccg_tsv_typed(ccg_buf *b, const ccg_defs *d, uint8_t t, uint64_t raw)
 		double v;
 		memcpy(&v, &raw, sizeof v);
 		ccg_tsv_double(b, v);
-	} else if (typed_ref(t) != CCG_FT_NONE) {
+	} else if (d && typed_ref(t) != CCG_FT_NONE) {
 		put_ref(b, d, typed_ref(t), raw);
 	} else {
 		ccg_buf_addu(b, raw, 0);

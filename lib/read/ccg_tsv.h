@@ -159,7 +159,8 @@ void ccg_tsv_region(ccg_buf *b, const ccg_defs *d, uint64_t region);
 
 /* Appends a typed value (an OTF2 type and its raw 64 bits, as
  * ccg_field_typed reads them) as definitions.tsv shows it: a number, or
- * the name a reference stands for, escaped. */
+ * the name a reference stands for, escaped (d NULL: numbers only, as
+ * metrics.tsv shows values). */
 void ccg_tsv_typed(ccg_buf *b, const ccg_defs *d, uint8_t type,
 		   uint64_t raw);
 

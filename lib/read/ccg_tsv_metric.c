@@ -99,19 +99,6 @@ static ccg_err slot_get(ccg_mcache *c, uint64_t metric,
 	return CCG_OK;
 }
 
-static void put_number(ccg_buf *b, uint8_t type, uint64_t raw)
-{
-	if (type >= CCG_T_I8 && type <= CCG_T_I64) {
-		ccg_buf_addi(b, (int64_t)raw);
-	} else if (type == CCG_T_FLOAT || type == CCG_T_DOUBLE) {
-		double v;
-		memcpy(&v, &raw, sizeof v);
-		ccg_tsv_double(b, v);
-	} else {
-		ccg_buf_addu(b, raw, 0);
-	}
-}
-
 ccg_err ccg_tsv_metric_tails(ccg_buf *b, ccg_mcache *c,
 			     const unsigned char *fields, size_t len,
 			     uint32_t *rows)
@@ -139,7 +126,7 @@ ccg_err ccg_tsv_metric_tails(ccg_buf *b, ccg_mcache *c,
 				    s->cut[2 * k + 1] - s->cut[2 * k]);
 		else
 			ccg_buf_adds(b, "-\t");
-		put_number(b, type, raw);
+		ccg_tsv_typed(b, NULL, type, raw);
 		if (k < s->n)
 			ccg_buf_add(b, s->tails.data + s->cut[2 * k + 1],
 				    s->cut[2 * k + 2] - s->cut[2 * k + 1]);
