@@ -18,6 +18,7 @@
 #define CCG_ANALYZE_I_H
 
 #include "ccg_analyze.h"
+#include "ccg_store_vals.h"
 #include "ccg_walk.h"
 #include "ccg_waits.h"
 

@@ -15,6 +15,8 @@
  * it, once per region however deep the recursion.
  */
 #include "analyze_i.h"
+#include "ccg_store_times.h"
+#include "ccg_store_vals.h"
 
 #include <stdlib.h>
 #include <string.h>

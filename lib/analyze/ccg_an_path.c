@@ -11,6 +11,7 @@
  * most one turn per wait.
  */
 #include "analyze_i.h"
+#include "ccg_store_times.h"
 
 #include <stddef.h>
 #include <stdlib.h>

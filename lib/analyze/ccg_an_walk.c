@@ -17,6 +17,9 @@
  * per region (its innermost open call: recursion counts once).
  */
 #include "analyze_i.h"
+#include "ccg_sums.h"
+#include "ccg_store_times.h"
+#include "ccg_store_vals.h"
 
 #include <stdlib.h>
 #include <string.h>

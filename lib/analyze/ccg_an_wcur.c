@@ -8,6 +8,7 @@
  * has few distinct ones).
  */
 #include "analyze_i.h"
+#include "ccg_store_times.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -22,6 +22,8 @@
 #include <stdint.h>
 
 #include "ccg_defs.h"
+#include "ccg_store_times.h"
+#include "ccg_store_vals.h"
 #include "ccg_error.h"
 #include "ccg_tsv.h"
 #include "ccg_stats.h"

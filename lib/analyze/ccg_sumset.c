@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "ccg_sumset.h"
+#include "ccg_sums.h"
 
 #include <stdlib.h>
 #include <string.h>

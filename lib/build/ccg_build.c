@@ -1,4 +1,5 @@
 #include "ccg_build.h"
+#include "ccg_store_vals.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,6 +4,7 @@
  * ccg_patterns.h.
  */
 #include "ccg_patterns.h"
+#include "ccg_store_times.h"
 #include "ccg_cancel.h"
 
 #include <stdlib.h>

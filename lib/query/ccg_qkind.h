@@ -25,6 +25,7 @@
 #include "ccg_buf.h"
 #include "ccg_error.h"
 #include "ccg_store.h"
+#include "ccg_store_vals.h"
 
 /* Kinds a cache knows, by id (an index keeps results by id: ids never
  * change meaning). */

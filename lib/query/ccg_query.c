@@ -19,6 +19,9 @@
  * outside the stored instances below them) are handed on as records.
  */
 #include "stats_i.h"
+#include "ccg_sums.h"
+#include "ccg_store_times.h"
+#include "ccg_store_vals.h"
 #include "ccg_cancel.h"
 
 #include <stdlib.h>

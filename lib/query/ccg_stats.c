@@ -4,6 +4,8 @@
  * faces of the queries (ccg_query.c runs them).
  */
 #include "stats_i.h"
+#include "ccg_sums.h"
+#include "ccg_store_times.h"
 
 #include <stddef.h>
 #include <stdlib.h>

@@ -29,6 +29,7 @@
 #include "ccg_error.h"
 #include "ccg_qkind.h"
 #include "ccg_store.h"
+#include "ccg_store_times.h"
 
 typedef struct ccg_rstat {
 	uint64_t region;
@@ -181,43 +182,6 @@ void ccg_stats_free(ccg_stats *st);
 void ccg_folded_free(ccg_folded *f);
 void ccg_msgs_free(ccg_msgs *m);
 
-/* ---- stored results (the index's summaries) ----
- *
- * The whole results of large instances are computed once, when the trace
- * is built (ccg_sums_walk, ccg_result_walk), and stored as records; a
- * query for such an instance reads its record instead of walking its
- * subtree.  Whatever holds the records (ccg_stored) is given to the
- * cache: get() finds one (safe under many threads).  Kind ids are part of
- * the index: the built-in ones here, the analysis's in lib/analyze. */
-
-enum { CCG_RES_STATS = 0, CCG_RES_FOLDED = 1, CCG_RES_MSGS = 2,
-       CCG_RES_BUILTIN = 3 };
-
-/* Which instances have a record, the one rule of every walk that stores
- * them and of the lookup: a location's root (`root`) of any events; an
- * instance of `n` events, min_events or more, that is the walk's top, or
- * whose events outside the stored instances below it (`below` are in
- * them) are min_events or more. */
-static inline int ccg_stored_instance(uint64_t n, uint64_t below,
-				      uint64_t min_events, int top, int root)
-{
-	if (root)
-		return n > 0;
-	return n >= min_events && (top || n - below >= min_events);
-}
-
-typedef struct ccg_stored {
-	void *ctx;
-	uint64_t min_events;    /* instances with fewer have no record but
-				 * roots (ccg_stored_instance) */
-	/* CCG_OK with the record appended to rec, CCG_ENOENT when none. */
-	ccg_err (*get)(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
-		       int kind, ccg_buf *rec);
-} ccg_stored;
-
-/* Sets what stores results (NULL: nothing).  Before any query. */
-void ccg_statcache_set_stored(ccg_statcache *c, const ccg_stored *st);
-
 /* Where a walk hands the whole result of a stored instance, as a record
  * (kind's encode). */
 typedef ccg_err (*ccg_result_put_fn)(void *ctx, const ccg_sloc *l,
@@ -259,21 +223,6 @@ ccg_err ccg_result_walk(ccg_statcache *c, int kind, const ccg_sloc *l,
  * a send (MPI_SEND, MPI_ISEND); else *is_send 0. */
 ccg_err ccg_msg_of_event(const ccg_store *s, uint32_t ev, ccg_msg *m,
 			 int *is_send);
-
-/* One walk over the instance `root` of location l computing the whole
- * results of it and of every instance below it of `min_events` events or
- * more, each handed to put() as a record (kinds in order) as soon as it is
- * complete: what ccg_stats_node would give, at the cost of one pass over
- * the events. */
-ccg_err ccg_sums_walk(const ccg_store *s, const ccg_sloc *l,
-		      const ccg_sinst *root, uint64_t min_events,
-		      ccg_result_put_fn put, void *ctx);
-
-/* A result of kind CCG_RES_* as a record appended to out, and back (*out
- * empty on entry; freed again on failure). */
-ccg_err ccg_sums_encode(int kind, const void *res, ccg_buf *out);
-ccg_err ccg_sums_decode(int kind, const unsigned char *p, size_t len,
-			void *out);
 
 /* How a subtree spanning [start, start + dur] meets the window [t0, t1):
  * CCG_COVER_NONE (nothing of it inside), CCG_COVER_ALL (all of it: its

@@ -3,6 +3,7 @@
  * ccg_stats.h): encoding and decoding, bounds-checked.
  */
 #include "ccg_stats.h"
+#include "ccg_sums.h"
 
 #include <stdlib.h>
 #include <string.h>

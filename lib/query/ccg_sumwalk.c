@@ -22,6 +22,8 @@
  * innermost open call of it answers that in O(1).
  */
 #include "ccg_stats.h"
+#include "ccg_sums.h"
+#include "ccg_store_times.h"
 #include "ccg_search.h"
 
 #include <stdlib.h>

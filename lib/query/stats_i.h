@@ -8,7 +8,9 @@
 #include <stddef.h>
 
 #include "ccg_lru.h"
+#include "ccg_store_times.h"
 #include "ccg_stats.h"
+#include "ccg_sums.h"
 
 /* Results of subtrees with fewer events are not kept: recomputing them is
  * as cheap as caching, and caching millions of them would push out the

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 
 #include "ccg_index.h"
+#include "ccg_store_raw.h"
 #include "ccg_index_tmp.h"
 
 #include <errno.h>

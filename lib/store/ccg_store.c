@@ -1,4 +1,5 @@
 #include "store_i.h"
+#include "ccg_store_raw.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -25,9 +25,10 @@
  * id.  Ids are dense, in order of first appearance, so the same trace
  * always gives the same store.
  *
- * Simple API: create, intern events and nodes, append times, read them
- * back (a time cursor reads a location's stream).  Advanced: the raw
- * record bytes, for the index file (ccg_index.h).
+ * Here: create, intern events and nodes, append times, read them back.
+ * A location's stream of times is read by a cursor (ccg_store_times.h),
+ * its counter values by another (ccg_store_vals.h); the raw record bytes,
+ * for the index file (ccg_index.h), are in ccg_store_raw.h.
  */
 #ifndef CCG_STORE_H
 #define CCG_STORE_H
@@ -215,128 +216,6 @@ ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *h,
 ccg_err ccg_store_get_times(const ccg_store *s, uint32_t id, uint64_t *t,
 			    uint32_t *n);
 
-/* Decoded records a time cursor holds (direct-mapped by record). */
-#define CCG_TCUR_SLOTS 4
-
-/* A reader of one location's time stream: its first record `base` and
- * its event count n.  It holds a few decoded records; reading in order
- * decodes each record once, and a walk that looks ahead to a node's end
- * and comes back keeps both.  Not shared between threads. */
-typedef struct ccg_tcur {
-	const ccg_store *s;
-	uint32_t base;
-	uint64_t n;
-	uint64_t lo, hi;        /* every time lies in [lo, hi] */
-	uint64_t blk1[CCG_TCUR_SLOTS]; /* record held, relative to base, + 1;
-					* 0 none */
-	uint64_t t[CCG_TCUR_SLOTS][CCG_TIME_BLOCK];
-} ccg_tcur;
-
-static inline void ccg_tcur_init(ccg_tcur *c, const ccg_store *s,
-				 uint32_t base, uint64_t n, uint64_t lo,
-				 uint64_t hi)
-{
-	c->s = s;
-	c->base = base;
-	c->n = n;
-	c->lo = lo;
-	c->hi = hi;
-	for (int i = 0; i < CCG_TCUR_SLOTS; i++)
-		c->blk1[i] = 0;
-}
-
-/* *t = the time of event i of the stream.  CCG_ENOENT past its end,
- * CCG_EFORMAT when a record does not hold what the stream needs or holds
- * a time outside [lo, hi] (the location's smallest and largest: a time
- * past them would print wider than its file's size allows). */
-ccg_err ccg_tcur_get(ccg_tcur *c, uint64_t i, uint64_t *t);
-
-/* In a stream whose times never fall: *i = its first event at time t or
- * later (n when none), by a binary search over the records' first times,
- * O(log n) records read. */
-ccg_err ccg_tcur_lower(ccg_tcur *c, uint64_t t, uint64_t *i);
-
-/* ---- counter values (see ccg_msplit.h) ----
- *
- * A METRIC event's values are not in its event record but in its time
- * record, after the times: the record's value section lists the events
- * of the record that carry values (offset, metric, values), each value a
- * delta against the previous value of the same metric and member in the
- * record (the first absolute), so accumulated counters cost what their
- * increments do and a value never depends on another record. */
-
-/* The events of one time record that carry values; zeroed, an empty
- * list.  Invariants: m <= CCG_TIME_BLOCK; off rising; at1[off[j]] == j +
- * 1 and at1[k] == 0 for the other offsets; event j's n[j] values are
- * v[vi[j] .. vi[j] + n[j]). */
-typedef struct ccg_vals {
-	uint32_t m;
-	uint16_t off[CCG_TIME_BLOCK];
-	uint8_t n[CCG_TIME_BLOCK];
-	uint16_t at1[CCG_TIME_BLOCK];
-	uint64_t metric[CCG_TIME_BLOCK];
-	uint32_t vi[CCG_TIME_BLOCK + 1];
-	uint64_t *v;
-	size_t capv;
-} ccg_vals;
-
-/* An empty list.  Ownership: ccg_vals_free. */
-void ccg_vals_init(ccg_vals *v);
-void ccg_vals_clear(ccg_vals *v);
-void ccg_vals_free(ccg_vals *v);
-/* Adds the values of the event at offset `off` (after every one added
- * since the last clear); n in 1..255. */
-ccg_err ccg_vals_add(ccg_vals *v, uint32_t off, uint64_t metric,
-		     const uint64_t *vals, uint32_t n);
-
-/* ccg_store_times with the values of its events (v NULL or empty: none). */
-ccg_err ccg_store_times_vals(ccg_store *s, const uint64_t *t, uint32_t n,
-			     const ccg_vals *v, uint32_t *id);
-
-/* The values of the time record [p, p + len) into v, its time count into
- * *nt (the advanced API's decoder, as ccg_times_decode for its times):
- * CCG_EFORMAT for a value section that does not hold. */
-ccg_err ccg_times_values(const unsigned char *p, size_t len, ccg_vals *v,
-			 uint32_t *nt);
-
-/* A reader of one location's values: its first time record and events,
- * as ccg_tcur; a zeroed one reads nothing until retargeted.  Ownership:
- * ccg_vcur_free. */
-#define CCG_VCUR_SLOTS 2
-typedef struct ccg_vcur {
-	const ccg_store *s;
-	uint32_t base;
-	uint64_t n;
-	uint64_t blk1[CCG_VCUR_SLOTS];   /* record held + 1; 0 none */
-	ccg_vals v[CCG_VCUR_SLOTS];
-	ccg_msplit_memo memo;
-	ccg_buf split;                   /* scratch: a split record's fields,
-					  * for its readers */
-} ccg_vcur;
-void ccg_vcur_init(ccg_vcur *c, const ccg_store *s, uint32_t base,
-		   uint64_t n);
-void ccg_vcur_free(ccg_vcur *c);
-/* c, initialised, to read another stream (keeping its memory). */
-void ccg_vcur_retarget(ccg_vcur *c, const ccg_store *s, uint32_t base,
-		       uint64_t n);
-/* The values of event i of the stream: *n of them (0: it carries none),
- * valid until the next call. */
-ccg_err ccg_vcur_get(ccg_vcur *c, uint64_t i, uint64_t *metric,
-		     const uint64_t **vals, uint32_t *n);
-
-/* Appends to out the fields the split ones [split, split + len) came
- * from, with the values of event i of the stream c reads
- * (ccg_msplit_join). */
-ccg_err ccg_vcur_join(ccg_vcur *c, uint64_t i, const unsigned char *split,
-		      size_t len, ccg_buf *out);
-
-/* ccg_store_get_event for event record `id` at event i of the stream c
- * reads: a split METRIC record comes back with its values joined into
- * its fields (ev->len their length), as the trace had it.  `fields` is
- * required. */
-ccg_err ccg_store_event_at(const ccg_store *s, uint32_t id, ccg_vcur *c,
-			   uint64_t i, ccg_evrec *ev, ccg_buf *fields);
-
 /* Reads event record `id`: its header and its fields appended to `fields`
  * (may be NULL). */
 ccg_err ccg_store_get_event(const ccg_store *s, uint32_t id, ccg_evrec *ev,
@@ -364,48 +243,5 @@ static inline uint64_t ccg_shown_dur(uint64_t start, uint64_t end)
 {
 	return end < start ? 0 : end - start;
 }
-
-/* ---- advanced: a store read from elsewhere (the index file) ---- */
-
-/* Where a read-only store gets its records.  get() gives the bytes of node
- * record `id` (which 0), event record `id` (which 1) or time record `id`
- * (which 2), valid until release(ctx, *hold); both must be safe to call
- * from many threads. */
-typedef struct ccg_store_source {
-	void *ctx;
-	uint32_t nnodes, nevents, ntimes;
-	uint64_t bytes;
-	ccg_err (*get)(void *ctx, int which, uint32_t id,
-		       const unsigned char **p, size_t *len, void **hold);
-	void (*release)(void *ctx, void *hold);
-} ccg_store_source;
-
-/* A read-only store over `src` (copied).  Interning into it fails. */
-ccg_err ccg_store_open_source(const ccg_store_source *src, ccg_store **out);
-
-/* ---- advanced: raw records ---- */
-
-/* The bytes of node, event or time record `id` (of a store being built)
- * appended to out. */
-ccg_err ccg_store_node_record(const ccg_store *s, uint32_t id, ccg_buf *out);
-ccg_err ccg_store_event_record(const ccg_store *s, uint32_t id, ccg_buf *out);
-ccg_err ccg_store_time_record(const ccg_store *s, uint32_t id, ccg_buf *out);
-
-/* Calls fn with every record of one kind (0 nodes, 1 events, 2 times) of
- * a store being built, in id order, reading its spill file in big
- * windows; stops at fn's first error. */
-typedef ccg_err (*ccg_record_fn)(void *ctx, const unsigned char *p,
-				 size_t len);
-ccg_err ccg_store_each_record(const ccg_store *s, int which,
-			      ccg_record_fn fn, void *ctx);
-
-/* Decoders of one record, bounds-checked, whether the store holds it or
- * reads it from a source. */
-ccg_err ccg_node_decode(const unsigned char *p, size_t len, ccg_node *h,
-			ccg_ref *refs, uint32_t max);
-ccg_err ccg_times_decode(const unsigned char *p, size_t len, uint64_t *t,
-			 uint32_t *n);
-ccg_err ccg_evrec_decode(const unsigned char *p, size_t len, ccg_evrec *ev,
-			 const unsigned char **fields);
 
 #endif

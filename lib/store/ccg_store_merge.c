@@ -3,6 +3,7 @@
  * whole, in the order one store reading everything would have seen it.
  */
 #include "store_i.h"
+#include "ccg_store_raw.h"
 
 #include <stdlib.h>
 

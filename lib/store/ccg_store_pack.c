@@ -11,6 +11,7 @@
  * and varint hits.  That is all ccg_store_merge reads of a part.
  */
 #include "store_i.h"
+#include "ccg_store_raw.h"
 
 #include <stdlib.h>
 

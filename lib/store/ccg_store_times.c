@@ -3,6 +3,9 @@
  * a record, and the cursor that reads a location's stream.
  */
 #include "store_i.h"
+#include "ccg_store_raw.h"
+#include "ccg_store_times.h"
+#include "ccg_store_vals.h"
 
 #include "ccg_codec.h"
 

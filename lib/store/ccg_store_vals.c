@@ -18,6 +18,7 @@
  * 2d does not fit 64 bits.  A record without values has no section.
  */
 #include "store_i.h"
+#include "ccg_store_vals.h"
 
 #include <stdlib.h>
 #include <string.h>

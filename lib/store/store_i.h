@@ -12,6 +12,8 @@
 
 #include "ccg_hash.h"
 #include "ccg_store.h"
+#include "ccg_store_raw.h"
+#include "ccg_store_vals.h"
 #include "ccg_rlog.h"
 
 /* Initial slots of an intern table (power of two). */

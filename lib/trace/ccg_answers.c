@@ -9,6 +9,8 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "trace_i.h"
+#include "ccg_sums.h"
+#include "ccg_store_times.h"
 #include "ccg_ids.h"
 #include "ccg_names.h"
 #include "ccg_scope.h"

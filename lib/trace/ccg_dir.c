@@ -5,6 +5,7 @@
  * id (ccg_ids.c); listing a directory never sizes or reads its files.
  */
 #include "trace_i.h"
+#include "ccg_mut.h"
 #include "ccg_ids.h"
 #include "ccg_windows.h"
 #include "ccg_names.h"

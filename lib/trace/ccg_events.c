@@ -6,6 +6,8 @@
  * decoded records across reads.
  */
 #include "trace_i.h"
+#include "ccg_store_times.h"
+#include "ccg_store_vals.h"
 #include "ccg_ids.h"
 #include "ccg_events.h"
 #include "ccg_msgseq.h"

@@ -6,6 +6,7 @@
 #define CCG_TRACE_EVENTS_H
 
 #include "trace_i.h"
+#include "ccg_store_times.h"
 #include "ccg_ids.h"
 
 /* Which events of a location's stream a walk keeps: all (`windowed` 0),

@@ -3,6 +3,8 @@
  * tree instances of a location, found from the inum by one descent.
  */
 #include "trace_i.h"
+#include "ccg_mut.h"
+#include "ccg_store_times.h"
 #include "ccg_ids.h"
 
 #include <stddef.h>

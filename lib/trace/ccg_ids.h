@@ -19,6 +19,7 @@
 #define CCG_TRACE_IDS_H
 
 #include "trace_i.h"
+#include "ccg_store_times.h"
 
 /* Window directories live far above every tree instance (a trace has
  * fewer than 2^46 directories), and the timeline-N.tsv files of any

@@ -12,6 +12,7 @@
  * checkpoint below its offset.
  */
 #include "trace_i.h"
+#include "ccg_mut.h"
 #include "ccg_ids.h"
 #include "ccg_events.h"
 #include "ccg_metrics.h"

@@ -13,6 +13,8 @@
  * each event's time.
  */
 #include "trace_i.h"
+#include "ccg_store_times.h"
+#include "ccg_store_vals.h"
 #include "ccg_ids.h"
 #include "ccg_events.h"
 #include "ccg_metrics.h"

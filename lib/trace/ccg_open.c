@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "trace_i.h"
+#include "ccg_mut.h"
 #include "ccg_ids.h"
 #include "ccg_names.h"
 #include "ccg_msgseq.h"

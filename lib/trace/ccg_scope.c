@@ -12,6 +12,7 @@
  * (ccg_stats.h), so each is written once for every kind of directory.
  */
 #include "trace_i.h"
+#include "ccg_mut.h"
 #include "ccg_ids.h"
 #include "ccg_names.h"
 #include "ccg_scope.h"

@@ -15,6 +15,7 @@
  * Otherwise a note says how many messages were sent.
  */
 #include "trace_i.h"
+#include "ccg_store_times.h"
 #include "ccg_ids.h"
 #include "ccg_msgseq.h"
 

@@ -25,6 +25,8 @@
  * made once per directory and kept in t->svgs (bounded).
  */
 #include "trace_i.h"
+#include "ccg_store_times.h"
+#include "ccg_store_vals.h"
 #include "ccg_ids.h"
 #include "ccg_names.h"
 #include "ccg_svgview.h"

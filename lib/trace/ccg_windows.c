@@ -8,6 +8,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "trace_i.h"
+#include "ccg_mut.h"
+#include "ccg_store_times.h"
 #include "ccg_ids.h"
 #include "ccg_winname.h"
 #include "ccg_windows.h"

@@ -32,6 +32,8 @@
 #include "ccg_lru.h"
 #include "ccg_stats.h"
 #include "ccg_store.h"
+#include "ccg_store_times.h"
+#include "ccg_store_vals.h"
 #include "ccg_sumset.h"
 #include "ccg_table.h"
 #include "ccg_winname.h"
@@ -151,43 +153,8 @@ typedef struct ccg_tln {
 struct wmerge;
 typedef struct ccg_waitset ccg_waitset;
 
-/* Everything of an open trace that changes after ccg_trace_open: the
- * tables lookups fill in and the texts made on first read.  Each field
- * names the lock that protects it. */
-/* Refused names kept for refused.tsv, and those also said on stderr. */
-#define CCG_REFUSED_KEPT 32
-#define CCG_REFUSED_SAID 100
-
-/* A name a lookup refused and why; both owned (malloc). */
-typedef struct ccg_refusal {
-	char *path;             /* from the root: "time/2s-1s" */
-	char *why;
-} ccg_refusal;
-
-typedef struct ccg_trace_mut {
-	pthread_mutex_t win_mu;
-	ccg_win *wins;          /* win_mu: looked-up windows */
-	size_t nwins, capwins;  /* win_mu */
-	ccg_tln *tlns;          /* win_mu: looked-up timeline-N.tsv */
-	size_t ntlns, captlns;  /* win_mu */
-	struct wmerge **merges; /* win_mu: merged window events.tsv, by
-				 * window and scope */
-	size_t nmerges, capmerges; /* win_mu */
-	uint64_t merge_kept;    /* win_mu: bytes of kept merged texts */
-	pthread_mutex_t pat_mu;
-	ccg_buf *pat_root;      /* pat_mu: patterns.tsv of the root */
-	ccg_buf **pat_loc;      /* pat_mu: per location, when made */
-	size_t nlocs_pat;       /* pat_mu */
-	uint64_t reads;         /* atomic: file reads served (a size query
-				 * is not one) */
-	int refused_said;       /* atomic: a read refused a malformed record
-				 * and said so (once per trace) */
-	pthread_mutex_t ref_mu;
-	ccg_refusal refused[CCG_REFUSED_KEPT]; /* ref_mu: the last refused
-				 * names, a ring; refused[(nrefused - 1) %
-				 * CCG_REFUSED_KEPT] the newest */
-	uint64_t nrefused;      /* ref_mu: names refused so far */
-} ccg_trace_mut;
+/* What changes after ccg_trace_open, with its locks: ccg_mut.h. */
+typedef struct ccg_trace_mut ccg_trace_mut;
 
 /* An open trace.  Every field but `mut`'s contents is set by
  * ccg_trace_open and read-only afterwards. */

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "ccg_codec.h"
+#include "ccg_store_times.h"
 #include "ccg_hash.h"
 #include "ccg_index.h"
 #include "ccg_tsv.h"

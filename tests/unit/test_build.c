@@ -21,6 +21,8 @@
 #include "ccg_build.h"
 #include "ccg_codec.h"
 #include "ccg_store.h"
+#include "ccg_store_raw.h"
+#include "ccg_store_times.h"
 
 /* Region ids used by the streams. */
 enum { R_A = 1, R_B = 2, R_C = 3, R_Z = 9 };

@@ -23,6 +23,7 @@
 #include "test_gen.h"
 #include "test_sized.h"
 #include "trace_i.h"
+#include "ccg_mut.h"
 #include "ccg_ids.h"
 
 /* Entries visited per walk, at most. */

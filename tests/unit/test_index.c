@@ -20,6 +20,7 @@
 #include "ccg_codec.h"
 #include "ccg_index.h"
 #include "ccg_store.h"
+#include "ccg_store_times.h"
 
 static char path[4096];
 

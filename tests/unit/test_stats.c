@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "ccg_build.h"
+#include "ccg_store_times.h"
 #include "ccg_codec.h"
 #include "ccg_stats.h"
 

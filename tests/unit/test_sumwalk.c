@@ -35,7 +35,9 @@
 #include "ccg_build.h"
 #include "ccg_codec.h"
 #include "ccg_stats.h"
+#include "ccg_sums.h"
 #include "ccg_store.h"
+#include "ccg_store_times.h"
 
 #include "test_rng.h"
 #include "test_sized.h"

@@ -24,6 +24,8 @@
 #include "ccg_grow.h"
 #include "ccg_stats.h"
 #include "ccg_store.h"
+#include "ccg_store_raw.h"
+#include "ccg_store_times.h"
 
 #include "test_rng.h"
 #include "test_sized.h"

@@ -21,6 +21,9 @@
 #include "ccg_msplit.h"
 #include "ccg_schema.h"
 #include "ccg_store.h"
+#include "ccg_store_raw.h"
+#include "ccg_store_times.h"
+#include "ccg_store_vals.h"
 
 #include "test_rng.h"
 
