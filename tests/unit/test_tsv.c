@@ -22,22 +22,7 @@
 #include "test_rng.h"
 #include "test_sized.h"
 
-static ccg_defs *defs;
-
-static void add(ccg_kind kind, uint64_t id, ccg_buf *f)
-{
-	assert_int_equal(ccg_defs_add(defs, kind, id,
-				      (const unsigned char *)f->data, f->len),
-			 0);
-	ccg_buf_reset(f);
-}
-
-static void add_string(uint64_t id, const char *s)
-{
-	assert_int_equal(ccg_defs_add(defs, CCG_DEF_STRING, id,
-				      (const unsigned char *)s, strlen(s)),
-			 0);
-}
+#include "test_defs.h"
 
 static int setup(void **state)
 {

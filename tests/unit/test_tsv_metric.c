@@ -18,22 +18,7 @@
 /* OTF2_Type and OTF2_Base values. */
 enum { T_U64 = 4, T_I64 = 8, T_DOUBLE = 10, B_BIN = 0, B_DEC = 1 };
 
-static ccg_defs *defs;
-
-static void add(ccg_kind kind, uint64_t id, ccg_buf *f)
-{
-	assert_int_equal(ccg_defs_add(defs, kind, id,
-				      (const unsigned char *)f->data, f->len),
-			 0);
-	ccg_buf_reset(f);
-}
-
-static void add_string(uint64_t id, const char *s)
-{
-	assert_int_equal(ccg_defs_add(defs, CCG_DEF_STRING, id,
-				      (const unsigned char *)s, strlen(s)),
-			 0);
-}
+#include "test_defs.h"
 
 static void add_member(ccg_buf *f, uint64_t id, uint64_t name,
 		       uint64_t vtype, uint64_t base, int64_t exp,
