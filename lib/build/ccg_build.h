@@ -1,43 +1,17 @@
 /*
  * ccg_build.h - streaming construction of one location's call graph.
  *
- * The events of a location arrive in file order; each call's subtree is
- * interned in the store (ccg_store.h) as soon as its Leave arrives, so the
- * uncompressed tree never exists in memory: a builder holds only the open
- * calls, each with at most fanout+1 pending items per grouping level.
- * Every event's time goes to the location's time stream, a record per
- * CCG_TIME_BLOCK events.
- *
- * Every event is an item of the innermost open call (the location's root
- * when none is open); a call's first item is its ENTER, its last normally
- * its LEAVE.  A call with more than `fanout` items gets group nodes: B-ary
- * runs of consecutive items, recursively, built online so that a loop of
- * identical iterations yields identical groups.
- *
- * Repairs of badly formed input are counted: a Leave of a region below the
- * top of the stack closes the calls above it at that Leave's time; a Leave
- * of a region open nowhere on a non-empty stack ends the innermost call, as
- * its Leave (the call keeps its Enter's region; the event keeps its own);
- * a Leave with nothing open stays a plain event; calls open at the end
- * close at the location's last timestamp; an end before its start is shown
- * as the start (the events keep their times).
- *
- * Why the innermost call: producers that write a Leave under another name
- * than its Enter are task-timer tools (APEX for HPX: a task's timer is
- * entered under the name the task has when it starts and left under the
- * name it has when it stops or yields, e.g. ENTER hpx_main ... LEAVE
- * run_helper).  Their timers on one thread nest, and a stop ends the
- * innermost one.  Kept as a plain event instead, every such Leave would
- * leave a call open for good and the tree would grow one level per task.
- *
- * Lossy mode (ccg_build_set_tolerance) stores each time within the
- * tolerance of the original instead of exactly: the gap since the previous
- * stored time is rounded down to a multiple of e + 1 ticks, e the allowed
- * error (abs ticks, or rel of that gap, whichever is larger), so repeated
- * gaps become equal and their records compress, and no stored time passes
- * its original (rising times keep rising).  An event's error is then
- * at most rel of the time since the event before it, which lies inside
- * the calls around both.  Times that run backwards stay exact.
+ * Events arrive in file order; each call's subtree is interned in the
+ * store (ccg_store.h) as soon as its Leave arrives, so the uncompressed
+ * tree never exists in memory, and every time goes to the location's time
+ * stream.  A call with more than `fanout` items gets B-ary group nodes,
+ * built online.  Badly formed input is repaired, and each repair counted
+ * (ccg_repairs): a Leave below the top of the stack closes the calls above
+ * it; a Leave of a region open nowhere ends the innermost call; a Leave
+ * with nothing open stays a plain event; calls open at the end close at
+ * the last timestamp; an end before its start shows as the start.  Lossy
+ * mode: ccg_build_set_tolerance.  Why each rule: "Building one location"
+ * and "Lossy mode" in doc/design.md.
  */
 #ifndef CCG_BUILD_H
 #define CCG_BUILD_H
