@@ -212,6 +212,21 @@ void ccgt_elf_close(ccgt_elf *e);
 
 struct OTF2_EvtWriter_struct;
 
+/* What the stored events of a list of threads hold: their distinct Enter
+ * addresses, sorted (addrs, owned: free()), the MPI functions entered (bit
+ * k: an MPI Enter of payload k < 64), and their span [t0, t1], drops
+ * included (t0 UINT64_MAX and t1 0 when there is none). */
+typedef struct {
+	uint64_t *addrs;
+	size_t naddrs;
+	uint64_t mpi_used;
+	uint64_t t0, t1;
+} ccgt_seen;
+
+/* Gathers *out over the threads from head on (one pass over each one's
+ * stored events, in no order).  0, or -1 when memory is short. */
+int ccgt_collect(const ccgt_thread *head, ccgt_seen *out);
+
 /* How ccgt_write_thread_to names regions (region: of an Enter or Leave,
  * plain or MPI, by its payload) and writes the records it does not know
  * itself (other: 1 written, 0 skipped, -1 error; NULL skips them). */

@@ -36,70 +36,21 @@ CCGT_NOINST int ccgt_mw_all(int ok)
 	return all;
 }
 
-CCGT_NOINST static int ccgt_cmp_u64(const void *a, const void *b)
-{
-	return ccg_cmp_u64(*(const uint64_t *)a, *(const uint64_t *)b);
-}
-
-/* Sorts a[0..*n) and removes repeats. */
-CCGT_NOINST static void ccgt_mw_unique(uint64_t *a, size_t *n)
-{
-	size_t k = 0;
-	ccg_sort(a, *n, sizeof *a, ccgt_cmp_u64);
-	for (size_t i = 0; i < *n; i++)
-		if (k == 0 || a[k - 1] != a[i])
-			a[k++] = a[i];
-	*n = k;
-}
-
-/* This rank's distinct function addresses, MPI functions and span.
- * 0 or -1 (local: see ccgt_mw_span). */
+/* This rank's distinct function addresses, MPI functions and span
+ * (ccgt_collect).  0 or -1 (local: see ccgt_mw_span). */
 CCGT_NOINST static int ccgt_mw_collect(ccgt_mw *w)
 {
-	size_t n = 0, cap = 0, keep = 0;
-	uint64_t *a = NULL, t0 = UINT64_MAX, t1 = 0;
-	uint64_t used = 0;
-	for (ccgt_thread *th = w->head; th; th = th->next) {
-		ccgt_merge *m = ccgt_merge_open(th);
-		const ccgt_event *e;
-		if (!m)
-			goto fail;
-		while ((e = ccgt_merge_next(m))) {
-			unsigned kind = CCGT_KIND(e->a);
-			t0 = e->t < t0 ? e->t : t0;
-			t1 = e->t > t1 ? e->t : t1;
-			if (kind == CCGT_K_MPI_ENTER &&
-			    CCGT_PAYLOAD(e->a) < CCGT_MPI_NFUNCS)
-				used |= UINT64_C(1) << CCGT_PAYLOAD(e->a);
-			if (kind != CCGT_K_ENTER)
-				continue;
-			/* sort and squeeze when the array doubled */
-			if (n == cap && n >= 2 * keep && n > 0) {
-				ccgt_mw_unique(a, &n);
-				keep = n;
-			}
-			if (CCG_GROW(a, n + 1, cap) != CCG_OK) {
-				ccgt_merge_close(m);
-				goto fail;
-			}
-			a[n++] = CCGT_PAYLOAD(e->a);
-		}
-		ccgt_merge_close(m);
-		uint64_t end = th->stopped ? th->stop_t : th->last_t;
-		t1 = end > t1 ? end : t1;
-		if (th->dropped && th->drop_first < t0)
-			t0 = th->drop_first;
-	}
-	ccgt_mw_unique(a, &n);
-	w->addrs = a;
-	w->naddrs = n;
-	w->t0 = t0;
-	w->t1 = t1;
-	w->mpi_used = used;
+	ccgt_seen seen;
+	if (ccgt_collect(w->head, &seen))
+		return -1;
+	w->addrs = seen.addrs;
+	w->naddrs = seen.naddrs;
+	w->t0 = seen.t0;
+	w->t1 = seen.t1;
+	/* the bits of MPI functions this library knows */
+	w->mpi_used = seen.mpi_used &
+		      (((UINT64_C(1) << (CCGT_MPI_NFUNCS - 1)) << 1) - 1);
 	return 0;
-fail:
-	free(a);
-	return -1;
 }
 
 /* The span and the MPI functions of all ranks.  Collective. */

@@ -92,52 +92,47 @@ CCGT_NOINST static int ccgt_set_add(ccgt_set *s, uint64_t a)
 
 /* What ccgt_collect gathers over one thread's events. */
 typedef struct {
-	ccgt_out *o;
+	ccgt_seen *seen;
 	ccgt_set set;
 } ccgt_gather;
 
 CCGT_NOINST static int ccgt_gather_event(void *ctx, const ccgt_event *e)
 {
 	ccgt_gather *g = ctx;
-	if (e->t < g->o->t0)
-		g->o->t0 = e->t;
-	if (e->t > g->o->t1)
-		g->o->t1 = e->t;
-	return CCGT_KIND(e->a) == CCGT_K_ENTER &&
-	       ccgt_set_add(&g->set, CCGT_PAYLOAD(e->a) + 1);
+	unsigned kind = CCGT_KIND(e->a);
+	uint64_t p = CCGT_PAYLOAD(e->a);
+	if (e->t < g->seen->t0)
+		g->seen->t0 = e->t;
+	if (e->t > g->seen->t1)
+		g->seen->t1 = e->t;
+	if (kind == CCGT_K_MPI_ENTER && p < 64)
+		g->seen->mpi_used |= UINT64_C(1) << p;
+	return kind == CCGT_K_ENTER && ccgt_set_add(&g->set, p + 1);
 }
 
-/* Collects the distinct Enter addresses (sorted) and the time span. */
-CCGT_NOINST static int ccgt_collect(ccgt_out *o)
+int ccgt_collect(const ccgt_thread *head, ccgt_seen *out)
 {
-	ccgt_gather g = {o, {0}};
-	int rc = -1;
-	o->t0 = UINT64_MAX;
-	o->t1 = 0;
-	for (ccgt_thread *th = o->head; th; th = th->next) {
-		if (ccgt_buf_scan(th, ccgt_gather_event, &g))
-			goto out;
+	*out = (ccgt_seen){NULL, 0, 0, UINT64_MAX, 0};
+	ccgt_gather g = {out, {0}};
+	for (const ccgt_thread *th = head; th; th = th->next) {
+		if (ccgt_buf_scan(th, ccgt_gather_event, &g)) {
+			free(g.set.slot);
+			return -1;
+		}
 		uint64_t end = th->stopped ? th->stop_t : th->last_t;
-		if (end > o->t1)
-			o->t1 = end;
-		if (th->dropped && th->drop_first < o->t0)
-			o->t0 = th->drop_first;
+		if (end > out->t1)
+			out->t1 = end;
+		if (th->dropped && th->drop_first < out->t0)
+			out->t0 = th->drop_first;
 	}
-	if (o->t0 == UINT64_MAX)
-		o->t0 = o->t1 = 0;
 	/* the set's slots become the sorted array (addresses are stored
 	 * plus one, so that address 0 is not the free mark) */
-	o->naddrs = 0;
 	for (size_t i = 0; i < g.set.cap; i++)
 		if (g.set.slot[i])
-			g.set.slot[o->naddrs++] = g.set.slot[i] - 1;
-	ccg_sort(g.set.slot, o->naddrs, sizeof *g.set.slot, ccgt_cmp_u64);
-	o->addrs = g.set.slot;
-	g.set.slot = NULL;
-	rc = 0;
-out:
-	free(g.set.slot);
-	return rc;
+			g.set.slot[out->naddrs++] = g.set.slot[i] - 1;
+	ccg_sort(g.set.slot, out->naddrs, sizeof *g.set.slot, ccgt_cmp_u64);
+	out->addrs = g.set.slot;
+	return 0;
 }
 
 CCGT_NOINST static uint32_t ccgt_region_of(const ccgt_out *o, uint64_t a)
@@ -520,8 +515,15 @@ int ccgt_write_archive(const char *dir, ccgt_thread *head, uint32_t nthreads,
 	ccgt_out o = { .head = head, .nthreads = nthreads, .cfg = cfg };
 	uint64_t *nev = calloc(nthreads, sizeof *nev);
 	int rc = -1;
-	if (!nev || ccgt_collect(&o))
+	ccgt_seen seen;
+	if (!nev || ccgt_collect(o.head, &seen))
 		goto out;
+	o.addrs = seen.addrs;
+	o.naddrs = seen.naddrs;
+	if (seen.t0 == UINT64_MAX)
+		seen.t0 = seen.t1 = 0;
+	o.t0 = seen.t0;
+	o.t1 = seen.t1;
 	o.ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE,
 				 1024 * 1024, 4 * 1024 * 1024,
 				 OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
