@@ -30,4 +30,12 @@ static inline void add_string(uint64_t id, const char *s)
 			 0);
 }
 
+/* A cmocka teardown: frees `defs`. */
+static inline int teardown(void **state)
+{
+	(void)state;
+	ccg_defs_free(defs);
+	return 0;
+}
+
 #endif

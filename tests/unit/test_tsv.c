@@ -63,13 +63,6 @@ static int setup(void **state)
 	return ccg_defs_finish(defs) == CCG_OK ? 0 : -1;
 }
 
-static int teardown(void **state)
-{
-	(void)state;
-	ccg_defs_free(defs);
-	return 0;
-}
-
 static void test_enter_with_attribute(void **state)
 {
 	(void)state;

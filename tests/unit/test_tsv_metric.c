@@ -74,13 +74,6 @@ static int setup(void **state)
 	return ccg_defs_finish(defs) == CCG_OK ? 0 : -1;
 }
 
-static int teardown(void **state)
-{
-	(void)state;
-	ccg_defs_free(defs);
-	return 0;
-}
-
 /* A METRIC record's fields: metric, n typed values, no attributes. */
 static void record(ccg_buf *f, uint64_t metric, size_t n, const uint8_t *type,
 		   const uint64_t *raw)
