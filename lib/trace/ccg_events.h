@@ -1,6 +1,8 @@
 /*
- * ccg_events.h - internal to lib/trace/: events.tsv, a walk over a
- * location's subtree, whole or windowed, and its lines as JSON.
+ * ccg_events.h - internal to lib/trace/: a location's events, whole or
+ * windowed: events.tsv (ccg_events.c), its part of trace.json
+ * (ccg_evjson.c), and a callback per event and window ranges (with the
+ * walk they all share, ccg_evwalk.c).
  */
 #ifndef CCG_TRACE_EVENTS_H
 #define CCG_TRACE_EVENTS_H
