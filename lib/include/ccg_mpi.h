@@ -4,7 +4,7 @@
  *
  * Every rank reads a run of the trace's locations; rank 0 merges them all
  * and writes the index, the same file a single process writes
- * (lib/trace/ccg_dist.h).  Only built when MPI is found (CCGFS_MPI); only
+ * (lib/view/ccg_dist.h).  Only built when MPI is found (CCGFS_MPI); only
  * used when an MPI launcher started the process (ccg_mpi_launched), so a
  * plain run never starts MPI.
  *

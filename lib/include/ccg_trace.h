@@ -78,7 +78,7 @@ typedef struct ccg_options {
 	int write_threads;      /* building: threads compressing the index
 				 * (0: as `threads`); the file is the same */
 	/* Advanced: building with other processes, as their rank 0 (see
-	 * lib/trace/ccg_dist.h); NULL: alone.  Borrowed during
+	 * lib/view/ccg_dist.h); NULL: alone.  Borrowed during
 	 * ccg_trace_open only. */
 	const struct ccg_dist *dist;
 } ccg_options;

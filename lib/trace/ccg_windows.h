@@ -21,9 +21,6 @@ uint64_t ccg_windows_count(const ccg_trace *t);
 /* Listed window k of time/: its id and its name appended to `name`. */
 ccg_err ccg_windows_entry(const ccg_trace *t, uint64_t k, ccg_id *out,
 			  ccg_buf *name);
-/* The info file of window directory w (the window, a group or a location
- * in it), appended to b. */
-ccg_err ccg_windows_info(const ccg_trace *t, const ccg_where *w, ccg_buf *b);
 /* timeline-N.tsv of directory inum `dir`: `rest` is "N.tsv". */
 ccg_err ccg_windows_timeline(const ccg_trace *t, uint64_t dir,
 			     const char *rest, ccg_id *out);

@@ -1,19 +1,22 @@
 /*
- * trace_i.h - internal to lib/trace/: the open trace and what its modules
- * share: the trace, its locations and groups, the views of a directory.
- * Nothing outside lib/trace/ includes it but the tests and fuzzers of
- * its modules.
+ * trace_i.h - internal to lib/trace/ and lib/view/: the open trace and
+ * what their modules share: the trace, its locations and groups, the
+ * views of a directory.  Nothing else includes it but the tests and
+ * fuzzers of their modules.
  *
- * The modules, each declared in its own header (ccg_MODULE.h), in the
- * order a request meets them: ccg_dir.c (the table of each kind of
- * directory's files; the public stat, lookup, readdir and read), ccg_ids
- * (what an id names), ccg_windows (time windows; their names:
- * lib/render/ccg_winname.h), ccg_names (directory names), ccg_events,
- * ccg_metrics and ccg_msgseq (walks over a location's events), ccg_merge (files over
- * several locations), ccg_scope, ccg_answers and ccg_waitset (tables of
- * a directory's scope), ccg_info (info files), ccg_chrome and
- * ccg_svgview (trace.json, timeline.svg), ccg_open (opening: the index
- * or a build), ccg_dist.h (a build shared among processes).
+ * lib/trace/ is the open trace's model, each module declared in its own
+ * header (ccg_MODULE.h): ccg_ids (what an id names), ccg_windows (time
+ * windows; their names: lib/render/ccg_winname.h), ccg_names (directory
+ * names), ccg_evwalk, ccg_events, ccg_metrics and ccg_msgseq (walks over
+ * a location's events), ccg_merge (files over several locations),
+ * ccg_options (the open's options); ccg_mut.h what changes after open.
+ * lib/view/, the stage after it, makes the files and opens the trace:
+ * ccg_dir.c (the table of each kind of directory's files; the public
+ * stat, lookup, readdir and read), ccg_scope, ccg_answers and
+ * ccg_waitset (tables of a directory's scope), ccg_info and ccg_wininfo
+ * (info files), ccg_chrome and ccg_svgview (trace.json, timeline.svg),
+ * ccg_open (opening: the index, ccg_indexio, or a build), ccg_dist (a
+ * build shared among processes).
  */
 #ifndef CCG_TRACE_I_H
 #define CCG_TRACE_I_H

@@ -1,9 +1,9 @@
 /*
- * ccg_indexio.h - internal to lib/trace/: an open trace written to its
+ * ccg_indexio.h - internal to lib/view/: an open trace written to its
  * index file and read back from it.
  */
-#ifndef CCG_TRACE_INDEXIO_H
-#define CCG_TRACE_INDEXIO_H
+#ifndef CCG_VIEW_INDEXIO_H
+#define CCG_VIEW_INDEXIO_H
 
 #include "trace_i.h"
 

@@ -1,10 +1,10 @@
 /*
- * ccg_waitset.h - internal to lib/trace/: the wait states and the
+ * ccg_waitset.h - internal to lib/view/: the wait states and the
  * critical path found at build time and kept in the index;
  * waits.tsv and critical-path.tsv.
  */
-#ifndef CCG_TRACE_WAITSET_H
-#define CCG_TRACE_WAITSET_H
+#ifndef CCG_VIEW_WAITSET_H
+#define CCG_VIEW_WAITSET_H
 
 #include "trace_i.h"
 #include "ccg_ids.h"

@@ -1,11 +1,11 @@
 /*
- * ccg_scope.h - internal to lib/trace/: a directory's scope and span,
+ * ccg_scope.h - internal to lib/view/: a directory's scope and span,
  * and the tables made over it (stats.tsv, profile.folded,
  * messages.tsv, timeline.tsv, imbalance.tsv,
  * profile-locations.folded, patterns.tsv).
  */
-#ifndef CCG_TRACE_SCOPE_H
-#define CCG_TRACE_SCOPE_H
+#ifndef CCG_VIEW_SCOPE_H
+#define CCG_VIEW_SCOPE_H
 
 #include "trace_i.h"
 #include "ccg_ids.h"

@@ -1,9 +1,9 @@
 /*
- * ccg_svgview.h - internal to lib/trace/: timeline.svg, drawn on first
+ * ccg_svgview.h - internal to lib/view/: timeline.svg, drawn on first
  * use and cached.
  */
-#ifndef CCG_TRACE_SVGVIEW_H
-#define CCG_TRACE_SVGVIEW_H
+#ifndef CCG_VIEW_SVGVIEW_H
+#define CCG_VIEW_SVGVIEW_H
 
 #include "trace_i.h"
 #include "ccg_ids.h"

@@ -1,9 +1,9 @@
 /*
- * ccg_answers.h - internal to lib/trace/: summary.tsv, efficiency.tsv,
+ * ccg_answers.h - internal to lib/view/: summary.tsv, efficiency.tsv,
  * longest.tsv and counters.tsv of any directory.
  */
-#ifndef CCG_TRACE_ANSWERS_H
-#define CCG_TRACE_ANSWERS_H
+#ifndef CCG_VIEW_ANSWERS_H
+#define CCG_VIEW_ANSWERS_H
 
 #include "trace_i.h"
 #include "ccg_ids.h"

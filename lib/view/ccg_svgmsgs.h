@@ -1,5 +1,5 @@
 /*
- * ccg_svgmsgs.h - the messages of a timeline.svg (internal to lib/trace/,
+ * ccg_svgmsgs.h - the messages of a timeline.svg (internal to lib/view/,
  * see ccg_svgmsgs.c).
  */
 #ifndef CCG_SVGMSGS_H

@@ -17,6 +17,7 @@
 #include "ccg_svgview.h"
 #include "ccg_answers.h"
 #include "ccg_info.h"
+#include "ccg_wininfo.h"
 #include "ccg_waitset.h"
 
 #include "ccg_cancel.h"
@@ -109,7 +110,7 @@ static ccg_err f_info(const ccg_trace *t, const target *tg, enum view v,
 	if (tg->kind == K_GROUP)
 		ccg_info_group(&t->groups[tg->w.index], &b);
 	else if (tg->kind == K_WIN || tg->kind == K_WIN_LOC)
-		err = ccg_windows_info(t, &tg->w, &b);
+		err = ccg_wininfo_text(t, &tg->w, &b);
 	else
 		ccg_info_node(t, &tg->in, tg->kind == K_LOC, &b);
 	if (!err)

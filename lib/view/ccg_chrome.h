@@ -1,8 +1,8 @@
 /*
- * ccg_chrome.h - internal to lib/trace/: trace.json of any directory.
+ * ccg_chrome.h - internal to lib/view/: trace.json of any directory.
  */
-#ifndef CCG_TRACE_CHROME_H
-#define CCG_TRACE_CHROME_H
+#ifndef CCG_VIEW_CHROME_H
+#define CCG_VIEW_CHROME_H
 
 #include "trace_i.h"
 #include "ccg_ids.h"

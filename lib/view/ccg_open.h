@@ -1,9 +1,9 @@
 /*
- * ccg_open.h - internal to lib/trace/: what opening shares with the
+ * ccg_open.h - internal to lib/view/: what opening shares with the
  * build shared among processes (ccg_dist.c).
  */
-#ifndef CCG_TRACE_OPEN_H
-#define CCG_TRACE_OPEN_H
+#ifndef CCG_VIEW_OPEN_H
+#define CCG_VIEW_OPEN_H
 
 #include "trace_i.h"
 

@@ -1,9 +1,9 @@
 /*
- * ccg_info.h - internal to lib/trace/: info files, and the root's
+ * ccg_info.h - internal to lib/view/: info files, and the root's
  * README, info, regions.tsv, locations.tsv and definitions.tsv.
  */
-#ifndef CCG_TRACE_INFO_H
-#define CCG_TRACE_INFO_H
+#ifndef CCG_VIEW_INFO_H
+#define CCG_VIEW_INFO_H
 
 #include "trace_i.h"
 #include "ccg_ids.h"
