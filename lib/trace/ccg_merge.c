@@ -38,7 +38,7 @@
 #define CCG_MERGE_KEEP (4u << 20)
 #define CCG_MERGE_KEEP_ALL (64u << 20)
 
-typedef struct wmerge {
+typedef struct ccg_wmerge {
 	size_t win;             /* SIZE_MAX: the root or a group */
 	uint64_t sub;           /* in a window as where.sub; else 0 the
 				 * root, 1 + i group i */
@@ -55,9 +55,9 @@ typedef struct wmerge {
 	uint64_t *cp_pos;       /* ncp x n: each stream's offset there */
 	size_t cap_off, cap_pos;
 	ccg_buf text;           /* the whole merged text, when kept */
-} wmerge;
+} ccg_wmerge;
 
-void ccg_merge_free(struct wmerge *m)
+void ccg_merge_free(ccg_wmerge *m)
 {
 	if (!m)
 		return;
@@ -182,7 +182,7 @@ static size_t mline_len(const mstream *s)
 }
 
 /* Opens the streams at the given positions (NULL: at their starts). */
-static ccg_err mstreams_open(const ccg_trace *t, const wmerge *m,
+static ccg_err mstreams_open(const ccg_trace *t, const ccg_wmerge *m,
 			     const uint64_t *pos, mstream **out)
 {
 	mstream *s = calloc(m->n ? m->n : 1, sizeof *s);
@@ -222,7 +222,7 @@ static void merge_key(const ccg_where *w, size_t *win, uint64_t *sub)
 
 /* The locations of directory w and the bytes of each one's stream (no
  * header), into m: no merging, only sizes. */
-static ccg_err scope_sizes(const mctx *c, const ccg_where *w, wmerge *m)
+static ccg_err scope_sizes(const mctx *c, const ccg_where *w, ccg_wmerge *m)
 {
 	size_t first;
 	const uint32_t *members;
@@ -245,7 +245,7 @@ static ccg_err scope_sizes(const mctx *c, const ccg_where *w, wmerge *m)
 }
 
 /* Records where every stream stands at merged offset `merged`. */
-static ccg_err checkpoint(wmerge *m, const mstream *s, uint64_t merged)
+static ccg_err checkpoint(ccg_wmerge *m, const mstream *s, uint64_t merged)
 {
 	size_t n = m->n ? m->n : 1;
 	if (CCG_GROW(m->cp_off, m->ncp + 1, m->cap_off) ||
@@ -274,9 +274,9 @@ static int may_keep(const ccg_trace *t, uint64_t total)
 }
 
 /* Builds the merge state of directory w, checkpoints included. */
-static ccg_err wmerge_build(const mctx *c, const ccg_where *w, wmerge **out)
+static ccg_err wmerge_build(const mctx *c, const ccg_where *w, ccg_wmerge **out)
 {
-	wmerge *m = calloc(1, sizeof *m);
+	ccg_wmerge *m = calloc(1, sizeof *m);
 	if (!m)
 		return CCG_ENOMEM;
 	mstream *s = NULL;
@@ -312,7 +312,7 @@ static ccg_err wmerge_build(const mctx *c, const ccg_where *w, wmerge **out)
 
 /* The merge state of view v of directory w already built, or NULL.
  * Called with win_mu held. */
-static const wmerge *wmerge_find(const ccg_trace *t, const ccg_where *w,
+static const ccg_wmerge *wmerge_find(const ccg_trace *t, const ccg_where *w,
 				 enum view v)
 {
 	size_t win;
@@ -326,7 +326,7 @@ static const wmerge *wmerge_find(const ccg_trace *t, const ccg_where *w,
 }
 
 /* The cached merge state of directory w (built on first use). */
-static ccg_err wmerge_get(const mctx *c, const ccg_where *w, const wmerge **out)
+static ccg_err wmerge_get(const mctx *c, const ccg_where *w, const ccg_wmerge **out)
 {
 	ccg_trace_mut *mu = c->t->mut;
 	pthread_mutex_lock(&mu->win_mu);
@@ -334,7 +334,7 @@ static ccg_err wmerge_get(const mctx *c, const ccg_where *w, const wmerge **out)
 	pthread_mutex_unlock(&mu->win_mu);
 	if (*out)
 		return CCG_OK;
-	wmerge *m;
+	ccg_wmerge *m;
 	ccg_err err = wmerge_build(c, w, &m);
 	if (err)
 		return err;
@@ -355,13 +355,13 @@ static ccg_err wmerge_get(const mctx *c, const ccg_where *w, const wmerge **out)
 static ccg_err merged_size(const mctx *c, const ccg_where *w, uint64_t *size)
 {
 	pthread_mutex_lock(&c->t->mut->win_mu);
-	const wmerge *have = wmerge_find(c->t, w, c->v);
+	const ccg_wmerge *have = wmerge_find(c->t, w, c->v);
 	pthread_mutex_unlock(&c->t->mut->win_mu);
 	if (have) {
 		*size = have->total;
 		return CCG_OK;
 	}
-	wmerge m = {0};
+	ccg_wmerge m = {0};
 	ccg_err err = scope_sizes(c, w, &m);
 	*size = m.total;
 	free(m.part);
@@ -370,7 +370,7 @@ static ccg_err merged_size(const mctx *c, const ccg_where *w, uint64_t *size)
 
 /* Appends merged bytes [x, x + len) of m, merging from the checkpoint
  * below x. */
-static ccg_err merged_read(const mctx *c, const wmerge *m, uint64_t x,
+static ccg_err merged_read(const mctx *c, const ccg_wmerge *m, uint64_t x,
 			   size_t len, ccg_buf *out)
 {
 	size_t want_end = out->len + len;
@@ -420,7 +420,7 @@ ccg_err ccg_merge_view(const ccg_trace *t, const ccg_where *w, enum view v,
 		*size += hlen;
 		return err;
 	}
-	const wmerge *m;
+	const ccg_wmerge *m;
 	ccg_err err = wmerge_get(&c, w, &m);
 	if (err)
 		return err;

@@ -7,6 +7,7 @@
 
 #include "trace_i.h"
 #include "ccg_ids.h"
+#include "ccg_mut.h"
 
 /* Size (out NULL, no merging) or up to `len` bytes from `off` of the
  * merged events.tsv or metrics.tsv (view v) of directory w: a window
@@ -14,6 +15,7 @@
 ccg_err ccg_merge_view(const ccg_trace *t, const ccg_where *w, enum view v,
 		       const ccg_win *wn, uint64_t off, size_t len,
 		       ccg_buf *out, uint64_t *size);
-void ccg_merge_free(struct wmerge *m);
+/* Frees a window's kept merge (ccg_mut.h's merges). */
+void ccg_merge_free(ccg_wmerge *m);
 
 #endif

@@ -11,6 +11,9 @@
 
 #include "trace_i.h"
 
+/* A window's merged events.tsv or metrics.tsv, kept (ccg_merge.c). */
+typedef struct ccg_wmerge ccg_wmerge;
+
 /* Refused names kept for refused.tsv, and those also said on stderr. */
 #define CCG_REFUSED_KEPT 32
 #define CCG_REFUSED_SAID 100
@@ -27,7 +30,7 @@ struct ccg_trace_mut {
 	size_t nwins, capwins;  /* win_mu */
 	ccg_tln *tlns;          /* win_mu: looked-up timeline-N.tsv */
 	size_t ntlns, captlns;  /* win_mu */
-	struct wmerge **merges; /* win_mu: merged window events.tsv, by
+	ccg_wmerge **merges; /* win_mu: merged window events.tsv, by
 				 * window and scope */
 	size_t nmerges, capmerges; /* win_mu */
 	uint64_t merge_kept;    /* win_mu: bytes of kept merged texts */

@@ -153,7 +153,6 @@ typedef struct ccg_tln {
 	uint64_t bins;
 } ccg_tln;
 
-struct wmerge;
 typedef struct ccg_waitset ccg_waitset;
 
 /* What changes after ccg_trace_open, with its locks: ccg_mut.h. */
