@@ -381,6 +381,22 @@ static ccg_err cmp_text(const ccg_forest *f, size_t j, enum cmp_file file,
 	return CCG_OK;
 }
 
+/* The text of compare/ file `id` (node *j), taken from the cache
+ * (ccg_lru_put when done); CCG_EISDIR (*j set) for a node's directory,
+ * CCG_ENOENT for an id that names nothing. */
+static ccg_err cmp_file_text(const ccg_forest *f, ccg_id id, size_t *j,
+			     const ccg_buf **out)
+{
+	enum cmp_file file;
+	if (cmp_of(f, id, j, &file))
+		return CCG_ENOENT;
+	if (file == CF_DIR)
+		return CCG_EISDIR;
+	if (!has_file(f, *j, file))
+		return CCG_ENOENT;
+	return cmp_text(f, *j, file, out);
+}
+
 ccg_err ccg_forest_stat(const ccg_forest *f, ccg_id id, ccg_stat *st)
 {
 	if (f->n == 1)
@@ -396,18 +412,13 @@ ccg_err ccg_forest_stat(const ccg_forest *f, ccg_id id, ccg_stat *st)
 		return CCG_OK;
 	}
 	size_t j;
-	enum cmp_file file;
-	if (cmp_of(f, id, &j, &file))
-		return CCG_ENOENT;
-	if (file == CF_DIR) {
+	const ccg_buf *b;
+	ccg_err err = cmp_file_text(f, id, &j, &b);
+	if (err == CCG_EISDIR) {
 		st->is_dir = 1;
 		st->nlink = 2 + f->nodes[j].nkids;
 		return CCG_OK;
 	}
-	if (!has_file(f, j, file))
-		return CCG_ENOENT;
-	const ccg_buf *b;
-	ccg_err err = cmp_text(f, j, file, &b);
 	if (err)
 		return err;
 	st->nlink = 1;
@@ -535,15 +546,8 @@ ccg_err ccg_forest_read_cancel(const ccg_forest *f, ccg_id id, uint64_t off,
 	if (id == CCG_ID_ROOT)
 		return CCG_EISDIR;
 	size_t j;
-	enum cmp_file file;
-	if (cmp_of(f, id, &j, &file))
-		return CCG_ENOENT;
-	if (file == CF_DIR)
-		return CCG_EISDIR;
-	if (!has_file(f, j, file))
-		return CCG_ENOENT;
 	const ccg_buf *b;
-	ccg_err err = cmp_text(f, j, file, &b);
+	ccg_err err = cmp_file_text(f, id, &j, &b);
 	if (err)
 		return err;
 	if (off < b->len) {

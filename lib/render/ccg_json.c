@@ -370,23 +370,35 @@ static int put_kv(ccg_buf *b, const tail *t, int with_name)
 	return 0;
 }
 
+/* ,"args":{...}: the record one key each (put_kv, with its name or
+ * not), or (key) one key, `key`, whose value is its attributes. */
+static int put_args(ccg_buf *b, const tail *t, int with_name,
+		    const char *key, size_t key_len)
+{
+	ccg_buf_adds(b, ",\"args\":{");
+	if (!key) {
+		if (put_kv(b, t, with_name))
+			return -1;
+	} else {
+		ccg_buf_addc(b, '"');
+		put_field(b, key, key_len);
+		ccg_buf_adds(b, "\":\"");
+		put_field(b, t->attrs, t->attrs_len);
+		ccg_buf_addc(b, '"');
+	}
+	ccg_buf_addc(b, '}');
+	return 0;
+}
+
 /* The attributes of a call or message as args: one key each (form 0),
  * one string (form 1), left out (form 2). */
 static int put_attrs(ccg_buf *b, const tail *t, int form)
 {
+	static const char attributes[] = "attributes";
 	if (!t->attrs_len || form >= 2)
 		return 0;
-	if (form == 0) {
-		ccg_buf_adds(b, ",\"args\":{");
-		if (put_kv(b, t, 0))
-			return -1;
-		ccg_buf_addc(b, '}');
-		return 0;
-	}
-	ccg_buf_adds(b, ",\"args\":{\"attributes\":\"");
-	put_field(b, t->attrs, t->attrs_len);
-	ccg_buf_adds(b, "\"}");
-	return 0;
+	return put_args(b, t, 0, form ? attributes : NULL,
+			sizeof attributes - 1);
 }
 
 /* A call's begin "B", end "E" or whole "X" (e->dur long). */
@@ -521,18 +533,10 @@ static int put_instant(ccg_buf *b, const ccg_json_ev *e, const tail *t,
 	ccg_buf_adds(b, ccg_schema[CCG_KIND_IS_EVENT(e->kind) ? e->kind
 							     : CCG_EV_UNKNOWN]
 				.name);
-	if (!whole) {
-		ccg_buf_adds(b, "\",\"args\":{");
-		if (put_kv(b, t, 1))
-			return -1;
-		ccg_buf_adds(b, "}}");
-		return 0;
-	}
-	ccg_buf_adds(b, "\",\"args\":{\"");
-	put_field(b, t->name, t->name_len);
-	ccg_buf_adds(b, "\":\"");
-	put_field(b, t->attrs, t->attrs_len);
-	ccg_buf_adds(b, "\"}}");
+	ccg_buf_addc(b, '"');
+	if (put_args(b, t, 1, whole ? t->name : NULL, t->name_len))
+		return -1;
+	ccg_buf_addc(b, '}');
 	return 0;
 }
 
