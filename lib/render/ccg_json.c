@@ -401,9 +401,9 @@ static int put_attrs(ccg_buf *b, const tail *t, int form)
 			sizeof attributes - 1);
 }
 
-/* A call's begin "B", end "E" or whole "X" (e->dur long). */
-static int put_call(ccg_buf *b, const ccg_json_ev *e, const tail *t,
-		    char ph, int form)
+/* A call line up to its name's opening quote: phase ph, where, and for
+ * "X" its duration. */
+static void put_head(ccg_buf *b, char ph, const ccg_json_ev *e)
 {
 	char open[] = "{\"ph\":\"?\",";
 	open[7] = ph;
@@ -414,6 +414,13 @@ static int put_call(ccg_buf *b, const ccg_json_ev *e, const tail *t,
 		ccg_buf_add(b, e->dur, e->dur_len);
 	}
 	ccg_buf_adds(b, ",\"name\":\"");
+}
+
+/* A call's begin "B", end "E" or whole "X" (e->dur long). */
+static int put_call(ccg_buf *b, const ccg_json_ev *e, const tail *t,
+		    char ph, int form)
+{
+	put_head(b, ph, e);
 	if (ph == 'E' && e->call_name &&
 	    (e->call_name_len != t->name_len ||
 	     memcmp(e->call_name, t->name, t->name_len))) {
@@ -602,15 +609,7 @@ int ccg_json_event(ccg_buf *b, const ccg_json_ev *e, uint64_t size)
 void ccg_json_clip(ccg_buf *b, char ph, const ccg_json_ev *e,
 		   const char *name, size_t name_len)
 {
-	char open[] = "{\"ph\":\"?\",";
-	open[7] = ph;
-	ccg_buf_adds(b, open);
-	put_where(b, e);
-	if (ph == 'X') {
-		ccg_buf_adds(b, ",\"dur\":");
-		ccg_buf_add(b, e->dur, e->dur_len);
-	}
-	ccg_buf_adds(b, ",\"name\":\"");
+	put_head(b, ph, e);
 	put_field(b, name, name_len);
 	ccg_buf_adds(b, "\",\"args\":{\"clipped\":true}},\n");
 }
