@@ -116,6 +116,9 @@ static ccg_err build_from_otf2(ccg_trace *t, ccg_buf *msg)
 	return CCG_OK;
 }
 
+/* Frees p through fn and forgets it. */
+#define DROP(fn, p) ((fn)(p), (p) = NULL)
+
 /* Drops what a build or a failed load left, keeping options and paths. */
 static void reset_content(ccg_trace *t)
 {
@@ -123,29 +126,18 @@ static void reset_content(ccg_trace *t)
 		free(t->locs[i].dirname);
 		free(t->locs[i].errmsg);
 	}
-	free(t->locs);
-	t->locs = NULL;
+	DROP(free, t->locs);
 	t->nlocs = 0;
-	ccg_statcache_free(t->stats);
-	t->stats = NULL;
-	ccg_lru_free(t->insts);
-	t->insts = NULL;
-	ccg_lru_free(t->svgs);
-	t->svgs = NULL;
-	ccg_lru_free(t->msgseqs);
-	t->msgseqs = NULL;
-	ccg_sumset_free(t->sums);
-	t->sums = NULL;
-	ccg_waitset_free(t->waits);
-	t->waits = NULL;
-	ccg_an_free(t->an);
-	t->an = NULL;
-	ccg_store_free(t->store);
-	t->store = NULL;
-	ccg_index_close(t->index);
-	t->index = NULL;
-	ccg_defs_free(t->defs);
-	t->defs = NULL;
+	DROP(ccg_statcache_free, t->stats);
+	DROP(ccg_lru_free, t->insts);
+	DROP(ccg_lru_free, t->svgs);
+	DROP(ccg_lru_free, t->msgseqs);
+	DROP(ccg_sumset_free, t->sums);
+	DROP(ccg_waitset_free, t->waits);
+	DROP(ccg_an_free, t->an);
+	DROP(ccg_store_free, t->store);
+	DROP(ccg_index_close, t->index);
+	DROP(ccg_defs_free, t->defs);
 	t->from_index = 0;
 }
 
