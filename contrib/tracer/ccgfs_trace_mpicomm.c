@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "ccg_grow.h"
 #include "ccgfs_trace_mpir.h"
 
 typedef struct {
@@ -36,9 +37,11 @@ static pthread_mutex_t ccgt_comm_lock = PTHREAD_MUTEX_INITIALIZER;
 static MPI_Group ccgt_world_group = MPI_GROUP_NULL;
 static int ccgt_world_me;
 static ccgt_comm *ccgt_comms;       /* entry i at ccgt_comms[i - 1] */
-static uint32_t ccgt_ncomms, ccgt_comm_cap;
+static uint32_t ccgt_ncomms;
+static size_t ccgt_comm_cap;
 static ccgt_live *ccgt_lives;
-static uint32_t ccgt_nlive, ccgt_live_cap;
+static uint32_t ccgt_nlive;
+static size_t ccgt_live_cap;
 static uint32_t ccgt_nled;          /* communicators this rank leads */
 
 CCGT_NOINST void ccgt_comm_start(void)
@@ -130,22 +133,9 @@ CCGT_NOINST static uint32_t ccgt_comm_put(MPI_Comm c, const ccgt_comm *x)
 {
 	if (ccgt_ncomms >= CCGT_COMM_MAX)
 		return 0;
-	if (ccgt_ncomms == ccgt_comm_cap) {
-		uint32_t cap = ccgt_comm_cap ? 2 * ccgt_comm_cap : 16;
-		ccgt_comm *t = realloc(ccgt_comms, cap * sizeof *t);
-		if (!t)
-			return 0;
-		ccgt_comms = t;
-		ccgt_comm_cap = cap;
-	}
-	if (ccgt_nlive == ccgt_live_cap) {
-		uint32_t cap = ccgt_live_cap ? 2 * ccgt_live_cap : 16;
-		ccgt_live *t = realloc(ccgt_lives, cap * sizeof *t);
-		if (!t)
-			return 0;
-		ccgt_lives = t;
-		ccgt_live_cap = cap;
-	}
+	if (CCG_GROW(ccgt_comms, ccgt_ncomms + 1, ccgt_comm_cap) != CCG_OK ||
+	    CCG_GROW(ccgt_lives, ccgt_nlive + 1, ccgt_live_cap) != CCG_OK)
+		return 0;
 	ccgt_comms[ccgt_ncomms++] = *x;
 	ccgt_lives[ccgt_nlive++] = (ccgt_live){c, ccgt_ncomms};
 	return ccgt_ncomms;
