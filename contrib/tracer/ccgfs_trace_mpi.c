@@ -153,38 +153,35 @@ CCGT_NOINST static int ccgt_send(unsigned fn, ccgt_send_fn call,
 CCGT_MPI_SENDS(CCGT_WRAP_SEND)
 #undef CCGT_WRAP_SEND
 
-/* The non-blocking sends (MPI_Isend, _Issend, _Ibsend, _Irsend): an
- * MpiIsend after the call; ccgfs_trace_mpireq.c records where the
- * request completes. */
-typedef int (*ccgt_isend_fn)(const void *, int, MPI_Datatype, int, int,
-			     MPI_Comm, MPI_Request *);
-
-CCGT_NOINST static int ccgt_isend(unsigned fn, ccgt_isend_fn call,
-				  const void *buf, int count,
-				  MPI_Datatype type, int dest, int tag,
-				  MPI_Comm comm, MPI_Request *req)
+CCGT_NOINST int ccgt_mpi_isend_like(unsigned fn, ccgt_isend_fn call,
+				    ccgt_isend_then then, const void *buf,
+				    int count, MPI_Datatype type, int dest,
+				    int tag, MPI_Comm comm, MPI_Request *req)
 {
 	ccgt_mpi_region(CCGT_K_MPI_ENTER, fn);
 	int rc = call(buf, count, type, dest, tag, comm, req);
-	if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL) {
-		unsigned cidx = ccgt_comm_index(comm);
-		uint64_t id = ccgt_mpi_next_req();
-		ccgt_req_track(*req, 0, comm, cidx, type, id);
-		ccgt_mpi_p2p(CCGT_K_ISEND, comm, cidx, dest, tag,
-			     ccgt_bytes(count, type), id);
-	}
+	if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL)
+		then(*req, count, type, dest, tag, comm);
 	ccgt_mpi_region(CCGT_K_MPI_LEAVE, fn);
 	return rc;
 }
 
-#define CCGT_WRAP_ISEND(id, fn, role)                                   \
-	CCGT_NOINST int MPI_##fn(const void *buf, int count,            \
-				 MPI_Datatype type, int dest, int tag,  \
-				 MPI_Comm comm, MPI_Request *req)       \
-	{                                                               \
-		return ccgt_isend(CCGT_MPI_##id, PMPI_##fn, buf, count, \
-				  type, dest, tag, comm, req);          \
-	}
+/* The non-blocking sends (MPI_Isend, _Issend, _Ibsend, _Irsend): an
+ * MpiIsend after the call; ccgfs_trace_mpireq.c records where the
+ * request completes. */
+CCGT_NOINST static void ccgt_isend_started(MPI_Request req, int count,
+					   MPI_Datatype type, int dest,
+					   int tag, MPI_Comm comm)
+{
+	unsigned cidx = ccgt_comm_index(comm);
+	uint64_t id = ccgt_mpi_next_req();
+	ccgt_req_track(req, 0, comm, cidx, type, id);
+	ccgt_mpi_p2p(CCGT_K_ISEND, comm, cidx, dest, tag,
+		     ccgt_bytes(count, type), id);
+}
+
+#define CCGT_WRAP_ISEND(id, fn, role) \
+	CCGT_WRAP_ISEND_LIKE(id, fn, ccgt_isend_started)
 CCGT_MPI_ISENDS(CCGT_WRAP_ISEND)
 #undef CCGT_WRAP_ISEND
 
