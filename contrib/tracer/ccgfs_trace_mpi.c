@@ -226,39 +226,48 @@ CCGT_NOINST int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source,
 	return rc;
 }
 
+/* MPI_Sendrecv (fn CCGT_MPI_SENDRECV) or MPI_Sendrecv_replace (any
+ * other fn: rbuf, rcount and rtype are its buffer, count and type): an
+ * MpiSend before the call, an MpiRecv after it. */
+CCGT_NOINST static int ccgt_sendrecv(unsigned fn, const void *sbuf, int scount,
+				     MPI_Datatype stype, int dest, int stag,
+				     void *rbuf, int rcount,
+				     MPI_Datatype rtype, int source, int rtag,
+				     MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status own;
+	MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+	ccgt_mpi_region(CCGT_K_MPI_ENTER, fn);
+	ccgt_mpi_p2p(CCGT_K_SEND, comm, ccgt_comm_index(comm), dest, stag,
+		     ccgt_bytes(scount, stype), 0);
+	int rc = fn == CCGT_MPI_SENDRECV
+		? PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount,
+				rtype, source, rtag, comm, st)
+		: PMPI_Sendrecv_replace(rbuf, rcount, rtype, dest, stag,
+					source, rtag, comm, st);
+	if (rc == MPI_SUCCESS)
+		ccgt_mpi_received(comm, source, rtype, st);
+	ccgt_mpi_region(CCGT_K_MPI_LEAVE, fn);
+	return rc;
+}
+
 CCGT_NOINST int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
 			     int dest, int stag, void *rbuf, int rcount,
 			     MPI_Datatype rtype, int source, int rtag,
 			     MPI_Comm comm, MPI_Status *status)
 {
-	MPI_Status own;
-	MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-	ccgt_mpi_region(CCGT_K_MPI_ENTER, CCGT_MPI_SENDRECV);
-	ccgt_mpi_p2p(CCGT_K_SEND, comm, ccgt_comm_index(comm), dest, stag,
-		     ccgt_bytes(scount, stype), 0);
-	int rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount,
-			       rtype, source, rtag, comm, st);
-	if (rc == MPI_SUCCESS)
-		ccgt_mpi_received(comm, source, rtype, st);
-	ccgt_mpi_region(CCGT_K_MPI_LEAVE, CCGT_MPI_SENDRECV);
-	return rc;
+	return ccgt_sendrecv(CCGT_MPI_SENDRECV, sbuf, scount, stype, dest,
+			     stag, rbuf, rcount, rtype, source, rtag, comm,
+			     status);
 }
 
 CCGT_NOINST int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type,
 				     int dest, int stag, int source, int rtag,
 				     MPI_Comm comm, MPI_Status *status)
 {
-	MPI_Status own;
-	MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-	ccgt_mpi_region(CCGT_K_MPI_ENTER, CCGT_MPI_SENDRECV_REPLACE);
-	ccgt_mpi_p2p(CCGT_K_SEND, comm, ccgt_comm_index(comm), dest, stag,
-		     ccgt_bytes(count, type), 0);
-	int rc = PMPI_Sendrecv_replace(buf, count, type, dest, stag, source,
-				       rtag, comm, st);
-	if (rc == MPI_SUCCESS)
-		ccgt_mpi_received(comm, source, type, st);
-	ccgt_mpi_region(CCGT_K_MPI_LEAVE, CCGT_MPI_SENDRECV_REPLACE);
-	return rc;
+	return ccgt_sendrecv(CCGT_MPI_SENDRECV_REPLACE, buf, count, type, dest,
+			     stag, buf, count, type, source, rtag, comm,
+			     status);
 }
 
 /* ---- collectives ---- */
