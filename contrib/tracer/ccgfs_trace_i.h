@@ -247,20 +247,20 @@ int ccgt_write_thread_to(struct OTF2_EvtWriter_struct *w,
 
 /* The record of what a thread kept and dropped, in uint64 fields (MPI
  * ranks gather them as they are): its events written, then the values
- * of the location properties ccgt_record_keys names. */
+ * of the location properties ccgt_def_thread writes. */
 enum {
 	CCGT_R_NEV, CCGT_R_STRATEGY, CCGT_R_BUFFER, CCGT_R_USED,
 	CCGT_R_DROPPED, CCGT_R_FIRST, CCGT_R_LAST, CCGT_R_LEVEL_CUT,
 	CCGT_R_LEVEL, CCGT_R_CLASSES, CCGT_R_STOPPED, CCGT_R_STOP_T,
 	CCGT_R_NFIELDS
 };
-/* The property keys, in the order of ccgt_record_ids.key. */
+/* The location properties (their keys "CCGFS_TRACE::...", in
+ * ccgfs_trace_defs.c). */
 enum {
 	CCGT_P_REDUCE, CCGT_P_BUFFER, CCGT_P_USED, CCGT_P_DROPPED,
 	CCGT_P_FIRST, CCGT_P_LAST, CCGT_P_LEVEL, CCGT_P_CLASSES,
 	CCGT_P_STOPPED, CCGT_P_NKEYS
 };
-extern const char *const ccgt_record_keys[CCGT_P_NKEYS];
 
 /* Fills rec (CCGT_R_NFIELDS) from th; CCGT_R_NEV is left alone. */
 void ccgt_record_fill(const ccgt_thread *th, uint64_t *rec);
@@ -269,19 +269,6 @@ void ccgt_record_fill(const ccgt_thread *th, uint64_t *rec);
  * comma-separated, into out (NUL-terminated, cut at size). */
 void ccgt_classes_text(const ccgt_config *cfg, uint64_t mask, char *out,
 		       size_t size);
-
-struct OTF2_GlobalDefWriter_struct;
-/* String ids of the record's keys and of the 3 strategy names. */
-typedef struct {
-	uint32_t key[CCGT_P_NKEYS];
-	uint32_t strategy[3];
-} ccgt_record_ids;
-
-/* Writes rec as location properties of loc; classes: the string id of
- * ccgt_classes_text of rec's classes (unused when none).  0 or -1. */
-int ccgt_record_write(struct OTF2_GlobalDefWriter_struct *g, uint64_t loc,
-		      const uint64_t *rec, const ccgt_record_ids *ids,
-		      uint32_t classes);
 
 struct OTF2_Archive_struct;
 /* Sets what both archives share: flushing, OTF2's chunks (at most 4 of
@@ -297,6 +284,53 @@ void ccgt_report(const char *who, const ccgt_thread *th, size_t closed);
  * into dir; returns 0, or -1 after printing why on stderr. */
 int ccgt_write_archive(const char *dir, ccgt_thread *head, uint32_t nthreads,
 		       const ccgt_config *cfg);
+
+/* ---- ccgfs_trace_defs.c: global definitions of both writers ---- */
+
+struct OTF2_GlobalDefWriter_struct;
+
+/* Writes definition `fn` (OTF2_GlobalDefWriter_Write##fn) to the writer
+ * `g` in scope; true on error. */
+#define CCGT_DEF(fn, ...) \
+	(OTF2_GlobalDefWriter_Write##fn(g, __VA_ARGS__) != OTF2_SUCCESS)
+
+/* The global definitions of an archive under way: its writer, the next
+ * string id (strings are numbered from 0 as they are defined) and the
+ * ids of the strings every archive has. */
+typedef struct {
+	struct OTF2_GlobalDefWriter_struct *g;   /* borrowed */
+	uint32_t next;
+	uint32_t empty;                  /* "" */
+	uint32_t key[CCGT_P_NKEYS];      /* the location properties' keys */
+	uint32_t strategy[3];            /* ccgt_reduce_names */
+} ccgt_defs;
+
+/* Starts d on g (NULL: fails): the clock (ns, span [t0, t1]), the
+ * strings every archive has (the same ids in both writers) and system
+ * tree node 0, this host.  0 or -1. */
+int ccgt_defs_open(ccgt_defs *d, struct OTF2_GlobalDefWriter_struct *g,
+		   uint64_t t0, uint64_t t1);
+
+/* Defines s, or fmt's text of v (at most 63 bytes), as the next string:
+ * its id, or OTF2_UNDEFINED_STRING on error. */
+uint32_t ccgt_str(ccgt_defs *d, const char *s);
+uint32_t ccgt_strf(ccgt_defs *d, const char *fmt, uint64_t v);
+
+/* Defines location loc, thread `index` (named "thread index") of
+ * location group `group`, with rec[CCGT_R_NEV] events, and its record
+ * rec (CCGT_R_NFIELDS) as location properties, the classes dropped in
+ * cfg's order.  0 or -1. */
+int ccgt_def_thread(ccgt_defs *d, const ccgt_config *cfg, uint64_t loc,
+		    uint32_t index, uint32_t group, const uint64_t *rec);
+
+/* Defines region `id`, a function of the compiler paradigm named name,
+ * in file (NULL or "" when unknown) at line.  0 or -1. */
+int ccgt_def_function(ccgt_defs *d, uint32_t id, const char *name,
+		      const char *file, uint32_t line);
+
+/* Defines metric class 0 of member 0: the thread's CPU time in ns,
+ * accumulated since it began.  0 or -1. */
+int ccgt_def_cpu_metric(ccgt_defs *d);
 
 /* ---- ccgfs_trace.c, for the MPI part ---- */
 

@@ -153,38 +153,35 @@ CCGT_NOINST static int ccgt_send(unsigned fn, ccgt_send_fn call,
 CCGT_MPI_SENDS(CCGT_WRAP_SEND)
 #undef CCGT_WRAP_SEND
 
-/* The non-blocking sends (MPI_Isend, _Issend, _Ibsend, _Irsend): an
- * MpiIsend after the call; ccgfs_trace_mpireq.c records where the
- * request completes. */
-typedef int (*ccgt_isend_fn)(const void *, int, MPI_Datatype, int, int,
-			     MPI_Comm, MPI_Request *);
-
-CCGT_NOINST static int ccgt_isend(unsigned fn, ccgt_isend_fn call,
-				  const void *buf, int count,
-				  MPI_Datatype type, int dest, int tag,
-				  MPI_Comm comm, MPI_Request *req)
+CCGT_NOINST int ccgt_mpi_isend_like(unsigned fn, ccgt_isend_fn call,
+				    ccgt_isend_then then, const void *buf,
+				    int count, MPI_Datatype type, int dest,
+				    int tag, MPI_Comm comm, MPI_Request *req)
 {
 	ccgt_mpi_region(CCGT_K_MPI_ENTER, fn);
 	int rc = call(buf, count, type, dest, tag, comm, req);
-	if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL) {
-		unsigned cidx = ccgt_comm_index(comm);
-		uint64_t id = ccgt_mpi_next_req();
-		ccgt_req_track(*req, 0, comm, cidx, type, id);
-		ccgt_mpi_p2p(CCGT_K_ISEND, comm, cidx, dest, tag,
-			     ccgt_bytes(count, type), id);
-	}
+	if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL)
+		then(*req, count, type, dest, tag, comm);
 	ccgt_mpi_region(CCGT_K_MPI_LEAVE, fn);
 	return rc;
 }
 
-#define CCGT_WRAP_ISEND(id, fn, role)                                   \
-	CCGT_NOINST int MPI_##fn(const void *buf, int count,            \
-				 MPI_Datatype type, int dest, int tag,  \
-				 MPI_Comm comm, MPI_Request *req)       \
-	{                                                               \
-		return ccgt_isend(CCGT_MPI_##id, PMPI_##fn, buf, count, \
-				  type, dest, tag, comm, req);          \
-	}
+/* The non-blocking sends (MPI_Isend, _Issend, _Ibsend, _Irsend): an
+ * MpiIsend after the call; ccgfs_trace_mpireq.c records where the
+ * request completes. */
+CCGT_NOINST static void ccgt_isend_started(MPI_Request req, int count,
+					   MPI_Datatype type, int dest,
+					   int tag, MPI_Comm comm)
+{
+	unsigned cidx = ccgt_comm_index(comm);
+	uint64_t id = ccgt_mpi_next_req();
+	ccgt_req_track(req, 0, comm, cidx, type, id);
+	ccgt_mpi_p2p(CCGT_K_ISEND, comm, cidx, dest, tag,
+		     ccgt_bytes(count, type), id);
+}
+
+#define CCGT_WRAP_ISEND(id, fn, role) \
+	CCGT_WRAP_ISEND_LIKE(id, fn, ccgt_isend_started)
 CCGT_MPI_ISENDS(CCGT_WRAP_ISEND)
 #undef CCGT_WRAP_ISEND
 
@@ -229,39 +226,48 @@ CCGT_NOINST int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source,
 	return rc;
 }
 
+/* MPI_Sendrecv (fn CCGT_MPI_SENDRECV) or MPI_Sendrecv_replace (any
+ * other fn: rbuf, rcount and rtype are its buffer, count and type): an
+ * MpiSend before the call, an MpiRecv after it. */
+CCGT_NOINST static int ccgt_sendrecv(unsigned fn, const void *sbuf, int scount,
+				     MPI_Datatype stype, int dest, int stag,
+				     void *rbuf, int rcount,
+				     MPI_Datatype rtype, int source, int rtag,
+				     MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status own;
+	MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+	ccgt_mpi_region(CCGT_K_MPI_ENTER, fn);
+	ccgt_mpi_p2p(CCGT_K_SEND, comm, ccgt_comm_index(comm), dest, stag,
+		     ccgt_bytes(scount, stype), 0);
+	int rc = fn == CCGT_MPI_SENDRECV
+		? PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount,
+				rtype, source, rtag, comm, st)
+		: PMPI_Sendrecv_replace(rbuf, rcount, rtype, dest, stag,
+					source, rtag, comm, st);
+	if (rc == MPI_SUCCESS)
+		ccgt_mpi_received(comm, source, rtype, st);
+	ccgt_mpi_region(CCGT_K_MPI_LEAVE, fn);
+	return rc;
+}
+
 CCGT_NOINST int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
 			     int dest, int stag, void *rbuf, int rcount,
 			     MPI_Datatype rtype, int source, int rtag,
 			     MPI_Comm comm, MPI_Status *status)
 {
-	MPI_Status own;
-	MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-	ccgt_mpi_region(CCGT_K_MPI_ENTER, CCGT_MPI_SENDRECV);
-	ccgt_mpi_p2p(CCGT_K_SEND, comm, ccgt_comm_index(comm), dest, stag,
-		     ccgt_bytes(scount, stype), 0);
-	int rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount,
-			       rtype, source, rtag, comm, st);
-	if (rc == MPI_SUCCESS)
-		ccgt_mpi_received(comm, source, rtype, st);
-	ccgt_mpi_region(CCGT_K_MPI_LEAVE, CCGT_MPI_SENDRECV);
-	return rc;
+	return ccgt_sendrecv(CCGT_MPI_SENDRECV, sbuf, scount, stype, dest,
+			     stag, rbuf, rcount, rtype, source, rtag, comm,
+			     status);
 }
 
 CCGT_NOINST int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type,
 				     int dest, int stag, int source, int rtag,
 				     MPI_Comm comm, MPI_Status *status)
 {
-	MPI_Status own;
-	MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-	ccgt_mpi_region(CCGT_K_MPI_ENTER, CCGT_MPI_SENDRECV_REPLACE);
-	ccgt_mpi_p2p(CCGT_K_SEND, comm, ccgt_comm_index(comm), dest, stag,
-		     ccgt_bytes(count, type), 0);
-	int rc = PMPI_Sendrecv_replace(buf, count, type, dest, stag, source,
-				       rtag, comm, st);
-	if (rc == MPI_SUCCESS)
-		ccgt_mpi_received(comm, source, type, st);
-	ccgt_mpi_region(CCGT_K_MPI_LEAVE, CCGT_MPI_SENDRECV_REPLACE);
-	return rc;
+	return ccgt_sendrecv(CCGT_MPI_SENDRECV_REPLACE, buf, count, type, dest,
+			     stag, buf, count, type, source, rtag, comm,
+			     status);
 }
 
 /* ---- collectives ---- */

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include <mpi.h>
 #include <otf2/otf2.h>
 
 #include "ccgfs_trace_i.h"
@@ -166,6 +167,14 @@ int ccgt_mpic_unify(ccgt_mw *w);
  * when it does not fit an int. */
 int ccgt_mw_all(int ok);
 long ccgt_mw_displ(const int *counts, int n, int *displ);
+
+/* ccgfs_trace_mpiw.c: gathers every rank's n items of `type` (size
+ * bytes each; mine) at rank 0, in rank order, into a new array (owned by
+ * the caller) stored at *(T **)all, and their number into *nall; the
+ * other ranks get NULL.  Collective; 0 or -1 (on every rank, *all then
+ * NULL). */
+int ccgt_mw_gather(const ccgt_mw *w, const void *mine, size_t n,
+		   MPI_Datatype type, size_t size, void *all, size_t *nall);
 
 /* Rank 0 (ccgfs_trace_mpid.c): writes the global definitions of w's
  * archive; 0 or -1. */

@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "ccg_grow.h"
 #include "ccgfs_trace_mpir.h"
 
 typedef struct {
@@ -36,9 +37,11 @@ static pthread_mutex_t ccgt_comm_lock = PTHREAD_MUTEX_INITIALIZER;
 static MPI_Group ccgt_world_group = MPI_GROUP_NULL;
 static int ccgt_world_me;
 static ccgt_comm *ccgt_comms;       /* entry i at ccgt_comms[i - 1] */
-static uint32_t ccgt_ncomms, ccgt_comm_cap;
+static uint32_t ccgt_ncomms;
+static size_t ccgt_comm_cap;
 static ccgt_live *ccgt_lives;
-static uint32_t ccgt_nlive, ccgt_live_cap;
+static uint32_t ccgt_nlive;
+static size_t ccgt_live_cap;
 static uint32_t ccgt_nled;          /* communicators this rank leads */
 
 CCGT_NOINST void ccgt_comm_start(void)
@@ -130,22 +133,9 @@ CCGT_NOINST static uint32_t ccgt_comm_put(MPI_Comm c, const ccgt_comm *x)
 {
 	if (ccgt_ncomms >= CCGT_COMM_MAX)
 		return 0;
-	if (ccgt_ncomms == ccgt_comm_cap) {
-		uint32_t cap = ccgt_comm_cap ? 2 * ccgt_comm_cap : 16;
-		ccgt_comm *t = realloc(ccgt_comms, cap * sizeof *t);
-		if (!t)
-			return 0;
-		ccgt_comms = t;
-		ccgt_comm_cap = cap;
-	}
-	if (ccgt_nlive == ccgt_live_cap) {
-		uint32_t cap = ccgt_live_cap ? 2 * ccgt_live_cap : 16;
-		ccgt_live *t = realloc(ccgt_lives, cap * sizeof *t);
-		if (!t)
-			return 0;
-		ccgt_lives = t;
-		ccgt_live_cap = cap;
-	}
+	if (CCG_GROW(ccgt_comms, ccgt_ncomms + 1, ccgt_comm_cap) != CCG_OK ||
+	    CCG_GROW(ccgt_lives, ccgt_nlive + 1, ccgt_live_cap) != CCG_OK)
+		return 0;
 	ccgt_comms[ccgt_ncomms++] = *x;
 	ccgt_lives[ccgt_nlive++] = (ccgt_live){c, ccgt_ncomms};
 	return ccgt_ncomms;
@@ -344,7 +334,7 @@ int ccgt_mpic_unify(ccgt_mw *w)
 	size_t s = (size_t)w->size, len = 0;
 	uint32_t *led = calloc(s, sizeof *led), *base = calloc(s, sizeof *base);
 	uint32_t *mine = NULL, *perm = NULL;
-	int *cnt = NULL, *displ = NULL, rc = -1;
+	int rc = -1;
 	w->ncomms = ccgt_ncomms;
 	w->comm_gid = calloc((size_t)ccgt_ncomms + 1, sizeof *w->comm_gid);
 	if (!ccgt_mw_all(led && base && w->comm_gid) ||
@@ -359,31 +349,14 @@ int ccgt_mpic_unify(ccgt_mw *w)
 	for (uint32_t e = 0; e <= ccgt_ncomms; e++)
 		w->comm_gid[e] = ccgt_comm_gid(base, led, w->size, e);
 	mine = ccgt_comm_mine(w, base, led, &len);
-	int ok = total < INT32_MAX && mine && len < INT32_MAX;
-	if (w->rank == 0) {
-		cnt = calloc(s, sizeof *cnt);
-		displ = calloc(s, sizeof *displ);
-		ok = ok && cnt && displ;
-	}
-	int mylen = (int)len;
-	if (!ccgt_mw_all(ok) ||
-	    PMPI_Gather(&mylen, 1, MPI_INT, cnt, 1, MPI_INT, 0,
-			MPI_COMM_WORLD) != MPI_SUCCESS)
-		goto out;
-	if (w->rank == 0) {
-		long all = ccgt_mw_displ(cnt, w->size, displ);
-		w->cdefs = all >= 0 ? malloc(all ? (size_t)all * 4 : 4) : NULL;
-		w->ncdefs = all >= 0 ? (size_t)all : 0;
-		ok = w->cdefs != NULL;
-	}
-	if (!ccgt_mw_all(ok) ||
-	    PMPI_Gatherv(mine, mylen, MPI_UINT32_T, w->cdefs, cnt, displ,
-			 MPI_UINT32_T, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+	if (!ccgt_mw_all(total < INT32_MAX && mine) ||
+	    ccgt_mw_gather(w, mine, len, MPI_UINT32_T, sizeof *mine,
+			   &w->cdefs, &w->ncdefs))
 		goto out;
 	/* the ids so far follow the leaders; rank 0 puts parents first */
 	uint32_t n = (uint32_t)(total - 1);
 	perm = calloc(n ? n : 1, sizeof *perm);
-	ok = perm && (w->rank != 0 || ccgt_comm_order(w, n, perm) == 0);
+	int ok = perm && (w->rank != 0 || ccgt_comm_order(w, n, perm) == 0);
 	if (!ccgt_mw_all(ok) ||
 	    PMPI_Bcast(perm, (int)n, MPI_UINT32_T, 0, MPI_COMM_WORLD) !=
 	    MPI_SUCCESS)
@@ -396,8 +369,6 @@ int ccgt_mpic_unify(ccgt_mw *w)
 out:
 	free(perm);
 	free(mine);
-	free(displ);
-	free(cnt);
 	free(base);
 	free(led);
 	return rc;

@@ -3,13 +3,12 @@
  * clock, a location group per rank and its locations with the record
  * of drops, the regions (the MPI functions used, then the functions
  * unified by name), MPI_COMM_WORLD and the other communicators
- * (ccgfs_trace_mpicomm.c) and the CPU-time metric. */
+ * (ccgfs_trace_mpicomm.c) and the CPU-time metric; what the
+ * single-process writer defines too through ccgfs_trace_defs.c. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include <otf2/otf2.h>
 
@@ -18,55 +17,14 @@
 
 #define CCGT_NOINST __attribute__((no_instrument_function))
 
-#define CCGT_DEF(fn, ...) \
-	(OTF2_GlobalDefWriter_Write##fn(g, __VA_ARGS__) != OTF2_SUCCESS)
-
 /* The MPI functions' names, by id. */
 #define CCGT_MPI_NAME(id, name, role) "MPI_" #name,
 static const char *const ccgt_mpi_names[] = {CCGT_MPI_FUNCS(CCGT_MPI_NAME)};
 #undef CCGT_MPI_NAME
 
-typedef struct {
-	OTF2_GlobalDefWriter *g;
-	uint32_t next;            /* the next string id */
-	ccgt_record_ids ids;
-	uint32_t empty;
-} ccgt_mw_defs;
-
-/* Defines string s; its id, or OTF2_UNDEFINED_STRING on error. */
-CCGT_NOINST static uint32_t ccgt_mw_str(ccgt_mw_defs *d, const char *s)
-{
-	if (OTF2_GlobalDefWriter_WriteString(d->g, d->next, s) != OTF2_SUCCESS)
-		return OTF2_UNDEFINED_STRING;
-	return d->next++;
-}
-
-CCGT_NOINST static uint32_t ccgt_mw_strf(ccgt_mw_defs *d, const char *fmt,
-					 uint64_t v)
-{
-	char buf[64];
-	snprintf(buf, sizeof buf, fmt, v);
-	return ccgt_mw_str(d, buf);
-}
-
-/* The record of drops of location `loc` (fields l), as location
- * properties. */
-CCGT_NOINST static int ccgt_mw_record(const ccgt_mw *w, ccgt_mw_defs *d,
-				      uint64_t loc, const uint64_t *l)
-{
-	uint32_t classes = 0;
-	if (l[CCGT_R_CLASSES]) {
-		char buf[64];
-		ccgt_classes_text(w->cfg, l[CCGT_R_CLASSES], buf, sizeof buf);
-		if ((classes = ccgt_mw_str(d, buf)) == OTF2_UNDEFINED_STRING)
-			return -1;
-	}
-	return ccgt_record_write(d->g, loc, l, &d->ids, classes);
-}
-
 /* The regions: the MPI functions used, then the functions (id nmpi +
  * global id). */
-CCGT_NOINST static int ccgt_mw_def_regions(const ccgt_mw *w, ccgt_mw_defs *d)
+CCGT_NOINST static int ccgt_mw_def_regions(const ccgt_mw *w, ccgt_defs *d)
 {
 	OTF2_GlobalDefWriter *g = d->g;
 #define CCGT_MPI_ROLE(id, name, role) role,
@@ -75,7 +33,7 @@ CCGT_NOINST static int ccgt_mw_def_regions(const ccgt_mw *w, ccgt_mw_defs *d)
 	for (uint32_t k = 0; k < CCGT_MPI_NFUNCS; k++) {
 		if (!(w->mpi_used & (UINT64_C(1) << k)))
 			continue;
-		uint32_t s = ccgt_mw_str(d, ccgt_mpi_names[k]);
+		uint32_t s = ccgt_str(d, ccgt_mpi_names[k]);
 		if (s == OTF2_UNDEFINED_STRING ||
 		    CCGT_DEF(Region, w->mpi_region[k], s, s, d->empty, roles[k],
 			     OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE,
@@ -84,23 +42,15 @@ CCGT_NOINST static int ccgt_mw_def_regions(const ccgt_mw *w, ccgt_mw_defs *d)
 	}
 	for (size_t i = 0; i < w->ngnames; i++) {
 		const ccgt_gname *n = &w->gnames[i];
-		uint32_t s = ccgt_mw_str(d, n->name), f = d->empty;
-		if (s == OTF2_UNDEFINED_STRING)
-			return -1;
-		if (n->file[0] && (f = ccgt_mw_str(d, n->file)) ==
-		    OTF2_UNDEFINED_STRING)
-			return -1;
-		if (CCGT_DEF(Region, w->nmpi + (uint32_t)i, s, s,
-			     d->empty, OTF2_REGION_ROLE_FUNCTION,
-			     OTF2_PARADIGM_COMPILER, OTF2_REGION_FLAG_NONE, f,
-			     n->line, n->line))
+		if (ccgt_def_function(d, w->nmpi + (uint32_t)i, n->name,
+				      n->file, n->line))
 			return -1;
 	}
 	return 0;
 }
 
 /* MPI_COMM_WORLD: rank r is the first location of rank r. */
-CCGT_NOINST static int ccgt_mw_def_comm(const ccgt_mw *w, ccgt_mw_defs *d)
+CCGT_NOINST static int ccgt_mw_def_comm(const ccgt_mw *w, ccgt_defs *d)
 {
 	OTF2_GlobalDefWriter *g = d->g;
 	uint64_t *locs = calloc((size_t)w->size, sizeof *locs);
@@ -114,7 +64,7 @@ CCGT_NOINST static int ccgt_mw_def_comm(const ccgt_mw *w, ccgt_mw_defs *d)
 		ranks[r] = (uint64_t)r;
 		l += (uint64_t)w->nthreads_of[r];
 	}
-	uint32_t s = ccgt_mw_str(d, "MPI_COMM_WORLD");
+	uint32_t s = ccgt_str(d, "MPI_COMM_WORLD");
 	if (s == OTF2_UNDEFINED_STRING ||
 	    CCGT_DEF(Group, 0, d->empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
 		     OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
@@ -135,7 +85,7 @@ out:
  * members): a COMM_GROUP group k + 1 of its members' MPI_COMM_WORLD
  * ranks (through *members, a buffer of *cap), and the communicator,
  * named after the call that made it and k.  0 or -1. */
-CCGT_NOINST static int ccgt_mw_def_one(ccgt_mw_defs *d, const uint32_t *r,
+CCGT_NOINST static int ccgt_mw_def_one(ccgt_defs *d, const uint32_t *r,
 				       uint32_t k, uint64_t **members,
 				       size_t *cap)
 {
@@ -147,7 +97,7 @@ CCGT_NOINST static int ccgt_mw_def_one(ccgt_mw_defs *d, const uint32_t *r,
 	for (uint32_t i = 0; i < n; i++)
 		(*members)[i] = r[3 + i];
 	snprintf(buf, sizeof buf, "%s %" PRIu32, ccgt_mpi_names[r[1]], k);
-	uint32_t s = ccgt_mw_str(d, buf);
+	uint32_t s = ccgt_str(d, buf);
 	return s == OTF2_UNDEFINED_STRING ||
 	       CCGT_DEF(Group, k + 1, d->empty, OTF2_GROUP_TYPE_COMM_GROUP,
 			OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, n,
@@ -157,7 +107,7 @@ CCGT_NOINST static int ccgt_mw_def_one(ccgt_mw_defs *d, const uint32_t *r,
 
 /* The other communicators (w->cdefs: ids from 1 in their order, each
  * after its parent). */
-CCGT_NOINST static int ccgt_mw_def_comms(const ccgt_mw *w, ccgt_mw_defs *d)
+CCGT_NOINST static int ccgt_mw_def_comms(const ccgt_mw *w, ccgt_defs *d)
 {
 	const uint32_t *c = w->cdefs;
 	size_t pos = 0, cap = 0;
@@ -178,66 +128,26 @@ out:
 
 CCGT_NOINST int ccgt_mpid_write(const ccgt_mw *w)
 {
-	ccgt_mw_defs d = {.g = OTF2_Archive_GetGlobalDefWriter(w->ar)};
-	OTF2_GlobalDefWriter *g = d.g;
-	char host[256] = "localhost";
-	uint32_t s_node, s_class, s_cpu = 0, s_desc = 0, s_sec = 0;
-	if (!g)
-		return -1;
-	gethostname(host, sizeof host - 1);
-	if ((d.empty = ccgt_mw_str(&d, "")) == OTF2_UNDEFINED_STRING ||
-	    (s_node = ccgt_mw_str(&d, host)) == OTF2_UNDEFINED_STRING ||
-	    (s_class = ccgt_mw_str(&d, "node")) == OTF2_UNDEFINED_STRING)
-		return -1;
-	for (unsigned k = 0; k < CCGT_P_NKEYS; k++)
-		if ((d.ids.key[k] = ccgt_mw_str(&d, ccgt_record_keys[k])) ==
-		    OTF2_UNDEFINED_STRING)
-			return -1;
-	for (unsigned k = 0; k < 3; k++)
-		if ((d.ids.strategy[k] = ccgt_mw_str(&d, ccgt_reduce_names[k])) ==
-		    OTF2_UNDEFINED_STRING)
-			return -1;
-	if (CCGT_DEF(ClockProperties, 1000000000u, w->t0, w->t1 - w->t0,
-		     OTF2_UNDEFINED_TIMESTAMP) ||
-	    CCGT_DEF(SystemTreeNode, 0, s_node, s_class,
-		     OTF2_UNDEFINED_SYSTEM_TREE_NODE))
+	ccgt_defs d;
+	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(w->ar);
+	if (ccgt_defs_open(&d, g, w->t0, w->t1))
 		return -1;
 	uint64_t loc = 0;
 	for (int r = 0; r < w->size; r++) {
-		uint32_t s = ccgt_mw_strf(&d, "rank %" PRIu64, (uint64_t)r);
+		uint32_t s = ccgt_strf(&d, "rank %" PRIu64, (uint64_t)r);
 		if (s == OTF2_UNDEFINED_STRING ||
 		    CCGT_DEF(LocationGroup, (uint32_t)r, s,
 			     OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
 			     OTF2_UNDEFINED_LOCATION_GROUP))
 			return -1;
-		for (int i = 0; i < w->nthreads_of[r]; i++, loc++) {
-			const uint64_t *l = &w->locs[loc * CCGT_R_NFIELDS];
-			s = ccgt_mw_strf(&d, "thread %" PRIu64, (uint64_t)i);
-			if (s == OTF2_UNDEFINED_STRING ||
-			    CCGT_DEF(Location, loc, s,
-				     OTF2_LOCATION_TYPE_CPU_THREAD, l[CCGT_R_NEV],
-				     (uint32_t)r) ||
-			    ccgt_mw_record(w, &d, loc, l))
+		for (int i = 0; i < w->nthreads_of[r]; i++, loc++)
+			if (ccgt_def_thread(&d, w->cfg, loc, (uint32_t)i,
+					    (uint32_t)r,
+					    &w->locs[loc * CCGT_R_NFIELDS]))
 				return -1;
-		}
 	}
 	if (ccgt_mw_def_regions(w, &d) || ccgt_mw_def_comm(w, &d) ||
 	    ccgt_mw_def_comms(w, &d))
 		return -1;
-	if (!w->cfg->cputime)
-		return 0;
-	/* the CPU-time metric, as ccgfs_trace_write.c defines it */
-	OTF2_MetricMemberRef member = 0;
-	if ((s_cpu = ccgt_mw_str(&d, "cpu_time")) == OTF2_UNDEFINED_STRING ||
-	    (s_desc = ccgt_mw_str(&d, "CPU time of the thread "
-				  "(CLOCK_THREAD_CPUTIME_ID)")) ==
-	    OTF2_UNDEFINED_STRING ||
-	    (s_sec = ccgt_mw_str(&d, "s")) == OTF2_UNDEFINED_STRING)
-		return -1;
-	return CCGT_DEF(MetricMember, 0, s_cpu, s_desc, OTF2_METRIC_TYPE_OTHER,
-			OTF2_METRIC_ACCUMULATED_START, OTF2_TYPE_UINT64,
-			OTF2_BASE_DECIMAL, -9, s_sec) ||
-	       CCGT_DEF(MetricClass, 0, 1, &member,
-			OTF2_METRIC_SYNCHRONOUS_STRICT,
-			OTF2_RECORDER_KIND_CPU) ? -1 : 0;
+	return w->cfg->cputime ? ccgt_def_cpu_metric(&d) : 0;
 }

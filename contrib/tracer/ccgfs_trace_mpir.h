@@ -35,6 +35,33 @@ CCGT_HIDDEN void ccgt_mpi_req(unsigned kind, uint64_t word);
 /* A new request id (1, 2, ... per process). */
 CCGT_HIDDEN uint64_t ccgt_mpi_next_req(void);
 
+/* The calls of MPI_Isend's signature: the non-blocking sends and the
+ * persistent ones (MPI_Send_init and their modes). */
+typedef int (*ccgt_isend_fn)(const void *, int, MPI_Datatype, int, int,
+			     MPI_Comm, MPI_Request *);
+/* What such a call records once it made request req to a real peer. */
+typedef void (*ccgt_isend_then)(MPI_Request req, int count,
+				MPI_Datatype type, int dest, int tag,
+				MPI_Comm comm);
+
+/* Calls `call` inside the region of MPI function fn, then `then` when it
+ * succeeded and dest is no MPI_PROC_NULL; call's result. */
+CCGT_HIDDEN int ccgt_mpi_isend_like(unsigned fn, ccgt_isend_fn call,
+				    ccgt_isend_then then, const void *buf,
+				    int count, MPI_Datatype type, int dest,
+				    int tag, MPI_Comm comm, MPI_Request *req);
+
+/* The wrapper MPI_fn (id CCGT_MPI_id) of such a call, through `then`. */
+#define CCGT_WRAP_ISEND_LIKE(id, fn, then)                              \
+	CCGT_NOINST int MPI_##fn(const void *buf, int count,            \
+				 MPI_Datatype type, int dest, int tag,  \
+				 MPI_Comm comm, MPI_Request *req)       \
+	{                                                               \
+		return ccgt_mpi_isend_like(CCGT_MPI_##id, PMPI_##fn,    \
+					   then, buf, count, type, dest, \
+					   tag, comm, req);             \
+	}
+
 /* ---- ccgfs_trace_mpireq.c ---- */
 
 /* Tracks a request just started by MPI_Isend (recv 0) or MPI_Irecv

@@ -412,36 +412,19 @@ CCGT_NOINST int MPI_Testsome(int n, MPI_Request reqs[], int *out,
 
 /* MPI_Send_init and its modes: an idle persistent entry holding what
  * each MPI_Start records. */
-typedef int (*ccgt_init_fn)(const void *, int, MPI_Datatype, int, int,
-			    MPI_Comm, MPI_Request *);
-
-CCGT_NOINST static int ccgt_send_init(unsigned fn, ccgt_init_fn call,
-				      const void *buf, int count,
-				      MPI_Datatype type, int dest, int tag,
-				      MPI_Comm comm, MPI_Request *req)
+CCGT_NOINST static void ccgt_send_inited(MPI_Request req, int count,
+					 MPI_Datatype type, int dest, int tag,
+					 MPI_Comm comm)
 {
-	ccgt_mpi_region(CCGT_K_MPI_ENTER, fn);
-	int rc = call(buf, count, type, dest, tag, comm, req);
-	if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL) {
-		ccgt_req x = {.key = ccgt_req_key(*req), .comm = comm,
-			      .type = type, .bytes = ccgt_bytes(count, type),
-			      .peer = dest, .tag = tag,
-			      .cidx = (uint16_t)ccgt_comm_index(comm),
-			      .persistent = 1};
-		ccgt_req_add(&x);
-	}
-	ccgt_mpi_region(CCGT_K_MPI_LEAVE, fn);
-	return rc;
+	ccgt_req x = {.key = ccgt_req_key(req), .comm = comm, .type = type,
+		      .bytes = ccgt_bytes(count, type), .peer = dest,
+		      .tag = tag, .cidx = (uint16_t)ccgt_comm_index(comm),
+		      .persistent = 1};
+	ccgt_req_add(&x);
 }
 
-#define CCGT_WRAP_SEND_INIT(id, fn, role)                               \
-	CCGT_NOINST int MPI_##fn(const void *buf, int count,            \
-				 MPI_Datatype type, int dest, int tag,  \
-				 MPI_Comm comm, MPI_Request *req)       \
-	{                                                               \
-		return ccgt_send_init(CCGT_MPI_##id, PMPI_##fn, buf,    \
-				      count, type, dest, tag, comm, req); \
-	}
+#define CCGT_WRAP_SEND_INIT(id, fn, role) \
+	CCGT_WRAP_ISEND_LIKE(id, fn, ccgt_send_inited)
 CCGT_MPI_SEND_INITS(CCGT_WRAP_SEND_INIT)
 #undef CCGT_WRAP_SEND_INIT
 

@@ -83,6 +83,44 @@ CCGT_NOINST long ccgt_mw_displ(const int *counts, int n, int *displ)
 	return total;
 }
 
+CCGT_NOINST int ccgt_mw_gather(const ccgt_mw *w, const void *mine, size_t n,
+			       MPI_Datatype type, size_t size, void *all,
+			       size_t *nall)
+{
+	int *cnt = NULL, *displ = NULL, my = (int)n, rc = -1;
+	int ok = n <= INT32_MAX;
+	void *got = NULL;
+	if (w->rank == 0) {
+		cnt = calloc((size_t)w->size, sizeof *cnt);
+		displ = calloc((size_t)w->size, sizeof *displ);
+		ok = ok && cnt && displ;
+	}
+	if (!ccgt_mw_all(ok) ||
+	    PMPI_Gather(&my, 1, MPI_INT, cnt, 1, MPI_INT, 0,
+			MPI_COMM_WORLD) != MPI_SUCCESS)
+		goto out;
+	if (w->rank == 0) {
+		long t = ccgt_mw_displ(cnt, w->size, displ);
+		got = t >= 0 ? calloc(t ? (size_t)t : 1, size) : NULL;
+		*nall = t >= 0 ? (size_t)t : 0;
+		ok = got != NULL;
+	}
+	if (!ccgt_mw_all(ok) ||
+	    PMPI_Gatherv(mine, my, type, got, cnt, displ, type, 0,
+			 MPI_COMM_WORLD) != MPI_SUCCESS)
+		goto out;
+	rc = 0;
+out:
+	if (rc) {
+		free(got);
+		got = NULL;
+	}
+	memcpy(all, &got, sizeof got);
+	free(cnt);
+	free(displ);
+	return rc;
+}
+
 CCGT_NOINST static int ccgt_cmp_gname(const void *a, const void *b)
 {
 	const ccgt_gname *x = a, *y = b;
@@ -340,8 +378,8 @@ CCGT_NOINST static int ccgt_mw_events(ccgt_mw *w)
 {
 	uint64_t *mine = calloc(w->nthreads ? w->nthreads : 1,
 				CCGT_R_NFIELDS * sizeof *mine);
-	int ok = mine != NULL, rc = -1, n = (int)(w->nthreads * CCGT_R_NFIELDS);
-	int *cnt = NULL, *displ = NULL;
+	size_t n = (size_t)w->nthreads * CCGT_R_NFIELDS, got = 0;
+	int ok = mine != NULL, rc = -1;
 	if (!ccgt_mw_all(ok) || OTF2_Archive_OpenEvtFiles(w->ar) != OTF2_SUCCESS)
 		goto out;
 	for (ccgt_thread *th = w->head; th; th = th->next) {
@@ -363,25 +401,13 @@ CCGT_NOINST static int ccgt_mw_events(ccgt_mw *w)
 	}
 	if (OTF2_Archive_CloseDefFiles(w->ar) != OTF2_SUCCESS)
 		ok = 0;
-	if (w->rank == 0) {
-		cnt = calloc((size_t)w->size, sizeof *cnt);
-		displ = calloc((size_t)w->size, sizeof *displ);
-		w->locs = calloc(w->nlocs ? w->nlocs : 1,
-				 CCGT_R_NFIELDS * sizeof *w->locs);
-		ok = ok && cnt && displ && w->locs;
-		for (int r = 0; ok && r < w->size; r++)
-			cnt[r] = w->nthreads_of[r] * CCGT_R_NFIELDS;
-		ok = ok && ccgt_mw_displ(cnt, w->size, displ) >= 0;
-	}
 	if (!ccgt_mw_all(ok) ||
-	    PMPI_Gatherv(mine, n, MPI_UINT64_T, w->locs, cnt, displ,
-			 MPI_UINT64_T, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+	    ccgt_mw_gather(w, mine, n, MPI_UINT64_T, sizeof *mine,
+			   &w->locs, &got))
 		goto out;
 	rc = 0;
 out:
 	free(mine);
-	free(cnt);
-	free(displ);
 	return rc;
 }
 

@@ -17,30 +17,11 @@
 
 #define CCGT_NOINST __attribute__((no_instrument_function))
 
-/* String ids: fixed ones, then per thread its name and the classes it
- * dropped, then region names. */
-enum {
-	S_EMPTY, S_NODE, S_NODE_CLASS, S_PROCESS, S_CPU, S_CPU_DESC, S_SEC,
-	S_KEYS, S_STRATEGY = S_KEYS + CCGT_P_NKEYS, S_THREADS = S_STRATEGY + 3
-};
-
-static const char *const ccgt_fixed_strings[S_KEYS] = {
-	"", NULL, "node", NULL, "cpu_time",
-	"CPU time of the thread (CLOCK_THREAD_CPUTIME_ID)", "s"};
-
-const char *const ccgt_record_keys[CCGT_P_NKEYS] = {
-	"CCGFS_TRACE::REDUCE", "CCGFS_TRACE::BUFFER_BYTES",
-	"CCGFS_TRACE::USED_BYTES", "CCGFS_TRACE::DROPPED_EVENTS",
-	"CCGFS_TRACE::DROPPED_FIRST", "CCGFS_TRACE::DROPPED_LAST",
-	"CCGFS_TRACE::DROPPED_FROM_LEVEL", "CCGFS_TRACE::DROPPED_CLASSES",
-	"CCGFS_TRACE::STOPPED_AT"};
-
 /* Archive under construction; addrs is the sorted distinct Enter
  * addresses, region id = index (owned). */
 typedef struct {
 	OTF2_Archive *ar;
 	ccgt_thread *head;
-	uint32_t nthreads;
 	const ccgt_config *cfg;
 	uint64_t *addrs;
 	size_t naddrs;
@@ -225,9 +206,6 @@ CCGT_NOINST static int ccgt_write_thread(ccgt_out *o, ccgt_thread *th,
 	return rc;
 }
 
-#define CCGT_DEF(fn, ...) \
-	(OTF2_GlobalDefWriter_Write##fn(g, __VA_ARGS__) != OTF2_SUCCESS)
-
 void ccgt_classes_text(const ccgt_config *cfg, uint64_t mask, char *out,
 		       size_t size)
 {
@@ -255,130 +233,38 @@ void ccgt_record_fill(const ccgt_thread *th, uint64_t *rec)
 	rec[CCGT_R_STOP_T] = th->stop_t;
 }
 
-#define CCGT_PROP_U(k, v) \
-	CCGT_DEF(LocationProperty, loc, ids->key[k], OTF2_TYPE_UINT64, \
-		 (OTF2_AttributeValue){.uint64 = (v)})
-#define CCGT_PROP_S(k, v) \
-	CCGT_DEF(LocationProperty, loc, ids->key[k], OTF2_TYPE_STRING, \
-		 (OTF2_AttributeValue){.stringRef = (v)})
-
-int ccgt_record_write(OTF2_GlobalDefWriter *g, uint64_t loc,
-		      const uint64_t *rec, const ccgt_record_ids *ids,
-		      uint32_t classes)
-{
-	const uint64_t *r = rec;
-	if (CCGT_PROP_S(CCGT_P_REDUCE, ids->strategy[r[CCGT_R_STRATEGY] % 3]) ||
-	    CCGT_PROP_U(CCGT_P_BUFFER, r[CCGT_R_BUFFER]) ||
-	    CCGT_PROP_U(CCGT_P_USED, r[CCGT_R_USED]) ||
-	    CCGT_PROP_U(CCGT_P_DROPPED, r[CCGT_R_DROPPED]))
-		return -1;
-	if (r[CCGT_R_DROPPED] &&
-	    (CCGT_PROP_U(CCGT_P_FIRST, r[CCGT_R_FIRST]) ||
-	     CCGT_PROP_U(CCGT_P_LAST, r[CCGT_R_LAST])))
-		return -1;
-	if (r[CCGT_R_LEVEL_CUT] && CCGT_PROP_U(CCGT_P_LEVEL, r[CCGT_R_LEVEL]))
-		return -1;
-	if (r[CCGT_R_CLASSES] && CCGT_PROP_S(CCGT_P_CLASSES, classes))
-		return -1;
-	if (r[CCGT_R_STOPPED] && CCGT_PROP_U(CCGT_P_STOPPED, r[CCGT_R_STOP_T]))
-		return -1;
-	return 0;
-}
-
-/* The record of every thread, as location properties. */
-CCGT_NOINST static int ccgt_write_record(ccgt_out *o, OTF2_GlobalDefWriter *g)
-{
-	ccgt_record_ids ids;
-	uint64_t rec[CCGT_R_NFIELDS] = {0};
-	for (uint32_t k = 0; k < CCGT_P_NKEYS; k++)
-		ids.key[k] = S_KEYS + k;
-	for (uint32_t k = 0; k < 3; k++)
-		ids.strategy[k] = S_STRATEGY + k;
-	for (ccgt_thread *th = o->head; th; th = th->next) {
-		ccgt_record_fill(th, rec);
-		if (ccgt_record_write(g, th->index, rec, &ids,
-				      S_THREADS + o->nthreads + th->index))
-			return -1;
-	}
-	return 0;
-}
-
-/* The strings: fixed, then per thread. */
-CCGT_NOINST static int ccgt_write_strings(ccgt_out *o, OTF2_GlobalDefWriter *g)
-{
-	char name[64], host[256] = "localhost";
-	gethostname(host, sizeof host - 1);
-	snprintf(name, sizeof name, "process %ld", (long)getpid());
-	for (uint32_t i = 0; i < S_KEYS; i++)
-		if (CCGT_DEF(String, i, i == S_NODE ? host :
-				       i == S_PROCESS ? name :
-				       ccgt_fixed_strings[i]))
-			return -1;
-	for (uint32_t i = 0; i < CCGT_P_NKEYS; i++)
-		if (CCGT_DEF(String, S_KEYS + i, ccgt_record_keys[i]))
-			return -1;
-	for (uint32_t i = 0; i < 3; i++)
-		if (CCGT_DEF(String, S_STRATEGY + i, ccgt_reduce_names[i]))
-			return -1;
-	for (ccgt_thread *th = o->head; th; th = th->next) {
-		snprintf(name, sizeof name, "thread %" PRIu32, th->index);
-		if (CCGT_DEF(String, S_THREADS + th->index, name))
-			return -1;
-		ccgt_classes_text(o->cfg, th->class_dropped, name, sizeof name);
-		if (CCGT_DEF(String, S_THREADS + o->nthreads + th->index, name))
-			return -1;
-	}
-	return 0;
-}
-
-/* The CPU-time metric: one member, accumulated since the thread began,
- * in ns. */
-CCGT_NOINST static int ccgt_write_metric(OTF2_GlobalDefWriter *g)
-{
-	OTF2_MetricMemberRef member = 0;
-	return CCGT_DEF(MetricMember, 0, S_CPU, S_CPU_DESC,
-			OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ACCUMULATED_START,
-			OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL, -9, S_SEC) ||
-	       CCGT_DEF(MetricClass, 0, 1, &member,
-			OTF2_METRIC_SYNCHRONOUS_STRICT,
-			OTF2_RECORDER_KIND_CPU) ? -1 : 0;
-}
-
+/* The global definitions, in the order of the MPI writer's
+ * (ccgfs_trace_mpid.c): the process, its threads with their records, a
+ * region per distinct function address, the CPU-time metric. */
 CCGT_NOINST static int ccgt_write_defs(ccgt_out *o, const uint64_t *nev)
 {
+	ccgt_defs d;
 	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(o->ar);
-	uint32_t s_region = S_THREADS + 2 * o->nthreads;
 	ccgt_name *names = calloc(o->naddrs ? o->naddrs : 1, sizeof *names);
+	uint64_t rec[CCGT_R_NFIELDS] = {0};
+	uint32_t s;
 	int rc = -1;
-	if (!g || !names || ccgt_names_resolve(o->addrs, o->naddrs, names) ||
-	    CCGT_DEF(ClockProperties, 1000000000u, o->t0, o->t1 - o->t0,
-		     OTF2_UNDEFINED_TIMESTAMP) ||
-	    ccgt_write_strings(o, g) ||
-	    (o->cfg->cputime && ccgt_write_metric(g)))
+	if (!names || ccgt_names_resolve(o->addrs, o->naddrs, names) ||
+	    ccgt_defs_open(&d, g, o->t0, o->t1))
 		goto out;
-	/* region r: its name is string s_region + 2r, its file the next */
-	for (size_t r = 0; r < o->naddrs; r++) {
-		uint32_t sn = s_region + 2 * (uint32_t)r;
-		const ccgt_name *n = &names[r];
-		if (CCGT_DEF(String, sn, n->name) ||
-		    (n->file && CCGT_DEF(String, sn + 1, n->file)) ||
-		    CCGT_DEF(Region, (uint32_t)r, sn, sn, S_EMPTY,
-			     OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_COMPILER,
-			     OTF2_REGION_FLAG_NONE, n->file ? sn + 1 : S_EMPTY,
-			     n->line, n->line))
-			goto out;
-	}
-	if (CCGT_DEF(SystemTreeNode, 0, S_NODE, S_NODE_CLASS,
-		     OTF2_UNDEFINED_SYSTEM_TREE_NODE) ||
-	    CCGT_DEF(LocationGroup, 0, S_PROCESS,
-		     OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+	s = ccgt_strf(&d, "process %" PRIu64, (uint64_t)getpid());
+	if (s == OTF2_UNDEFINED_STRING ||
+	    CCGT_DEF(LocationGroup, 0, s, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
 		     OTF2_UNDEFINED_LOCATION_GROUP))
 		goto out;
-	for (ccgt_thread *th = o->head; th; th = th->next)
-		if (CCGT_DEF(Location, th->index, S_THREADS + th->index,
-			     OTF2_LOCATION_TYPE_CPU_THREAD, nev[th->index], 0))
+	for (ccgt_thread *th = o->head; th; th = th->next) {
+		ccgt_record_fill(th, rec);
+		rec[CCGT_R_NEV] = nev[th->index];
+		if (ccgt_def_thread(&d, o->cfg, th->index, th->index, 0, rec))
 			goto out;
-	rc = ccgt_write_record(o, g);
+	}
+	for (size_t r = 0; r < o->naddrs; r++)
+		if (ccgt_def_function(&d, (uint32_t)r, names[r].name,
+				      names[r].file, names[r].line))
+			goto out;
+	if (o->cfg->cputime && ccgt_def_cpu_metric(&d))
+		goto out;
+	rc = 0;
 out:
 	ccgt_names_free(names, o->naddrs);
 	return rc;
@@ -512,7 +398,7 @@ int ccgt_write_archive(const char *dir, ccgt_thread *head, uint32_t nthreads,
 		       const ccgt_config *cfg)
 {
 	uint64_t t_start = ccgt_now(CLOCK_MONOTONIC);
-	ccgt_out o = { .head = head, .nthreads = nthreads, .cfg = cfg };
+	ccgt_out o = { .head = head, .cfg = cfg };
 	uint64_t *nev = calloc(nthreads, sizeof *nev);
 	int rc = -1;
 	ccgt_seen seen;
