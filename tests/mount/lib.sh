@@ -57,6 +57,50 @@ ccg_work() {
   mkdir -p "$work"
 }
 
+# ccg_gen_quirk QUIRK: generates 2 locations of 2000 events with the
+# generator quirk QUIRK into $work/gen, its manifest into $work/man.tsv,
+# and exits 1 unless the manifest has one call of QUIRK in location 1.
+ccg_gen_quirk() {
+  "$CCG_GEN" -q -l 2 -e 2000 --quirk "$1" --manifest "$work/man.tsv" \
+    "$work/gen"
+  [ "$(awk -F'\t' -v q="$1" '$1 == 1 && $2 == q { print $3 }' \
+      "$work/man.tsv")" = 1 ] ||
+    { echo "the manifest has no $1 call"; exit 1; }
+}
+
+# ccg_need_tools TOOL...: the test is skipped (exit 77) unless every TOOL
+# is on PATH.
+ccg_need_tools() {
+  local tool
+  for tool in "$@"; do
+    command -v "$tool" > /dev/null ||
+      { echo "skipped: $tool not found (scripts/deps installs it)"; exit 77; }
+  done
+}
+
+# ccg_need_mpi_lib: the test is skipped (exit 77) unless the MPI tracing
+# library was built ($CCG_TRACE_MPI_LIB); $lib is its path.
+ccg_need_mpi_lib() {
+  lib=${CCG_TRACE_MPI_LIB:-}
+  [ -n "$lib" ] && [ -f "$lib" ] ||
+    { echo "skipped: libccgfs-trace-mpi was not built (MPI not found)"; exit 77; }
+}
+
+# ccg_rc ERR CMD...: runs CMD with its stderr into the file ERR and leaves
+# its exit status in $rc; the test goes on whatever it is.
+ccg_rc() {
+  local err=$1
+  shift
+  rc=0
+  "$@" 2> "$err" || rc=$?
+}
+
+# ccg_said ERR TEXT WHAT: fails unless the file ERR holds TEXT (a grep
+# pattern): "WHAT: no message TEXT", and what ERR holds.
+ccg_said() {
+  grep -q "$2" "$1" || fail "$3: no message \"$2\": $(cat "$1")"
+}
+
 # The Python that runs the oracles: Debian's, which has python3-otf2 and
 # pandas (another python3 first on PATH may have neither).
 export CCG_PY=/usr/bin/python3

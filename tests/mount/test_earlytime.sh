@@ -11,12 +11,9 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 ccg_work earlytime
+ccg_gen_quirk early-time
 anchor="$work/gen/traces.otf2"
 m="$work/mnt"
-"$CCG_GEN" -q -l 2 -e 2000 --quirk early-time --manifest "$work/man.tsv" \
-  "$work/gen"
-[ "$(awk -F'\t' '$1 == 1 && $2 == "early-time" { print $3 }' "$work/man.tsv")" = 1 ] ||
-  { echo "the manifest has no early-time call"; exit 1; }
 for l in 0 1; do
   otf2-print -L "$l" "$anchor" |
     awk -v l="$l" '$2 == l && $3 ~ /^[0-9]+$/ { print $3 }' > "$work/ev$l.txt"

@@ -25,7 +25,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 : "${CCG_GEN:?path of ccgfs-gen}"
 unset CCGFS_INDEX_DIR
-work="$CCG_TMP/faults"
 ulimit -c 0
 TMPFS=()
 PIDS=()
@@ -39,11 +38,10 @@ faults_cleanup() {
   done
 }
 ccg_at_exit faults_cleanup
-for m in "$work"/fs-*; do
+for m in "$CCG_TMP/faults"/fs-*; do
   mountpoint -q "$m" 2>/dev/null && umount "$m"
 done
-rm -rf "$work"
-mkdir -p "$work"
+ccg_work faults
 
 # tmps DIR: the number of index temporaries in DIR.
 tmps() {
@@ -107,12 +105,10 @@ if [ "$(id -u)" -eq 0 ]; then
   TMPFS+=("$work/fs-full")
   mount -t tmpfs -o ro,size=1m,mode=0700 tmpfs "$work/fs-ro"
   TMPFS+=("$work/fs-ro")
-  rc=0
-  CCGFS_INDEX_DIR="$work/fs-full" "$CCGFS" --build-only "$big" \
-    2> "$work/full.err" || rc=$?
+  CCGFS_INDEX_DIR="$work/fs-full" ccg_rc "$work/full.err" \
+    "$CCGFS" --build-only "$big"
   [ "$rc" -lt 128 ] || fail "disk full: crashed (exit $rc)"
-  grep -q "No space left" "$work/full.err" ||
-    fail "disk full: no ENOSPC message: $(cat "$work/full.err")"
+  ccg_said "$work/full.err" "No space left" "disk full"
   [ -z "$(find "$work/fs-full" -name '*.ccg')" ] ||
     fail "disk full: an index was left: $(ls -la "$work/fs-full")"
   [ "$(tmps "$work/fs-full")" -eq 0 ] ||
@@ -121,12 +117,10 @@ if [ "$(id -u)" -eq 0 ]; then
   # A mount then serves from memory or fails with the same message.
   mkdir -p "$work/m2"
   CCG_MOUNTS+=("$work/m2")
-  rc=0
-  CCGFS_INDEX_DIR="$work/fs-full" "$CCGFS" "$big" "$work/m2" \
-    2> "$work/full-mount.err" || rc=$?
+  CCGFS_INDEX_DIR="$work/fs-full" ccg_rc "$work/full-mount.err" \
+    "$CCGFS" "$big" "$work/m2"
   [ "$rc" -lt 128 ] || fail "disk full mount: crashed (exit $rc)"
-  grep -q "No space left" "$work/full-mount.err" ||
-    fail "disk full mount: no ENOSPC message: $(cat "$work/full-mount.err")"
+  ccg_said "$work/full-mount.err" "No space left" "disk full mount"
   if [ "$rc" -eq 0 ]; then
     ccg_wait_mounted "$work/m2"
     [ -n "$(ls "$work/m2")" ] || fail "disk full: empty mount"
@@ -138,12 +132,10 @@ if [ "$(id -u)" -eq 0 ]; then
   fi
   [ -z "$(find "$work/fs-full" -name '*.ccg')" ] || fail "disk full: index after mount"
 
-  rc=0
-  CCGFS_INDEX_DIR="$work/fs-ro" "$CCGFS" --build-only "$small" \
-    2> "$work/ro.err" || rc=$?
+  CCGFS_INDEX_DIR="$work/fs-ro" ccg_rc "$work/ro.err" \
+    "$CCGFS" --build-only "$small"
   [ "$rc" -eq 0 ] || fail "read-only folder: exit $rc: $(cat "$work/ro.err")"
-  grep -q "Read-only file system" "$work/ro.err" ||
-    fail "read-only folder: no EROFS message: $(cat "$work/ro.err")"
+  ccg_said "$work/ro.err" "Read-only file system" "read-only folder"
   echo "read-only index folder: $(head -n 1 "$work/ro.err")"
   CCGFS_INDEX_DIR="$work/fs-ro" ccg_mount st "$small" "$work/m3" 2> /dev/null
   [ -n "$(ls "$work/m3")" ] || fail "read-only folder: empty mount"

@@ -145,12 +145,10 @@ if [ "$(id -u)" -eq 0 ]; then
   mkdir -p "$other/ccgfs"
   chown 65534 "$other/ccgfs"
   chmod 0777 "$other/ccgfs"
-  rc=0
-  XDG_CACHE_HOME="$other" "$CCGFS" --build-only "$work/ro/traces.otf2" \
-    2> "$work/other.err" || rc=$?
+  XDG_CACHE_HOME="$other" ccg_rc "$work/other.err" \
+    "$CCGFS" --build-only "$work/ro/traces.otf2"
   [ "$rc" -eq 0 ] || fail "another user's cache folder: exit $rc"
-  grep -q "owned by another user" "$work/other.err" ||
-    fail "another user's cache folder: no message: $(cat "$work/other.err")"
+  ccg_said "$work/other.err" "owned by another user" "another user's cache folder"
   [ -z "$(ls -A "$other/ccgfs")" ] || fail "wrote into another user's folder"
   echo "cache folder: created 700; another user's refused: $(head -n 1 "$work/other.err")"
   chmod u+w "$work/ro"

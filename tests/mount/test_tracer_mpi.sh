@@ -17,13 +17,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-lib=${CCG_TRACE_MPI_LIB:-}
-for tool in mpicc mpirun otf2-print; do
-  command -v "$tool" > /dev/null ||
-    { echo "skipped: $tool not found"; exit 77; }
-done
-[ -n "$lib" ] && [ -f "$lib" ] ||
-  { echo "skipped: libccgfs-trace-mpi was not built (MPI not found)"; exit 77; }
+ccg_need_tools mpicc mpirun otf2-print
+ccg_need_mpi_lib
 ccg_work tracer_mpi
 src="$here/../tracer/known_mpi.c"
 tracer="$here/../../contrib/tracer/ccgfs-trace"

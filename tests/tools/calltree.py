@@ -2,7 +2,8 @@
 of ccgfs: shared by the reference tools (ref_stats.py, ref_analyze.py,
 check_patterns.py).
 
-location_events() gives every event of a location in stream order;
+location_events() gives every event of a location in stream order
+(event_lines() the lines they come from, also for check_tolerance.py);
 activations() pairs its ENTER and LEAVE records into calls, with the
 repairs ccgfs makes: a Leave below the top closes the calls above at its
 time; a Leave of a region open nowhere ends the innermost call (which keeps
@@ -23,18 +24,24 @@ def location_events(anchor, loc):
     return parse_events(stdout)
 
 
+def event_lines(stdout):
+    """The event lines of what `otf2-print -L LOC` printed: those after its
+    "-----" rule, neither blank nor indented (an event's continuation)."""
+    started = False
+    for line in stdout.splitlines():
+        if line.startswith("-----"):
+            started = True
+        elif started and line.strip() and not line.startswith(" "):
+            yield line
+
+
 def parse_events(stdout):
     """Every event of what `otf2-print -L LOC` printed, in stream order,
     as (kind, time, region id, region name, attributes text): region id
     and name for ENTER and LEAVE, None for the other kinds.  None when a
     region name is one that otf2-print cannot show on one line."""
-    out, started = [], False
-    for line in stdout.splitlines():
-        if line.startswith("-----"):
-            started = True
-            continue
-        if not started or not line.strip() or line.startswith(" "):
-            continue
+    out = []
+    for line in event_lines(stdout):
         parts = line.split(None, 3)
         if len(parts) < 3 or not parts[2].isdigit():
             continue

@@ -22,7 +22,6 @@ the mount has no summary.tsv (the files are not there yet: skipped).
   check_analyze.py --mount M --anchor TRACE.otf2 [--windows K] [--seed S]
                    [--longest N]
 """
-import argparse
 import os
 import random
 import sys
@@ -30,6 +29,7 @@ import sys
 sys.dont_write_bytecode = True  # nothing written beside the sources
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ref_analyze import Trace, escape  # noqa: E402
+from report import mount_args  # noqa: E402
 
 FILES = ("summary", "efficiency", "longest", "counters")
 
@@ -285,11 +285,7 @@ def run(mount, tr, windows=6, seed=1, longest=10):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--mount", required=True)
-    ap.add_argument("--anchor", required=True)
-    ap.add_argument("--windows", type=int, default=6)
-    ap.add_argument("--seed", type=int, default=1)
+    ap = mount_args(windows=6, description=__doc__.split("\n\n")[0])
     ap.add_argument("--longest", type=int, default=10)
     a = ap.parse_args()
     if not os.path.isfile(os.path.join(a.mount, "summary.tsv")):

@@ -28,7 +28,6 @@ generator's formula (40 + (time mod 1000) / 64).
   check_metrics.py --mount M --anchor TRACE.otf2 [--windows N]
                    [--nodes N] [--seed S] [--min-rows N] [--gen-power]
 """
-import argparse
 import os
 import random
 import re
@@ -36,7 +35,7 @@ import subprocess
 import sys
 
 import pandas
-from report import fail, failures
+from report import fail, failures, mount_args
 
 HEADER = ["time_ticks", "time_seconds", "location", "metric", "value",
           "unit"]
@@ -332,12 +331,7 @@ class Checker:
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mount", required=True)
-    ap.add_argument("--anchor", required=True)
-    ap.add_argument("--windows", type=int, default=10)
-    ap.add_argument("--nodes", type=int, default=10)
-    ap.add_argument("--seed", type=int, default=1)
+    ap = mount_args(windows=10, nodes=10)
     ap.add_argument("--min-rows", type=int, default=0,
                     help="fail unless the locations hold this many rows")
     ap.add_argument("--gen-power", action="store_true")

@@ -15,17 +15,13 @@ import os
 import sys
 
 import otf2_split
+from calltree import event_lines
 
 
 def otf2_times(anchor, loc):
     _, stdout = otf2_split.location_output(anchor, loc)
-    out, started = [], False
-    for line in stdout.splitlines():
-        if line.startswith("-----"):
-            started = True
-            continue
-        if not started or not line.strip() or line.startswith(" "):
-            continue
+    out = []
+    for line in event_lines(stdout):
         parts = line.split()
         if len(parts) >= 3 and parts[1].isdigit() and parts[2].isdigit():
             out.append((parts[0], int(parts[2])))

@@ -19,7 +19,6 @@ its start counts as zero.
 
   ref_stats.py --mount M --anchor TRACE.otf2 [--nodes N] [--seed S]
 """
-import argparse
 import collections
 import os
 import random
@@ -29,6 +28,7 @@ import sys
 import exact
 import otf2_split
 from calltree import activations, otf2_events  # noqa: F401 (shared)
+from report import mount_args
 
 
 class Stats:
@@ -77,9 +77,10 @@ class Stats:
         return sorted(out, key=lambda x: tuple(str(v) for v in x))
 
 
-def window_stats(acts, a=None, b=None):
-    """Statistics of the activations, restricted to [a, b) when given."""
-    st = Stats()
+def clipped(acts, a=None, b=None):
+    """Per activation: its time inside [a, b) (all of it without a window),
+    whether it is in the window at all (a zero-length one when it starts
+    inside), and the clipped time of its callees that are."""
     clip = [0] * len(acts)
     seen = [False] * len(acts)
     for i, (key, name, start, d, parent, nested) in enumerate(acts):
@@ -94,6 +95,13 @@ def window_stats(acts, a=None, b=None):
     for i, act in enumerate(acts):
         if seen[i] and act[4] is not None:
             callees[act[4]] += clip[i]
+    return clip, seen, callees
+
+
+def window_stats(acts, a=None, b=None):
+    """Statistics of the activations, restricted to [a, b) when given."""
+    st = Stats()
+    clip, seen, callees = clipped(acts, a, b)
     for i, (key, name, start, d, parent, nested) in enumerate(acts):
         if not seen[i]:
             continue
@@ -123,20 +131,7 @@ def fold_name(n):
 def folded(acts, a=None, b=None):
     """Exclusive time per call path (names joined by ';'), clipped to
     [a, b) when given."""
-    clip = [0] * len(acts)
-    seen = [False] * len(acts)
-    for i, (key, name, start, d, parent, nested) in enumerate(acts):
-        if a is None:
-            clip[i], seen[i] = d, True
-        elif d == 0:
-            seen[i] = a <= start < b
-        else:
-            c = min(start + d, b) - max(start, a)
-            clip[i], seen[i] = max(c, 0), c > 0
-    callees = [0] * len(acts)
-    for i, act in enumerate(acts):
-        if seen[i] and act[4] is not None:
-            callees[act[4]] += clip[i]
+    clip, seen, callees = clipped(acts, a, b)
     paths = {}
     out = collections.Counter()
     for i, act in enumerate(acts):
@@ -220,13 +215,7 @@ def read_stats(path):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mount", required=True)
-    ap.add_argument("--anchor", required=True)
-    ap.add_argument("--nodes", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--windows", type=int, default=20)
-    a = ap.parse_args()
+    a = mount_args(windows=20, nodes=200).parse_args()
     m = a.mount
     fails = []
 

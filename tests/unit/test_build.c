@@ -247,6 +247,60 @@ static uint64_t item_first(const ccg_store *s, const ccg_ref *refs,
 	return first;
 }
 
+/* One event of a hand-made stream and the depth the builder must answer
+ * for it. */
+typedef struct step {
+	char op;                  /* 'E' Enter, 'L' Leave, 'X' plain event */
+	uint64_t t;
+	uint64_t r;               /* the region; for 'X', its field's value */
+	uint32_t depth;
+} step;
+
+/* Feeds the n steps as the location's next events, each answering its
+ * depth, finishes the location (first and last timestamps as finish()
+ * checks them) and checks that its stream holds the times fed. */
+static ccg_ref play(fixture *fx, const step *st, size_t n, uint64_t first,
+		    uint64_t last)
+{
+	uint64_t tm[32];
+	assert_true(n <= 32);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = st[i].r;
+		uint32_t d;
+		switch (st[i].op) {
+		case 'E':
+			d = enter(fx->b, fx->s, st[i].t, r);
+			break;
+		case 'L':
+			d = leave(fx->b, fx->s, st[i].t, r);
+			break;
+		default:
+			d = feed(fx->b, st[i].t, CCG_ROLE_LEAF, 0,
+				 leaf_ev(fx->s, r));
+		}
+		assert_int_equal(d, st[i].depth);
+		tm[i] = st[i].t;
+	}
+	ccg_ref root = finish(fx, first, last);
+	expect_stream(fx, tm, n);
+	return root;
+}
+
+#define PLAY(fx, st, first, last) \
+	play((fx), (st), sizeof(st) / sizeof((st)[0]), (first), (last))
+
+/* Reads call node `ref` into n and it (up to 16 items): a call of region
+ * r with nitems items, the first r's Enter. */
+static void call16(fixture *fx, ccg_ref ref, uint64_t r, uint32_t nitems,
+		   ccg_node *n, ccg_ref it[16])
+{
+	node16(fx->s, ref, n, it);
+	assert_int_equal(n->kind, CCG_NODE_CALL);
+	assert_int_equal(n->region, r);
+	assert_int_equal(n->nitems, nitems);
+	assert_int_equal(it[0], enter_ev(fx->s, r));
+}
+
 /* ---- 1. balanced calls ---- */
 
 static void test_balanced(void **state)
@@ -254,16 +308,13 @@ static void test_balanced(void **state)
 	(void)state;
 	fixture fx;
 	fx_open(&fx, CCG_FANOUT_DEFAULT);
-	assert_int_equal(enter(fx.b, fx.s, 10, R_A), 1);
-	assert_int_equal(enter(fx.b, fx.s, 20, R_B), 2);
-	assert_int_equal(leave(fx.b, fx.s, 30, R_B), 2);
-	assert_int_equal(leave(fx.b, fx.s, 40, R_A), 1);
-	ccg_ref root = finish(&fx, 10, 40);
+	static const step st[] = {{'E', 10, R_A, 1}, {'E', 20, R_B, 2},
+				  {'L', 30, R_B, 2}, {'L', 40, R_A, 1}};
+	ccg_ref root = PLAY(&fx, st, 10, 40);
 	expect_repairs(fx.b, 0, 0, 0, 0, 0, 0);
 	assert_int_equal(ccg_build_max_depth(fx.b), 2);
-	const uint64_t times[] = {10, 20, 30, 40};
-	expect_stream(&fx, times, 4);
 	/* One time record, of the four times. */
+	const uint64_t times[] = {10, 20, 30, 40};
 	assert_int_equal(fx.res.tbase, 0);
 	assert_int_equal(ccg_store_time_count(fx.s), 1);
 	uint64_t rec[CCG_TIME_BLOCK];
@@ -287,18 +338,14 @@ static void test_balanced(void **state)
 	expect_inst(&fx, root, 0, CCG_END_LOC, 10, 40);
 	ccg_ref a = it[0];
 
-	node16(fx.s, a, &n, it);
-	assert_int_equal(n.kind, CCG_NODE_CALL);
+	call16(&fx, a, R_A, 3, &n, it);
 	assert_int_equal(n.visible, 1);
-	assert_int_equal(n.region, R_A);
 	assert_int_equal(n.nevents, 4);
 	assert_int_equal(n.textlen, 8);
 	assert_int_equal(n.ndirs, 1);
 	assert_int_equal(n.nvis, 1);
 	assert_int_equal(n.depth, 2);
-	assert_int_equal(n.nitems, 3);
 	expect_inst(&fx, a, 0, CCG_END_LAST, 10, 40);
-	assert_int_equal(it[0], enter_ev(fx.s, R_A));
 	assert_false(CCG_REF_IS_EVENT(it[1]));
 	assert_int_equal(it[2], leave_ev(fx.s, R_A));
 	assert_int_equal(item_first(fx.s, it, 1, 0), 1);
@@ -306,15 +353,11 @@ static void test_balanced(void **state)
 	ccg_ref b = it[1];
 	expect_inst(&fx, b, 1, CCG_END_LAST, 20, 30);
 
-	node16(fx.s, b, &n, it);
-	assert_int_equal(n.kind, CCG_NODE_CALL);
-	assert_int_equal(n.region, R_B);
+	call16(&fx, b, R_B, 2, &n, it);
 	assert_int_equal(n.nevents, 2);
 	assert_int_equal(n.ndirs, 0);
 	assert_int_equal(n.nvis, 0);
 	assert_int_equal(n.depth, 1);
-	assert_int_equal(n.nitems, 2);
-	assert_int_equal(it[0], enter_ev(fx.s, R_B));
 	assert_int_equal(it[1], leave_ev(fx.s, R_B));
 
 	/* b, a, root: three distinct nodes, each offered once. */
@@ -336,16 +379,11 @@ static void test_repair_leave_below_top(void **state)
 	fixture fx;
 	fx_open(&fx, CCG_FANOUT_DEFAULT);
 	ccg_ref x = leaf_ev(fx.s, 5);
-	assert_int_equal(enter(fx.b, fx.s, 10, R_A), 1);
-	assert_int_equal(enter(fx.b, fx.s, 20, R_B), 2);
-	assert_int_equal(enter(fx.b, fx.s, 30, R_C), 3);
-	assert_int_equal(leave(fx.b, fx.s, 45, R_A), 1);
-	assert_int_equal(feed(fx.b, 60, CCG_ROLE_LEAF, 0, x), 0);
-	assert_int_equal(enter(fx.b, fx.s, 70, R_C), 1);
-	ccg_ref root = finish(&fx, 10, 70);
+	static const step st[] = {{'E', 10, R_A, 1}, {'E', 20, R_B, 2},
+				  {'E', 30, R_C, 3}, {'L', 45, R_A, 1},
+				  {'X', 60, 5, 0},   {'E', 70, R_C, 1}};
+	ccg_ref root = PLAY(&fx, st, 10, 70);
 	expect_repairs(fx.b, 1, 2, 0, 0, 1, 0);
-	const uint64_t times[] = {10, 20, 30, 45, 60, 70};
-	expect_stream(&fx, times, 6);
 
 	ccg_node n;
 	ccg_ref it[16];
@@ -358,35 +396,23 @@ static void test_repair_leave_below_top(void **state)
 	ccg_ref c_loc = it[2];
 	expect_inst(&fx, c_loc, 5, CCG_END_LOC, 70, 70);
 	expect_inst(&fx, it[0], 0, CCG_END_LAST, 10, 45);
-	node16(fx.s, it[0], &n, it);
-	assert_int_equal(n.region, R_A);
+	call16(&fx, it[0], R_A, 3, &n, it);
 	assert_int_equal(n.nevents, 4);
-	assert_int_equal(n.nitems, 3);
-	assert_int_equal(it[0], enter_ev(fx.s, R_A));
 	assert_int_equal(it[2], leave_ev(fx.s, R_A));
 	assert_int_equal(item_first(fx.s, it, 2, 0), 3);
 	/* B: 20 .. 45, the time of the Leave of A, event 1 + 2. */
 	expect_inst(&fx, it[1], 1, CCG_END_NEXT, 20, 45);
 
-	node16(fx.s, it[1], &n, it);
-	assert_int_equal(n.region, R_B);
+	call16(&fx, it[1], R_B, 2, &n, it);
 	assert_int_equal(n.nevents, 2);
-	assert_int_equal(n.nitems, 2);
-	assert_int_equal(it[0], enter_ev(fx.s, R_B));
 	/* C: 30 .. 45, though its only event is at 30. */
 	expect_inst(&fx, it[1], 2, CCG_END_NEXT, 30, 45);
 
 	assert_int_not_equal(it[1], c_loc);
 	ccg_ref c_next = it[1];
-	node16(fx.s, c_next, &n, it);
-	assert_int_equal(n.region, R_C);
+	call16(&fx, c_next, R_C, 1, &n, it);
 	assert_int_equal(n.nevents, 1);
-	assert_int_equal(n.nitems, 1);
-	assert_int_equal(it[0], enter_ev(fx.s, R_C));
-	node16(fx.s, c_loc, &n, it);
-	assert_int_equal(n.region, R_C);
-	assert_int_equal(n.nitems, 1);
-	assert_int_equal(it[0], enter_ev(fx.s, R_C));
+	call16(&fx, c_loc, R_C, 1, &n, it);
 	fx_close(&fx);
 }
 
@@ -396,14 +422,10 @@ static void test_repair_leave_empty_stack(void **state)
 	(void)state;
 	fixture fx;
 	fx_open(&fx, CCG_FANOUT_DEFAULT);
-	assert_int_equal(leave(fx.b, fx.s, 5, R_A), 0);
-	assert_int_equal(enter(fx.b, fx.s, 6, R_B), 1);
-	assert_int_equal(leave(fx.b, fx.s, 7, R_B), 1);
-	assert_int_equal(leave(fx.b, fx.s, 9, R_C), 0);
-	ccg_ref root = finish(&fx, 5, 9);
+	static const step st[] = {{'L', 5, R_A, 0}, {'E', 6, R_B, 1},
+				  {'L', 7, R_B, 1}, {'L', 9, R_C, 0}};
+	ccg_ref root = PLAY(&fx, st, 5, 9);
 	expect_repairs(fx.b, 0, 0, 2, 0, 0, 0);
-	const uint64_t times[] = {5, 6, 7, 9};
-	expect_stream(&fx, times, 4);
 
 	ccg_node n;
 	ccg_ref it[16];
@@ -415,9 +437,7 @@ static void test_repair_leave_empty_stack(void **state)
 	assert_int_equal(it[2], leave_ev(fx.s, R_C));
 	assert_int_equal(item_first(fx.s, it, 2, 0), 3);
 	expect_inst(&fx, it[1], 1, CCG_END_LAST, 6, 7);
-	node16(fx.s, it[1], &n, it);
-	assert_int_equal(n.region, R_B);
-	assert_int_equal(n.nitems, 2);
+	call16(&fx, it[1], R_B, 2, &n, it);
 	fx_close(&fx);
 }
 
@@ -429,17 +449,12 @@ static void test_repair_leave_not_open(void **state)
 	(void)state;
 	fixture fx;
 	fx_open(&fx, CCG_FANOUT_DEFAULT);
-	assert_int_equal(enter(fx.b, fx.s, 10, R_A), 1);
-	assert_int_equal(enter(fx.b, fx.s, 12, R_B), 2);
-	assert_int_equal(leave(fx.b, fx.s, 15, R_Z), 2);
-	assert_int_equal(enter(fx.b, fx.s, 16, R_C), 2);
-	assert_int_equal(leave(fx.b, fx.s, 17, R_C), 2);
-	assert_int_equal(leave(fx.b, fx.s, 20, R_A), 1);
-	ccg_ref root = finish(&fx, 10, 20);
+	static const step st[] = {{'E', 10, R_A, 1}, {'E', 12, R_B, 2},
+				  {'L', 15, R_Z, 2}, {'E', 16, R_C, 2},
+				  {'L', 17, R_C, 2}, {'L', 20, R_A, 1}};
+	ccg_ref root = PLAY(&fx, st, 10, 20);
 	expect_repairs(fx.b, 0, 0, 0, 1, 0, 0);
 	assert_int_equal(ccg_build_max_depth(fx.b), 2);
-	const uint64_t times[] = {10, 12, 15, 16, 17, 20};
-	expect_stream(&fx, times, 6);
 
 	ccg_node n;
 	ccg_ref it[16], a[16];
@@ -447,25 +462,17 @@ static void test_repair_leave_not_open(void **state)
 	assert_int_equal(n.nitems, 1);
 	assert_int_equal(n.nevents, 6);
 	expect_inst(&fx, it[0], 0, CCG_END_LAST, 10, 20);
-	node16(fx.s, it[0], &n, a);
-	assert_int_equal(n.region, R_A);
-	assert_int_equal(n.nitems, 4);
-	assert_int_equal(a[0], enter_ev(fx.s, R_A));
+	call16(&fx, it[0], R_A, 4, &n, a);
 	assert_int_equal(a[3], leave_ev(fx.s, R_A));
 	/* B: its Enter and the stray Leave, ending at it. */
 	expect_inst(&fx, a[1], 1, CCG_END_LAST, 12, 15);
-	node16(fx.s, a[1], &n, it);
-	assert_int_equal(n.region, R_B);
+	call16(&fx, a[1], R_B, 2, &n, it);
 	assert_int_equal(n.nevents, 2);
-	assert_int_equal(n.nitems, 2);
-	assert_int_equal(it[0], enter_ev(fx.s, R_B));
 	assert_int_equal(it[1], leave_ev(fx.s, R_Z));
 	/* C: a sibling of B, not its callee. */
 	assert_int_equal(item_first(fx.s, a, 2, 0), 3);
 	expect_inst(&fx, a[2], 3, CCG_END_LAST, 16, 17);
-	node16(fx.s, a[2], &n, it);
-	assert_int_equal(n.region, R_C);
-	assert_int_equal(n.nitems, 2);
+	call16(&fx, a[2], R_C, 2, &n, it);
 	fx_close(&fx);
 }
 
@@ -477,14 +484,11 @@ static void test_repair_leave_not_open_chain(void **state)
 	(void)state;
 	fixture fx;
 	fx_open(&fx, CCG_FANOUT_DEFAULT);
-	assert_int_equal(enter(fx.b, fx.s, 1, R_A), 1);
-	assert_int_equal(enter(fx.b, fx.s, 2, R_B), 2);
-	assert_int_equal(enter(fx.b, fx.s, 3, R_C), 3);
-	assert_int_equal(leave(fx.b, fx.s, 4, R_Z), 3);
-	assert_int_equal(leave(fx.b, fx.s, 5, R_Z), 2);
-	assert_int_equal(leave(fx.b, fx.s, 6, R_Z), 1);
-	assert_int_equal(leave(fx.b, fx.s, 7, R_Z), 0);
-	ccg_ref root = finish(&fx, 1, 7);
+	static const step st[] = {{'E', 1, R_A, 1}, {'E', 2, R_B, 2},
+				  {'E', 3, R_C, 3}, {'L', 4, R_Z, 3},
+				  {'L', 5, R_Z, 2}, {'L', 6, R_Z, 1},
+				  {'L', 7, R_Z, 0}};
+	ccg_ref root = PLAY(&fx, st, 1, 7);
 	expect_repairs(fx.b, 0, 0, 1, 3, 0, 0);
 	ccg_node n;
 	ccg_ref it[16];
@@ -492,16 +496,12 @@ static void test_repair_leave_not_open_chain(void **state)
 	assert_int_equal(n.nitems, 2);
 	assert_int_equal(it[1], leave_ev(fx.s, R_Z));
 	expect_inst(&fx, it[0], 0, CCG_END_LAST, 1, 6);
-	node16(fx.s, it[0], &n, it);
-	assert_int_equal(n.region, R_A);
+	call16(&fx, it[0], R_A, 3, &n, it);
 	assert_int_equal(n.nevents, 6);
 	expect_inst(&fx, it[1], 1, CCG_END_LAST, 2, 5);
-	node16(fx.s, it[1], &n, it);
-	assert_int_equal(n.region, R_B);
+	call16(&fx, it[1], R_B, 3, &n, it);
 	expect_inst(&fx, it[1], 2, CCG_END_LAST, 3, 4);
-	node16(fx.s, it[1], &n, it);
-	assert_int_equal(n.region, R_C);
-	assert_int_equal(n.nitems, 2);
+	call16(&fx, it[1], R_C, 2, &n, it);
 	fx_close(&fx);
 }
 
@@ -550,13 +550,10 @@ static void test_repair_never_left(void **state)
 	fixture fx;
 	fx_open(&fx, CCG_FANOUT_DEFAULT);
 	ccg_ref x = leaf_ev(fx.s, 77);
-	assert_int_equal(enter(fx.b, fx.s, 10, R_A), 1);
-	assert_int_equal(enter(fx.b, fx.s, 20, R_B), 2);
-	assert_int_equal(feed(fx.b, 25, CCG_ROLE_LEAF, 0, x), 2);
-	ccg_ref root = finish(&fx, 10, 25);
+	static const step st[] = {{'E', 10, R_A, 1}, {'E', 20, R_B, 2},
+				  {'X', 25, 77, 2}};
+	ccg_ref root = PLAY(&fx, st, 10, 25);
 	expect_repairs(fx.b, 0, 0, 0, 0, 2, 0);
-	const uint64_t times[] = {10, 20, 25};
-	expect_stream(&fx, times, 3);
 
 	ccg_node n;
 	ccg_ref it[16];
@@ -565,15 +562,9 @@ static void test_repair_never_left(void **state)
 	assert_int_equal(n.nevents, 3);
 	expect_inst(&fx, root, 0, CCG_END_LOC, 10, 25);
 	expect_inst(&fx, it[0], 0, CCG_END_LOC, 10, 25);
-	node16(fx.s, it[0], &n, it);
-	assert_int_equal(n.region, R_A);
-	assert_int_equal(n.nitems, 2);
-	assert_int_equal(it[0], enter_ev(fx.s, R_A));
+	call16(&fx, it[0], R_A, 2, &n, it);
 	expect_inst(&fx, it[1], 1, CCG_END_LOC, 20, 25);
-	node16(fx.s, it[1], &n, it);
-	assert_int_equal(n.region, R_B);
-	assert_int_equal(n.nitems, 2);
-	assert_int_equal(it[0], enter_ev(fx.s, R_B));
+	call16(&fx, it[1], R_B, 2, &n, it);
 	assert_int_equal(it[1], x);
 
 	/* After a reset the counters start again from zero. */
@@ -584,15 +575,11 @@ static void test_repair_never_left(void **state)
 	/* A second location, in the records after the first one's: its
 	 * largest time (30) comes before its last event (25); the calls
 	 * open at the end close at 30. */
-	assert_int_equal(enter(fx.b, fx.s, 10, R_A), 1);
-	assert_int_equal(feed(fx.b, 30, CCG_ROLE_LEAF, 0, x), 1);
-	assert_int_equal(enter(fx.b, fx.s, 20, R_B), 2);
-	assert_int_equal(feed(fx.b, 25, CCG_ROLE_LEAF, 0, x), 2);
-	root = finish(&fx, 10, 30);
+	static const step st2[] = {{'E', 10, R_A, 1}, {'X', 30, 77, 1},
+				   {'E', 20, R_B, 2}, {'X', 25, 77, 2}};
+	root = PLAY(&fx, st2, 10, 30);
 	assert_int_equal(fx.res.tbase, 1);
 	expect_repairs(fx.b, 0, 0, 0, 0, 2, 0);
-	const uint64_t times2[] = {10, 30, 20, 25};
-	expect_stream(&fx, times2, 4);
 	node16(fx.s, root, &n, it);
 	expect_inst(&fx, it[0], 0, CCG_END_LOC, 10, 30);
 	node16(fx.s, it[0], &n, it);
@@ -609,12 +596,9 @@ static void test_repair_end_before_start(void **state)
 	(void)state;
 	fixture fx;
 	fx_open(&fx, CCG_FANOUT_DEFAULT);
-	assert_int_equal(enter(fx.b, fx.s, 100, R_A), 1);
-	assert_int_equal(leave(fx.b, fx.s, 60, R_A), 1);
-	ccg_ref root = finish(&fx, 60, 100); /* the smallest and largest */
+	static const step st[] = {{'E', 100, R_A, 1}, {'L', 60, R_A, 1}};
+	ccg_ref root = PLAY(&fx, st, 60, 100); /* the smallest and largest */
 	expect_repairs(fx.b, 0, 0, 0, 0, 0, 1);
-	const uint64_t times[] = {100, 60};
-	expect_stream(&fx, times, 2);
 
 	ccg_node n;
 	ccg_ref it[16];
@@ -623,10 +607,7 @@ static void test_repair_end_before_start(void **state)
 	expect_inst(&fx, it[0], 0, CCG_END_LAST, 100, 60);
 	assert_int_equal(ccg_shown_dur(100, 60), 0);
 	assert_int_equal(ccg_shown_dur(60, 100), 40);
-	node16(fx.s, it[0], &n, it);
-	assert_int_equal(n.kind, CCG_NODE_CALL);
-	assert_int_equal(n.nitems, 2);
-	assert_int_equal(it[0], enter_ev(fx.s, R_A));
+	call16(&fx, it[0], R_A, 2, &n, it);
 	assert_int_equal(it[1], leave_ev(fx.s, R_A));
 	fx_close(&fx);
 }
@@ -639,29 +620,20 @@ static void test_same_structure(void **state)
 	fixture fx;
 	fx_open(&fx, CCG_FANOUT_DEFAULT);
 	/* B twice at the same time, zero length, then once 6 .. 8. */
-	assert_int_equal(enter(fx.b, fx.s, 0, R_A), 1);
-	for (int i = 0; i < 2; i++) {
-		assert_int_equal(enter(fx.b, fx.s, 5, R_B), 2);
-		assert_int_equal(leave(fx.b, fx.s, 5, R_B), 2);
-	}
-	assert_int_equal(enter(fx.b, fx.s, 6, R_B), 2);
-	assert_int_equal(leave(fx.b, fx.s, 8, R_B), 2);
-	assert_int_equal(leave(fx.b, fx.s, 9, R_A), 1);
-	ccg_ref root = finish(&fx, 0, 9);
+	static const step st[] = {{'E', 0, R_A, 1}, {'E', 5, R_B, 2},
+				  {'L', 5, R_B, 2}, {'E', 5, R_B, 2},
+				  {'L', 5, R_B, 2}, {'E', 6, R_B, 2},
+				  {'L', 8, R_B, 2}, {'L', 9, R_A, 1}};
+	ccg_ref root = PLAY(&fx, st, 0, 9);
 	expect_repairs(fx.b, 0, 0, 0, 0, 0, 0);
-	const uint64_t times[] = {0, 5, 5, 5, 5, 6, 8, 9};
-	expect_stream(&fx, times, 8);
 
 	ccg_node n;
 	ccg_ref it[16];
 	node16(fx.s, root, &n, it);
-	node16(fx.s, it[0], &n, it);
-	assert_int_equal(n.region, R_A);
-	assert_int_equal(n.nitems, 5);
+	call16(&fx, it[0], R_A, 5, &n, it);
 	assert_int_equal(n.nevents, 8);
 	assert_int_equal(n.nvis, 3);
 	assert_int_equal(n.ndirs, 3);
-	assert_int_equal(it[0], enter_ev(fx.s, R_A));
 	assert_false(CCG_REF_IS_EVENT(it[1]));
 	assert_int_equal(it[1], it[2]);
 	assert_int_equal(it[1], it[3]);
@@ -672,10 +644,7 @@ static void test_same_structure(void **state)
 	expect_inst(&fx, it[1], 1, CCG_END_LAST, 5, 5);
 	expect_inst(&fx, it[2], 3, CCG_END_LAST, 5, 5);
 	expect_inst(&fx, it[3], 5, CCG_END_LAST, 6, 8);
-	node16(fx.s, it[1], &n, it);
-	assert_int_equal(n.region, R_B);
-	assert_int_equal(n.nitems, 2);
-	assert_int_equal(it[0], enter_ev(fx.s, R_B));
+	call16(&fx, it[1], R_B, 2, &n, it);
 	assert_int_equal(it[1], leave_ev(fx.s, R_B));
 	/* b (once), a, root; b was offered three times. */
 	assert_int_equal(ccg_store_node_count(fx.s), 3);
@@ -1503,6 +1472,55 @@ static void test_event_records(void **state)
 
 /* ---- 9. decoders on truncated and damaged records ---- */
 
+/* One decoder over a record's bytes. */
+typedef ccg_err (*decode_fn)(const unsigned char *p, size_t len);
+
+/* The node decoder, with room for 8 items, after its header-only form
+ * (which must not crash on any bytes, and may succeed once the header is
+ * complete). */
+static ccg_err dec_node(const unsigned char *p, size_t len)
+{
+	ccg_node n;
+	ccg_ref it[8];
+	(void)ccg_node_decode(p, len, &n, NULL, 0);
+	return ccg_node_decode(p, len, &n, it, 8);
+}
+
+static ccg_err dec_times(const unsigned char *p, size_t len)
+{
+	uint64_t t[CCG_TIME_BLOCK];
+	uint32_t nt = 0;
+	return ccg_times_decode(p, len, t, &nt);
+}
+
+static ccg_err dec_evrec(const unsigned char *p, size_t len)
+{
+	ccg_evrec ev;
+	const unsigned char *f;
+	return ccg_evrec_decode(p, len, &ev, &f);
+}
+
+/* Record p[len] decodes whole; with one byte too many it is damaged
+ * (CCG_EFORMAT); every shorter prefix fails.  Each is decoded from an
+ * exact-size copy, so reading past it is caught by valgrind or ASan. */
+static void expect_exact(decode_fn dec, const unsigned char *p, size_t len)
+{
+	assert_int_equal(dec(p, len), CCG_OK);
+	unsigned char *x = malloc(len + 1);
+	assert_non_null(x);
+	memcpy(x, p, len);
+	x[len] = 0;
+	assert_int_equal(dec(x, len + 1), CCG_EFORMAT);
+	free(x);
+	for (size_t l = 0; l < len; l++) {
+		unsigned char *q = malloc(l ? l : 1);
+		assert_non_null(q);
+		memcpy(q, p, l);
+		assert_int_not_equal(dec(q, l), CCG_OK);
+		free(q);
+	}
+}
+
 static void test_decode_truncated(void **state)
 {
 	(void)state;
@@ -1537,27 +1555,7 @@ static void test_decode_truncated(void **state)
 			assert_int_equal(ccg_node_decode(p, len, &n, jt,
 							 full.nitems - 1),
 					 CCG_ERANGE);
-		/* One byte too many is damage too. */
-		unsigned char *x = malloc(len + 1);
-		assert_non_null(x);
-		memcpy(x, p, len);
-		x[len] = 0;
-		assert_int_equal(ccg_node_decode(x, len + 1, &n, jt, 8),
-				 CCG_EFORMAT);
-		free(x);
-		for (size_t l = 0; l < len; l++) {
-			/* An exact-size copy, so reading past it is caught
-			 * by valgrind or ASan. */
-			unsigned char *q = malloc(l ? l : 1);
-			assert_non_null(q);
-			memcpy(q, p, l);
-			assert_int_not_equal(ccg_node_decode(q, l, &n, jt, 8),
-					     CCG_OK);
-			/* Header only: must not crash; may succeed once the
-			 * header is complete. */
-			(void)ccg_node_decode(q, l, &n, NULL, 0);
-			free(q);
-		}
+		expect_exact(dec_node, p, len);
 	}
 	/* The call with the backwards Leave ends before it starts. */
 	ccg_node n;
@@ -1577,25 +1575,10 @@ static void test_decode_truncated(void **state)
 		uint32_t nt = 0;
 		assert_int_equal(ccg_store_time_record(fx.s, 0, &rec), CCG_OK);
 		const unsigned char *p = (const unsigned char *)rec.data;
-		size_t len = rec.len;
-		assert_int_equal(ccg_times_decode(p, len, t, &nt), CCG_OK);
+		assert_int_equal(ccg_times_decode(p, rec.len, t, &nt), CCG_OK);
 		assert_int_equal(nt, 5);
 		assert_memory_equal(t, times, sizeof times);
-		unsigned char *x = malloc(len + 1);
-		assert_non_null(x);
-		memcpy(x, p, len);
-		x[len] = 0;
-		assert_int_equal(ccg_times_decode(x, len + 1, t, &nt),
-				 CCG_EFORMAT);
-		free(x);
-		for (size_t l = 0; l < len; l++) {
-			unsigned char *q = malloc(l ? l : 1);
-			assert_non_null(q);
-			memcpy(q, p, l);
-			assert_int_not_equal(ccg_times_decode(q, l, t, &nt),
-					     CCG_OK);
-			free(q);
-		}
+		expect_exact(dec_times, p, rec.len);
 		assert_int_equal(ccg_store_time_record(fx.s, 1, &rec),
 				 CCG_ENOENT);
 		ccg_buf_free(&rec);
@@ -1604,28 +1587,9 @@ static void test_decode_truncated(void **state)
 	uint32_t ne = ccg_store_event_count(fx.s);
 	assert_int_equal(ne, 5);
 	for (uint32_t id = 0; id < ne; id++) {
-		const unsigned char *f;
-		ccg_evrec ev;
 		ccg_buf_reset(&rb);
 		assert_int_equal(ccg_store_event_record(fx.s, id, &rb), CCG_OK);
-		const unsigned char *p = (const unsigned char *)rb.data;
-		size_t len = rb.len;
-		assert_int_equal(ccg_evrec_decode(p, len, &ev, &f), CCG_OK);
-		unsigned char *x = malloc(len + 1);
-		assert_non_null(x);
-		memcpy(x, p, len);
-		x[len] = 0;
-		assert_int_equal(ccg_evrec_decode(x, len + 1, &ev, &f),
-				 CCG_EFORMAT);
-		free(x);
-		for (size_t l = 0; l < len; l++) {
-			unsigned char *q = malloc(l ? l : 1);
-			assert_non_null(q);
-			memcpy(q, p, l);
-			assert_int_not_equal(ccg_evrec_decode(q, l, &ev, &f),
-					     CCG_OK);
-			free(q);
-		}
+		expect_exact(dec_evrec, (const unsigned char *)rb.data, rb.len);
 	}
 	assert_int_equal(ccg_store_node_record(fx.s, nn, &rb), CCG_ENOENT);
 	ccg_buf_free(&rb);

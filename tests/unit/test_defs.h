@@ -30,6 +30,15 @@ static inline void add_string(uint64_t id, const char *s)
 			 0);
 }
 
+/* The first steps of a cmocka setup: makes `defs` and adds the n strings
+ * s as ids first, first + 1, ... */
+static inline void defs_begin(uint64_t first, const char *const *s, size_t n)
+{
+	assert_int_equal(ccg_defs_create(&defs), CCG_OK);
+	for (size_t i = 0; i < n; i++)
+		add_string(first + i, s[i]);
+}
+
 /* A cmocka teardown: frees `defs`. */
 static inline int teardown(void **state)
 {

@@ -36,6 +36,19 @@ static uint32_t textlen(void *ctx, ccg_kind kind, const unsigned char *f,
 	return (uint32_t)(kind * 7 + len);
 }
 
+/* Stores the event of `kind` with fields f[flen] and feeds it to b at
+ * time t in `role`. */
+static void put_event(ccg_store *s, ccg_build *b, ccg_kind kind,
+		      const unsigned char *f, size_t flen, uint64_t t,
+		      ccg_build_role role, uint64_t region)
+{
+	ccg_ref e;
+	uint32_t d;
+	assert_int_equal(ccg_store_event(s, kind, f, flen, textlen, NULL, &e),
+			 CCG_OK);
+	assert_int_equal(ccg_build_event(b, t, role, region, e, &d), CCG_OK);
+}
+
 /* A store with a few calls, groups and events; *res (may be NULL)
  * receives what its location came to. */
 static ccg_store *make_store(ccg_build_result *res)
@@ -47,27 +60,11 @@ static ccg_store *make_store(ccg_build_result *res)
 	uint64_t t = 100;
 	for (int i = 0; i < 40; i++) {
 		unsigned char f[2] = {(unsigned char)(i % 5), 1};
-		ccg_ref e;
-		uint32_t d;
-		assert_int_equal(ccg_store_event(s, CCG_EV_ENTER, f, 1, textlen,
-						 NULL, &e),
-				 CCG_OK);
-		assert_int_equal(ccg_build_event(b, t, CCG_ROLE_ENTER, i % 5, e,
-						 &d),
-				 CCG_OK);
+		put_event(s, b, CCG_EV_ENTER, f, 1, t, CCG_ROLE_ENTER, i % 5);
 		t += 3 + i % 4;
-		assert_int_equal(ccg_store_event(s, CCG_EV_MPI_SEND, f, 2,
-						 textlen, NULL, &e),
-				 CCG_OK);
-		assert_int_equal(ccg_build_event(b, t, CCG_ROLE_LEAF, 0, e, &d),
-				 CCG_OK);
+		put_event(s, b, CCG_EV_MPI_SEND, f, 2, t, CCG_ROLE_LEAF, 0);
 		t += 2;
-		assert_int_equal(ccg_store_event(s, CCG_EV_LEAVE, f, 1, textlen,
-						 NULL, &e),
-				 CCG_OK);
-		assert_int_equal(ccg_build_event(b, t, CCG_ROLE_LEAVE, i % 5, e,
-						 &d),
-				 CCG_OK);
+		put_event(s, b, CCG_EV_LEAVE, f, 1, t, CCG_ROLE_LEAVE, i % 5);
 		t += 1;
 	}
 	ccg_build_result r;
@@ -110,18 +107,14 @@ static void same_store(const ccg_store *a, const ccg_store *b)
 		ccg_node x, y;
 		assert_int_equal(ccg_store_get_node(a, i, &x, ia, 8), CCG_OK);
 		assert_int_equal(ccg_store_get_node(b, i, &y, ib, 8), CCG_OK);
-		assert_int_equal(x.kind, y.kind);
-		assert_int_equal(x.visible, y.visible);
-		assert_int_equal(x.region, y.region);
-		assert_int_equal(x.endmode, y.endmode);
-		assert_int_equal(x.nevents, y.nevents);
-		assert_int_equal(x.textlen, y.textlen);
-		assert_int_equal(x.ndirs, y.ndirs);
-		assert_int_equal(x.nvis, y.nvis);
-		assert_int_equal(x.depth, y.depth);
-		assert_int_equal(x.mrows, y.mrows);
-		assert_int_equal(x.mtext, y.mtext);
-		assert_int_equal(x.nitems, y.nitems);
+		/* Every field of the two headers. */
+		const uint64_t hx[] = {x.kind,    x.visible, x.region, x.endmode,
+				       x.nevents, x.textlen, x.ndirs,  x.nvis,
+				       x.depth,   x.mrows,   x.mtext,  x.nitems};
+		const uint64_t hy[] = {y.kind,    y.visible, y.region, y.endmode,
+				       y.nevents, y.textlen, y.ndirs,  y.nvis,
+				       y.depth,   y.mrows,   y.mtext,  y.nitems};
+		assert_memory_equal(hx, hy, sizeof hx);
 		for (uint32_t k = 0; k < x.nitems; k++)
 			assert_int_equal(ia[k], ib[k]);
 	}
@@ -182,6 +175,26 @@ static void expect_make_store_times(const ccg_store *s,
 	assert_int_equal(ccg_tcur_get(&tc, 120, &got), CCG_ENOENT);
 }
 
+/* The index at `path` opens for id and holds one location, whose store
+ * (through a tiny cache, which forces eviction and reloads) is the same as
+ * s; with res, its times are the ones make_store fed. */
+static void expect_reads_back(const ccg_store *s, const ccg_buf *id,
+			      const ccg_build_result *res)
+{
+	ccg_index *x;
+	ccg_store *r;
+	ccg_buf why = CCG_BUF_INIT;
+	assert_int_equal(ccg_index_open(path, id, &params, &x, &why), CCG_OK);
+	assert_int_equal(ccg_index_count(x, CCG_SEC_LOCS), 1);
+	assert_int_equal(ccg_index_store(x, 1, &r), CCG_OK);
+	same_store(s, r);
+	if (res)
+		expect_make_store_times(r, res);
+	ccg_store_free(r);
+	ccg_index_close(x);
+	ccg_buf_free(&why);
+}
+
 static void test_roundtrip(void **state)
 {
 	(void)state;
@@ -192,19 +205,7 @@ static void test_roundtrip(void **state)
 	ccg_buf_adds(&id, "identity of the trace");
 	for (int level = 0; level <= 9; level += 9) {
 		write_index(s, &id, level);
-		ccg_index *x;
-		ccg_buf why = CCG_BUF_INIT;
-		assert_int_equal(ccg_index_open(path, &id, &params, &x, &why),
-				 CCG_OK);
-		assert_int_equal(ccg_index_count(x, CCG_SEC_LOCS), 1);
-		ccg_store *r;
-		/* A tiny cache forces eviction and reloads. */
-		assert_int_equal(ccg_index_store(x, 1, &r), CCG_OK);
-		same_store(s, r);
-		expect_make_store_times(r, &res);
-		ccg_store_free(r);
-		ccg_index_close(x);
-		ccg_buf_free(&why);
+		expect_reads_back(s, &id, &res);
 	}
 	ccg_buf_free(&id);
 	ccg_store_free(s);
@@ -260,15 +261,22 @@ static void spill(const unsigned char *p, size_t len)
 	fclose(f);
 }
 
+/* Writes the index of s for identity "identity" into id; returns the
+ * file's bytes (the caller frees them), *len their count. */
+static unsigned char *written(const ccg_store *s, ccg_buf *id, size_t *len)
+{
+	ccg_buf_adds(id, "identity");
+	write_index(s, id, 0);
+	return slurp(len);
+}
+
 static void test_every_flip_and_cut(void **state)
 {
 	(void)state;
 	ccg_store *s = make_store(NULL);
 	ccg_buf id = CCG_BUF_INIT;
-	ccg_buf_adds(&id, "identity");
-	write_index(s, &id, 0);
 	size_t len;
-	unsigned char *good = slurp(&len);
+	unsigned char *good = written(s, &id, &len);
 	unsigned char *bad = malloc(len);
 	for (size_t i = 0; i < len; i++) {
 		for (int bit = 0; bit < 8; bit += 3) {
@@ -391,10 +399,8 @@ static void test_time_block_damage(void **state)
 	uint32_t nrec = ccg_store_time_count(s);
 	assert_int_equal(nrec, (DMG_N + CCG_TIME_BLOCK - 1) / CCG_TIME_BLOCK);
 	ccg_buf id = CCG_BUF_INIT;
-	ccg_buf_adds(&id, "identity");
-	write_index(s, &id, 0);
 	size_t len;
-	unsigned char *file = slurp(&len);
+	unsigned char *file = written(s, &id, &len);
 	uint64_t nrecs = 0;
 	size_t nblocks = 0;
 	blockinfo *bl = section_blocks(file, len, CCG_SEC_TIMES, &nrecs,
@@ -527,14 +533,7 @@ static void test_threads_same_file(void **state)
 			assert_memory_equal(f, one, n);
 			free(f);
 		}
-		ccg_index *x;
-		ccg_store *r;
-		assert_int_equal(ccg_index_open(path, &id, &params, &x, NULL),
-				 CCG_OK);
-		assert_int_equal(ccg_index_store(x, 1, &r), CCG_OK);
-		same_store(s, r);
-		ccg_store_free(r);
-		ccg_index_close(x);
+		expect_reads_back(s, &id, NULL);
 		free(one);
 	}
 	ccg_buf_free(&id);

@@ -70,66 +70,77 @@ static void line_as(ccg_kind kind, const char *tail, int role,
 			 out->len - 1);
 }
 
-static void line(ccg_kind kind, const char *tail, ccg_buf *out)
+/* A line to write (line_as; role 0 is CCG_JSON_BY_KIND) and the pieces of
+ * text it must hold. */
+typedef struct jcase {
+	ccg_kind kind;
+	const char *tail;
+	const char *want[2];
+	int role;
+	const char *ctr_tag;
+} jcase;
+
+/* Writes each of the n lines and looks for its pieces. */
+static void expect_lines(const jcase *c, size_t n)
 {
-	line_as(kind, tail, CCG_JSON_BY_KIND, NULL, out);
+	ccg_buf b = CCG_BUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		ccg_buf_reset(&b);
+		line_as(c[i].kind, c[i].tail, c[i].role, c[i].ctr_tag, &b);
+		for (int k = 0; k < 2 && c[i].want[k]; k++)
+			if (!strstr(b.data, c[i].want[k]))
+				fail_msg("line %zu: no %s in %s", i,
+					 c[i].want[k], b.data);
+	}
+	ccg_buf_free(&b);
 }
+
+#define EXPECT_LINES(c) expect_lines((c), sizeof(c) / sizeof((c)[0]))
 
 static void test_forms(void **state)
 {
 	(void)state;
-	ccg_buf b = CCG_BUF_INIT;
-	line(CCG_EV_ENTER, "main\t-\n", &b);
-	assert_non_null(strstr(b.data, "{\"ph\":\"B\",\"pid\":3,\"tid\":14,"
-					"\"ts\":"));
-	assert_non_null(strstr(b.data, "1.500,\"name\":\"main\"}"));
-	ccg_buf_reset(&b);
-	line(CCG_EV_LEAVE, "main\t-\n", &b);
-	assert_non_null(strstr(b.data, "\"ph\":\"E\""));
-	ccg_buf_reset(&b);
-	line(CCG_EV_METRIC, "A,B\tvalues=12,-3.5e+2\n", &b);
-	assert_non_null(strstr(b.data, "\"ph\":\"C\""));
-	assert_non_null(strstr(b.data, "\"name\":\"A,B\",\"args\":{\"A\":12,"
-					"\"B\":-3.5e+2}}"));
-	/* one member: its value in args.value; the thread's tag */
-	ccg_buf_reset(&b);
-	line_as(CCG_EV_METRIC, "HIP Memory\tvalues=536870912\n",
-		CCG_JSON_BY_KIND, " (Master)", &b);
-	assert_non_null(strstr(b.data, "\"name\":\"HIP Memory (Master)\","
-					"\"args\":{\"value\":536870912}}"));
-	/* members too long to name it twice: "metrics" */
-	ccg_buf_reset(&b);
-	line(CCG_EV_METRIC, "PAPI_TOT_CYC,PAPI_L2_TCM,PAPI_BR_MSP,PAPI_FP_OPS"
-			    "\tvalues=1,2,3,4\n", &b);
-	assert_non_null(strstr(b.data, "\"name\":\"metrics\",\"args\":{"
-					"\"PAPI_TOT_CYC\":1,"));
-	/* not numbers, or not one value per member: an instant */
-	ccg_buf_reset(&b);
-	line(CCG_EV_METRIC, "A\tvalues=nan\n", &b);
-	assert_non_null(strstr(b.data, "\"ph\":\"i\""));
-	assert_non_null(strstr(b.data, "\"name\":\"METRIC\",\"args\":{"
-					"\"name\":\"A\",\"values\":\"nan\"}}"));
-	ccg_buf_reset(&b);
-	line(CCG_EV_METRIC, "A,B\tvalues=1\n", &b);
-	assert_non_null(strstr(b.data, "\"ph\":\"i\""));
-	ccg_buf_reset(&b);
-	line(CCG_EV_MPI_SEND, "WORLD\treceiver=1 receiver_location=9 tag=4 "
-			      "length=8\n", &b);
-	assert_non_null(strstr(b.data, "{\"ph\":\"s\",\"id\":\"77-9-4-WORLD-5\""));
-	ccg_buf_reset(&b);
-	line(CCG_EV_MPI_RECV, "WORLD\tsender=0 sender_location=2 tag=4 "
-			      "length=8\n", &b);
-	assert_non_null(strstr(b.data, "{\"ph\":\"f\",\"bp\":\"e\",\"id\":"
-					"\"2-77-4-WORLD-5\""));
-	/* a receive that does not name its sender's location: an instant */
-	ccg_buf_reset(&b);
-	line(CCG_EV_MPI_RECV, "WORLD\tsender=0 tag=4 length=8\n", &b);
-	assert_non_null(strstr(b.data, "\"ph\":\"i\""));
-	ccg_buf_reset(&b);
-	line(CCG_EV_PROGRAM_BEGIN, "prog\targs=a\\sb\n", &b);
-	assert_non_null(strstr(b.data, "\"name\":\"PROGRAM_BEGIN\",\"args\":"
-					"{\"name\":\"prog\",\"args\":\"a b\"}}"));
-	ccg_buf_free(&b);
+	static const jcase c[] = {
+		{CCG_EV_ENTER, "main\t-\n",
+		 {"{\"ph\":\"B\",\"pid\":3,\"tid\":14,\"ts\":",
+		  "1.500,\"name\":\"main\"}"}, 0, NULL},
+		{CCG_EV_LEAVE, "main\t-\n", {"\"ph\":\"E\""}, 0, NULL},
+		{CCG_EV_METRIC, "A,B\tvalues=12,-3.5e+2\n",
+		 {"\"ph\":\"C\"",
+		  "\"name\":\"A,B\",\"args\":{\"A\":12,\"B\":-3.5e+2}}"},
+		 0, NULL},
+		/* one member: its value in args.value; the thread's tag */
+		{CCG_EV_METRIC, "HIP Memory\tvalues=536870912\n",
+		 {"\"name\":\"HIP Memory (Master)\","
+		  "\"args\":{\"value\":536870912}}"},
+		 CCG_JSON_BY_KIND, " (Master)"},
+		/* members too long to name it twice: "metrics" */
+		{CCG_EV_METRIC, "PAPI_TOT_CYC,PAPI_L2_TCM,PAPI_BR_MSP,PAPI_FP_OPS"
+				"\tvalues=1,2,3,4\n",
+		 {"\"name\":\"metrics\",\"args\":{\"PAPI_TOT_CYC\":1,"},
+		 0, NULL},
+		/* not numbers, or not one value per member: an instant */
+		{CCG_EV_METRIC, "A\tvalues=nan\n",
+		 {"\"ph\":\"i\"", "\"name\":\"METRIC\",\"args\":{"
+				  "\"name\":\"A\",\"values\":\"nan\"}}"},
+		 0, NULL},
+		{CCG_EV_METRIC, "A,B\tvalues=1\n", {"\"ph\":\"i\""}, 0, NULL},
+		{CCG_EV_MPI_SEND, "WORLD\treceiver=1 receiver_location=9 tag=4 "
+				  "length=8\n",
+		 {"{\"ph\":\"s\",\"id\":\"77-9-4-WORLD-5\""}, 0, NULL},
+		{CCG_EV_MPI_RECV, "WORLD\tsender=0 sender_location=2 tag=4 "
+				  "length=8\n",
+		 {"{\"ph\":\"f\",\"bp\":\"e\",\"id\":\"2-77-4-WORLD-5\""},
+		 0, NULL},
+		/* a receive that does not name its sender's location: an
+		 * instant */
+		{CCG_EV_MPI_RECV, "WORLD\tsender=0 tag=4 length=8\n",
+		 {"\"ph\":\"i\""}, 0, NULL},
+		{CCG_EV_PROGRAM_BEGIN, "prog\targs=a\\sb\n",
+		 {"\"name\":\"PROGRAM_BEGIN\",\"args\":"
+		  "{\"name\":\"prog\",\"args\":\"a b\"}}"}, 0, NULL},
+	};
+	EXPECT_LINES(c);
 }
 
 /* Attributes one key each: numbers that read back exactly as numbers,
@@ -137,38 +148,31 @@ static void test_forms(void **state)
 static void test_attrs(void **state)
 {
 	(void)state;
-	ccg_buf b = CCG_BUF_INIT;
-	line(CCG_EV_PROGRAM_END, "-\tstatus=-9223372036854775808\n", &b);
-	assert_non_null(strstr(b.data, "\"name\":\"PROGRAM_END\",\"args\":"
-					"{\"status\":\"-9223372036854775808\"}}"));
-	ccg_buf_reset(&b);
-	/* 2^53 is a number, 2^53 + 1 a string; doubles and -0 numbers; a
-	 * leading zero, an empty value and text strings */
-	line(CCG_EV_MPI_COLLECTIVE_END, "W\ta=9007199254740992 "
-					"b=9007199254740993 c=-2.5e-3\n", &b);
-	assert_non_null(strstr(b.data, "\"args\":{\"name\":\"W\","
-					"\"a\":9007199254740992,"
-					"\"b\":\"9007199254740993\","
-					"\"c\":-2.5e-3}}"));
-	ccg_buf_reset(&b);
-	line(CCG_EV_MPI_COLLECTIVE_END, "-\td=-0 e=007 f= g=x\n", &b);
-	assert_non_null(strstr(b.data, "\"args\":{\"d\":-0,\"e\":\"007\","
-					"\"f\":\"\",\"g\":\"x\"}}"));
-	ccg_buf_reset(&b);
-	/* an attribute that is not KEY=VALUE: the whole form */
-	line(CCG_EV_MPI_COLLECTIVE_END, "W\tx\n", &b);
-	assert_non_null(strstr(b.data, "\"args\":{\"W\":\"x\"}}"));
-	ccg_buf_reset(&b);
-	/* too many short pairs to fit one key each: the whole form */
-	line(CCG_EV_MPI_COLLECTIVE_END, "W\ta=x b=x c=x d=x e=x f=x g=x h=x "
-					"i=x j=x\n", &b);
-	assert_non_null(strstr(b.data, "\"args\":{\"W\":\"a=x b=x"));
-	ccg_buf_reset(&b);
-	/* an Enter's attributes one key each */
-	line(CCG_EV_ENTER, "main\tn=3\n", &b);
-	assert_non_null(strstr(b.data, "\"name\":\"main\",\"args\":{"
-					"\"n\":3}}"));
-	ccg_buf_free(&b);
+	static const jcase c[] = {
+		{CCG_EV_PROGRAM_END, "-\tstatus=-9223372036854775808\n",
+		 {"\"name\":\"PROGRAM_END\",\"args\":"
+		  "{\"status\":\"-9223372036854775808\"}}"}, 0, NULL},
+		/* 2^53 is a number, 2^53 + 1 a string; doubles and -0
+		 * numbers; a leading zero, an empty value and text strings */
+		{CCG_EV_MPI_COLLECTIVE_END,
+		 "W\ta=9007199254740992 b=9007199254740993 c=-2.5e-3\n",
+		 {"\"args\":{\"name\":\"W\",\"a\":9007199254740992,"
+		  "\"b\":\"9007199254740993\",\"c\":-2.5e-3}}"}, 0, NULL},
+		{CCG_EV_MPI_COLLECTIVE_END, "-\td=-0 e=007 f= g=x\n",
+		 {"\"args\":{\"d\":-0,\"e\":\"007\",\"f\":\"\",\"g\":\"x\"}}"},
+		 0, NULL},
+		/* an attribute that is not KEY=VALUE: the whole form */
+		{CCG_EV_MPI_COLLECTIVE_END, "W\tx\n",
+		 {"\"args\":{\"W\":\"x\"}}"}, 0, NULL},
+		/* too many short pairs to fit one key each: the whole form */
+		{CCG_EV_MPI_COLLECTIVE_END,
+		 "W\ta=x b=x c=x d=x e=x f=x g=x h=x i=x j=x\n",
+		 {"\"args\":{\"W\":\"a=x b=x"}, 0, NULL},
+		/* an Enter's attributes one key each */
+		{CCG_EV_ENTER, "main\tn=3\n",
+		 {"\"name\":\"main\",\"args\":{\"n\":3}}"}, 0, NULL},
+	};
+	EXPECT_LINES(c);
 }
 
 /* Roles: an Enter as "X", an Enter and a Leave that begin and end no
@@ -176,18 +180,19 @@ static void test_attrs(void **state)
 static void test_roles(void **state)
 {
 	(void)state;
+	static const jcase c[] = {
+		{CCG_EV_ENTER, "f\t-\n",
+		 {"{\"ph\":\"X\",", ",\"dur\":2.250,\"name\":\"f\"}"},
+		 CCG_JSON_COMPLETE, NULL},
+		{CCG_EV_LEAVE, "f\t-\n",
+		 {"{\"ph\":\"i\",", "\"name\":\"LEAVE\",\"args\":{"
+				    "\"name\":\"f\"}}"},
+		 CCG_JSON_PLAIN, NULL},
+		{CCG_EV_LEAVE, "f\t-\n", {"{\"ph\":\"E\","},
+		 CCG_JSON_END, NULL},
+	};
+	EXPECT_LINES(c);
 	ccg_buf b = CCG_BUF_INIT;
-	line_as(CCG_EV_ENTER, "f\t-\n", CCG_JSON_COMPLETE, NULL, &b);
-	assert_non_null(strstr(b.data, "{\"ph\":\"X\","));
-	assert_non_null(strstr(b.data, ",\"dur\":2.250,\"name\":\"f\"}"));
-	ccg_buf_reset(&b);
-	line_as(CCG_EV_LEAVE, "f\t-\n", CCG_JSON_PLAIN, NULL, &b);
-	assert_non_null(strstr(b.data, "{\"ph\":\"i\","));
-	assert_non_null(strstr(b.data, "\"name\":\"LEAVE\",\"args\":{"
-					"\"name\":\"f\"}}"));
-	ccg_buf_reset(&b);
-	line_as(CCG_EV_LEAVE, "f\t-\n", CCG_JSON_END, NULL, &b);
-	assert_non_null(strstr(b.data, "{\"ph\":\"E\","));
 	/* a Leave of another region ends the call: named as the call */
 	{
 		ccg_secfmt f;
@@ -219,37 +224,41 @@ static void test_roles(void **state)
 	ccg_buf_free(&b);
 }
 
+/* ccg_json_dur from a to b on clock f is `want`. */
+static void dur_is(const ccg_secfmt *f, uint64_t a, uint64_t b,
+		   const char *want)
+{
+	char out[CCG_JSON_TS_MAX];
+	size_t n = ccg_json_dur(out, f, a, b);
+	out[n] = '\0';
+	assert_string_equal(out, want);
+}
+
 /* A duration is the difference of the two ends' "ts", both rounded. */
 static void test_dur(void **state)
 {
 	(void)state;
 	ccg_secfmt f;
-	char out[CCG_JSON_TS_MAX];
 	/* 3 ticks per second, zero 1: ts(2) = 300000, ts(4) = 1000000 */
 	ccg_secfmt_init(&f, 1, 3, 100);
-	size_t n = ccg_json_dur(out, &f, 2, 4);
-	out[n] = '\0';
-	assert_string_equal(out, "700000");
+	dur_is(&f, 2, 4, "700000");
 	/* across the zero: -0.001 to 0.002 us */
 	ccg_secfmt_init(&f, 1000, 1000000000, 5000);
-	n = ccg_json_dur(out, &f, 999, 1002);
-	out[n] = '\0';
-	assert_string_equal(out, "0.003");
-	n = ccg_json_dur(out, &f, 1002, 999);
-	out[n] = '\0';
-	assert_string_equal(out, "0.000");
+	dur_is(&f, 999, 1002, "0.003");
+	dur_is(&f, 1002, 999, "0.000");
 }
 
 static void test_strings(void **state)
 {
 	(void)state;
-	ccg_buf b = CCG_BUF_INIT;
 	/* TSV escapes stay (they are JSON's); control bytes, bytes that are
 	 * not UTF-8 and a lone backslash become '?'; UTF-8 stays */
-	line(CCG_EV_ENTER, "a\\tb\\\"c\\\\\x01\xff\xc3\xa9\xe2\x82\\\t-\n", &b);
-	assert_non_null(strstr(b.data, "\"name\":\"a\\tb\\\"c\\\\??\xc3\xa9??"
-					"?\"}"));
-	ccg_buf_reset(&b);
+	static const jcase c[] = {
+		{CCG_EV_ENTER, "a\\tb\\\"c\\\\\x01\xff\xc3\xa9\xe2\x82\\\t-\n",
+		 {"\"name\":\"a\\tb\\\"c\\\\??\xc3\xa9???\"}"}, 0, NULL},
+	};
+	EXPECT_LINES(c);
+	ccg_buf b = CCG_BUF_INIT;
 	ccg_json_str(&b, "q\"b\\\n\x1f\xfe", 7);
 	assert_string_equal(b.data, "q\\\"b\\\\\\u000a\\u001f?");
 	ccg_buf_free(&b);

@@ -22,16 +22,23 @@ static ccg_mkey key_of(uint64_t i)
 	return k;
 }
 
+/* Looks key i up in m: its slot, which must hold it (found) or not. */
+static size_t slot_of(ccg_map *m, uint64_t i, int found)
+{
+	ccg_mkey k = key_of(i);
+	size_t slot;
+	int f;
+	assert_int_equal(ccg_map_slot(m, &k, &slot, &f), CCG_OK);
+	assert_int_equal(f, found);
+	return slot;
+}
+
 static void check_all(ccg_map *m, const uint8_t *held, const uint64_t *val)
 {
 	size_t n = 0;
 	for (uint64_t i = 0; i < NKEYS; i++) {
-		ccg_mkey k = key_of(i);
-		size_t slot;
-		int found;
-		assert_int_equal(ccg_map_slot(m, &k, &slot, &found), CCG_OK);
-		assert_int_equal(found, held[i]);
-		if (found)
+		size_t slot = slot_of(m, i, held[i]);
+		if (held[i])
 			assert_int_equal(m->val[slot], val[i]);
 		else
 			ccg_map_del(m, slot); /* looked up, not kept */
@@ -54,12 +61,7 @@ static void test_map(void **state)
 		for (uint64_t i = 0; i < NKEYS; i++) {
 			if (held[i] || rnd(3) == 0)
 				continue;
-			ccg_mkey k = key_of(i);
-			size_t slot;
-			int found;
-			assert_int_equal(ccg_map_slot(&m, &k, &slot, &found),
-					 CCG_OK);
-			assert_false(found);
+			size_t slot = slot_of(&m, i, 0);
 			assert_int_equal(m.val[slot], 0);
 			m.val[slot] = val[i] = rnd64();
 			held[i] = 1;
@@ -68,13 +70,7 @@ static void test_map(void **state)
 		for (uint64_t i = 0; i < NKEYS; i++) {
 			if (!held[i] || rnd(2))
 				continue;
-			ccg_mkey k = key_of(i);
-			size_t slot;
-			int found;
-			assert_int_equal(ccg_map_slot(&m, &k, &slot, &found),
-					 CCG_OK);
-			assert_true(found);
-			ccg_map_del(&m, slot);
+			ccg_map_del(&m, slot_of(&m, i, 1));
 			held[i] = 0;
 		}
 		check_all(&m, held, val);

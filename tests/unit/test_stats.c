@@ -73,18 +73,54 @@ static const ccg_rstat *row(const ccg_stats *st, uint64_t region)
 	return NULL;
 }
 
-static void expect_row(const ccg_stats *st, uint64_t region, uint64_t calls,
-		       uint64_t incl, uint64_t excl, uint64_t sum,
-		       uint64_t min, uint64_t max)
+/* The six figures of a row, in ccg_rstat's order: calls, incl, excl,
+ * sum, min, max. */
+#define ROW(...) ((const uint64_t[6]){__VA_ARGS__})
+
+/* Row `region` of st holds the figures `want` (ROW). */
+static void expect_row(const ccg_stats *st, uint64_t region,
+		       const uint64_t want[6])
 {
+	static const char *const field[6] = {"calls", "incl", "excl",
+					     "sum",   "min",  "max"};
 	const ccg_rstat *r = row(st, region);
 	assert_non_null(r);
-	assert_int_equal(r->calls, calls);
-	assert_int_equal(r->incl, incl);
-	assert_int_equal(r->excl, excl);
-	assert_int_equal(r->sum, sum);
-	assert_int_equal(r->min, min);
-	assert_int_equal(r->max, max);
+	const uint64_t got[6] = {r->calls, r->incl, r->excl,
+				 r->sum,   r->min,  r->max};
+	for (int i = 0; i < 6; i++)
+		if (got[i] != want[i])
+			fail_msg("region %llu: %s %llu, want %llu",
+				 (unsigned long long)region, field[i],
+				 (unsigned long long)got[i],
+				 (unsigned long long)want[i]);
+}
+
+/* Instance `in` of l, asked of cache c, has rows A and B as a and b say
+ * (NULL: that row is not looked at). */
+static void expect_node(ccg_statcache *c, const ccg_sloc *l,
+			const ccg_sinst *in, const uint64_t *a,
+			const uint64_t *b)
+{
+	const ccg_stats *st;
+	assert_int_equal(ccg_stats_node(c, l, in, &st), CCG_OK);
+	if (a)
+		expect_row(st, A, a);
+	if (b)
+		expect_row(st, B, b);
+	ccg_stats_put(c, st);
+}
+
+/* The window [from, to) of root instance `root` of l has rows A and B as
+ * a and b say. */
+static void expect_window(ccg_statcache *c, const ccg_sloc *l,
+			  const ccg_sinst *root, uint64_t from, uint64_t to,
+			  const uint64_t a[6], const uint64_t b[6])
+{
+	ccg_stats w = {0};
+	assert_int_equal(ccg_stats_window(c, l, root, from, to, &w), CCG_OK);
+	expect_row(&w, A, a);
+	expect_row(&w, B, b);
+	ccg_stats_free(&w);
 }
 
 /* Item i of node `node` placed by ccg_sinst_place, its first event being
@@ -216,13 +252,11 @@ static void test_cache(void **state)
 	uint64_t c0, h0, c1, h1;
 	assert_int_equal(ccg_statcache_create(s, 1 << 20, &c), CCG_OK);
 	const ccg_stats *st;
-	assert_int_equal(ccg_stats_node(c, &l, &big, &st), CCG_OK);
-	expect_row(st, A, 1, 300, 200, 300, 300, 300);
-	expect_row(st, B, 100, 100, 100, 100, 1, 1);
-	ccg_stats_put(c, st);
+	expect_node(c, &l, &big, ROW(1, 300, 200, 300, 300, 300),
+		    ROW(100, 100, 100, 100, 1, 1));
 	assert_int_equal(ccg_stats_node(c, &l, &small, &st), CCG_OK);
 	assert_null(row(st, A));
-	expect_row(st, B, 1, 1, 1, 1, 1, 1);
+	expect_row(st, B, ROW(1, 1, 1, 1, 1, 1));
 	ccg_stats_put(c, st);
 	ccg_statcache_counts(c, &c0, &h0);
 	counted(c, &l, &big, &c1, &h1);
@@ -285,39 +319,24 @@ static void test_instances(void **state)
 
 	ccg_statcache *c;
 	assert_int_equal(ccg_statcache_create(s, 1 << 20, &c), CCG_OK);
-	const ccg_stats *st;
 	/* A: 300 ticks, 100 in B. */
-	assert_int_equal(ccg_stats_node(c, &l0, &a1, &st), CCG_OK);
-	expect_row(st, A, 1, 300, 200, 300, 300, 300);
-	expect_row(st, B, 100, 100, 100, 100, 1, 1);
-	ccg_stats_put(c, st);
+	expect_node(c, &l0, &a1, ROW(1, 300, 200, 300, 300, 300),
+		    ROW(100, 100, 100, 100, 1, 1));
 	/* A: 400 ticks, 200 in B. */
-	assert_int_equal(ccg_stats_node(c, &l0, &a2, &st), CCG_OK);
-	expect_row(st, A, 1, 400, 200, 400, 400, 400);
-	expect_row(st, B, 100, 200, 200, 200, 2, 2);
-	ccg_stats_put(c, st);
+	expect_node(c, &l0, &a2, ROW(1, 400, 200, 400, 400, 400),
+		    ROW(100, 200, 200, 200, 2, 2));
 	/* Same node, same first event, other location: 1010, 500 in B. */
-	assert_int_equal(ccg_stats_node(c, &l1, &a3, &st), CCG_OK);
-	expect_row(st, A, 1, 1010, 510, 1010, 1010, 1010);
-	expect_row(st, B, 100, 500, 500, 500, 5, 5);
-	ccg_stats_put(c, st);
+	expect_node(c, &l1, &a3, ROW(1, 1010, 510, 1010, 1010, 1010),
+		    ROW(100, 500, 500, 500, 5, 5));
 	/* The roots add their instances up. */
-	assert_int_equal(ccg_stats_node(c, &l0, &r0, &st), CCG_OK);
-	expect_row(st, A, 2, 700, 400, 700, 300, 400);
-	expect_row(st, B, 200, 300, 300, 300, 1, 2);
-	ccg_stats_put(c, st);
-	assert_int_equal(ccg_stats_node(c, &l1, &r1, &st), CCG_OK);
-	expect_row(st, A, 1, 1010, 510, 1010, 1010, 1010);
-	ccg_stats_put(c, st);
+	expect_node(c, &l0, &r0, ROW(2, 700, 400, 700, 300, 400),
+		    ROW(200, 300, 300, 300, 1, 2));
+	expect_node(c, &l1, &r1, ROW(1, 1010, 510, 1010, 1010, 1010), NULL);
 	/* And again, from the cache: the same answers. */
 	uint64_t c0, h0, c1, h1;
 	ccg_statcache_counts(c, &c0, &h0);
-	assert_int_equal(ccg_stats_node(c, &l0, &a1, &st), CCG_OK);
-	expect_row(st, B, 100, 100, 100, 100, 1, 1);
-	ccg_stats_put(c, st);
-	assert_int_equal(ccg_stats_node(c, &l1, &a3, &st), CCG_OK);
-	expect_row(st, B, 100, 500, 500, 500, 5, 5);
-	ccg_stats_put(c, st);
+	expect_node(c, &l0, &a1, NULL, ROW(100, 100, 100, 100, 1, 1));
+	expect_node(c, &l1, &a3, NULL, ROW(100, 500, 500, 500, 5, 5));
 	ccg_statcache_counts(c, &c1, &h1);
 	assert_int_equal(c1, c0);
 	assert_int_equal(h1, h0 + 2);
@@ -325,17 +344,12 @@ static void test_instances(void **state)
 	/* A window of location 1, [0, 505): A crosses the end (505 ticks,
 	 * a call); the B entered at 10k < 505 (k <= 50) are calls, each 5
 	 * ticks inside (the last one, 500 .. 505, ends at the edge). */
-	ccg_stats w = {0};
-	assert_int_equal(ccg_stats_window(c, &l1, &r1, 0, 505, &w), CCG_OK);
-	expect_row(&w, A, 1, 505, 255, 505, 505, 505);
-	expect_row(&w, B, 50, 250, 250, 250, 5, 5);
-	ccg_stats_free(&w);
+	expect_window(c, &l1, &r1, 0, 505, ROW(1, 505, 255, 505, 505, 505),
+		      ROW(50, 250, 250, 250, 5, 5));
 	/* The same window of location 0 holds A's first instance whole and
 	 * nothing of the second. */
-	assert_int_equal(ccg_stats_window(c, &l0, &r0, 0, 505, &w), CCG_OK);
-	expect_row(&w, A, 1, 300, 200, 300, 300, 300);
-	expect_row(&w, B, 100, 100, 100, 100, 1, 1);
-	ccg_stats_free(&w);
+	expect_window(c, &l0, &r0, 0, 505, ROW(1, 300, 200, 300, 300, 300),
+		      ROW(100, 100, 100, 100, 1, 1));
 	ccg_statcache_free(c);
 	stop();
 }

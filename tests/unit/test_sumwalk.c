@@ -286,6 +286,18 @@ typedef struct xlist {
 	size_t n, cap;
 } xlist;
 
+/* Array p of n elements of `size` bytes and room for *cap, with room for
+ * one more: grown to twice as many (1024 at first) when full. */
+static void *grow(void *p, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap ? 2 * *cap : 1024;
+	p = realloc(p, *cap * size);
+	assert_non_null(p);
+	return p;
+}
+
 /* Appends the instances of node `ref` placed at event `first`, in
  * post-order (each after every instance below it, siblings in order);
  * returns its index. */
@@ -313,11 +325,7 @@ static size_t collect(const ccg_store *s, ccg_tcur *tc, uint64_t last,
 	}
 	assert_int_equal(idx - first, h.nevents);
 	free(it);
-	if (xl->n == xl->cap) {
-		xl->cap = xl->cap ? 2 * xl->cap : 1024;
-		xl->x = realloc(xl->x, xl->cap * sizeof *xl->x);
-		assert_non_null(xl->x);
-	}
+	xl->x = grow(xl->x, xl->n, &xl->cap, sizeof *xl->x);
 	xinst *x = &xl->x[xl->n];
 	assert_int_equal(ccg_sinst_place(tc, last, ref, &h, first, &x->in),
 			 CCG_OK);
@@ -347,20 +355,12 @@ static ccg_err put_rec(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
 		       int kind, const ccg_buf *rec)
 {
 	sink *k = ctx;
-	if (k->n == k->cap) {
-		k->cap = k->cap ? 2 * k->cap : 1024;
-		k->g = realloc(k->g, k->cap * sizeof *k->g);
-		assert_non_null(k->g);
-	}
-	got *g = &k->g[k->n++];
-	g->l = *l;
-	g->in = *in;
-	g->kind = kind;
-	g->len = rec->len;
-	g->p = malloc(rec->len ? rec->len : 1);
-	assert_non_null(g->p);
+	unsigned char *p = malloc(rec->len ? rec->len : 1);
+	assert_non_null(p);
 	if (rec->len)
-		memcpy(g->p, rec->data, rec->len);
+		memcpy(p, rec->data, rec->len);
+	k->g = grow(k->g, k->n, &k->cap, sizeof *k->g);
+	k->g[k->n++] = (got){*l, *in, kind, p, rec->len};
 	return CCG_OK;
 }
 
@@ -443,115 +443,107 @@ static void eq(const where *w, int kind, const char *what, uint64_t walk,
 		mismatch(w, kind, what, walk, engine);
 }
 
+/* eq() on the n fields `field` of item number i, named `item`: the
+ * walk's values in walk, the queries' in engine. */
+static void eq_fields(const where *w, int kind, const char *item, uint64_t i,
+		      int n, const char *const *field, const uint64_t *walk,
+		      const uint64_t *engine)
+{
+	for (int f = 0; f < n; f++) {
+		char what[64];
+		snprintf(what, sizeof what, "%s %llu %s", item,
+			 (unsigned long long)i, field[f]);
+		eq(w, kind, what, walk[f], engine[f]);
+	}
+}
+
 static void cmp_stats(const where *w, const ccg_stats *a, const ccg_stats *b)
 {
+	static const char *const field[6] = {"calls", "incl", "excl",
+					     "sum",   "min",  "max"};
+	static const char *const region[1] = {"region"};
 	int k = CCG_RES_STATS;
 	eq(w, k, "callee_dur", a->callee_dur, b->callee_dur);
 	eq(w, k, "rows", a->n, b->n);
 	for (uint32_t i = 0; i < a->n; i++) {
 		const ccg_rstat *x = &a->r[i], *y = &b->r[i];
-		char what[64];
-		snprintf(what, sizeof what, "row %u region", i);
-		eq(w, k, what, x->region, y->region);
-		snprintf(what, sizeof what, "region %llu calls",
-			 (unsigned long long)x->region);
-		eq(w, k, what, x->calls, y->calls);
-		snprintf(what, sizeof what, "region %llu incl",
-			 (unsigned long long)x->region);
-		eq(w, k, what, x->incl, y->incl);
-		snprintf(what, sizeof what, "region %llu excl",
-			 (unsigned long long)x->region);
-		eq(w, k, what, x->excl, y->excl);
-		snprintf(what, sizeof what, "region %llu sum",
-			 (unsigned long long)x->region);
-		eq(w, k, what, x->sum, y->sum);
-		snprintf(what, sizeof what, "region %llu min",
-			 (unsigned long long)x->region);
-		eq(w, k, what, x->min, y->min);
-		snprintf(what, sizeof what, "region %llu max",
-			 (unsigned long long)x->region);
-		eq(w, k, what, x->max, y->max);
+		eq_fields(w, k, "row", i, 1, region, &x->region, &y->region);
+		eq_fields(w, k, "region", x->region, 6, field,
+			  (const uint64_t[6]){x->calls, x->incl, x->excl,
+					      x->sum, x->min, x->max},
+			  (const uint64_t[6]){y->calls, y->incl, y->excl,
+					      y->sum, y->min, y->max});
 	}
 }
 
 static void cmp_folded(const where *w, const ccg_folded *a,
 		       const ccg_folded *b)
 {
+	static const char *const field[3] = {"parent", "region", "excl"};
 	int k = CCG_RES_FOLDED;
 	eq(w, k, "callee time", a->callee_dur, b->callee_dur);
 	eq(w, k, "paths", a->n, b->n);
 	for (uint32_t i = 0; i < a->n; i++) {
 		const ccg_fpath *x = &a->p[i], *y = &b->p[i];
-		char what[64];
-		snprintf(what, sizeof what, "path %u parent", i);
-		eq(w, k, what, x->parent, y->parent);
-		snprintf(what, sizeof what, "path %u region", i);
-		eq(w, k, what, x->region, y->region);
-		snprintf(what, sizeof what, "path %u excl", i);
-		eq(w, k, what, x->excl, y->excl);
+		eq_fields(w, k, "path", i, 3, field,
+			  (const uint64_t[3]){x->parent, x->region, x->excl},
+			  (const uint64_t[3]){y->parent, y->region, y->excl});
 	}
 }
 
 static void cmp_msgs(const where *w, const ccg_msgs *a, const ccg_msgs *b)
 {
+	static const char *const field[4] = {"comm", "rank", "count",
+					     "bytes"};
 	int k = CCG_RES_MSGS;
 	eq(w, k, "destinations", a->n, b->n);
 	for (uint32_t i = 0; i < a->n; i++) {
 		const ccg_msg *x = &a->m[i], *y = &b->m[i];
-		char what[64];
-		snprintf(what, sizeof what, "destination %u comm", i);
-		eq(w, k, what, x->comm, y->comm);
-		snprintf(what, sizeof what, "destination %u rank", i);
-		eq(w, k, what, x->rank, y->rank);
-		snprintf(what, sizeof what, "destination %u count", i);
-		eq(w, k, what, x->count, y->count);
-		snprintf(what, sizeof what, "destination %u bytes", i);
-		eq(w, k, what, x->bytes, y->bytes);
+		eq_fields(w, k, "destination", i, 4, field,
+			  (const uint64_t[4]){x->comm, x->rank, x->count,
+					      x->bytes},
+			  (const uint64_t[4]){y->comm, y->rank, y->count,
+					      y->bytes});
 	}
 }
+
+/* Record g of result type `type`, decoded, against what query `node`
+ * answers for its instance, compared by cmp; put and free release the
+ * two. */
+#define CHECK_KIND(type, node, cmp, put, free_res)                            \
+	do {                                                                  \
+		type d = {0};                                                 \
+		const type *q;                                                \
+		assert_int_equal(ccg_sums_decode(g->kind, g->p, g->len, &d),  \
+				 CCG_OK);                                     \
+		assert_int_equal(node(c, l, &g->in, &q), CCG_OK);             \
+		cmp(w, &d, q);                                                \
+		put(c, q);                                                    \
+		free_res(&d);                                                 \
+	} while (0)
 
 /* Record g, decoded, against the queries' result for its instance. */
 static void check_record(ccg_statcache *c, const ccg_sloc *l,
 			 const where *w, const got *g)
 {
 	switch (g->kind) {
-	case CCG_RES_STATS: {
-		ccg_stats d = {0};
-		const ccg_stats *q;
-		assert_int_equal(ccg_sums_decode(g->kind, g->p, g->len, &d),
-				 CCG_OK);
-		assert_int_equal(ccg_stats_node(c, l, &g->in, &q), CCG_OK);
-		cmp_stats(w, &d, q);
-		ccg_stats_put(c, q);
-		ccg_stats_free(&d);
+	case CCG_RES_STATS:
+		CHECK_KIND(ccg_stats, ccg_stats_node, cmp_stats, ccg_stats_put,
+			   ccg_stats_free);
 		break;
-	}
-	case CCG_RES_FOLDED: {
-		ccg_folded d = {0};
-		const ccg_folded *q;
-		assert_int_equal(ccg_sums_decode(g->kind, g->p, g->len, &d),
-				 CCG_OK);
-		assert_int_equal(ccg_folded_node(c, l, &g->in, &q), CCG_OK);
-		cmp_folded(w, &d, q);
-		ccg_folded_put(c, q);
-		ccg_folded_free(&d);
+	case CCG_RES_FOLDED:
+		CHECK_KIND(ccg_folded, ccg_folded_node, cmp_folded,
+			   ccg_folded_put, ccg_folded_free);
 		break;
-	}
-	case CCG_RES_MSGS: {
-		ccg_msgs d = {0};
-		const ccg_msgs *q;
-		assert_int_equal(ccg_sums_decode(g->kind, g->p, g->len, &d),
-				 CCG_OK);
-		assert_int_equal(ccg_msgs_node(c, l, &g->in, &q), CCG_OK);
-		cmp_msgs(w, &d, q);
-		ccg_msgs_put(c, q);
-		ccg_msgs_free(&d);
+	case CCG_RES_MSGS:
+		CHECK_KIND(ccg_msgs, ccg_msgs_node, cmp_msgs, ccg_msgs_put,
+			   ccg_msgs_free);
 		break;
-	}
 	default:
 		fail_msg("record of kind %d", g->kind);
 	}
 }
+#undef CHECK_KIND
 
 /* Figures over the whole test, to make sure it exercises what it claims. */
 static struct {

@@ -28,6 +28,18 @@ static size_t count(const char *hay, const char *needle)
 	return n;
 }
 
+/* The picture svg holds each of the n pieces `want`. */
+static void holds(const char *svg, const char *const *want, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strstr(svg, want[i]))
+			fail_msg("no %s in the picture:\n%s", want[i], svg);
+}
+
+#define HOLDS(svg, ...)                                                       \
+	holds((svg), (const char *const[]){__VA_ARGS__},                      \
+	      sizeof((const char *const[]){__VA_ARGS__}) / sizeof(char *))
+
 /* Draws one row of raster `r` (1 lane, 3 band lines) and returns the
  * picture in b. */
 static void draw(const ccg_svg_frame *f, const uint32_t *r, const char *label,
@@ -65,12 +77,13 @@ static void test_raster(void **state)
 	draw(&f, r, "L", &b);
 	/* The lane starts at the row's top (after the group header at 52:
 	 * 66), the band 3 px below it. */
-	assert_non_null(strstr(b.data, "<path fill=\"#112233\" "
-				       "d=\"M210 66h10v3h-10zM700 70h1v1h-1z\"/>"));
-	assert_non_null(strstr(b.data, "<path fill=\"#445566\" "
-				       "d=\"M200 69h100v3h-100z\"/>"));
-	assert_non_null(strstr(b.data, "<path fill=\"#999999\" "
-				       "d=\"M1199 71h1v1h-1z\"/>"));
+	HOLDS(b.data,
+	      "<path fill=\"#112233\" "
+	      "d=\"M210 66h10v3h-10zM700 70h1v1h-1z\"/>",
+	      "<path fill=\"#445566\" "
+	      "d=\"M200 69h100v3h-100z\"/>",
+	      "<path fill=\"#999999\" "
+	      "d=\"M1199 71h1v1h-1z\"/>");
 	assert_int_equal(count(b.data, "<path fill="), 3);
 	assert_non_null(strstr(b.data, "data-path=\"G/L\""));
 	ccg_buf_free(&b);
@@ -103,17 +116,19 @@ static void test_counter(void **state)
 	assert_int_equal(ccg_svg_counter(s, "G/M", "G/M", &e), CCG_OK);
 	assert_int_equal(ccg_svg_finish(s, &b), CCG_OK);
 	ccg_svg_free(s);
-	assert_non_null(strstr(b.data, "<rect class=\"counter\" x=\"200\" "
-				   "y=\"66\" width=\"1000\" height=\"12\""));
-	assert_non_null(strstr(b.data, "data-path=\"G/L\" data-min=\"0\" "
-				   "data-max=\"20\"/>"));
-	assert_non_null(strstr(b.data, " d=\"M200.5 72.5h0.01L201.5 66.5"
-				   "V77.5L205.5 66.5\"/>"));
-	assert_non_null(strstr(b.data, ">m (W): 0 to 20<"));
+	HOLDS(b.data,
+	      "<rect class=\"counter\" x=\"200\" "
+	      "y=\"66\" width=\"1000\" height=\"12\"",
+	      "data-path=\"G/L\" data-min=\"0\" "
+	      "data-max=\"20\"/>",
+	      " d=\"M200.5 72.5h0.01L201.5 66.5"
+	      "V77.5L205.5 66.5\"/>",
+	      ">m (W): 0 to 20<");
 	/* The second row: 3 pixels below the first. */
-	assert_non_null(strstr(b.data, "y=\"81\" width=\"1000\" height="
-				   "\"12\" fill=\"#f6f6f6\" data-path=\"G/M\"/>"));
-	assert_non_null(strstr(b.data, ">n: no values in the span<"));
+	HOLDS(b.data,
+	      "y=\"81\" width=\"1000\" height="
+	      "\"12\" fill=\"#f6f6f6\" data-path=\"G/M\"/>",
+	      ">n: no values in the span<");
 	assert_int_equal(count(b.data, "class=\"cplot\""), 1);
 	ccg_buf_free(&b);
 }
@@ -144,8 +159,9 @@ static void test_text(void **state)
 	/* An invalid byte, a surrogate, a control byte, then a valid
 	 * two-byte character. */
 	draw(&f, r, "a\xff" "b\xed\xa0\x80" "c\x01\xc3\xa9", &b);
-	assert_non_null(strstr(b.data, ">x&lt;y&gt;&amp;&quot;z&quot;<"));
-	assert_non_null(strstr(b.data, ">a?b???c?\xc3\xa9<"));
+	HOLDS(b.data,
+	      ">x&lt;y&gt;&amp;&quot;z&quot;<",
+	      ">a?b???c?\xc3\xa9<");
 	ccg_buf_reset(&b);
 	draw(&f, r, "0123456789012345678901234567890123456789", &b);
 	assert_non_null(strstr(b.data, ">012345678901234567890123456789012345"
@@ -163,19 +179,21 @@ static void test_axis(void **state)
 	/* 2 s on a 1 GHz clock from the zero: steps of 200 ms, in s. */
 	ccg_svg_frame f = {5, 2000000005, 5, 1000000000, 1, 3, "t", 1};
 	draw(&f, r, "L", &b);
-	assert_non_null(strstr(b.data, ">0s<"));
-	assert_non_null(strstr(b.data, ">0.2s<"));
-	assert_non_null(strstr(b.data, "<path stroke=\"#444\" d=\"M300 44v6\"/>"
-				       "<text x=\"300\" y=\"40\" class=\"a\">0.2s<"));
-	assert_non_null(strstr(b.data, ">1.8s<"));
+	HOLDS(b.data,
+	      ">0s<",
+	      ">0.2s<",
+	      "<path stroke=\"#444\" d=\"M300 44v6\"/>"
+	      "<text x=\"300\" y=\"40\" class=\"a\">0.2s<",
+	      ">1.8s<");
 	assert_null(strstr(b.data, ">2s<"));
 	ccg_buf_reset(&b);
 	/* 30 us from 1 ms after the zero: steps of 5 us, in ms. */
 	f = (ccg_svg_frame){1000000, 1030000, 0, 1000000000, 1, 3, "t", 1};
 	draw(&f, r, "L", &b);
-	assert_non_null(strstr(b.data, ">1ms<"));
-	assert_non_null(strstr(b.data, ">1.005ms<"));
-	assert_non_null(strstr(b.data, ">1.025ms<"));
+	HOLDS(b.data,
+	      ">1ms<",
+	      ">1.005ms<",
+	      ">1.025ms<");
 	assert_int_equal(count(b.data, "class=\"a\""), 6);
 	ccg_buf_reset(&b);
 	/* No clock: ticks. */

@@ -27,12 +27,10 @@
 static int setup(void **state)
 {
 	(void)state;
+	static const char *const str[] = {"main", "a\tb\\c", "MPI_COMM_WORLD",
+					  ""};
 	ccg_buf f = CCG_BUF_INIT;
-	assert_int_equal(ccg_defs_create(&defs), CCG_OK);
-	add_string(0, "main");
-	add_string(1, "a\tb\\c");
-	add_string(2, "MPI_COMM_WORLD");
-	add_string(3, "");
+	defs_begin(0, str, 4);
 	/* REGION 7 "main" */
 	uint64_t region[] = {7, 0, 0, 3, 1, 1, 0, 3, 10, 20};
 	for (size_t i = 0; i < 10; i++)

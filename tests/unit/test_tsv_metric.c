@@ -50,14 +50,10 @@ static void add_class(ccg_buf *f, uint64_t id, const uint64_t *m, size_t n)
 static int setup(void **state)
 {
 	(void)state;
+	static const char *const str[] = {"time",  "s",         "mem",
+					  "bytes", "tab\tname", ""};
 	ccg_buf f = CCG_BUF_INIT;
-	assert_int_equal(ccg_defs_create(&defs), CCG_OK);
-	add_string(10, "time");
-	add_string(11, "s");
-	add_string(12, "mem");
-	add_string(13, "bytes");
-	add_string(14, "tab\tname");
-	add_string(15, "");
+	defs_begin(10, str, 6);
 	add_member(&f, 0, 10, T_DOUBLE, B_DEC, -6, 11);
 	add_member(&f, 1, 12, T_U64, B_BIN, 20, 13);
 	add_member(&f, 2, 14, T_I64, B_DEC, 0, 15);
