@@ -50,8 +50,6 @@ static ccg_err clip_calls(ccg_evwalk *w, const ccg_inst *root,
 		if (it.kind != CCG_WALK_NODE)
 			continue;
 		const uint64_t f = it.first, n = it.hdr->nevents;
-		const int kind = it.hdr->kind, endmode = it.hdr->endmode;
-		const uint64_t region = it.hdr->region;
 		if (!seen && it.id == in->node && f == in->first) {
 			seen = 1;
 			for (size_t lv = ccg_walk_level(c); lv-- > 0;) {
@@ -67,16 +65,16 @@ static ccg_err clip_calls(ccg_evwalk *w, const ccg_inst *root,
 		      (i0 < total && holds(f, n, i0)) ||
 		      (i1 && holds(f, n, i1 - 1))))
 			continue;
-		if ((err = ccg_evwalk_enter(w, c, it.hdr->textlen, n)))
+		if ((err = ccg_evwalk_open(w, c, &it)))
 			break;
-		ccg_evwalk_mark(c, f, n, kind, endmode, region);
-		if (kind != CCG_NODE_CALL)
+		const ccg_jframe *fr = ccg_walk_data(c, ccg_walk_level(c) - 1);
+		if (!fr->call)
 			continue;
-		jclip j = {f, n, region, (uint8_t)endmode, 0, 0};
+		jclip j = {f, n, fr->region, fr->endmode, 0, 0};
 		j.pre = f < i0 && holds(f, n, i0);
 		j.suf = (f >= i0 || j.pre) && f < i1 &&
-			((endmode == CCG_END_LAST && f + n - 1 >= i1) ||
-			 endmode == CCG_END_LOC);
+			((fr->endmode == CCG_END_LAST && f + n - 1 >= i1) ||
+			 fr->endmode == CCG_END_LOC);
 		if ((j.pre || j.suf) && ccg_buf_add(calls, &j, sizeof j))
 			err = CCG_ENOMEM;
 		if (err || (err = ccg_cancel_poll()))

@@ -132,14 +132,6 @@ ccg_evmemo *ccg_evwalk_memo(const ccg_trace *t)
 	return m;
 }
 
-/* Marks the frame just entered as node (first, n, kind, endmode). */
-void ccg_evwalk_mark(ccg_walk *c, uint64_t first, uint64_t n, int kind,
-		     int endmode, uint64_t region)
-{
-	ccg_jframe *f = ccg_walk_data(c, ccg_walk_level(c) - 1);
-	*f = (ccg_jframe){first, n, region, kind == CCG_NODE_CALL,
-		      (uint8_t)endmode};
-}
 
 /* A walk over location l with thread memo m, over all its events. */
 ccg_evwalk ccg_evwalk_make(const ccg_trace *t, const ccg_loc *l,
@@ -412,6 +404,20 @@ ccg_err ccg_evwalk_enter(ccg_evwalk *w, ccg_walk *c, uint64_t textlen,
 	return err ? err : walk_check_sums(w, c, textlen, nevents);
 }
 
+ccg_err ccg_evwalk_open(ccg_evwalk *w, ccg_walk *c, const ccg_walk_item *it)
+{
+	/* Copied: checking the sums looks up the items, which may evict
+	 * it->hdr from the memo. */
+	const ccg_node h = *it->hdr;
+	ccg_err err = ccg_evwalk_enter(w, c, h.textlen, h.nevents);
+	if (err)
+		return err;
+	ccg_jframe *f = ccg_walk_data(c, ccg_walk_level(c) - 1);
+	*f = (ccg_jframe){it->first, h.nevents, h.region,
+			  h.kind == CCG_NODE_CALL, h.endmode};
+	return CCG_OK;
+}
+
 /* Bytes of the events of node `id` (first event `first`) inside the
  * window: nodes wholly inside or outside count by their headers, the
  * others are opened (a cursor of its own, the same memo). */
@@ -526,21 +532,13 @@ ccg_err ccg_evwalk_read(ccg_evwalk *w, const ccg_inst *in, uint64_t off,
 		return err;
 	/* The instance itself is entered, whatever the window and offset. */
 	ccg_walk_start(c, in->node, in->first, in->depth);
-	if (!(err = ccg_walk_next(c, &it))) {
-		const int kind = it.hdr->kind, endmode = it.hdr->endmode;
-		const uint64_t ne = it.hdr->nevents, region = it.hdr->region;
-		if (!(err = ccg_evwalk_enter(w, c, it.hdr->textlen, ne)))
-			ccg_evwalk_mark(c, it.first, ne, kind, endmode, region);
-	}
+	if (!(err = ccg_walk_next(c, &it)))
+		err = ccg_evwalk_open(w, c, &it);
 	while (!err && !(err = ccg_cancel_poll()) &&
 	       !(err = ccg_walk_next(c, &it)) && it.kind != CCG_WALK_DONE) {
 		if (it.kind == CCG_WALK_NODE) {
-			/* Copied: measuring reads other nodes. */
-			const uint64_t tl = it.hdr->textlen;
 			const uint64_t ne = it.hdr->nevents;
-			const int kind = it.hdr->kind, endmode = it.hdr->endmode;
-			const uint64_t first = it.first, region = it.hdr->region;
-			const uint64_t size = tl + ne * fixed;
+			const uint64_t size = it.hdr->textlen + ne * fixed;
 			int part = ccg_evwin_cover(&w->win, it.first, ne);
 			/* A node wholly inside is skipped by its size; one
 			 * the window cuts is entered whatever the offset, its
@@ -552,9 +550,7 @@ ccg_err ccg_evwalk_read(ccg_evwalk *w, const ccg_inst *in, uint64_t off,
 				off -= part == CCG_COVER_NONE ? 0 : size;
 				continue;
 			}
-			if (!(err = ccg_evwalk_enter(w, c, tl, ne)))
-				ccg_evwalk_mark(c, first, ne, kind, endmode,
-						region);
+			err = ccg_evwalk_open(w, c, &it);
 			continue;
 		}
 		const memo_ev *ev;

@@ -71,10 +71,9 @@ ccg_err ccg_evwalk_cursor(const ccg_evwalk *w, ccg_walk **out);
  * sums checked against its items'. */
 ccg_err ccg_evwalk_enter(ccg_evwalk *w, ccg_walk *c, uint64_t textlen,
 			 uint64_t nevents);
-/* Marks the frame just entered as node (first, n, kind, endmode,
- * region). */
-void ccg_evwalk_mark(ccg_walk *c, uint64_t first, uint64_t n, int kind,
-		     int endmode, uint64_t region);
+/* ccg_evwalk_enter of node item `it`, its frame marked with the call it
+ * is (trace.json's clipping and call roles read the frames). */
+ccg_err ccg_evwalk_open(ccg_evwalk *w, ccg_walk *c, const ccg_walk_item *it);
 /* Bytes of the events of node `id` (first event `first`) inside w's
  * window, `fixed` bytes a line besides its text. */
 ccg_err ccg_evwalk_size(ccg_evwalk *w, uint32_t id, uint64_t first,

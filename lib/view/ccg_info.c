@@ -63,7 +63,7 @@ static void add_kv(ccg_buf *b, const char *key, const char *val)
 	ccg_buf_addc(b, '\n');
 }
 
-static void add_ku(ccg_buf *b, const char *key, uint64_t v)
+void ccg_info_ku(ccg_buf *b, const char *key, uint64_t v)
 {
 	ccg_buf_adds(b, key);
 	ccg_buf_adds(b, ": ");
@@ -80,7 +80,7 @@ typedef struct ku {
 static void add_kus(ccg_buf *b, const ku *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		add_ku(b, rows[i].key, rows[i].v);
+		ccg_info_ku(b, rows[i].key, rows[i].v);
 }
 
 static void add_repairs(ccg_buf *b, const ccg_repairs *r)
@@ -99,9 +99,8 @@ static void add_repairs(ccg_buf *b, const ccg_repairs *r)
 }
 
 
-/* "key: SECONDS" since the zero, exact to the tick. */
-static void add_seconds(const ccg_trace *t, ccg_buf *b, const char *key,
-			uint64_t time)
+void ccg_info_seconds(const ccg_trace *t, ccg_buf *b, const char *key,
+		      uint64_t time)
 {
 	ccg_buf_adds(b, key);
 	ccg_buf_adds(b, ": ");
@@ -191,8 +190,8 @@ static void add_dropped(const ccg_trace *t, ccg_buf *b)
 	}
 	if (!locs)
 		return;
-	add_ku(b, "recorder_dropped_events", sum);
-	add_ku(b, "recorder_locations_with_drops", with);
+	ccg_info_ku(b, "recorder_dropped_events", sum);
+	ccg_info_ku(b, "recorder_locations_with_drops", with);
 }
 
 void ccg_info_node(const ccg_trace *t, const ccg_inst *in, int is_loc,
@@ -203,16 +202,16 @@ void ccg_info_node(const ccg_trace *t, const ccg_inst *in, int is_loc,
 	if (is_loc) {
 		const ccg_def_location *d = l->def;
 		add_kv(b, "kind", "location");
-		add_ku(b, "location", d->id);
+		ccg_info_ku(b, "location", d->id);
 		add_kv(b, "name", d->name);
 		add_kv(b, "group", t->groups[l->group].name);
 		add_kv(b, "type", location_type_name(d->type));
-		add_ku(b, "declared_events", d->declared_events);
+		ccg_info_ku(b, "declared_events", d->declared_events);
 		add_kv(b, "status", l->errmsg ? "error" : "ok");
 		if (l->errmsg)
 			add_kv(b, "error", l->errmsg);
 		add_repairs(b, &l->rep);
-		add_ku(b, "max_depth", l->max_depth);
+		ccg_info_ku(b, "max_depth", l->max_depth);
 		ccg_buf_adds(b, "path: ");
 		ccg_names_location_path(t, l, b);
 		ccg_buf_addc(b, '\n');
@@ -222,38 +221,38 @@ void ccg_info_node(const ccg_trace *t, const ccg_inst *in, int is_loc,
 		ccg_buf_adds(b, "region: ");
 		ccg_tsv_region(b, t->defs, n->region);
 		ccg_buf_addc(b, '\n');
-		add_ku(b, "region_id", n->region);
-		add_ku(b, "depth", in->depth);
+		ccg_info_ku(b, "region_id", n->region);
+		ccg_info_ku(b, "depth", in->depth);
 	} else {
 		add_kv(b, "kind", "group");
 	}
 	uint64_t start = is_loc && !l->nevents ? 0 : in->start;
 	uint64_t end = is_loc ? (l->nevents ? l->last : 0)
 			      : start + ccg_shown_dur(in->start, in->end);
-	add_ku(b, "start", start);
-	add_ku(b, "end", end);
-	add_ku(b, "duration", end - start);
+	ccg_info_ku(b, "start", start);
+	ccg_info_ku(b, "end", end);
+	ccg_info_ku(b, "duration", end - start);
 	if (l->nevents || !is_loc) {
-		add_ku(b, "start_since_zero", start - t->zero);
-		add_ku(b, "end_since_zero", end - t->zero);
-		add_seconds(t, b, "start_seconds", start);
-		add_seconds(t, b, "end_seconds", end);
+		ccg_info_ku(b, "start_since_zero", start - t->zero);
+		ccg_info_ku(b, "end_since_zero", end - t->zero);
+		ccg_info_seconds(t, b, "start_seconds", start);
+		ccg_info_seconds(t, b, "end_seconds", end);
 	}
-	add_ku(b, "events", n->nevents);
-	add_ku(b, "children", n->nvis);
-	add_ku(b, "directories_below", n->ndirs);
-	add_ku(b, "shared_node", in->node);
+	ccg_info_ku(b, "events", n->nevents);
+	ccg_info_ku(b, "children", n->nvis);
+	ccg_info_ku(b, "directories_below", n->ndirs);
+	ccg_info_ku(b, "shared_node", in->node);
 }
 
 void ccg_info_group(const ccg_group *g, ccg_buf *b)
 {
 	add_kv(b, "kind", "location_group");
 	if (g->id != UINT64_MAX)
-		add_ku(b, "id", g->id);
+		ccg_info_ku(b, "id", g->id);
 	add_kv(b, "name", g->name);
 	add_kv(b, "type", lgroup_type_name(g->type));
-	add_ku(b, "locations", g->nlocs);
-	add_ku(b, "events", g->events);
+	ccg_info_ku(b, "locations", g->nlocs);
+	ccg_info_ku(b, "events", g->events);
 }
 
 /* The sharing figures of the root info. */
@@ -261,15 +260,15 @@ static void add_sharing(const ccg_trace *t, ccg_buf *b)
 {
 	uint64_t offered = t->nodes_offered;
 	uint32_t shared = ccg_store_node_count(t->store);
-	add_ku(b, "nodes_before_sharing", offered);
-	add_ku(b, "nodes_after_sharing", shared);
+	ccg_info_ku(b, "nodes_before_sharing", offered);
+	ccg_info_ku(b, "nodes_after_sharing", shared);
 	ccg_buf_addf(b, "Rn: %.2f\n", shared ? (double)offered / shared : 0.0);
-	add_ku(b, "event_records", ccg_store_event_count(t->store));
-	add_ku(b, "time_records", ccg_store_time_count(t->store));
-	add_ku(b, "stored_results", ccg_sumset_count(t->sums));
-	add_ku(b, "stored_results_min_events", t->sums_min);
-	add_ku(b, "plain_tree_bytes", t->bytes_offered);
-	add_ku(b, "graph_bytes", t->graph_bytes);
+	ccg_info_ku(b, "event_records", ccg_store_event_count(t->store));
+	ccg_info_ku(b, "time_records", ccg_store_time_count(t->store));
+	ccg_info_ku(b, "stored_results", ccg_sumset_count(t->sums));
+	ccg_info_ku(b, "stored_results_min_events", t->sums_min);
+	ccg_info_ku(b, "plain_tree_bytes", t->bytes_offered);
+	ccg_info_ku(b, "graph_bytes", t->graph_bytes);
 	ccg_buf_addf(b, "Rm: %.2f\n",
 		     t->graph_bytes ? (double)t->bytes_offered / t->graph_bytes
 				    : 0.0);
@@ -279,8 +278,8 @@ static void add_sharing(const ccg_trace *t, ccg_buf *b)
 static void add_open(const ccg_trace *t, ccg_buf *b)
 {
 	add_kv(b, "index", t->index_path ? t->index_path : "none");
-	add_ku(b, "index_bytes", t->index_bytes);
-	add_ku(b, "otf2_event_bytes", t->otf2_bytes);
+	ccg_info_ku(b, "index_bytes", t->index_bytes);
+	ccg_info_ku(b, "otf2_event_bytes", t->otf2_bytes);
 	ccg_buf_addf(b, "index_to_otf2: %.4f\n",
 		     t->otf2_bytes ? (double)t->index_bytes / t->otf2_bytes
 				   : 0.0);
@@ -291,10 +290,10 @@ static void add_open(const ccg_trace *t, ccg_buf *b)
 						  : 0);
 	}
 	if (t->opt.tol_abs || t->opt.tol_rel) {
-		add_ku(b, "tolerance_ticks", t->opt.tol_abs);
+		ccg_info_ku(b, "tolerance_ticks", t->opt.tol_abs);
 		ccg_buf_addf(b, "tolerance_percent: %g\n", t->opt.tol_rel * 100);
-		add_ku(b, "lossy_moved_events", t->lossy_shared);
-		add_ku(b, "max_error_ticks", t->max_err);
+		ccg_info_ku(b, "lossy_moved_events", t->lossy_shared);
+		ccg_info_ku(b, "max_error_ticks", t->max_err);
 		ccg_buf_addf(b, "max_error_percent: %.6g\n",
 			     t->lossy_max_rel * 100);
 	} else {
@@ -319,8 +318,8 @@ ccg_err ccg_trace_summary(const ccg_trace *t, ccg_buf *b)
 			    {"clock.offset", ck->offset}, {"clock.length", ck->length},
 			    {"zero", t->zero}, {"first", t->first}, {"last", t->last}};
 	add_kus(b, clock, NELEM(clock));
-	add_seconds(t, b, "first_seconds", t->first);
-	add_seconds(t, b, "last_seconds", t->last);
+	ccg_info_seconds(t, b, "first_seconds", t->first);
+	ccg_info_seconds(t, b, "last_seconds", t->last);
 	if (ck->resolution)
 		ccg_buf_addf(b, "duration_seconds: %.9f\n",
 			     (double)(t->last - t->first) / ck->resolution);

@@ -12,15 +12,6 @@
 
 #include <stdlib.h>
 
-/* "key: number" */
-static void add_ku(ccg_buf *b, const char *key, uint64_t v)
-{
-	ccg_buf_adds(b, key);
-	ccg_buf_adds(b, ": ");
-	ccg_buf_addu(b, v, 0);
-	ccg_buf_addc(b, '\n');
-}
-
 /* The events of location l inside wn into *n, by two time searches;
  * *known 0 when its times run backwards (only a walk would tell). */
 static ccg_err window_events(const ccg_trace *t, const ccg_loc *l, ccg_win wn,
@@ -48,16 +39,13 @@ static ccg_err window_events(const ccg_trace *t, const ccg_loc *l, ccg_win wn,
  * and seconds from the zero. */
 static void window_bounds(const ccg_trace *t, ccg_win wn, ccg_buf *b)
 {
-	add_ku(b, "window_start_ticks", wn.t0);
-	add_ku(b, "window_end_ticks", wn.t1);
-	add_ku(b, "window_start_since_zero_ticks", wn.t0 - t->zero);
-	add_ku(b, "window_end_since_zero_ticks", wn.t1 - t->zero);
-	ccg_buf_adds(b, "window_start_seconds: ");
-	ccg_secfmt_put(b, &t->secs, wn.t0);
-	ccg_buf_adds(b, "\nwindow_end_seconds: ");
-	ccg_secfmt_put(b, &t->secs, wn.t1);
-	ccg_buf_addc(b, '\n');
-	add_ku(b, "window_duration_ticks", wn.t1 - wn.t0);
+	ccg_info_ku(b, "window_start_ticks", wn.t0);
+	ccg_info_ku(b, "window_end_ticks", wn.t1);
+	ccg_info_ku(b, "window_start_since_zero_ticks", wn.t0 - t->zero);
+	ccg_info_ku(b, "window_end_since_zero_ticks", wn.t1 - t->zero);
+	ccg_info_seconds(t, b, "window_start_seconds", wn.t0);
+	ccg_info_seconds(t, b, "window_end_seconds", wn.t1);
+	ccg_info_ku(b, "window_duration_ticks", wn.t1 - wn.t0);
 }
 
 /* Absolute `time` since the zero: seconds, or ticks on a clock without
@@ -115,8 +103,8 @@ ccg_err ccg_wininfo_text(const ccg_trace *t, const ccg_where *w, ccg_buf *b)
 	ccg_err err = CCG_OK;
 	if (w->sub == 0) {
 		ccg_buf_adds(b, "kind: window\n");
-		add_ku(b, "location_groups", t->ngroups);
-		add_ku(b, "locations", t->nlocs);
+		ccg_info_ku(b, "location_groups", t->ngroups);
+		ccg_info_ku(b, "locations", t->nlocs);
 	} else if (w->sub <= t->ngroups) {
 		ccg_info_group(&t->groups[w->index], b);
 	} else {
@@ -133,7 +121,7 @@ ccg_err ccg_wininfo_text(const ccg_trace *t, const ccg_where *w, ccg_buf *b)
 		int known;
 		err = window_events(t, &t->locs[w->index], wn, &n, &known);
 		if (!err && known)
-			add_ku(b, "window_events", n);
+			ccg_info_ku(b, "window_events", n);
 	}
 	return err ? err : ccg_buf_status(b);
 }
