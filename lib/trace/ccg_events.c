@@ -62,17 +62,20 @@ ccg_err ccg_events_window(const ccg_trace *t, const ccg_loc *l, uint64_t t0,
 	ccg_err err = walk_window(t, l, t0, t1, &in, &w);
 	if (err)
 		return err;
-	uint64_t body;
-	if ((err = ccg_evwalk_size(&w, in.node, in.first,
-				   ccg_evwalk_tsv_fixed(t, l), &body)))
-		return err;
 	const size_t hlen = t->ev_header.len;
-	if (size)
+	if (size) {
+		/* A size walks the window's cut paths; a read needs none (it
+		 * ends where the lines do). */
+		uint64_t body;
+		if ((err = ccg_evwalk_size(&w, in.node, in.first,
+					   ccg_evwalk_tsv_fixed(t, l), &body)))
+			return err;
 		*size = hlen + body;
+	}
 	if (!out)
 		return CCG_OK;
 	size_t want_end = ccg_events_header(t, &off, len, out);
-	if (out->len < want_end && off - hlen < body)
+	if (out->len < want_end)
 		err = ccg_evwalk_read(&w, &in, off - hlen,
 				      want_end - out->len, out);
 	return err ? err : ccg_buf_status(out);
