@@ -50,22 +50,32 @@ ccg_wait_gone() {
   return 1
 }
 
-# ccg_work NAME: $work, this test's own folder under $CCG_TMP, emptied.
+# ccg_work NAME: $work, this test's own folder under $CCG_TMP, emptied;
+# $m, a mount point in it ($work/mnt, made when mounted).
 ccg_work() {
   work="$CCG_TMP/$1"
+  m="$work/mnt"
   rm -rf "$work"
   mkdir -p "$work"
 }
 
 # ccg_gen_quirk QUIRK: generates 2 locations of 2000 events with the
 # generator quirk QUIRK into $work/gen, its manifest into $work/man.tsv,
-# and exits 1 unless the manifest has one call of QUIRK in location 1.
+# and exits 1 unless the manifest has one call of QUIRK in location 1;
+# $anchor is the archive's anchor file.
 ccg_gen_quirk() {
+  anchor="$work/gen/traces.otf2"
   "$CCG_GEN" -q -l 2 -e 2000 --quirk "$1" --manifest "$work/man.tsv" \
     "$work/gen"
   [ "$(awk -F'\t' -v q="$1" '$1 == 1 && $2 == q { print $3 }' \
       "$work/man.tsv")" = 1 ] ||
     { echo "the manifest has no $1 call"; exit 1; }
+}
+
+# ccg_clock KEY ARCHIVE: the clock property KEY ("Global Offset", "Ticks
+# per Seconds") of ARCHIVE as otf2-print -G prints it, an exact integer.
+ccg_clock() {
+  otf2-print -G "$2" | sed -n "s/.*$1: \([0-9]*\),.*/\1/p"
 }
 
 # ccg_need_tools TOOL...: the test is skipped (exit 77) unless every TOOL
@@ -78,9 +88,11 @@ ccg_need_tools() {
   done
 }
 
-# ccg_need_mpi_lib: the test is skipped (exit 77) unless the MPI tracing
-# library was built ($CCG_TRACE_MPI_LIB); $lib is its path.
-ccg_need_mpi_lib() {
+# ccg_need_mpi TOOL...: the test is skipped (exit 77) unless mpirun,
+# otf2-print and every TOOL are on PATH and the MPI tracing library was
+# built ($CCG_TRACE_MPI_LIB); $lib is its path.
+ccg_need_mpi() {
+  ccg_need_tools mpirun otf2-print "$@"
   lib=${CCG_TRACE_MPI_LIB:-}
   [ -n "$lib" ] && [ -f "$lib" ] ||
     { echo "skipped: libccgfs-trace-mpi was not built (MPI not found)"; exit 77; }
@@ -100,6 +112,9 @@ ccg_rc() {
 ccg_said() {
   grep -q "$2" "$1" || fail "$3: no message \"$2\": $(cat "$1")"
 }
+
+# The tracer's launcher script, in the source tree.
+CCG_TRACER="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../contrib/tracer" && pwd)/ccgfs-trace"
 
 # The Python that runs the oracles: Debian's, which has python3-otf2 and
 # pandas (another python3 first on PATH may have neither).

@@ -29,7 +29,6 @@ windows=$(ccg_sized 4 2)
 "$CCG_GEN" -q -l 4 -e 3000 --quirks all "$work/quirks"
 mode=mt
 flip() { mode=$([ $mode = mt ] && echo st || echo mt); }
-m="$work/mnt"
 n=0
 for anchor in "$CCG_TRACES"/*/traces.otf2 "$work/delay/traces.otf2" \
     "$work/counters/traces.otf2" "$work/quirks/traces.otf2"; do

@@ -71,7 +71,6 @@ refused() {
   [ "$(mounts_here)" -eq "$before" ] || fail "$what: the number of mounts changed"
 }
 
-m="$work/mnt"
 mkdir -p "$m"
 CCG_MOUNTS+=("$m")
 idx="$work/never.ccg"   # an index that no refused command may write

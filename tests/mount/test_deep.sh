@@ -24,7 +24,6 @@ build_limit=${CCG_DEEP_BUILD_KIB:-24576}
 limit=${CCG_DEEP_RSS_KIB:-204800}
 anchor="$work/chain/traces.otf2"
 index="$work/chain.ccg"
-m="$work/mnt"
 
 "$CCG_GEN" -q -l 1 -e "$chain" --quirk deep-chain --chain "$chain" \
   --manifest "$work/man.tsv" "$work/chain"

@@ -122,7 +122,6 @@ done < "$work/opts"
 # --- ccgfs(5): a mounted trace ---
 "$CCG_GEN" -q -l 3 -e 3000 --mpi --metrics --quirk missing-evt "$work/trace"
 ccg_mount mt "$work/trace/traces.otf2" "$work/mnt" -o "index=$work/trace.ccg" -o fanout=4
-m="$work/mnt"
 loc=$(awk -F'\t' '$13 == "ok" { print $10; exit }' "$m/locations.tsv")
 errloc=$(awk -F'\t' '$13 ~ /^error/ { print $10; exit }' "$m/locations.tsv")
 [ -n "$loc" ] && [ -n "$errloc" ] || { echo "no ok or no error location"; exit 1; }

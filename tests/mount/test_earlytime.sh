@@ -12,14 +12,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 ccg_work earlytime
 ccg_gen_quirk early-time
-anchor="$work/gen/traces.otf2"
-m="$work/mnt"
 for l in 0 1; do
   otf2-print -L "$l" "$anchor" |
     awk -v l="$l" '$2 == l && $3 ~ /^[0-9]+$/ { print $3 }' > "$work/ev$l.txt"
 done
-offset=$(otf2-print -G "$anchor" | sed -n 's/.*Global Offset: \([0-9]*\),.*/\1/p')
-res=$(otf2-print -G "$anchor" | sed -n 's/.*Ticks per Seconds: \([0-9]*\),.*/\1/p')
+offset=$(ccg_clock "Global Offset" "$anchor")
+res=$(ccg_clock "Ticks per Seconds" "$anchor")
 
 ccg_mount mt "$anchor" "$m" -o index="$work/index.ccg"
 "$CCG_PY" - "$work" "$m" "$offset" "$res" <<'EOF'

@@ -10,10 +10,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 ccg_work hugetime
 ccg_gen_quirk huge-time
-anchor="$work/gen/traces.otf2"
-m="$work/mnt"
 events=$(awk -F'\t' '$1 == 1 && $2 == "events" { print $3 }' "$work/man.tsv")
-zero=$(otf2-print -G "$anchor" | sed -n 's/.*Global Offset: \([0-9]*\),.*/\1/p')
+zero=$(ccg_clock "Global Offset" "$anchor")
 otf2-print -L 1 "$anchor" |
   awk '$2 == "1" && $3 ~ /^[0-9]+$/ { print $1, $3 }' > "$work/ev.txt"
 [ "$(wc -l < "$work/ev.txt")" = "$events" ] || { echo "otf2-print count"; exit 1; }

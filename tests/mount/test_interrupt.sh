@@ -20,7 +20,6 @@ ccg_work interrupt
 chain=${CCG_INTR_CHAIN:-$(ccg_sized 12000 6000)}
 bins=${CCG_INTR_BINS:-$(ccg_sized 400 200)}
 anchor="$work/chain/traces.otf2"
-m="$work/mnt"
 hz=$(getconf CLK_TCK)
 pid=""
 reader=""

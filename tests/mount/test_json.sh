@@ -63,7 +63,6 @@ consume "$work/gen/traces.otf2" "" Rank_2/Thread_0 time/13%-47% \
 fanout=4 consume "$work/quirks/traces.otf2" time/13%-47% time/50%-50.1% \
   --deep-node Rank_0/Thread_0
 # Past json_max the root and the groups have none; locations still do.
-m="$work/mnt"
 ccg_mount mt "$T/pipit-pingpong/traces.otf2" "$m" -o json_max=59
 "$CCG_PY" "$CCG_TOOLS/check_json.py" --mount "$m" --no-root
 for g in "$m"/MPI_Rank_*; do

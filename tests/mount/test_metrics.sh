@@ -49,14 +49,12 @@ check mt "$work/lo2s/traces.otf2" 6000
 # Values apart from structure: the calls of the counter-bearing trace are
 # shared as those of a trace without counters are (every call would be
 # distinct were its counter values in it: Rn about 1).
-m="$work/mnt"
 ccg_mount mt "$work/counters/traces.otf2" "$m"
 rn=$(sed -n 's/^Rn: //p' "$m/info")
 ccg_unmount "$m"
 awk -v r="$rn" 'BEGIN { exit !(r >= 2) }' ||
   { echo "counters trace: Rn $rn, its calls are not shared"; exit 1; }
 # Without metrics every metrics.tsv is its header alone.
-m="$work/mnt"
 ccg_mount mt "$work/plain/traces.otf2" "$m"
 header=$(printf 'time_ticks\ttime_seconds\tlocation\tmetric\tvalue\tunit')
 for f in "$m/metrics.tsv" "$m"/*/metrics.tsv "$m"/*/*/metrics.tsv \

@@ -60,7 +60,6 @@ same_tree() {
     fail "$1 is not the tree of its single mount"; }
 }
 
-m="$work/mnt"
 for mode in mt st; do
   several "$mode" "$m" "$work/base" "$work/slow" 2> "$work/err"
   [ ! -s "$work/err" ] || fail "mounting two runs said: $(cat "$work/err")"

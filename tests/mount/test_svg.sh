@@ -37,7 +37,6 @@ first_dir() {
 # A generated trace with messages: every kind of directory.
 "$CCG_GEN" -q -l 5 -e "$(ccg_sized 8000 3000)" --mpi --jitter 0.3 \
   "$work/gen"
-m="$work/mnt"
 ccg_mount mt "$work/gen/traces.otf2" "$m" -o index="$work/gen.ccg"
 g=$(first_dir "$m")
 l=$(first_dir "$m/$g")

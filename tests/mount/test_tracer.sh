@@ -16,7 +16,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${CCG_TRACE_LIB:?path of libccgfs-trace.so}"
 ccg_work tracer
 src="$here/../tracer/known.c"
-tracer="$here/../../contrib/tracer/ccgfs-trace"
 
 # The program is built with plain cc, without sanitizers, also in a
 # sanitizer build: the library it preloads has none either.
@@ -105,7 +104,7 @@ stats_rows() {
 run() {
   local name=$1 expected=$2
   shift 2
-  (cd "$work" && CCGFS_TRACE_LIB="$CCG_TRACE_LIB" "$tracer" -o "$name" "$@" \
+  (cd "$work" && CCGFS_TRACE_LIB="$CCG_TRACE_LIB" "$CCG_TRACER" -o "$name" "$@" \
     ./known) 2> "$work/$name.err"
   cat "$work/$name.err"
   otf2-print "$work/$name/traces.otf2" > "$work/$name.print"
@@ -142,7 +141,7 @@ check="$here/../tracer/check_reduce.py"
 reduce() {
   local name=$1 bytes=$2
   shift 2
-  (cd "$work" && env "$@" CCGFS_TRACE_LIB="$CCG_TRACE_LIB" "$tracer" \
+  (cd "$work" && env "$@" CCGFS_TRACE_LIB="$CCG_TRACE_LIB" "$CCG_TRACER" \
     -o "$name" -b "$bytes" ./known) 2> "$work/$name.err"
   cat "$work/$name.err"
   otf2-print "$work/$name/traces.otf2" > "$work/$name.print"
@@ -194,7 +193,7 @@ ccg_unmount "$m"
 # A forked child records and writes nothing: only the parent's calls,
 # and no second archive.
 cc -O0 -finstrument-functions -rdynamic -o "$work/forks" "$here/../tracer/forks.c"
-(cd "$work" && CCGFS_TRACE_LIB="$CCG_TRACE_LIB" "$tracer" -o fork ./forks) \
+(cd "$work" && CCGFS_TRACE_LIB="$CCG_TRACE_LIB" "$CCG_TRACER" -o fork ./forks) \
   2> "$work/fork.err"
 [ "$(otf2-print "$work/fork/traces.otf2" |
   sed -n 's/^ENTER .*Region: "\([^"]*\)".*/\1/p' |

@@ -16,11 +16,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-ccg_need_tools hpcc mpirun otf2-print
-ccg_need_mpi_lib
+ccg_need_mpi hpcc
 ccg_work tracer_hpcc
-tracer="$here/../../contrib/tracer/ccgfs-trace"
-check="$here/../tracer/check_msgs.py"
 
 # hpcc reads hpccinf.txt in its folder: HPL's input (lines 1 to 31: one
 # problem of N 500 in blocks of 32 on a 2 x 2 grid), a separator, then
@@ -69,7 +66,7 @@ INPUT
 # test loops, which spin longer on a loaded machine: 256 MB leave room.
 (cd "$work" && CCGFS_TRACE_MPI_LIB="$lib" timeout 300 \
   mpirun --allow-run-as-root --oversubscribe -n 4 \
-  "$tracer" -m -b 256M -o hpcc hpcc) > "$work/hpcc.out" 2> "$work/hpcc.err" ||
+  "$CCG_TRACER" -m -b 256M -o hpcc hpcc) > "$work/hpcc.out" 2> "$work/hpcc.err" ||
   { cat "$work/hpcc.err"; echo "hpcc under the tracer failed"; exit 1; }
 grep -q 'End of HPC Challenge tests' "$work/hpccoutf.txt" ||
   { tail -20 "$work/hpccoutf.txt"; echo "hpcc did not finish"; exit 1; }
@@ -82,9 +79,8 @@ otf2-print -G "$work/hpcc/traces.otf2" > "$work/hpcc.defs" 2>> "$work/warn"
 [ "$(grep -c '^LOCATION_GROUP ' "$work/hpcc.defs")" = 4 ] ||
   { echo "not 4 ranks in the trace"; exit 1; }
 
-m="$work/mnt"
 ccg_mount mt "$work/hpcc/traces.otf2" "$m" -o "index=$work/hpcc.ccg"
-"$check" pairs "$work/hpcc" "$m" MPI_Test,MPI_Testany,MPI_Waitany,MPI_Waitall
+"$here/../tracer/check_msgs.py" pairs "$work/hpcc" "$m" MPI_Test,MPI_Testany,MPI_Waitany,MPI_Waitall
 ccg_unmount "$m"
 # otf2-print's text takes some 350 MB (mostly the MPI_Test loops of
 # HPL's broadcast, each an MpiRequestTest); kept only when a check fails

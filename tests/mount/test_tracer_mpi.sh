@@ -17,11 +17,9 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-ccg_need_tools mpicc mpirun otf2-print
-ccg_need_mpi_lib
+ccg_need_mpi mpicc
 ccg_work tracer_mpi
 src="$here/../tracer/known_mpi.c"
-tracer="$here/../../contrib/tracer/ccgfs-trace"
 check="$here/../tracer/check_mpi.py"
 mpicc -g -O0 -finstrument-functions -rdynamic -o "$work/known_mpi" "$src"
 
@@ -33,7 +31,7 @@ trace() {
   shift 2
   (cd "$work" && env "$@" CCGFS_TRACE_MPI_LIB="$lib" timeout 300 \
     mpirun --allow-run-as-root --oversubscribe -n "$n" \
-    "$tracer" -m -o "$name" "./${prog:-known_mpi}") > "$work/$name.out" \
+    "$CCG_TRACER" -m -o "$name" "./${prog:-known_mpi}") > "$work/$name.out" \
     2> "$work/$name.err" || { cat "$work/$name.err"; exit 1; }
   cat "$work/$name.err"
   otf2-print "$work/$name/traces.otf2" > "$work/$name.print" \
@@ -105,7 +103,7 @@ done
 # A program without MPI under the MPI library: the exit writes it.
 cc -g -O0 -finstrument-functions -rdynamic -pthread -o "$work/known" \
   "$here/../tracer/known.c"
-(cd "$work" && CCGFS_TRACE_MPI_LIB="$lib" "$tracer" -m -o plain ./known) \
+(cd "$work" && CCGFS_TRACE_MPI_LIB="$lib" "$CCG_TRACER" -m -o plain ./known) \
   > /dev/null 2> "$work/plain.err" || { cat "$work/plain.err"; exit 1; }
 [ "$(otf2-print -G "$work/plain/traces.otf2" | grep -c '^LOCATION ')" = 5 ] ||
   { echo "plain: not 5 locations"; exit 1; }

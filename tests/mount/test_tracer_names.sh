@@ -18,7 +18,6 @@ command -v cc > /dev/null || { echo "SKIP: no cc"; exit 77; }
 ccg_work tracer-names
 src="$here/../tracer/names.c"
 lsrc="$here/../tracer/names_lib.c"
-tracer="$here/../../contrib/tracer/ccgfs-trace"
 
 # Built with plain cc, without sanitizers, also in a sanitizer build (the
 # library it preloads has none either); the program finds the library
@@ -35,7 +34,7 @@ build -o "$work/names"
 # be EXPECTED, and every region not in hex must have its source file.
 check() {
   local name=$1 prog=$2 want=$3 got reg file line
-  (cd "$work" && CCGFS_TRACE_LIB="$CCG_TRACE_LIB" "$tracer" -o "$name" \
+  (cd "$work" && CCGFS_TRACE_LIB="$CCG_TRACE_LIB" "$CCG_TRACER" -o "$name" \
     "$prog" > "$work/$name.out") 2> "$work/$name.err" ||
     { echo "$name: the traced program failed"; cat "$work/$name.err"; exit 1; }
   [ "$(cat "$work/$name.out")" = 110 ] ||

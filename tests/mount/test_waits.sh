@@ -57,7 +57,6 @@ py=$CCG_PY
 check="$CCG_TOOLS/check_waits.py"
 mode=mt
 flip() { mode=$([ $mode = mt ] && echo st || echo mt); }
-m="$work/mnt"
 n=0
 
 # check_mount ANCHOR [check_waits options...]: mounts ANCHOR (index in
