@@ -223,6 +223,14 @@ void ccg_an_efficiency(ccg_sink *s, const ccg_an_scope *sc)
 
 /* ---- longest.tsv ---- */
 
+/* Writes a table's head line to s and returns room for n rows of `size`
+ * bytes (caller frees), or NULL when out of memory. */
+static void *table_begin(ccg_sink *s, const char *head, size_t n, size_t size)
+{
+	ccg_sink_add(s, head, strlen(head));
+	return malloc((n ? n : 1) * size);
+}
+
 /* A region's calls: l->c[at .. at + n), and its longest call's
  * duration. */
 typedef struct lrun {
@@ -249,8 +257,7 @@ ccg_err ccg_an_longest_table(ccg_sink *s, const ccg_defs *d,
 	static const char head[] = "region\trank\tduration_ticks\t"
 				   "duration_seconds\tstart_seconds\t"
 				   "location\tpath\n";
-	ccg_sink_add(s, head, sizeof head - 1);
-	lrun *runs = malloc((l->n ? l->n : 1) * sizeof *runs);
+	lrun *runs = table_begin(s, head, l->n, sizeof *runs);
 	size_t nruns = 0;
 	if (!runs)
 		return CCG_ENOMEM;
@@ -385,8 +392,7 @@ ccg_err ccg_an_counters_table(ccg_sink *s, const ccg_an *a,
 {
 	static const char head[] = "region\tmetric\tunit\tmode\tcalls\t"
 				   "inclusive\texclusive\tmean\tmin\tmax\n";
-	ccg_sink_add(s, head, sizeof head - 1);
-	crow_ref *rows = malloc((c->n ? c->n : 1) * sizeof *rows);
+	crow_ref *rows = table_begin(s, head, c->n, sizeof *rows);
 	size_t n = 0;
 	if (!rows)
 		return CCG_ENOMEM;

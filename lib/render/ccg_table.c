@@ -72,36 +72,67 @@ static int cmp_excl(const void *a, const void *b)
 	return ccg_cmp_keys(p, q, 3);
 }
 
+/* The head lines of stats.tsv and imbalance.tsv. */
+static const char stats_head[] =
+	"region\tcalls\tinclusive_ticks\tinclusive_seconds\t"
+	"exclusive_ticks\texclusive_seconds\texclusive_percent\t"
+	"min_ticks\tmin_seconds\tmax_ticks\tmax_seconds\t"
+	"mean_ticks\tmean_seconds\n";
+static const char imbalance_head[] =
+	"region\tlocations\tmin_ticks\tmin_seconds\tmean_ticks\t"
+	"mean_seconds\tmax_ticks\tmax_seconds\tmax_location\t"
+	"imbalance\n";
+
+/* Sorts a table's n rows of `size` bytes by cmp and writes its head line
+ * to s. */
+static void table_begin(ccg_sink *s, const char *head, void *rows, size_t n,
+			size_t size, int (*cmp)(const void *, const void *))
+{
+	ccg_sort(rows, n, size, cmp);
+	ccg_sink_add(s, head, strlen(head));
+}
+
+/* Begins a row of a per-region table: the region's name and a count. */
+static ccg_buf *region_row(ccg_sink *s, const ccg_defs *d, uint64_t region,
+			   uint64_t count)
+{
+	ccg_buf *b = ccg_sink_begin(s);
+	ccg_tsv_region(b, d, region);
+	ccg_buf_addf(b, "\t%llu", (unsigned long long)count);
+	return b;
+}
+
+/* Adds two cells: a duration in ticks, and in seconds. */
+static void put_dur(ccg_buf *b, const ccg_secfmt *secs, uint64_t ticks)
+{
+	ccg_buf_addf(b, "\t%llu\t", (unsigned long long)ticks);
+	ccg_secfmt_put_dur(b, secs, ticks);
+}
+
+/* Adds two cells: the mean sum / n in ticks, and in seconds. */
+static void put_mean(ccg_buf *b, const ccg_secfmt *secs,
+		     unsigned __int128 sum, uint64_t n)
+{
+	ccg_buf_addc(b, '\t');
+	ccg_share_mean(b, sum, n);
+	ccg_buf_addc(b, '\t');
+	ccg_secfmt_put_mean(b, secs, sum, n);
+}
+
 void ccg_table_stats(ccg_sink *s, const ccg_defs *d, const ccg_secfmt *secs,
 		     unsigned __int128 loc_time, ccg_stats *st)
 {
-	static const char head[] =
-		"region\tcalls\tinclusive_ticks\tinclusive_seconds\t"
-		"exclusive_ticks\texclusive_seconds\texclusive_percent\t"
-		"min_ticks\tmin_seconds\tmax_ticks\tmax_seconds\t"
-		"mean_ticks\tmean_seconds\n";
-	ccg_sort(st->r, st->n, sizeof *st->r, cmp_excl);
-	ccg_sink_add(s, head, sizeof head - 1);
-	for (uint32_t i = 0; i < st->n; i++) {
-		const ccg_rstat *r = &st->r[i];
-		ccg_buf *b = ccg_sink_begin(s);
-		ccg_tsv_region(b, d, r->region);
-		ccg_buf_addf(b, "\t%llu\t%llu\t", (unsigned long long)r->calls,
-			     (unsigned long long)r->incl);
-		ccg_secfmt_put_dur(b, secs, r->incl);
-		ccg_buf_addf(b, "\t%llu\t", (unsigned long long)r->excl);
-		ccg_secfmt_put_dur(b, secs, r->excl);
+	table_begin(s, stats_head, st->r, st->n, sizeof *st->r, cmp_excl);
+	for (const ccg_rstat *r = st->r; r < st->r + st->n; r++) {
+		ccg_buf *b = region_row(s, d, r->region, r->calls);
+		put_dur(b, secs, r->incl);
+		put_dur(b, secs, r->excl);
 		ccg_buf_addc(b, '\t');
 		ccg_share_percent(b, r->excl, loc_time);
 		if (r->calls) {
-			ccg_buf_addf(b, "\t%llu\t", (unsigned long long)r->min);
-			ccg_secfmt_put_dur(b, secs, r->min);
-			ccg_buf_addf(b, "\t%llu\t", (unsigned long long)r->max);
-			ccg_secfmt_put_dur(b, secs, r->max);
-			ccg_buf_addc(b, '\t');
-			ccg_share_mean(b, r->sum, r->calls);
-			ccg_buf_addc(b, '\t');
-			ccg_secfmt_put_mean(b, secs, r->sum, r->calls);
+			put_dur(b, secs, r->min);
+			put_dur(b, secs, r->max);
+			put_mean(b, secs, r->sum, r->calls);
 			ccg_buf_addc(b, '\n');
 		} else {
 			ccg_buf_adds(b, "\t-\t-\t-\t-\t-\t-\n");
@@ -366,25 +397,12 @@ void ccg_table_imbalance(ccg_sink *s, const ccg_defs *d,
 			 const ccg_secfmt *secs, ccg_imbalance *im,
 			 ccg_table_path_fn path, const void *ctx)
 {
-	static const char head[] =
-		"region\tlocations\tmin_ticks\tmin_seconds\tmean_ticks\t"
-		"mean_seconds\tmax_ticks\tmax_seconds\tmax_location\t"
-		"imbalance\n";
-	ccg_sort(im->r, im->n, sizeof *im->r, cmp_imb);
-	ccg_sink_add(s, head, sizeof head - 1);
-	for (size_t i = 0; i < im->n; i++) {
-		const ccg_imb_row *r = &im->r[i];
-		ccg_buf *b = ccg_sink_begin(s);
-		ccg_tsv_region(b, d, r->region);
-		ccg_buf_addf(b, "\t%llu\t%llu\t", (unsigned long long)r->locations,
-			     (unsigned long long)r->min);
-		ccg_secfmt_put_dur(b, secs, r->min);
-		ccg_buf_addc(b, '\t');
-		ccg_share_mean(b, r->sum, r->locations);
-		ccg_buf_addc(b, '\t');
-		ccg_secfmt_put_mean(b, secs, r->sum, r->locations);
-		ccg_buf_addf(b, "\t%llu\t", (unsigned long long)r->max);
-		ccg_secfmt_put_dur(b, secs, r->max);
+	table_begin(s, imbalance_head, im->r, im->n, sizeof *im->r, cmp_imb);
+	for (const ccg_imb_row *r = im->r; r < im->r + im->n; r++) {
+		ccg_buf *b = region_row(s, d, r->region, r->locations);
+		put_dur(b, secs, r->min);
+		put_mean(b, secs, r->sum, r->locations);
+		put_dur(b, secs, r->max);
 		ccg_buf_addc(b, '\t');
 		path(ctx, r->max_at, b);
 		ccg_buf_addc(b, '\t');
