@@ -116,18 +116,27 @@ static OTF2_CallbackCode gd_METRIC_CLASS(void *ud, OTF2_MetricRef self,
 	return ccg_rd_emit_def(ud, CCG_DEF_METRIC_CLASS, self);
 }
 
+/* A record of scalar fields head[0 .. nhead) followed by an array of n
+ * ids; its id is `id`. */
+static OTF2_CallbackCode def_ids(void *ud, ccg_kind kind, uint64_t id,
+				 const uint64_t *head, unsigned nhead,
+				 uint32_t n, const uint32_t *ids)
+{
+	ccg_buf *b = ccg_rd_begin(ud);
+	for (unsigned i = 0; i < nhead; i++)
+		ccg_put_u(b, head[i]);
+	ccg_rd_put_ids(b, n, ids);
+	return ccg_rd_emit_def(ud, kind, id);
+}
+
 static OTF2_CallbackCode gd_CART_TOPOLOGY(void *ud,
 					  OTF2_CartTopologyRef self,
 					  OTF2_StringRef name,
 					  OTF2_CommRef comm, uint8_t n,
 					  const OTF2_CartDimensionRef *dims)
 {
-	ccg_buf *b = ccg_rd_begin(ud);
-	ccg_put_u(b, self);
-	ccg_put_u(b, name);
-	ccg_put_u(b, comm);
-	ccg_rd_put_ids(b, n, dims);
-	return ccg_rd_emit_def(ud, CCG_DEF_CART_TOPOLOGY, self);
+	const uint64_t head[] = {self, name, comm};
+	return def_ids(ud, CCG_DEF_CART_TOPOLOGY, self, head, 3, n, dims);
 }
 
 static OTF2_CallbackCode gd_CART_COORDINATE(void *ud,
@@ -135,11 +144,9 @@ static OTF2_CallbackCode gd_CART_COORDINATE(void *ud,
 					    uint32_t rank, uint8_t n,
 					    const uint32_t *coordinates)
 {
-	ccg_buf *b = ccg_rd_begin(ud);
-	ccg_put_u(b, topology);
-	ccg_put_u(b, rank);
-	ccg_rd_put_ids(b, n, coordinates);
-	return ccg_rd_emit_def(ud, CCG_DEF_CART_COORDINATE, topology);
+	const uint64_t head[] = {topology, rank};
+	return def_ids(ud, CCG_DEF_CART_COORDINATE, topology, head, 2, n,
+		       coordinates);
 }
 
 /* The callback table: every kind of OTF2 3.0. */
