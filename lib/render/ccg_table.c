@@ -123,7 +123,8 @@ void ccg_table_stats(ccg_sink *s, const ccg_defs *d, const ccg_secfmt *secs,
 		     unsigned __int128 loc_time, ccg_stats *st)
 {
 	table_begin(s, stats_head, st->r, st->n, sizeof *st->r, cmp_excl);
-	for (const ccg_rstat *r = st->r; r < st->r + st->n; r++) {
+	for (uint32_t i = 0; i < st->n; i++) {
+		const ccg_rstat *r = &st->r[i];
 		ccg_buf *b = region_row(s, d, r->region, r->calls);
 		put_dur(b, secs, r->incl);
 		put_dur(b, secs, r->excl);
@@ -398,7 +399,8 @@ void ccg_table_imbalance(ccg_sink *s, const ccg_defs *d,
 			 ccg_table_path_fn path, const void *ctx)
 {
 	table_begin(s, imbalance_head, im->r, im->n, sizeof *im->r, cmp_imb);
-	for (const ccg_imb_row *r = im->r; r < im->r + im->n; r++) {
+	for (size_t i = 0; i < im->n; i++) {
+		const ccg_imb_row *r = &im->r[i];
 		ccg_buf *b = region_row(s, d, r->region, r->locations);
 		put_dur(b, secs, r->min);
 		put_mean(b, secs, r->sum, r->locations);
