@@ -136,7 +136,8 @@ static OTF2_CallbackCode gd_CART_TOPOLOGY(void *ud,
 					  const OTF2_CartDimensionRef *dims)
 {
 	const uint64_t head[] = {self, name, comm};
-	return def_ids(ud, CCG_DEF_CART_TOPOLOGY, self, head, 3, n, dims);
+	return def_ids(ud, CCG_DEF_CART_TOPOLOGY, self, head,
+		       sizeof head / sizeof *head, n, dims);
 }
 
 static OTF2_CallbackCode gd_CART_COORDINATE(void *ud,
@@ -145,8 +146,8 @@ static OTF2_CallbackCode gd_CART_COORDINATE(void *ud,
 					    const uint32_t *coordinates)
 {
 	const uint64_t head[] = {topology, rank};
-	return def_ids(ud, CCG_DEF_CART_COORDINATE, topology, head, 2, n,
-		       coordinates);
+	return def_ids(ud, CCG_DEF_CART_COORDINATE, topology, head,
+		       sizeof head / sizeof *head, n, coordinates);
 }
 
 /* The callback table: every kind of OTF2 3.0. */
