@@ -9,19 +9,42 @@ repairs ccgfs makes: a Leave below the top closes the calls above at its
 time; a Leave of a region open nowhere ends the innermost call (which keeps
 its Enter's region); a Leave with nothing open is ignored; calls still open
 close at the last time; an end before its start counts as zero.
-CALLING_CONTEXT_ENTER/LEAVE records are not calls here.
+CALLING_CONTEXT_ENTER/LEAVE records (lo2s) are calls too, of the region
+their calling context's definition names (`otf2-print -G`), as ccgfs
+counts them.
 """
 import re
+import subprocess
 
 import otf2_split
 
 REGION_RE = re.compile(r'Region: "(.*)" <(\d+)>')
+CCTX_RE = re.compile(r'Calling Context: "(.*)" <(\d+)>')
+CCTX_DEF_RE = re.compile(
+    r'^CALLING_CONTEXT\s+(\d+)\s+Region: "(.*)" <(\d+)>, Source code')
+ENTERS = ("ENTER", "CALLING_CONTEXT_ENTER")
+LEAVES = ("LEAVE", "CALLING_CONTEXT_LEAVE")
+
+_contexts = {}  # anchor -> {calling context id: (region id, region name)}
+
+
+def contexts(anchor):
+    """Each calling context's region, from `otf2-print -G` (one run per
+    trace and process)."""
+    if anchor not in _contexts:
+        out = subprocess.run(["otf2-print", "-G", anchor],
+                             capture_output=True, text=True,
+                             errors="replace").stdout
+        _contexts[anchor] = {
+            int(m.group(1)): (int(m.group(3)), m.group(2))
+            for m in map(CCTX_DEF_RE.match, out.splitlines()) if m}
+    return _contexts[anchor]
 
 
 def location_events(anchor, loc):
     """Every event of a location, in stream order (see parse_events)."""
     _, stdout = otf2_split.location_output(anchor, loc)
-    return parse_events(stdout)
+    return parse_events(stdout, contexts(anchor))
 
 
 def event_lines(stdout):
@@ -35,12 +58,15 @@ def event_lines(stdout):
             yield line
 
 
-def parse_events(stdout):
+def parse_events(stdout, cctx=None):
     """Every event of what `otf2-print -L LOC` printed, in stream order,
     as (kind, time, region id, region name, attributes text): region id
-    and name for ENTER and LEAVE, None for the other kinds.  None when a
-    region name is one that otf2-print cannot show on one line."""
+    and name for ENTER and LEAVE, and for CALLING_CONTEXT_ENTER/LEAVE the
+    region of their context in cctx ({context id: (region id, name)},
+    contexts()), None for the other kinds.  None when a region name is
+    one that otf2-print cannot show on one line."""
     out = []
+    cctx = cctx or {}
     for line in event_lines(stdout):
         parts = line.split(None, 3)
         if len(parts) < 3 or not parts[2].isdigit():
@@ -52,18 +78,26 @@ def parse_events(stdout):
             if not m:
                 return None  # a name otf2-print cannot show on one line
             out.append((kind, t, int(m.group(2)), m.group(1), rest))
+        elif kind in ("CALLING_CONTEXT_ENTER", "CALLING_CONTEXT_LEAVE"):
+            m = CCTX_RE.search(rest)
+            if not m:
+                return None
+            region = cctx.get(int(m.group(2)), (None, m.group(1)))
+            out.append((kind, t, region[0], region[1], rest))
         else:
             out.append((kind, t, None, None, rest))
     return out
 
 
 def otf2_events(anchor, loc):
-    """The ENTER and LEAVE records of a location as (kind, time, region
-    id, region name); None as location_events()."""
+    """The ENTER and LEAVE records of a location (CALLING_CONTEXT_ENTER
+    and _LEAVE as ENTER and LEAVE) as (kind, time, region id, region
+    name); None as location_events()."""
     ev = location_events(anchor, loc)
     if ev is None:
         return None
-    return [e[:4] for e in ev if e[0] in ("ENTER", "LEAVE")]
+    return [("ENTER" if e[0] in ENTERS else "LEAVE",) + e[1:4] for e in ev
+            if e[0] in ENTERS + LEAVES]
 
 
 def activations(events, end=None, at=None):
@@ -86,12 +120,12 @@ def activations(events, end=None, at=None):
         if at is not None:
             at.append(stack[-1][3] if stack else None)
         last = t if last is None else max(last, t)
-        if kind == "ENTER":
+        if kind in ENTERS:
             parent = stack[-1][3] if stack else None
             nested = any(f[0] == key for f in stack)
             acts.append([key, name, t, 0, parent, nested])
             stack.append([key, name, t, len(acts) - 1])
-        elif kind == "LEAVE":
+        elif kind in LEAVES:
             if not stack:
                 continue
             pos = next((i for i in range(len(stack) - 1, -1, -1)

@@ -408,13 +408,11 @@ class Trace:
         self.res = self.defs.res
         self.loc = {}
         # Locations the reference cannot follow: names otf2-print splits
-        # over lines, calls made of CALLING_CONTEXT_ENTER/LEAVE records
-        # (which calltree does not pair).
+        # over lines.
         self.broken = []
         for lid, _name, ltype, group in self.defs.locations:
             ev = events.get(lid)
-            if ev is None or any(e[0].startswith("CALLING_CONTEXT_")
-                                 for e in ev):
+            if ev is None:
                 self.broken.append(lid)
             self.loc[lid] = Location(lid, ltype, group, ev or [], self.defs)
         ids = [l[0] for l in self.defs.locations]
@@ -799,7 +797,7 @@ def main():
     tr = Trace.load(a.anchor)
     if tr.broken:
         print("warning: the reference cannot follow locations %s (names "
-              "otf2-print splits over lines, or calling contexts)"
+              "otf2-print splits over lines)"
               % tr.broken, file=sys.stderr)
     lids = tr.root()
     if a.group is not None:

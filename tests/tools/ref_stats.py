@@ -27,7 +27,7 @@ import sys
 
 import exact
 import otf2_split
-from calltree import activations, otf2_events  # noqa: F401 (shared)
+from calltree import ENTERS, LEAVES, activations, otf2_events  # noqa: F401
 from report import mount_args
 
 
@@ -435,7 +435,7 @@ def main():
                 col = l.split("\t")
                 if skip_depth is not None and int(col[4]) == skip_depth:
                     continue
-                if col[2] in ("ENTER", "LEAVE"):
+                if col[2] in ENTERS + LEAVES:
                     name = unescape(col[5])
                     ev.append((col[2], int(col[0]), name, name))
         compare(c, os.path.join(c, "stats.tsv"),

@@ -508,7 +508,8 @@ class Waits:
         events = {}
         for lid in ids:
             rc, out = otf2_split.location_output(anchor, lid)
-            events[lid] = calltree.parse_events(out) if rc == 0 else None
+            events[lid] = calltree.parse_events(
+                out, calltree.contexts(anchor)) if rc == 0 else None
             if events[lid] is None:
                 (notes if notes is not None else []).append(
                     "location %d: events not readable" % lid)
