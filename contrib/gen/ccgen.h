@@ -74,6 +74,7 @@ typedef struct {
 	uint64_t events, seed;
 	double regular, jitter;
 	bool mpi, metrics, counters, quiet, collectives, sensors_first;
+	bool acc, tasks, mpi_only;	/* ccgen_shape.c */
 	bool quirk[QK_N];
 	ccgen_delay *delays;	/* --delay, in the order given (owned) */
 } ccgen_opts;
@@ -137,6 +138,7 @@ typedef struct {
 	uint32_t r_main, r_user, n_user, r_mpi, r_slash, r_long, r_dup, r_ak;
 	uint32_t r_apex;	/* APEX task regions, then their other names */
 	uint32_t r_delay;	/* --delay: the delay region */
+	uint32_t r_acc, r_task;	/* --acc, --tasks: their regions */
 	uint32_t (*callees)[CCGEN_FANOUT];
 	uint32_t *ncallees;
 	ccgen_cc *cc;
@@ -201,6 +203,22 @@ int ccgen_metric_defs(ccgen_ctx *c, OTF2_GlobalDefWriter *g);
  * runs. */
 double ccgen_metric_power(uint32_t r);
 extern const char *const ccgen_metric_names[CCGEN_NCNT];
+
+/* ccgen_shape.c: --acc, --tasks, --mpi-only */
+int ccgen_shape_check(const ccgen_opts *o);
+/* Their regions, after all others. */
+void ccgen_shape_setup(ccgen_ctx *c);
+/* Whether calls of region r are not written (--mpi-only). */
+bool ccgen_shape_hidden(const ccgen_ctx *c, uint32_t r);
+/* Whether l runs tasks instead of main (--tasks). */
+bool ccgen_shape_worker(const ccgen_ctx *c, const ccgen_loc *l);
+/* --acc: the steps that open (before the exchange) or close the data
+ * construct around an exchange. */
+void ccgen_shape_acc(const ccgen_ctx *c, ccgen_ops *ops, bool open);
+/* --tasks: the Enter (after the idle time) or Leave of iteration i's
+ * task. */
+void ccgen_shape_task(const ccgen_ctx *c, ccgen_ops *ops, uint64_t i,
+		      bool open);
 
 /* ccgen_book.c */
 int ccgen_book_setup(ccgen_ctx *c);

@@ -138,8 +138,8 @@ static void ccgen_mpi_call(ccgen_ops *ops, uint32_t region,
 
 /* Ring exchange with a distance that changes every iteration; a message
  * goes only to a rank that runs this iteration too. */
-void ccgen_mpi_build(ccgen_ctx *c, const ccgen_loc *l, uint64_t i,
-		     ccgen_ops *ops)
+static void ccgen_exchange(ccgen_ctx *c, const ccgen_loc *l, uint64_t i,
+			   ccgen_ops *ops)
 {
 	uint32_t p = c->nranks, r = l->rank, m = c->r_mpi;
 	uint32_t s = p > 1 ? 1 + (uint32_t)(i % (p - 1)) : 0;
@@ -182,6 +182,15 @@ void ccgen_mpi_build(ccgen_ctx *c, const ccgen_loc *l, uint64_t i,
 	if (rcv)
 		ccgen_push(ops, OP_IRECV, src, 100);
 	ccgen_push(ops, OP_LEAVE, m + MPI_WAITALL, 50);
+}
+
+/* The exchange of iteration i, inside --acc's data construct. */
+void ccgen_mpi_build(ccgen_ctx *c, const ccgen_loc *l, uint64_t i,
+		     ccgen_ops *ops)
+{
+	ccgen_shape_acc(c, ops, true);
+	ccgen_exchange(c, l, i, ops);
+	ccgen_shape_acc(c, ops, false);
 }
 
 /* The time of rank r's first record of kind a or b this round (or of

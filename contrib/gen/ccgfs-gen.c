@@ -46,6 +46,10 @@
  *   --counters         Score-P's PAPI counters PAPI_TOT_CYC and
  *                      PAPI_TOT_INS, and a "power" value, sampled before
  *                      every Enter and Leave (ccgen_metric.c)
+ *   --acc, --tasks, --mpi-only  shapes of other producers: MPI calls
+ *                      inside an OpenACC data construct, worker threads
+ *                      idle between tasks, a tracer of MPI calls only
+ *                      (ccgen_shape.c)
  *   --metric-locations N  N locations of type METRIC in a group "Node
  *                      sensors", with periodic samples (ccgen_metric.c)
  *   --sensors-first    define that group before the ranks' (as lo2s puts
@@ -367,6 +371,7 @@ static void ccgen_usage(FILE *f)
 	      "         [--regions R]"
 	      " [--regular X] [--jitter J] [--mpi] [--metrics]\n"
 	      "         [--delay G:TICKS]... [--collectives] [--counters]\n"
+	      "         [--acc] [--tasks] [--mpi-only]\n"
 	      "         [--metric-locations N] [--sensors-first]"
 	      " [--seed S] [--quirk NAME]... [--quirks LIST|all]\n"
 	      "         [--manifest FILE] [--chain D] [-q] OUTDIR\n"
@@ -453,6 +458,9 @@ static int ccgen_parse_opt(ccgen_opts *o, int opt, const char *arg)
 	case 'c': o->collectives = true; return 0;
 	case 'G': return ccgen_parse_u32(arg, 0, 1u << 20, &o->mlocs);
 	case 'y': o->sensors_first = true; return 0;
+	case 'a': o->acc = true; return 0;
+	case 't': o->tasks = true; return 0;
+	case 'o': o->mpi_only = true; return 0;
 	case 'S': return ccgen_parse_u64(arg, 0, UINT64_MAX, &o->seed);
 	case 'Q': return ccgen_parse_quirks(o, arg);
 	case 'F': o->manifest = arg; return 0;
@@ -475,6 +483,8 @@ static int ccgen_parse_args(ccgen_opts *o, int argc, char **argv)
 		{ "collectives", 0, NULL, 'c' },
 		{ "metric-locations", 1, NULL, 'G' },
 		{ "sensors-first", 0, NULL, 'y' },
+		{ "acc", 0, NULL, 'a' }, { "tasks", 0, NULL, 't' },
+		{ "mpi-only", 0, NULL, 'o' },
 		{ "seed", 1, NULL, 'S' }, { "quirk", 1, NULL, 'Q' },
 		{ "quirks", 1, NULL, 'Q' }, { "manifest", 1, NULL, 'F' },
 		{ "chain", 1, NULL, 'C' },
@@ -500,7 +510,7 @@ static int ccgen_parse_args(ccgen_opts *o, int argc, char **argv)
 		return ccgen_fail("--delay needs --mpi");
 	if (o->collectives && !o->mpi)
 		return ccgen_fail("--collectives needs --mpi");
-	return 0;
+	return ccgen_shape_check(o);
 }
 
 /* ---- setup ----------------------------------------------------------- */
@@ -860,6 +870,8 @@ static int ccgen_cc_enter(ccgen_ctx *c, ccgen_loc *l, uint32_t r)
 static int ccgen_enter(ccgen_ctx *c, ccgen_loc *l, uint32_t r,
 		       OTF2_AttributeList *al)
 {
+	if (ccgen_shape_hidden(c, r))
+		return 0;
 	if (l->sp >= l->cap)
 		return ccgen_fail("location %" PRIu64 ": stack overflow",
 				  l->id);
@@ -883,6 +895,8 @@ static int ccgen_leave(ccgen_ctx *c, ccgen_loc *l, uint32_t r,
 {
 	uint32_t k = l->sp, next;
 	OTF2_ErrorCode e;
+	if (ccgen_shape_hidden(c, r))
+		return 0;
 	while (k > 0 && l->stack[k - 1] != r)
 		k--;
 	/* the call that runs on: below the one closed; the top if none is */
@@ -993,7 +1007,18 @@ static int ccgen_iteration(ccgen_ctx *c, ccgen_loc *l)
 		ccgen_gen_tree(c, &l->rng, &c->tree);
 		tree = &c->tree;
 	}
+	if (ccgen_shape_worker(c, l)) {	/* the calls in a task */
+		c->prefix.n = 0;
+		ccgen_shape_task(c, &c->prefix, i, true);
+		if (ccgen_replay(c, l, &c->prefix, true, i) < 0)
+			return -1;
+	}
 	rc = ccgen_replay(c, l, tree, false, i);
+	if (rc == 0 && ccgen_shape_worker(c, l)) {
+		c->prefix.n = 0;
+		ccgen_shape_task(c, &c->prefix, i, false);
+		rc = ccgen_replay(c, l, &c->prefix, true, i);
+	}
 	l->done = rc == 1 || l->nevents >= l->limit;
 	return rc < 0 ? -1 : 0;
 }
@@ -1275,7 +1300,7 @@ static int ccgen_loc_begin(ccgen_ctx *c, ccgen_loc *l)
 			return -1;
 		l->t += 100;
 	}
-	if (ccgen_enter(c, l, c->r_main, NULL))
+	if (!ccgen_shape_worker(c, l) && ccgen_enter(c, l, c->r_main, NULL))
 		return -1;
 	if (l->quirk == QK_ALL_KINDS)
 		return ccgen_all_kinds(c, l);
@@ -1817,7 +1842,10 @@ static int ccgen_setup(ccgen_ctx *c)
 		return ccgen_fail("out of memory");
 	ccgen_gen_tree(c, &c->rng, &c->tmpl);
 	/* Their strings and regions last: other traces keep their ids. */
-	if (ccgen_mpi_setup(c) || ccgen_metric_setup(c) || ccgen_book_setup(c))
+	if (ccgen_mpi_setup(c) || ccgen_metric_setup(c))
+		return -1;
+	ccgen_shape_setup(c);
+	if (ccgen_book_setup(c))
 		return -1;
 	return c->oom ? ccgen_fail("out of memory") : 0;
 }
