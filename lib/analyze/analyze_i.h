@@ -26,7 +26,7 @@
 typedef struct ccg_anreg {
 	uint64_t id;
 	uint8_t cat;            /* enum ccg_cat */
-	uint8_t parallel;       /* a PARALLEL region of a threading paradigm */
+	uint8_t parallel;       /* a PARALLEL or task region (workers) */
 	uint8_t omp_barrier;    /* an OpenMP (implicit) barrier (the wait
 				 * states') */
 } ccg_anreg;

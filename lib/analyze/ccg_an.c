@@ -22,13 +22,16 @@ enum {
 
 /* OTF2_RegionRole values. */
 enum {
-	R_UNKNOWN = 0, R_FUNCTION = 1, R_WRAPPER = 2, R_PARALLEL = 5,
-	R_CRITICAL = 12, R_ATOMIC = 14, R_BARRIER = 15, R_IMPLICIT_BARRIER = 16,
-	R_FLUSH = 17, R_ORDERED = 18, R_TASK_CREATE = 21, R_TASK_WAIT = 22,
-	R_COLL_ONE2ALL = 23, R_COLL_ALL2ONE = 24, R_COLL_ALL2ALL = 25,
-	R_COLL_OTHER = 26, R_FILE_IO = 27, R_POINT2POINT = 28,
-	R_ARTIFICIAL = 31, R_THREAD_CREATE = 32, R_THREAD_WAIT = 33,
-	R_FILE_IO_METADATA = 38
+	R_UNKNOWN = 0, R_FUNCTION = 1, R_WRAPPER = 2, R_LOOP = 3, R_CODE = 4,
+	R_PARALLEL = 5, R_SECTIONS = 6, R_SECTION = 7, R_WORKSHARE = 8,
+	R_SINGLE = 9, R_SINGLE_SBLOCK = 10, R_MASTER = 11, R_CRITICAL = 12,
+	R_CRITICAL_SBLOCK = 13, R_ATOMIC = 14, R_BARRIER = 15,
+	R_IMPLICIT_BARRIER = 16, R_FLUSH = 17, R_ORDERED = 18,
+	R_ORDERED_SBLOCK = 19, R_TASK = 20, R_TASK_CREATE = 21,
+	R_TASK_WAIT = 22, R_COLL_ONE2ALL = 23, R_COLL_ALL2ONE = 24,
+	R_COLL_ALL2ALL = 25, R_COLL_OTHER = 26, R_FILE_IO = 27,
+	R_POINT2POINT = 28, R_ARTIFICIAL = 31, R_THREAD_CREATE = 32,
+	R_THREAD_WAIT = 33, R_TASK_UNTIED = 34, R_FILE_IO_METADATA = 38
 };
 
 #define PB(p) ((uint32_t)1 << (p))
@@ -43,44 +46,88 @@ enum {
 	 PB(P_ACETHREAD) | PB(P_TBBTHREAD) | PB(P_OMPSS))
 #define ACCEL_P                                                         \
 	(PB(P_CUDA) | PB(P_HIP) | PB(P_OPENCL) | PB(P_OPENACC) | PB(P_HMPP))
+/* The roles of constructs: scopes whose own time is the code in them. */
+#define CONSTRUCT_R                                                       \
+	(RB(R_LOOP) | RB(R_CODE) | RB(R_PARALLEL) | RB(R_SECTIONS) |       \
+	 RB(R_SECTION) | RB(R_WORKSHARE) | RB(R_SINGLE) |                  \
+	 RB(R_SINGLE_SBLOCK) | RB(R_MASTER) | RB(R_CRITICAL_SBLOCK) |      \
+	 RB(R_ORDERED_SBLOCK) | RB(R_TASK) | RB(R_TASK_UNTIED))
 
-/* The categories, first matching rule first (doc/analysis.md). */
+/* The categories, first matching rule first (doc/analysis.md, which
+ * names each rule's source).  A rule with a name matches a region of
+ * that name, or whose name goes on with one of `more` after it. */
 static const struct cat_rule {
 	uint32_t paradigms;
 	uint64_t roles;
+	const char *name, *more;
 	enum ccg_cat cat;
 } cat_rules[] = {
-	{ANY_PARADIGM, RB(R_FILE_IO) | RB(R_FILE_IO_METADATA), CCG_CAT_IO},
-	{PB(P_MEASUREMENT), ANY_ROLE, CCG_CAT_MEASUREMENT},
-	{ACCEL_P, RB(R_ARTIFICIAL), CCG_CAT_MEASUREMENT},
-	{COMM_P, RB(R_POINT2POINT), CCG_CAT_MPI_P2P},
+	/* lo2s: the idle task of a CPU, "<idle> (0)". */
+	{ANY_PARADIGM, ANY_ROLE, "<idle>", " ", CCG_CAT_IDLE},
+	{ANY_PARADIGM, RB(R_FILE_IO) | RB(R_FILE_IO_METADATA), NULL, NULL,
+	 CCG_CAT_IO},
+	/* Score-P's own: buffer flushes, and time it did not measure. */
+	{ANY_PARADIGM, RB(R_ARTIFICIAL), "TRACE BUFFER FLUSH", NULL,
+	 CCG_CAT_MEASUREMENT},
+	{ANY_PARADIGM, RB(R_ARTIFICIAL), "MEASUREMENT OFF", NULL,
+	 CCG_CAT_MEASUREMENT},
+	/* Scopes a measurement system opens around the program: Score-P's
+	 * program region and THREADS, APEX's main timer. */
+	{PB(P_MEASUREMENT), RB(R_ARTIFICIAL), NULL, NULL,
+	 CCG_CAT_COMPUTATION},
+	{PB(P_MEASUREMENT), ANY_ROLE, "APEX MAIN", NULL, CCG_CAT_COMPUTATION},
+	{PB(P_MEASUREMENT), ANY_ROLE, NULL, NULL, CCG_CAT_MEASUREMENT},
+	/* CUPTI's activity buffer flush (Score-P). */
+	{ACCEL_P, RB(R_ARTIFICIAL), NULL, NULL, CCG_CAT_MEASUREMENT},
+	/* OpenACC constructs (Score-P names them acc_compute@FILE:LINE ...):
+	 * scopes of the host code in them. */
+	{PB(P_OPENACC), ANY_ROLE, "acc_compute", "@", CCG_CAT_COMPUTATION},
+	{PB(P_OPENACC), ANY_ROLE, "acc_data", "@", CCG_CAT_COMPUTATION},
+	{PB(P_OPENACC), ANY_ROLE, "acc_parallel", "@", CCG_CAT_COMPUTATION},
+	{PB(P_OPENACC), ANY_ROLE, "acc_kernels", "@", CCG_CAT_COMPUTATION},
+	{PB(P_OPENACC), ANY_ROLE, "acc_serial", "@", CCG_CAT_COMPUTATION},
+	{ACCEL_P, CONSTRUCT_R, NULL, NULL, CCG_CAT_COMPUTATION},
+	/* Score-P's MPI "PARALLEL": a scope around the program's MPI part. */
+	{COMM_P, RB(R_ARTIFICIAL), NULL, NULL, CCG_CAT_COMPUTATION},
+	{COMM_P, RB(R_POINT2POINT), NULL, NULL, CCG_CAT_MPI_P2P},
 	{COMM_P,
 	 RB(R_BARRIER) | RB(R_COLL_ONE2ALL) | RB(R_COLL_ALL2ONE) |
 		 RB(R_COLL_ALL2ALL) | RB(R_COLL_OTHER),
-	 CCG_CAT_MPI_COLLECTIVE},
-	{COMM_P, ANY_ROLE, CCG_CAT_MPI_OTHER},
+	 NULL, NULL, CCG_CAT_MPI_COLLECTIVE},
+	{COMM_P, ANY_ROLE, NULL, NULL, CCG_CAT_MPI_OTHER},
 	{THREAD_P,
 	 RB(R_BARRIER) | RB(R_IMPLICIT_BARRIER) | RB(R_TASK_WAIT) |
 		 RB(R_CRITICAL) | RB(R_ATOMIC) | RB(R_FLUSH) | RB(R_ORDERED) |
 		 RB(R_TASK_CREATE) | RB(R_THREAD_CREATE) | RB(R_THREAD_WAIT) |
 		 RB(R_FUNCTION) | RB(R_WRAPPER) | RB(R_ARTIFICIAL) |
 		 RB(R_UNKNOWN),
-	 CCG_CAT_OPENMP},
-	{ACCEL_P, ANY_ROLE, CCG_CAT_ACCELERATOR},
+	 NULL, NULL, CCG_CAT_OPENMP},
+	{ACCEL_P, ANY_ROLE, NULL, NULL, CCG_CAT_ACCELERATOR},
 };
 
 static const char *const cat_names[CCG_NCAT] = {
 	"computation", "mpi_p2p",     "mpi_collective", "mpi_other",
-	"openmp",      "accelerator", "io",             "measurement"};
+	"openmp",      "accelerator", "io",             "measurement",
+	"idle"};
 
-enum ccg_cat ccg_an_category(uint64_t paradigm, uint64_t role)
+/* Whether `name` is `want`, or `want` followed by one of `more`. */
+static int name_is(const char *name, const char *want, const char *more)
 {
-	uint32_t pb = paradigm < 32 ? PB(paradigm) : 0;
-	uint64_t rb = role < 64 ? RB(role) : 0;
+	size_t n = strlen(want);
+	if (strncmp(name, want, n))
+		return 0;
+	return !name[n] || (more && name[n] && strchr(more, name[n]));
+}
+
+enum ccg_cat ccg_an_category(const ccg_def_region *reg)
+{
+	uint32_t pb = reg->paradigm < 32 ? PB(reg->paradigm) : 0;
+	uint64_t rb = reg->role < 64 ? RB(reg->role) : 0;
 	for (size_t i = 0; i < sizeof cat_rules / sizeof *cat_rules; i++) {
 		const struct cat_rule *r = &cat_rules[i];
 		if ((r->paradigms == ANY_PARADIGM || (r->paradigms & pb)) &&
-		    (r->roles == ANY_ROLE || (r->roles & rb)))
+		    (r->roles == ANY_ROLE || (r->roles & rb)) &&
+		    (!r->name || name_is(reg->name, r->name, r->more)))
 			return r->cat;
 	}
 	return CCG_CAT_COMPUTATION;
@@ -88,8 +135,11 @@ enum ccg_cat ccg_an_category(uint64_t paradigm, uint64_t role)
 
 int ccg_an_is_parallel(uint64_t paradigm, uint64_t role)
 {
-	return paradigm < 32 && (THREAD_P & PB(paradigm)) &&
-	       role == R_PARALLEL;
+	/* OpenMP's PARALLEL; a task of any paradigm (APEX writes HPX tasks
+	 * with role TASK). */
+	return (paradigm < 32 && (THREAD_P & PB(paradigm)) &&
+		role == R_PARALLEL) ||
+	       role == R_TASK || role == R_TASK_UNTIED;
 }
 
 const char *ccg_an_cat_name(enum ccg_cat c)
@@ -113,6 +163,12 @@ const ccg_anreg *ccg_an_region(const ccg_an *a, uint64_t id)
 			      offsetof(ccg_anreg, id), id);
 	return i < a->nregions && a->regions[i].id == id ? &a->regions[i]
 							  : NULL;
+}
+
+enum ccg_cat ccg_an_region_category(const ccg_an *a, uint64_t id)
+{
+	const ccg_anreg *r = ccg_an_region(a, id);
+	return r ? (enum ccg_cat)r->cat : CCG_CAT_COMPUTATION;
 }
 
 /* OTF2_MetricMode: the value (low 4 bits) and its timing (next 4). */
@@ -232,9 +288,9 @@ static ccg_err load_roles(ccg_an *a)
 		free(threads);
 		return CCG_ENOMEM;
 	}
-	/* The first CPU thread of a group is its master; with PARALLEL
-	 * regions, the others are workers.  Locations of no known group
-	 * share one slot. */
+	/* The first CPU thread of a group is its master; with PARALLEL or
+	 * task regions, the others are workers.  Locations of no known
+	 * group share one slot. */
 	for (size_t i = 0; i < nl; i++) {
 		const ccg_def_location *l = ccg_defs_location(a->d, i);
 		if (l->type != LT_CPU_THREAD)
@@ -283,7 +339,7 @@ ccg_err ccg_an_create(const ccg_defs *d, uint32_t longest, ccg_an **out)
 	for (size_t i = 0; i < a->nregions; i++) {
 		const ccg_def_region *r = ccg_defs_region(d, i);
 		a->regions[i] = (ccg_anreg){
-			r->id, (uint8_t)ccg_an_category(r->paradigm, r->role),
+			r->id, (uint8_t)ccg_an_category(r),
 			(uint8_t)ccg_an_is_parallel(r->paradigm, r->role),
 			r->paradigm == P_OPENMP && (r->role == R_BARRIER ||
 						    r->role ==

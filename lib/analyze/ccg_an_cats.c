@@ -1,26 +1,17 @@
 /*
  * ccg_an_cats.c - categories of time (CCG_RES_CATS): a subtree's time
- * inside calls by category, the outermost call of a category other than
- * computation counting whole, and its useful time inside PARALLEL calls
- * (doc/analysis.md, "Categories").
+ * inside calls by category, each call's exclusive time (its time less its
+ * callees') going to its region's category (doc/analysis.md,
+ * "Categories").
  *
- * A result is a fixed vector: merging adds, and a call's own part is a
- * rule of its region.  A runtime call (any category but computation)
- * replaces what its callees added with its own duration; a computation
- * call adds its exclusive time; the outermost PARALLEL call sets the
- * useful time inside it to all the useful time of its subtree.
+ * A result is a fixed vector: merging adds, and a call's own part is its
+ * exclusive time, clipped to the window, added to its region's category.
  */
 #include "analyze_i.h"
 
 #include <string.h>
 
 #include "ccg_codec.h"
-
-static uint64_t useful(const ccg_cats *c)
-{
-	return c->t[CCG_CAT_COMPUTATION] + c->t[CCG_CAT_ACCELERATOR] +
-	       c->t[CCG_CAT_IO];
-}
 
 static size_t k_bytes(const void *r)
 {
@@ -47,7 +38,6 @@ static ccg_err k_merge(const void *ctx, void *into, const void *child,
 	const ccg_cats *b = child;
 	for (int i = 0; i < CCG_NCAT; i++)
 		a->t[i] += b->t[i];
-	a->par_useful += b->par_useful;
 	return CCG_OK;
 }
 
@@ -83,15 +73,7 @@ static ccg_err k_own(const void *ctx, void *r, const ccg_qnode *n)
 		return CCG_OK;
 	const ccg_anreg *reg = ccg_an_region(a, n->h->region);
 	enum ccg_cat cat = reg ? (enum ccg_cat)reg->cat : CCG_CAT_COMPUTATION;
-	if (cat != CCG_CAT_COMPUTATION) {
-		memset(c->t, 0, sizeof c->t);
-		c->t[cat] = d;
-		c->par_useful = 0;
-		return CCG_OK;
-	}
-	c->t[CCG_CAT_COMPUTATION] += d > n->callees ? d - n->callees : 0;
-	if (reg && reg->parallel)
-		c->par_useful = useful(c);
+	c->t[cat] += d > n->callees ? d - n->callees : 0;
 	return CCG_OK;
 }
 
@@ -102,7 +84,6 @@ static ccg_err k_encode(const void *ctx, const void *r, ccg_buf *out)
 	ccg_put_u(out, c->given);
 	for (int i = 0; i < CCG_NCAT; i++)
 		ccg_put_u(out, c->t[i]);
-	ccg_put_u(out, c->par_useful);
 	return ccg_buf_status(out) ? CCG_ENOMEM : CCG_OK;
 }
 
@@ -117,9 +98,7 @@ static ccg_err k_decode(const void *ctx, const unsigned char *p, size_t len,
 	for (int i = 0; i < CCG_NCAT; i++)
 		if (ccg_varint_get(&p, end, &c->t[i]))
 			return CCG_EFORMAT;
-	if (ccg_varint_get(&p, end, &c->par_useful) || p != end)
-		return CCG_EFORMAT;
-	return CCG_OK;
+	return p == end ? CCG_OK : CCG_EFORMAT;
 }
 
 void ccg_an_cats_kind(const ccg_an *a, ccg_qkind *k)

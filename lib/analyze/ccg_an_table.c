@@ -5,6 +5,7 @@
  */
 #include "analyze_i.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,37 +15,64 @@
 /* OTF2_LocationType values. */
 enum { LT_CPU_THREAD = 1, LT_ACCELERATOR_STREAM = 2 };
 
-/* The categories and outside time of location l in the scope: ticks per
- * column of summary.tsv. */
+/* summary.tsv's columns: the categories, then outside. */
+enum { COL_OUTSIDE = CCG_NCAT, NCOL };
+
+static int is_stream(const ccg_an_loc *l)
+{
+	return l->type == LT_ACCELERATOR_STREAM;
+}
+
+/* A location's time from its first to its last event in the scope. */
+static uint64_t active(const ccg_an_loc *l)
+{
+	return l->first <= l->last ? l->last - l->first : 0;
+}
+
+/* Location l's time in the scope by column (doc/analysis.md,
+ * "Categories"): its calls' by category; between its calls, from its
+ * first to its last event, idle on a worker thread or an accelerator
+ * stream, computation when the trace's calls are all runtime calls, else
+ * outside, as is its time before its first and after its last event. */
 static void columns(const ccg_an_scope *sc, const ccg_an_loc *l,
-		    uint64_t col[CCG_NCAT + 1])
+		    uint64_t col[NCOL])
 {
 	uint64_t span = sc->end - sc->start, in = 0;
 	for (int c = 0; c < CCG_NCAT; c++) {
 		col[c] = l->cats.t[c];
 		in += col[c];
 	}
-	if (l->type == LT_ACCELERATOR_STREAM) {
+	if (is_stream(l)) {
 		/* Kernels and copies, whatever their paradigm. */
 		memset(col, 0, CCG_NCAT * sizeof *col);
 		col[CCG_CAT_ACCELERATOR] = in;
 	}
-	col[CCG_NCAT] = span > in ? span - in : 0;
+	uint64_t gap = active(l) > in ? active(l) - in : 0;
+	if (l->worker || is_stream(l))
+		col[CCG_CAT_IDLE] += gap;
+	else if (sc->runtime_only)
+		col[CCG_CAT_COMPUTATION] += gap;
+	else
+		gap = 0;
+	col[COL_OUTSIDE] = span > in + gap ? span - in - gap : 0;
 }
 
+/* The totals summary.tsv ends with: threads (every working location but
+ * the accelerator streams), then streams. */
+static const char *const total_names[2] = {"all_threads", "all_streams"};
 
 static void summary_row(ccg_sink *s, const ccg_an_scope *sc,
-			const ccg_an_loc *l, const unsigned __int128 *col,
-			unsigned __int128 total)
+			const ccg_an_loc *l, const char *name,
+			const unsigned __int128 *col, unsigned __int128 total)
 {
 	ccg_buf *b = ccg_sink_begin(s);
 	if (l)
 		sc->path(sc->path_ctx, l->id, b);
 	else
-		ccg_buf_adds(b, "all");
+		ccg_buf_adds(b, name);
 	ccg_buf_addc(b, '\t');
 	ccg_secfmt_put_mean(b, sc->secs, total, 1);
-	for (int c = 0; c <= CCG_NCAT; c++) {
+	for (int c = 0; c < NCOL; c++) {
 		ccg_buf_addc(b, '\t');
 		ccg_secfmt_put_mean(b, sc->secs, col[c], 1);
 		ccg_buf_addc(b, '\t');
@@ -58,36 +86,38 @@ void ccg_an_summary(ccg_sink *s, const ccg_an_scope *sc)
 {
 	ccg_buf *b = ccg_sink_begin(s);
 	ccg_buf_adds(b, "location\tseconds");
-	for (int c = 0; c <= CCG_NCAT; c++) {
+	for (int c = 0; c < NCOL; c++) {
 		const char *name = c < CCG_NCAT ? ccg_an_cat_name(c) : "outside";
 		ccg_buf_addf(b, "\t%s_seconds\t%s_percent", name, name);
 	}
 	ccg_buf_addc(b, '\n');
 	ccg_sink_end(s);
-	unsigned __int128 all[CCG_NCAT + 1] = {0}, total = 0;
+	unsigned __int128 all[2][NCOL] = {{0}}, total[2] = {0};
 	uint64_t span = sc->end - sc->start;
+	size_t streams = 0;
 	for (size_t i = 0; i < sc->n && !ccg_sink_done(s); i++) {
-		uint64_t col[CCG_NCAT + 1];
-		unsigned __int128 wide[CCG_NCAT + 1];
-		columns(sc, &sc->locs[i], col);
-		for (int c = 0; c <= CCG_NCAT; c++) {
+		const ccg_an_loc *l = &sc->locs[i];
+		if (!l->works)
+			continue;
+		uint64_t col[NCOL];
+		unsigned __int128 wide[NCOL];
+		int k = is_stream(l);
+		columns(sc, l, col);
+		for (int c = 0; c < NCOL; c++) {
 			wide[c] = col[c];
-			all[c] += col[c];
+			all[k][c] += col[c];
 		}
-		total += span;
-		summary_row(s, sc, &sc->locs[i], wide, span);
+		total[k] += span;
+		streams += (size_t)k;
+		summary_row(s, sc, l, NULL, wide, span);
 	}
-	if (!ccg_sink_done(s))
-		summary_row(s, sc, NULL, all, total);
+	for (int k = 0; k < 2 && !ccg_sink_done(s); k++)
+		if (k == 0 || streams)
+			summary_row(s, sc, NULL, total_names[k], all[k],
+				    total[k]);
 }
 
 /* ---- efficiency.tsv ---- */
-
-/* A location's time from its first to its last event in the scope. */
-static uint64_t active(const ccg_an_loc *l)
-{
-	return l->first <= l->last ? l->last - l->first : 0;
-}
 
 static uint64_t sat_sub(uint64_t a, uint64_t b)
 {
@@ -100,18 +130,11 @@ static uint64_t mpi_time(const ccg_an_loc *l)
 	       l->cats.t[CCG_CAT_MPI_OTHER];
 }
 
-/* Useful computation (doc/analysis.md, "Efficiency"). */
-static uint64_t useful(const ccg_an_loc *l)
-{
-	if (l->worker)
-		return l->cats.par_useful;
-	return sat_sub(active(l), mpi_time(l) + l->cats.t[CCG_CAT_OPENMP] +
-					  l->cats.t[CCG_CAT_MEASUREMENT]);
-}
-
+/* A thread of the scope: a working location that is not an accelerator
+ * stream, with events in the scope. */
 static int included(const ccg_an_loc *l)
 {
-	return l->type == LT_CPU_THREAD && l->first <= l->last;
+	return l->works && !is_stream(l) && l->first <= l->last;
 }
 
 /* Sums over the included locations (or only their masters). */
@@ -177,7 +200,10 @@ void ccg_an_efficiency(ccg_sink *s, const ccg_an_scope *sc)
 			t0 = l->first;
 		if (!u.n || l->last > t1)
 			t1 = l->last;
-		add_figure(&u, useful(l), i);
+		/* Useful computation: summary.tsv's computation. */
+		uint64_t col[NCOL];
+		columns(sc, l, col);
+		add_figure(&u, col[CCG_CAT_COMPUTATION], i);
 		if (sc->hybrid && l->master)
 			add_figure(&m, sat_sub(active(l), mpi_time(l)), i);
 	}
@@ -218,6 +244,35 @@ void ccg_an_efficiency(ccg_sink *s, const ccg_an_scope *sc)
 			continue;
 		erow r = {"left_out", E_PATH, 1, i, 0, 0, 0};
 		erow_put(s, sc, &r);
+	}
+}
+
+/* ---- imbalance.tsv's category rows ---- */
+
+void ccg_an_imbalance(ccg_sink *s, const ccg_an_scope *sc)
+{
+	figures f[NCOL] = {{0}};
+	for (size_t i = 0; i < sc->n; i++) {
+		const ccg_an_loc *l = &sc->locs[i];
+		if (!included(l))
+			continue;
+		uint64_t col[NCOL];
+		columns(sc, l, col);
+		for (int c = 0; c < NCOL; c++)
+			add_figure(&f[c], col[c], i);
+	}
+	for (int c = 0; c < NCOL && f[0].n && !ccg_sink_done(s); c++) {
+		/* Every category a thread spends time in; computation
+		 * always. */
+		if (c != CCG_CAT_COMPUTATION && !f[c].max)
+			continue;
+		char name[32];
+		snprintf(name, sizeof name, "category:%s",
+			 c < CCG_NCAT ? ccg_an_cat_name(c) : "outside");
+		ccg_imb_row r = {0, f[c].n, f[c].min, f[c].max,
+				 sc->locs[f[c].at_max].id, f[c].sum};
+		ccg_table_imbalance_row(s, sc->secs, name, &r, sc->path,
+					sc->path_ctx);
 	}
 }
 

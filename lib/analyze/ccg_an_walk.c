@@ -13,8 +13,8 @@
  * min_events of its events or more lie outside the stored instances below
  * it) and is added into the one around it.  What a kind's own part needs
  * to know of the calls open around it within the accumulator is kept per
- * frame (the innermost runtime, PARALLEL and any call at or above it) and
- * per region (its innermost open call: recursion counts once).
+ * frame (the innermost call at or above it) and per region (its
+ * innermost open call: recursion counts once).
  */
 #include "analyze_i.h"
 #include "ccg_sums.h"
@@ -46,10 +46,7 @@ typedef struct wframe {
 	uint64_t callees;       /* its direct callees' durations */
 	uint64_t covered;       /* events in stored instances below */
 	uint64_t num;           /* its directory in preorder (root 0) */
-	int64_t rt_pos;         /* innermost call at or above it of a
-				 * category other than computation (-1) */
-	int64_t par_pos;        /* ... that is a PARALLEL region (-1) */
-	int64_t call_pos;       /* ... that is a call (-1) */
+	int64_t call_pos;       /* innermost call at or above it (-1) */
 	uint32_t saved_inner;   /* calls: the innermost open call of its
 				 * region before it, position + 1 */
 	int opens;              /* it opened an accumulator */
@@ -151,17 +148,8 @@ static int skip_incl(void *ctx, uint64_t region)
  * into p, the one around it. */
 static ccg_err acc_merge(anwalk *x, acc *p, const acc *c, const wframe *up)
 {
-	/* A runtime call between p's instance and c's counts whole. */
-	if (up->rt_pos < (int64_t)p->pos) {
-		for (int i = 0; i < CCG_NCAT; i++)
-			p->cats.t[i] += c->cats.t[i];
-		if (up->par_pos >= (int64_t)p->pos)
-			p->cats.par_useful += c->cats.t[CCG_CAT_COMPUTATION] +
-					      c->cats.t[CCG_CAT_ACCELERATOR] +
-					      c->cats.t[CCG_CAT_IO];
-		else
-			p->cats.par_useful += c->cats.par_useful;
-	}
+	for (int i = 0; i < CCG_NCAT; i++)
+		p->cats.t[i] += c->cats.t[i];
 	ccg_err err = an_long_merge(x->a, &p->lg, c->lg.c, c->lg.n,
 				    c->num - p->num);
 	if (err)
@@ -226,8 +214,7 @@ static ccg_err enter(anwalk *x, const ccg_walk_item *it)
 	wframe *f = frame(x, pos);
 	*f = (wframe){h.kind, h.endmode, CCG_CAT_COMPUTATION,
 		      UINT32_MAX, h.region, start, it->first,
-		      h.nevents, 0, 0, 0, up ? up->rt_pos : -1,
-		      up ? up->par_pos : -1, up ? up->call_pos : -1, 0, 0};
+		      h.nevents, 0, 0, 0, up ? up->call_pos : -1, 0, 0};
 	if (pos == 0 || h.visible)
 		f->num = x->next_num++;
 	f->opens = pos == 0 || h.nevents >= x->min_events;
@@ -245,10 +232,6 @@ static ccg_err enter(anwalk *x, const ccg_walk_item *it)
 	const ccg_anreg *r = ccg_an_region(x->a, h.region);
 	f->cat = r ? r->cat : CCG_CAT_COMPUTATION;
 	f->call_pos = pos;
-	if (f->cat != CCG_CAT_COMPUTATION)
-		f->rt_pos = pos;
-	if (r && r->parallel)
-		f->par_pos = pos;
 	if (r) {
 		f->slot = (uint32_t)(r - x->a->regions);
 		f->saved_inner = x->inner[f->slot];
@@ -285,23 +268,9 @@ static ccg_err frame_end(anwalk *x, const wframe *f, uint64_t *end)
 static ccg_err call_part(anwalk *x, const wframe *f, int64_t pos, acc *c,
 			 uint64_t d)
 {
-	const wframe *up = frame(x, pos - 1);
-	int64_t pa = c->pos, up_rt = up ? up->rt_pos : -1;
-	int64_t up_par = up ? up->par_pos : -1;
-	/* Categories: nothing inside a runtime call of the accumulator. */
-	if (up_rt < pa) {
-		if (f->cat != CCG_CAT_COMPUTATION) {
-			c->cats.t[f->cat] += d;
-			if ((f->cat == CCG_CAT_ACCELERATOR ||
-			     f->cat == CCG_CAT_IO) && up_par >= pa)
-				c->cats.par_useful += d;
-		} else {
-			uint64_t own = d > f->callees ? d - f->callees : 0;
-			c->cats.t[CCG_CAT_COMPUTATION] += own;
-			if (f->par_pos >= pa)
-				c->cats.par_useful += own;
-		}
-	}
+	int64_t pa = c->pos;
+	/* Categories: its exclusive time, to its region's. */
+	c->cats.t[f->cat] += d > f->callees ? d - f->callees : 0;
 	/* Longest calls. */
 	ccg_lcall self = {f->region, d, f->start, f->num - c->num, 0};
 	ccg_err err = an_long_insert(x->a, &c->lg, &self);

@@ -43,9 +43,9 @@ void ccg_an_free(ccg_an *a);
 void ccg_an_attach(const ccg_an *a, ccg_statcache *c);
 /* Calls per region its longest results keep. */
 uint32_t ccg_an_longest(const ccg_an *a);
-/* What location i (definition order) is to efficiency.tsv: 1 the master
- * thread of its group (its first CPU thread), 2 an OpenMP worker thread
- * (another CPU thread, in a trace with PARALLEL regions), 0 neither. */
+/* What location i (definition order) is to the tables: 1 the master
+ * thread of its group (its first CPU thread), 2 a worker thread (another
+ * CPU thread, in a trace with PARALLEL or task regions), 0 neither. */
 int ccg_an_role(const ccg_an *a, size_t i);
 /* Whether the trace is hybrid (MPI regions, and a location group of
  * several CPU threads): efficiency.tsv then splits MPI from OpenMP. */
@@ -71,23 +71,27 @@ enum ccg_cat {
 	CCG_CAT_ACCELERATOR,
 	CCG_CAT_IO,
 	CCG_CAT_MEASUREMENT,
+	CCG_CAT_IDLE,
 	CCG_NCAT
 };
 
-/* The category of a region of paradigm `paradigm` and role `role` (OTF2
- * values), and whether it is a PARALLEL region of a threading paradigm. */
-enum ccg_cat ccg_an_category(uint64_t paradigm, uint64_t role);
+/* The category of region `r` (its name, paradigm and role; the table of
+ * doc/analysis.md), and whether it is a PARALLEL or task region of a
+ * threading or task runtime (what makes a trace's other threads
+ * workers). */
+enum ccg_cat ccg_an_category(const ccg_def_region *r);
 int ccg_an_is_parallel(uint64_t paradigm, uint64_t role);
 /* Its name in summary.tsv ("computation", "mpi_p2p", ...). */
 const char *ccg_an_cat_name(enum ccg_cat c);
+/* The category of region `id` of a's trace (computation when the
+ * definitions lack it). */
+enum ccg_cat ccg_an_region_category(const ccg_an *a, uint64_t id);
 
-/* The time of a subtree inside calls, by category (the outermost call of
- * a category other than computation counts whole), and its useful time
- * (computation, accelerator, io) inside the outermost PARALLEL calls. */
+/* The time of a subtree inside calls, by category: each call's exclusive
+ * time (its time less its callees') goes to its region's category. */
 typedef struct ccg_cats {
 	uint64_t given;         /* what it hands its parent's callees */
 	uint64_t t[CCG_NCAT];
-	uint64_t par_useful;
 } ccg_cats;
 
 /* ---- longest calls ---- */
@@ -192,7 +196,9 @@ typedef struct ccg_an_loc {
 	uint64_t id;            /* its definition id (paths: the scope's
 				 * path function) */
 	uint64_t type;          /* OTF2_LocationType */
-	uint8_t worker;         /* an OpenMP worker thread (doc/analysis.md) */
+	uint8_t works;          /* it has calls in the trace: only such
+				 * locations are rows, shares and means */
+	uint8_t worker;         /* a worker thread (ccg_an_role 2) */
 	uint8_t master;         /* the first CPU thread of its group */
 	uint64_t first, last;   /* its events, cut to the span (first > last:
 				 * none in the scope) */
@@ -201,7 +207,9 @@ typedef struct ccg_an_loc {
 
 /* A scope: its span [start, end], its locations in locations.tsv order,
  * the clock, the paths of locations, whether the trace is hybrid (MPI
- * regions, and a location group of several CPU threads). */
+ * regions, and a location group of several CPU threads) and whether its
+ * calls are all runtime calls (no call of a computation region anywhere
+ * in the trace: the time between them is computation). */
 typedef struct ccg_an_scope {
 	uint64_t start, end;
 	const ccg_an_loc *locs;
@@ -210,11 +218,15 @@ typedef struct ccg_an_scope {
 	ccg_table_path_fn path;
 	const void *path_ctx;
 	int hybrid;
+	int runtime_only;
 } ccg_an_scope;
 
 /* summary.tsv and efficiency.tsv of scope sc. */
 void ccg_an_summary(ccg_sink *s, const ccg_an_scope *sc);
 void ccg_an_efficiency(ccg_sink *s, const ccg_an_scope *sc);
+/* imbalance.tsv's category rows of scope sc (after its region rows, the
+ * same columns): each category's ticks over the scope's threads. */
+void ccg_an_imbalance(ccg_sink *s, const ccg_an_scope *sc);
 
 /* The path of a call: location index `loc`, directory inum `inum`. */
 typedef ccg_err (*ccg_an_call_path_fn)(const void *ctx, uint32_t loc,

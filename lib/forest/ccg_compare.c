@@ -545,6 +545,7 @@ static const jcol c_summary[] = {
 	{"accelerator_seconds", J_DELTA, "delta_accelerator_seconds"},
 	{"io_seconds", J_DELTA, "delta_io_seconds"},
 	{"measurement_seconds", J_DELTA, "delta_measurement_seconds"},
+	{"idle_seconds", J_DELTA, "delta_idle_seconds"},
 	{"outside_seconds", J_DELTA, "delta_outside_seconds"}};
 static const jcol c_value[] = {{"value", J_DELTA, "delta"}};
 static const jcol c_wait[] = {{"instances", J_DELTA, "delta_instances"},
@@ -558,7 +559,9 @@ static const struct {
 	[CF_README] = {"README", {NULL, 0, NULL, 0, -1, -1}},
 	[CF_LOCATIONS] = {"locations.tsv", {NULL, 0, NULL, 0, -1, -1}},
 	[CF_STATS] = {"stats.tsv", {k_region, 1, c_stats, 3, 2, -1}},
-	[CF_SUMMARY] = {"summary.tsv", {k_location, 1, c_summary, 10, -1, 0}},
+	[CF_SUMMARY] = {"summary.tsv", {k_location, 1, c_summary,
+					sizeof c_summary / sizeof *c_summary,
+					-1, 0}},
 	[CF_EFFICIENCY] = {"efficiency.tsv", {k_metric, 1, c_value, 1, -1, -1}},
 	[CF_WAITS] = {"waits.tsv", {k_wait, 2, c_wait, 2, 1, -1}},
 	[CF_FOLDED] = {"profile.folded", {k_stack, 1, c_count, 1, -1, -1}},

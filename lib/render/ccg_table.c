@@ -394,6 +394,22 @@ static int cmp_imb(const void *a, const void *b)
 	return ccg_cmp_keys(p, q, 2);
 }
 
+/* The cells of an imbalance.tsv row after its region and count. */
+static void imb_cells(ccg_buf *b, const ccg_secfmt *secs, const ccg_imb_row *r,
+		      ccg_table_path_fn path, const void *ctx)
+{
+	put_dur(b, secs, r->min);
+	put_mean(b, secs, r->sum, r->locations);
+	put_dur(b, secs, r->max);
+	ccg_buf_addc(b, '\t');
+	path(ctx, r->max_at, b);
+	ccg_buf_addc(b, '\t');
+	/* max / mean = max x locations / sum, 3 decimals. */
+	ccg_share_put(b, (unsigned __int128)r->max * r->locations, r->sum, 3,
+		      3);
+	ccg_buf_addc(b, '\n');
+}
+
 void ccg_table_imbalance(ccg_sink *s, const ccg_defs *d,
 			 const ccg_secfmt *secs, ccg_imbalance *im,
 			 ccg_table_path_fn path, const void *ctx)
@@ -401,17 +417,19 @@ void ccg_table_imbalance(ccg_sink *s, const ccg_defs *d,
 	table_begin(s, imbalance_head, im->r, im->n, sizeof *im->r, cmp_imb);
 	for (size_t i = 0; i < im->n; i++) {
 		const ccg_imb_row *r = &im->r[i];
-		ccg_buf *b = region_row(s, d, r->region, r->locations);
-		put_dur(b, secs, r->min);
-		put_mean(b, secs, r->sum, r->locations);
-		put_dur(b, secs, r->max);
-		ccg_buf_addc(b, '\t');
-		path(ctx, r->max_at, b);
-		ccg_buf_addc(b, '\t');
-		/* max / mean = max x locations / sum, 3 decimals. */
-		ccg_share_put(b, (unsigned __int128)r->max * r->locations,
-			      r->sum, 3, 3);
-		ccg_buf_addc(b, '\n');
+		imb_cells(region_row(s, d, r->region, r->locations), secs, r,
+			  path, ctx);
 		ccg_sink_end(s);
 	}
+}
+
+void ccg_table_imbalance_row(ccg_sink *s, const ccg_secfmt *secs,
+			     const char *name, const ccg_imb_row *r,
+			     ccg_table_path_fn path, const void *ctx)
+{
+	ccg_buf *b = ccg_sink_begin(s);
+	ccg_tsv_escape(b, name);
+	ccg_buf_addf(b, "\t%llu", (unsigned long long)r->locations);
+	imb_cells(b, secs, r, path, ctx);
+	ccg_sink_end(s);
 }

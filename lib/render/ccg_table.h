@@ -119,6 +119,11 @@ void ccg_imbalance_free(ccg_imbalance *im);
 void ccg_table_imbalance(ccg_sink *s, const ccg_defs *d,
 			 const ccg_secfmt *secs, ccg_imbalance *im,
 			 ccg_table_path_fn path, const void *ctx);
+/* Appends one more row of imbalance.tsv, named `name` (escaped), for
+ * row r (its region unused). */
+void ccg_table_imbalance_row(ccg_sink *s, const ccg_secfmt *secs,
+			     const char *name, const ccg_imb_row *r,
+			     ccg_table_path_fn path, const void *ctx);
 
 /* One row of messages.tsv before summing: sender and receiver location
  * ids (receiver unknown when `unresolved`). */

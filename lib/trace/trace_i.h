@@ -198,6 +198,8 @@ struct ccg_trace {
 	ccg_sumset *sums;       /* stored results of large instances */
 	uint64_t sums_min;      /* ... of this many events or more */
 	ccg_an *an;             /* the answers' analysis (its kinds) */
+	int runtime_only;       /* no call is of a computation region
+				 * (ccg_answers_setup) */
 	ccg_waitset *waits;     /* wait states and the critical path */
 	uint32_t longest;       /* calls per region longest.tsv lists (0:
 				 * none) */

@@ -55,27 +55,53 @@ static void put_part(const ccg_trace *t, int kind, void *own,
 	ccg_result_free(t->stats, kind, own);
 }
 
-/* summary.tsv or efficiency.tsv of scope s. */
-static ccg_err time_table(const ccg_trace *t, const ccg_where *w,
-			  const ccg_inst *in, const ccg_scope *s, enum view v,
-			  ccg_sink *out)
+ccg_err ccg_answers_setup(ccg_trace *t)
+{
+	t->runtime_only = 1;
+	for (size_t i = 0; i < t->nlocs && t->runtime_only; i++) {
+		const ccg_loc *l = &t->locs[i];
+		if (!l->max_depth)
+			continue;
+		ccg_sinst root = ccg_loc_sroot(l);
+		const ccg_stats *st;
+		ccg_err err = ccg_stats_node(t->stats, &l->sl, &root, &st);
+		if (err)
+			return err;
+		for (uint32_t k = 0; k < st->n && t->runtime_only; k++)
+			if (st->r[k].calls &&
+			    ccg_an_region_category(t->an, st->r[k].region) ==
+				    CCG_CAT_COMPUTATION)
+				t->runtime_only = 0;
+		ccg_stats_put(t->stats, st);
+	}
+	return CCG_OK;
+}
+
+/* The analysis's view of scope s (directory w, `in` for a tree
+ * directory): *locs (the caller frees) and *sc. */
+static ccg_err an_scope(const ccg_trace *t, const ccg_where *w,
+			const ccg_inst *in, const ccg_scope *s,
+			ccg_an_loc **locs, ccg_an_scope *sc)
 {
 	ccg_tspan sp = ccg_scope_span(t, w, in);
-	ccg_an_scope sc = {sp.start, sp.end, NULL, s->n, &t->secs,
-			   ccg_names_id_path, t, ccg_an_hybrid(t->an)};
-	ccg_an_loc *locs = calloc(s->n ? s->n : 1, sizeof *locs);
-	ccg_err err = locs ? CCG_OK : CCG_ENOMEM;
-	for (size_t i = 0; !err && i < s->n; i++) {
+	*sc = (ccg_an_scope){sp.start, sp.end, NULL, s->n, &t->secs,
+			     ccg_names_id_path, t, ccg_an_hybrid(t->an),
+			     t->runtime_only};
+	ccg_an_loc *a = *locs = calloc(s->n ? s->n : 1, sizeof *a);
+	if (!a)
+		return CCG_ENOMEM;
+	for (size_t i = 0; i < s->n; i++, a++) {
 		const ccg_part *p = &s->p[i];
 		size_t li = (size_t)(p->l - t->locs);
 		ccg_cats own = {0};
 		const void *shared, *res;
-		if ((err = part_result(t, s, p, CCG_RES_CATS, &own, &shared,
-				       &res)))
-			break;
-		ccg_an_loc *a = &locs[i];
+		ccg_err err = part_result(t, s, p, CCG_RES_CATS, &own, &shared,
+					  &res);
+		if (err)
+			return err;
 		a->id = p->l->def->id;
 		a->type = p->l->def->type;
+		a->works = p->l->max_depth > 0;
 		a->master = ccg_an_role(t->an, li) == 1;
 		a->worker = ccg_an_role(t->an, li) == 2;
 		a->cats = *(const ccg_cats *)res;
@@ -86,18 +112,43 @@ static ccg_err time_table(const ccg_trace *t, const ccg_where *w,
 			f = in->start;
 			l = in->end;
 		}
-		a->first = f > sc.start ? f : sc.start;
-		a->last = l < sc.end ? l : sc.end;
+		a->first = f > sc->start ? f : sc->start;
+		a->last = l < sc->end ? l : sc->end;
 		if (!p->l->nevents)
 			a->first = 1, a->last = 0;
 		put_part(t, CCG_RES_CATS, &own, shared);
 	}
+	sc->locs = *locs;
+	return CCG_OK;
+}
+
+/* summary.tsv or efficiency.tsv of scope s. */
+static ccg_err time_table(const ccg_trace *t, const ccg_where *w,
+			  const ccg_inst *in, const ccg_scope *s, enum view v,
+			  ccg_sink *out)
+{
+	ccg_an_loc *locs = NULL;
+	ccg_an_scope sc;
+	ccg_err err = an_scope(t, w, in, s, &locs, &sc);
 	if (!err) {
-		sc.locs = locs;
 		if (v == V_SUMMARY)
 			ccg_an_summary(out, &sc);
 		else
 			ccg_an_efficiency(out, &sc);
+		err = ccg_sink_status(out);
+	}
+	free(locs);
+	return err;
+}
+
+ccg_err ccg_answers_imbalance(const ccg_trace *t, const ccg_where *w,
+			      const ccg_scope *s, ccg_sink *out)
+{
+	ccg_an_loc *locs = NULL;
+	ccg_an_scope sc;
+	ccg_err err = an_scope(t, w, NULL, s, &locs, &sc);
+	if (!err) {
+		ccg_an_imbalance(out, &sc);
 		err = ccg_sink_status(out);
 	}
 	free(locs);

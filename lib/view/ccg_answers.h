@@ -7,15 +7,22 @@
 
 #include "trace_i.h"
 #include "ccg_ids.h"
+#include "ccg_scope.h"
 
 /* Computes the stored results of every location of a freshly built t
  * (with as many threads as its options allow). */
 ccg_err ccg_sumset_build(ccg_trace *t, ccg_sumset **out);
 /* The analysis of t's definitions (made once; again after a reset). */
 ccg_err ccg_answers_prepare(ccg_trace *t);
+/* Sets t->runtime_only from every location's statistics (their cache
+ * ready): whether no call of the trace is of a computation region. */
+ccg_err ccg_answers_setup(ccg_trace *t);
 /* summary.tsv, efficiency.tsv, longest.tsv or counters.tsv (view v) of
  * directory w (with `in` for a tree directory) into the sink. */
 ccg_err ccg_answers_text(const ccg_trace *t, const ccg_where *w,
 			 const ccg_inst *in, enum view v, ccg_sink *out);
+/* imbalance.tsv's category rows of scope s (directory w) into the sink. */
+ccg_err ccg_answers_imbalance(const ccg_trace *t, const ccg_where *w,
+			      const ccg_scope *s, ccg_sink *out);
 
 #endif

@@ -248,6 +248,8 @@ static ccg_err finish_setup(ccg_trace *t)
 	}
 	ccg_secfmt_init(&t->secs, t->zero, ck->defined ? ck->resolution : 0,
 			t->last);
+	if ((err = ccg_answers_setup(t)))
+		return err;
 	ccg_buf_adds(&t->ev_header, CCG_EVENTS_HEADER);
 	if (ccg_buf_status(&t->ev_header))
 		return CCG_ENOMEM;

@@ -17,6 +17,7 @@
 #include "ccg_names.h"
 #include "ccg_scope.h"
 #include "ccg_waitset.h"
+#include "ccg_answers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +89,8 @@ ccg_tspan ccg_scope_span(const ccg_trace *t, const ccg_where *w,
 	size_t n = ccg_ids_scope(t, w, &first, &members);
 	for (size_t i = 0; i < n; i++) {
 		const ccg_loc *l = &t->locs[members ? members[i] : first + i];
-		sp.nlocs += w->kind != W_WIN || l->nevents;
+		/* Locations that do work: those with calls. */
+		sp.nlocs += l->max_depth > 0 && (w->kind != W_WIN || l->nevents);
 	}
 	return sp;
 }
@@ -191,10 +193,10 @@ static ccg_err scope_table(const ccg_trace *t, const ccg_scope *s,
 	return err ? err : ccg_sink_status(out);
 }
 
-/* imbalance.tsv of scope s: the statistics of each part (a location's
- * root, in location order) compared. */
-static ccg_err scope_imbalance(const ccg_trace *t, const ccg_scope *s,
-			       ccg_sink *out)
+/* imbalance.tsv of scope s (directory w): the statistics of each part (a
+ * location's root, in location order) compared, then the categories. */
+static ccg_err scope_imbalance(const ccg_trace *t, const ccg_where *w,
+			       const ccg_scope *s, ccg_sink *out)
 {
 	ccg_imbalance im = {0};
 	result r = {.v = V_STATS};
@@ -212,6 +214,8 @@ static ccg_err scope_imbalance(const ccg_trace *t, const ccg_scope *s,
 		ccg_table_imbalance(out, t->defs, &t->secs, &im,
 				    ccg_names_id_path, t);
 	ccg_imbalance_free(&im);
+	if (!err)
+		err = ccg_answers_imbalance(t, w, s, out);
 	return err ? err : ccg_sink_status(out);
 }
 
@@ -275,7 +279,7 @@ ccg_err ccg_scope_text(const ccg_trace *t, const ccg_where *w,
 		uint64_t t1 = s.windowed ? s.t1 : t->last + 1;
 		err = scope_timeline(t, &s, t0, t1, bins, out);
 	} else if (!err && v == V_IMBALANCE) {
-		err = scope_imbalance(t, &s, out);
+		err = scope_imbalance(t, w, &s, out);
 	} else if (!err && v == V_FOLDED_LOC) {
 		err = scope_folded_locs(t, &s, out);
 	} else if (!err) {

@@ -43,9 +43,10 @@ ccg_err ccg_scope_text(const ccg_trace *t, const ccg_where *w,
 		       const ccg_inst *in, enum view v, ccg_sink *out);
 /* A directory's scope as doc/analysis.md defines it ("The scope and its
  * span"): its span, absolute ticks from start to end, and its number of
- * locations.  The root, a group and a location span the trace (first to
- * last event), a call or group node itself, a window [T0, T1) cut to
- * the trace's span; a window leaves out locations without events. */
+ * locations that do work (that have calls).  The root, a group and a
+ * location span the trace (first to last event), a call or group node
+ * itself, a window [T0, T1) cut to the trace's span; a window leaves out
+ * locations without events. */
 typedef struct ccg_tspan {
 	uint64_t start, end;
 	size_t nlocs;
@@ -56,7 +57,7 @@ ccg_tspan ccg_scope_span(const ccg_trace *t, const ccg_where *w,
 			 const ccg_inst *in);
 
 /* The scope's summed location time: its span's length times its
- * locations. */
+ * locations that do work (the denominator of stats.tsv's shares). */
 static inline unsigned __int128 tspan_loc_time(ccg_tspan s)
 {
 	return (unsigned __int128)(s.end - s.start) * s.nlocs;

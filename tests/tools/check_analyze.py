@@ -45,6 +45,12 @@ def read_info(path):
                     if ": " in l)
 
 
+def frac(text):
+    """An exact decimal as a Fraction; None for "-" or nothing."""
+    from fractions import Fraction
+    return Fraction(text) if text not in (None, "-") else None
+
+
 def read_tsv(path):
     with open(path) as f:
         text = f.read()
@@ -93,8 +99,8 @@ class Checker:
 
     def name(self, v):
         """A location id of the oracle's tables as the mount names it."""
-        return self.path.get(int(v), "?" + v) if v not in ("all", "-") \
-            else v
+        return self.path.get(int(v), "?" + v) \
+            if v not in ("all_threads", "all_streams", "-") else v
 
     def has_calls(self, lids, t0=None, t1=None):
         for lid in lids:
@@ -146,6 +152,13 @@ class Checker:
                     self.fail("%s: missing" % path)
                 continue
             getattr(self, "check_" + f)(path, lids, t0, t1)
+        # Locations have no imbalance.tsv; the root, groups and windows
+        # do.
+        path = os.path.join(d, "imbalance.tsv")
+        if os.path.isfile(path):
+            self.check_imbalance(path, lids, t0, t1)
+        if "summary" in files and "efficiency" in files:
+            self.check_agree(d, lids, t0, t1)
 
     def check_summary(self, path, lids, t0, t1):
         want = self.tr.summary(lids, t0, t1)
@@ -160,6 +173,63 @@ class Checker:
                           "left_out"):
                 row[1] = self.name(row[1])
         self.compare(path, want)
+
+    def check_imbalance(self, path, lids, t0, t1):
+        """Its category rows (the region rows are check_compare.py's)."""
+        want = self.tr.imbalance_categories(lids, t0, t1)
+        for row in want:
+            row[8] = self.name(row[8])
+        got = [r for r in read_tsv(path)[1:] if r[0].startswith("category:")]
+        self.compared += 1
+        if got != want:
+            diff = next((g, w) for g, w in zip(got + [None] * len(want),
+                                               want + [None] * len(got))
+                        if g != w)
+            self.fail("%s: category rows differ, first: mount %r, reference "
+                      "%r" % (path, diff[0], diff[1]))
+
+    def check_agree(self, d, lids, t0, t1):
+        """One computation: each thread's in summary.tsv gives the
+        efficiency.tsv's computation figures and slowest and fastest
+        locations, and imbalance.tsv's category:computation row (read
+        from the mount's files; the reference only says which rows are
+        the scope's threads)."""
+        inc = [self.name(str(lid)) for lid in self.tr.included(lids, t0, t1)]
+        summ = read_tsv(os.path.join(d, "summary.tsv"))
+        col = summ[0].index("computation_seconds")
+        comp = {r[0]: frac(r[col]) for r in summ[1:]}
+        if not inc or any(comp.get(p) is None for p in inc):
+            if any(p not in comp for p in inc):
+                self.fail("%s: summary.tsv lacks threads of the scope" % d)
+            return  # no threads, or no clock resolution
+        eff = dict(r[:2] for r in read_tsv(os.path.join(d, "efficiency.tsv"))
+                   [1:] if r[0] != "left_out")
+        num = {p: comp[p] for p in inc}
+        mx, mn = max(num.values()), min(num.values())
+        self.compared += 1
+        checks = [
+            ("computation_seconds_max",
+             frac(eff.get("computation_seconds_max")) == mx),
+            ("computation_seconds_min",
+             frac(eff.get("computation_seconds_min")) == mn),
+            ("slowest_location", num.get(eff.get("slowest_location")) == mx),
+            ("fastest_location", num.get(eff.get("fastest_location")) == mn)]
+        ipath = os.path.join(d, "imbalance.tsv")
+        if os.path.isfile(ipath):
+            r = ([x for x in read_tsv(ipath)
+                  if x[0] == "category:computation"] + [[None] * 10])[0]
+            checks += [
+                ("imbalance's locations", r[1] == str(len(inc))),
+                ("imbalance's min", frac(r[3]) == mn),
+                ("imbalance's mean",
+                 r[5] == eff.get("computation_seconds_mean")),
+                ("imbalance's max", frac(r[7]) == mx),
+                ("imbalance's max_location", num.get(r[8]) == mx)]
+        for what, ok in checks:
+            if not ok:
+                self.fail("%s: %s disagrees with summary.tsv's computation "
+                          "of the scope's threads %r" % (d, what, num))
+                return
 
     def check_longest(self, path, lids, t0, t1):
         calls = self.tr.longest_calls(lids, self.n, t0, t1)

@@ -4,9 +4,14 @@ manifest, doc/man/ccgfs-gen.1), not against any reading of the trace: the
 programs' answers are known by construction.
 
 For every location of the manifest with calls:
-  - efficiency.tsv of its directory: computation_seconds_max, its useful
-    computation, is (last - first - mpi_ticks) ticks in seconds (a
-    generated trace has no OpenMP or measurement regions);
+  - summary.tsv and efficiency.tsv of its directory: its computation is
+    the exclusive ticks of its calls of computation regions (the category
+    of each region by analysis.md's table, from regions.tsv), plus, when
+    no call of the trace is of a computation region (ccgfs-gen
+    --mpi-only), its time between calls (last - first less the exclusive
+    ticks of all its calls); a worker thread's time between calls
+    (ccgfs-gen --tasks) is its idle time; computation_seconds_max is that
+    computation;
   - summary.tsv: its mpi_* seconds add up to mpi_ticks, to the printing's
     rounding (one unit in the last place per column);
   - counters.tsv of its directory: per region, the inclusive and exclusive
@@ -20,7 +25,12 @@ of Rank G, and every other rank's first location spends at least
 """
 import argparse
 import collections
+import os
 import sys
+
+sys.dont_write_bytecode = True  # nothing written beside the sources
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ref_analyze import category  # noqa: E402
 
 
 def read_tsv(path):
@@ -56,8 +66,31 @@ def main():
         for line in f:
             loc, key, val = line.rstrip("\n").split("\t")
             facts[int(loc)][key] = int(val)
-    path = {int(r["id"]): r["path"] for r in read_tsv(m + "/locations.tsv")}
-    name = {int(r["id"]): r["name"] for r in read_tsv(m + "/regions.tsv")}
+    locs = read_tsv(m + "/locations.tsv")
+    path = {int(r["id"]): r["path"] for r in locs}
+    regions = read_tsv(m + "/regions.tsv")
+    name = {int(r["id"]): r["name"] for r in regions}
+    cat = {int(r["id"]): category(r["name"], r["paradigm"].upper(),
+                                  r["role"].upper()) for r in regions}
+    # Workers: the other CPU threads of a group, with task or parallel
+    # regions in the trace.
+    tasks = any(r["role"] in ("task", "task_untied", "parallel")
+                for r in regions)
+    masters = {}
+    for r in locs:
+        if r["type"] == "cpu_thread":
+            masters.setdefault(r["group"], int(r["id"]))
+    worker = {int(r["id"]): tasks and r["type"] == "cpu_thread" and
+              masters[r["group"]] != int(r["id"]) for r in locs}
+
+    def excl(f):
+        """{region: exclusive ticks} of a location's manifest lines."""
+        return {int(k.split(":")[1]): v for k, v in f.items()
+                if k.startswith("region:") and k.endswith(":exclusive_ticks")}
+
+    runtime_only = not any(cat[r] == "computation" and v
+                           for f in facts.values()
+                           for r, v in excl(f).items())
     bad = 0
     checked = collections.Counter()
 
@@ -72,12 +105,22 @@ def main():
             continue
         d = m + "/" + path[loc]
         eff = {r["metric"]: r["value"] for r in read_tsv(d + "/efficiency.tsv")}
-        useful = f["last"] - f["first"] - f.get("mpi_ticks", 0)
-        if eff.get("computation_seconds_max") != seconds(useful, res):
+        ex = excl(f)
+        comp = sum(v for r, v in ex.items() if cat[r] == "computation")
+        gap = f["last"] - f["first"] - sum(ex.values())
+        idle = gap if worker[loc] else 0
+        if runtime_only and not worker[loc]:
+            comp += gap
+        if eff.get("computation_seconds_max") != seconds(comp, res):
             fail("%s: useful computation %s, known %s" % (
-                d, eff.get("computation_seconds_max"), seconds(useful, res)))
+                d, eff.get("computation_seconds_max"), seconds(comp, res)))
         checked["useful"] += 1
         row = read_tsv(d + "/summary.tsv")[0]
+        for col, want in (("computation", comp), ("idle", idle)):
+            if row[col + "_seconds"] != seconds(want, res):
+                fail("%s: summary.tsv's %s %s, known %s" % (
+                    d, col, row[col + "_seconds"], seconds(want, res)))
+            checked[col] += 1
         mpi = sum(float(row[c + "_seconds"]) for c in
                   ("mpi_p2p", "mpi_collective", "mpi_other"))
         if abs(mpi * res - f.get("mpi_ticks", 0)) > 3:

@@ -52,7 +52,8 @@ ROLES = ["UNKNOWN", "FUNCTION", "WRAPPER", "LOOP", "CODE", "PARALLEL",
 LOCATION_TYPES = ["UNKNOWN", "CPU_THREAD", "ACCELERATOR_STREAM", "METRIC"]
 
 CATEGORIES = ["computation", "mpi_p2p", "mpi_collective", "mpi_other",
-              "openmp", "accelerator", "io", "measurement", "outside"]
+              "openmp", "accelerator", "io", "measurement", "idle",
+              "outside"]
 MPI_LIKE = {"MPI", "SHMEM", "GASPI", "UPC"}
 THREADING = {"OPENMP", "PTHREAD", "WINTHREAD", "QTTHREAD", "ACETHREAD",
              "TBBTHREAD", "OMPSS"}
@@ -63,22 +64,42 @@ OPENMP_ROLES = {"BARRIER", "IMPLICIT_BARRIER", "TASK_WAIT", "CRITICAL",
                 "ATOMIC", "FLUSH", "ORDERED", "TASK_CREATE", "THREAD_CREATE",
                 "THREAD_WAIT", "FUNCTION", "WRAPPER", "ARTIFICIAL",
                 "UNKNOWN"}
-NOT_USEFUL = {"mpi_p2p", "mpi_collective", "mpi_other", "openmp",
-              "measurement"}
+CONSTRUCT_ROLES = {"LOOP", "CODE", "PARALLEL", "SECTIONS", "SECTION",
+                   "WORKSHARE", "SINGLE", "SINGLE_SBLOCK", "MASTER",
+                   "CRITICAL_SBLOCK", "ORDERED_SBLOCK", "TASK",
+                   "TASK_UNTIED"}
+ACC_CONSTRUCTS = ("acc_compute", "acc_data", "acc_parallel", "acc_kernels",
+                  "acc_serial")
+TASK_ROLES = {"TASK", "TASK_UNTIED"}
 MPI_CATS = {"mpi_p2p", "mpi_collective", "mpi_other"}
 GPU_TYPES = {"ACCELERATOR_STREAM", "GPU"}
 U64 = 1 << 64
 
 
-def category(paradigm, role):
-    """A region's category from its paradigm and role (analysis.md's
+def category(name, paradigm, role):
+    """A region's category from its name, paradigm and role (analysis.md's
     table, the first matching line)."""
+    if name == "<idle>" or name.startswith("<idle> "):
+        return "idle"
     if role in ("FILE_IO", "FILE_IO_METADATA"):
         return "io"
-    if paradigm == "MEASUREMENT_SYSTEM" or (paradigm in ACCEL and
-                                            role == "ARTIFICIAL"):
+    if role == "ARTIFICIAL" and name in ("TRACE BUFFER FLUSH",
+                                         "MEASUREMENT OFF"):
         return "measurement"
+    if paradigm == "MEASUREMENT_SYSTEM":
+        if role == "ARTIFICIAL" or name == "APEX MAIN":
+            return "computation"
+        return "measurement"
+    if paradigm in ACCEL and role == "ARTIFICIAL":
+        return "measurement"
+    if paradigm == "OPENACC" and any(name == c or name.startswith(c + "@")
+                                     for c in ACC_CONSTRUCTS):
+        return "computation"
+    if paradigm in ACCEL and role in CONSTRUCT_ROLES:
+        return "computation"
     if paradigm in MPI_LIKE:
+        if role == "ARTIFICIAL":
+            return "computation"
         if role == "POINT2POINT":
             return "mpi_p2p"
         if role in COLLECTIVE:
@@ -327,11 +348,9 @@ class Location:
 
     acts[i] = [region, name, start, duration, parent, nested] in Enter
     order (a parent comes before its callees); per call: eff[i], the
-    category of the moments when it is the innermost call (that of the
-    outermost non-computation call open, on an accelerator stream always
-    `accelerator`); notuseful[i] (it or a caller is an mpi_*, openmp or
-    measurement call), mpi[i] (it or a caller is an mpi_* call), par[i]
-    (it or a caller is an OpenMP PARALLEL call)."""
+    category of its exclusive time (its region's; on an accelerator
+    stream always `accelerator`), mpi[i] (its region is an mpi_* one).
+    `works`: it has calls."""
 
     def __init__(self, lid, ltype, group, events, defs):
         self.id, self.type, self.group = lid, ltype, group
@@ -341,29 +360,17 @@ class Location:
         self.last = max(self.times) if events else None
         self.at = []
         self.acts = calltree.activations(events, at=self.at)
+        self.works = bool(self.acts)
+        self.stream = ltype in GPU_TYPES
         n = len(self.acts)
         self.cat, self.eff = [None] * n, [None] * n
-        self.notuseful = [False] * n
-        self.mpi, self.par = [False] * n, [False] * n
-        gpu = ltype in GPU_TYPES
+        self.mpi = [False] * n
         for i, a in enumerate(self.acts):
-            _, paradigm, role = defs.regions.get(a[0], ("", "UNKNOWN",
-                                                        "UNKNOWN"))
-            cat = self.cat[i] = category(paradigm, role)
-            p = a[4]
-            if gpu:
-                self.eff[i] = "accelerator"
-            elif p is not None and self.eff[p] != "computation":
-                self.eff[i] = self.eff[p]
-            else:
-                self.eff[i] = cat
-            up = p is not None
-            # Useful or not as summary.tsv counts the moment: by the
-            # outermost call of a category other than computation.
-            self.notuseful[i] = self.eff[i] in NOT_USEFUL
+            name, paradigm, role = defs.regions.get(a[0], ("", "UNKNOWN",
+                                                           "UNKNOWN"))
+            cat = self.cat[i] = category(name, paradigm, role)
+            self.eff[i] = "accelerator" if self.stream else cat
             self.mpi[i] = self.eff[i] in MPI_CATS
-            self.par[i] = (up and self.par[p]) or \
-                (paradigm in THREADING and role == "PARALLEL")
         self.starts = [a[2] for a in self.acts]
 
     def clips(self, s0, s1):
@@ -433,8 +440,15 @@ class Trace:
             l = self.loc[lid]
             if l.type == "CPU_THREAD" and l.group not in self.master:
                 self.master[l.group] = lid
-        self.omp_parallel = any(p in THREADING and r == "PARALLEL" for
+        # Workers: the other CPU threads of a group, in a trace with
+        # PARALLEL regions of a threading paradigm or task regions.
+        self.omp_parallel = any((p in THREADING and r == "PARALLEL") or
+                                r in TASK_ROLES for
                                 _, p, r in self.defs.regions.values())
+        # No call of a computation region anywhere: the time between
+        # calls is computation.
+        self.runtime_only = not any(
+            c == "computation" for l in self.loc.values() for c in l.cat)
         cpus = {}
         for l in self.loc.values():
             if l.type == "CPU_THREAD":
@@ -483,24 +497,53 @@ class Trace:
         return self.span(t0, t1)
 
     # -- summary.tsv --
+    def worker(self, lid):
+        l = self.loc[lid]
+        return l.type == "CPU_THREAD" and self.omp_parallel and \
+            self.master.get(l.group) != lid
+
+    def columns(self, lid, t0=None, t1=None):
+        """{category or outside: ticks} of a location in the scope."""
+        s0, s1 = self.span(t0, t1)
+        c0, c1 = self._clip_window(t0, t1)
+        l = self.loc[lid]
+        cats = dict.fromkeys(CATEGORIES, 0)
+        own, inside = l.self_times(c0, c1)
+        for i, v in own.items():
+            cats[l.eff[i]] += v
+        # Between its calls, from its first to its last event.
+        act = (max(l.first, s0), min(l.last, s1)) \
+            if l.first is not None else (1, 0)
+        gap = max(0, max(0, act[1] - act[0]) - inside)
+        if self.worker(lid) or l.stream:
+            cats["idle"] += gap
+        elif self.runtime_only:
+            cats["computation"] += gap
+        else:
+            gap = 0
+        cats["outside"] = max(0, (s1 - s0) - inside - gap)
+        return cats
+
     def summary_ticks(self, lids, t0=None, t1=None):
-        """[(location id or 'all', time, {category: ticks})]."""
+        """[(location id or a total's name, time, {category: ticks})]."""
         s0, s1 = self.span(t0, t1)
         length = s1 - s0
-        c0, c1 = self._clip_window(t0, t1)
         rows = []
-        total = dict.fromkeys(CATEGORIES, 0)
+        totals = [["all_threads", 0, dict.fromkeys(CATEGORIES, 0)],
+                  ["all_streams", 0, dict.fromkeys(CATEGORIES, 0)]]
         for lid in lids:
             l = self.loc[lid]
-            cats = dict.fromkeys(CATEGORIES, 0)
-            own, inside = l.self_times(c0, c1)
-            for i, v in own.items():
-                cats[l.eff[i]] += v
-            cats["outside"] = length - inside
+            if not l.works:
+                continue
+            cats = self.columns(lid, t0, t1)
+            tot = totals[1 if l.stream else 0]
+            tot[1] += length
             for c in CATEGORIES:
-                total[c] += cats[c]
+                tot[2][c] += cats[c]
             rows.append((lid, length, cats))
-        rows.append(("all", length * len(lids), total))
+        rows.append(tuple(totals[0]))
+        if totals[1][1]:
+            rows.append(tuple(totals[1]))
         return rows
 
     def summary(self, lids, t0=None, t1=None):
@@ -528,13 +571,18 @@ class Trace:
             return None
         return max(l.first, s0), min(l.last, s1)
 
+    def included(self, lids, t0=None, t1=None):
+        """The scope's threads: working locations but the accelerator
+        streams, with time in the span, in the scope's order."""
+        s0, s1 = self.span(t0, t1)
+        return [lid for lid in lids if self.loc[lid].works and
+                not self.loc[lid].stream and
+                self._active(self.loc[lid], s0, s1, t1) is not None]
+
     def efficiency_values(self, lids, t0=None, t1=None):
         s0, s1 = self.span(t0, t1)
         c0, c1 = self._clip_window(t0, t1)
-        # CPU threads with time in the span count; the others are left
-        # out (and listed), in the scope's order.
-        inc = [lid for lid in lids if self.loc[lid].type == "CPU_THREAD" and
-               self._active(self.loc[lid], s0, s1, t1) is not None]
+        inc = self.included(lids, t0, t1)
         left = [lid for lid in lids if lid not in inc]
         useful, nonmpi = {}, {}
         r0 = r1 = None
@@ -544,21 +592,37 @@ class Trace:
             act = self._active(l, s0, s1, t1)
             r0 = act[0] if r0 is None else min(r0, act[0])
             r1 = act[1] if r1 is None else max(r1, act[1])
-            own, _ = l.self_times(c0, c1)
-            alen = act[1] - act[0]
-            worker = self.omp_parallel and not master
-            if worker:
-                useful[lid] = sum(v for i, v in own.items()
-                                  if l.par[i] and not l.notuseful[i])
-            else:
-                useful[lid] = alen - sum(v for i, v in own.items()
-                                         if l.notuseful[i])
+            # Useful computation: summary.tsv's computation.
+            useful[lid] = self.columns(lid, t0, t1)["computation"]
             if master:
-                nonmpi[lid] = alen - sum(v for i, v in own.items()
-                                         if l.mpi[i])
+                own, _ = l.self_times(c0, c1)
+                nonmpi[lid] = act[1] - act[0] - sum(
+                    v for i, v in own.items() if l.mpi[i])
         runtime = (r1 - r0) if r0 is not None else 0
         return {"included": inc, "left_out": left, "useful": useful,
                 "nonmpi": nonmpi, "runtime": runtime}
+
+    # -- imbalance.tsv's category rows --
+    def imbalance_categories(self, lids, t0=None, t1=None):
+        """The rows category:NAME of imbalance.tsv, over the threads."""
+        inc = self.included(lids, t0, t1)
+        rows = []
+        if not inc:
+            return rows
+        cols = {lid: self.columns(lid, t0, t1) for lid in inc}
+        for c in CATEGORIES:
+            vals = [cols[lid][c] for lid in inc]
+            mx = max(vals)
+            if c != "computation" and not mx:
+                continue
+            at = inc[vals.index(mx)]
+            n, tot = len(vals), sum(vals)
+            rows.append(["category:" + c, str(n), str(min(vals)),
+                         seconds(min(vals), self.res), decimal3(tot, n),
+                         mean_seconds(tot, n, self.res), str(mx),
+                         seconds(mx, self.res), str(at),
+                         decimal3(mx * n, tot)])
+        return rows
 
     def efficiency(self, lids, t0=None, t1=None):
         v = self.efficiency_values(lids, t0, t1)

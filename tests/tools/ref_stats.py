@@ -248,7 +248,16 @@ def main():
     def window_time(lo, hi, nlocs):
         return max(min(hi, last) - max(lo, first), 0) * nlocs
 
-    nonempty = sum(1 for row in rows if int(row["events"]) > 0)
+    # Shares are of the time of the locations that do work: those with
+    # calls (one the reference cannot read counts when it has events).
+    works = {}
+    for row in rows:
+        ev = otf2_events(a.anchor, int(row["id"])) \
+            if row.get("status", "ok") == "ok" else None
+        works[row["id"]] = bool(activations(ev)) if ev is not None \
+            else int(row["events"]) > 0
+    nonempty = sum(1 for row in rows
+                   if int(row["events"]) > 0 and works[row["id"]])
     total = Stats()
     whole = True
     for row in rows:
@@ -262,10 +271,11 @@ def main():
         st = compute(ev)
         total.merge(st)
         compare(f"location {row['id']}", os.path.join(m, row["path"],
-                                                      "stats.tsv"), st, span)
+                                                      "stats.tsv"), st,
+                span if works[row["id"]] else 0)
     if whole:
         compare("trace", os.path.join(m, "stats.tsv"), total,
-                span * len(rows))
+                span * sum(works.values()))
 
     # Random windows: the whole window and each location below it.
     acts = {}
@@ -292,7 +302,7 @@ def main():
             if k < 3:
                 compare(f"window {lo}-{hi} location {row['id']}",
                         os.path.join(wdir, row["path"], "stats.tsv"), st,
-                        window_time(lo, hi, 1))
+                        window_time(lo, hi, works[row["id"]]))
         compare(f"window {lo}-{hi}", os.path.join(wdir, "stats.tsv"), tot,
                 window_time(lo, hi, nonempty))
 

@@ -131,9 +131,11 @@ def test_categories():
     for par, role, want in [
             ("MPI", "FILE_IO", "io"), ("USER", "FILE_IO_METADATA", "io"),
             ("MEASUREMENT_SYSTEM", "FUNCTION", "measurement"),
+            ("MEASUREMENT_SYSTEM", "ARTIFICIAL", "computation"),
             ("CUDA", "ARTIFICIAL", "measurement"),
             ("HIP", "ARTIFICIAL", "measurement"),
             ("USER", "ARTIFICIAL", "computation"),
+            ("MPI", "ARTIFICIAL", "computation"),
             ("MPI", "POINT2POINT", "mpi_p2p"), ("UPC", "POINT2POINT",
                                                 "mpi_p2p"),
             ("MPI", "BARRIER", "mpi_collective"),
@@ -150,10 +152,30 @@ def test_categories():
             ("OPENMP", "#40", "computation"),
             ("CUDA", "WRAPPER", "accelerator"),
             ("CUDA", "IMPLICIT_BARRIER", "accelerator"),
+            ("CUDA", "LOOP", "computation"),
             ("OPENCL", "FUNCTION", "accelerator"),
+            ("OPENACC", "FUNCTION", "accelerator"),
             ("COMPILER", "FUNCTION", "computation"),
+            ("USER", "TASK", "computation"),
             ("HARDWARE", "UNKNOWN", "computation")]:
-        eq(ra.category(par, role), want, "category(%s, %s)" % (par, role))
+        eq(ra.category("f", par, role), want,
+           "category(%s, %s)" % (par, role))
+    for name, par, role, want in [
+            ("<idle> (0)", "USER", "FUNCTION", "idle"),
+            ("<idle>", "USER", "FUNCTION", "idle"),
+            ("<idle>x", "USER", "FUNCTION", "computation"),
+            ("TRACE BUFFER FLUSH", "MEASUREMENT_SYSTEM", "ARTIFICIAL",
+             "measurement"),
+            ("MEASUREMENT OFF", "USER", "ARTIFICIAL", "measurement"),
+            ("a.out", "MEASUREMENT_SYSTEM", "ARTIFICIAL", "computation"),
+            ("APEX MAIN", "MEASUREMENT_SYSTEM", "TASK", "computation"),
+            ("acc_data@app.c:12", "OPENACC", "FUNCTION", "computation"),
+            ("acc_compute", "OPENACC", "WRAPPER", "computation"),
+            ("acc_wait@app.c:30", "OPENACC", "WRAPPER", "accelerator"),
+            ("acc_data_enter@app.c:12", "OPENACC", "WRAPPER",
+             "accelerator")]:
+        eq(ra.category(name, par, role), want,
+           "category(%s, %s, %s)" % (name, par, role))
     text = "\n".join([
         'CLOCK_PROPERTIES                          Ticks per Seconds: '
         '1000, Global Offset: 50, Length: 10, Date: UNDEFINED',
@@ -272,43 +294,48 @@ def make_trace(res, offset, regions, groups, locations, events,
 
 def test_runtime_calls():
     """Case 1: res 1000 (3 decimals).  Location 0: main 10-100 holds
-    MPI_Allreduce 20-60 (calling back user code cb 30-40 and a measurement
-    flush 45-50: the whole 40 ticks are mpi_collective), MPI_Send 70-80
-    (a flush inside it 72-75: the whole 10 ticks mpi_p2p), a flush 85-90
-    (measurement, 5), so computation 90-40-10-5 = 35 and outside 200-90 =
-    110 (the span is 0-200: location 1's main runs 5-200)."""
+    MPI_Allreduce 20-60 (calling back user code cb 30-40 and a Score-P
+    buffer flush 45-50), MPI_Send 70-80 (a flush inside it 72-75), a
+    flush 85-90.  Each call's exclusive time goes to its region's
+    category: main 90-40-10-5 = 35 and cb 10 computation, Allreduce 40 -
+    10 - 5 = 25 mpi_collective, MPI_Send 10 - 3 = 7 mpi_p2p, the flushes
+    5 + 3 + 5 = 13 measurement; outside 200-90 = 110 (the span is 0-200:
+    location 1's main runs 5-200; location 0's time between its events 0
+    and 100 outside main is outside: it is no worker, and the trace has
+    computation regions)."""
     regions = [("main", "COMPILER", "FUNCTION"),
                ("MPI_Allreduce", "MPI", "COLL_ALL2ALL"),
                ("cb", "USER", "FUNCTION"),
-               ("flush", "MEASUREMENT_SYSTEM", "ARTIFICIAL"),
+               ("TRACE_BUFFER_FLUSH", "MEASUREMENT_SYSTEM", "FUNCTION"),
                ("MPI_Send", "MPI", "POINT2POINT")]
+    fl = "TRACE_BUFFER_FLUSH"
     tr = make_trace(1000, 0, regions, ["R0", "R1"],
                     [(0, "M", "CPU_THREAD", 0), (1, "M", "CPU_THREAD", 1)],
                     {0: ["X 0 THREAD_TEAM_BEGIN", "E 10 main",
                          "E 20 MPI_Allreduce", "E 30 cb", "L 40 cb",
-                         "E 45 flush", "L 50 flush", "L 60 MPI_Allreduce",
-                         "E 70 MPI_Send", "E 72 flush", "L 75 flush",
-                         "L 80 MPI_Send", "E 85 flush", "L 90 flush",
+                         "E 45 " + fl, "L 50 " + fl, "L 60 MPI_Allreduce",
+                         "E 70 MPI_Send", "E 72 " + fl, "L 75 " + fl,
+                         "L 80 MPI_Send", "E 85 " + fl, "L 90 " + fl,
                          "L 100 main"],
                      1: ["E 5 main", "L 200 main"]})
     eq((tr.zero, tr.first, tr.last), (0, 0, 200), "zero, first, last")
     z = "0.000", "0.00"
     want = [
-        ["0", "0.200", "0.035", "17.50", "0.010", "5.00", "0.040", "20.00",
-         *z, *z, *z, *z, "0.005", "2.50", "0.110", "55.00"],
-        ["1", "0.200", "0.195", "97.50", *z, *z, *z, *z, *z, *z, *z,
+        ["0", "0.200", "0.045", "22.50", "0.007", "3.50", "0.025", "12.50",
+         *z, *z, *z, *z, "0.013", "6.50", *z, "0.110", "55.00"],
+        ["1", "0.200", "0.195", "97.50", *z, *z, *z, *z, *z, *z, *z, *z,
          "0.005", "2.50"],
-        ["all", "0.400", "0.230", "57.50", "0.010", "2.50", "0.040", "10.00",
-         *z, *z, *z, *z, "0.005", "1.25", "0.115", "28.75"]]
+        ["all_threads", "0.400", "0.240", "60.00", "0.007", "1.75", "0.025",
+         "6.25", *z, *z, *z, *z, "0.013", "3.25", *z, "0.115", "28.75"]]
     s = tr.summary(tr.root())
     eq(s[0][:4], ["location", "seconds", "computation_seconds",
                   "computation_percent"], "summary header")
-    eq(len(s[0]), 20, "summary columns")
+    eq(len(s[0]), 22, "summary columns")
     eq(s[1:], want, "case 1 summary")
-    # Efficiency: location 0 is active 0-100 with 55 ticks in MPI and
-    # measurement: useful 45; location 1 active 5-200: useful 195.
-    # runtime 0-200; parallel 240/400, load balance 240/390 = 0.61538,
-    # communication 195/200.  Not hybrid (one thread per group).
+    # Efficiency: useful computation is summary.tsv's: location 0 45,
+    # location 1 195.  runtime 0-200; parallel 240/400, load balance
+    # 240/390 = 0.61538, communication 195/200.  Not hybrid (one thread
+    # per group).
     want = [["metric", "value"], ["runtime_ticks", "200"],
             ["runtime_seconds", "0.200"], ["locations", "2"],
             ["parallel_efficiency", "0.6000"], ["load_balance", "0.6154"],
@@ -318,6 +345,19 @@ def test_runtime_calls():
             ["computation_seconds_min", "0.045"],
             ["slowest_location", "1"], ["fastest_location", "0"]]
     eq(tr.efficiency(tr.root()), want, "case 1 efficiency")
+    # imbalance.tsv's category rows: computation 45 and 195 (mean 120,
+    # max/mean 1.625), then each category with time.
+    want = [["category:computation", "2", "45", "0.045", "120.000",
+             "0.120", "195", "0.195", "1", "1.625"],
+            ["category:mpi_p2p", "2", "0", "0.000", "3.500", "0.004", "7",
+             "0.007", "0", "2.000"],
+            ["category:mpi_collective", "2", "0", "0.000", "12.500",
+             "0.013", "25", "0.025", "0", "2.000"],
+            ["category:measurement", "2", "0", "0.000", "6.500", "0.007",
+             "13", "0.013", "0", "2.000"],
+            ["category:outside", "2", "5", "0.005", "57.500", "0.058", "110",
+             "0.110", "0", "1.913"]]
+    eq(tr.imbalance_categories(tr.root()), want, "case 1 imbalance")
     # Longest, N = 2: MPI_Send and cb... by their longest call: main 195
     # (location 1) then 90, MPI_Allreduce 40, cb 10 (region 2) and
     # MPI_Send 10 (region 4), flush 5 5 3 (the two 5s by start).
@@ -330,8 +370,35 @@ def test_runtime_calls():
     eq(tr.counters(tr.root()), [["region", "metric", "unit", "mode",
                                  "calls", "inclusive", "exclusive", "mean",
                                  "min", "max"]], "no counters")
-    # Location 1 alone: one row and `all`.
-    eq([r[0] for r in tr.summary([1])[1:]], ["1", "all"], "location scope")
+    # Location 1 alone: one row and the threads' total.
+    eq([r[0] for r in tr.summary([1])[1:]], ["1", "all_threads"],
+       "location scope")
+
+
+def test_runtime_only():
+    """Case 1b: only MPI calls anywhere (an MPI-only tracer): the time
+    between a location's calls, from its first to its last event, is
+    computation; before and after, outside."""
+    regions = [("MPI_Send", "MPI", "POINT2POINT"),
+               ("MPI_Barrier", "MPI", "BARRIER")]
+    tr = make_trace(1000, 0, regions, ["R0", "R1"],
+                    [(0, "M", "CPU_THREAD", 0), (1, "M", "CPU_THREAD", 1)],
+                    {0: ["E 10 MPI_Send", "L 20 MPI_Send",
+                         "E 50 MPI_Barrier", "L 90 MPI_Barrier"],
+                     1: ["E 0 MPI_Send", "L 5 MPI_Send",
+                         "E 80 MPI_Barrier", "L 90 MPI_Barrier"]})
+    eq(tr.runtime_only, True, "runtime calls only")
+    s = {r[0]: r for r in tr.summary(tr.root())[1:]}
+    # Location 0: computation 20-50 = 30, p2p 10, collective 40, outside
+    # 10 (0-10, before its first event).
+    eq([s["0"][k] for k in (2, 4, 6, 20)], ["0.030", "0.010", "0.040",
+                                            "0.010"], "location 0")
+    # Location 1: computation 5-80 = 75, p2p 5, collective 10.
+    eq([s["1"][k] for k in (2, 4, 6, 20)], ["0.075", "0.005", "0.010",
+                                            "0.000"], "location 1")
+    e = dict(map(tuple, tr.efficiency(tr.root())))
+    eq((e["computation_seconds_max"], e["slowest_location"]), ("0.075", "1"),
+       "efficiency's computation is summary's")
 
 
 def test_worker_and_hybrid():
@@ -356,22 +423,26 @@ def test_worker_and_hybrid():
                           "L 25 loop", "E 25 ibar", "L 40 ibar", "L 40 par",
                           "X 90 THREAD_TEAM_END"],
                      20: ["E 20 kern", "L 60 kern"]})
-    # Summary: master computation 100-10-30 = 60, openmp 10, collective
-    # 30; worker computation 15, openmp 15, outside 70; stream
-    # accelerator 40, outside 60.
+    # Summary: master computation 100-10-30 = 60 (main 40, par 2, loop
+    # 18), openmp 10, collective 30; worker computation 15, openmp 15,
+    # idle 55 (5-90 outside its calls: a worker thread), outside 15;
+    # stream accelerator 40, outside 60 (no time between its calls).
     s = {r[0]: r for r in tr.summary(tr.root())[1:]}
     eq(s["0"][1:10], ["10.0", "6.0", "60.00", "0.0", "0.00", "3.0", "30.00",
                       "0.0", "0.00"], "master summary")
     eq(s["0"][10:12], ["1.0", "10.00"], "master openmp")
     eq(s["10"][2:4] + s["10"][10:12] + s["10"][18:], ["1.5", "15.00", "1.5",
-                                                      "15.00", "7.0",
-                                                      "70.00"],
+                                                      "15.00", "5.5",
+                                                      "55.00", "1.5",
+                                                      "15.00"],
        "worker summary")
-    eq(s["20"][12:14] + s["20"][18:], ["4.0", "40.00", "6.0", "60.00"],
-       "stream summary")
-    # Efficiency: master useful 100-40 = 60, non-MPI 70; the worker
-    # computes only in par outside ibar: 15 (idle 5-10 and 40-90 count
-    # nothing).  runtime 100, n 2, sum 75: parallel 0.375, load balance
+    eq(s["20"][12:14] + s["20"][18:], ["4.0", "40.00", "0.0", "0.00", "6.0",
+                                       "60.00"], "stream summary")
+    eq(s["all_streams"][1:2] + s["all_streams"][12:14], ["10.0", "4.0",
+                                                         "40.00"],
+       "the streams' total")
+    # Efficiency: master useful 60 (its computation), non-MPI 70; the
+    # worker's computation 15 (idle 5-10 and 40-90 is no computation).  runtime 100, n 2, sum 75: parallel 0.375, load balance
     # 75/120, communication 0.6; mean 3.75 s -> 3.8.  Hybrid: MPI and two
     # CPU threads in a group; one master with 70: mpi 0.7, 1, 0.7;
     # openmp 0.375/0.7 = 0.53571, 0.625, 0.6/0.7 = 0.85714.
@@ -393,15 +464,16 @@ def test_worker_and_hybrid():
     eq(tr.efficiency(tr.root()), want, "case 2 efficiency")
     # Window [20, 50): master main 30, par 20 (loop 10, ibar 10),
     # MPI_Barrier starts at 50: out.  Worker par 20 (loop 5, ibar 15),
-    # outside 10.  Stream kern 30.
+    # idle 10 (40-50).  Stream kern 30.
     w = {r[0]: r for r in tr.summary(tr.in_window(tr.root()), 20, 50)[1:]}
     eq(w["0"][1:4] + w["0"][10:12], ["3.0", "2.0", "66.67", "1.0", "33.33"],
        "window master")
     eq(w["10"][2:4] + w["10"][10:12] + w["10"][18:], ["0.5", "16.67", "1.5",
                                                       "50.00", "1.0",
-                                                      "33.33"],
+                                                      "33.33", "0.0",
+                                                      "0.00"],
        "window worker")
-    eq(w["all"][1:4], ["9.0", "2.5", "27.78"], "window all")
+    eq(w["all_threads"][1:4], ["6.0", "2.5", "41.67"], "window threads")
     # Efficiency in it: master active 20-50, useful 30-10 = 20, non-MPI
     # 30; worker 5; runtime 30: 25/60, 25/40, 20/30; mpi 1, 1, 1.
     e = dict(map(tuple, tr.efficiency(tr.in_window(tr.root()), 20, 50)))
@@ -561,7 +633,8 @@ def fake_mount(root, tr, windows, seed, n):
     calls = {}
 
     def tables(rel, lids, t0=None, t1=None, files=check_analyze.FILES):
-        name = lambda v: path.get(int(v), v) if v not in ("all", "-") else v
+        name = lambda v: path.get(int(v), v) \
+            if v not in ("all_threads", "all_streams", "-") else v
         d = os.path.join(root, rel)
         s = tr.summary(lids, t0, t1)
         for r in s[1:]:
@@ -681,12 +754,15 @@ def test_shared_traces():
                 for lid, length, cats in rows:
                     eq(sum(cats.values()), length,
                        "%s: categories of %s add up" % (anchor, lid))
-                for lid, length, cats in rows[:-1]:
+                for lid, length, cats in rows:
+                    if str(lid).startswith("all_"):
+                        continue
                     st = ref_stats.window_stats(tr.loc[lid].acts, t0, t1) \
                         if t0 is not None else \
                         ref_stats.window_stats(tr.loc[lid].acts)
                     excl = sum(r[2] for r in st.rows.values())
-                    eq(length - cats["outside"], excl,
+                    c0, c1 = tr._clip_window(t0, t1)
+                    eq(tr.loc[lid].self_times(c0, c1)[1], excl,
                        "%s: %s: time in calls is ref_stats' exclusive sum"
                        % (anchor, lid))
                 tables += 1
@@ -705,6 +781,7 @@ def main():
     test_numbers()
     test_categories()
     test_runtime_calls()
+    test_runtime_only()
     test_worker_and_hybrid()
     test_counters()
     test_repairs_and_zero()

@@ -94,36 +94,61 @@ static void test_numbers(void **state)
 static void test_categories(void **state)
 {
 	(void)state;
-	/* (paradigm, role) -> category; OTF2 values. */
+	/* (name, paradigm, role) -> category; OTF2 values. */
 	static const struct {
+		const char *name;
 		uint64_t p, r;
 		enum ccg_cat c;
 	} rows[] = {
-		{4, 28, CCG_CAT_MPI_P2P},         /* MPI_Send */
-		{4, 15, CCG_CAT_MPI_COLLECTIVE},  /* MPI_Barrier */
-		{4, 25, CCG_CAT_MPI_COLLECTIVE},  /* MPI_Allreduce */
-		{4, 1, CCG_CAT_MPI_OTHER},        /* MPI_Init */
-		{4, 27, CCG_CAT_IO},              /* MPI_File_write */
-		{13, 29, CCG_CAT_MPI_OTHER},      /* SHMEM one-sided */
-		{3, 16, CCG_CAT_OPENMP},          /* implicit barrier */
-		{3, 2, CCG_CAT_OPENMP},           /* omp_set_lock */
-		{3, 5, CCG_CAT_COMPUTATION},      /* parallel region */
-		{3, 3, CCG_CAT_COMPUTATION},      /* !$omp for */
-		{7, 33, CCG_CAT_OPENMP},          /* pthread_join */
-		{5, 2, CCG_CAT_ACCELERATOR},      /* cudaMemcpy */
-		{5, 31, CCG_CAT_MEASUREMENT},     /* CUPTI buffer flush */
-		{23, 40, CCG_CAT_ACCELERATOR},    /* a HIP kernel, role 40 */
-		{6, 17, CCG_CAT_MEASUREMENT},     /* TRACE BUFFER FLUSH */
-		{1, 1, CCG_CAT_COMPUTATION},      /* user code */
-		{2, 1, CCG_CAT_COMPUTATION},      /* compiler-instrumented */
-		{99, 1, CCG_CAT_COMPUTATION},     /* unknown paradigm */
-		{2, 27, CCG_CAT_IO},              /* POSIX write */
+		{"MPI_Send", 4, 28, CCG_CAT_MPI_P2P},
+		{"MPI_Barrier", 4, 15, CCG_CAT_MPI_COLLECTIVE},
+		{"MPI_Allreduce", 4, 25, CCG_CAT_MPI_COLLECTIVE},
+		{"MPI_Init", 4, 1, CCG_CAT_MPI_OTHER},
+		{"MPI_File_write", 4, 27, CCG_CAT_IO},
+		{"PARALLEL", 4, 31, CCG_CAT_COMPUTATION}, /* Score-P's scope */
+		{"shmem_put", 13, 29, CCG_CAT_MPI_OTHER},
+		{"!$omp implicit barrier", 3, 16, CCG_CAT_OPENMP},
+		{"omp_set_lock", 3, 2, CCG_CAT_OPENMP},
+		{"!$omp parallel", 3, 5, CCG_CAT_COMPUTATION},
+		{"!$omp for", 3, 3, CCG_CAT_COMPUTATION},
+		{"pthread_join", 7, 33, CCG_CAT_OPENMP},
+		{"cudaMemcpy", 5, 2, CCG_CAT_ACCELERATOR},
+		{"flush_cupti_activity_buffer", 5, 31, CCG_CAT_MEASUREMENT},
+		{"a_hip_kernel", 23, 40, CCG_CAT_ACCELERATOR},
+		{"acc_data@app.c:12", 18, 1, CCG_CAT_COMPUTATION},
+		{"acc_compute@app.c:20", 18, 2, CCG_CAT_COMPUTATION},
+		{"acc_compute", 18, 2, CCG_CAT_COMPUTATION},
+		{"acc_computer", 18, 2, CCG_CAT_ACCELERATOR},
+		{"acc_launch_kernel@app.c:20", 18, 40, CCG_CAT_ACCELERATOR},
+		{"acc_wait@app.c:30", 18, 2, CCG_CAT_ACCELERATOR},
+		{"acc_data_enter@app.c:12", 18, 2, CCG_CAT_ACCELERATOR},
+		{"TRACE BUFFER FLUSH", 6, 31, CCG_CAT_MEASUREMENT},
+		{"MEASUREMENT OFF", 1, 31, CCG_CAT_MEASUREMENT},
+		{"!$omp offloading flush", 6, 17, CCG_CAT_MEASUREMENT},
+		{"a.out", 6, 31, CCG_CAT_COMPUTATION},  /* program region */
+		{"APEX MAIN", 6, 20, CCG_CAT_COMPUTATION},
+		{"APEX: sample", 6, 20, CCG_CAT_MEASUREMENT},
+		{"<idle> (0)", 1, 1, CCG_CAT_IDLE},     /* lo2s */
+		{"<idle>", 1, 1, CCG_CAT_IDLE},
+		{"<idle>x", 1, 1, CCG_CAT_COMPUTATION},
+		{"main", 1, 1, CCG_CAT_COMPUTATION},
+		{"foo", 2, 1, CCG_CAT_COMPUTATION},
+		{"foo", 99, 1, CCG_CAT_COMPUTATION},    /* unknown paradigm */
+		{"write", 2, 27, CCG_CAT_IO},
 	};
-	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
-		assert_int_equal(ccg_an_category(rows[i].p, rows[i].r),
-				 rows[i].c);
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		ccg_def_region r = {0, rows[i].name, rows[i].name, "",
+				    rows[i].r, rows[i].p, 0, 0, 0};
+		if (ccg_an_category(&r) != rows[i].c)
+			fail_msg("%s (%llu, %llu): %s, not %s", rows[i].name,
+				 (unsigned long long)rows[i].p,
+				 (unsigned long long)rows[i].r,
+				 ccg_an_cat_name(ccg_an_category(&r)),
+				 ccg_an_cat_name(rows[i].c));
+	}
 	assert_true(ccg_an_is_parallel(3, 5));
 	assert_true(ccg_an_is_parallel(14, 5));
+	assert_true(ccg_an_is_parallel(1, 20));  /* APEX's tasks */
 	assert_false(ccg_an_is_parallel(4, 5));
 	assert_false(ccg_an_is_parallel(3, 3));
 }
