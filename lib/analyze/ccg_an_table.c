@@ -397,7 +397,7 @@ ccg_err ccg_an_counters_table(ccg_sink *s, const ccg_an *a,
 	if (!rows)
 		return CCG_ENOMEM;
 	for (uint32_t i = 0; i < c->n; i++)
-		if (c->r[i].region != CCG_CTR_SELF)
+		if (c->r[i].region != CCG_CTR_SELF && c->r[i].counted)
 			rows[n++] = (crow_ref){&c->r[i], a};
 	ccg_sort(rows, n, sizeof *rows, crow_cmp);
 	for (size_t i = 0; i < n && !ccg_sink_done(s); i++) {

@@ -134,7 +134,9 @@ typedef union ccg_cval {
  * innermost call, that time, and the least and greatest value of weight
  * above 0.  `pend` marks what the instance's first sample of the member
  * adds once the sample before the instance is known: CCG_CTR_INCL,
- * CCG_CTR_EXCL. */
+ * CCG_CTR_EXCL.  `counted` is set once an increase (or an absolute
+ * member's interval) is counted into the row: a row without it measured
+ * nothing and is not shown. */
 #define CCG_CTR_SELF UINT64_MAX
 enum { CCG_CTR_INCL = 1, CCG_CTR_EXCL = 2 };
 typedef struct ccg_crow {
@@ -142,6 +144,7 @@ typedef struct ccg_crow {
 	uint32_t member;
 	uint8_t pend;
 	uint8_t has_minmax;
+	uint8_t counted;
 	ccg_cval incl, excl;
 	union {
 		__int128 i;
@@ -157,8 +160,7 @@ typedef struct ccg_csamp {
 	uint32_t member;
 	uint64_t t_first, t_last;
 	ccg_cval v_first, v_last, dsum;
-	uint64_t n;             /* samples, while a result is being made
-				 * (records do not keep it) */
+	uint64_t n;             /* samples */
 } ccg_csamp;
 
 typedef struct ccg_counters {
