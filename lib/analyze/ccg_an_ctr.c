@@ -209,9 +209,8 @@ static ccg_cval value(const ccg_anmember *m, uint8_t type, uint64_t raw)
 	return v;
 }
 
-ccg_err an_ctr_event(const ccg_an *a, const ccg_store *st, ccg_counters *c,
-		     uint64_t region, uint32_t rec, ccg_vcur *vc, uint64_t idx,
-		     uint64_t time)
+ccg_err an_ctr_values(const ccg_an *a, const ccg_store *st, uint32_t rec,
+		      ccg_vcur *vc, uint64_t idx, an_value_fn fn, void *ctx)
 {
 	ccg_evrec ev;
 	ccg_buf *f = &vc->split;
@@ -248,10 +247,31 @@ ccg_err an_ctr_event(const ccg_an *a, const ccg_store *st, ccg_counters *c,
 		uint32_t mi = am && k < am->n ? a->mlist[am->first + k]
 					      : UINT32_MAX;
 		if (mi != UINT32_MAX)
-			err = sample(a, c, region, mi, time,
-				     value(member(a, mi), type, raw));
+			err = fn(ctx, mi, type, raw);
 	}
 	return err;
+}
+
+/* A sample for an_ctr_event. */
+typedef struct ev_ctx {
+	const ccg_an *a;
+	ccg_counters *c;
+	uint64_t region, time;
+} ev_ctx;
+
+static ccg_err ev_value(void *ctx, uint32_t mi, uint8_t type, uint64_t raw)
+{
+	ev_ctx *e = ctx;
+	return sample(e->a, e->c, e->region, mi, e->time,
+		      value(member(e->a, mi), type, raw));
+}
+
+ccg_err an_ctr_event(const ccg_an *a, const ccg_store *st, ccg_counters *c,
+		     uint64_t region, uint32_t rec, ccg_vcur *vc, uint64_t idx,
+		     uint64_t time)
+{
+	ev_ctx e = {a, c, region, time};
+	return an_ctr_values(a, st, rec, vc, idx, ev_value, &e);
 }
 
 static ccg_err k_event(const void *ctx, const ccg_store *st, void *into,
