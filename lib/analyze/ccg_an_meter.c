@@ -602,6 +602,45 @@ static ccg_err walk_calls(cwalk *x, const ccg_store *st,
 	return err;
 }
 
+ccg_err ccg_an_open_at(const ccg_store *st, const ccg_an_stream *l,
+		       uint64_t t, uint64_t **regions, size_t *n, size_t *cap)
+{
+	ccg_walk *w;
+	ccg_walk_opts o = {0, 0, 0, NULL};
+	ccg_err err = ccg_walk_create_opts(st, &o, &w);
+	if (err)
+		return err;
+	ccg_tcur tc;
+	ccg_sloc_tcur(&tc, st, &l->l);
+	ccg_walk_start(w, l->root.node, l->root.first, 0);
+	/* Every turn gives an item; only nodes open at t are entered. */
+	while (!err) {
+		ccg_walk_item it;
+		if ((err = ccg_walk_next(w, &it)) || it.kind == CCG_WALK_DONE)
+			break;
+		if (it.kind != CCG_WALK_NODE)
+			continue;
+		const ccg_node h = *it.hdr;
+		uint64_t start = 0, end = 0;
+		if (h.nevents && (err = ccg_tcur_get(&tc, it.first, &start)))
+			break;
+		if ((err = node_end(&tc, &l->l, &h, it.first, &end)))
+			break;
+		if (ccg_walk_level(w) && !(start < t && end > t))
+			continue;
+		if ((err = ccg_walk_descend(w)))
+			break;
+		if (h.kind != CCG_NODE_CALL)
+			continue;
+		if (CCG_GROW(*regions, *n + 1, *cap))
+			err = CCG_ENOMEM;
+		else
+			(*regions)[(*n)++] = h.region;
+	}
+	ccg_walk_free(w);
+	return err;
+}
+
 static ccg_err cwalk_run(const ccg_an *a, const ccg_store *st,
 			 const ccg_an_stream *thr, const ccg_sinst *in,
 			 uint64_t s0, uint64_t s1, int outside,

@@ -510,9 +510,36 @@ static void counters_row(ccg_sink *s, const trow *t, uint64_t calls,
 	ccg_sink_end(s);
 }
 
+static int u64_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* The calls of `region` the table counts. */
+static uint64_t region_calls(const ccg_an_calls *cl, uint64_t region)
+{
+	const ccg_stats *st = cl->st;
+	uint64_t calls = 0;
+	size_t k = ccg_search(st->r, st->n, sizeof *st->r,
+			      offsetof(ccg_rstat, region), region);
+	if (k < st->n && st->r[k].region == region)
+		calls = st->r[k].calls;
+	const uint64_t *p = cl->nopen ? bsearch(&region, cl->open, cl->nopen,
+						sizeof region, u64_cmp)
+				      : NULL;
+	/* bsearch finds one of the equal ids: count the run around it. */
+	for (const uint64_t *q = p; q && q >= cl->open && *q == region; q--)
+		calls++;
+	for (const uint64_t *q = p ? p + 1 : NULL;
+	     q && q < cl->open + cl->nopen && *q == region; q++)
+		calls++;
+	return calls;
+}
+
 ccg_err ccg_an_counters_table(ccg_sink *s, const ccg_an *a,
 			      const ccg_counters *c, const ccg_mrows *mr,
-			      const ccg_stats *st, uint64_t res)
+			      const ccg_an_calls *cl, uint64_t res)
 {
 	static const char head[] = "region\tmetric\tunit\tmode\tcalls\t"
 				   "inclusive\texclusive\tmean\tmin\tmax\n";
@@ -537,14 +564,9 @@ ccg_err ccg_an_counters_table(ccg_sink *s, const ccg_an *a,
 					   r->excl, a};
 	}
 	ccg_sort(rows, n, sizeof *rows, trow_cmp);
-	for (size_t i = 0; i < n && !ccg_sink_done(s); i++) {
-		uint64_t region = rows[i].region, calls = 0;
-		size_t k = ccg_search(st->r, st->n, sizeof *st->r,
-				      offsetof(ccg_rstat, region), region);
-		if (k < st->n && st->r[k].region == region)
-			calls = st->r[k].calls;
-		counters_row(s, &rows[i], calls, res);
-	}
+	for (size_t i = 0; i < n && !ccg_sink_done(s); i++)
+		counters_row(s, &rows[i], region_calls(cl, rows[i].region),
+			     res);
 	free(rows);
 	return ccg_sink_status(s);
 }

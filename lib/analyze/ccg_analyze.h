@@ -251,6 +251,10 @@ ccg_err ccg_an_meter_calls(const ccg_an *a, const ccg_store *s,
 ccg_err ccg_an_meter_span(const ccg_an *a, const ccg_store *s,
 			  const ccg_an_stream *m, uint64_t s0, uint64_t s1,
 			  ccg_mrows *out);
+/* Appends to (*regions)[*n ..] (room for *cap, CCG_GROW) the region of
+ * every call of location l open at t (started before, ending after). */
+ccg_err ccg_an_open_at(const ccg_store *st, const ccg_an_stream *l,
+		       uint64_t t, uint64_t **regions, size_t *n, size_t *cap);
 /* The row (region, m) of c, added empty if missing (NULL: no memory). */
 ccg_mrow *ccg_an_mrow(ccg_mrows *c, uint64_t region, uint32_t m);
 /* Adds r's rows into `into`. */
@@ -302,12 +306,20 @@ ccg_err ccg_an_longest_table(ccg_sink *s, const ccg_defs *d,
 			     void (*lpath)(const void *ctx, uint32_t loc,
 					   ccg_buf *b));
 
+/* The calls a scope's counters.tsv counts per region: its statistics'
+ * (calls starting in it), and in a window those open at its start too
+ * (`open`: one region id per call, sorted). */
+typedef struct ccg_an_calls {
+	const ccg_stats *st;
+	const uint64_t *open;
+	size_t nopen;
+} ccg_an_calls;
+
 /* counters.tsv of the rows c (resolved, summed over the scope) and the
- * meters' rows mr, with the calls per region `calls` (the scope's
- * statistics, or a window's calls overlapping it); joules from the
- * clock's `res` ticks per second (0: none). */
+ * meters' rows mr, with the calls; joules from the clock's `res` ticks
+ * per second (0: none). */
 ccg_err ccg_an_counters_table(ccg_sink *s, const ccg_an *a,
 			      const ccg_counters *c, const ccg_mrows *mr,
-			      const ccg_stats *calls, uint64_t res);
+			      const ccg_an_calls *calls, uint64_t res);
 
 #endif

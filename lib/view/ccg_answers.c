@@ -225,6 +225,12 @@ done:
 	return err;
 }
 
+static int u64_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
 static ccg_an_stream loc_stream(const ccg_trace *t, const ccg_loc *l)
 {
 	return (ccg_an_stream){ccg_loc_sloc(l, (size_t)(l - t->locs)),
@@ -319,6 +325,8 @@ static ccg_err counters_table(const ccg_trace *t, const ccg_where *w,
 	ccg_counters all = {0};
 	ccg_mrows mall = {0};
 	ccg_stats st = {0};
+	uint64_t *open = NULL;
+	size_t nopen = 0, capopen = 0;
 	ccg_err err = CCG_OK;
 	int is_root = !in || w->dir == in->l->base;
 	ccg_tspan sp = ccg_scope_span(t, w, in);
@@ -328,6 +336,12 @@ static ccg_err counters_table(const ccg_trace *t, const ccg_where *w,
 		ccg_stats sown = {0};
 		const void *shared, *res, *sshared, *sres;
 		if ((err = meters_add(t, s, p, sp, &mall)))
+			break;
+		/* A window's calls: those open at its start too. */
+		ccg_an_stream ls = loc_stream(t, p->l);
+		if (s->windowed &&
+		    (err = ccg_an_open_at(t->store, &ls, sp.start, &open,
+					  &nopen, &capopen)))
 			break;
 		if ((err = part_result(t, s, p, CCG_RES_COUNTERS, &own, &shared,
 				       &res)))
@@ -343,11 +357,15 @@ next:
 		ccg_an_ctr_free(&before);
 		put_part(t, CCG_RES_COUNTERS, &own, shared);
 	}
+	if (open)
+		qsort(open, nopen, sizeof *open, u64_cmp);
+	ccg_an_calls calls = {&st, open, nopen};
 	if (!err)
-		err = ccg_an_counters_table(out, t->an, &all, &mall, &st,
+		err = ccg_an_counters_table(out, t->an, &all, &mall, &calls,
 					    t->secs.res);
 	ccg_an_ctr_free(&all);
 	ccg_an_mrows_free(&mall);
+	free(open);
 	ccg_stats_free(&st);
 	return err;
 }

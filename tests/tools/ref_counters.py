@@ -140,7 +140,10 @@ class Series:
         g = w = 0
         held = []
         last = self.d["mode"] == "ABSOLUTE_LAST"
-        for j in range(len(self.t) - 1):
+        # the intervals between samples that [a, b) meets
+        j0 = max(0, bisect.bisect_right(self.t, a) - 1)
+        j1 = min(len(self.t) - 1, bisect.bisect_left(self.t, b) + 1)
+        for j in range(j0, j1):
             x0, x1 = max(a, self.t[j]), min(b, self.t[j + 1])
             if x1 > x0:
                 val = self.v[j + 1] if last else self.v[j]
@@ -384,6 +387,18 @@ class Counters:
                             s.value(b) - s.value(a)
         return rows
 
+    def calls(self, lids, t0=None, t1=None):
+        """Calls per region: as stats.tsv counts them, and in a window
+        also those open at its start (the calls its sums cover)."""
+        out = dict(self.tr.calls(lids, t0, t1))
+        if t0 is not None and self.tr.first is not None:
+            s0, _ = self.tr.span(t0, t1)
+            for lid in lids:
+                for a in self.tr.loc[lid].acts:
+                    if a[2] < s0 < a[2] + a[3]:
+                        out[a[0]] = out.get(a[0], 0) + 1
+        return out
+
     # -- the table --
     def doubles_inexact(self):
         """Names of double members whose rows' values are not exact:
@@ -407,7 +422,7 @@ class Counters:
         s0, s1 = tr.span(t0, t1)
         mrows = self.meter_rows(lids, s0, s1) if tr.first is not None \
             else {}
-        ncalls = tr.calls(lids, t0, t1)
+        ncalls = self.calls(lids, t0, t1)
         res = tr.res or 0
         rows = [list(HEAD)]
         for member, d in self.defs.members.items():

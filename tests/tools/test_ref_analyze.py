@@ -516,12 +516,14 @@ def test_counters():
     eq(len(root), 1 + 6 + 6, "root counter rows")
     # A window [20, 45) on location 0: samples at 20, 30, 40 are inside;
     # the one before (10) lies within the 64 events before: increases 20
-    # (at 20), 30, 40 count; calls starting inside: f once.
+    # (at 20), 30, 40 count; the calls they cover: f starting inside
+    # (20-30) and f and main open at its start (10-40, 0-50), so the
+    # means divide by 2 and 1.
     w = tr.counters([0], 20, 45)
-    eq(w[1], ["f", "CYC", "#", "accumulated", "1", "90", "90", "90.000",
+    eq(w[1], ["f", "CYC", "#", "accumulated", "2", "90", "90", "45.000",
               "-", "-"], "window counters")
-    eq(w[2], ["main", "CYC", "#", "accumulated", "0", "90", "0", "-", "-",
-              "-"], "window counters, main")
+    eq(w[2], ["main", "CYC", "#", "accumulated", "1", "90", "0", "90.000",
+              "-", "-"], "window counters, main")
 
 
 def test_repairs_and_zero():
