@@ -614,8 +614,9 @@ def fake_mount(root, tr, windows, seed, n):
               [["window_start_ticks: %d" % t0],
                ["window_end_ticks: %d" % t1]])
         for rel, lids in scopes if k < 2 else scopes[:1]:
+            more = ("counters",) if k == 0 and not rel else ()
             tables(os.path.join(wrel, rel), tr.in_window(lids), t0, t1,
-                   ("summary", "efficiency", "longest"))
+                   ("summary", "efficiency", "longest") + more)
     return path
 
 
