@@ -380,6 +380,16 @@ ccg_mrow *ccg_an_mrow(ccg_mrows *c, uint64_t region, uint32_t m)
 	return &c->r[lo];
 }
 
+/* Widens row r's least and greatest value to [min, max]. */
+static void widen(ccg_mrow *r, __int128 min, __int128 max)
+{
+	if (!r->has_minmax || min < r->min)
+		r->min = min;
+	if (!r->has_minmax || max > r->max)
+		r->max = max;
+	r->has_minmax = 1;
+}
+
 static ccg_err add_piece(ccg_mrows *out, uint64_t region, uint32_t m,
 			 const piece *p)
 {
@@ -392,13 +402,8 @@ static ccg_err add_piece(ccg_mrows *out, uint64_t region, uint32_t m,
 	r->excl += p->d;
 	ccg_i256_add(&r->wsum, &p->g);
 	r->wtime += p->w;
-	if (p->has_minmax) {
-		if (!r->has_minmax || p->min < r->min)
-			r->min = p->min;
-		if (!r->has_minmax || p->max > r->max)
-			r->max = p->max;
-		r->has_minmax = 1;
-	}
+	if (p->has_minmax)
+		widen(r, p->min, p->max);
 	return CCG_OK;
 }
 
@@ -420,13 +425,8 @@ ccg_err ccg_an_mrows_add(ccg_mrows *into, const ccg_mrows *r)
 		y->excl += x->excl;
 		ccg_i256_add(&y->wsum, &x->wsum);
 		y->wtime += x->wtime;
-		if (x->has_minmax) {
-			if (!y->has_minmax || x->min < y->min)
-				y->min = x->min;
-			if (!y->has_minmax || x->max > y->max)
-				y->max = x->max;
-			y->has_minmax = 1;
-		}
+		if (x->has_minmax)
+			widen(y, x->min, x->max);
 	}
 	return CCG_OK;
 }
@@ -550,6 +550,17 @@ static ccg_err node_end(ccg_tcur *tc, const ccg_sloc *l, const ccg_node *h,
 	return CCG_OK;
 }
 
+/* The start and end of node h whose first event is `first`. */
+static ccg_err node_span(ccg_tcur *tc, const ccg_sloc *l, const ccg_node *h,
+			 uint64_t first, uint64_t *start, uint64_t *end)
+{
+	ccg_err err = CCG_OK;
+	*start = 0;
+	if (h->nevents && (err = ccg_tcur_get(tc, first, start)))
+		return err;
+	return node_end(tc, l, h, first, end);
+}
+
 /* A node of the walk: whether it was a call (its frame data). */
 typedef struct cframe {
 	uint8_t call;
@@ -582,10 +593,8 @@ static ccg_err walk_calls(cwalk *x, const ccg_store *st,
 		if (it.kind != CCG_WALK_NODE)
 			continue;
 		const ccg_node h = *it.hdr;
-		uint64_t start = 0, end = 0;
-		if (h.nevents && (err = ccg_tcur_get(&tc, it.first, &start)))
-			break;
-		if ((err = node_end(&tc, &thr->l, &h, it.first, &end)))
+		uint64_t start, end;
+		if ((err = node_span(&tc, &thr->l, &h, it.first, &start, &end)))
 			break;
 		/* A node outside [s0, s1] adds nothing. */
 		if (ccg_walk_level(w) && (end <= x->s0 || start >= x->s1))
@@ -621,10 +630,8 @@ ccg_err ccg_an_open_at(const ccg_store *st, const ccg_an_stream *l,
 		if (it.kind != CCG_WALK_NODE)
 			continue;
 		const ccg_node h = *it.hdr;
-		uint64_t start = 0, end = 0;
-		if (h.nevents && (err = ccg_tcur_get(&tc, it.first, &start)))
-			break;
-		if ((err = node_end(&tc, &l->l, &h, it.first, &end)))
+		uint64_t start, end;
+		if ((err = node_span(&tc, &l->l, &h, it.first, &start, &end)))
 			break;
 		if (ccg_walk_level(w) && !(start < t && end > t))
 			continue;

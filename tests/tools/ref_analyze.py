@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Reference answers for summary.tsv, efficiency.tsv, longest.tsv and
 counters.tsv (doc/analysis.md), computed from `otf2-print` output alone
-with exact integers, independently of ccgfs.
+with exact integers, independently of ccgfs (counters.tsv in
+tools/ref_counters.py, which also reads the exact values of doubles with
+the OTF2 Python reader).
 
 Definitions come from `otf2-print -G`: regions (paradigm, role), location
 groups, locations (type, group), metric members (mode, value type, unit),

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Reference of counters.tsv (doc/analysis.md, "Counters per region"),
 computed independently of ccgfs with exact integers (and Fractions).
 
@@ -24,19 +23,15 @@ Two ways a member's samples count:
     its values are floor(v x 2^64), within +-2^126); an absolute member's
     is held from sample to sample (ABSOLUTE_LAST: the later sample's).
 
-  ref_counters.py TRACE.otf2 [--window T0-T1] [--group ID | --location ID]
+A module of ref_analyze.Trace.counters():
 
-prints counters.tsv of the root (or of the group or location, or the
-window T0-T1 in ticks since the zero).
+  ref_analyze.py TRACE.otf2 --files counters [--window T0-T1] [...]
+
+prints counters.tsv of the root (or of a group, a location, a window).
 """
-import argparse
 import bisect
-import os
-import sys
 from fractions import Fraction
 
-sys.dont_write_bytecode = True  # nothing written beside the sources
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 U64 = 1 << 64
 UNIT = 1 << 64          # a double member's unit: 2^-64
@@ -508,31 +503,3 @@ class Counters:
             for _, out in body:
                 rows += out
         return rows
-
-
-def main():
-    import ref_analyze as ra
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("anchor")
-    ap.add_argument("--window", help="T0-T1, ticks since the zero")
-    ap.add_argument("--group", type=int)
-    ap.add_argument("--location", type=int)
-    a = ap.parse_args()
-    tr = ra.Trace.load(a.anchor)
-    lids = tr.root()
-    if a.group is not None:
-        lids = tr.group(a.group)
-    if a.location is not None:
-        lids = [a.location]
-    t0 = t1 = None
-    if a.window:
-        w0, w1 = a.window.split("-")
-        t0, t1 = tr.zero + int(w0), tr.zero + int(w1)
-        lids = tr.in_window(lids)
-    for row in tr.counters(lids, t0, t1):
-        print("\t".join(row))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
