@@ -87,9 +87,7 @@ class Checker:
         # Rows of double members are compared without their values where
         # they are sums of doubles (written with the calls) or the
         # reference lacks the exact values (tools/ref_counters.py).
-        import ref_counters
-        doubles = ref_counters.Counters(
-            tr, getattr(tr, "exact", None)).doubles_inexact()
+        doubles = tr.counters_ref().doubles_inexact()
         self.double_names = {escape(n) for n in doubles}
 
     def fail(self, msg):

@@ -26,7 +26,6 @@ import sys
 sys.dont_write_bytecode = True  # nothing written beside the sources
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_analyze  # noqa: E402
-import ref_counters  # noqa: E402
 from ref_analyze import Trace  # noqa: E402
 
 
@@ -113,7 +112,7 @@ def main():
         rows = [dict(zip(head, r)) for r in rows[1:]]
         tr = Trace.load(a.anchor, [int(r["id"]) for r in rows])
         ck = check_analyze.Checker(a.mount, tr, rows, 10)
-        cn = ref_counters.Counters(tr, tr.exact)
+        cn = tr.counters_ref()
         metered = [lid for lid in tr.order if lid in cn.meters]
         scopes = [("", tr.order)] + [
             (check_analyze.unescape(ck.path[lid]), [lid]) for lid in metered]

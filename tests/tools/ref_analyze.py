@@ -669,13 +669,18 @@ class Trace:
                     out[a[0]] = out.get(a[0], 0) + 1
         return out
 
-    def counters(self, lids, t0=None, t1=None):
-        """counters.tsv's rows (tools/ref_counters.py)."""
+    def counters_ref(self):
+        """The reference of counters.tsv (tools/ref_counters.py), one per
+        trace: it keeps what it read."""
         import ref_counters
         if getattr(self, "_counters", None) is None:
             self._counters = ref_counters.Counters(
                 self, getattr(self, "exact", None))
-        return self._counters.table(lids, t0, t1)
+        return self._counters
+
+    def counters(self, lids, t0=None, t1=None):
+        """counters.tsv's rows."""
+        return self.counters_ref().table(lids, t0, t1)
 
 
 def main():

@@ -177,6 +177,7 @@ class Counters:
             else:
                 self.meter_for[lid] = SPAN
         self._series = {}
+        self._rows = {}         # (location, s0, s1, outside) -> rows
 
     # -- samples --
     def samples(self, l):
@@ -339,7 +340,23 @@ class Counters:
         return out, outer
 
     def meter_rows(self, lids, s0, s1, outside=True):
-        """{(member, region): sums} of the meters in the scope."""
+        """{(member, region): sums} of the meters in the scope: those of
+        each location, added."""
+        rows = {}
+        for lid in lids:
+            key = (lid, s0, s1, outside)
+            if key not in self._rows:
+                self._rows[key] = self.location_rows(lid, s0, s1, outside)
+            for k, r in self._rows[key].items():
+                x = rows.setdefault(k, {"incl": 0, "excl": 0, "g": 0,
+                                        "w": 0, "held": []})
+                for f in ("incl", "excl", "g", "w"):
+                    x[f] += r[f]
+                x["held"] = x["held"] + r["held"]
+        return rows
+
+    def location_rows(self, lid, s0, s1, outside):
+        """What the meters count in location lid over [s0, s1]."""
         rows = {}
 
         def row(member, region):
@@ -358,28 +375,26 @@ class Counters:
             else:
                 r["excl"] += s.value(b) - s.value(a)
 
-        for lid in lids:
-            if self.meter_for.get(lid) == SPAN and outside:
-                for member, s in self.series(lid).items():
-                    if s.t:
-                        add(member, SPAN, s, s0, s1)
-            ms = [self.series(m) for m in self.meters.get(lid, [])]
-            ms = [(member, s) for x in ms for member, s in x.items() if s.t]
-            if not ms:
+        if self.meter_for.get(lid) == SPAN and outside:
+            for member, s in self.series(lid).items():
+                if s.t:
+                    add(member, SPAN, s, s0, s1)
+        ms = [self.series(m) for m in self.meters.get(lid, [])]
+        ms = [(member, s) for x in ms for member, s in x.items() if s.t]
+        if not ms:
+            return rows
+        pieces, outer = self.pieces(lid, s0, s1)
+        acts = self.tr.loc[lid].acts
+        for a, b, i in pieces:
+            region = OUTSIDE if i is None else acts[i][0]
+            if i is None and not outside:
                 continue
-            pieces, outer = self.pieces(lid, s0, s1)
-            acts = self.tr.loc[lid].acts
-            for a, b, i in pieces:
-                region = OUTSIDE if i is None else acts[i][0]
-                if i is None and not outside:
-                    continue
-                for member, s in ms:
-                    add(member, region, s, a, b)
-            for a, b, region in outer:
-                for member, s in ms:
-                    if not is_absolute(s.d) and s.counted(a, b):
-                        row(member, region)["incl"] += \
-                            s.value(b) - s.value(a)
+            for member, s in ms:
+                add(member, region, s, a, b)
+        for a, b, region in outer:
+            for member, s in ms:
+                if not is_absolute(s.d) and s.counted(a, b):
+                    row(member, region)["incl"] += s.value(b) - s.value(a)
         return rows
 
     def calls(self, lids, t0=None, t1=None):
