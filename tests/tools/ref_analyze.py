@@ -458,7 +458,9 @@ class Trace:
         tr = cls(text, {lid: calltree.location_events(anchor, lid)
                         for lid in ids}, order)
         import ref_counters
-        tr.exact = ref_counters.exact_metrics(anchor)
+        tr.exact = ref_counters.exact_metrics(anchor, [
+            lid for lid, l in tr.loc.items()
+            if any(e[0] == "METRIC" for e in l.events)])
         return tr
 
     # -- scopes --

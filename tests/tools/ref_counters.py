@@ -42,19 +42,47 @@ HEAD = ["region", "metric", "unit", "mode", "calls", "inclusive",
         "exclusive", "mean", "min", "max"]
 
 
-def exact_metrics(anchor):
-    """{location id: [values of each METRIC event, in stream order]} from
-    the OTF2 Python reader; None when it cannot read the trace."""
+class Exact(list):
+    """A location's METRIC events from the OTF2 Python reader: their
+    values (a list per event, in stream order); `times` and `members`
+    (member ids per event) beside."""
+
+    def __init__(self):
+        super().__init__()
+        self.times, self.members = [], []
+
+
+def exact_metrics(anchor, lids=None):
+    """{location id: Exact} of the locations lids (None: all) from the
+    OTF2 Python reader; None when it cannot read the trace."""
+    if lids is not None and not lids:
+        return {}
     try:
         import otf2
     except ImportError:
         return None
     out = {}
+    ids = {}
     try:
         with otf2.reader.open(anchor) as r:
-            for loc, ev in r.events:
-                if isinstance(ev, otf2.events.Metric):
-                    out.setdefault(loc._ref, []).append(list(ev.values))
+            evs = r.events
+            if lids is not None:
+                want = set(lids)
+                evs = evs([l for l in r.definitions.locations
+                           if l._ref in want])
+            for loc, ev in evs:
+                if not isinstance(ev, otf2.events.Metric):
+                    continue
+                x = out.get(loc._ref)
+                if x is None:
+                    x = out[loc._ref] = Exact()
+                m = ev.metric
+                if m not in ids:
+                    cls = getattr(m, "metric_class", m)
+                    ids[m] = [mm._ref for mm in cls.members]
+                x.append(list(ev.values))
+                x.times.append(ev.time)
+                x.members.append(ids[m])
     except Exception:  # a damaged trace: the printed values stand
         return None
     return out
@@ -178,6 +206,7 @@ class Counters:
                 self.meter_for[lid] = SPAN
         self._series = {}
         self._rows = {}         # (location, s0, s1, outside) -> rows
+        self._exact_ok = {}
 
     # -- samples --
     def samples(self, l):
@@ -185,10 +214,8 @@ class Counters:
         exact values where the reader has them."""
         import ref_analyze as ra
         out = {}
-        exact = self.exact.get(l.id)
-        metric_events = [e for e in l.events if e[0] == "METRIC"]
-        if exact is not None and len(exact) != len(metric_events):
-            exact = None
+        exact = self.exact.get(l.id) if self.exact_location(l.id) \
+            else None
         k_ev = 0
         for idx, e in enumerate(l.events):
             if e[0] != "METRIC":
@@ -217,16 +244,27 @@ class Counters:
         return out
 
     def exact_location(self, lid):
-        l = self.tr.loc[lid]
-        n = sum(1 for e in l.events if e[0] == "METRIC")
-        return lid in self.exact and len(self.exact[lid]) == n
+        """Whether the reader's METRIC events of lid are otf2-print's."""
+        if lid not in self._exact_ok:
+            l = self.tr.loc[lid]
+            ex = self.exact.get(lid)
+            self._exact_ok[lid] = ex is not None and \
+                len(ex) == sum(1 for e in l.events if e[0] == "METRIC") \
+                and ex.times == [e[1] for e in l.events
+                                 if e[0] == "METRIC"]
+        return self._exact_ok[lid]
 
     def series(self, lid):
         """A meter's series by member (none when its times fall)."""
         if lid not in self._series:
             l = self.tr.loc[lid]
             out = {}
-            if l.times == sorted(l.times):
+            ex = self.exact.get(lid) if self.exact_location(lid) else None
+            if l.times != sorted(l.times):
+                pass
+            elif ex is not None:
+                self._series_exact(ex, out)
+            else:
                 for member, samples in self.samples(l).items():
                     d = self.defs.members.get(member)
                     if d is None:
@@ -238,6 +276,30 @@ class Counters:
                             s.add(t, u)
             self._series[lid] = out
         return self._series[lid]
+
+    def _series_exact(self, ex, out):
+        """Series from the reader's values (the same as unit_value's,
+        inline: the largest meters hold hundreds of thousands)."""
+        lim = float(CLAMP)
+        for t, ids, vals in zip(ex.times, ex.members, ex):
+            for member, v in zip(ids, vals):
+                s = out.get(member)
+                if s is None:
+                    d = self.defs.members.get(member)
+                    if d is None:
+                        continue
+                    s = out[member] = Series(d)
+                    s.dbl = is_double(d)
+                if isinstance(v, float):
+                    if v != v:
+                        continue
+                    n, k = max(-lim, min(lim, v)).as_integer_ratio()
+                    u = ((n << 64) if s.dbl else n) // k
+                elif s.dbl:
+                    u = max(-CLAMP, min(CLAMP, v)) << 64
+                else:
+                    u = v
+                s.add(t, u)
 
     # -- samples written with the calls (ref_analyze's rule) --
     def same_location(self, lids, t0, t1):
