@@ -75,6 +75,7 @@ typedef struct {
 	double regular, jitter;
 	bool mpi, metrics, counters, quiet, collectives, sensors_first;
 	bool acc, tasks, mpi_only;	/* ccgen_shape.c */
+	bool meter;		/* --power-meter */
 	bool quirk[QK_N];
 	ccgen_delay *delays;	/* --delay, in the order given (owned) */
 } ccgen_opts;
@@ -103,6 +104,8 @@ typedef struct {
 	uint64_t calls, excl_ticks;
 	uint64_t excl[CCGEN_NCNT], incl[CCGEN_NCNT], start[CCGEN_NCNT];
 	uint32_t open;		/* its frames on the stack */
+	uint64_t watt_ticks;	/* --power-meter: the power's integral over
+				 * its exclusive time (W x ticks) */
 } ccgen_rstat;
 
 typedef struct {
@@ -158,6 +161,7 @@ typedef struct {
 	uint64_t coll_end;	/* --collectives: no MPI_COLLECTIVE_END before */
 	uint32_t mm_first, mc_first;	/* ids of the new members, classes */
 	OTF2_StringRef s_cyc, s_sensors; /* their strings (ccgen_metric.c) */
+	OTF2_StringRef s_meter;	/* --power-meter: its strings */
 	uint64_t span0, span1;	/* sensors: the span of the calls */
 	bool spanned;		/* span0, span1 are known */
 	bool book;		/* keep the manifest's bookkeeping */
@@ -198,6 +202,10 @@ int ccgen_metric_setup(ccgen_ctx *c);
  * call runs after it (CCGEN_NONE: none). */
 int ccgen_metric_sample(ccgen_ctx *c, ccgen_loc *l, uint32_t next);
 int ccgen_metric_sensor(ccgen_ctx *c, ccgen_loc *l);
+/* --power-meter: its samples, and the integral of its power over [a, b)
+ * of location 0's time (W x ticks). */
+int ccgen_metric_meter(ccgen_ctx *c, ccgen_loc *l);
+uint64_t ccgen_meter_integral(const ccgen_ctx *c, uint64_t a, uint64_t b);
 int ccgen_metric_defs(ccgen_ctx *c, OTF2_GlobalDefWriter *g);
 /* The power (W) --counters samples while region r (CCGEN_NONE: no call)
  * runs. */

@@ -74,8 +74,13 @@ void ccgen_book_stack(ccgen_ctx *c, ccgen_loc *l, uint32_t keep,
 {
 	if (!c->book)
 		return;
-	if (l->stacked && l->sp > 0)
-		l->rs[l->stack[l->sp - 1]].excl_ticks += l->t - l->tstack;
+	if (l->stacked && l->sp > 0) {
+		ccgen_rstat *rs = &l->rs[l->stack[l->sp - 1]];
+		rs->excl_ticks += l->t - l->tstack;
+		if (c->o.meter && l == &c->locs[0])
+			rs->watt_ticks += ccgen_meter_integral(c, l->tstack,
+							       l->t);
+	}
 	l->tstack = l->t;
 	l->stacked = true;
 	for (uint32_t k = l->sp; k > keep; k--)
@@ -115,6 +120,9 @@ void ccgen_book_lines(const ccgen_ctx *c, FILE *f, const ccgen_loc *l)
 		fprintf(f, "%" PRIu64 "\tregion:%u:calls\t%" PRIu64 "\n"
 			"%" PRIu64 "\tregion:%u:exclusive_ticks\t%" PRIu64
 			"\n", id, r, rs->calls, id, r, rs->excl_ticks);
+		if (c->o.meter && l == &c->locs[0])
+			fprintf(f, "%" PRIu64 "\tregion:%u:watt_ticks\t%" PRIu64
+				"\n", id, r, rs->watt_ticks);
 		if (!c->o.counters)
 			continue;
 		for (int m = 0; m < CCGEN_NCNT; m++)

@@ -1,6 +1,7 @@
 /*
  * ccgen_metric.c - hardware counters on the locations with calls
- * (--counters) and locations of sensors (--metric-locations).
+ * (--counters), locations of sensors (--metric-locations) and a power
+ * meter of a process (--power-meter).
  *
  * --counters, as Score-P records PAPI counters: before every Enter and
  * every Leave (and CallingContextEnter/Leave), at its time, one METRIC
@@ -34,9 +35,20 @@
  * 40 + j mod 8 + 0.25 x ((3k + j) mod 10)) through an ASYNCHRONOUS class
  * of their own kind (UNKNOWN), which they name directly.
  *
+ * --power-meter: one more location of type METRIC, "power meter", in the
+ * location group of Rank 0 (which holds one CPU thread: --threads 1), as
+ * a Score-P power plugin writes a meter of a one-thread process: member
+ * "wall_power" (ABSOLUTE_LAST, DOUBLE, W) through a metric instance of
+ * an ASYNCHRONOUS class of recorder kind ABSTRACT whose scope is the
+ * system tree node.  Its samples come every CCGEN_METER_PERIOD ticks
+ * from location 0's start t0, sample k at t0 + k x period with 100 + 10
+ * x (k mod 7) W, whole watts, until one at or after location 0's last
+ * event: as mode ABSOLUTE_LAST has it, sample k's power holds from
+ * sample k - 1 up to it.  Its times follow none of location 0's events.
+ *
  * Member and class ids follow those of --metrics and all-kinds (0, 1 and
- * 0): counters first, then sensors; then the instances, one per even
- * sensor.
+ * 0): counters first, then sensors, then the meter; then the instances,
+ * one per even sensor, then the meter's.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -45,6 +57,7 @@
 #include "ccgen.h"
 
 #define CCGEN_SENSOR_SHARE 10	/* samples per sensor: --events / 10 */
+#define CCGEN_METER_PERIOD 10007 /* ticks between the meter's samples */
 
 /* Writes OTF2_GlobalDefWriter_Write<fn>(g, ...); returns -1 on failure. */
 #define CCGEN_MDEF(fn, ...) do { \
@@ -63,6 +76,18 @@ static uint32_t ccgen_sensor_class(const ccgen_ctx *c)
 	return c->mc_first + (c->o.counters ? 2 : 0);
 }
 
+/* The meter's member, class (its instance: the next id). */
+static uint32_t ccgen_meter_member(const ccgen_ctx *c)
+{
+	return ccgen_sensor_member(c) + (c->o.mlocs ? 2 : 0);
+}
+
+static uint32_t ccgen_meter_class(const ccgen_ctx *c)
+{
+	return ccgen_sensor_class(c) +
+	       (c->o.mlocs ? 2 + (c->o.mlocs + 1) / 2 : 0);
+}
+
 int ccgen_metric_setup(ccgen_ctx *c)
 {
 	bool old = c->o.metrics || c->o.quirk[QK_ALL_KINDS];
@@ -70,6 +95,14 @@ int ccgen_metric_setup(ccgen_ctx *c)
 	c->mc_first = old ? 1 : 0;
 	if (c->o.counters)
 		c->s_cyc = ccgen_str(c, "%s", ccgen_metric_names[0]);
+	if (c->o.meter) {
+		if (c->o.threads != 1)
+			return ccgen_fail("--power-meter needs --threads 1 "
+					  "(a meter of a one-thread process)");
+		c->s_meter = ccgen_str(c, "power meter");
+		ccgen_str(c, "wall_power");	/* s_meter + 1 */
+		c->locs[c->nall - 1].name = c->s_meter;
+	}
 	if (!c->o.mlocs)
 		return 0;
 	c->s_sensors = ccgen_str(c, "Node sensors");
@@ -186,12 +219,89 @@ int ccgen_metric_sensor(ccgen_ctx *c, ccgen_loc *l)
 	return 0;
 }
 
+/* The meter's power from sample k - 1 up to sample k (k >= 1). */
+static uint64_t ccgen_meter_watts(uint64_t k)
+{
+	return 100 + 10 * (k % 7);
+}
+
+uint64_t ccgen_meter_integral(const ccgen_ctx *c, uint64_t a, uint64_t b)
+{
+	const uint64_t t0 = c->locs[0].t0, p = CCGEN_METER_PERIOD;
+	uint64_t sum = 0;
+	a = a > t0 ? a : t0;
+	/* Sample k's power over (t0 + (k - 1) p, t0 + k p] within [a, b). */
+	for (uint64_t k = (a - t0) / p + 1; b > a && t0 + (k - 1) * p < b;
+	     k++) {
+		uint64_t x0 = t0 + (k - 1) * p, x1 = t0 + k * p;
+		x0 = x0 > a ? x0 : a;
+		x1 = x1 < b ? x1 : b;
+		if (x1 > x0)
+			sum += (x1 - x0) * ccgen_meter_watts(k);
+	}
+	return sum;
+}
+
+int ccgen_metric_meter(ccgen_ctx *c, ccgen_loc *l)
+{
+	static const OTF2_Type dbl[1] = { OTF2_TYPE_DOUBLE };
+	const uint64_t t0 = c->locs[0].t0, last = c->locs[0].last;
+	OTF2_MetricRef ref = ccgen_meter_class(c) + 1;
+	for (uint64_t k = 0;; k++) {
+		OTF2_MetricValue v;
+		l->t = t0 + k * CCGEN_METER_PERIOD;
+		v.floating_point = (double)ccgen_meter_watts(k);
+		if (ccgen_rec(l, OTF2_EvtWriter_Metric(l->w, NULL, l->t, ref,
+						       1, dbl, &v)))
+			return -1;
+		if (k > 0 && l->t >= last)
+			return 0;
+	}
+}
+
+/* The sensors' members, classes and instances. */
+static int ccgen_sensor_defs(ccgen_ctx *c, OTF2_GlobalDefWriter *g)
+{
+	OTF2_MetricMemberRef ms = ccgen_sensor_member(c);
+	OTF2_MetricRef cs = ccgen_sensor_class(c);
+	const OTF2_MetricMemberRef node[1] = { ms }, temp[1] = { ms + 1 };
+	CCGEN_MDEF(MetricMember, ms, c->s_sensors + 1, S_EMPTY,
+		   OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ABSOLUTE_POINT,
+		   OTF2_TYPE_DOUBLE, OTF2_BASE_DECIMAL, 0, S_POWER_UNIT);
+	CCGEN_MDEF(MetricMember, ms + 1, c->s_sensors + 2, S_EMPTY,
+		   OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ABSOLUTE_LAST,
+		   OTF2_TYPE_DOUBLE, OTF2_BASE_DECIMAL, 0, c->s_sensors + 3);
+	CCGEN_MDEF(MetricClass, cs, 1, node, OTF2_METRIC_ASYNCHRONOUS,
+		   OTF2_RECORDER_KIND_ABSTRACT);
+	CCGEN_MDEF(MetricClass, cs + 1, 1, temp, OTF2_METRIC_ASYNCHRONOUS,
+		   OTF2_RECORDER_KIND_UNKNOWN);
+	for (uint32_t j = 0; j < c->o.mlocs; j += 2)
+		CCGEN_MDEF(MetricInstance, cs + 2 + j / 2, cs,
+			   c->locs[c->o.nlocs + j].id,
+			   OTF2_SCOPE_SYSTEM_TREE_NODE, 0);
+	return 0;
+}
+
+/* The meter's member, class and instance. */
+static int ccgen_meter_defs(ccgen_ctx *c, OTF2_GlobalDefWriter *g)
+{
+	const OTF2_MetricMemberRef mw[1] = { ccgen_meter_member(c) };
+	const OTF2_MetricRef cm = ccgen_meter_class(c);
+	CCGEN_MDEF(MetricMember, mw[0], c->s_meter + 1, S_EMPTY,
+		   OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ABSOLUTE_LAST,
+		   OTF2_TYPE_DOUBLE, OTF2_BASE_DECIMAL, 0, S_POWER_UNIT);
+	CCGEN_MDEF(MetricClass, cm, 1, mw, OTF2_METRIC_ASYNCHRONOUS,
+		   OTF2_RECORDER_KIND_ABSTRACT);
+	CCGEN_MDEF(MetricInstance, cm + 1, cm, c->locs[c->nall - 1].id,
+		   OTF2_SCOPE_SYSTEM_TREE_NODE, 0);
+	return 0;
+}
+
 int ccgen_metric_defs(ccgen_ctx *c, OTF2_GlobalDefWriter *g)
 {
-	OTF2_MetricMemberRef mm = c->mm_first, ms = ccgen_sensor_member(c);
-	OTF2_MetricRef mc = c->mc_first, cs = ccgen_sensor_class(c);
+	OTF2_MetricMemberRef mm = c->mm_first;
+	OTF2_MetricRef mc = c->mc_first;
 	const OTF2_MetricMemberRef cnt[2] = { mm, mm + 1 }, pow[1] = { mm + 2 };
-	const OTF2_MetricMemberRef node[1] = { ms }, temp[1] = { ms + 1 };
 	if (c->o.counters) {
 		CCGEN_MDEF(MetricMember, mm, c->s_cyc, S_EMPTY,
 			   OTF2_METRIC_TYPE_PAPI, OTF2_METRIC_ACCUMULATED_START,
@@ -210,21 +320,7 @@ int ccgen_metric_defs(ccgen_ctx *c, OTF2_GlobalDefWriter *g)
 			   OTF2_METRIC_SYNCHRONOUS_STRICT,
 			   OTF2_RECORDER_KIND_CPU);
 	}
-	if (!c->o.mlocs)
-		return 0;
-	CCGEN_MDEF(MetricMember, ms, c->s_sensors + 1, S_EMPTY,
-		   OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ABSOLUTE_POINT,
-		   OTF2_TYPE_DOUBLE, OTF2_BASE_DECIMAL, 0, S_POWER_UNIT);
-	CCGEN_MDEF(MetricMember, ms + 1, c->s_sensors + 2, S_EMPTY,
-		   OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ABSOLUTE_LAST,
-		   OTF2_TYPE_DOUBLE, OTF2_BASE_DECIMAL, 0, c->s_sensors + 3);
-	CCGEN_MDEF(MetricClass, cs, 1, node, OTF2_METRIC_ASYNCHRONOUS,
-		   OTF2_RECORDER_KIND_ABSTRACT);
-	CCGEN_MDEF(MetricClass, cs + 1, 1, temp, OTF2_METRIC_ASYNCHRONOUS,
-		   OTF2_RECORDER_KIND_UNKNOWN);
-	for (uint32_t j = 0; j < c->o.mlocs; j += 2)
-		CCGEN_MDEF(MetricInstance, cs + 2 + j / 2, cs,
-			   c->locs[c->o.nlocs + j].id,
-			   OTF2_SCOPE_SYSTEM_TREE_NODE, 0);
-	return 0;
+	if (c->o.mlocs && ccgen_sensor_defs(c, g))
+		return -1;
+	return c->o.meter ? ccgen_meter_defs(c, g) : 0;
 }

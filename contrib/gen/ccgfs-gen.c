@@ -7,11 +7,12 @@
  * OUTDIR/NAME/ with one .evt and one .def file per location.  Equal options
  * give byte-identical output (the random trace id that OTF2 puts into the
  * anchor is replaced by one derived from --seed), and the options added
- * later (--delay, --counters, --metric-locations) change nothing in a
- * trace that does not use them: their strings, regions, metric and
- * location definitions come after all others.  This file writes the calls,
- * quirks and definitions; ccgen_mpi.c the ring exchange and --delay,
- * ccgen_metric.c --counters and --metric-locations, ccgen_book.c the
+ * later (--delay, --counters, --metric-locations, --power-meter) change
+ * nothing in a trace that does not use them: their strings, regions,
+ * metric and location definitions come after all others.  This file
+ * writes the calls, quirks and definitions; ccgen_mpi.c the ring exchange
+ * and --delay, ccgen_metric.c --counters, --metric-locations and
+ * --power-meter, ccgen_book.c the
  * manifest's bookkeeping (ccgen.h is what they share).
  *
  *   --name NAME        anchor name (default "traces")
@@ -54,6 +55,9 @@
  *                      sensors", with periodic samples (ccgen_metric.c)
  *   --sensors-first    define that group before the ranks' (as lo2s puts
  *                      its metric locations first)
+ *   --power-meter      (needs --threads 1) a location of type METRIC in
+ *                      Rank 0's group sampling its power asynchronously,
+ *                      as a Score-P power plugin (ccgen_metric.c)
  *   --seed S           random seed (default 1)
  *   --quirk NAME       add a quirk (repeatable); --quirks LIST|all (all:
  *                      every quirk but deep-chain)
@@ -151,6 +155,12 @@
  *   region:R:power     the power sampled while R's call is the innermost
  *                      (W; every sample interval of R has it, so it is the
  *                      time-weighted mean, minimum and maximum)
+ * and with --power-meter, on location 0, for each region R it calls:
+ *   region:R:watt_ticks  the meter's power integrated over the time R's
+ *                      call is the innermost (W x ticks; the meter's
+ *                      samples cover location 0's events): its mean power
+ *                      is this / exclusive_ticks, its energy this / the
+ *                      clock's resolution (J)
  * The calls the all-kinds location writes as CallingContextEnter/Leave
  * records outside the stack model are not in these lines.
  */
@@ -373,7 +383,8 @@ static void ccgen_usage(FILE *f)
 	      "         [--delay G:TICKS]... [--collectives] [--counters]\n"
 	      "         [--acc] [--tasks] [--mpi-only]\n"
 	      "         [--metric-locations N] [--sensors-first]"
-	      " [--seed S] [--quirk NAME]... [--quirks LIST|all]\n"
+	      " [--power-meter]\n"
+	      "         [--seed S] [--quirk NAME]... [--quirks LIST|all]\n"
 	      "         [--manifest FILE] [--chain D] [-q] OUTDIR\n"
 	      "quirks:", f);
 	for (int q = 0; q < QK_N; q++)
@@ -461,6 +472,7 @@ static int ccgen_parse_opt(ccgen_opts *o, int opt, const char *arg)
 	case 'a': o->acc = true; return 0;
 	case 't': o->tasks = true; return 0;
 	case 'o': o->mpi_only = true; return 0;
+	case 'P': o->meter = true; return 0;
 	case 'S': return ccgen_parse_u64(arg, 0, UINT64_MAX, &o->seed);
 	case 'Q': return ccgen_parse_quirks(o, arg);
 	case 'F': o->manifest = arg; return 0;
@@ -485,6 +497,7 @@ static int ccgen_parse_args(ccgen_opts *o, int argc, char **argv)
 		{ "sensors-first", 0, NULL, 'y' },
 		{ "acc", 0, NULL, 'a' }, { "tasks", 0, NULL, 't' },
 		{ "mpi-only", 0, NULL, 'o' },
+		{ "power-meter", 0, NULL, 'P' },
 		{ "seed", 1, NULL, 'S' }, { "quirk", 1, NULL, 'Q' },
 		{ "quirks", 1, NULL, 'Q' }, { "manifest", 1, NULL, 'F' },
 		{ "chain", 1, NULL, 'C' },
@@ -571,7 +584,7 @@ static int ccgen_setup_locs(ccgen_ctx *c)
 		o->nlocs = need;
 	}
 	c->nranks = (o->nlocs - 1) / o->threads + 1;
-	c->nall = o->nlocs + o->mlocs;
+	c->nall = o->nlocs + o->mlocs + (o->meter ? 1 : 0);
 	c->locs = calloc(c->nall, sizeof(ccgen_loc));
 	c->going = calloc(c->nranks, sizeof(bool));
 	c->rank_name = calloc(c->nranks, sizeof(OTF2_StringRef));
@@ -597,7 +610,8 @@ static int ccgen_setup_locs(ccgen_ctx *c)
 	for (uint32_t i = o->nlocs; i < c->nall; i++) {	/* no calls */
 		ccgen_loc *l = &c->locs[i];
 		l->id = ccgen_loc_id(o, i);
-		l->rank = c->nranks;	/* their own group */
+		/* their own group; the power meter Rank 0's */
+		l->rank = o->meter && i == c->nall - 1 ? 0 : c->nranks;
 		l->quirk = -1;
 		l->sensor = true;
 		l->cnt[C_SPARSE] = l->id != i;
@@ -1386,8 +1400,8 @@ static int ccgen_run_sequential(ccgen_ctx *c)
 	return 0;
 }
 
-/* The --metric-locations, after the others: their samples span the
- * others' events. */
+/* The --metric-locations and the --power-meter, after the others: their
+ * samples span the others' events. */
 static int ccgen_run_sensors(ccgen_ctx *c)
 {
 	for (uint32_t i = c->o.nlocs; i < c->nall; i++) {
@@ -1396,7 +1410,10 @@ static int ccgen_run_sensors(ccgen_ctx *c)
 		if (!l->w)
 			return ccgen_fail("no event writer for %" PRIu64,
 					  l->id);
-		if (ccgen_metric_sensor(c, l) || ccgen_loc_close(c, l))
+		bool meter = c->o.meter && i == c->nall - 1;
+		if ((meter ? ccgen_metric_meter(c, l)
+			   : ccgen_metric_sensor(c, l)) ||
+		    ccgen_loc_close(c, l))
 			return -1;
 	}
 	return 0;

@@ -7,6 +7,7 @@
  *   ccg_an_cats.c   categories of time (CCG_RES_CATS)
  *   ccg_an_long.c   longest calls (CCG_RES_LONGEST)
  *   ccg_an_ctr.c    counters per region (CCG_RES_COUNTERS)
+ *   ccg_an_meter.c  counters of metric-only locations
  *   ccg_an_table.c  summary.tsv, efficiency.tsv, longest.tsv,
  *                   counters.tsv of a scope
  *   ccg_an_wcur.c   a location's MPI records and OpenMP barriers in
@@ -69,6 +70,11 @@ struct ccg_an {
 				 * worker thread, 0 another */
 	int hybrid;             /* MPI regions, and a group of several CPU
 				 * threads */
+	uint32_t *meter_for;    /* per location: ccg_an_meter_for */
+	uint32_t *meters;       /* METRIC locations by the thread they count
+				 * for: those of location i at
+				 * meters[mfirst[i] .. mfirst[i + 1]) */
+	uint32_t *mfirst;       /* per location, and one past */
 	ccg_qkind kinds[3];     /* CCG_RES_CATS .. CCG_RES_COUNTERS */
 };
 
@@ -77,6 +83,15 @@ const ccg_anreg *ccg_an_region(const ccg_an *a, uint64_t id);
 /* The metric `id` of a, NULL when a does not define it. */
 const ccg_anmetric *ccg_an_metric(const ccg_an *a, uint64_t id);
 /* ---- ccg_an_ctr.c's pieces, for the walk of ccg_an_walk.c ---- */
+
+/* What a METRIC record holds: each value of a member the analysis knows
+ * (its index), with its OTF2 type and raw 64 bits. */
+typedef ccg_err (*an_value_fn)(void *ctx, uint32_t member, uint8_t type,
+			       uint64_t raw);
+/* Gives fn the values of event record `rec` (event idx of the stream vc
+ * reads); a record that is not a METRIC gives none. */
+ccg_err an_ctr_values(const ccg_an *a, const ccg_store *st, uint32_t rec,
+		      ccg_vcur *vc, uint64_t idx, an_value_fn fn, void *ctx);
 
 /* The samples of METRIC record `rec` at `time` (event idx of the stream
  * vc reads), added to c, their

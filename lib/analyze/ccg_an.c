@@ -308,6 +308,75 @@ static ccg_err load_roles(ccg_an *a)
 	return CCG_OK;
 }
 
+/* OTF2_LocationType of a metric-only location. */
+enum { LT_METRIC = 3 };
+
+/* What each location is to the counters (ccg_an_meter_for), and the
+ * meters of each thread. */
+static ccg_err load_meters(ccg_an *a)
+{
+	size_t nl = ccg_defs_location_count(a->d);
+	size_t ng = ccg_defs_lgroup_count(a->d);
+	uint32_t *thread = malloc((ng + 1) * sizeof *thread);
+	a->meter_for = malloc((nl ? nl : 1) * sizeof *a->meter_for);
+	a->mfirst = calloc(nl + 1, sizeof *a->mfirst);
+	a->meters = malloc((nl ? nl : 1) * sizeof *a->meters);
+	if (!thread || !a->meter_for || !a->mfirst || !a->meters) {
+		free(thread);
+		return CCG_ENOMEM;
+	}
+	/* A group's one CPU thread (CCG_METER_SPAN: none yet,
+	 * CCG_METER_NONE: several); locations of no known group share the
+	 * last slot, which counts for no thread. */
+	for (size_t g = 0; g <= ng; g++)
+		thread[g] = CCG_METER_SPAN;
+	for (size_t i = 0; i < nl; i++) {
+		const ccg_def_location *l = ccg_defs_location(a->d, i);
+		size_t g = ccg_defs_lgroup_index(a->d, l->group);
+		if (l->type == LT_CPU_THREAD && g < ng)
+			thread[g] = thread[g] == CCG_METER_SPAN ? (uint32_t)i
+								: CCG_METER_NONE;
+	}
+	for (size_t i = 0; i < nl; i++) {
+		const ccg_def_location *l = ccg_defs_location(a->d, i);
+		size_t g = ccg_defs_lgroup_index(a->d, l->group);
+		uint32_t t = thread[g < ng ? g : ng];
+		a->meter_for[i] = l->type != LT_METRIC ? CCG_METER_NONE
+				  : t < nl	       ? t
+						       : CCG_METER_SPAN;
+		if (a->meter_for[i] < nl)
+			a->mfirst[a->meter_for[i] + 1]++;
+	}
+	for (size_t i = 0; i < nl; i++)
+		a->mfirst[i + 1] += a->mfirst[i];
+	uint32_t *fill = calloc(nl ? nl : 1, sizeof *fill);
+	if (!fill) {
+		free(thread);
+		return CCG_ENOMEM;
+	}
+	for (size_t i = 0; i < nl; i++) {
+		uint32_t t = a->meter_for[i];
+		if (t < nl)
+			a->meters[a->mfirst[t] + fill[t]++] = (uint32_t)i;
+	}
+	free(fill);
+	free(thread);
+	return CCG_OK;
+}
+
+uint32_t ccg_an_meter_for(const ccg_an *a, size_t i)
+{
+	return i < ccg_defs_location_count(a->d) ? a->meter_for[i]
+						  : CCG_METER_NONE;
+}
+
+const uint32_t *ccg_an_meters(const ccg_an *a, size_t i, size_t *n)
+{
+	*n = i < ccg_defs_location_count(a->d) ? a->mfirst[i + 1] - a->mfirst[i]
+					       : 0;
+	return *n ? a->meters + a->mfirst[i] : NULL;
+}
+
 int ccg_an_role(const ccg_an *a, size_t i)
 {
 	return i < ccg_defs_location_count(a->d) ? a->role[i] : 0;
@@ -332,6 +401,8 @@ ccg_err ccg_an_create(const ccg_defs *d, uint32_t longest, ccg_an **out)
 		err = load_metrics(a);
 	if (!err)
 		err = load_roles(a);
+	if (!err)
+		err = load_meters(a);
 	if (err) {
 		ccg_an_free(a);
 		return err;
@@ -377,6 +448,9 @@ void ccg_an_free(ccg_an *a)
 	free(a->metrics);
 	free(a->mlist);
 	free(a->role);
+	free(a->meter_for);
+	free(a->meters);
+	free(a->mfirst);
 	free(a);
 }
 

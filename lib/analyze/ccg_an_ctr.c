@@ -144,12 +144,16 @@ static void step(const ccg_anmember *m, ccg_crow *r, uint8_t bits, uint64_t tp,
 		 ccg_cval vp, uint64_t t, ccg_cval v)
 {
 	if (is_abs(m)) {
-		if (bits & CCG_CTR_EXCL)
+		if (bits & CCG_CTR_EXCL) {
 			weigh(m, r, m->mode == AN_ABS_LAST ? v : vp,
 			      t > tp ? t - tp : 0);
+			r->counted = 1;
+		}
 		return;
 	}
 	ccg_cval d = m->mode == AN_RELATIVE ? v : vsub(m, v, vp);
+	if (bits & (CCG_CTR_INCL | CCG_CTR_EXCL))
+		r->counted = 1;
 	if (bits & CCG_CTR_INCL)
 		r->incl = vadd(m, r->incl, d);
 	if (bits & CCG_CTR_EXCL)
@@ -205,9 +209,8 @@ static ccg_cval value(const ccg_anmember *m, uint8_t type, uint64_t raw)
 	return v;
 }
 
-ccg_err an_ctr_event(const ccg_an *a, const ccg_store *st, ccg_counters *c,
-		     uint64_t region, uint32_t rec, ccg_vcur *vc, uint64_t idx,
-		     uint64_t time)
+ccg_err an_ctr_values(const ccg_an *a, const ccg_store *st, uint32_t rec,
+		      ccg_vcur *vc, uint64_t idx, an_value_fn fn, void *ctx)
 {
 	ccg_evrec ev;
 	ccg_buf *f = &vc->split;
@@ -244,10 +247,31 @@ ccg_err an_ctr_event(const ccg_an *a, const ccg_store *st, ccg_counters *c,
 		uint32_t mi = am && k < am->n ? a->mlist[am->first + k]
 					      : UINT32_MAX;
 		if (mi != UINT32_MAX)
-			err = sample(a, c, region, mi, time,
-				     value(member(a, mi), type, raw));
+			err = fn(ctx, mi, type, raw);
 	}
 	return err;
+}
+
+/* A sample for an_ctr_event. */
+typedef struct ev_ctx {
+	const ccg_an *a;
+	ccg_counters *c;
+	uint64_t region, time;
+} ev_ctx;
+
+static ccg_err ev_value(void *ctx, uint32_t mi, uint8_t type, uint64_t raw)
+{
+	ev_ctx *e = ctx;
+	return sample(e->a, e->c, e->region, mi, e->time,
+		      value(member(e->a, mi), type, raw));
+}
+
+ccg_err an_ctr_event(const ccg_an *a, const ccg_store *st, ccg_counters *c,
+		     uint64_t region, uint32_t rec, ccg_vcur *vc, uint64_t idx,
+		     uint64_t time)
+{
+	ev_ctx e = {a, c, region, time};
+	return an_ctr_values(a, st, rec, vc, idx, ev_value, &e);
 }
 
 static ccg_err k_event(const void *ctx, const ccg_store *st, void *into,
@@ -277,6 +301,7 @@ static void row_add(const ccg_anmember *m, ccg_crow *a, const ccg_crow *b)
 		a->has_minmax = 1;
 	}
 	a->pend |= b->pend;
+	a->counted |= b->counted;
 }
 
 /* Adds the pending parts of c's rows for member s->member, given the
@@ -406,6 +431,9 @@ static ccg_err k_own(const void *ctx, void *res, const ccg_qnode *n)
 		}
 		r->incl = s->dsum;
 		r->pend |= CCG_CTR_INCL;
+		/* Increases between its own samples are known already. */
+		if (s->n > 1)
+			r->counted = 1;
 	}
 	return err;
 }
@@ -442,7 +470,8 @@ static ccg_err k_encode(const void *ctx, const void *res, ccg_buf *out)
 		const ccg_crow *r = &c->r[i];
 		ccg_put_u(out, r->region);
 		ccg_put_u(out, r->member);
-		ccg_put_u(out, (uint64_t)r->pend | (uint64_t)r->has_minmax << 2);
+		ccg_put_u(out, (uint64_t)r->pend | (uint64_t)r->has_minmax << 2 |
+				       (uint64_t)r->counted << 3);
 		ccg_put_u(out, r->incl.u);
 		ccg_put_u(out, r->excl.u);
 		put_wsum(out, r);
@@ -459,6 +488,7 @@ static ccg_err k_encode(const void *ctx, const void *res, ccg_buf *out)
 		ccg_put_u(out, s->v_first.u);
 		ccg_put_u(out, s->v_last.u);
 		ccg_put_u(out, s->dsum.u);
+		ccg_put_u(out, s->n);
 	}
 	return ccg_buf_status(out) ? CCG_ENOMEM : CCG_OK;
 }
@@ -470,7 +500,7 @@ static ccg_err k_decode(const void *ctx, const unsigned char *p, size_t len,
 	const unsigned char *end = p + len;
 	ccg_counters *c = out;
 	uint64_t n, v[10];
-	/* A row takes 10 bytes at least, a sample 6: a damaged count
+	/* A row takes 10 bytes at least, a sample 7: a damaged count
 	 * allocates nothing unbounded. */
 	if (ccg_varint_get(&p, end, &n) || n > (uint64_t)(end - p) / 10)
 		return CCG_EFORMAT;
@@ -478,12 +508,13 @@ static ccg_err k_decode(const void *ctx, const unsigned char *p, size_t len,
 		return CCG_ENOMEM;
 	for (uint64_t i = 0; i < n; i++) {
 		ccg_crow *r = &c->r[c->n];
-		if (ccg_varints_get(&p, end, v, 10) || v[1] >= a->nmembers || v[2] > 7)
+		if (ccg_varints_get(&p, end, v, 10) || v[1] >= a->nmembers || v[2] > 15)
 			return CCG_EFORMAT;
 		r->region = v[0];
 		r->member = (uint32_t)v[1];
 		r->pend = (uint8_t)(v[2] & 3);
-		r->has_minmax = (uint8_t)(v[2] >> 2);
+		r->has_minmax = (uint8_t)(v[2] >> 2 & 1);
+		r->counted = (uint8_t)(v[2] >> 3);
 		r->incl.u = v[3];
 		r->excl.u = v[4];
 		memcpy(&r->wsum, &v[5], sizeof r->wsum);
@@ -494,17 +525,17 @@ static ccg_err k_decode(const void *ctx, const unsigned char *p, size_t len,
 			return CCG_EFORMAT;
 		c->n++;
 	}
-	if (ccg_varint_get(&p, end, &n) || n > (uint64_t)(end - p) / 6)
+	if (ccg_varint_get(&p, end, &n) || n > (uint64_t)(end - p) / 7)
 		return CCG_EFORMAT;
 	if (!(c->s = calloc(n ? n : 1, sizeof *c->s)))
 		return CCG_ENOMEM;
 	for (uint64_t i = 0; i < n; i++) {
 		ccg_csamp *s = &c->s[c->ns];
-		if (ccg_varints_get(&p, end, v, 6) || v[0] >= a->nmembers ||
+		if (ccg_varints_get(&p, end, v, 7) || v[0] >= a->nmembers ||
 		    (c->ns && c->s[c->ns - 1].member >= v[0]))
 			return CCG_EFORMAT;
 		*s = (ccg_csamp){(uint32_t)v[0], v[1], v[2], {v[3]}, {v[4]},
-				 {v[5]}, 0};
+				 {v[5]}, v[6]};
 		c->ns++;
 	}
 	return p == end ? CCG_OK : CCG_EFORMAT;

@@ -6,6 +6,7 @@
 #include "analyze_i.h"
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -348,36 +349,60 @@ ccg_err ccg_an_longest_table(ccg_sink *s, const ccg_defs *d,
 
 /* ---- counters.tsv ---- */
 
-/* A row of counters.tsv in the making: its row and analysis. */
-typedef struct crow_ref {
-	const ccg_crow *r;
+/* A row of counters.tsv in the making: a row of samples written with the
+ * calls (c) or of a meter (m), and its exclusive part in the member's
+ * unit (whole numbers, or 2^-64 for a double member) to sort by. */
+typedef struct trow {
+	const ccg_crow *c;
+	const ccg_mrow *m;
+	uint64_t region;
+	uint32_t member;
+	__int128 key;
 	const ccg_an *a;
-} crow_ref;
+} trow;
 
-static int signed_less(const ccg_anmember *m, ccg_cval x, ccg_cval y)
+static int is_abs_member(const ccg_anmember *m)
 {
-	if (m->is_double)
-		return x.d < y.d;
-	return (int64_t)x.u < (int64_t)y.u;
+	return m->mode == AN_ABS_LAST || m->mode == AN_ABS_HOLD;
+}
+
+/* A double's value in units of 2^-64, within +-2^126 (sorting only). */
+static __int128 key_of_double(double d)
+{
+	if (d != d)
+		return 0;
+	d = d > 0x1p62 ? 0x1p62 : d < -0x1p62 ? -0x1p62 : d;
+	return (__int128)ldexp(d, 64);
 }
 
 /* By member, then exclusive largest first (absolute: none), then
  * region. */
-static int crow_cmp(const void *x, const void *y)
+static int trow_cmp(const void *x, const void *y)
 {
-	const crow_ref *p = x, *q = y;
-	const ccg_crow *a = p->r, *b = q->r;
+	const trow *a = x, *b = y;
 	if (a->member != b->member)
 		return a->member < b->member ? -1 : 1;
-	const ccg_anmember *m = &p->a->members[a->member];
-	if (m->mode == AN_ABS_LAST || m->mode == AN_ABS_HOLD) {
-		/* by region alone */
-	} else if (signed_less(m, b->excl, a->excl)) {
-		return -1;
-	} else if (signed_less(m, a->excl, b->excl)) {
-		return 1;
-	}
-	return a->region < b->region ? -1 : a->region > b->region;
+	if (!is_abs_member(&a->a->members[a->member]) && a->key != b->key)
+		return a->key > b->key ? -1 : 1;
+	if (a->region != b->region)
+		return a->region < b->region ? -1 : 1;
+	/* A member written with the calls and on a meter: that order. */
+	return (a->m != NULL) - (b->m != NULL);
+}
+
+static void put_i128(ccg_buf *b, __int128 v)
+{
+	char d[48];
+	size_t n = sizeof d;
+	unsigned __int128 mag = v < 0 ? -(unsigned __int128)v
+				      : (unsigned __int128)v;
+	do {
+		d[--n] = (char)('0' + (int)(mag % 10));
+		mag /= 10;
+	} while (mag);
+	if (v < 0)
+		d[--n] = '-';
+	ccg_buf_add(b, d + n, sizeof d - n);
 }
 
 static void put_value(ccg_buf *b, const ccg_anmember *m, ccg_cval v)
@@ -391,41 +416,113 @@ static void put_value(ccg_buf *b, const ccg_anmember *m, ccg_cval v)
 		ccg_buf_addu(b, v.u, 0);
 }
 
-static void counters_row(ccg_sink *s, const ccg_an *a, const ccg_crow *r,
-			 uint64_t calls)
+/* A meter's value in the member's unit: a whole number, or the double
+ * nearest to it. */
+static void put_unit(ccg_buf *b, const ccg_anmember *m, __int128 v)
 {
-	const ccg_anmember *m = &a->members[r->member];
-	int abs = m->mode == AN_ABS_LAST || m->mode == AN_ABS_HOLD;
-	ccg_buf *b = ccg_sink_begin(s);
-	ccg_tsv_region(b, a->d, r->region);
+	if (m->is_double)
+		ccg_tsv_double(b, ldexp((double)v, -64));
+	else
+		put_i128(b, v);
+}
+
+/* v / (den x the member's unit) with 3 decimals; "-" when den is 0. */
+static void put_mean(ccg_buf *b, const ccg_anmember *m, __int128 v,
+		     uint64_t den)
+{
+	unsigned __int128 d = m->is_double ? (unsigned __int128)den << 64 : den;
+	ccg_share_sput(b, v, d, 3, 3);
+}
+
+static void put_mean256(ccg_buf *b, const ccg_anmember *m, const ccg_i256 *v,
+			uint64_t den)
+{
+	uint64_t mag[4];
+	unsigned __int128 d = m->is_double ? (unsigned __int128)den << 64 : den;
+	if (!d) {
+		ccg_buf_addc(b, '-');
+		return;
+	}
+	ccg_i256_magnitude(v, mag);
+	ccg_share_sput256(b, ccg_i256_neg(v), mag, d, 3, 3);
+}
+
+/* Whether member m is a power in watts: its energy has a row. */
+static int is_watts(const ccg_anmember *m)
+{
+	return is_abs_member(m) && !strcmp(m->def.unit, "W") &&
+	       !m->def.exponent;
+}
+
+static void put_head(ccg_buf *b, const trow *t, const char *unit,
+		     const char *mode, int has_calls, uint64_t calls)
+{
+	const ccg_anmember *m = &t->a->members[t->member];
+	if (t->region == CCG_MROW_OUTSIDE)
+		ccg_buf_adds(b, "(outside)");
+	else if (t->region == CCG_MROW_SPAN)
+		ccg_buf_adds(b, "(span)");
+	else
+		ccg_tsv_region(b, t->a->d, t->region);
 	ccg_buf_addc(b, '\t');
 	if (*m->def.name)
 		ccg_tsv_escape(b, m->def.name);
 	else
 		ccg_buf_addc(b, '-');
 	ccg_buf_addc(b, '\t');
-	ccg_tsv_metric_unit(b, &m->def);
-	ccg_buf_addf(b, "\t%s\t%llu\t",
-		     abs ? "absolute"
-			 : m->mode == AN_RELATIVE ? "relative" : "accumulated",
-		     (unsigned long long)calls);
+	if (unit)
+		ccg_buf_adds(b, unit);
+	else
+		ccg_tsv_metric_unit(b, &m->def);
+	ccg_buf_addf(b, "\t%s\t", mode);
+	if (has_calls)
+		ccg_buf_addu(b, calls, 0);
+	else
+		ccg_buf_addc(b, '-');
+	ccg_buf_addc(b, '\t');
+}
+
+static const char *mode_name(const ccg_anmember *m)
+{
+	return is_abs_member(m)		 ? "absolute"
+	       : m->mode == AN_RELATIVE ? "relative"
+					: "accumulated";
+}
+
+/* The row of t, and for watts the row of its energy (joules over the
+ * exclusive time: the integral of the power over it / res). */
+static void counters_row(ccg_sink *s, const trow *t, uint64_t calls,
+			 uint64_t res)
+{
+	const ccg_anmember *m = &t->a->members[t->member];
+	int abs = is_abs_member(m), pseudo = t->region >= CCG_MROW_SPAN;
+	ccg_buf *b = ccg_sink_begin(s);
+	put_head(b, t, NULL, mode_name(m), !pseudo, calls);
+	const ccg_crow *r = t->c;
+	const ccg_mrow *x = t->m;
 	if (abs) {
 		ccg_buf_adds(b, "-\t-\t");
-		if (!r->wtime)
+		if (r && !r->wtime)
 			ccg_buf_addc(b, '-');
-		else if (m->is_double)
+		else if (r && m->is_double)
 			ccg_tsv_double(b, r->wsum.d / (double)r->wtime);
-		else
+		else if (r)
 			ccg_share_sput(b, r->wsum.i, r->wtime, 3, 3);
+		else
+			put_mean256(b, m, &x->wsum, x->wtime);
 		ccg_buf_addc(b, '\t');
-		if (r->has_minmax) {
+		if (r && r->has_minmax) {
 			put_value(b, m, r->min);
 			ccg_buf_addc(b, '\t');
 			put_value(b, m, r->max);
+		} else if (x && x->has_minmax) {
+			put_unit(b, m, x->min);
+			ccg_buf_addc(b, '\t');
+			put_unit(b, m, x->max);
 		} else {
 			ccg_buf_adds(b, "-\t-");
 		}
-	} else {
+	} else if (r) {
 		put_value(b, m, r->incl);
 		ccg_buf_addc(b, '\t');
 		put_value(b, m, r->excl);
@@ -437,32 +534,94 @@ static void counters_row(ccg_sink *s, const ccg_an *a, const ccg_crow *r,
 		else
 			ccg_share_sput(b, (int64_t)r->incl.u, calls, 3, 3);
 		ccg_buf_adds(b, "\t-\t-");
+	} else {
+		/* Time in no call, a meter's span: theirs is both. */
+		put_unit(b, m, pseudo ? x->excl : x->incl);
+		ccg_buf_addc(b, '\t');
+		put_unit(b, m, x->excl);
+		ccg_buf_addc(b, '\t');
+		if (pseudo || !calls)
+			ccg_buf_addc(b, '-');
+		else
+			put_mean(b, m, x->incl, calls);
+		ccg_buf_adds(b, "\t-\t-");
 	}
 	ccg_buf_addc(b, '\n');
 	ccg_sink_end(s);
+	if (!is_watts(m))
+		return;
+	b = ccg_sink_begin(s);
+	put_head(b, t, "J", "energy", !pseudo, calls);
+	ccg_buf_adds(b, "-\t");
+	if (!res)
+		ccg_buf_addc(b, '-');
+	else if (r && m->is_double)
+		ccg_tsv_double(b, r->wsum.d / (double)res);
+	else if (r)
+		ccg_share_sput(b, r->wsum.i, res, 3, 3);
+	else
+		put_mean256(b, m, &x->wsum, res);
+	ccg_buf_adds(b, "\t-\t-\t-\n");
+	ccg_sink_end(s);
+}
+
+static int u64_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* The calls of `region` the table counts. */
+static uint64_t region_calls(const ccg_an_calls *cl, uint64_t region)
+{
+	const ccg_stats *st = cl->st;
+	uint64_t calls = 0;
+	size_t k = ccg_search(st->r, st->n, sizeof *st->r,
+			      offsetof(ccg_rstat, region), region);
+	if (k < st->n && st->r[k].region == region)
+		calls = st->r[k].calls;
+	const uint64_t *p = cl->nopen ? bsearch(&region, cl->open, cl->nopen,
+						sizeof region, u64_cmp)
+				      : NULL;
+	/* bsearch finds one of the equal ids: count the run around it. */
+	for (const uint64_t *q = p; q && q >= cl->open && *q == region; q--)
+		calls++;
+	for (const uint64_t *q = p ? p + 1 : NULL;
+	     q && q < cl->open + cl->nopen && *q == region; q++)
+		calls++;
+	return calls;
 }
 
 ccg_err ccg_an_counters_table(ccg_sink *s, const ccg_an *a,
-			      const ccg_counters *c, const ccg_stats *st)
+			      const ccg_counters *c, const ccg_mrows *mr,
+			      const ccg_an_calls *cl, uint64_t res)
 {
 	static const char head[] = "region\tmetric\tunit\tmode\tcalls\t"
 				   "inclusive\texclusive\tmean\tmin\tmax\n";
-	crow_ref *rows = table_begin(s, head, c->n, sizeof *rows);
+	size_t nm = mr ? mr->n : 0;
+	trow *rows = table_begin(s, head, c->n + nm, sizeof *rows);
 	size_t n = 0;
 	if (!rows)
 		return CCG_ENOMEM;
-	for (uint32_t i = 0; i < c->n; i++)
-		if (c->r[i].region != CCG_CTR_SELF)
-			rows[n++] = (crow_ref){&c->r[i], a};
-	ccg_sort(rows, n, sizeof *rows, crow_cmp);
-	for (size_t i = 0; i < n && !ccg_sink_done(s); i++) {
-		uint64_t region = rows[i].r->region, calls = 0;
-		size_t k = ccg_search(st->r, st->n, sizeof *st->r,
-				      offsetof(ccg_rstat, region), region);
-		if (k < st->n && st->r[k].region == region)
-			calls = st->r[k].calls;
-		counters_row(s, a, rows[i].r, calls);
+	for (uint32_t i = 0; i < c->n; i++) {
+		const ccg_crow *r = &c->r[i];
+		const ccg_anmember *m = &a->members[r->member];
+		if (r->region == CCG_CTR_SELF || !r->counted)
+			continue;
+		__int128 key = m->is_double ? key_of_double(r->excl.d)
+					    : (__int128)(int64_t)r->excl.u;
+		rows[n++] = (trow){r, NULL, r->region, r->member, key, a};
 	}
+	for (size_t i = 0; i < nm; i++) {
+		const ccg_mrow *r = &mr->r[i];
+		if (r->counted)
+			rows[n++] = (trow){NULL, r, r->region, r->member,
+					   r->excl, a};
+	}
+	ccg_sort(rows, n, sizeof *rows, trow_cmp);
+	for (size_t i = 0; i < n && !ccg_sink_done(s); i++)
+		counters_row(s, &rows[i], region_calls(cl, rows[i].region),
+			     res);
 	free(rows);
 	return ccg_sink_status(s);
 }

@@ -293,6 +293,10 @@ static ccg_err call_part(anwalk *x, const wframe *f, int64_t pos, acc *c,
 						at->dsum));
 		if (!at->n)
 			r->pend |= CCG_CTR_INCL;
+		/* Increases inside it known already: at every sample inside
+		 * but the accumulator's first. */
+		if (s->n - at->n > (at->n ? 0u : 1u))
+			r->counted = 1;
 	}
 	return CCG_OK;
 }

@@ -138,7 +138,9 @@ typedef union ccg_cval {
  * innermost call, that time, and the least and greatest value of weight
  * above 0.  `pend` marks what the instance's first sample of the member
  * adds once the sample before the instance is known: CCG_CTR_INCL,
- * CCG_CTR_EXCL. */
+ * CCG_CTR_EXCL.  `counted` is set once an increase (or an absolute
+ * member's interval) is counted into the row: a row without it measured
+ * nothing and is not shown. */
 #define CCG_CTR_SELF UINT64_MAX
 enum { CCG_CTR_INCL = 1, CCG_CTR_EXCL = 2 };
 typedef struct ccg_crow {
@@ -146,6 +148,7 @@ typedef struct ccg_crow {
 	uint32_t member;
 	uint8_t pend;
 	uint8_t has_minmax;
+	uint8_t counted;
 	ccg_cval incl, excl;
 	union {
 		__int128 i;
@@ -161,8 +164,7 @@ typedef struct ccg_csamp {
 	uint32_t member;
 	uint64_t t_first, t_last;
 	ccg_cval v_first, v_last, dsum;
-	uint64_t n;             /* samples, while a result is being made
-				 * (records do not keep it) */
+	uint64_t n;             /* samples */
 } ccg_csamp;
 
 typedef struct ccg_counters {
@@ -188,6 +190,80 @@ ccg_err ccg_an_ctr_sample(const ccg_an *a, const ccg_store *s,
 			  ccg_counters *c, uint32_t rec, ccg_vcur *vc,
 			  uint64_t idx, uint64_t time);
 void ccg_an_ctr_free(ccg_counters *c);
+
+/* ---- meters: metric-only locations (ccg_an_meter.c) ---- */
+
+/* What a location is to the counters: a METRIC location counts for the
+ * one CPU thread of its location group (that thread's index), or, with
+ * none or several, over a scope's span (CCG_METER_SPAN); any other
+ * location is CCG_METER_NONE. */
+enum { CCG_METER_NONE = UINT32_MAX, CCG_METER_SPAN = UINT32_MAX - 1 };
+uint32_t ccg_an_meter_for(const ccg_an *a, size_t i);
+/* The METRIC locations that count for location i: *n indices. */
+const uint32_t *ccg_an_meters(const ccg_an *a, size_t i, size_t *n);
+
+/* A location's stream: the location and its root instance. */
+typedef struct ccg_an_stream {
+	ccg_sloc l;
+	ccg_sinst root;
+} ccg_an_stream;
+
+/* A 256-bit two's complement integer, least significant limb first. */
+typedef struct ccg_i256 {
+	uint64_t w[4];
+} ccg_i256;
+ccg_i256 ccg_i256_of(__int128 v);
+void ccg_i256_add(ccg_i256 *a, const ccg_i256 *b);
+int ccg_i256_neg(const ccg_i256 *a);
+/* |a| into out, least significant limb first. */
+void ccg_i256_magnitude(const ccg_i256 *a, uint64_t out[4]);
+
+/* A row a meter counts: a region (CCG_MROW_OUTSIDE: time in no call;
+ * CCG_MROW_SPAN: a meter reported over the scope's span) and a member.
+ * Values in the member's unit: whole numbers, or 2^-64 for a double
+ * member.  Accumulated and relative members: the increase over the
+ * region's calls (incl, once per region) and while it is the innermost
+ * (excl; outside and span rows: theirs).  Absolute members: the
+ * integral of the value over that time (wsum, value x ticks), the time,
+ * the least and greatest value held.  `counted`: a piece of time within
+ * the meter's samples was counted into it. */
+#define CCG_MROW_OUTSIDE (UINT64_MAX - 1)
+#define CCG_MROW_SPAN (UINT64_MAX - 2)
+typedef struct ccg_mrow {
+	uint64_t region;
+	uint32_t member;
+	uint8_t counted, has_minmax;
+	__int128 incl, excl, min, max;
+	ccg_i256 wsum;
+	uint64_t wtime;
+} ccg_mrow;
+
+typedef struct ccg_mrows {
+	uint32_t n;
+	size_t cap;
+	ccg_mrow *r;            /* sorted by (region, member) */
+} ccg_mrows;
+
+/* Adds to out what meters m[0 .. nm) count for the calls of location
+ * thr in its instance `in`, over [s0, s1]; the time in no call to
+ * CCG_MROW_OUTSIDE when `outside`, else to nothing. */
+ccg_err ccg_an_meter_calls(const ccg_an *a, const ccg_store *s,
+			   const ccg_an_stream *thr, const ccg_sinst *in,
+			   uint64_t s0, uint64_t s1, int outside,
+			   const ccg_an_stream *m, size_t nm, ccg_mrows *out);
+/* Adds to out what meter m counts over [s0, s1] (rows CCG_MROW_SPAN). */
+ccg_err ccg_an_meter_span(const ccg_an *a, const ccg_store *s,
+			  const ccg_an_stream *m, uint64_t s0, uint64_t s1,
+			  ccg_mrows *out);
+/* Appends to (*regions)[*n ..] (room for *cap, CCG_GROW) the region of
+ * every call of location l open at t (started before, ending after). */
+ccg_err ccg_an_open_at(const ccg_store *st, const ccg_an_stream *l,
+		       uint64_t t, uint64_t **regions, size_t *n, size_t *cap);
+/* The row (region, m) of c, added empty if missing (NULL: no memory). */
+ccg_mrow *ccg_an_mrow(ccg_mrows *c, uint64_t region, uint32_t m);
+/* Adds r's rows into `into`. */
+ccg_err ccg_an_mrows_add(ccg_mrows *into, const ccg_mrows *r);
+void ccg_an_mrows_free(ccg_mrows *r);
 
 /* ---- the tables of a scope (ccg_an_table.c) ---- */
 
@@ -242,9 +318,20 @@ ccg_err ccg_an_longest_table(ccg_sink *s, const ccg_defs *d,
 			     void (*lpath)(const void *ctx, uint32_t loc,
 					   ccg_buf *b));
 
-/* counters.tsv of the rows c (resolved, summed over the scope), with the
- * scope's statistics st for the calls. */
+/* The calls a scope's counters.tsv counts per region: its statistics'
+ * (calls starting in it), and in a window those open at its start too
+ * (`open`: one region id per call, sorted). */
+typedef struct ccg_an_calls {
+	const ccg_stats *st;
+	const uint64_t *open;
+	size_t nopen;
+} ccg_an_calls;
+
+/* counters.tsv of the rows c (resolved, summed over the scope) and the
+ * meters' rows mr, with the calls; joules from the clock's `res` ticks
+ * per second (0: none). */
 ccg_err ccg_an_counters_table(ccg_sink *s, const ccg_an *a,
-			      const ccg_counters *c, const ccg_stats *st);
+			      const ccg_counters *c, const ccg_mrows *mr,
+			      const ccg_an_calls *calls, uint64_t res);
 
 #endif

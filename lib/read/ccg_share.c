@@ -190,6 +190,19 @@ void ccg_share_sput(ccg_buf *b, __int128 num, unsigned __int128 den,
 	ccg_buf_add(b, tmp, share(tmp, from128(mag), &d, dec, point, neg));
 }
 
+void ccg_share_sput256(ccg_buf *b, int negative, const uint64_t num[4],
+		       unsigned __int128 den, unsigned dec, unsigned point)
+{
+	char tmp[CCG_SHARE_WIDE_MAX];
+	u256 n = {{num[0], num[1], num[2], num[3]}}, d = from128(den);
+	/* 10 x num must fit: a larger magnitude is not a figure (2^252). */
+	if (n.w[3] >> 60) {
+		ccg_buf_addc(b, '-');
+		return;
+	}
+	ccg_buf_add(b, tmp, share(tmp, n, &d, dec, point, negative));
+}
+
 void ccg_share_percent(ccg_buf *b, unsigned __int128 num,
 		       unsigned __int128 den)
 {

@@ -106,6 +106,10 @@ void ccg_share_put2(ccg_buf *b, unsigned __int128 n1, unsigned __int128 n2,
  * as floor() has it. */
 void ccg_share_sput(ccg_buf *b, __int128 num, unsigned __int128 den,
 		    unsigned dec, unsigned point);
+/* The same for a 256-bit magnitude num (least significant limb first)
+ * and its sign; "-" for a magnitude of 2^252 or more. */
+void ccg_share_sput256(ccg_buf *b, int negative, const uint64_t num[4],
+		       unsigned __int128 den, unsigned dec, unsigned point);
 /* A percentage: 100 x num / den with 2 decimals ("-" when den is 0). */
 void ccg_share_percent(ccg_buf *b, unsigned __int128 num,
 		       unsigned __int128 den);

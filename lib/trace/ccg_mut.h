@@ -1,7 +1,8 @@
 /*
  * ccg_mut.h - internal to lib/trace/: everything of an open trace that
  * changes after ccg_trace_open (t->mut): the windows and timeline-N files
- * looked up, the merged texts kept, patterns.tsv made, the reads served,
+ * looked up, the merged texts kept, patterns.tsv made, the meters'
+ * rows of whole locations, the reads served,
  * the names refused.  Each field names the lock that protects it.
  */
 #ifndef CCG_TRACE_MUT_H
@@ -38,6 +39,12 @@ struct ccg_trace_mut {
 	ccg_buf *pat_root;      /* pat_mu: patterns.tsv of the root */
 	ccg_buf **pat_loc;      /* pat_mu: per location, when made */
 	size_t nlocs_pat;       /* pat_mu */
+	pthread_mutex_t meter_mu;
+	ccg_mrows **meter_loc;  /* meter_mu: per location, what the meters
+				 * count in its whole stream, once made
+				 * (kept until close: read without the
+				 * lock once set) */
+	size_t nlocs_meter;     /* meter_mu */
 	uint64_t reads;         /* atomic: file reads served (a size query
 				 * is not one) */
 	int refused_said;       /* atomic: a read refused a malformed record

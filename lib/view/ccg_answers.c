@@ -15,6 +15,7 @@
 #include "ccg_names.h"
 #include "ccg_scope.h"
 #include "ccg_answers.h"
+#include "ccg_mut.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -275,19 +276,124 @@ done:
 	return err;
 }
 
+static int u64_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+static ccg_an_stream loc_stream(const ccg_trace *t, const ccg_loc *l)
+{
+	return (ccg_an_stream){ccg_loc_sloc(l, (size_t)(l - t->locs)),
+			       ccg_loc_sroot(l)};
+}
+
+/* What the meters count in part p over the span sp (doc/analysis.md,
+ * "Counters per region"): a thread's meters for its calls (and, for a
+ * whole location or a window, the time in no call), a meter of a node
+ * over the span. */
+static ccg_err meter_part(const ccg_trace *t, const ccg_part *p,
+			  ccg_tspan sp, ccg_mrows *out)
+{
+	size_t li = (size_t)(p->l - t->locs), nm;
+	int whole = p->in.node == p->l->root && p->in.first == 0;
+	ccg_an_stream thr = loc_stream(t, p->l);
+	if (ccg_an_meter_for(t->an, li) == CCG_METER_SPAN)
+		return whole ? ccg_an_meter_span(t->an, t->store, &thr,
+						 sp.start, sp.end, out)
+			     : CCG_OK;
+	const uint32_t *ms = ccg_an_meters(t->an, li, &nm);
+	if (!nm)
+		return CCG_OK;
+	ccg_an_stream *m = malloc(nm * sizeof *m);
+	if (!m)
+		return CCG_ENOMEM;
+	for (size_t k = 0; k < nm; k++)
+		m[k] = loc_stream(t, &t->locs[ms[k]]);
+	ccg_err err = ccg_an_meter_calls(t->an, t->store, &thr, &p->in,
+					 sp.start, sp.end, whole, m, nm, out);
+	free(m);
+	return err;
+}
+
+/* What the meters count in location l's whole stream (its directory's
+ * scope, the trace's span sp): made once, kept until the trace closes. */
+static ccg_err whole_meters(const ccg_trace *t, const ccg_part *p,
+			    ccg_tspan sp, const ccg_mrows **out)
+{
+	ccg_trace_mut *mu = t->mut;
+	size_t li = (size_t)(p->l - t->locs);
+	ccg_err err = CCG_OK;
+	pthread_mutex_lock(&mu->meter_mu);
+	if (!mu->meter_loc) {
+		mu->meter_loc = calloc(t->nlocs ? t->nlocs : 1,
+				       sizeof *mu->meter_loc);
+		mu->nlocs_meter = mu->meter_loc ? t->nlocs : 0;
+	}
+	*out = mu->meter_loc ? mu->meter_loc[li] : NULL;
+	err = mu->meter_loc ? CCG_OK : CCG_ENOMEM;
+	pthread_mutex_unlock(&mu->meter_mu);
+	if (err || *out)
+		return err;
+	/* Made without the lock; the first made is kept. */
+	ccg_mrows *r = calloc(1, sizeof *r);
+	if (!r)
+		return CCG_ENOMEM;
+	if ((err = meter_part(t, p, sp, r))) {
+		ccg_an_mrows_free(r);
+		free(r);
+		return err;
+	}
+	pthread_mutex_lock(&mu->meter_mu);
+	if (!mu->meter_loc[li]) {
+		mu->meter_loc[li] = r;
+		r = NULL;
+	}
+	*out = mu->meter_loc[li];
+	pthread_mutex_unlock(&mu->meter_mu);
+	if (r) {
+		ccg_an_mrows_free(r);
+		free(r);
+	}
+	return CCG_OK;
+}
+
+/* What the meters count in part p, added to out. */
+static ccg_err meters_add(const ccg_trace *t, const ccg_scope *s,
+			  const ccg_part *p, ccg_tspan sp, ccg_mrows *out)
+{
+	const ccg_mrows *whole;
+	if (s->windowed || p->in.node != p->l->root || p->in.first)
+		return meter_part(t, p, sp, out);
+	ccg_err err = whole_meters(t, p, sp, &whole);
+	return err ? err : ccg_an_mrows_add(out, whole);
+}
+
 static ccg_err counters_table(const ccg_trace *t, const ccg_where *w,
 			      const ccg_inst *in, const ccg_scope *s,
 			      ccg_sink *out)
 {
 	ccg_counters all = {0};
+	ccg_mrows mall = {0};
 	ccg_stats st = {0};
+	uint64_t *open = NULL;
+	size_t nopen = 0, capopen = 0;
 	ccg_err err = CCG_OK;
 	int is_root = !in || w->dir == in->l->base;
+	ccg_tspan sp = ccg_scope_span(t, w, in);
 	for (size_t i = 0; !err && i < s->n; i++) {
 		const ccg_part *p = &s->p[i];
 		ccg_counters own = {0}, before = {0};
 		ccg_stats sown = {0};
 		const void *shared, *res, *sshared, *sres;
+		if ((err = meters_add(t, s, p, sp, &mall)))
+			break;
+		/* A window's calls: those open at its start too. */
+		ccg_an_stream ls = loc_stream(t, p->l);
+		if (s->windowed &&
+		    (err = ccg_an_open_at(t->store, &ls, sp.start, &open,
+					  &nopen, &capopen)))
+			break;
 		if ((err = part_result(t, s, p, CCG_RES_COUNTERS, &own, &shared,
 				       &res)))
 			goto next;
@@ -302,9 +408,15 @@ next:
 		ccg_an_ctr_free(&before);
 		put_part(t, CCG_RES_COUNTERS, &own, shared);
 	}
+	if (open)
+		qsort(open, nopen, sizeof *open, u64_cmp);
+	ccg_an_calls calls = {&st, open, nopen};
 	if (!err)
-		err = ccg_an_counters_table(out, t->an, &all, &st);
+		err = ccg_an_counters_table(out, t->an, &all, &mall, &calls,
+					    t->secs.res);
 	ccg_an_ctr_free(&all);
+	ccg_an_mrows_free(&mall);
+	free(open);
 	ccg_stats_free(&st);
 	return err;
 }

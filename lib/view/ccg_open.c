@@ -336,6 +336,7 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 		return CCG_ENOMEM;
 	}
 	pthread_mutex_init(&t->mut->pat_mu, NULL);
+	pthread_mutex_init(&t->mut->meter_mu, NULL);
 	pthread_mutex_init(&t->mut->win_mu, NULL);
 	pthread_mutex_init(&t->mut->ref_mu, NULL);
 	static uint64_t serials; /* one per open, for the read memos */
@@ -418,6 +419,13 @@ static void mut_free(ccg_trace_mut *m)
 	}
 	free(m->pat_loc);
 	pthread_mutex_destroy(&m->pat_mu);
+	for (size_t i = 0; m->meter_loc && i < m->nlocs_meter; i++) {
+		if (m->meter_loc[i])
+			ccg_an_mrows_free(m->meter_loc[i]);
+		free(m->meter_loc[i]);
+	}
+	free(m->meter_loc);
+	pthread_mutex_destroy(&m->meter_mu);
 	pthread_mutex_destroy(&m->win_mu);
 	pthread_mutex_destroy(&m->ref_mu);
 	for (size_t i = 0; i < CCG_REFUSED_KEPT; i++) {

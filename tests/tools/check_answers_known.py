@@ -16,7 +16,10 @@ For every location of the manifest with calls:
     rounding (one unit in the last place per column);
   - counters.tsv of its directory: per region, the inclusive and exclusive
     increase of every counter is the manifest's, exactly; `power`'s mean
-    is the region's constant;
+    is the region's constant; with --power-meter, the meter's mean watts
+    and joules of each region of location 0 are the manifest's integral
+    over its exclusive time divided by that time and by the clock's
+    resolution;
 and in the root, with --delayed G: slowest_location is the first location
 of Rank G, and every other rank's first location spends at least
 --wait ticks more in MPI than Rank G's.
@@ -47,6 +50,18 @@ def seconds(ticks, res):
     q = (ticks * 10 ** dec + res // 2) // res
     s = str(q).rjust(dec + 1, "0")
     return s[:-dec] + "." + s[-dec:] if dec else s
+
+
+# The member of ccgfs-gen's --power-meter.
+METER = "wall_power"
+
+
+def decimal3(num, den):
+    """num / den rounded half up to 3 decimals; `-` for den 0."""
+    if not den:
+        return "-"
+    q = (num * 1000 + den // 2) // den
+    return "%d.%03d" % divmod(q, 1000)
 
 
 def main():
@@ -127,8 +142,11 @@ def main():
             fail("%s: MPI %.9f s, known %d ticks" % (d, mpi,
                                                        f.get("mpi_ticks", 0)))
         checked["mpi"] += 1
+        # A power's energy row (mode energy) beside its own.
         ctr = {(r["region"], r["metric"]): r for r in
-               read_tsv(d + "/counters.tsv")}
+               read_tsv(d + "/counters.tsv") if r["mode"] != "energy"}
+        joules = {(r["region"], r["metric"]): r for r in
+                  read_tsv(d + "/counters.tsv") if r["mode"] == "energy"}
         for key, val in f.items():
             part = key.split(":")
             if part[0] != "region" or len(part) < 3:
@@ -147,6 +165,18 @@ def main():
                     fail("%s: %s power mean %s, known %d" % (
                         d, region, r and r["mean"], val))
                 checked["power"] += 1
+            elif len(part) == 3 and part[2] == "watt_ticks":
+                # --power-meter: mean watts over the exclusive time and
+                # joules, exact to 3 decimals (rounded half up).
+                excl = f["region:%s:exclusive_ticks" % part[1]]
+                want = (decimal3(val, excl), decimal3(val, res))
+                r = ctr.get((region, METER))
+                j = joules.get((region, METER))
+                got = (r and r["mean"], j and j["exclusive"])
+                if got != want:
+                    fail("%s: %s meter mean and joules %s, known %s" % (
+                        d, region, got, want))
+                checked["meter"] += 1
     if a.delayed is not None:
         firsts = {}
         for loc, p in path.items():

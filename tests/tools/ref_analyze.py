@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Reference answers for summary.tsv, efficiency.tsv, longest.tsv and
 counters.tsv (doc/analysis.md), computed from `otf2-print` output alone
-with exact integers, independently of ccgfs.
+with exact integers, independently of ccgfs (counters.tsv in
+tools/ref_counters.py, which also reads the exact values of doubles with
+the OTF2 Python reader).
 
 Definitions come from `otf2-print -G`: regions (paradigm, role), location
 groups, locations (type, group), metric members (mode, value type, unit),
@@ -467,8 +469,13 @@ class Trace:
                               errors="replace").stdout
         ids = [int(l.split()[1]) for l in text.splitlines()
                if l.startswith("LOCATION ")]
-        return cls(text, {lid: calltree.location_events(anchor, lid)
-                          for lid in ids}, order)
+        tr = cls(text, {lid: calltree.location_events(anchor, lid)
+                        for lid in ids}, order)
+        import ref_counters
+        tr.exact = ref_counters.exact_metrics(anchor, [
+            lid for lid, l in tr.loc.items()
+            if any(e[0] == "METRIC" for e in l.events)])
+        return tr
 
     # -- scopes --
     def root(self):
@@ -717,84 +724,7 @@ class Trace:
         whole, dot, frac = text.partition(".")
         return whole.rjust(width, "0") + dot + frac
 
-    # -- counters.tsv --
-    def _samples(self, l):
-        """Per member: [(event index, time, value)] in stream order."""
-        out = {}
-        for idx, e in enumerate(l.events):
-            if e[0] != "METRIC":
-                continue
-            m = METRIC_EV_RE.match(e[4])
-            if not m:
-                raise ValueError("metric event not understood: " + e[4])
-            vals = VALUE_RE.findall(m.group(3))
-            ids = self.defs.class_members(int(m.group(1)))
-            for k, (mid, vtype, text) in enumerate(vals):
-                member = ids[k] if ids is not None and k < len(ids) \
-                    else int(mid)
-                value = float(text) if vtype in ("DOUBLE", "FLOAT") \
-                    else int(text)
-                out.setdefault(member, []).append((idx, e[1], value))
-        return out
-
-    def counter_sums(self, lids, t0=None, t1=None):
-        """{(member, region): sums} over the locations that have calls."""
-        acc = {}
-        for lid in lids:
-            l = self.loc[lid]
-            if not l.acts:
-                continue
-            if t0 is None:
-                lo, hi = 0, len(l.events)
-            else:
-                lo = bisect.bisect_left(l.times, t0)
-                hi = bisect.bisect_left(l.times, t1)
-            for member, samples in self._samples(l).items():
-                d = self.defs.members.get(member)
-                if d is None:
-                    continue
-                mode = d["mode"].split("_")[0]
-                if mode not in ("ACCUMULATED", "RELATIVE", "ABSOLUTE"):
-                    continue
-                exact = d["vtype"] not in ("DOUBLE", "FLOAT")
-                for k in range(1, len(samples)):
-                    (pi, pt, pv), (ci, ct, cv) = samples[k - 1], samples[k]
-                    # Both samples in the scope; the one before the
-                    # scope's first among the 64 events before it.
-                    if not lo <= ci < hi or pi < lo - 64:
-                        continue
-                    a = l.at[ci]
-                    if a is None:
-                        continue
-                    if mode == "ABSOLUTE":
-                        val = cv if d["mode"] == "ABSOLUTE_LAST" else pv
-                        w = ct - pt
-                        key = (member, l.acts[a][0])
-                        s = acc.setdefault(key, {"vw": 0, "w": 0,
-                                                 "min": None, "max": None})
-                        s["vw"] += (val * w) if exact else float(val) * w
-                        s["w"] += w
-                        if w > 0:
-                            s["min"] = val if s["min"] is None else \
-                                min(s["min"], val)
-                            s["max"] = val if s["max"] is None else \
-                                max(s["max"], val)
-                        continue
-                    incr = cv - pv if mode == "ACCUMULATED" else cv
-                    seen = set()
-                    j = a
-                    while j is not None:
-                        rid = l.acts[j][0]
-                        if rid not in seen:
-                            seen.add(rid)
-                            s = acc.setdefault((member, rid),
-                                               {"incl": 0, "excl": 0})
-                            s["incl"] += incr
-                            if j == a:
-                                s["excl"] += incr
-                        j = l.acts[j][4]
-        return acc
-
+    # -- counters.tsv: tools/ref_counters.py --
     def calls(self, lids, t0=None, t1=None):
         """Calls per region as stats.tsv counts them (in a window: those
         starting inside)."""
@@ -805,48 +735,18 @@ class Trace:
                     out[a[0]] = out.get(a[0], 0) + 1
         return out
 
+    def counters_ref(self):
+        """The reference of counters.tsv (tools/ref_counters.py), one per
+        trace: it keeps what it read."""
+        import ref_counters
+        if getattr(self, "_counters", None) is None:
+            self._counters = ref_counters.Counters(
+                self, getattr(self, "exact", None))
+        return self._counters
+
     def counters(self, lids, t0=None, t1=None):
-        acc = self.counter_sums(lids, t0, t1)
-        ncalls = self.calls(lids, t0, t1)
-        rows = [["region", "metric", "unit", "mode", "calls", "inclusive",
-                 "exclusive", "mean", "min", "max"]]
-        mids = list(self.defs.members)
-        for member in mids:
-            d = self.defs.members[member]
-            exact = d["vtype"] not in ("DOUBLE", "FLOAT")
-            mode = d["mode"].split("_")[0].lower()
-            keys = [k for k in acc if k[0] == member]
-            body = []
-            for _, rid in keys:
-                s = acc[(member, rid)]
-                c = ncalls.get(rid, 0)
-                head = [escape(self.defs.regions[rid][0]), escape(d["name"]),
-                        unit_text(d["unit"], d["base"], d["exp"]), mode,
-                        str(c)]
-                if mode == "absolute":
-                    if exact:
-                        mean = decimal3(s["vw"], s["w"]) if s["w"] > 0 \
-                            else "-"
-                        ext = [str(x) if x is not None else "-"
-                               for x in (s["min"], s["max"])]
-                    else:
-                        mean = shortest(s["vw"] / s["w"]) if s["w"] > 0 \
-                            else "-"
-                        ext = [shortest(x) if x is not None else "-"
-                               for x in (s["min"], s["max"])]
-                    body.append(((0, rid), head + ["-", "-", mean] + ext))
-                    continue
-                if exact:
-                    incl, excl = signed64(s["incl"]), signed64(s["excl"])
-                    vals = [str(incl), str(excl), decimal3(incl, c)]
-                else:
-                    incl, excl = s["incl"], s["excl"]
-                    vals = [shortest(incl), shortest(excl),
-                            shortest(incl / c) if c else "-"]
-                body.append(((-excl, rid), head + vals + ["-", "-"]))
-            body.sort(key=lambda x: x[0])
-            rows += [r for _, r in body]
-        return rows
+        """counters.tsv's rows."""
+        return self.counters_ref().table(lids, t0, t1)
 
 
 def main():

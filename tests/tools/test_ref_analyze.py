@@ -544,7 +544,11 @@ def test_counters():
     (the earlier value holds): main (100 x 10 + 300 x 30) / 40 = 250,
     min 100, max 300; f 200.  PL (the later value): main (200 x 10 + 50 x
     30) / 40 = 87.5, min 50, max 200; f 999 (30 ticks).  The metric
-    location 2 has no calls: not counted."""
+    location 2 has no calls; it counts for location 1, the one CPU thread
+    of its group (tools/ref_counters.py): from its sample at 5 to the one
+    at 6 main runs there, PWR holding 1 (the earlier value) and PL 2 (the
+    later): rows of their own beside those of the samples written with
+    the calls."""
     tr = counters_trace()
     head = ["region", "metric", "unit", "mode", "calls", "inclusive",
             "exclusive", "mean", "min", "max"]
@@ -564,28 +568,34 @@ def test_counters():
     want1 = [head,
              ["main", "PWR", "#", "absolute", "1", "-", "-", "250.000",
               "100", "300"],
+             ["main", "PWR", "#", "absolute", "1", "-", "-", "1.000",
+              "1", "1"],
              ["f", "PWR", "#", "absolute", "1", "-", "-", "200.000", "200",
               "200"],
              ["main", "PL", "#", "absolute", "1", "-", "-", "87.500", "50",
               "200"],
+             ["main", "PL", "#", "absolute", "1", "-", "-", "2.000", "2",
+              "2"],
              ["f", "PL", "#", "absolute", "1", "-", "-", "999.000", "999",
               "999"]]
     eq(tr.counters([1]), want1, "case 4 counters")
-    eq(tr.counters([2]), [head], "a metric location has no counters")
+    eq(tr.counters([2]), [head], "a meter gives rows where its thread is")
     # The root: both locations; calls as the root's stats.tsv counts
     # them (main 2, f 3), so CYC's f mean is 90 / 3.
     root = tr.counters(tr.root())
     eq(root[1], ["f", "CYC", "#", "accumulated", "3", "90", "90", "30.000",
                  "-", "-"], "root counters")
-    eq(len(root), 1 + 6 + 4, "root counter rows")
+    eq(len(root), 1 + 6 + 6, "root counter rows")
     # A window [20, 45) on location 0: samples at 20, 30, 40 are inside;
     # the one before (10) lies within the 64 events before: increases 20
-    # (at 20), 30, 40 count; calls starting inside: f once.
+    # (at 20), 30, 40 count; the calls they cover: f starting inside
+    # (20-30) and f and main open at its start (10-40, 0-50), so the
+    # means divide by 2 and 1.
     w = tr.counters([0], 20, 45)
-    eq(w[1], ["f", "CYC", "#", "accumulated", "1", "90", "90", "90.000",
+    eq(w[1], ["f", "CYC", "#", "accumulated", "2", "90", "90", "45.000",
               "-", "-"], "window counters")
-    eq(w[2], ["main", "CYC", "#", "accumulated", "0", "90", "0", "-", "-",
-              "-"], "window counters, main")
+    eq(w[2], ["main", "CYC", "#", "accumulated", "1", "90", "0", "90.000",
+              "-", "-"], "window counters, main")
 
 
 def test_repairs_and_zero():
@@ -677,8 +687,9 @@ def fake_mount(root, tr, windows, seed, n):
               [["window_start_ticks: %d" % t0],
                ["window_end_ticks: %d" % t1]])
         for rel, lids in scopes if k < 2 else scopes[:1]:
+            more = ("counters",) if k == 0 and not rel else ()
             tables(os.path.join(wrel, rel), tr.in_window(lids), t0, t1,
-                   ("summary", "efficiency", "longest"))
+                   ("summary", "efficiency", "longest") + more)
     return path
 
 

@@ -1,0 +1,144 @@
+#!/usr/bin/python3
+"""counters.tsv of metric-only locations (doc/analysis.md, "Counters per
+region") against two independent sources:
+
+  --sums MEMBER[,MEMBER...]: for every CPU thread with a METRIC location
+    of its own (lo2s's "metrics for cpu N"), the exclusive column of its
+    directory's counters.tsv, summed over its regions (`<idle> (0)`
+    among them) and `(outside)`, must be exactly the increase of each
+    member between the metric location's first and last sample, read
+    with the OTF2 Python reader (whole numbers, exact);
+  --windows K: counters.tsv of the root, of every location with a meter
+    and of K random windows time/T0-T1/ (root and those locations)
+    against tools/ref_counters.py, field by field (means in watts and
+    joules of every region included).
+
+Exits 1 on a difference, 0 when everything agrees, 77 without the OTF2
+Python reader or the file.
+
+  check_counters.py --mount M --anchor TRACE.otf2 [--sums M1,M2]
+                    [--windows K] [--seed S]
+"""
+import argparse
+import os
+import sys
+
+sys.dont_write_bytecode = True  # nothing written beside the sources
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_analyze  # noqa: E402
+from ref_analyze import Trace  # noqa: E402
+
+
+def sums(mount, anchor, members, fail):
+    """The per-thread sums of the exclusive column against the meters'
+    increases."""
+    import otf2
+    first, last, group_of, names = {}, {}, {}, {}
+    with otf2.reader.open(anchor) as r:
+        locs = r.definitions.locations
+        for l in locs:
+            group_of[l._ref] = l.group._ref
+            names[l._ref] = (l.name, str(l.type))
+        for loc, ev in r.events:
+            if not isinstance(ev, otf2.events.Metric):
+                continue
+            cls = getattr(ev.metric, "metric_class", ev.metric)
+            for m, v in zip(cls.members, ev.values):
+                first.setdefault((loc._ref, m.name), v)
+                last[(loc._ref, m.name)] = v
+    rows = check_analyze.read_tsv(os.path.join(mount, "locations.tsv"))
+    path = {int(r[0]): r[9] for r in rows[1:]}
+    threads = {}
+    for lid, (_, ltype) in names.items():
+        if ltype.endswith("CPU_THREAD"):
+            threads.setdefault(group_of[lid], []).append(lid)
+    checked = 0
+    for lid, (_, ltype) in names.items():
+        t = threads.get(group_of[lid], [])
+        if not ltype.endswith("METRIC") or len(t) != 1:
+            continue
+        got = {}
+        table = check_analyze.read_tsv(os.path.join(
+            mount, check_analyze.unescape(path[t[0]]), "counters.tsv"))
+        for row in table[1:]:
+            if row[3] == "accumulated" and row[1] in members:
+                got[row[1]] = got.get(row[1], 0) + int(row[6])
+        for m in members:
+            if (lid, m) not in first:
+                continue
+            want = int(last[(lid, m)]) - int(first[(lid, m)])
+            if last[(lid, m)] != int(last[(lid, m)]) or \
+                    first[(lid, m)] != int(first[(lid, m)]):
+                fail("%s: %s is not a whole number" % (path[lid], m))
+            elif got.get(m) != want:
+                fail("%s: %s of its calls, idle and outside add up to "
+                     "%s, its metric location's increase is %d"
+                     % (path[t[0]], m, got.get(m), want))
+            checked += 1
+    return checked
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--mount", required=True)
+    ap.add_argument("--anchor", required=True)
+    ap.add_argument("--sums", default="")
+    ap.add_argument("--windows", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    try:
+        import otf2  # noqa: F401
+    except ImportError:
+        print("skipped: no OTF2 Python reader (python3-otf2)")
+        return 77
+    if not os.path.isfile(os.path.join(a.mount, "counters.tsv")):
+        print("skipped: the mount has no counters.tsv")
+        return 77
+    bad = []
+
+    def fail(msg):
+        bad.append(msg)
+        if len(bad) <= 20:
+            print("FAIL: " + msg, file=sys.stderr)
+
+    checked = 0
+    members = [m for m in a.sums.split(",") if m]
+    if members:
+        checked += sums(a.mount, a.anchor, members, fail)
+    if a.windows:
+        rows = check_analyze.read_tsv(os.path.join(a.mount,
+                                                   "locations.tsv"))
+        head = rows[0]
+        rows = [dict(zip(head, r)) for r in rows[1:]]
+        tr = Trace.load(a.anchor, [int(r["id"]) for r in rows])
+        ck = check_analyze.Checker(a.mount, tr, rows, 10)
+        cn = tr.counters_ref()
+        metered = [lid for lid in tr.order if lid in cn.meters]
+        scopes = [("", tr.order)] + [
+            (check_analyze.unescape(ck.path[lid]), [lid]) for lid in metered]
+        for rel, lids in scopes:
+            ck.check_counters(os.path.join(a.mount, rel, "counters.tsv"),
+                              lids, None, None)
+        zero = tr.zero
+        for t0, t1 in check_analyze.pick_windows(tr.first, tr.last,
+                                                 a.windows, a.seed):
+            wrel = os.path.join("time", "%d-%d" % (t0 - zero, t1 - zero))
+            for rel, lids in scopes:
+                lids = tr.in_window(lids)
+                if not lids:
+                    continue
+                ck.check_counters(os.path.join(a.mount, wrel, rel,
+                                               "counters.tsv"),
+                                  lids, t0, t1)
+        checked += ck.compared
+        for msg in range(ck.fails):
+            bad.append("see above")
+    print("counters: %d checked, %d differences" % (checked, len(bad)))
+    if not checked:
+        print("FAIL: nothing was checked")
+        return 1
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
