@@ -98,14 +98,14 @@ def main():
     worker = {int(r["id"]): tasks and r["type"] == "cpu_thread" and
               masters[r["group"]] != int(r["id"]) for r in locs}
 
-    def excl(f):
+    def excl_ticks(f):
         """{region: exclusive ticks} of a location's manifest lines."""
         return {int(k.split(":")[1]): v for k, v in f.items()
                 if k.startswith("region:") and k.endswith(":exclusive_ticks")}
 
     runtime_only = not any(cat[r] == "computation" and v
                            for f in facts.values()
-                           for r, v in excl(f).items())
+                           for r, v in excl_ticks(f).items())
     bad = 0
     checked = collections.Counter()
 
@@ -120,7 +120,7 @@ def main():
             continue
         d = m + "/" + path[loc]
         eff = {r["metric"]: r["value"] for r in read_tsv(d + "/efficiency.tsv")}
-        ex = excl(f)
+        ex = excl_ticks(f)
         comp = sum(v for r, v in ex.items() if cat[r] == "computation")
         gap = f["last"] - f["first"] - sum(ex.values())
         idle = gap if worker[loc] else 0
