@@ -64,6 +64,8 @@ static const struct cat_rule {
 } cat_rules[] = {
 	/* lo2s: the idle task of a CPU, "<idle> (0)". */
 	{ANY_PARADIGM, ANY_ROLE, "<idle>", " ", CCG_CAT_IDLE},
+	/* lo2s's own threads: "lo2s (PID)", "lo2s::CpuCounterMonitor (N)". */
+	{ANY_PARADIGM, ANY_ROLE, "lo2s", " :", CCG_CAT_MEASUREMENT},
 	{ANY_PARADIGM, RB(R_FILE_IO) | RB(R_FILE_IO_METADATA), NULL, NULL,
 	 CCG_CAT_IO},
 	/* Score-P's own: buffer flushes, and time it did not measure. */

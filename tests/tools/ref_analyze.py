@@ -83,6 +83,8 @@ def category(name, paradigm, role):
     table, the first matching line)."""
     if name == "<idle>" or name.startswith("<idle> "):
         return "idle"
+    if name == "lo2s" or name.startswith(("lo2s ", "lo2s:")):
+        return "measurement"
     if role in ("FILE_IO", "FILE_IO_METADATA"):
         return "io"
     if role == "ARTIFICIAL" and name in ("TRACE BUFFER FLUSH",

@@ -131,6 +131,9 @@ static void test_categories(void **state)
 		{"<idle> (0)", 1, 1, CCG_CAT_IDLE},     /* lo2s */
 		{"<idle>", 1, 1, CCG_CAT_IDLE},
 		{"<idle>x", 1, 1, CCG_CAT_COMPUTATION},
+		{"lo2s (58137)", 1, 1, CCG_CAT_MEASUREMENT},
+		{"lo2s::CpuCounterMonitor (25)", 1, 1, CCG_CAT_MEASUREMENT},
+		{"lo2scope", 1, 1, CCG_CAT_COMPUTATION},
 		{"main", 1, 1, CCG_CAT_COMPUTATION},
 		{"foo", 2, 1, CCG_CAT_COMPUTATION},
 		{"foo", 99, 1, CCG_CAT_COMPUTATION},    /* unknown paradigm */
