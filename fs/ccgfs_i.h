@@ -102,5 +102,14 @@ void ccgfs_cli_error(const char *subject, const char *fmt, ...)
  * path into *real.  Returns 0, or -1 after the error line on stderr.
  * Ownership: the caller frees *real. */
 int ccgfs_mnt_check(const char *path, int nonempty, char **real);
+/* The check again, just before mounting: takes an exclusive lock on the
+ * directory `path` into *lock (-1 when the file system has no locks) and
+ * checks it as ccgfs_mnt_check does (its real path into *real), so that
+ * of two ccgfs mounting there at once the second finds the first's
+ * mount.  Returns 0 with the lock held until ccgfs_mnt_release (after
+ * the mount), or -1 after the error line, nothing held.  Ownership: the
+ * caller frees *real. */
+int ccgfs_mnt_claim(const char *path, int nonempty, char **real, int *lock);
+void ccgfs_mnt_release(int *lock);
 
 #endif

@@ -4,7 +4,8 @@
  * The command line first (ccgfs_cli.c; FUSE's own options are checked by
  * creating the session early), then the trace's anchor (a directory gives
  * its one trace), then the mount point (ccgfs_mnt.c); only then is the
- * trace opened, building or reusing its index, and the FUSE session run,
+ * trace opened, building or reusing its index, the mount point checked
+ * again under a lock and mounted, and the FUSE session run,
  * multithreaded unless -s.  Every refusal is one line on stderr and no
  * mount.  The operations live in ccgfs_ops.c.
  */
@@ -308,16 +309,22 @@ static int loop_status(int loop_ret)
 		       : CCGFS_EXIT_FAIL;
 }
 
-/* Mounts session `se` at `mnt` (c->mountpoint as given, for messages)
- * and serves it until unmounted.  Returns the exit status. */
-static int serve(struct fuse_session *se, const char *mnt,
-		 const ccgfs_cli *c, const struct fuse_cmdline_opts *opts)
+/* Mounts session `se` at c->mountpoint, checked again (another mount may
+ * have come there while the trace was opened), and serves it until
+ * unmounted.  Returns the exit status. */
+static int serve(struct fuse_session *se, const ccgfs_cli *c,
+		 const struct fuse_cmdline_opts *opts)
 {
-	int ret = CCGFS_EXIT_FAIL;
+	int ret = CCGFS_EXIT_FAIL, lock = -1;
+	char *mnt = NULL;
 	if (fuse_set_signal_handlers(se) != 0)
 		return ret;
+	if (ccgfs_mnt_claim(c->mountpoint, c->nonempty, &mnt, &lock))
+		goto out;
 	fuse_said[0] = '\0';
-	if (fuse_session_mount(se, mnt) != 0) {
+	int mounted = fuse_session_mount(se, mnt) == 0;
+	ccgfs_mnt_release(&lock);
+	if (!mounted) {
 		say_fuse(c->mountpoint, "cannot mount");
 		goto out;
 	}
@@ -327,12 +334,10 @@ static int serve(struct fuse_session *se, const char *mnt,
 	fuse_session_unmount(se);
 out:
 	fuse_remove_signal_handlers(se);
+	free(mnt);
 	return ret;
 }
 
-/* The traces of c's operands, opened in order, as a forest in f->forest:
- * 0, or -1 after the error line (each anchor is found before the mount
- * point is checked, and the mount point before any trace is read). */
 /* The anchors of c's trace operands into anchors[0 .. *n) (each
  * CCG_BUF_INIT before): a folder of several traces gives each of them.
  * 0, or -1 after the error line. */
@@ -369,9 +374,13 @@ static int trace_anchors(const ccgfs_cli *c, ccg_buf *anchors, size_t *n)
 	return ret;
 }
 
-static int open_forest(const ccgfs_cli *c, const ccg_options *o, ccgfs_state *f,
-		       char **mnt)
+/* The traces of c's operands, opened in order, as a forest in f->forest:
+ * 0, or -1 after the error line (each anchor is found before the mount
+ * point is checked, and the mount point before any trace is read). */
+static int open_forest(const ccgfs_cli *c, const ccg_options *o,
+		       ccgfs_state *f)
 {
+	char *mnt = NULL;
 	size_t n = 0;
 	ccg_buf anchors[CCG_FOREST_MAX];
 	const char *names[CCG_FOREST_MAX];
@@ -390,7 +399,7 @@ static int open_forest(const ccgfs_cli *c, const ccg_options *o, ccgfs_state *f,
 			goto out;
 		}
 	}
-	if (ccgfs_mnt_check(c->mountpoint, c->nonempty, mnt))
+	if (ccgfs_mnt_check(c->mountpoint, c->nonempty, &mnt))
 		goto out;
 	for (size_t k = 0; k < n; k++) {
 		if (!(f->anchors[k] = strdup(anchors[k].data))) {
@@ -418,6 +427,7 @@ out:
 		ccg_trace_close(ts[k]); /* NULL once the forest took it */
 		ccg_buf_free(&anchors[k]);
 	}
+	free(mnt);
 	return ret;
 }
 
@@ -429,7 +439,6 @@ static int run_mount(const ccgfs_cli *c, struct fuse_args *args)
 	struct fuse_cmdline_opts opts = {0};
 	struct fuse_session *se = NULL;
 	ccg_options o;
-	char *mnt = NULL;
 	ccgfs_state f = {0};
 	int ret = CCGFS_EXIT_USAGE;
 #ifdef M_ARENA_MAX
@@ -452,20 +461,19 @@ static int run_mount(const ccgfs_cli *c, struct fuse_args *args)
 		goto out;
 	}
 	ret = CCGFS_EXIT_FAIL;
-	if (open_forest(c, &o, &f, &mnt))
+	if (open_forest(c, &o, &f))
 		goto out;
 	f.uid = getuid();
 	f.gid = getgid();
 	f.se = opts.singlethread ? NULL : se;
 	f.async_read = c->async_read;
-	ret = serve(se, mnt, c, &opts);
+	ret = serve(se, c, &opts);
 out:
 	if (se)
 		fuse_session_destroy(se);
 	ccg_forest_free(f.forest);
 	for (size_t k = 0; k < CCG_FOREST_MAX; k++)
 		free(f.anchors[k]);
-	free(mnt);
 	free(opts.mountpoint);
 	return ret;
 }
