@@ -41,8 +41,11 @@ typedef struct ccgfs_state {
 extern const struct fuse_lowlevel_ops fs_ops;
 
 /* Exit statuses, as mount(8) has them: the command line is wrong (usage),
- * or the trace, the mount point or the mount itself failed. */
+ * or the trace, the mount point or the mount itself failed; and
+ * --build-only built the trace but could write no index (mount(8)'s
+ * "problems writing"). */
 #define CCGFS_EXIT_USAGE 1
+#define CCGFS_EXIT_NOINDEX 16
 #define CCGFS_EXIT_FAIL 32
 /* Default of -o mpi_timeout, in seconds. */
 #define CCGFS_MPI_TIMEOUT 600u

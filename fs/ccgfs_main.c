@@ -251,7 +251,8 @@ static int open_offline(const ccgfs_cli *c, const char *anchor,
 }
 
 /* --build-only and --info: open (building or reusing the index), report,
- * close.  Returns the exit status. */
+ * close.  Returns the exit status: CCGFS_EXIT_NOINDEX when --build-only
+ * could write no index. */
 static int run_offline(const ccgfs_cli *c)
 {
 	ccg_options o;
@@ -271,6 +272,12 @@ static int run_offline(const ccgfs_cli *c)
 		ccg_buf_free(&msg);
 	}
 	ret = 0;
+	/* Building was asked, and its one product is missing (the note
+	 * above said why). */
+	if (t && c->build_only && !c->noindex && !ccg_trace_indexed(t)) {
+		ccgfs_cli_error(anchor.data, "--build-only wrote no index");
+		ret = CCGFS_EXIT_NOINDEX;
+	}
 out:
 	ccg_trace_close(t);
 #ifdef CCGFS_MPI

@@ -126,6 +126,11 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 /* Releases everything; NULL is allowed. */
 void ccg_trace_close(ccg_trace *t);
 
+/* Whether an index file serves t: 0 when it was built in memory and no
+ * index could be written (a read-only or full folder: a note said why),
+ * or with no_index. */
+int ccg_trace_indexed(const ccg_trace *t);
+
 /* Kind and size of an entry.  CCG_ENOENT for an id that names nothing. */
 ccg_err ccg_trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st);
 

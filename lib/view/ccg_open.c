@@ -313,7 +313,7 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 		malloc_trim(0); /* give the build's memory back */
 #endif
 	} else if (!t->opt.no_index) {
-		note(t, "%s; serving from memory",
+		note(t, "%s; no index written",
 		     wmsg.data ? wmsg.data : "cannot write the index");
 		free(t->index_path);
 		t->index_path = NULL;
@@ -363,7 +363,7 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 		else
 			err = ccg_index_default_path(anchor, &path, &why);
 		if (err && err != CCG_ENOMEM) {
-			note(t, "%s; serving from memory", why.data);
+			note(t, "%s; no index written", why.data);
 			ccg_buf_reset(&why);
 			t->opt.no_index = 1;
 		} else if (err || !(t->index_path = strdup(path.data))) {
@@ -403,6 +403,11 @@ fail:
 	ccg_buf_free(&path);
 	ccg_trace_close(t);
 	return err;
+}
+
+int ccg_trace_indexed(const ccg_trace *t)
+{
+	return t->from_index;
 }
 
 static void mut_free(ccg_trace_mut *m)

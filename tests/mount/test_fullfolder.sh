@@ -55,7 +55,7 @@ for mode in mt st; do
   [ "$rc" = 0 ] || fail "$mode: the mount failed (exit $rc): $(cat "$work/$mode.err")"
   ccg_wait_mounted "$m"
   ccg_said "$work/$mode.err" "no room in $full for the build's temporary records: [0-9]* MiB of them were held in memory" "$mode"
-  ccg_said "$work/$mode.err" "No space left on device" "$mode"
+  ccg_said "$work/$mode.err" "No space left on device; no index written" "$mode"
   [ -z "$(left)" ] || fail "$mode: left in the full folder: $(left)"
   digest "$m" > "$work/$mode.dump"
   cmp -s "$work/ref.dump" "$work/$mode.dump" || {
