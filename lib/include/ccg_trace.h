@@ -138,9 +138,12 @@ ccg_err ccg_trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st);
  * from the id alone, so readdir, opendir and open need no stat. */
 int ccg_trace_is_dir(ccg_id id);
 
-/* Whether file `id` may change while the trace is open (the root's
- * refused.tsv: every other file's bytes and size are fixed); decided from
- * the id alone.  Such a file is not to be cached. */
+/* Whether the name of file `id` may come to name another id while the
+ * trace is open; decided from the id alone.  The root's refused.tsv: each
+ * name refused makes a new version of it, with an id of its own, and a
+ * lookup gives the version current then.  The bytes and size of an id
+ * never change (of every file), so each open reads one snapshot, as long
+ * as stat says; the entry of such a name is not to be cached. */
 int ccg_trace_changes(ccg_id id);
 
 /* Finds `name` in directory `dir`.  CCG_ENOENT when absent, CCG_ENOTDIR

@@ -33,6 +33,7 @@ typedef struct target {
 	ccg_where w;
 	enum dkind kind;
 	ccg_inst in;            /* K_LOC, K_NODE: the instance */
+	uint64_t version;       /* refused.tsv: the version its id names */
 } target;
 
 /* A file: (out NULL) its exact size into *size, else up to `len` bytes
@@ -69,15 +70,15 @@ static ccg_err f_fixed(const ccg_trace *t, const target *tg, enum view v,
 	return copy_range(&t->fixed[v], off, len, out, size);
 }
 
-/* refused.tsv of the root: made at each read, as it changes. */
+/* refused.tsv of the root: the version its id names, made at each read
+ * (a version never changes). */
 static ccg_err f_refused(const ccg_trace *t, const target *tg, enum view v,
 			 uint64_t off, size_t len, ccg_buf *out,
 			 uint64_t *size)
 {
-	(void)tg;
 	(void)v;
 	ccg_buf b = CCG_BUF_INIT;
-	ccg_err err = ccg_windows_refused_text(t, &b);
+	ccg_err err = ccg_windows_refused_text(t, tg->version, &b);
 	if (!err)
 		err = copy_range(&b, off, len, out, size);
 	ccg_buf_free(&b);
@@ -335,7 +336,13 @@ static const dir_file *file_at(const ccg_trace *t, const target *tg,
 
 static ccg_err find(const ccg_trace *t, ccg_id id, target *tg)
 {
-	if (ccg_ids_locate(t, ccg_id_inum(id), &tg->w))
+	uint64_t inum = ccg_id_inum(id);
+	tg->version = 0;
+	if (ccg_id_view(id) == V_REFUSED) { /* the root's, by its version */
+		tg->version = inum;
+		inum = 0;
+	}
+	if (ccg_ids_locate(t, inum, &tg->w))
 		return CCG_ENOENT;
 	switch (tg->w.kind) {
 	case W_ROOT: tg->kind = K_ROOT; return CCG_OK;
@@ -350,6 +357,15 @@ static ccg_err find(const ccg_trace *t, ccg_id id, target *tg)
 	const ccg_loc *l = &t->locs[tg->w.index];
 	tg->kind = tg->w.dir == l->base ? K_LOC : K_NODE;
 	return ccg_ids_resolve(t, l, tg->w.dir, &tg->in);
+}
+
+/* The id of file v of directory `dir`; refused.tsv's names its version
+ * current now (ccg_windows.h). */
+static ccg_id file_id(const ccg_trace *t, ccg_id dir, enum view v)
+{
+	return ccg_id_make(v == V_REFUSED ? ccg_windows_refused_version(t)
+					  : ccg_id_inum(dir),
+			   v);
 }
 
 /* find() for an id that must name a directory. */
@@ -541,7 +557,7 @@ static ccg_err trace_lookup(const ccg_trace *t, ccg_id dir,
 	for (size_t i = 0; i < dir_table[tg.kind].n; i++) {
 		const dir_file *f = &dir_table[tg.kind].files[i];
 		if (!strcmp(name, f->name) && shown(t, &tg, f)) {
-			*out = ccg_id_make(ccg_id_inum(dir), f->v);
+			*out = file_id(t, dir, f->v);
 			return CCG_OK;
 		}
 	}
@@ -577,7 +593,7 @@ static ccg_err trace_readdir(const ccg_trace *t, ccg_id dir, uint64_t index,
 	uint64_t nfiles;
 	const dir_file *f = file_at(t, &tg, index, &nfiles);
 	if (f) {
-		*out = ccg_id_make(ccg_id_inum(dir), f->v);
+		*out = file_id(t, dir, f->v);
 		ccg_buf_adds(name, f->name);
 		return ccg_buf_status(name);
 	}

@@ -433,7 +433,7 @@ static void mut_free(ccg_trace_mut *m)
 	pthread_mutex_destroy(&m->meter_mu);
 	pthread_mutex_destroy(&m->win_mu);
 	pthread_mutex_destroy(&m->ref_mu);
-	for (size_t i = 0; i < CCG_REFUSED_KEPT; i++) {
+	for (size_t i = 0; i < CCG_REFUSED_HIST; i++) {
 		free(m->refused[i].path);
 		free(m->refused[i].why);
 	}
