@@ -252,6 +252,10 @@ typedef struct jspec {
 				 * first; -1: in order of appearance */
 	int loc_key;            /* key that is a location path, translated
 				 * to the baseline's; -1: none */
+	int apart;              /* rows repeating a key in one run stay
+				 * apart, the k-th of each run beside the
+				 * k-th of the others (efficiency.tsv's
+				 * left_out rows); else they add up */
 } jspec;
 
 /* One run's value of one column in one output row. */
@@ -266,6 +270,8 @@ typedef struct jval {
 typedef struct jent {
 	char *key;              /* owned: the key fields joined by tabs */
 	size_t run, row, order;
+	size_t occ;             /* jspec.apart: rows of its run with its key
+				 * before it; else 0 */
 } jent;
 
 static int ent_cmp(const void *a, const void *b)
@@ -274,7 +280,30 @@ static int ent_cmp(const void *a, const void *b)
 	int c = strcmp(x->key, y->key);
 	if (c)
 		return c;
+	if (x->occ != y->occ)
+		return x->occ < y->occ ? -1 : 1;
 	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* jspec.apart: numbers the rows of each run that share a key (ents
+ * sorted by key, then order: a key's rows run by run, in row order) and
+ * sorts them again, so that a key's k-th rows of all runs lie
+ * together. */
+static ccg_err number_apart(jent *ents, size_t nents, size_t nruns)
+{
+	size_t *seen = calloc(nruns ? nruns : 1, sizeof *seen);
+	if (!seen)
+		return CCG_ENOMEM;
+	for (size_t i = 0; i < nents;) {
+		size_t j = i;
+		memset(seen, 0, nruns * sizeof *seen);
+		for (; j < nents && !strcmp(ents[j].key, ents[i].key); j++)
+			ents[j].occ = seen[ents[j].run]++;
+		i = j;
+	}
+	free(seen);
+	qsort(ents, nents, sizeof *ents, ent_cmp);
+	return CCG_OK;
 }
 
 /* An output row: its key and per column and run a value. */
@@ -379,6 +408,8 @@ static ccg_err join(const tab *tabs, size_t n, const jspec *sp,
 	ccg_buf_free(&key);
 	if (!err)
 		qsort(ents, nents, sizeof *ents, ent_cmp);
+	if (!err && sp->apart)
+		err = number_apart(ents, nents, n);
 	for (size_t i = 0; !err && i < nents;) {
 		jrow *o = &rows[nrows++];
 		o->key = ents[i].key;
@@ -388,7 +419,9 @@ static ccg_err join(const tab *tabs, size_t n, const jspec *sp,
 			break;
 		}
 		size_t j = i;
-		for (; j < nents && !strcmp(ents[j].key, ents[i].key); j++) {
+		for (; j < nents && !strcmp(ents[j].key, ents[i].key) &&
+		       ents[j].occ == ents[i].occ;
+		     j++) {
 			if (ents[j].order < o->order)
 				o->order = ents[j].order;
 			const tab *tb = &tabs[ents[j].run];
@@ -556,15 +589,16 @@ static const struct {
 	const char *name;       /* the file, in compare/ and in each run */
 	jspec spec;
 } files[CF__COUNT] = {
-	[CF_README] = {"README", {NULL, 0, NULL, 0, -1, -1}},
-	[CF_LOCATIONS] = {"locations.tsv", {NULL, 0, NULL, 0, -1, -1}},
-	[CF_STATS] = {"stats.tsv", {k_region, 1, c_stats, 3, 2, -1}},
+	[CF_README] = {"README", {NULL, 0, NULL, 0, -1, -1, 0}},
+	[CF_LOCATIONS] = {"locations.tsv", {NULL, 0, NULL, 0, -1, -1, 0}},
+	[CF_STATS] = {"stats.tsv", {k_region, 1, c_stats, 3, 2, -1, 0}},
 	[CF_SUMMARY] = {"summary.tsv", {k_location, 1, c_summary,
 					sizeof c_summary / sizeof *c_summary,
-					-1, 0}},
-	[CF_EFFICIENCY] = {"efficiency.tsv", {k_metric, 1, c_value, 1, -1, -1}},
-	[CF_WAITS] = {"waits.tsv", {k_wait, 2, c_wait, 2, 1, -1}},
-	[CF_FOLDED] = {"profile.folded", {k_stack, 1, c_count, 1, -1, -1}},
+					-1, 0, 0}},
+	[CF_EFFICIENCY] = {"efficiency.tsv",
+			   {k_metric, 1, c_value, 1, -1, -1, 1}},
+	[CF_WAITS] = {"waits.tsv", {k_wait, 2, c_wait, 2, 1, -1, 0}},
+	[CF_FOLDED] = {"profile.folded", {k_stack, 1, c_count, 1, -1, -1, 0}},
 };
 
 const char *ccg_cmp_file_name(enum cmp_file f)
