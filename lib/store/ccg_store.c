@@ -686,9 +686,13 @@ ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *h,
 		err = ccg_node_decode(p, len, h, refs, max);
 	ccg_store_rec_put(s, hold);
 	/* Children are stored before parents: a node child at or after id
-	 * (a cycle, in a crafted index) would make walks endless. */
+	 * (a cycle, in a crafted index) would make walks endless.  An event
+	 * past the last is a damaged record too (not an entry that is not
+	 * there). */
+	uint32_t nev = count_of(s, 1);
 	for (uint32_t i = 0; !err && refs && i < h->nitems; i++)
-		if (!(refs[i] & CCG_REF_EVENT) && refs[i] >= id)
+		if ((refs[i] & CCG_REF_EVENT) ? CCG_REF_ID(refs[i]) >= nev
+					      : refs[i] >= id)
 			err = CCG_EFORMAT;
 	return err;
 }

@@ -52,7 +52,8 @@ ccg_at_exit stop_daemon
 # items', counter values that do not decode or are not their events'):
 # their files fail with EIO, and the daemon says so on one line.
 said=" event-fields-huge times-huge times-wrap node-textlen-more 
-  values-truncated values-offset values-metric values-wide "
+  values-truncated values-offset values-metric values-wide longest-rel-range
+  event-ref-range "
 # A walk of 600 entries takes 1 to 5 s (ASan, a busy machine); one that
 # has not ended after 3 minutes hangs.
 walk_limit=180
