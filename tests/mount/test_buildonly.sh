@@ -6,7 +6,9 @@
 # none, and never says it serves from memory.  Where the index can be
 # written it exits 0 and the index is there; with -o noindex (none asked
 # for) it exits 0.  A mount with the same unwritable index serves from
-# memory (exit 0), multithreaded and with -s.
+# memory (exit 0), multithreaded and with -s.  An index folder to create
+# on a read-only file system says so (it said "No such file or
+# directory").
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -39,6 +41,11 @@ unwritten "index in a missing folder" CCG_NONE=1 -o index="$work/no/such/x.ccg"
 if [ "$(id -u)" -eq 0 ] &&
    mount -t tmpfs -o ro,size=64k,mode=0700 tmpfs "$ro" 2>/dev/null; then
   unwritten "read-only CCGFS_INDEX_DIR" CCGFS_INDEX_DIR="$ro"
+  # A folder to create there: why it cannot be, not that it is missing.
+  unwritten "CCGFS_INDEX_DIR to create on a read-only tmpfs" \
+    CCGFS_INDEX_DIR="$ro/new/dir"
+  ccg_said "$work/err" "cannot create index folder $ro/new/dir: Read-only file system; no index written" \
+    "CCGFS_INDEX_DIR to create on a read-only tmpfs"
 else
   ccg_skip "a read-only tmpfs needs root"
 fi
