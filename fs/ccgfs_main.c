@@ -31,6 +31,40 @@
 /* malloc arenas of the daemon (see run_mount). */
 #define CCGFS_ARENAS 2
 
+/* The signals that end a build (the terminal's, kill's default). */
+static const int build_sigs[] = {SIGTERM, SIGINT, SIGHUP};
+
+/* A build ended by one of build_sigs removes the temporary index it was
+ * writing, then dies of the signal as it would have. */
+static void on_build_signal(int sig)
+{
+	ccg_trace_abandon();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* While traces are opened (on), build_sigs that would end the process
+ * end it through on_build_signal; then (off) their actions as before,
+ * which FUSE's handlers then take over (they replace only the default).
+ * `saved` holds the actions before. */
+static void build_signals(int on, struct sigaction *saved)
+{
+	for (size_t i = 0; i < sizeof build_sigs / sizeof *build_sigs; i++) {
+		if (!on) {
+			sigaction(build_sigs[i], &saved[i], NULL);
+			continue;
+		}
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sigaction(build_sigs[i], NULL, &saved[i]);
+		if (saved[i].sa_handler != SIG_DFL)
+			continue; /* ignored (a background job), or handled */
+		sa.sa_handler = on_build_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(build_sigs[i], &sa, NULL);
+	}
+}
+
 /* What FUSE said while the command line was parsed and the session set
  * up (one thread then); printed as ccgfs's one error line. */
 static char fuse_said[FS_FUSE_SAID];
@@ -258,12 +292,17 @@ static int run_offline(const ccgfs_cli *c)
 	ccg_options o;
 	ccg_buf anchor = CCG_BUF_INIT;
 	ccg_trace *t = NULL;
+	struct sigaction saved[sizeof build_sigs / sizeof *build_sigs];
 	int ret = CCGFS_EXIT_USAGE;
 	if (lib_options(c, &o))
 		goto out;
 	ret = CCGFS_EXIT_FAIL;
-	if (find_anchor(c, c->trace, &anchor) ||
-	    open_offline(c, anchor.data, &o, &t))
+	if (find_anchor(c, c->trace, &anchor))
+		goto out;
+	build_signals(1, saved);
+	int failed = open_offline(c, anchor.data, &o, &t);
+	build_signals(0, saved);
+	if (failed)
 		goto out;
 	if (t && c->info) {
 		ccg_buf msg = CCG_BUF_INIT;
@@ -468,7 +507,11 @@ static int run_mount(const ccgfs_cli *c, struct fuse_args *args)
 		goto out;
 	}
 	ret = CCGFS_EXIT_FAIL;
-	if (open_forest(c, &o, &f))
+	struct sigaction saved[sizeof build_sigs / sizeof *build_sigs];
+	build_signals(1, saved);
+	int failed = open_forest(c, &o, &f);
+	build_signals(0, saved);
+	if (failed)
 		goto out;
 	f.uid = getuid();
 	f.gid = getgid();

@@ -126,6 +126,11 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 /* Releases everything; NULL is allowed. */
 void ccg_trace_close(ccg_trace *t);
 
+/* Async-signal-safe: removes the temporary index files this process is
+ * writing, for a handler of a signal that ends the process while traces
+ * are opened (a build cut short leaves no temporary behind). */
+void ccg_trace_abandon(void);
+
 /* Whether an index file serves t: 0 when it was built in memory and no
  * index could be written (a read-only or full folder: a note said why),
  * or with no_index. */

@@ -405,6 +405,11 @@ fail:
 	return err;
 }
 
+void ccg_trace_abandon(void)
+{
+	ccg_index_abandon();
+}
+
 int ccg_trace_indexed(const ccg_trace *t)
 {
 	return t->from_index;

@@ -6,7 +6,9 @@
 #               temporary index appears): the index path then holds no
 #               file or a complete index (--info reuses it, no
 #               "rebuilding"), the next build succeeds and leaves no
-#               temporary (.ccg.tmp.) behind, the next mount works
+#               temporary (.ccg.tmp.) behind, the next mount works;
+#               SIGTERM and SIGINT the moment the temporary appears: it
+#               is removed as the build dies
 #   disk full   the index folder on a 256 KiB tmpfs: the build's records
 #               that find no room stay in memory; --build-only exits 16
 #               with "No space left", no index and no temporary remain,
@@ -86,6 +88,29 @@ for d in $delays; do
   else
     echo "kill -9 after $d s: no index, $(tmps "$work/big") temporary file(s)"
   fi
+done
+# SIGTERM and SIGINT the moment the temporary index exists: the build
+# removes it before it dies of the signal (it was left for a later build
+# to sweep).  A background job starts with SIGINT ignored: env gives it
+# its default again.
+for sig in TERM INT; do
+  rm -f "$big.ccg" "$work/big"/*.tmp.*
+  env --default-signal="$sig" "$CCGFS" --build-only "$big" \
+    2> "$work/sig$sig.err" &
+  pid=$!
+  PIDS+=("$pid")
+  seen=0
+  for i in $(seq 1 3000); do
+    [ "$(tmps "$work/big")" -gt 0 ] && { seen=1; break; }
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.01
+  done
+  kill -"$sig" "$pid" 2>/dev/null || true
+  rc=0
+  wait "$pid" 2>/dev/null || rc=$?
+  [ "$(tmps "$work/big")" -eq 0 ] ||
+    fail "SIG$sig during the index write (exit $rc) left: $(ls "$work/big")"
+  echo "SIG$sig $([ $seen = 1 ] && echo "while the temporary existed" || echo "after the build"): exit $rc, no temporary left"
 done
 # The next build succeeds and clears what the killed writers left.
 rm -f "$big.ccg"
