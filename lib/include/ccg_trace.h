@@ -146,7 +146,9 @@ int ccg_trace_is_dir(ccg_id id);
 /* Whether the name of file `id` may come to name another id while the
  * trace is open; decided from the id alone.  The root's refused.tsv: each
  * name refused makes a new version of it, with an id of its own, and a
- * lookup gives the version current then.  The bytes and size of an id
+ * lookup gives the version current then; the root's info: a second
+ * version, with a line damaged_records, once a read met a record that
+ * contradicts what it was checked against.  The bytes and size of an id
  * never change (of every file), so each open reads one snapshot, as long
  * as stat says; the entry of such a name is not to be cached. */
 int ccg_trace_changes(ccg_id id);
