@@ -493,11 +493,11 @@ static ccg_err join(const tab *tabs, size_t n, const jspec *sp,
 					v->text = f;
 				}
 				int tc = tcols[ents[j].run * sp->ncols + c];
+				const char *tf = tc < 0 ? NULL
+					: tb->cell[ents[j].row * tb->ncols +
+						   (size_t)tc];
 				v->rows++;
-				if (tc >= 0 &&
-				    !dec_parse(tb->cell[ents[j].row * tb->ncols + (size_t)tc],
-					       &x, &d) &&
-				    !d) {
+				if (tf && !dec_parse(tf, &x, &d) && !d) {
 					v->ticks += x;
 					v->ticked++;
 				}

@@ -193,9 +193,9 @@ static ccg_err resolve_folder(const char *anchor, ccg_buf *out)
 {
 	const char *slash = strrchr(anchor, '/');
 	ccg_buf dir = CCG_BUF_INIT;
-	if (slash)
-		ccg_buf_add(&dir, anchor, slash == anchor ? 1
-							  : (size_t)(slash - anchor));
+	size_t n = slash == anchor ? 1 : slash ? (size_t)(slash - anchor) : 0;
+	if (n)
+		ccg_buf_add(&dir, anchor, n);
 	else
 		ccg_buf_adds(&dir, ".");
 	char *real = ccg_buf_status(&dir) ? NULL : realpath(dir.data, NULL);
@@ -229,9 +229,12 @@ static ccg_err make_names(ccg_forest *f, const char *const *anchors)
 		ccg_buf_reset(&safe);
 		if ((err = raw_name(real, f->n, k, &raw)))
 			break;
-		if (raw.data[0] == '.' && raw.data[1] && strcmp(raw.data, "..") &&
-		    !(err = ccg_buf_adds(&safe, "%2E")))
-			memmove(raw.data, raw.data + 1, raw.len--);
+		/* ".dot" shown as "%2Edot"; "." and ".." as safename has
+		 * them. */
+		int dot = raw.data[0] == '.' && raw.data[1] &&
+			  strcmp(raw.data, "..");
+		if (dot && !(err = ccg_buf_adds(&safe, "%2E")))
+			ccg_buf_drop(&raw, 1);
 		if (err || (err = ccg_safename_make(&safe, raw.data,
 						     NAME_MAX_BYTES)))
 			break;
