@@ -42,12 +42,9 @@ grep -q '^locations_with_errors: 3$' "$work/info.out" ||
 
 for mode in mt st; do
   m="$work/mnt-$mode"
-  mkdir -p "$m"
-  CCG_MOUNTS+=("$m")
-  extra=()
-  [ "$mode" = st ] && extra=(-s)
+  ccg_mount_point "$mode" "$m"
   ccg_rc "$work/$mode.err" "$CCG_PY" "$CCG_TOOLS/fifo_guard.py" \
-    "${fifos[@]}" -- "$CCGFS" "${extra[@]}" -o index="$work/$mode.ccg" \
+    "${fifos[@]}" -- "$CCGFS" "${ccg_mode[@]}" -o index="$work/$mode.ccg" \
     "$anchor" "$m" > "$work/$mode.out"
   [ "$rc" = 0 ] || fail "$mode: $(tr '\n' ' ' < "$work/$mode.out")"
   ccg_wait_mounted "$m"

@@ -46,12 +46,9 @@ ccg_unmount "$work/ref"
 
 for mode in mt st; do
   m="$work/mnt-$mode"
-  mkdir -p "$m"
-  CCG_MOUNTS+=("$m")
-  extra=()
-  [ "$mode" = st ] && extra=(-s)
+  ccg_mount_point "$mode" "$m"
   CCGFS_INDEX_DIR="$full" ccg_rc "$work/$mode.err" \
-    "$CCGFS" "${extra[@]}" "$anchor" "$m"
+    "$CCGFS" "${ccg_mode[@]}" "$anchor" "$m"
   [ "$rc" = 0 ] || fail "$mode: the mount failed (exit $rc): $(cat "$work/$mode.err")"
   ccg_wait_mounted "$m"
   ccg_said "$work/$mode.err" "no room in $full for the build's temporary records: [0-9]* MiB of them were held in memory" "$mode"
@@ -67,7 +64,7 @@ done
 
 # Past -o memory=: a clear refusal, nothing left behind.
 m="$work/mnt-small"
-mkdir -p "$m"
+ccg_mount_point mt "$m"
 CCGFS_INDEX_DIR="$full" ccg_rc "$work/small.err" \
   "$CCGFS" -o memory=1 "$anchor" "$m"
 [ "$rc" = 32 ] || fail "-o memory=1: exit $rc, not 32: $(cat "$work/small.err")"

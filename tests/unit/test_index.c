@@ -480,16 +480,25 @@ static void test_time_block_damage(void **state)
 	ccg_store_free(s);
 }
 
+/* A writer of `path` given the records of *s (made here, identity in
+ * *id): a build not yet committed. */
+static ccg_index_writer *begun(ccg_store **s, ccg_buf *id)
+{
+	ccg_index_writer *w;
+	*s = make_store(NULL);
+	ccg_buf_adds(id, "identity");
+	unlink(path);
+	assert_int_equal(ccg_index_begin(path, &params, id, &w, NULL), CCG_OK);
+	assert_int_equal(ccg_index_add_store(w, *s), CCG_OK);
+	return w;
+}
+
 static void test_interrupted(void **state)
 {
 	(void)state;
-	ccg_store *s = make_store(NULL);
+	ccg_store *s;
 	ccg_buf id = CCG_BUF_INIT;
-	ccg_buf_adds(&id, "identity");
-	unlink(path);
-	ccg_index_writer *w;
-	assert_int_equal(ccg_index_begin(path, &params, &id, &w, NULL), CCG_OK);
-	assert_int_equal(ccg_index_add_store(w, s), CCG_OK);
+	ccg_index_writer *w = begun(&s, &id);
 	ccg_index_abort(w); /* as if the build died */
 	assert_int_not_equal(access(path, F_OK), 0);
 	ccg_buf_free(&id);
@@ -518,13 +527,9 @@ static int temporaries(void)
 static void test_abandoned(void **state)
 {
 	(void)state;
-	ccg_store *s = make_store(NULL);
+	ccg_store *s;
 	ccg_buf id = CCG_BUF_INIT;
-	ccg_buf_adds(&id, "identity");
-	unlink(path);
-	ccg_index_writer *w;
-	assert_int_equal(ccg_index_begin(path, &params, &id, &w, NULL), CCG_OK);
-	assert_int_equal(ccg_index_add_store(w, s), CCG_OK);
+	ccg_index_writer *w = begun(&s, &id);
 	assert_int_equal(temporaries(), 1);
 	ccg_index_abandon(); /* as a handler of SIGTERM does */
 	assert_int_equal(temporaries(), 0);
