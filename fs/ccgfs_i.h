@@ -41,8 +41,11 @@ typedef struct ccgfs_state {
 extern const struct fuse_lowlevel_ops fs_ops;
 
 /* Exit statuses, as mount(8) has them: the command line is wrong (usage),
- * or the trace, the mount point or the mount itself failed. */
+ * or the trace, the mount point or the mount itself failed; and
+ * --build-only built the trace but could write no index (mount(8)'s
+ * "problems writing"). */
 #define CCGFS_EXIT_USAGE 1
+#define CCGFS_EXIT_NOINDEX 16
 #define CCGFS_EXIT_FAIL 32
 /* Default of -o mpi_timeout, in seconds. */
 #define CCGFS_MPI_TIMEOUT 600u
@@ -102,5 +105,14 @@ void ccgfs_cli_error(const char *subject, const char *fmt, ...)
  * path into *real.  Returns 0, or -1 after the error line on stderr.
  * Ownership: the caller frees *real. */
 int ccgfs_mnt_check(const char *path, int nonempty, char **real);
+/* The check again, just before mounting: takes an exclusive lock on the
+ * directory `path` into *lock (-1 when the file system has no locks) and
+ * checks it as ccgfs_mnt_check does (its real path into *real), so that
+ * of two ccgfs mounting there at once the second finds the first's
+ * mount.  Returns 0 with the lock held until ccgfs_mnt_release (after
+ * the mount), or -1 after the error line, nothing held.  Ownership: the
+ * caller frees *real. */
+int ccgfs_mnt_claim(const char *path, int nonempty, char **real, int *lock);
+void ccgfs_mnt_release(int *lock);
 
 #endif

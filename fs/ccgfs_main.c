@@ -4,7 +4,8 @@
  * The command line first (ccgfs_cli.c; FUSE's own options are checked by
  * creating the session early), then the trace's anchor (a directory gives
  * its one trace), then the mount point (ccgfs_mnt.c); only then is the
- * trace opened, building or reusing its index, and the FUSE session run,
+ * trace opened, building or reusing its index, the mount point checked
+ * again under a lock and mounted, and the FUSE session run,
  * multithreaded unless -s.  Every refusal is one line on stderr and no
  * mount.  The operations live in ccgfs_ops.c.
  */
@@ -29,6 +30,40 @@
 #define FS_FUSE_SAID 1024
 /* malloc arenas of the daemon (see run_mount). */
 #define CCGFS_ARENAS 2
+
+/* The signals that end a build (the terminal's, kill's default). */
+static const int build_sigs[] = {SIGTERM, SIGINT, SIGHUP};
+
+/* A build ended by one of build_sigs removes the temporary index it was
+ * writing, then dies of the signal as it would have. */
+static void on_build_signal(int sig)
+{
+	ccg_trace_abandon();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* While traces are opened (on), build_sigs that would end the process
+ * end it through on_build_signal; then (off) their actions as before,
+ * which FUSE's handlers then take over (they replace only the default).
+ * `saved` holds the actions before. */
+static void build_signals(int on, struct sigaction *saved)
+{
+	for (size_t i = 0; i < sizeof build_sigs / sizeof *build_sigs; i++) {
+		if (!on) {
+			sigaction(build_sigs[i], &saved[i], NULL);
+			continue;
+		}
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sigaction(build_sigs[i], NULL, &saved[i]);
+		if (saved[i].sa_handler != SIG_DFL)
+			continue; /* ignored (a background job), or handled */
+		sa.sa_handler = on_build_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(build_sigs[i], &sa, NULL);
+	}
+}
 
 /* What FUSE said while the command line was parsed and the session set
  * up (one thread then); printed as ccgfs's one error line. */
@@ -250,18 +285,24 @@ static int open_offline(const ccgfs_cli *c, const char *anchor,
 }
 
 /* --build-only and --info: open (building or reusing the index), report,
- * close.  Returns the exit status. */
+ * close.  Returns the exit status: CCGFS_EXIT_NOINDEX when --build-only
+ * could write no index. */
 static int run_offline(const ccgfs_cli *c)
 {
 	ccg_options o;
 	ccg_buf anchor = CCG_BUF_INIT;
 	ccg_trace *t = NULL;
+	struct sigaction saved[sizeof build_sigs / sizeof *build_sigs];
 	int ret = CCGFS_EXIT_USAGE;
 	if (lib_options(c, &o))
 		goto out;
 	ret = CCGFS_EXIT_FAIL;
-	if (find_anchor(c, c->trace, &anchor) ||
-	    open_offline(c, anchor.data, &o, &t))
+	if (find_anchor(c, c->trace, &anchor))
+		goto out;
+	build_signals(1, saved);
+	int failed = open_offline(c, anchor.data, &o, &t);
+	build_signals(0, saved);
+	if (failed)
 		goto out;
 	if (t && c->info) {
 		ccg_buf msg = CCG_BUF_INIT;
@@ -270,6 +311,12 @@ static int run_offline(const ccgfs_cli *c)
 		ccg_buf_free(&msg);
 	}
 	ret = 0;
+	/* Building was asked, and its one product is missing (the note
+	 * above said why). */
+	if (t && c->build_only && !c->noindex && !ccg_trace_indexed(t)) {
+		ccgfs_cli_error(anchor.data, "--build-only wrote no index");
+		ret = CCGFS_EXIT_NOINDEX;
+	}
 out:
 	ccg_trace_close(t);
 #ifdef CCGFS_MPI
@@ -308,16 +355,22 @@ static int loop_status(int loop_ret)
 		       : CCGFS_EXIT_FAIL;
 }
 
-/* Mounts session `se` at `mnt` (c->mountpoint as given, for messages)
- * and serves it until unmounted.  Returns the exit status. */
-static int serve(struct fuse_session *se, const char *mnt,
-		 const ccgfs_cli *c, const struct fuse_cmdline_opts *opts)
+/* Mounts session `se` at c->mountpoint, checked again (another mount may
+ * have come there while the trace was opened), and serves it until
+ * unmounted.  Returns the exit status. */
+static int serve(struct fuse_session *se, const ccgfs_cli *c,
+		 const struct fuse_cmdline_opts *opts)
 {
-	int ret = CCGFS_EXIT_FAIL;
+	int ret = CCGFS_EXIT_FAIL, lock = -1;
+	char *mnt = NULL;
 	if (fuse_set_signal_handlers(se) != 0)
 		return ret;
+	if (ccgfs_mnt_claim(c->mountpoint, c->nonempty, &mnt, &lock))
+		goto out;
 	fuse_said[0] = '\0';
-	if (fuse_session_mount(se, mnt) != 0) {
+	int mounted = fuse_session_mount(se, mnt) == 0;
+	ccgfs_mnt_release(&lock);
+	if (!mounted) {
 		say_fuse(c->mountpoint, "cannot mount");
 		goto out;
 	}
@@ -327,12 +380,10 @@ static int serve(struct fuse_session *se, const char *mnt,
 	fuse_session_unmount(se);
 out:
 	fuse_remove_signal_handlers(se);
+	free(mnt);
 	return ret;
 }
 
-/* The traces of c's operands, opened in order, as a forest in f->forest:
- * 0, or -1 after the error line (each anchor is found before the mount
- * point is checked, and the mount point before any trace is read). */
 /* The anchors of c's trace operands into anchors[0 .. *n) (each
  * CCG_BUF_INIT before): a folder of several traces gives each of them.
  * 0, or -1 after the error line. */
@@ -369,9 +420,13 @@ static int trace_anchors(const ccgfs_cli *c, ccg_buf *anchors, size_t *n)
 	return ret;
 }
 
-static int open_forest(const ccgfs_cli *c, const ccg_options *o, ccgfs_state *f,
-		       char **mnt)
+/* The traces of c's operands, opened in order, as a forest in f->forest:
+ * 0, or -1 after the error line (each anchor is found before the mount
+ * point is checked, and the mount point before any trace is read). */
+static int open_forest(const ccgfs_cli *c, const ccg_options *o,
+		       ccgfs_state *f)
 {
+	char *mnt = NULL;
 	size_t n = 0;
 	ccg_buf anchors[CCG_FOREST_MAX];
 	const char *names[CCG_FOREST_MAX];
@@ -390,7 +445,7 @@ static int open_forest(const ccgfs_cli *c, const ccg_options *o, ccgfs_state *f,
 			goto out;
 		}
 	}
-	if (ccgfs_mnt_check(c->mountpoint, c->nonempty, mnt))
+	if (ccgfs_mnt_check(c->mountpoint, c->nonempty, &mnt))
 		goto out;
 	for (size_t k = 0; k < n; k++) {
 		if (!(f->anchors[k] = strdup(anchors[k].data))) {
@@ -418,6 +473,7 @@ out:
 		ccg_trace_close(ts[k]); /* NULL once the forest took it */
 		ccg_buf_free(&anchors[k]);
 	}
+	free(mnt);
 	return ret;
 }
 
@@ -429,7 +485,6 @@ static int run_mount(const ccgfs_cli *c, struct fuse_args *args)
 	struct fuse_cmdline_opts opts = {0};
 	struct fuse_session *se = NULL;
 	ccg_options o;
-	char *mnt = NULL;
 	ccgfs_state f = {0};
 	int ret = CCGFS_EXIT_USAGE;
 #ifdef M_ARENA_MAX
@@ -452,20 +507,23 @@ static int run_mount(const ccgfs_cli *c, struct fuse_args *args)
 		goto out;
 	}
 	ret = CCGFS_EXIT_FAIL;
-	if (open_forest(c, &o, &f, &mnt))
+	struct sigaction saved[sizeof build_sigs / sizeof *build_sigs];
+	build_signals(1, saved);
+	int failed = open_forest(c, &o, &f);
+	build_signals(0, saved);
+	if (failed)
 		goto out;
 	f.uid = getuid();
 	f.gid = getgid();
 	f.se = opts.singlethread ? NULL : se;
 	f.async_read = c->async_read;
-	ret = serve(se, mnt, c, &opts);
+	ret = serve(se, c, &opts);
 out:
 	if (se)
 		fuse_session_destroy(se);
 	ccg_forest_free(f.forest);
 	for (size_t k = 0; k < CCG_FOREST_MAX; k++)
 		free(f.anchors[k]);
-	free(mnt);
 	free(opts.mountpoint);
 	return ret;
 }

@@ -2,7 +2,8 @@
  * ccgfs_mnt.c - whether a path can be mounted on: an existing directory,
  * empty, and not already a mount point (a second mount there would hide
  * the first).  Checked before the trace is opened, so a refusal costs no
- * build.
+ * build, and again just before mounting, under a lock on the directory,
+ * since another mount may have come while the trace was built.
  */
 #include "ccgfs_i.h"
 
@@ -11,8 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 /* Most lines of /proc/self/mountinfo looked at. */
 #define MNT_MAX_LINES (1u << 20)
@@ -133,4 +137,31 @@ int ccgfs_mnt_check(const char *path, int nonempty, char **real)
 	free(*real);
 	*real = NULL;
 	return -1;
+}
+
+int ccgfs_mnt_claim(const char *path, int nonempty, char **real, int *lock)
+{
+	/* The directory as it is now: while this process holds its lock,
+	 * another ccgfs waits here before its own check, and finds this
+	 * mount once it gets the lock.  A file system without locks still
+	 * gets the check. */
+	*lock = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*lock >= 0 && flock(*lock, LOCK_EX) != 0 && errno != ENOLCK &&
+	    errno != EOPNOTSUPP && errno != EINVAL) {
+		say_unusable(path, errno);
+		ccgfs_mnt_release(lock);
+		return -1;
+	}
+	if (ccgfs_mnt_check(path, nonempty, real)) {
+		ccgfs_mnt_release(lock);
+		return -1;
+	}
+	return 0;
+}
+
+void ccgfs_mnt_release(int *lock)
+{
+	if (*lock >= 0)
+		close(*lock); /* and with it the lock */
+	*lock = -1;
 }

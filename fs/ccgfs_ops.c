@@ -4,10 +4,12 @@
  * All trace logic lives in lib/ (ccg_trace.h); this file maps inode numbers
  * to library ids (ino = id + 1, so the root id 0 is FUSE_ROOT_ID), replies to
  * the kernel exactly once per request, and turns library errors into errno
- * values in one place (fs_errno).  The trace never changes while mounted, so
- * entries and attributes get long timeouts and file data keep_cache; the
- * files that change (ccg_forest_changes: the names refused so far)
- * gets neither, and direct I/O.
+ * values in one place (fs_errno).  The trace never changes while mounted, and
+ * the bytes of an inode never do, so attributes get long timeouts and file
+ * data keep_cache; entries too, but for a name that comes to name another
+ * inode (ccg_forest_changes: refused.tsv, a new one at each name refused),
+ * whose entry the kernel asks again at every lookup, and whose open takes
+ * the inode's bytes whole (a snapshot per open, kept in fi->fh).
  */
 #include "ccgfs_i.h"
 
@@ -94,8 +96,8 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		return;
 	}
 	e.ino = id_to_ino(id);
-	e.attr_timeout = ccg_forest_changes(f->forest, id) ? 0 : FS_TIMEOUT;
-	e.entry_timeout = FS_TIMEOUT;
+	e.attr_timeout = FS_TIMEOUT;
+	e.entry_timeout = ccg_forest_changes(f->forest, id) ? 0 : FS_TIMEOUT;
 	fuse_reply_entry(req, &e);
 }
 
@@ -110,9 +112,7 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 	if (err)
 		fuse_reply_err(req, fs_errno(err));
 	else
-		fuse_reply_attr(req, &st,
-				ccg_forest_changes(f->forest, id) ? 0
-								  : FS_TIMEOUT);
+		fuse_reply_attr(req, &st, FS_TIMEOUT);
 }
 
 /* opendir, readdir and open take an entry's kind from its id
@@ -193,6 +193,34 @@ static void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	free(buf);
 }
 
+/* The whole of file `id` into a new buffer *out: CCG_OK, or an error and
+ * nothing. */
+static ccg_err snapshot(const ccgfs_state *f, ccg_id id, ccg_buf **out)
+{
+	ccg_stat st;
+	ccg_buf *b = calloc(1, sizeof *b);
+	ccg_err err = b ? ccg_forest_stat(f->forest, id, &st) : CCG_ENOMEM;
+	if (!err && st.size > SIZE_MAX)
+		err = CCG_ERANGE;
+	if (!err)
+		err = ccg_forest_read_cancel(f->forest, id, 0, (size_t)st.size,
+					    b, NULL, NULL);
+	if (err && b) {
+		ccg_buf_free(b);
+		free(b);
+		b = NULL;
+	}
+	*out = b;
+	return err;
+}
+
+static void free_snapshot(ccg_buf *b)
+{
+	if (b)
+		ccg_buf_free(b);
+	free(b);
+}
+
 static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	const ccgfs_state *f = fs_of(req);
@@ -204,13 +232,30 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, EROFS);
 		return;
 	}
-	/* A file that changes is read afresh at each read, whatever size
-	 * the kernel last saw. */
-	if (ccg_forest_changes(f->forest, ino_to_id(ino)))
-		fi->direct_io = 1;
-	else
-		fi->keep_cache = 1;
-	fuse_reply_open(req, fi);
+	fi->keep_cache = 1; /* an inode's bytes never change */
+	/* A file whose name comes to name other inodes (refused.tsv) keeps
+	 * its versions a while only: its bytes are taken whole now, and the
+	 * reads of this open come from them (fs_release frees them). */
+	ccg_id id = ino_to_id(ino);
+	ccg_buf *snap = NULL;
+	ccg_err err = CCG_OK;
+	if (ccg_forest_changes(f->forest, id))
+		err = snapshot(f, id, &snap);
+	if (err) {
+		fuse_reply_err(req, fs_errno(err));
+		return;
+	}
+	fi->fh = (uint64_t)(uintptr_t)snap;
+	if (fuse_reply_open(req, fi) != 0)
+		free_snapshot(snap); /* the open was interrupted */
+}
+
+static void fs_release(fuse_req_t req, fuse_ino_t ino,
+		       struct fuse_file_info *fi)
+{
+	(void)ino;
+	free_snapshot((ccg_buf *)(uintptr_t)fi->fh);
+	fuse_reply_err(req, 0);
 }
 
 /* The read's hook: whether the kernel sent FUSE_INTERRUPT for it (its
@@ -236,14 +281,23 @@ static void drop_pages(struct fuse_session *se, fuse_ino_t ino, off_t off,
 static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
-	(void)fi;
 	const ccgfs_state *f = fs_of(req);
+	const ccg_buf *snap = (const ccg_buf *)(uintptr_t)fi->fh;
 	ccg_buf out = CCG_BUF_INIT;
 	ccg_err err = ccg_buf_reserve(&out, size);
-	if (!err)
+	if (!err && snap) {
+		/* The bytes this open took (fs_open), copied: the reply ends
+		 * the request, and with it maybe the open, whose release
+		 * another thread may run while this one returns. */
+		size_t at = (uint64_t)off < snap->len ? (size_t)off : snap->len;
+		size_t n = snap->len - at < size ? snap->len - at : size;
+		if (n)
+			err = ccg_buf_add(&out, snap->data + at, n);
+	} else if (!err) {
 		err = ccg_forest_read_cancel(f->forest, ino_to_id(ino),
 					    (uint64_t)off, size, &out,
 					    fs_interrupted, req);
+	}
 	if (err)
 		fuse_reply_err(req, fs_errno(err));
 	else
@@ -311,6 +365,7 @@ const struct fuse_lowlevel_ops fs_ops = {
 	.readdir = fs_readdir,
 	.open = fs_open,
 	.read = fs_read,
+	.release = fs_release,
 	.statfs = fs_statfs,
 	.setattr = fs_erofs_setattr,
 	.mknod = fs_erofs_mknod,

@@ -343,7 +343,8 @@ static void *worker_main(void *arg)
 /* ---- the whole ---- */
 
 /* Lets the store keep its records in a temporary file: in the folder the
- * options name, else in $TMPDIR (/tmp), else (with a note) in memory.
+ * options name, else in $TMPDIR (/tmp), else (with a note) in memory;
+ * what a full folder has no room for stays in memory, up to the budget.
  * Bounds what the whole and each location's store hold in memory by the
  * budget (ccg_ingest_opts.memory): the whole 1/4, the file's cache 1/8,
  * each location's store 1/8, of which at most 2 per worker are kept
@@ -359,7 +360,7 @@ static void spill(ingest *g)
 	const char *dirs[] = {g->o->spill_dir, tmp && *tmp ? tmp : "/tmp"};
 	for (size_t i = 0; i < 2; i++)
 		if (dirs[i] && !ccg_store_spill(g->store, dirs[i],
-						m ? m / 8 : CCG_SPILL_CACHE))
+						m ? m / 8 : CCG_SPILL_CACHE, m))
 			return;
 	if (g->o->log) {
 		char line[512];
@@ -479,12 +480,27 @@ ccg_err ccg_ingest(const char *anchor, const ccg_ingest_opts *o,
 	if (!err)
 		progress(&g, g.nread, 1);
 	int spill_errno = g.store ? ccg_store_spill_errno(g.store) : 0;
+	uint64_t held = g.store ? ccg_store_spill_in_memory(g.store) : 0;
+	const char *dir = o->spill_dir ? o->spill_dir : "$TMPDIR";
 	if (err && spill_errno && msg) {
 		ccg_buf_reset(msg);
 		ccg_buf_addf(msg, "%s: cannot write the build's temporary "
-			     "records in %s: %s", anchor,
-			     o->spill_dir ? o->spill_dir : "$TMPDIR",
+			     "records in %s: %s", anchor, dir,
 			     strerror(spill_errno));
+		/* A full folder's records go to memory (ccg_spill_open):
+		 * this one failed past the bound. */
+		if (o->memory && (spill_errno == ENOSPC ||
+				  spill_errno == EDQUOT))
+			ccg_buf_addf(msg, ", and held in memory instead they "
+				     "would pass -o memory=%zu (MiB)",
+				     o->memory >> 20);
+	} else if (!err && held && o->log) {
+		char line[512];
+		snprintf(line, sizeof line,
+			 "no room in %s for the build's temporary records: "
+			 "%llu MiB of them were held in memory", dir,
+			 (unsigned long long)((held + (1u << 20) - 1) >> 20));
+		o->log(o->log_ctx, CCG_LOG_NOTE, line);
 	}
 	ingest_close(&g, err);
 	if (err)

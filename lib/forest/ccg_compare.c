@@ -27,11 +27,13 @@ typedef __int128 i128;
 
 /* ---- a run's TSV file ---- */
 
-/* A TSV text split in place: cell[r * ncols + c], row 0 the header. */
+/* A TSV text split in place: cell[r * ncols + c], row 0 the header;
+ * and the run's clock (ticks per second, 0 unknown). */
 typedef struct tab {
 	ccg_buf text;
 	char **cell;
 	size_t ncols, nrows;
+	uint64_t res;
 } tab;
 
 static void tab_free(tab *tb)
@@ -69,6 +71,23 @@ static ccg_err read_path(ccg_trace *t, const char *path, ccg_buf *out)
 	if (st.size > CMP_FILE_MAX)
 		return CCG_ERANGE;
 	return ccg_trace_read(t, id, 0, (size_t)st.size, out);
+}
+
+/* Run t's clock resolution (its root info's clock.resolution) into
+ * *res; 0 when it says none. */
+static ccg_err run_clock(ccg_trace *t, uint64_t *res)
+{
+	static const char key[] = "\nclock.resolution: ";
+	ccg_buf info = CCG_BUF_INIT;
+	ccg_err err = read_path(t, "info", &info);
+	const char *p = err || !info.data ? NULL : strstr(info.data, key);
+	uint64_t v = 0;
+	for (p = p ? p + sizeof key - 1 : NULL;
+	     p && *p >= '0' && *p <= '9' && v < UINT64_MAX / 10; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	*res = p && *p == '\n' ? v : 0;
+	ccg_buf_free(&info);
+	return err;
 }
 
 /* Splits tb->text into cells; -1 when a row has another number of fields
@@ -241,6 +260,11 @@ typedef struct jcol {
 	const char *name;       /* the column in each run's file */
 	unsigned flags;
 	const char *delta;      /* name of its delta column */
+	const char *ticks;      /* NULL, or the column of the exact ticks
+				 * this one gives in seconds: rows add up
+				 * their ticks, and the sum is made seconds
+				 * as the run makes them (not a sum of
+				 * rounded seconds) */
 } jcol;
 
 typedef struct jspec {
@@ -252,6 +276,10 @@ typedef struct jspec {
 				 * first; -1: in order of appearance */
 	int loc_key;            /* key that is a location path, translated
 				 * to the baseline's; -1: none */
+	int apart;              /* rows repeating a key in one run stay
+				 * apart, the k-th of each run beside the
+				 * k-th of the others (efficiency.tsv's
+				 * left_out rows); else they add up */
 } jspec;
 
 /* One run's value of one column in one output row. */
@@ -260,12 +288,16 @@ typedef struct jval {
 	unsigned decs;
 	int have;               /* 0 absent, 1 number, 2 text */
 	const char *text;       /* have 2: the first text */
+	i128 ticks;             /* jcol.ticks: their sum (units of 10^-12) */
+	size_t rows, ticked;    /* rows added, and those with their ticks */
 } jval;
 
 /* A row of the input: its key, run and place. */
 typedef struct jent {
 	char *key;              /* owned: the key fields joined by tabs */
 	size_t run, row, order;
+	size_t occ;             /* jspec.apart: rows of its run with its key
+				 * before it; else 0 */
 } jent;
 
 static int ent_cmp(const void *a, const void *b)
@@ -274,7 +306,30 @@ static int ent_cmp(const void *a, const void *b)
 	int c = strcmp(x->key, y->key);
 	if (c)
 		return c;
+	if (x->occ != y->occ)
+		return x->occ < y->occ ? -1 : 1;
 	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* jspec.apart: numbers the rows of each run that share a key (ents
+ * sorted by key, then order: a key's rows run by run, in row order) and
+ * sorts them again, so that a key's k-th rows of all runs lie
+ * together. */
+static ccg_err number_apart(jent *ents, size_t nents, size_t nruns)
+{
+	size_t *seen = calloc(nruns ? nruns : 1, sizeof *seen);
+	if (!seen)
+		return CCG_ENOMEM;
+	for (size_t i = 0; i < nents;) {
+		size_t j = i;
+		memset(seen, 0, nruns * sizeof *seen);
+		for (; j < nents && !strcmp(ents[j].key, ents[i].key); j++)
+			ents[j].occ = seen[ents[j].run]++;
+		i = j;
+	}
+	free(seen);
+	qsort(ents, nents, sizeof *ents, ent_cmp);
+	return CCG_OK;
 }
 
 /* An output row: its key and per column and run a value. */
@@ -318,6 +373,25 @@ static i128 ratio4(i128 a, i128 b)
 	return q;
 }
 
+/* jcol.ticks: the seconds of v's ticks on a clock of `res` ticks per
+ * second, with v's decimals, half up (as ccg_secfmt_put_dur prints
+ * them), when every row added had its ticks; else v's sum stays. */
+static void secs_of_ticks(jval *v, uint64_t res)
+{
+	if (v->have != 1 || !res || !v->rows || v->ticked != v->rows ||
+	    v->ticks < 0)
+		return;
+	i128 p = 1, t = v->ticks;
+	for (unsigned k = 0; k < CMP_DECS; k++)
+		t /= 10; /* whole ticks (dec_parse took no decimals) */
+	for (unsigned k = 0; k < v->decs; k++)
+		p *= 10;
+	i128 q = (t * p + (i128)(res / 2)) / (i128)res;
+	for (unsigned k = v->decs; k < CMP_DECS; k++)
+		q *= 10;
+	v->v = q;
+}
+
 static void put_val(ccg_buf *b, const jval *v)
 {
 	if (v->have == 1)
@@ -339,14 +413,19 @@ static ccg_err join(const tab *tabs, size_t n, const jspec *sp,
 		total += tabs[r].nrows ? tabs[r].nrows - 1 : 0;
 	jent *ents = calloc(total ? total : 1, sizeof *ents);
 	jrow *rows = calloc(total ? total : 1, sizeof *rows);
-	/* Each run's place of each column (-1: it has none). */
+	/* Each run's place of each column and of its ticks (-1: none). */
 	int *cols = malloc(sizeof *cols * n * (sp->ncols ? sp->ncols : 1));
+	int *tcols = malloc(sizeof *tcols * n * (sp->ncols ? sp->ncols : 1));
 	size_t nents = 0, nrows = 0;
-	ccg_err err = ents && rows && cols ? CCG_OK : CCG_ENOMEM;
-	for (size_t r = 0; !err && r < n; r++)
-		for (size_t c = 0; c < sp->ncols; c++)
-			cols[r * sp->ncols + c] = tab_col(&tabs[r],
-							  sp->cols[c].name);
+	ccg_err err = ents && rows && cols && tcols ? CCG_OK : CCG_ENOMEM;
+	for (size_t r = 0; !err && r < n; r++) {
+		for (size_t c = 0; c < sp->ncols; c++) {
+			const jcol *jc = &sp->cols[c];
+			cols[r * sp->ncols + c] = tab_col(&tabs[r], jc->name);
+			tcols[r * sp->ncols + c] =
+				jc->ticks ? tab_col(&tabs[r], jc->ticks) : -1;
+		}
+	}
 	ccg_buf key = CCG_BUF_INIT;
 	for (size_t r = 0; !err && r < n; r++) {
 		const tab *tb = &tabs[r];
@@ -379,6 +458,8 @@ static ccg_err join(const tab *tabs, size_t n, const jspec *sp,
 	ccg_buf_free(&key);
 	if (!err)
 		qsort(ents, nents, sizeof *ents, ent_cmp);
+	if (!err && sp->apart)
+		err = number_apart(ents, nents, n);
 	for (size_t i = 0; !err && i < nents;) {
 		jrow *o = &rows[nrows++];
 		o->key = ents[i].key;
@@ -388,7 +469,9 @@ static ccg_err join(const tab *tabs, size_t n, const jspec *sp,
 			break;
 		}
 		size_t j = i;
-		for (; j < nents && !strcmp(ents[j].key, ents[i].key); j++) {
+		for (; j < nents && !strcmp(ents[j].key, ents[i].key) &&
+		       ents[j].occ == ents[i].occ;
+		     j++) {
 			if (ents[j].order < o->order)
 				o->order = ents[j].order;
 			const tab *tb = &tabs[ents[j].run];
@@ -409,8 +492,20 @@ static ccg_err join(const tab *tabs, size_t n, const jspec *sp,
 					v->have = 2;
 					v->text = f;
 				}
+				int tc = tcols[ents[j].run * sp->ncols + c];
+				const char *tf = tc < 0 ? NULL
+					: tb->cell[ents[j].row * tb->ncols +
+						   (size_t)tc];
+				v->rows++;
+				if (tf && !dec_parse(tf, &x, &d) && !d) {
+					v->ticks += x;
+					v->ticked++;
+				}
 			}
 		}
+		for (size_t c = 0; c < sp->ncols; c++)
+			for (size_t r = 0; sp->cols[c].ticks && r < n; r++)
+				secs_of_ticks(&o->vals[c * n + r], tabs[r].res);
 		i = j;
 		if (sp->sort < 0)
 			continue;
@@ -425,6 +520,7 @@ static ccg_err join(const tab *tabs, size_t n, const jspec *sp,
 		}
 	}
 	free(cols);
+	free(tcols);
 	if (!err)
 		qsort(rows, nrows, sizeof *rows, row_cmp);
 	*entsp = ents;
@@ -532,39 +628,42 @@ static const char *const k_wait[] = {"pattern", "region"};
 static const char *const k_stack[] = {"stack"};
 
 static const jcol c_stats[] = {
-	{"calls", 0, NULL},
-	{"inclusive_seconds", 0, NULL},
-	{"exclusive_seconds", J_DELTA | J_RATIO, "delta_seconds"}};
+	{"calls", 0, NULL, NULL},
+	{"inclusive_seconds", 0, NULL, NULL},
+	{"exclusive_seconds", J_DELTA | J_RATIO, "delta_seconds", NULL}};
 static const jcol c_summary[] = {
-	{"seconds", J_DELTA, "delta_seconds"},
-	{"computation_seconds", J_DELTA, "delta_computation_seconds"},
-	{"mpi_p2p_seconds", J_DELTA, "delta_mpi_p2p_seconds"},
-	{"mpi_collective_seconds", J_DELTA, "delta_mpi_collective_seconds"},
-	{"mpi_other_seconds", J_DELTA, "delta_mpi_other_seconds"},
-	{"openmp_seconds", J_DELTA, "delta_openmp_seconds"},
-	{"accelerator_seconds", J_DELTA, "delta_accelerator_seconds"},
-	{"io_seconds", J_DELTA, "delta_io_seconds"},
-	{"measurement_seconds", J_DELTA, "delta_measurement_seconds"},
-	{"idle_seconds", J_DELTA, "delta_idle_seconds"},
-	{"outside_seconds", J_DELTA, "delta_outside_seconds"}};
-static const jcol c_value[] = {{"value", J_DELTA, "delta"}};
-static const jcol c_wait[] = {{"instances", J_DELTA, "delta_instances"},
-			      {"wait_seconds", J_DELTA, "delta_seconds"}};
-static const jcol c_count[] = {{"count", 0, NULL}};
+	{"seconds", J_DELTA, "delta_seconds", NULL},
+	{"computation_seconds", J_DELTA, "delta_computation_seconds", NULL},
+	{"mpi_p2p_seconds", J_DELTA, "delta_mpi_p2p_seconds", NULL},
+	{"mpi_collective_seconds", J_DELTA, "delta_mpi_collective_seconds",
+	 NULL},
+	{"mpi_other_seconds", J_DELTA, "delta_mpi_other_seconds", NULL},
+	{"openmp_seconds", J_DELTA, "delta_openmp_seconds", NULL},
+	{"accelerator_seconds", J_DELTA, "delta_accelerator_seconds", NULL},
+	{"io_seconds", J_DELTA, "delta_io_seconds", NULL},
+	{"measurement_seconds", J_DELTA, "delta_measurement_seconds", NULL},
+	{"idle_seconds", J_DELTA, "delta_idle_seconds", NULL},
+	{"outside_seconds", J_DELTA, "delta_outside_seconds", NULL}};
+static const jcol c_value[] = {{"value", J_DELTA, "delta", NULL}};
+static const jcol c_wait[] = {
+	{"instances", J_DELTA, "delta_instances", NULL},
+	{"wait_seconds", J_DELTA, "delta_seconds", "wait_ticks"}};
+static const jcol c_count[] = {{"count", 0, NULL, NULL}};
 
 static const struct {
 	const char *name;       /* the file, in compare/ and in each run */
 	jspec spec;
 } files[CF__COUNT] = {
-	[CF_README] = {"README", {NULL, 0, NULL, 0, -1, -1}},
-	[CF_LOCATIONS] = {"locations.tsv", {NULL, 0, NULL, 0, -1, -1}},
-	[CF_STATS] = {"stats.tsv", {k_region, 1, c_stats, 3, 2, -1}},
+	[CF_README] = {"README", {NULL, 0, NULL, 0, -1, -1, 0}},
+	[CF_LOCATIONS] = {"locations.tsv", {NULL, 0, NULL, 0, -1, -1, 0}},
+	[CF_STATS] = {"stats.tsv", {k_region, 1, c_stats, 3, 2, -1, 0}},
 	[CF_SUMMARY] = {"summary.tsv", {k_location, 1, c_summary,
 					sizeof c_summary / sizeof *c_summary,
-					-1, 0}},
-	[CF_EFFICIENCY] = {"efficiency.tsv", {k_metric, 1, c_value, 1, -1, -1}},
-	[CF_WAITS] = {"waits.tsv", {k_wait, 2, c_wait, 2, 1, -1}},
-	[CF_FOLDED] = {"profile.folded", {k_stack, 1, c_count, 1, -1, -1}},
+					-1, 0, 0}},
+	[CF_EFFICIENCY] = {"efficiency.tsv",
+			   {k_metric, 1, c_value, 1, -1, -1, 1}},
+	[CF_WAITS] = {"waits.tsv", {k_wait, 2, c_wait, 2, 1, -1, 0}},
+	[CF_FOLDED] = {"profile.folded", {k_stack, 1, c_count, 1, -1, -1, 0}},
 };
 
 const char *ccg_cmp_file_name(enum cmp_file f)
@@ -665,6 +764,8 @@ ccg_err ccg_cmp_text(ccg_trace *const *runs, const char *const *names,
 			break;
 		err = f == CF_FOLDED ? tab_read_folded(runs[r], path.data, &tabs[r])
 				     : tab_read(runs[r], path.data, &tabs[r]);
+		if (!err)
+			err = run_clock(runs[r], &tabs[r].res);
 	}
 	ccg_buf_free(&path);
 	jent *ents = NULL;

@@ -4,7 +4,7 @@
  * ids carried above CCG_ID_BITS; and compare/, whose files ccg_compare.c
  * makes (forest_i.h).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "forest_i.h"
 
 #include <stdlib.h>
@@ -185,18 +185,58 @@ static ccg_err raw_name(const char *const *anchors, size_t n, size_t k,
 	return err ? err : ccg_buf_status(out);
 }
 
+/* `anchor` with its folder's real path ("./traces.otf2" in /x/run42:
+ * "/x/run42/traces.otf2"), so that "." or ".." names no trace; the file
+ * itself as given (a symlink a.otf2 stays a.otf2).  As given when the
+ * folder cannot be resolved. */
+static ccg_err resolve_folder(const char *anchor, ccg_buf *out)
+{
+	const char *slash = strrchr(anchor, '/');
+	ccg_buf dir = CCG_BUF_INIT;
+	size_t n = slash == anchor ? 1 : slash ? (size_t)(slash - anchor) : 0;
+	if (n)
+		ccg_buf_add(&dir, anchor, n);
+	else
+		ccg_buf_adds(&dir, ".");
+	char *real = ccg_buf_status(&dir) ? NULL : realpath(dir.data, NULL);
+	if (real)
+		ccg_buf_addf(out, "%s/%s", strcmp(real, "/") ? real : "",
+			     slash ? slash + 1 : anchor);
+	else
+		ccg_buf_adds(out, anchor);
+	free(real);
+	ccg_buf_free(&dir);
+	return ccg_buf_status(out);
+}
+
 /* Names the n traces' directories: path-safe, unique, none "." or "..",
- * none "compare". */
+ * none "compare", none hidden (a leading dot is written %2E, as
+ * ccg_safename_make writes "."). */
 static ccg_err make_names(ccg_forest *f, const char *const *anchors)
 {
 	ccg_buf raw = CCG_BUF_INIT, safe = CCG_BUF_INIT;
+	ccg_buf res[CCG_FOREST_MAX];
+	const char *real[CCG_FOREST_MAX];
 	ccg_err err = CCG_OK;
+	for (size_t k = 0; k < f->n; k++) {
+		res[k] = (ccg_buf)CCG_BUF_INIT;
+		if (!err)
+			err = resolve_folder(anchors[k], &res[k]);
+		real[k] = res[k].data;
+	}
 	for (size_t k = 0; k < f->n && !err; k++) {
 		ccg_buf_reset(&raw);
 		ccg_buf_reset(&safe);
-		if ((err = raw_name(anchors, f->n, k, &raw)))
+		if ((err = raw_name(real, f->n, k, &raw)))
 			break;
-		if ((err = ccg_safename_make(&safe, raw.data, NAME_MAX_BYTES)))
+		/* ".dot" shown as "%2Edot"; "." and ".." as safename has
+		 * them. */
+		int dot = raw.data[0] == '.' && raw.data[1] &&
+			  strcmp(raw.data, "..");
+		if (dot && !(err = ccg_buf_adds(&safe, "%2E")))
+			ccg_buf_drop(&raw, 1);
+		if (err || (err = ccg_safename_make(&safe, raw.data,
+						     NAME_MAX_BYTES)))
 			break;
 		size_t base_len = safe.len;
 		for (unsigned dup = 1; dup <= CCG_FOREST_MAX + 1; dup++) {
@@ -215,6 +255,8 @@ static ccg_err make_names(ccg_forest *f, const char *const *anchors)
 		if (!(f->names[k] = strdup(safe.data)))
 			err = CCG_ENOMEM;
 	}
+	for (size_t k = 0; k < f->n; k++)
+		ccg_buf_free(&res[k]);
 	ccg_buf_free(&raw);
 	ccg_buf_free(&safe);
 	return err;

@@ -126,6 +126,16 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 /* Releases everything; NULL is allowed. */
 void ccg_trace_close(ccg_trace *t);
 
+/* Async-signal-safe: removes the temporary index files this process is
+ * writing, for a handler of a signal that ends the process while traces
+ * are opened (a build cut short leaves no temporary behind). */
+void ccg_trace_abandon(void);
+
+/* Whether an index file serves t: 0 when it was built in memory and no
+ * index could be written (a read-only or full folder: a note said why),
+ * or with no_index. */
+int ccg_trace_indexed(const ccg_trace *t);
+
 /* Kind and size of an entry.  CCG_ENOENT for an id that names nothing. */
 ccg_err ccg_trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st);
 
@@ -133,9 +143,14 @@ ccg_err ccg_trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st);
  * from the id alone, so readdir, opendir and open need no stat. */
 int ccg_trace_is_dir(ccg_id id);
 
-/* Whether file `id` may change while the trace is open (the root's
- * refused.tsv: every other file's bytes and size are fixed); decided from
- * the id alone.  Such a file is not to be cached. */
+/* Whether the name of file `id` may come to name another id while the
+ * trace is open; decided from the id alone.  The root's refused.tsv: each
+ * name refused makes a new version of it, with an id of its own, and a
+ * lookup gives the version current then; the root's info: a second
+ * version, with a line damaged_records, once a read met a record that
+ * contradicts what it was checked against.  The bytes and size of an id
+ * never change (of every file), so each open reads one snapshot, as long
+ * as stat says; the entry of such a name is not to be cached. */
 int ccg_trace_changes(ccg_id id);
 
 /* Finds `name` in directory `dir`.  CCG_ENOENT when absent, CCG_ENOTDIR

@@ -18,6 +18,8 @@
  * it keeps the first message since the last reset in a thread-local buffer,
  * from where the failing call copies it into the caller's `msg`.
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include "ccg_read.h"
 
 #include <errno.h>
@@ -27,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <otf2/otf2.h>
 
@@ -538,11 +541,61 @@ static ccg_err events_outcome(const ccg_read *r, uint64_t location,
 	return CCG_OK;
 }
 
+/* What a file of type `mode` that is no regular file is. */
+static const char *kind_of(mode_t mode)
+{
+	return S_ISFIFO(mode)	? "a FIFO"
+	       : S_ISDIR(mode)	? "a directory"
+	       : S_ISCHR(mode)	? "a character device"
+	       : S_ISBLK(mode)	? "a block device"
+	       : S_ISSOCK(mode) ? "a socket"
+				: "not a regular file";
+}
+
+/* The files OTF2 opens for `location` (ARCHIVE/ID.def, ARCHIVE/ID.evt)
+ * must be regular files where they exist: a FIFO there would block its
+ * open until a writer came, a device feed it endlessly.  CCG_OK, or
+ * CCG_EIO with the file named in msg; checked before OTF2 opens them. */
+static ccg_err check_files(const ccg_read *r, uint64_t location,
+			   ccg_buf *msg)
+{
+	static const char *const exts[] = {"def", "evt"};
+	const char *slash = strrchr(r->anchor, '/');
+	const char *dot = strrchr(r->anchor, '.');
+	size_t base = dot && (!slash || dot > slash + 1)
+			      ? (size_t)(dot - r->anchor)
+			      : strlen(r->anchor);
+	const char *dir = slash ? slash + 1 : r->anchor;
+	ccg_buf path = CCG_BUF_INIT;
+	ccg_err err = CCG_OK;
+	for (size_t i = 0; !err && i < sizeof exts / sizeof *exts; i++) {
+		struct stat st;
+		ccg_buf_reset(&path);
+		ccg_buf_addf(&path, "%.*s/%" PRIu64 ".%s", (int)base,
+			     r->anchor, location, exts[i]);
+		if ((err = ccg_buf_status(&path)))
+			break;
+		if (stat(path.data, &st) != 0 || S_ISREG(st.st_mode))
+			continue; /* missing: OTF2 says so */
+		if (msg)
+			ccg_buf_addf(msg, "location %" PRIu64 ": %.*s/%" PRIu64
+				     ".%s is %s, not a regular file (not "
+				     "opened)", location,
+				     (int)(r->anchor + base - dir), dir,
+				     location, exts[i], kind_of(st.st_mode));
+		err = CCG_EIO;
+	}
+	ccg_buf_free(&path);
+	return err;
+}
+
 ccg_err ccg_read_location(ccg_read *r, uint64_t location,
 			  ccg_read_event_fn ev, void *ctx, ccg_buf *msg)
 {
 	OTF2_Reader *rd;
-	ccg_err err = start_call(r, NULL, ev, ctx, &rd, msg);
+	ccg_err err = r ? check_files(r, location, msg) : CCG_OK;
+	if (!err)
+		err = start_call(r, NULL, ev, ctx, &rd, msg);
 	if (err)
 		return err;
 	err = select_location(rd, location, msg);

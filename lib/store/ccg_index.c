@@ -360,6 +360,11 @@ const char *ccg_index_write_error(const ccg_index_writer *w)
 	return w && w->errnum ? strerror(w->errnum) : NULL;
 }
 
+void ccg_index_abandon(void)
+{
+	ccg_index_tmp_abandon();
+}
+
 void ccg_index_abort(ccg_index_writer *w)
 {
 	if (!w)
@@ -367,6 +372,7 @@ void ccg_index_abort(ccg_index_writer *w)
 	if (w->fd >= 0)
 		close(w->fd);
 	if (w->tmp) {
+		ccg_index_tmp_done(w->tmp);
 		unlink(w->tmp);
 		free(w->tmp);
 	}
@@ -420,6 +426,7 @@ ccg_err ccg_index_commit(ccg_index_writer *w, uint64_t *bytes, ccg_buf *msg)
 		err = CCG_EIO;
 	}
 	/* Renamed while still locked, so no sweep takes it meanwhile. */
+	ccg_index_tmp_done(w->tmp);
 	if (!err && rename(w->tmp, w->path) != 0) {
 		w->errnum = errno;
 		err = CCG_EIO;

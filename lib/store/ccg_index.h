@@ -121,6 +121,11 @@ const char *ccg_index_write_error(const ccg_index_writer *w);
 /* Discards a file being written; frees w.  NULL is allowed. */
 void ccg_index_abort(ccg_index_writer *w);
 
+/* Async-signal-safe: removes the temporaries of every index this process
+ * is writing (for a handler of a signal that ends the process; the
+ * writers are left as they are). */
+void ccg_index_abandon(void);
+
 /* ---- reading ---- */
 
 typedef struct ccg_index ccg_index;

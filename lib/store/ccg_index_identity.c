@@ -188,8 +188,17 @@ ccg_err ccg_index_default_path(const char *anchor, ccg_buf *out,
 		ccg_buf_free(&d);
 		return CCG_ENOMEM;
 	}
-	mkdirs(d.data);
-	ccg_err err = own_dir(d.data, msg);
+	ccg_err err = CCG_OK;
+	if (mkdirs(d.data) != 0) {
+		/* Why it could not be made (a read-only file system), not
+		 * that it is missing. */
+		if (msg)
+			ccg_buf_addf(msg, "cannot create index folder %s: %s",
+				     d.data, strerror(errno));
+		err = CCG_EIO;
+	}
+	if (!err)
+		err = own_dir(d.data, msg);
 	if (err) {
 		ccg_buf_free(&d);
 		return err;

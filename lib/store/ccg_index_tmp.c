@@ -7,6 +7,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,52 @@
 /* A temporary whose lock is free and whose pid is alive (reused) is
  * removed once this old. */
 #define SWEEP_AGE_SECONDS 600
+
+/* Temporaries this process writes at once (one per index being built;
+ * the traces of a mount are built one after the other). */
+#define TMP_LIVE 8
+
+/* The temporaries being written, for ccg_index_tmp_abandon, which a
+ * signal handler calls: a slot's path is written before its flag is set,
+ * and the flag cleared before the file is renamed or removed. */
+static char live_path[TMP_LIVE][PATH_MAX];
+static int live_set[TMP_LIVE];          /* atomic */
+static pthread_mutex_t live_mu = PTHREAD_MUTEX_INITIALIZER; /* who takes
+					 * or frees a slot (not the handler) */
+
+/* Lists `tmp` among the temporaries being written (a path too long for
+ * a slot, or no slot free: not listed, left for a later sweep). */
+static void live_add(const char *tmp)
+{
+	if (strlen(tmp) >= PATH_MAX)
+		return;
+	pthread_mutex_lock(&live_mu);
+	for (int i = 0; i < TMP_LIVE; i++) {
+		if (__atomic_load_n(&live_set[i], __ATOMIC_ACQUIRE))
+			continue;
+		strcpy(live_path[i], tmp);
+		__atomic_store_n(&live_set[i], 1, __ATOMIC_RELEASE);
+		break;
+	}
+	pthread_mutex_unlock(&live_mu);
+}
+
+void ccg_index_tmp_done(const char *tmp)
+{
+	pthread_mutex_lock(&live_mu);
+	for (int i = 0; i < TMP_LIVE; i++)
+		if (__atomic_load_n(&live_set[i], __ATOMIC_ACQUIRE) &&
+		    !strcmp(live_path[i], tmp))
+			__atomic_store_n(&live_set[i], 0, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&live_mu);
+}
+
+void ccg_index_tmp_abandon(void)
+{
+	for (int i = 0; i < TMP_LIVE; i++)
+		if (__atomic_load_n(&live_set[i], __ATOMIC_ACQUIRE))
+			unlink(live_path[i]);
+}
 
 /* The random part of a temporary name: 16 hex digits. */
 static unsigned long long random_part(void)
@@ -85,6 +133,7 @@ ccg_err ccg_index_tmp_open(const char *path, unsigned mode, int *fd,
 		unlink(name.data);
 		goto fail;
 	}
+	live_add(name.data);
 	*fd = f;
 	*tmp = name.data;
 	return CCG_OK;

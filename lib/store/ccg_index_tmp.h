@@ -15,9 +15,15 @@
 
 /* Creates and locks a new temporary for index `path` with permission
  * bits `mode` (less the umask).  *fd receives it open for writing, *tmp
- * its name.  Ownership: the caller closes *fd and frees *tmp. */
+ * its name; it is listed for ccg_index_tmp_abandon until
+ * ccg_index_tmp_done.  Ownership: the caller closes *fd and frees *tmp. */
 ccg_err ccg_index_tmp_open(const char *path, unsigned mode, int *fd,
 			   char **tmp, ccg_buf *msg);
+/* Before temporary `tmp` is renamed into place or removed: no longer
+ * listed. */
+void ccg_index_tmp_done(const char *tmp);
+/* Removes every temporary this process is writing (ccg_index_abandon). */
+void ccg_index_tmp_abandon(void);
 
 /* Removes, in the folder of index `path`, the temporaries (names holding
  * ".ccg.tmp.") owned by this user whose lock is free and whose writer's

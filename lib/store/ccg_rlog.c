@@ -1,8 +1,9 @@
-#define _GNU_SOURCE /* O_TMPFILE */
+#define _GNU_SOURCE /* O_TMPFILE, memfd_create */
 
 #include "ccg_rlog.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +21,17 @@
  * reading at once rarely wait for one lock. */
 #define CCG_SPILL_SHARDS 8
 
+/* The spill file's bytes [0, end): below `moved` in the folder's file
+ * (fd), from `moved` on in memory (mfd, a memfd), once the folder had no
+ * room for more. */
 struct ccg_spill {
 	int fd;
+	int mfd;                /* -1 until the folder is full; set under mu
+				 * before `moved` */
+	uint64_t moved;         /* atomic (set once, under mu): the offset
+				 * from which bytes are in mfd; UINT64_MAX
+				 * while they all fit the folder */
+	size_t mem_max;         /* most bytes mfd may hold (0: no bound) */
 	int refs;               /* atomic */
 	ccg_lru *cache[CCG_SPILL_SHARDS]; /* whole chunks, by chunk number */
 	pthread_mutex_t mu;
@@ -59,7 +69,8 @@ static int open_unlinked(const char *dir)
 	return fd;
 }
 
-ccg_err ccg_spill_open(const char *dir, size_t cache_bytes, ccg_spill **out)
+ccg_err ccg_spill_open(const char *dir, size_t cache_bytes, size_t mem_max,
+		       ccg_spill **out)
 {
 	ccg_spill *sp = calloc(1, sizeof *sp);
 	if (!sp)
@@ -76,6 +87,9 @@ ccg_err ccg_spill_open(const char *dir, size_t cache_bytes, ccg_spill **out)
 		free(sp);
 		return err;
 	}
+	sp->mfd = -1;
+	sp->moved = UINT64_MAX;
+	sp->mem_max = mem_max;
 	sp->refs = 1;
 	pthread_mutex_init(&sp->mu, NULL);
 	*out = sp;
@@ -94,6 +108,8 @@ void ccg_spill_unref(ccg_spill *sp)
 	if (!sp || __atomic_sub_fetch(&sp->refs, 1, __ATOMIC_ACQ_REL))
 		return;
 	close(sp->fd);
+	if (sp->mfd >= 0)
+		close(sp->mfd);
 	for (int i = 0; i < CCG_SPILL_SHARDS; i++)
 		ccg_lru_free(sp->cache[i]);
 	pthread_mutex_destroy(&sp->mu);
@@ -116,20 +132,73 @@ int ccg_spill_errno(ccg_spill *sp)
 	return e;
 }
 
+uint64_t ccg_spill_in_memory(ccg_spill *sp)
+{
+	pthread_mutex_lock(&sp->mu);
+	uint64_t n = sp->mfd >= 0 ? sp->end - sp->moved : 0;
+	pthread_mutex_unlock(&sp->mu);
+	return n;
+}
+
+/* len bytes at file offset `at` (>= `moved`) into memory, within mem_max;
+ * under mu.  A write the bound refuses fails as the folder's did. */
+static ccg_err mem_write(ccg_spill *sp, const void *p, size_t len,
+			 uint64_t at)
+{
+	if (sp->mem_max && (at - sp->moved > sp->mem_max ||
+			    len > sp->mem_max - (at - sp->moved))) {
+		errno = ENOSPC;
+		return CCG_EIO;
+	}
+	return ccg_pio_all(sp->mfd, NULL, p, len, at - sp->moved);
+}
+
 /* Appends len bytes to the file; *off receives where.  Written under the
- * lock, so every byte below `end` is in the file. */
+ * lock, so every byte below `end` is in the file.  When the folder has
+ * no room (ENOSPC, EDQUOT), the bytes from there on go to memory, up to
+ * mem_max of them. */
 static ccg_err spill_write(ccg_spill *sp, const void *p, size_t len,
 			   uint64_t *off)
 {
 	ccg_err err = CCG_ERANGE;
 	pthread_mutex_lock(&sp->mu);
 	*off = sp->end;
-	if (len <= CCG_SPILL_MAX - sp->end &&
-	    !(err = ccg_pio_all(sp->fd, NULL, p, len, sp->end)))
-		sp->end += len;
-	else if (err == CCG_EIO && !sp->errnum)
+	if (len > CCG_SPILL_MAX - sp->end)
+		goto out;
+	errno = 0;
+	if (sp->mfd < 0 && !(err = ccg_pio_all(sp->fd, NULL, p, len, sp->end)))
+		goto done;
+	int full = errno == ENOSPC || errno == EDQUOT;
+	if (sp->mfd < 0 && full &&
+	    (sp->mfd = memfd_create("ccgfs-spill", MFD_CLOEXEC)) >= 0)
+		__atomic_store_n(&sp->moved, sp->end, __ATOMIC_RELEASE);
+	else if (sp->mfd < 0 && full)
+		errno = ENOSPC; /* the folder's reason, not memfd's */
+	if (sp->mfd >= 0)
+		err = mem_write(sp, p, len, sp->end);
+	if (err)
+		goto out;
+done:
+	sp->end += len;
+out:
+	if (err == CCG_EIO && !sp->errnum)
 		sp->errnum = errno ? errno : EIO;
 	pthread_mutex_unlock(&sp->mu);
+	return err;
+}
+
+/* Reads bytes [off, off + len) of the file, written before: from the
+ * folder's file, from memory, or from both. */
+static ccg_err spill_pread(ccg_spill *sp, void *buf, size_t len, uint64_t off)
+{
+	uint64_t moved = __atomic_load_n(&sp->moved, __ATOMIC_ACQUIRE);
+	size_t below = off >= moved ? 0
+		       : len < moved - off ? len : (size_t)(moved - off);
+	ccg_err err = below ? ccg_pio_all(sp->fd, buf, NULL, below, off)
+			    : CCG_OK;
+	if (!err && below < len)
+		err = ccg_pio_all(sp->mfd, (char *)buf + below, NULL,
+				  len - below, off + below - moved);
 	return err;
 }
 
@@ -152,7 +221,7 @@ static ccg_err spill_read(ccg_spill *sp, uint64_t off, size_t len,
 			return CCG_ENOMEM;
 		c->len = n;
 		c->shard = shard;
-		ccg_err err = ccg_pio_all(sp->fd, c->d, NULL, n, from);
+		ccg_err err = spill_pread(sp, c->d, n, from);
 		if (err) {
 			free(c);
 			return err;
@@ -293,8 +362,8 @@ ccg_err ccg_rlog_next(ccg_rlog_iter *it, const unsigned char **p,
 		ccg_buf_reset(&it->win);
 		if (ccg_buf_reserve(&it->win, (size_t)want))
 			return CCG_ENOMEM;
-		if ((err = ccg_pio_all(l->sp->fd, it->win.data, NULL,
-				       (size_t)want, foff)))
+		if ((err = spill_pread(l->sp, it->win.data, (size_t)want,
+				       foff)))
 			return err;
 		ccg_buf_setlen(&it->win, (size_t)want);
 		it->lo = foff;

@@ -35,8 +35,12 @@
 typedef struct ccg_spill ccg_spill;
 
 /* An unlinked temporary file in `dir` (refcount 1), read through a cache
- * of `cache_bytes`.  Ownership: ccg_spill_unref. */
-ccg_err ccg_spill_open(const char *dir, size_t cache_bytes, ccg_spill **out);
+ * of `cache_bytes`.  When `dir` has no room for more (ENOSPC, EDQUOT),
+ * the bytes from there on are kept in memory (a memfd), at most
+ * `mem_max` of them (0: no bound); a write past that fails with errno
+ * ENOSPC.  Ownership: ccg_spill_unref. */
+ccg_err ccg_spill_open(const char *dir, size_t cache_bytes, size_t mem_max,
+		       ccg_spill **out);
 /* Another reference to sp. */
 ccg_spill *ccg_spill_ref(ccg_spill *sp);
 void ccg_spill_unref(ccg_spill *sp);
@@ -44,6 +48,8 @@ void ccg_spill_unref(ccg_spill *sp);
 uint64_t ccg_spill_bytes(ccg_spill *sp);
 /* errno of the first failed write to the file (ENOSPC, say), or 0. */
 int ccg_spill_errno(ccg_spill *sp);
+/* Bytes kept in memory because `dir` had no room for them. */
+uint64_t ccg_spill_in_memory(ccg_spill *sp);
 
 typedef struct ccg_rlog_seg {
 	uint64_t start;         /* logical offset of its first byte */

@@ -137,11 +137,12 @@ ccg_err ccg_store_create(ccg_store **out)
 	return CCG_OK;
 }
 
-ccg_err ccg_store_spill(ccg_store *s, const char *dir, size_t cache_bytes)
+ccg_err ccg_store_spill(ccg_store *s, const char *dir, size_t cache_bytes,
+			size_t mem_max)
 {
 	if (s->src || s->times.sp || s->times.n || s->nodes.n || s->events.n)
 		return CCG_EINVAL;
-	ccg_err err = ccg_spill_open(dir, cache_bytes, &s->times.sp);
+	ccg_err err = ccg_spill_open(dir, cache_bytes, mem_max, &s->times.sp);
 	if (!err) {
 		s->nodes.sp = ccg_spill_ref(s->times.sp);
 		s->events.sp = ccg_spill_ref(s->times.sp);
@@ -179,6 +180,11 @@ uint64_t ccg_store_spilled(const ccg_store *s)
 int ccg_store_spill_errno(const ccg_store *s)
 {
 	return s->times.sp ? ccg_spill_errno(s->times.sp) : 0;
+}
+
+uint64_t ccg_store_spill_in_memory(const ccg_store *s)
+{
+	return s->times.sp ? ccg_spill_in_memory(s->times.sp) : 0;
 }
 
 ccg_err ccg_store_create_part(ccg_store *whole, ccg_store **out)
@@ -680,9 +686,13 @@ ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *h,
 		err = ccg_node_decode(p, len, h, refs, max);
 	ccg_store_rec_put(s, hold);
 	/* Children are stored before parents: a node child at or after id
-	 * (a cycle, in a crafted index) would make walks endless. */
+	 * (a cycle, in a crafted index) would make walks endless.  An event
+	 * past the last is a damaged record too (not an entry that is not
+	 * there). */
+	uint32_t nev = count_of(s, 1);
 	for (uint32_t i = 0; !err && refs && i < h->nitems; i++)
-		if (!(refs[i] & CCG_REF_EVENT) && refs[i] >= id)
+		if ((refs[i] & CCG_REF_EVENT) ? CCG_REF_ID(refs[i]) >= nev
+					      : refs[i] >= id)
 			err = CCG_EFORMAT;
 	return err;
 }

@@ -115,13 +115,18 @@ void ccg_store_free(ccg_store *s);
  * back through a cache of `cache_bytes`: time records once they pass a
  * megabyte (they grow with the trace), node and event records once they
  * pass the bound of ccg_store_set_limits (they grow with its distinct
- * structure), so a build's memory does not follow the trace.  Before
+ * structure), so a build's memory does not follow the trace.  When `dir`
+ * is full, the records that find no room there stay in memory, at most
+ * `mem_max` bytes of them (0: no bound; see ccg_spill_open).  Before
  * anything is added.  CCG_EIO when no file can be made there. */
-ccg_err ccg_store_spill(ccg_store *s, const char *dir, size_t cache_bytes);
+ccg_err ccg_store_spill(ccg_store *s, const char *dir, size_t cache_bytes,
+			size_t mem_max);
 /* Bytes written to that file so far (by s and its parts); 0 without. */
 uint64_t ccg_store_spilled(const ccg_store *s);
 /* errno of the first failed write to the spill file, or 0. */
 int ccg_store_spill_errno(const ccg_store *s);
+/* Bytes of it kept in memory because `dir` was full. */
+uint64_t ccg_store_spill_in_memory(const ccg_store *s);
 
 /* An empty store for a part of `whole` (one location, say), to be merged
  * into it (ccg_store_merge); it shares whole's spill file, so merging its

@@ -21,7 +21,7 @@ int ccg_trace_is_dir(ccg_id id)
 
 int ccg_trace_changes(ccg_id id)
 {
-	return ccg_id_view(id) == V_REFUSED;
+	return ccg_id_view(id) == V_REFUSED || ccg_id_view(id) == V_ROOT_INFO;
 }
 
 uint64_t ccg_ids_win_stride(const ccg_trace *t)

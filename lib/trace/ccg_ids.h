@@ -40,6 +40,14 @@ _Static_assert(((CCG_TLN_BASE + CCG_WIN_MAX) << CCG_VIEW_BITS) <=
 		       ((uint64_t)1 << CCG_ID_BITS),
 	       "every id lies below 2^CCG_ID_BITS");
 
+/* refused.tsv's id carries its version (ccg_windows.h) where other
+ * files carry their directory's inum (always the root's for it): every
+ * version below this fits an id. */
+#define CCG_REFUSED_VERSIONS ((uint64_t)1 << 50)
+_Static_assert((CCG_REFUSED_VERSIONS << CCG_VIEW_BITS) <=
+		       ((uint64_t)1 << CCG_ID_BITS),
+	       "refused.tsv's versions fit its ids");
+
 static inline ccg_id ccg_id_make(uint64_t inum, enum view v)
 {
 	return inum << CCG_VIEW_BITS | (uint64_t)v;

@@ -15,8 +15,10 @@
 /* A window's merged events.tsv or metrics.tsv, kept (ccg_merge.c). */
 typedef struct ccg_wmerge ccg_wmerge;
 
-/* Refused names kept for refused.tsv, and those also said on stderr. */
+/* Refused names refused.tsv shows, those kept for its earlier versions
+ * (see ccg_windows_refused_text), and those also said on stderr. */
 #define CCG_REFUSED_KEPT 32
+#define CCG_REFUSED_HIST 1024
 #define CCG_REFUSED_SAID 100
 
 /* A name a lookup refused and why; both owned (malloc). */
@@ -50,9 +52,9 @@ struct ccg_trace_mut {
 	int refused_said;       /* atomic: a read refused a malformed record
 				 * and said so (once per trace) */
 	pthread_mutex_t ref_mu;
-	ccg_refusal refused[CCG_REFUSED_KEPT]; /* ref_mu: the last refused
+	ccg_refusal refused[CCG_REFUSED_HIST]; /* ref_mu: the last refused
 				 * names, a ring; refused[(nrefused - 1) %
-				 * CCG_REFUSED_KEPT] the newest */
+				 * CCG_REFUSED_HIST] the newest */
 	uint64_t nrefused;      /* ref_mu: names refused so far */
 };
 

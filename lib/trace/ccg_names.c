@@ -458,8 +458,11 @@ ccg_err ccg_names_paths(const ccg_trace *t, const ccg_callref *c, size_t n,
 		       (inum < lv[nlv - 1].inum ||
 			inum - lv[nlv - 1].inum > lv[nlv - 1].in.hdr.ndirs))
 			ccg_ids_items_free(&lv[--nlv].it);
+		/* Outside its location: the stored record that named it
+		 * contradicts the tree (EIO and the one notice, not a file
+		 * that vanishes). */
 		if (inum < lv[0].inum || inum - lv[0].inum > lv[0].in.hdr.ndirs) {
-			err = CCG_ENOENT;
+			err = CCG_EFORMAT;
 			break;
 		}
 		ccg_buf_setlen(&path, lv[nlv - 1].len);

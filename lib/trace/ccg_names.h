@@ -25,7 +25,9 @@ typedef struct ccg_callref {
 /* The paths ("GROUP/LOCATION/CALL/...") of directories c[0 .. n), sorted
  * by (loc, inum), appended to out as strings (each ended by a NUL), the
  * i-th at out->data + at[i]: one descent a location, each level's
- * children named once for every path below it. */
+ * children named once for every path below it.  CCG_EFORMAT for a
+ * directory outside its location's tree (the record naming it is
+ * damaged). */
 ccg_err ccg_names_paths(const ccg_trace *t, const ccg_callref *c, size_t n,
 			ccg_buf *out, size_t *at);
 /* The location whose definition id is `id`, NULL if none. */

@@ -119,10 +119,13 @@ static void refused(const ccg_trace *t, const char *name, const ccg_buf *why)
 	ccg_trace_mut *m = t->mut;
 	pthread_mutex_lock(&m->ref_mu);
 	uint64_t k = m->nrefused;
-	ccg_refusal *last = k ? &m->refused[(k - 1) % CCG_REFUSED_KEPT] : NULL;
-	int again = last && !strcmp(last->path, path);
+	ccg_refusal *last = k ? &m->refused[(k - 1) % CCG_REFUSED_HIST] : NULL;
+	/* The same name again adds no row; nor do names past the last
+	 * version an id can carry (not reached: 2^50 lookups). */
+	int again = (last && !strcmp(last->path, path)) ||
+		    k >= CCG_REFUSED_VERSIONS;
 	if (!again) {
-		ccg_refusal *r = &m->refused[k % CCG_REFUSED_KEPT];
+		ccg_refusal *r = &m->refused[k % CCG_REFUSED_HIST];
 		free(r->path);
 		free(r->why);
 		r->path = path;
@@ -168,22 +171,39 @@ ccg_err ccg_windows_lookup(const ccg_trace *t, const char *name, ccg_id *out)
 	return window_id(t, wn, out);
 }
 
-ccg_err ccg_windows_refused_text(const ccg_trace *t, ccg_buf *b)
+uint64_t ccg_windows_refused_version(const ccg_trace *t)
 {
 	ccg_trace_mut *m = t->mut;
-	ccg_buf_adds(b, "path\treason\n");
 	pthread_mutex_lock(&m->ref_mu);
 	uint64_t n = m->nrefused;
-	uint64_t from = n > CCG_REFUSED_KEPT ? n - CCG_REFUSED_KEPT : 0;
-	for (uint64_t k = from; k < n; k++) {
-		const ccg_refusal *r = &m->refused[k % CCG_REFUSED_KEPT];
+	pthread_mutex_unlock(&m->ref_mu);
+	return n;
+}
+
+ccg_err ccg_windows_refused_text(const ccg_trace *t, uint64_t version,
+				 ccg_buf *b)
+{
+	ccg_trace_mut *m = t->mut;
+	ccg_err err = CCG_OK;
+	pthread_mutex_lock(&m->ref_mu);
+	uint64_t n = m->nrefused;
+	uint64_t from = version > CCG_REFUSED_KEPT ? version - CCG_REFUSED_KEPT
+						   : 0;
+	if (version > n)
+		err = CCG_ENOENT; /* no id of it was handed out */
+	else if (n - from > CCG_REFUSED_HIST)
+		err = CCG_ESTALE; /* its rows are no longer kept */
+	if (!err)
+		ccg_buf_adds(b, "path\treason\n");
+	for (uint64_t k = from; !err && k < version; k++) {
+		const ccg_refusal *r = &m->refused[k % CCG_REFUSED_HIST];
 		ccg_tsv_escape(b, r->path);
 		ccg_buf_addc(b, '\t');
 		ccg_tsv_escape(b, r->why);
 		ccg_buf_addc(b, '\n');
 	}
 	pthread_mutex_unlock(&m->ref_mu);
-	return ccg_buf_status(b);
+	return err ? err : ccg_buf_status(b);
 }
 
 uint64_t ccg_windows_count(const ccg_trace *t)

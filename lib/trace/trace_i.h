@@ -87,6 +87,9 @@ enum view {
 	V_CRITPATH,
 	/* names refused in this mount (changes while mounted) */
 	V_REFUSED,
+	/* the root's info: once a read met a record that contradicts what
+	 * it was checked against, a version that says so (ccg_dir.c) */
+	V_ROOT_INFO,
 	V__COUNT
 };
 _Static_assert(V__COUNT <= (1 << CCG_VIEW_BITS), "views fit their bits");

@@ -33,6 +33,7 @@ typedef struct target {
 	ccg_where w;
 	enum dkind kind;
 	ccg_inst in;            /* K_LOC, K_NODE: the instance */
+	uint64_t version;       /* refused.tsv: the version its id names */
 } target;
 
 /* A file: (out NULL) its exact size into *size, else up to `len` bytes
@@ -69,15 +70,40 @@ static ccg_err f_fixed(const ccg_trace *t, const target *tg, enum view v,
 	return copy_range(&t->fixed[v], off, len, out, size);
 }
 
-/* refused.tsv of the root: made at each read, as it changes. */
+/* The root's info: the fixed text, and in its version 1 (once a read
+ * met a contradicting record, see said()) a line saying so. */
+static ccg_err f_root_info(const ccg_trace *t, const target *tg,
+			   enum view v, uint64_t off, size_t len, ccg_buf *out,
+			   uint64_t *size)
+{
+	(void)v;
+	int said = __atomic_load_n(&t->mut->refused_said, __ATOMIC_RELAXED);
+	if (tg->version > (uint64_t)said)
+		return CCG_ENOENT; /* no id of it was handed out */
+	if (!tg->version)
+		return copy_range(&t->fixed[V_INFO], off, len, out, size);
+	ccg_buf b = CCG_BUF_INIT;
+	ccg_buf_add(&b, t->fixed[V_INFO].data, t->fixed[V_INFO].len);
+	ccg_buf_adds(&b, "damaged_records: a read met index or trace records "
+			 "that contradict what they were checked against; "
+			 "the files and directories that need them fail with "
+			 "EIO (-o rebuild builds the index again)\n");
+	ccg_err err = ccg_buf_status(&b);
+	if (!err)
+		err = copy_range(&b, off, len, out, size);
+	ccg_buf_free(&b);
+	return err;
+}
+
+/* refused.tsv of the root: the version its id names, made at each read
+ * (a version never changes). */
 static ccg_err f_refused(const ccg_trace *t, const target *tg, enum view v,
 			 uint64_t off, size_t len, ccg_buf *out,
 			 uint64_t *size)
 {
-	(void)tg;
 	(void)v;
 	ccg_buf b = CCG_BUF_INIT;
-	ccg_err err = ccg_windows_refused_text(t, &b);
+	ccg_err err = ccg_windows_refused_text(t, tg->version, &b);
 	if (!err)
 		err = copy_range(&b, off, len, out, size);
 	ccg_buf_free(&b);
@@ -244,7 +270,7 @@ static ccg_err f_json(const ccg_trace *t, const target *tg, enum view v,
 /* The files of each kind of directory, in listing order. */
 static const dir_file root_files[] = {
 	{V_README, "README", f_fixed},
-	{V_INFO, "info", f_fixed},
+	{V_ROOT_INFO, "info", f_root_info},
 	FILE_SUMMARY, FILE_EFFICIENCY, FILE_LONGEST, FILE_COUNTERS,
 	FILE_WAITS, FILE_CRITPATH,
 	{V_REGIONS, "regions.tsv", f_fixed},
@@ -335,7 +361,13 @@ static const dir_file *file_at(const ccg_trace *t, const target *tg,
 
 static ccg_err find(const ccg_trace *t, ccg_id id, target *tg)
 {
-	if (ccg_ids_locate(t, ccg_id_inum(id), &tg->w))
+	uint64_t inum = ccg_id_inum(id);
+	tg->version = 0;
+	if (ccg_trace_changes(id)) { /* the root's, by its version */
+		tg->version = inum;
+		inum = 0;
+	}
+	if (ccg_ids_locate(t, inum, &tg->w))
 		return CCG_ENOENT;
 	switch (tg->w.kind) {
 	case W_ROOT: tg->kind = K_ROOT; return CCG_OK;
@@ -350,6 +382,19 @@ static ccg_err find(const ccg_trace *t, ccg_id id, target *tg)
 	const ccg_loc *l = &t->locs[tg->w.index];
 	tg->kind = tg->w.dir == l->base ? K_LOC : K_NODE;
 	return ccg_ids_resolve(t, l, tg->w.dir, &tg->in);
+}
+
+/* The id of file v of directory `dir`; refused.tsv's and the root
+ * info's name their versions current now (ccg_windows.h, f_root_info). */
+static ccg_id file_id(const ccg_trace *t, ccg_id dir, enum view v)
+{
+	uint64_t inum = ccg_id_inum(dir);
+	if (v == V_REFUSED)
+		inum = ccg_windows_refused_version(t);
+	else if (v == V_ROOT_INFO)
+		inum = (uint64_t)__atomic_load_n(&t->mut->refused_said,
+						 __ATOMIC_RELAXED);
+	return ccg_id_make(inum, v);
 }
 
 /* find() for an id that must name a directory. */
@@ -541,7 +586,7 @@ static ccg_err trace_lookup(const ccg_trace *t, ccg_id dir,
 	for (size_t i = 0; i < dir_table[tg.kind].n; i++) {
 		const dir_file *f = &dir_table[tg.kind].files[i];
 		if (!strcmp(name, f->name) && shown(t, &tg, f)) {
-			*out = ccg_id_make(ccg_id_inum(dir), f->v);
+			*out = file_id(t, dir, f->v);
 			return CCG_OK;
 		}
 	}
@@ -577,7 +622,7 @@ static ccg_err trace_readdir(const ccg_trace *t, ccg_id dir, uint64_t index,
 	uint64_t nfiles;
 	const dir_file *f = file_at(t, &tg, index, &nfiles);
 	if (f) {
-		*out = ccg_id_make(ccg_id_inum(dir), f->v);
+		*out = file_id(t, dir, f->v);
 		ccg_buf_adds(name, f->name);
 		return ccg_buf_status(name);
 	}

@@ -313,7 +313,7 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 		malloc_trim(0); /* give the build's memory back */
 #endif
 	} else if (!t->opt.no_index) {
-		note(t, "%s; serving from memory",
+		note(t, "%s; no index written",
 		     wmsg.data ? wmsg.data : "cannot write the index");
 		free(t->index_path);
 		t->index_path = NULL;
@@ -363,7 +363,7 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 		else
 			err = ccg_index_default_path(anchor, &path, &why);
 		if (err && err != CCG_ENOMEM) {
-			note(t, "%s; serving from memory", why.data);
+			note(t, "%s; no index written", why.data);
 			ccg_buf_reset(&why);
 			t->opt.no_index = 1;
 		} else if (err || !(t->index_path = strdup(path.data))) {
@@ -405,6 +405,16 @@ fail:
 	return err;
 }
 
+void ccg_trace_abandon(void)
+{
+	ccg_index_abandon();
+}
+
+int ccg_trace_indexed(const ccg_trace *t)
+{
+	return t->from_index;
+}
+
 static void mut_free(ccg_trace_mut *m)
 {
 	if (!m)
@@ -428,7 +438,7 @@ static void mut_free(ccg_trace_mut *m)
 	pthread_mutex_destroy(&m->meter_mu);
 	pthread_mutex_destroy(&m->win_mu);
 	pthread_mutex_destroy(&m->ref_mu);
-	for (size_t i = 0; i < CCG_REFUSED_KEPT; i++) {
+	for (size_t i = 0; i < CCG_REFUSED_HIST; i++) {
 		free(m->refused[i].path);
 		free(m->refused[i].why);
 	}

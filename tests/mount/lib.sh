@@ -204,6 +204,18 @@ ccg_mount() {
   ccg_wait_mounted "$dir"
 }
 
+# ccg_mount_point MODE DIR: makes DIR a mount point the exit trap
+# unmounts, for a test that starts ccgfs itself (to see its exit status or
+# its stderr); $ccg_mode holds the options of MODE (-s for st, none for
+# mt).
+ccg_mount_point() {
+  mkdir -p "$2"
+  CCG_MOUNTS+=("$2")
+  ccg_mode=()
+  [ "$1" = st ] && ccg_mode=(-s)
+  return 0
+}
+
 # ccg_rss_bound WHAT KIB LIMIT_KIB: fails (exit 1) when a peak RSS of KIB
 # is not under LIMIT_KIB.  In a sanitizer build (CCG_SANITIZED=1) ASan's
 # shadow memory and quarantine inflate every RSS, so the bound is not

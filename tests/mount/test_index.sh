@@ -352,8 +352,8 @@ ccg_unmount "$m"
 echo "an index that cannot be written"
 for bad in /proc/nope.ccg "$work/no/such/dir/x.ccg"; do
   run_info unwritable -o "index=$bad" "$A"
-  grep -q "serving from memory" "$work/unwritable.err" ||
-    { cat "$work/unwritable.err" >&2; fail "index=$bad: no 'serving from memory' note"; }
+  grep -q "; no index written" "$work/unwritable.err" ||
+    { cat "$work/unwritable.err" >&2; fail "index=$bad: no 'no index written' note"; }
   [ "$(ccg_field "$work/unwritable.out" index)" = none ] || fail "index=$bad: info says index: $(ccg_field "$work/unwritable.out" index)"
   [ "$(ccg_field "$work/unwritable.out" this_open)" = "built from OTF2" ] || fail "index=$bad: not built"
   [ ! -e "$bad" ] || fail "index=$bad was written"
@@ -365,7 +365,7 @@ CCG_MOUNTS+=("$m")
 "$CCGFS" -f -o index=/proc/nope.ccg "$A" "$m" 2> "$work/proc-mount.err" &
 fpid=$!
 ccg_wait_mounted "$m"
-grep -q "serving from memory" "$work/proc-mount.err" || fail "mount: no 'serving from memory' note"
+grep -q "; no index written" "$work/proc-mount.err" || fail "mount: no 'no index written' note"
 dump "$m" proc
 same_dump ref proc
 check "$m" "$A" 64 "$work/a.manifest"

@@ -147,7 +147,7 @@ if [ "$(id -u)" -eq 0 ]; then
   chmod 0777 "$other/ccgfs"
   XDG_CACHE_HOME="$other" ccg_rc "$work/other.err" \
     "$CCGFS" --build-only "$work/ro/traces.otf2"
-  [ "$rc" -eq 0 ] || fail "another user's cache folder: exit $rc"
+  [ "$rc" -eq 16 ] || fail "another user's cache folder: exit $rc, not 16 (no index written)"
   ccg_said "$work/other.err" "owned by another user" "another user's cache folder"
   [ -z "$(ls -A "$other/ccgfs")" ] || fail "wrote into another user's folder"
   echo "cache folder: created 700; another user's refused: $(head -n 1 "$work/other.err")"

@@ -16,8 +16,10 @@
 # folder of two traces mounts both, named by their anchors' stems;
 # locations matched by rank and thread (pipit-pingpong against a
 # generated trace) and by place (two runs of the traced demo program,
-# whose groups are named by their pids); -o index= with several traces is
-# refused; the mount is unmounted cleanly.  Multithreaded and with -s.
+# whose groups are named by their pids); runs given as "." or
+# "./traces.otf2" are named by their folder, a folder ".dot" as "%2Edot";
+# -o index= with several traces is refused; the mount is unmounted
+# cleanly.  Multithreaded and with -s.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -123,6 +125,17 @@ several mt "$m" "$work/runs"
   fail "a folder of two traces is listed as: $(ls "$m" | tr '\n' ' ')"
 "$py" "$CCG_TOOLS/check_several.py" --mount "$m" \
   --run "a=$pp/traces.otf2" --run "b=$papi/traces.otf2"
+ccg_unmount "$m"
+
+# Runs are named by their folders' real names: "." and "./traces.otf2"
+# given inside a trace's folder are that folder (not "traces"), and a
+# folder starting with a dot is no hidden run.
+"$CCG_GEN" -q -l 2 -e 500 "$work/.dot"
+cd "$work/base"
+several mt "$m" . ../slow ./traces.otf2 ../.dot
+cd - > /dev/null
+[ "$(ls -A "$m" | LC_ALL=C sort | tr '\n' ' ')" = "%2Edot base base-2 compare slow " ] ||
+  fail "runs given from inside a folder are listed as: $(ls -A "$m" | tr '\n' ' ')"
 ccg_unmount "$m"
 
 # Locations matched by rank and thread where the names differ

@@ -431,6 +431,21 @@ def variants(header, secs):
                  for k in range(6)]
     v["sums-short"] = out
 
+    # The stored longest calls (kind 4) of every location's root, each
+    # naming a directory 2^40 past its subtree's (their order kept).
+    def longest_far(rec):
+        r = Reader(rec)
+        k1, k2 = r.var(), r.var()
+        if k2 & 7 != 4:
+            return rec
+        calls = [[r.var() for _ in range(4)] for _ in range(r.var())]
+        return uvar(k1) + uvar(k2) + uvar(len(calls)) + b"".join(
+            uvar(c[0]) + uvar(c[1]) + uvar(c[2]) + uvar(c[3] + (1 << 40))
+            for c in calls)
+    out = [list(s) for s in secs]
+    out[SUMS] = [longest_far(r) for r in secs[SUMS]]
+    v["longest-rel-range"] = out
+
     # Waits: per location its rows, then its waits, then the path; each
     # with a huge count, a cause past the locations, a pattern past the
     # patterns, and cut short.

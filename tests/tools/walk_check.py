@@ -10,12 +10,15 @@ lines ending in a space and a decimal count; `README`: UTF-8 text.  Every
 file read whole must be as long as its `stat` size says (a file cut short
 or running past its size is of the wrong form).  A read
 or listing that fails with an errno is counted, not a failure (a reader may
-refuse a damaged record); a read returning bytes of the wrong form is.
+refuse a damaged record); a read returning bytes of the wrong form is, and
+so is a name a directory lists that is not found (ENOENT): a damaged
+record fails with another errno (EIO), never hides what was listed.
 Prints `entries E files F errors X bad B`; exits 1 when B > 0.
 """
 import argparse
 import os
 import re
+import stat
 import sys
 
 MAX_READ = 8 << 20
@@ -73,7 +76,7 @@ def main():
             entries += 1
             p = os.path.join(path, n)
             try:
-                if os.path.isdir(p):
+                if stat.S_ISDIR(os.stat(p).st_mode):
                     if depth < a.depth:
                         stack.append((p, depth + 1))
                     continue
@@ -82,6 +85,9 @@ def main():
                     data = f.read(MAX_READ)
                     if size < MAX_READ:
                         data += f.read(MAX_READ)
+            except FileNotFoundError:
+                bad.append(f"{p}: listed, but not found (ENOENT)")
+                continue
             except OSError:
                 errors += 1
                 continue

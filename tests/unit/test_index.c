@@ -3,8 +3,10 @@
  * small index refused (never crashing, never misread) after every possible
  * single-bit flip and every truncation; a time block damaged after the
  * index was opened is refused when read, the other blocks still read
- * right; stale identities and parameters are told apart from damage. */
+ * right; stale identities and parameters are told apart from damage; the
+ * temporary being written is removed by ccg_index_abandon. */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -478,18 +480,67 @@ static void test_time_block_damage(void **state)
 	ccg_store_free(s);
 }
 
+/* A writer of `path` given the records of *s (made here, identity in
+ * *id): a build not yet committed. */
+static ccg_index_writer *begun(ccg_store **s, ccg_buf *id)
+{
+	ccg_index_writer *w;
+	*s = make_store(NULL);
+	ccg_buf_adds(id, "identity");
+	unlink(path);
+	assert_int_equal(ccg_index_begin(path, &params, id, &w, NULL), CCG_OK);
+	assert_int_equal(ccg_index_add_store(w, *s), CCG_OK);
+	return w;
+}
+
 static void test_interrupted(void **state)
 {
 	(void)state;
-	ccg_store *s = make_store(NULL);
+	ccg_store *s;
 	ccg_buf id = CCG_BUF_INIT;
-	ccg_buf_adds(&id, "identity");
-	unlink(path);
-	ccg_index_writer *w;
-	assert_int_equal(ccg_index_begin(path, &params, &id, &w, NULL), CCG_OK);
-	assert_int_equal(ccg_index_add_store(w, s), CCG_OK);
+	ccg_index_writer *w = begun(&s, &id);
 	ccg_index_abort(w); /* as if the build died */
 	assert_int_not_equal(access(path, F_OK), 0);
+	ccg_buf_free(&id);
+	ccg_store_free(s);
+}
+
+/* Temporaries of `path` in its folder (PATH.tmp.PID.RANDOM). */
+static int temporaries(void)
+{
+	char dir[4096], pre[4096];
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	*slash = '\0';
+	snprintf(pre, sizeof pre, "%s.tmp.", slash + 1);
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		n += !strncmp(e->d_name, pre, strlen(pre));
+	closedir(d);
+	return n;
+}
+
+/* A signal handler's ccg_index_abandon removes the temporary being
+ * written, and nothing once it is renamed into place. */
+static void test_abandoned(void **state)
+{
+	(void)state;
+	ccg_store *s;
+	ccg_buf id = CCG_BUF_INIT;
+	ccg_index_writer *w = begun(&s, &id);
+	assert_int_equal(temporaries(), 1);
+	ccg_index_abandon(); /* as a handler of SIGTERM does */
+	assert_int_equal(temporaries(), 0);
+	ccg_index_abort(w);
+	assert_int_equal(ccg_index_begin(path, &params, &id, &w, NULL), CCG_OK);
+	assert_int_equal(ccg_index_add_store(w, s), CCG_OK);
+	assert_int_equal(ccg_index_commit(w, NULL, NULL), CCG_OK);
+	ccg_index_abandon();
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(temporaries(), 0);
+	unlink(path);
 	ccg_buf_free(&id);
 	ccg_store_free(s);
 }
@@ -550,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_every_flip_and_cut),
 		cmocka_unit_test(test_time_block_damage),
 		cmocka_unit_test(test_interrupted),
+		cmocka_unit_test(test_abandoned),
 		cmocka_unit_test(test_threads_same_file),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

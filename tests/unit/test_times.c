@@ -448,7 +448,7 @@ static void spill_parts(int mode)
 	const ccg_store_limits lim[] = {{0, 0}, {0, 4096}, {1, 4096}};
 	assert_int_equal(ccg_store_create(&whole), CCG_OK);
 	ccg_store_set_limits(whole, &lim[mode]);
-	assert_int_equal(ccg_store_spill(whole, ".", 1 << 20), CCG_OK);
+	assert_int_equal(ccg_store_spill(whole, ".", 1 << 20, 0), CCG_OK);
 	for (int l = 0; l < SP_LOCS; l++) {
 		assert_int_equal(ccg_store_create_part(whole, &part[l]), CCG_OK);
 		ccg_store_set_limits(part[l], &lim[mode]);
