@@ -30,6 +30,8 @@ integers, independently of ccgfs.
 import bisect
 import re
 
+import calltree
+
 LAUNCH = {"cuLaunch", "cuLaunchGrid", "cuLaunchGridAsync", "cuLaunchKernel",
           "cudaLaunch", "cudaLaunchKernel"}
 SYNC_STREAM = {"cuStreamSynchronize", "cudaStreamSynchronize"}
@@ -47,21 +49,16 @@ def enter_streams(stdout):
     """{event index: stream location id} of what `otf2-print -L LOC`
     printed, for the events whose attributes name one (events numbered
     as calltree.parse_events numbers them)."""
-    out, started, idx = {}, False, -1
-    for line in stdout.splitlines():
-        if line.startswith("-----"):
-            started = True
-            continue
-        if not started or not line.strip():
-            continue
-        if line.startswith(" "):
-            m = STREAM_REF_RE.search(line)
-            if m and idx >= 0 and line.lstrip().startswith("ADDITIONAL"):
-                out[idx] = int(m.group(1))
-            continue
+    out, idx = {}, -1
+    for line, more in calltree.records(stdout):
         parts = line.split(None, 3)
-        if len(parts) >= 3 and parts[2].isdigit():
-            idx += 1
+        if len(parts) < 3 or not parts[2].isdigit():
+            continue
+        idx += 1
+        for c in more:
+            m = STREAM_REF_RE.search(c)
+            if m and c.lstrip().startswith("ADDITIONAL"):
+                out[idx] = int(m.group(1))
     return out
 
 
