@@ -144,9 +144,8 @@ ccg_err an_ofl_add(ccg_anofl *o, const ccg_anwop *op)
 	ovec *v = op->kind == WOP_LAUNCH ? &o->launch : &o->sync;
 	if (CCG_GROW(v->v, v->n + 1, v->cap))
 		return CCG_ENOMEM;
-	v->v[v->n++] = (ocall){op->e,	 op->l,		op->at,
-			       op->region, op->rank,	 o->locs[i].id,
-			       i,	  NIL,		(uint8_t)op->tag};
+	v->v[v->n++] = (ocall){op->e, op->l, op->at, op->region, op->rank,
+			       o->locs[i].id, i, NIL, (uint8_t)op->tag};
 	return CCG_OK;
 }
 
@@ -318,7 +317,7 @@ static void pair_stream(ccg_anofl *o, uint32_t s, const obound *b, size_t nb,
 		(*q)++;
 	for (size_t j = 0; j < o->nk[s]; j++) {
 		okern *k = &o->k[s][j];
-		for (; *q < nb && b[*q].s == s && b[*q].l <= k->s; (*q)++)
+		for (; *q < nb && b[*q].s == s && b[*q].l < k->s; (*q)++)
 			bound = b[*q].e > bound ? b[*q].e : bound;
 		while (*p < o->launch.n && la[*p].stream == s &&
 		       la[*p].e < bound)
@@ -413,11 +412,12 @@ static ccg_err sync_wait(const ccg_anofl *o, const omaps *m, const ocall *c,
 			end = k->e;
 		}
 	}
-	if (cause == NIL || end <= c->e)
+	uint64_t stop = end < c->l ? end : c->l;
+	if (cause == NIL || stop <= c->e)
 		return CCG_OK;
-	ccg_wait w = {c->at, c->e, (end < c->l ? end : c->l) - c->e, c->region,
-		      cause, CCG_WP_EARLY_BLOCKING};
-	return w.dur ? put(ctx, c->loc, &w) : CCG_OK;
+	ccg_wait w = {c->at, c->e, stop - c->e, c->region, cause,
+		      CCG_WP_EARLY_BLOCKING};
+	return put(ctx, c->loc, &w);
 }
 
 ccg_err an_ofl_finish(ccg_anofl *o, ccg_waits *out,

@@ -138,7 +138,7 @@ def find(w, refs):
                         if s in c["streams"])
         p, q, bound = 0, 0, 0
         for k in ks:
-            while q < len(bounds) and bounds[q][0] <= k[0]:
+            while q < len(bounds) and bounds[q][0] < k[0]:
                 bound = max(bound, bounds[q][1])
                 q += 1
             while p < len(las) and las[p]["e"] < bound:
