@@ -46,7 +46,7 @@ enum { COMM_WORLD, COMM_SELF, COMM_DUP, COMM_TEAM, COMM_CONTINGENT };
 
 enum ccgen_opkind { OP_ENTER, OP_LEAVE, OP_SEND, OP_RECV, OP_ISEND,
 	OP_IRECVREQ, OP_ISENDDONE, OP_IRECV, OP_STOP, OP_COLLBEGIN,
-	OP_COLLEND };
+	OP_COLLEND, OP_GPU_LAUNCH, OP_GPU_SYNC, OP_GPU_DONE };
 
 /* One step of an iteration: advance time by delta, then write.  An extra
  * step (the --delay call) is not jittered and its records do not count
@@ -72,6 +72,7 @@ typedef struct {
 	const char *outdir, *name, *manifest;
 	uint32_t nlocs, threads, depth, regions, chain, mlocs, ndelays;
 	uint64_t events, seed;
+	uint64_t gpu;		/* --gpu: the first kernel's ticks, 0 none */
 	double regular, jitter;
 	bool mpi, metrics, counters, quiet, collectives, sensors_first;
 	bool acc, tasks, mpi_only;	/* ccgen_shape.c */
@@ -119,6 +120,7 @@ typedef struct {
 	uint32_t rank, thread, sp, enters;
 	int quirk, sub;
 	bool done, cc_mode, sensor, sampled, stacked;
+	bool stream;		/* --gpu: a rank's accelerator stream */
 	OTF2_EvtWriter *w;
 	OTF2_StringRef name;
 	uint32_t *stack, *ccstack, cap;	/* cap entries each */
@@ -130,7 +132,8 @@ typedef struct {
 typedef struct {
 	ccgen_opts o;
 	OTF2_Archive *ar;
-	ccgen_loc *locs;	/* o.nlocs with calls, then o.mlocs sensors */
+	ccgen_loc *locs;	/* o.nlocs with calls, then o.mlocs sensors,
+				 * then with --gpu a stream per rank */
 	uint32_t nall, nranks;
 	OTF2_StringRef *rank_name;
 	bool *going;		/* per rank: runs the current iteration */
@@ -165,6 +168,8 @@ typedef struct {
 	uint64_t span0, span1;	/* sensors: the span of the calls */
 	bool spanned;		/* span0, span1 are known */
 	bool book;		/* keep the manifest's bookkeeping */
+	uint32_t r_gpu;		/* --gpu: its regions (ccgen_gpu.c) */
+	OTF2_StringRef s_stream_ref;	/* --gpu: the attribute's name */
 } ccgen_ctx;
 
 /* ccgfs-gen.c */
@@ -181,6 +186,12 @@ void ccgen_push_extra(ccgen_ops *ops, enum ccgen_opkind kind, uint32_t arg,
 		      uint64_t delta);
 /* Counts a record written at l->t, or fails with OTF2's error. */
 int ccgen_rec(ccgen_loc *l, OTF2_ErrorCode e);
+/* An Enter (attributes al, or NULL) or a Leave of region r at l->t, on
+ * l's stack. */
+int ccgen_enter(ccgen_ctx *c, ccgen_loc *l, uint32_t r,
+		OTF2_AttributeList *al);
+int ccgen_leave(ccgen_ctx *c, ccgen_loc *l, uint32_t r,
+		OTF2_AttributeList *al);
 /* Closes l's writer; OTF2's own count must agree with l->nevents. */
 int ccgen_loc_close(ccgen_ctx *c, ccgen_loc *l);
 /* d scaled by a factor in [1-J, 1+J] drawn from rng (no draw for J = 0 or
@@ -227,6 +238,16 @@ void ccgen_shape_acc(const ccgen_ctx *c, ccgen_ops *ops, bool open);
  * task. */
 void ccgen_shape_task(const ccgen_ctx *c, ccgen_ops *ops, uint64_t i,
 		      bool open);
+
+/* ccgen_gpu.c */
+int ccgen_gpu_setup(ccgen_ctx *c);
+/* The index in c->locs of rank's stream. */
+uint32_t ccgen_gpu_stream(const ccgen_ctx *c, uint32_t rank);
+void ccgen_gpu_build(ccgen_ctx *c, const ccgen_loc *l, uint64_t i,
+		     ccgen_ops *ops);
+int ccgen_gpu_op(ccgen_ctx *c, ccgen_loc *l, const ccgen_op *op);
+int ccgen_gpu_close(ccgen_ctx *c);
+int ccgen_gpu_defs(ccgen_ctx *c, OTF2_GlobalDefWriter *g);
 
 /* ccgen_book.c */
 int ccgen_book_setup(ccgen_ctx *c);

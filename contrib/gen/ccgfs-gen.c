@@ -7,12 +7,12 @@
  * OUTDIR/NAME/ with one .evt and one .def file per location.  Equal options
  * give byte-identical output (the random trace id that OTF2 puts into the
  * anchor is replaced by one derived from --seed), and the options added
- * later (--delay, --counters, --metric-locations, --power-meter) change
- * nothing in a trace that does not use them: their strings, regions,
- * metric and location definitions come after all others.  This file
- * writes the calls, quirks and definitions; ccgen_mpi.c the ring exchange
- * and --delay, ccgen_metric.c --counters, --metric-locations and
- * --power-meter, ccgen_book.c the
+ * later (--delay, --counters, --metric-locations, --power-meter, --gpu)
+ * change nothing in a trace that does not use them: their strings,
+ * regions, metric and location definitions come after all others.  This
+ * file writes the calls, quirks and definitions; ccgen_mpi.c the ring
+ * exchange and --delay, ccgen_metric.c --counters, --metric-locations and
+ * --power-meter, ccgen_gpu.c --gpu, ccgen_book.c the
  * manifest's bookkeeping (ccgen.h is what they share).
  *
  *   --name NAME        anchor name (default "traces")
@@ -53,6 +53,11 @@
  *                      (ccgen_shape.c)
  *   --metric-locations N  N locations of type METRIC in a group "Node
  *                      sensors", with periodic samples (ccgen_metric.c)
+ *   --gpu TICKS        (TICKS >= 1000) each location group gets a CUDA
+ *                      stream, whose first location in every iteration
+ *                      launches two kernels of TICKS and TICKS / 2 ticks
+ *                      and waits for them in a synchronisation
+ *                      (ccgen_gpu.c)
  *   --sensors-first    define that group before the ranks' (as lo2s puts
  *                      its metric locations first)
  *   --power-meter      (needs --threads 1) a location of type METRIC in
@@ -244,7 +249,7 @@ enum { G_MPI_LOCS, G_WORLD, G_SELF, G_OMP_LOCS, G_OMP_TEAM, G_PT_LOCS,
 	G_PT_GROUP };
 enum { PAR_STRING, PAR_INT, PAR_UINT };
 enum { METRIC_CLASS = 0, RMA_WIN = 0, IO_PARADIGM = 0, IO_FILE = 0 };
-#define CCGEN_NATTRS 8
+#define CCGEN_NATTRS 8		/* ccgen_gpu.c counts on it */
 
 static const char *const ccgen_user_names[] = { "compute", "solve",
 	"update", "exchange_halo", "smooth", "assemble", "interpolate",
@@ -383,7 +388,7 @@ static void ccgen_usage(FILE *f)
 	      "         [--delay G:TICKS]... [--collectives] [--counters]\n"
 	      "         [--acc] [--tasks] [--mpi-only]\n"
 	      "         [--metric-locations N] [--sensors-first]"
-	      " [--power-meter]\n"
+	      " [--power-meter] [--gpu TICKS]\n"
 	      "         [--seed S] [--quirk NAME]... [--quirks LIST|all]\n"
 	      "         [--manifest FILE] [--chain D] [-q] OUTDIR\n"
 	      "quirks:", f);
@@ -473,6 +478,8 @@ static int ccgen_parse_opt(ccgen_opts *o, int opt, const char *arg)
 	case 't': o->tasks = true; return 0;
 	case 'o': o->mpi_only = true; return 0;
 	case 'P': o->meter = true; return 0;
+	case 'U': return ccgen_parse_u64(arg, 1000, 1000000000000ULL,
+					 &o->gpu);
 	case 'S': return ccgen_parse_u64(arg, 0, UINT64_MAX, &o->seed);
 	case 'Q': return ccgen_parse_quirks(o, arg);
 	case 'F': o->manifest = arg; return 0;
@@ -497,7 +504,7 @@ static int ccgen_parse_args(ccgen_opts *o, int argc, char **argv)
 		{ "sensors-first", 0, NULL, 'y' },
 		{ "acc", 0, NULL, 'a' }, { "tasks", 0, NULL, 't' },
 		{ "mpi-only", 0, NULL, 'o' },
-		{ "power-meter", 0, NULL, 'P' },
+		{ "power-meter", 0, NULL, 'P' }, { "gpu", 1, NULL, 'U' },
 		{ "seed", 1, NULL, 'S' }, { "quirk", 1, NULL, 'Q' },
 		{ "quirks", 1, NULL, 'Q' }, { "manifest", 1, NULL, 'F' },
 		{ "chain", 1, NULL, 'C' },
@@ -584,7 +591,9 @@ static int ccgen_setup_locs(ccgen_ctx *c)
 		o->nlocs = need;
 	}
 	c->nranks = (o->nlocs - 1) / o->threads + 1;
-	c->nall = o->nlocs + o->mlocs + (o->meter ? 1 : 0);
+	/* the calls' locations, sensors, --gpu's streams, the meter */
+	c->nall = o->nlocs + o->mlocs + (o->gpu ? c->nranks : 0) +
+		  (o->meter ? 1 : 0);
 	c->locs = calloc(c->nall, sizeof(ccgen_loc));
 	c->going = calloc(c->nranks, sizeof(bool));
 	c->rank_name = calloc(c->nranks, sizeof(OTF2_StringRef));
@@ -610,10 +619,14 @@ static int ccgen_setup_locs(ccgen_ctx *c)
 	for (uint32_t i = o->nlocs; i < c->nall; i++) {	/* no calls */
 		ccgen_loc *l = &c->locs[i];
 		l->id = ccgen_loc_id(o, i);
-		/* their own group; the power meter Rank 0's */
-		l->rank = o->meter && i == c->nall - 1 ? 0 : c->nranks;
+		l->stream = o->gpu && i >= o->nlocs + o->mlocs &&
+			    i < o->nlocs + o->mlocs + c->nranks;
+		l->sensor = !l->stream;
+		/* their own group; a stream its rank's, the power meter
+		 * Rank 0's */
+		l->rank = l->stream ? i - o->nlocs - o->mlocs
+			  : o->meter && i == c->nall - 1 ? 0 : c->nranks;
 		l->quirk = -1;
-		l->sensor = true;
 		l->cnt[C_SPARSE] = l->id != i;
 	}
 	return 0;
@@ -881,8 +894,8 @@ static int ccgen_cc_enter(ccgen_ctx *c, ccgen_loc *l, uint32_t r)
 							l->t, cc, 1, 0));
 }
 
-static int ccgen_enter(ccgen_ctx *c, ccgen_loc *l, uint32_t r,
-		       OTF2_AttributeList *al)
+int ccgen_enter(ccgen_ctx *c, ccgen_loc *l, uint32_t r,
+		OTF2_AttributeList *al)
 {
 	if (ccgen_shape_hidden(c, r))
 		return 0;
@@ -904,8 +917,8 @@ static int ccgen_enter(ccgen_ctx *c, ccgen_loc *l, uint32_t r,
 
 /* Writes a Leave and keeps the stack model that feeds the manifest: a Leave
  * of a region below the top closes the frames above it too. */
-static int ccgen_leave(ccgen_ctx *c, ccgen_loc *l, uint32_t r,
-		       OTF2_AttributeList *al)
+int ccgen_leave(ccgen_ctx *c, ccgen_loc *l, uint32_t r,
+		OTF2_AttributeList *al)
 {
 	uint32_t k = l->sp, next;
 	OTF2_ErrorCode e;
@@ -986,6 +999,8 @@ static int ccgen_replay(ccgen_ctx *c, ccgen_loc *l, const ccgen_ops *ops,
 			rc = ccgen_leave(c, l, op->arg, NULL);
 		else if (op->kind == OP_STOP)
 			rc = ccgen_stop(c, l, op->arg);
+		else if (op->kind >= OP_GPU_LAUNCH)
+			rc = ccgen_gpu_op(c, l, op);
 		else
 			rc = ccgen_mpi_op(c, l, op, iter);
 		if (rc)
@@ -1006,6 +1021,8 @@ static int ccgen_iteration(ccgen_ctx *c, ccgen_loc *l)
 	c->prefix.n = 0;
 	if (c->o.mpi && l->thread == 0)
 		ccgen_mpi_build(c, l, i, &c->prefix);
+	if (c->o.gpu && l->thread == 0)	/* after the planned MPI steps */
+		ccgen_gpu_build(c, l, i, &c->prefix);
 	if (i < CCGEN_QUIRK_ITERS)
 		ccgen_build_quirk(c, l);
 	if (ccgen_replay(c, l, &c->prefix, true, i) < 0)
@@ -1406,6 +1423,8 @@ static int ccgen_run_sensors(ccgen_ctx *c)
 {
 	for (uint32_t i = c->o.nlocs; i < c->nall; i++) {
 		ccgen_loc *l = &c->locs[i];
+		if (!l->sensor)
+			continue;
 		l->w = OTF2_Archive_GetEvtWriter(c->ar, l->id);
 		if (!l->w)
 			return ccgen_fail("no event writer for %" PRIu64,
@@ -1529,6 +1548,7 @@ static int ccgen_def_locations(ccgen_ctx *c, OTF2_GlobalDefWriter *g)
 						     : n * 2 + 10;
 		CCGEN_DEF(Location, l->id, l->name, l->sensor
 			  ? OTF2_LOCATION_TYPE_METRIC
+			  : l->stream ? OTF2_LOCATION_TYPE_ACCELERATOR_STREAM
 			  : OTF2_LOCATION_TYPE_CPU_THREAD, n, l->rank);
 	}
 	return 0;
@@ -1666,7 +1686,8 @@ static int ccgen_write_defs(ccgen_ctx *c)
 	    ccgen_def_regions(c, g) ||
 	    ((c->o.mpi || c->ak) && ccgen_def_mpi(c, g)) ||
 	    ((c->o.metrics || c->ak) && ccgen_def_metrics(c, g)) ||
-	    ccgen_metric_defs(c, g) || (c->ak && ccgen_def_ak(c, g)))
+	    ccgen_metric_defs(c, g) || (c->ak && ccgen_def_ak(c, g)) ||
+	    ccgen_gpu_defs(c, g))
 		return -1;
 	return 0;
 }
@@ -1707,7 +1728,8 @@ static int ccgen_write_archive(ccgen_ctx *c)
 		return ccgen_fail("cannot create the archive %s/%s (does it "
 				  "exist already?)", c->o.outdir, c->o.name);
 	rc = c->o.mpi ? ccgen_run_lockstep(c) : ccgen_run_sequential(c);
-	if (rc || ccgen_run_sensors(c) || OTF2_Archive_CloseEvtFiles(c->ar) ||
+	if (rc || ccgen_run_sensors(c) || ccgen_gpu_close(c) ||
+	    OTF2_Archive_CloseEvtFiles(c->ar) ||
 	    ccgen_write_local_defs(c) || ccgen_write_defs(c))
 		return -1;
 	rc = OTF2_Archive_Close(c->ar);
@@ -1862,7 +1884,7 @@ static int ccgen_setup(ccgen_ctx *c)
 	if (ccgen_mpi_setup(c) || ccgen_metric_setup(c))
 		return -1;
 	ccgen_shape_setup(c);
-	if (ccgen_book_setup(c))
+	if (ccgen_gpu_setup(c) || ccgen_book_setup(c))
 		return -1;
 	return c->oom ? ccgen_fail("out of memory") : 0;
 }

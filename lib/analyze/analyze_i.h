@@ -13,6 +13,9 @@
  *   ccg_an_wcur.c   a location's MPI records and OpenMP barriers in
  *                   stream order, with their calls (ccg_waits.h)
  *   ccg_an_wait.c   the wait states: matching across locations
+ *   ccg_an_ofl.c    accelerator streams: kernels matched with their
+ *                   launches, the host's early blocking waits, the
+ *                   path's hops from a stream to its host
  *   ccg_an_path.c   the critical path, and time per region on it
  */
 #ifndef CCG_ANALYZE_I_H
@@ -30,7 +33,18 @@ typedef struct ccg_anreg {
 	uint8_t parallel;       /* a PARALLEL or task region (workers) */
 	uint8_t omp_barrier;    /* an OpenMP (implicit) barrier (the wait
 				 * states') */
+	uint8_t offload;        /* enum an_ofl_kind: a host call that
+				 * launches a kernel or waits for the
+				 * device (ccg_an_ofl.c) */
 } ccg_anreg;
+
+/* What a host call of an accelerator does to its streams. */
+enum an_ofl_kind {
+	AN_OFL_NONE = 0,
+	AN_OFL_LAUNCH,          /* enqueues a kernel on a stream */
+	AN_OFL_SYNC_ALL,        /* waits for every stream of its process */
+	AN_OFL_SYNC_STREAM      /* waits for the stream it names */
+};
 
 /* How a member's values count (doc/analysis.md). */
 enum an_mode { AN_ACCUMULATED, AN_RELATIVE, AN_ABS_LAST, AN_ABS_HOLD };
@@ -75,6 +89,9 @@ struct ccg_an {
 				 * for: those of location i at
 				 * meters[mfirst[i] .. mfirst[i + 1]) */
 	uint32_t *mfirst;       /* per location, and one past */
+	uint64_t stream_attr;   /* the attribute naming a host call's
+				 * stream (Score-P's CUDA_STREAM_REF, of
+				 * type LOCATION); UINT64_MAX: none */
 	ccg_qkind kinds[3];     /* CCG_RES_CATS .. CCG_RES_COUNTERS */
 };
 
@@ -127,6 +144,12 @@ void ccg_an_cats_kind(const ccg_an *a, ccg_qkind *k);
 void ccg_an_long_kind(const ccg_an *a, ccg_qkind *k);
 void ccg_an_ctr_kind(const ccg_an *a, ccg_qkind *k);
 
+/* ---- ccg_an_ofl.c: accelerator streams ---- */
+
+/* The kind of a host call of region name `name` and paradigm `paradigm`
+ * (enum an_ofl_kind). */
+unsigned an_ofl_call_kind(const char *name, uint64_t paradigm);
+
 /* ---- ccg_an_wcur.c: a location's operations for the wait states ---- */
 
 enum wop_kind {
@@ -137,7 +160,11 @@ enum wop_kind {
 	WOP_IRECV,              /* MPI_IRECV: a receive completed */
 	WOP_IRREQ,              /* MPI_IRECV_REQUEST: a receive posted */
 	WOP_COLL,               /* MPI_COLLECTIVE_END */
-	WOP_BARRIER             /* an OpenMP barrier call */
+	WOP_BARRIER,            /* an OpenMP barrier call */
+	WOP_KERNEL,             /* a top-level call of an accelerator
+				 * stream */
+	WOP_LAUNCH,             /* a host call that launches a kernel */
+	WOP_SYNC                /* a host call that waits for the device */
 };
 
 /* One operation: its record (event index `at`, time t) and its call (the
@@ -145,7 +172,10 @@ enum wop_kind {
  * there is none: then e = l = t).  A message end: its peer's location id
  * in `rank` (a send to no known peer: UINT64_MAX, its rank in `req`),
  * comm, tag, request; a posted receive: request; a collective: op in
- * `tag`, root (a rank of comm) in `rank`. */
+ * `tag`, root (a rank of comm) in `rank`.  A barrier, kernel, launch or
+ * sync: the call itself (`at` its first event); a launch or sync: the
+ * stream its ENTER names in `rank` (a location id; UINT64_MAX: none), a
+ * sync its enum an_ofl_kind in `tag`. */
 typedef struct ccg_anwop {
 	uint8_t kind;           /* enum wop_kind */
 	uint8_t has_call;
@@ -166,6 +196,24 @@ void an_wcur_free(ccg_anwcur *c);
 /* The next operation into *op; 1 when there is none left, 0 when one
  * was given, else -1 with *err set. */
 int an_wcur_next(ccg_anwcur *c, ccg_anwop *op, ccg_err *err);
+
+/* ---- ccg_an_ofl.c: the host's waits for its streams ---- */
+
+typedef struct ccg_anofl ccg_anofl;
+
+/* Collects the kernels, launches and syncs of the n locations `locs`
+ * (as ccg_waits_find was given them).  Ownership: an_ofl_free. */
+ccg_err an_ofl_create(const ccg_wloc *locs, size_t n, ccg_anofl **out);
+void an_ofl_free(ccg_anofl *o);
+/* Keeps operation op (WOP_KERNEL, WOP_LAUNCH or WOP_SYNC). */
+ccg_err an_ofl_add(ccg_anofl *o, const ccg_anwop *op);
+/* Matches what was kept (doc/analysis.md): each early blocking wait
+ * handed to put(ctx, location index, wait), each stream's hops added to
+ * out->hop (allocated there). */
+ccg_err an_ofl_finish(ccg_anofl *o, ccg_waits *out,
+		      ccg_err (*put)(void *ctx, uint32_t loc,
+				     const ccg_wait *w),
+		      void *ctx);
 
 #endif
 

@@ -379,6 +379,29 @@ const uint32_t *ccg_an_meters(const ccg_an *a, size_t i, size_t *n)
 	return *n ? a->meters + a->mfirst[i] : NULL;
 }
 
+/* The attribute that names a host call's stream (ccg_an_ofl.c):
+ * Score-P's CUDA_STREAM_REF, of type LOCATION. */
+static void load_stream_attr(ccg_an *a)
+{
+	a->stream_attr = UINT64_MAX;
+	size_t n = ccg_defs_record_count(a->d);
+	for (size_t i = 0; i < n; i++) {
+		ccg_kind kind;
+		uint64_t id, name, type;
+		const unsigned char *f;
+		size_t len;
+		ccg_defs_record(a->d, i, &kind, &id, &f, &len);
+		if (kind != CCG_DEF_ATTRIBUTE ||
+		    ccg_field_u(kind, f, len, 1, &name) ||
+		    ccg_field_u(kind, f, len, 3, &type) ||
+		    type != CCG_T_LOCATION)
+			continue;
+		const char *nm = ccg_defs_name(a->d, CCG_FT_REF_STRING, name);
+		if (nm && !strcmp(nm, "CUDA_STREAM_REF"))
+			a->stream_attr = id;
+	}
+}
+
 int ccg_an_role(const ccg_an *a, size_t i)
 {
 	return i < ccg_defs_location_count(a->d) ? a->role[i] : 0;
@@ -416,8 +439,10 @@ ccg_err ccg_an_create(const ccg_defs *d, uint32_t longest, ccg_an **out)
 			(uint8_t)ccg_an_is_parallel(r->paradigm, r->role),
 			r->paradigm == P_OPENMP && (r->role == R_BARRIER ||
 						    r->role ==
-							    R_IMPLICIT_BARRIER)};
+							    R_IMPLICIT_BARRIER),
+			(uint8_t)an_ofl_call_kind(r->name, r->paradigm)};
 	}
+	load_stream_attr(a);
 	ccg_sort(a->regions, a->nregions, sizeof *a->regions, region_cmp);
 	/* Ids from 0 to a few times the count (Score-P's, OTF2's usual):
 	 * found by index, not by search. */

@@ -6,8 +6,10 @@
  * location, from the current time back to the end of its latest wait
  * before it; there the path leaves for the wait's cause, at that time
  * (what the cause did before is what the waiting location waited for).
- * Time only goes back, so each location's waits are passed at most once:
- * a cursor per location moves back over them, and the walk ends after at
+ * A hop (an accelerator stream's, at the launch of a kernel it was idle
+ * for) counts as a wait that ends there, caused by the launcher.  Time
+ * only goes back, so each location's waits are passed at most once: a
+ * cursor per location moves back over them, and the walk ends after at
  * most one turn per wait.
  */
 #include "analyze_i.h"
@@ -72,9 +74,10 @@ ccg_err ccg_waits_path(const ccg_waits *w, const ccg_wloc *locs, size_t n,
 		     (locs[i].sl.last == locs[loc].sl.last &&
 		      locs[i].id < locs[loc].id)))
 			loc = (int64_t)i;
-		if (!w->n[i])
+		size_t nh = w->nhop ? w->nhop[i] : 0, ne = w->n[i] + nh;
+		if (!ne)
 			continue;
-		if (!(e[i] = malloc(w->n[i] * sizeof *e[i]))) {
+		if (!(e[i] = malloc(ne * sizeof *e[i]))) {
 			err = CCG_ENOMEM;
 			break;
 		}
@@ -82,9 +85,13 @@ ccg_err ccg_waits_path(const ccg_waits *w, const ccg_wloc *locs, size_t n,
 			e[i][k] = (wend){w->w[i][k].start + w->w[i][k].dur,
 					 locs[w->w[i][k].cause].id,
 					 w->w[i][k].cause};
-		qsort(e[i], w->n[i], sizeof *e[i], wend_cmp);
-		cur[i] = w->n[i];
-		total += w->n[i];
+		for (size_t k = 0; k < nh; k++)
+			e[i][w->n[i] + k] = (wend){w->hop[i][k].t,
+						   locs[w->hop[i][k].to].id,
+						   w->hop[i][k].to};
+		qsort(e[i], ne, sizeof *e[i], wend_cmp);
+		cur[i] = ne;
+		total += ne;
 	}
 	uint64_t t = loc >= 0 ? locs[loc].sl.last : 0;
 	/* Every turn passes a wait (its cursor moves back), or ends. */

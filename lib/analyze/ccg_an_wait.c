@@ -6,7 +6,8 @@
  * all of its communicator have come; then the pattern's wait is charged.  In a
  * trace whose clocks agree a message end waits only for what is in
  * flight, so memory follows the messages in flight, not the trace; the
- * matching is the same in any order.
+ * matching is the same in any order.  Kernels, launches and host
+ * synchronisations go to ccg_an_ofl.c, matched at the end.
  */
 #include "analyze_i.h"
 
@@ -77,6 +78,7 @@ typedef struct wctx {
 	ccg_map posted;         /* (location, request) -> when the receive
 				 * was posted */
 	ccg_map roots;          /* (comm, rank) -> location index, NIL */
+	ccg_anofl *ofl;         /* kernels, launches, syncs (ccg_an_ofl.c) */
 } wctx;
 
 static int id_cmp(const void *a, const void *b)
@@ -536,8 +538,22 @@ static ccg_err handle(wctx *x, const ccg_anwop *op)
 	case WOP_BARRIER: return barrier_add(x, op);
 	case WOP_COLL: return coll(x, op);
 	case WOP_IRREQ: return posted_add(x, op);
+	case WOP_KERNEL:
+	case WOP_LAUNCH:
+	case WOP_SYNC: return an_ofl_add(x->ofl, op);
 	default: return p2p(x, op);
 	}
+}
+
+/* A wait ccg_an_ofl.c found, added to location loc's. */
+static ccg_err put_wait(void *ctx, uint32_t loc, const ccg_wait *w)
+{
+	wctx *x = ctx;
+	ccg_waits *o = x->out;
+	if (CCG_GROW(o->w[loc], o->n[loc] + 1, x->ls[loc].cap))
+		return CCG_ENOMEM;
+	o->w[loc][o->n[loc]++] = *w;
+	return CCG_OK;
 }
 
 static ccg_err merge(wctx *x, const ccg_store *s)
@@ -608,7 +624,8 @@ ccg_err ccg_waits_find(const ccg_store *s, const ccg_an *a,
 	    !(out->lost = calloc(n1, sizeof *out->lost)) ||
 	    !(out->nlost = calloc(n1, sizeof *out->nlost)) ||
 	    !(x->ls = calloc(n1, sizeof *x->ls)) ||
-	    !(x->ids = malloc(2 * n1 * sizeof *x->ids)))
+	    !(x->ids = malloc(2 * n1 * sizeof *x->ids)) ||
+	    an_ofl_create(locs, n, &x->ofl))
 		goto done;
 	for (size_t i = 0; i < n; i++) {
 		x->ids[2 * i] = locs[i].id;
@@ -636,6 +653,8 @@ ccg_err ccg_waits_find(const ccg_store *s, const ccg_an *a,
 	}
 	if (!err)
 		err = omp_all(x);
+	if (!err)
+		err = an_ofl_finish(x->ofl, out, put_wait, x);
 	for (size_t i = 0; !err && i < n; i++) {
 		if (out->n[i] > 1)
 			qsort(out->w[i], out->n[i], sizeof *out->w[i],
@@ -656,6 +675,7 @@ done:
 	free(x->ci);
 	free(x->pool);
 	free(x->ids);
+	an_ofl_free(x->ofl);
 	free(x);
 	if (err)
 		ccg_waits_free(out);
@@ -669,10 +689,14 @@ void ccg_waits_free(ccg_waits *w)
 			free(w->w[i]);
 		if (w->lost)
 			free(w->lost[i]);
+		if (w->hop)
+			free(w->hop[i]);
 	}
 	free(w->w);
 	free(w->n);
 	free(w->lost);
 	free(w->nlost);
+	free(w->hop);
+	free(w->nhop);
 	memset(w, 0, sizeof *w);
 }

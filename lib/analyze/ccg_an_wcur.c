@@ -1,8 +1,10 @@
 /*
  * ccg_an_wcur.c - a location's operations for the wait states, one at a
  * time in stream order: its MPI message and collective records, each with
- * the innermost call open at it, and its OpenMP barrier calls (the
- * outermost where they nest).  A walk (ccg_walk.h) over the location's
+ * the innermost call open at it, its OpenMP barrier calls and its host
+ * calls that launch a kernel or wait for the device (the outermost where
+ * they nest), and on an accelerator stream its top-level calls (its
+ * kernels).  A walk (ccg_walk.h) over the location's
  * root enters every node that holds events; what each record is comes
  * from a memo of the event records met (records are shared, so a trace
  * has few distinct ones).
@@ -14,11 +16,14 @@
 #include <string.h>
 
 #include "ccg_chan.h"
+#include "ccg_codec.h"
 #include "ccg_fields.h"
 
 /* Event records remembered (direct-mapped by id). */
 #define WCUR_EVMEMO 1024u
 #define WOP_NONE 0xff
+/* OTF2_LocationType of an accelerator stream. */
+enum { LT_ACCELERATOR_STREAM = 2 };
 
 typedef struct evclass {
 	uint32_t id1;           /* record id + 1; 0 empty */
@@ -26,6 +31,8 @@ typedef struct evclass {
 	uint64_t f[4];          /* a message end: peer location id, comm,
 				 * tag, request; a posted receive: request in
 				 * f[3]; a collective: op, comm, root */
+	uint64_t sref;          /* an ENTER: the stream its attributes name
+				 * (a location id), UINT64_MAX none */
 } evclass;
 
 /* A frame's data: the innermost call open in it. */
@@ -33,6 +40,7 @@ typedef struct wfr {
 	uint64_t region, e, l;
 	uint8_t has_call;
 	uint8_t in_barrier;
+	uint8_t in_ofl;         /* inside a launch or sync call */
 } wfr;
 
 struct ccg_anwcur {
@@ -82,6 +90,28 @@ void an_wcur_free(ccg_anwcur *c)
 	free(c);
 }
 
+/* The LOCATION value of attribute `attr` in the attribute list of an
+ * event of `kind` (fields p, len bytes), UINT64_MAX when it has none. */
+static uint64_t attr_location(ccg_kind kind, const unsigned char *p,
+			      size_t len, uint64_t attr)
+{
+	const unsigned char *end = p + len;
+	uint64_t n, a, raw;
+	uint8_t t;
+	if (attr == UINT64_MAX || ccg_fields_skip_all(kind, &p, end) ||
+	    p == end || ccg_varint_get(&p, end, &n))
+		return UINT64_MAX;
+	/* Each pair takes two bytes or more. */
+	for (uint64_t i = 0; i < n && i < len; i++) {
+		if (ccg_varint_get(&p, end, &a) ||
+		    ccg_get_typed(&p, end, &t, &raw))
+			return UINT64_MAX;
+		if (a == attr && t == CCG_T_LOCATION)
+			return raw;
+	}
+	return UINT64_MAX;
+}
+
 /* What event record `id` is. */
 static ccg_err classify(ccg_anwcur *c, uint32_t id, const evclass **out)
 {
@@ -97,7 +127,12 @@ static ccg_err classify(ccg_anwcur *c, uint32_t id, const evclass **out)
 	memset(e, 0, sizeof *e);
 	e->id1 = id + 1;
 	e->kind = WOP_NONE;
+	e->sref = UINT64_MAX;
 	const unsigned char *p = (const unsigned char *)c->fields.data;
+	if (r.kind == CCG_EV_ENTER) {
+		e->sref = attr_location(r.kind, p, r.len, c->a->stream_attr);
+		return CCG_OK;
+	}
 	ccg_chan ch;
 	int dir = ccg_chan_of(c->a->d, r.kind, p, r.len, 0, &ch);
 	if (dir != CCG_CHAN_NONE) {
@@ -136,20 +171,38 @@ static ccg_err classify(ccg_anwcur *c, uint32_t id, const evclass **out)
 	return CCG_OK;
 }
 
-/* Node `it` met: entered when it holds events; an OpenMP barrier call
- * (not inside another) gives an operation (1). */
+/* The stream the first record of the node just entered names, if that
+ * record is an ENTER (UINT64_MAX: none). */
+static uint64_t entered_stream(ccg_anwcur *c, ccg_err *err)
+{
+	const ccg_ref *refs;
+	uint32_t n;
+	const evclass *e;
+	ccg_walk_items(c->w, &refs, &n);
+	if (!n || !CCG_REF_IS_EVENT(refs[0]) ||
+	    (*err = classify(c, CCG_REF_ID(refs[0]), &e)))
+		return UINT64_MAX;
+	return e->sref;
+}
+
+/* Node `it` met: entered when it holds events.  An OpenMP barrier call
+ * or a host call that launches a kernel or waits for the device (not
+ * inside another of its kind), or a top-level call of an accelerator
+ * stream, gives an operation (1). */
 static int node(ccg_anwcur *c, const ccg_walk_item *it, ccg_anwop *op,
 		ccg_err *err)
 {
 	ccg_node h = *it->hdr;
 	size_t lv = ccg_walk_level(c->w);
-	wfr f = {0, 0, 0, 0, 0};
+	wfr f = {0, 0, 0, 0, 0, 0};
 	if (lv)
 		f = *(const wfr *)ccg_walk_data(c->w, lv - 1);
 	if (!h.nevents)
 		return 0;
 	int given = 0;
 	if (h.kind == CCG_NODE_CALL) {
+		int top = !f.has_call;
+		int stream = c->l->type == LT_ACCELERATOR_STREAM;
 		ccg_sinst si;
 		if ((*err = ccg_sinst_place(&c->tc, c->l->sl.last, it->id, &h,
 					    it->first, &si)))
@@ -159,17 +212,32 @@ static int node(ccg_anwcur *c, const ccg_walk_item *it, ccg_anwop *op,
 		f.l = si.end;
 		f.has_call = 1;
 		const ccg_anreg *reg = ccg_an_region(c->a, h.region);
+		*op = (ccg_anwop){WOP_BARRIER, 1, c->loc, it->first, si.start,
+				  si.start, si.end, h.region, UINT64_MAX, 0,
+				  0, 0};
 		if (!f.in_barrier && reg && reg->omp_barrier) {
 			f.in_barrier = 1;
-			*op = (ccg_anwop){WOP_BARRIER, 1, c->loc, it->first,
-					  si.start, si.start, si.end,
-					  h.region, 0, 0, 0, 0};
 			given = 1;
+		} else if (stream && top) {
+			op->kind = WOP_KERNEL;
+			given = 1;
+		} else if (!stream && !f.in_ofl && reg && reg->offload) {
+			f.in_ofl = 1;
+			op->kind = reg->offload == AN_OFL_LAUNCH ? WOP_LAUNCH
+								 : WOP_SYNC;
+			op->tag = reg->offload;
+			given = 2; /* its stream: from its ENTER, below */
 		}
 	}
 	if ((*err = ccg_walk_descend(c->w)))
 		return -1;
 	*(wfr *)ccg_walk_data(c->w, ccg_walk_level(c->w) - 1) = f;
+	if (given == 2) {
+		op->rank = entered_stream(c, err);
+		if (*err)
+			return -1;
+		given = 1;
+	}
 	return given;
 }
 

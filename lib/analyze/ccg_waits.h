@@ -1,10 +1,12 @@
 /*
  * ccg_waits.h - who waits for whom: the wait states of Scalasca (late
  * sender, late receiver, wait at barrier, wait at N x N, late broadcast,
- * early reduce, wait at OpenMP barrier), found by matching the two ends
- * of every message and the members of every collective across the
- * locations of a trace, and the critical path through them (CASITA).
- * ccgfs(5) and doc/analysis.md define every figure.
+ * early reduce, wait at OpenMP barrier) and CASITA's early blocking wait
+ * of a host for its accelerator, found by matching the two ends of every
+ * message, the members of every collective and the kernels of every
+ * stream with their launches across the locations of a trace, and the
+ * critical path through them (CASITA).  ccgfs(5) and doc/analysis.md
+ * define every figure.
  *
  * A wait is time one call lost to a partner: the location and call it is
  * charged to (the event index it is charged at, the region), its
@@ -12,10 +14,11 @@
  * ccg_waits_find reads every location once, all of them together in time
  * order (a merge of one cursor per location): what it holds at once is
  * what is in flight (message ends not yet matched, collectives not yet
- * complete), plus the waits found and each location's OpenMP barrier
- * calls.  Messages are paired once, here: the k-th send of a channel
+ * complete), plus the waits found, each location's OpenMP barrier calls
+ * and the kernels, launches and synchronisations of accelerators.  Messages are paired once, here: the k-th send of a channel
  * (sender, receiver, communicator, tag) with its k-th receive; a
- * collective's members by the k-th collective of a communicator on each.
+ * collective's members by the k-th collective of a communicator on each;
+ * a stream's k-th kernel with the k-th launch that names the stream.
  *
  * Simple API: ccg_waits_find, ccg_waits_free.  Advanced: the critical
  * path (ccg_waits_path) and the time per region on it
@@ -43,7 +46,8 @@
 	X(NXN, "wait_at_nxn")                                                 \
 	X(LATE_BCAST, "late_broadcast")                                       \
 	X(EARLY_REDUCE, "early_reduce")                                       \
-	X(OMP_BARRIER, "wait_at_omp_barrier")
+	X(OMP_BARRIER, "wait_at_omp_barrier")                                 \
+	X(EARLY_BLOCKING, "early_blocking_wait")
 
 enum ccg_wpat {
 #define CCG_WP_ENUM(e, s) CCG_WP_##e,
@@ -85,14 +89,25 @@ typedef struct ccg_lost {
 	uint64_t at, t, receiver;
 } ccg_lost;
 
+/* Where the critical path leaves a location although nothing waits
+ * there: at time t, for location index `to` (an accelerator stream at the
+ * launch of a kernel it was idle for: for the host that launched it). */
+typedef struct ccg_hop {
+	uint64_t t;
+	uint32_t to;
+} ccg_hop;
+
 /* The waits of a trace: per location (index as given), sorted by `at`,
- * then start; and its lost sends, sorted by `at`. */
+ * then start; its lost sends, sorted by `at`; its hops (hop and nhop
+ * NULL when there are none), sorted by t. */
 typedef struct ccg_waits {
 	size_t nlocs;
 	ccg_wait **w;
 	size_t *n;
 	ccg_lost **lost;
 	size_t *nlost;
+	ccg_hop **hop;
+	size_t *nhop;
 } ccg_waits;
 
 /* Finds the waits of the n locations `locs` of store s (a the analysis of
@@ -112,8 +127,9 @@ typedef struct ccg_pseg {
 
 /* The critical path: from the end of the location whose last event is
  * latest (of those with calls) backward, jumping at the end of every
- * wait to its cause, down to `first` (the trace's first time).  *segs
- * (the caller's, free()) sorted by location, then time. */
+ * wait to its cause and at every hop to its location, down to `first`
+ * (the trace's first time).  *segs (the caller's, free()) sorted by
+ * location, then time. */
 ccg_err ccg_waits_path(const ccg_waits *w, const ccg_wloc *locs, size_t n,
 		       uint64_t first, ccg_pseg **segs, size_t *nseg);
 

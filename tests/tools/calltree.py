@@ -47,15 +47,32 @@ def location_events(anchor, loc):
     return parse_events(stdout, contexts(anchor))
 
 
-def event_lines(stdout):
-    """The event lines of what `otf2-print -L LOC` printed: those after its
-    "-----" rule, neither blank nor indented (an event's continuation)."""
-    started = False
+def records(stdout):
+    """The records of what `otf2-print -L LOC` printed, after its "-----"
+    rule: (line, [its continuation lines]) per line neither blank nor
+    indented; continuations (ADDITIONAL ATTRIBUTES, ...) are indented."""
+    started, cur = False, None
     for line in stdout.splitlines():
         if line.startswith("-----"):
             started = True
-        elif started and line.strip() and not line.startswith(" "):
-            yield line
+        elif not started or not line.strip():
+            continue
+        elif line.startswith(" "):
+            if cur is not None:
+                cur[1].append(line)
+        else:
+            if cur is not None:
+                yield cur
+            cur = (line, [])
+    if cur is not None:
+        yield cur
+
+
+def event_lines(stdout):
+    """The event lines of what `otf2-print -L LOC` printed: those after its
+    "-----" rule, neither blank nor indented (an event's continuation)."""
+    for line, _ in records(stdout):
+        yield line
 
 
 def parse_events(stdout, cctx=None):

@@ -6,6 +6,7 @@ construction of tests/tracer/waits_mpi.c and of ccgfs-gen --delay.
   check_waits.py --anchor TRACE.otf2 [--mount DIR] [--calls N] [--seed S]
                  [--windows K]
                  [--program D_NS:N] [--gen-delay G:TICKS[:COLLS]]
+                 [--kernels-on-path TICKS] [--gen-gpu TICKS]
 
 --mount: the root's critical-path.tsv against the oracle's path (rows
 with time on the path exact, sorted), the root's waits.tsv, every group's and every location's row for
@@ -44,6 +45,12 @@ each of them at least TICKS; every MPI_Bcast whose root is G makes every
 other rank wait at least TICKS (late_broadcast, cause G); with COLLS, the
 trace has exactly that many collectives per rank.
 
+--kernels-on-path TICKS: the kernels (top-level calls of accelerator
+streams) have at least TICKS ticks on the oracle's critical path and on
+the mount's.  --gen-gpu TICKS: a ccgfs-gen --gpu TICKS trace, whose early
+blocking waits are known by construction, and whose kernels have at
+least TICKS + TICKS / 2 ticks on the path (check_accel.py).
+
 Exit status 1 with a line per failure.
 """
 import argparse
@@ -54,6 +61,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_accel  # noqa: E402
 import check_analyze  # noqa: E402
 import exact  # noqa: E402
 import ref_stats  # noqa: E402
@@ -566,6 +574,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--program")
     ap.add_argument("--gen-delay")
+    ap.add_argument("--kernels-on-path", type=int)
+    ap.add_argument("--gen-gpu", type=int)
     a = ap.parse_args()
     notes = []
     w = waits_oracle.Waits.load(a.anchor, notes)
@@ -580,6 +590,15 @@ def main():
     if a.gen_delay:
         v = [int(x) for x in a.gen_delay.split(":")]
         check_gen(w, v[0], v[1], v[2] if len(v) > 2 else None)
+    if a.gen_gpu:
+        check_accel.gen_gpu(w, ranks(w), a.gen_gpu,
+                            mount and mount.waits("", "waits.tsv"),
+                            mount and mount.path)
+    least = a.kernels_on_path if a.kernels_on_path is not None else \
+        a.gen_gpu + a.gen_gpu // 2 if a.gen_gpu else None
+    if least is not None:
+        check_accel.kernels_on_path(w, mount and read_critical(mount),
+                                    least)
     tot = {r[2]: (r[3], r[4]) for r in w.rows(w.order, True)
            if r[0] == "all"}
     print("%s: %s%s" % (os.path.basename(os.path.dirname(a.anchor)) or

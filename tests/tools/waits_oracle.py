@@ -17,7 +17,9 @@ Patterns: late_sender, late_receiver (point to point, channels matched in
 order), wait_at_barrier, wait_at_nxn, late_broadcast, early_reduce
 (collective instances: the k-th MPI_COLLECTIVE_END of a communicator on
 each member), wait_at_omp_barrier (episodes of OpenMP barrier calls in a
-location group).
+location group), early_blocking_wait (a host's synchronisation with its
+accelerator streams, and the path's hops from a stream to the host that
+launched its kernel: waits_accel.py).
 
   waits_oracle.py TRACE.otf2 [--location ID | --group ID] [--waits]
                  [--window T0-T1]
@@ -47,10 +49,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import calltree  # noqa: E402
 import otf2_split  # noqa: E402
 import ref_analyze  # noqa: E402
+import waits_accel  # noqa: E402
 
 PATTERNS = ["late_sender", "late_receiver", "wait_at_barrier",
             "wait_at_nxn", "late_broadcast", "early_reduce",
-            "wait_at_omp_barrier"]
+            "wait_at_omp_barrier", "early_blocking_wait"]
 COLL_OPS = ["BARRIER", "BCAST", "GATHER", "GATHERV", "SCATTER", "SCATTERV",
             "ALLGATHER", "ALLGATHERV", "ALLTOALL", "ALLTOALLV", "ALLTOALLW",
             "ALLREDUCE", "REDUCE", "REDUCE_SCATTER", "SCAN", "EXSCAN",
@@ -134,7 +137,7 @@ class Waits:
     call itself (OpenMP); a call directory has the waits whose call is
     in its subtree."""
 
-    def __init__(self, defs_text, events, notes=None):
+    def __init__(self, defs_text, events, notes=None, refs=None):
         self.defs = ref_analyze.Definitions(defs_text)
         self.comms = Comms(defs_text)
         self.notes = notes if notes is not None else []
@@ -150,6 +153,9 @@ class Waits:
         self._p2p()
         self._collectives()
         self._openmp()
+        # refs: {location: {event index: the stream its attributes name}}
+        accel, self.hops = waits_accel.find(self, refs or {})
+        self.waits += accel
 
     def _call(self, lid, idx):
         """(E, L, region name, call index) of the call of event idx; None
@@ -453,10 +459,11 @@ class Waits:
         of the path, per region name its exclusive time on every location,
         the trace's runtime).  The path starts at the latest last event
         of a location with calls (ties: the smallest id) and walks
-        backward; on location l at time t the next wait is the one of l
-        with the latest end <= t not taken yet (ties: the smallest cause
-        id): the path holds [end, t] of l and goes on from the cause at
-        the end; from the trace's first timestamp back nothing."""
+        backward; on location l at time t the next wait (or hop) is the
+        one of l with the latest end <= t not taken yet (ties: the
+        smallest cause id): the path holds [end, t] of l and goes on from
+        the cause at the end; from the trace's first timestamp back
+        nothing."""
         self._segs = {}
         times = [e[1] for lid in self.order for e in self.loc[lid][0]]
         if not times:
@@ -473,8 +480,18 @@ class Waits:
         t = max(lasts.values())
         l = min(lid for lid, v in lasts.items() if v == t)
         per = collections.defaultdict(list)
+        cause = {}  # key -> the location the path goes to
         for k, x in enumerate(self.waits):
             per[x[0]].append((x[3] + x[4], -x[5], k))
+            cause[k] = x[5]
+        # hops: where a stream hands the path to the host that launched
+        # its kernel, as waits ending there
+        k = len(self.waits)
+        for lid, hs in self.hops.items():
+            for at, to in hs:
+                per[lid].append((at, -to, k))
+                cause[k] = to
+                k += 1
         for v in per.values():
             v.sort()
         used = set()
@@ -494,7 +511,7 @@ class Waits:
             # sorted by (end, -cause): the last of one end has the
             # smallest cause
             used.add(cand[j][2])
-            l, t = self.waits[cand[j][2]][5], end
+            l, t = cause[cand[j][2]], end
         return regions, share, total, runtime
 
     @classmethod
@@ -505,7 +522,7 @@ class Waits:
                               errors="replace").stdout
         ids = [int(l.split()[1]) for l in text.splitlines()
                if l.startswith("LOCATION ")]
-        events = {}
+        events, refs = {}, {}
         for lid in ids:
             rc, out = otf2_split.location_output(anchor, lid)
             events[lid] = calltree.parse_events(
@@ -513,7 +530,9 @@ class Waits:
             if events[lid] is None:
                 (notes if notes is not None else []).append(
                     "location %d: events not readable" % lid)
-        return cls(text, events, notes)
+            else:
+                refs[lid] = waits_accel.enter_streams(out)
+        return cls(text, events, notes, refs)
 
 
 HEAD = ["location_id", "region", "pattern", "instances", "wait_ticks",

@@ -2,10 +2,11 @@
  * one after the other in this process, the parts passed through memory:
  * the index rank 0 writes equals, byte for byte, the one a single process
  * writes, for 1, 2, 3 and 7 ranks, on every shared trace and on generated
- * traces with every quirk, a missing event file, an empty location and
- * fewer locations than ranks; each rank's parts come in location order;
- * shares cut the locations into runs; a damaged part is refused, never a
- * crash. */
+ * traces with every quirk, a missing event file, an empty location,
+ * fewer locations than ranks and MPI collectives with a late rank (the
+ * wait states and the critical path are in the index too); each rank's
+ * parts come in location order; shares cut the locations into runs; a
+ * damaged part is refused, never a crash. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -200,6 +201,8 @@ static void test_generated(void **state)
 		{"empty", "-l 4 -e 2000 --quirk empty-location"},
 		{"two", "-l 2 -e 5000 --regular 0.5"},
 		{"jitter", "-l 6 -e 20000 --jitter 0.05 --mpi --metrics"},
+		/* test_waits's collectives: the stored waits and path */
+		{"coll", "-l 4 -e 6000 --mpi --collectives --delay 2:50000"},
 	};
 	for (size_t k = 0; k < sizeof gens / sizeof *gens; k++) {
 		char anchor[1200];
