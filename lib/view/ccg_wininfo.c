@@ -57,11 +57,7 @@ static void put_time(const ccg_trace *t, ccg_buf *b, uint64_t time)
 		ccg_buf_adds(b, " ticks");
 		return;
 	}
-	char sec[CCG_SECFMT_MAX];
-	size_t n = ccg_secfmt_fmt(sec, &t->secs, time), k = 0;
-	while (k < n && sec[k] == ' ') /* the format pads; a note does not */
-		k++;
-	ccg_buf_add(b, sec + k, n - k);
+	ccg_secfmt_put(b, &t->secs, time);
 	ccg_buf_adds(b, " s");
 }
 
