@@ -29,8 +29,7 @@
 #include "ccg_json.h"
 
 
-/* Appends location l's two metadata lines. */
-static void put_meta(const ccg_trace *t, const ccg_loc *l, ccg_buf *b)
+void ccg_chrome_meta(const ccg_trace *t, const ccg_loc *l, ccg_buf *b)
 {
 	const ccg_group *g = &t->groups[l->group];
 	static const char *const what[2] = {"process_name", "thread_name"};
@@ -89,7 +88,7 @@ static ccg_err put_loc(const ccg_trace *t, const ccg_loc *l, const ccg_inst *in,
 		       const ccg_win *wn, cursor *c)
 {
 	ccg_buf meta = CCG_BUF_INIT;
-	put_meta(t, l, &meta);
+	ccg_chrome_meta(t, l, &meta);
 	ccg_err err = ccg_buf_status(&meta);
 	if (!err)
 		err = put(c, meta.data, meta.len);

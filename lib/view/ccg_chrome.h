@@ -7,6 +7,9 @@
 #include "trace_i.h"
 #include "ccg_ids.h"
 
+/* Appends location l's two metadata lines (process_name: its group's
+ * name, pid the group's index; thread_name: its own, tid its index). */
+void ccg_chrome_meta(const ccg_trace *t, const ccg_loc *l, ccg_buf *b);
 /* Size (out NULL) or up to `len` bytes from `off` of the trace.json of
  * directory w (with `in` for a tree directory): its events, or when they
  * are more than opt.json_max its longest calls (ccg_jsonzoom.h). */

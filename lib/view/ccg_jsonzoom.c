@@ -15,6 +15,7 @@
  *   {"otherData":{"ccgfs":NOTE},"traceEvents":[
  *   a global instant at the span's start named NOTE
  *   for each location: its process_name and thread_name metadata
+ *     (ccg_chrome_meta)
  *   for each call kept, by location, then start: an "X" with its "dur"
  *     ({"clipped":true} in args when the span cuts it)
  *   CCG_JSON_TAIL
@@ -26,6 +27,7 @@
 #include "ccg_store_times.h"
 #include "ccg_ids.h"
 #include "ccg_names.h"
+#include "ccg_chrome.h"
 #include "ccg_jsonzoom.h"
 #include "ccg_wininfo.h"
 
@@ -209,21 +211,6 @@ static void put_note(const ccg_trace *t, const zoom *z, uint64_t events,
 		     "or a call's directory of fewer events has them all");
 }
 
-/* Appends location l's two metadata lines (as the full file has them). */
-static void put_meta(const ccg_trace *t, const ccg_loc *l, ccg_buf *b)
-{
-	const ccg_group *g = &t->groups[l->group];
-	static const char *const what[2] = {"process_name", "thread_name"};
-	for (int i = 0; i < 2; i++) {
-		const char *name = i ? l->def->name : g->name ? g->name : "";
-		ccg_buf_addf(b, "{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":"
-			     "\"%s\",\"args\":{\"name\":\"", l->group,
-			     (unsigned)(l - t->locs), what[i]);
-		ccg_json_str(b, name, strlen(name));
-		ccg_buf_adds(b, "\"}},\n");
-	}
-}
-
 /* The span of directory w (instance `in` for a tree directory). */
 static void span_of(const ccg_trace *t, const ccg_where *w,
 		    const ccg_inst *in, uint64_t *t0, uint64_t *t1)
@@ -310,7 +297,8 @@ static ccg_err zoom_make(const ccg_trace *t, const ccg_where *w,
 	put_note(t, z, events, max, h);
 	ccg_buf_adds(h, "\"},\n");
 	for (size_t i = 0; i < n; i++)
-		put_meta(t, &t->locs[members ? members[i] : first + i], h);
+		ccg_chrome_meta(t, &t->locs[members ? members[i] : first + i],
+				h);
 	err = ccg_buf_status(h) ? CCG_ENOMEM : ccg_buf_status(&line);
 cleanup:
 	ccg_walk_free(s.c);
