@@ -153,8 +153,8 @@ static void crit_row(ccg_sink *s, ccg_buf *b, const ccg_secfmt *secs,
 		ccg_buf_addu(b, total, 0);
 		ccg_buf_addc(b, '\t');
 		ccg_secfmt_put_dur(b, secs, total);
-	} else {
-		ccg_buf_adds(b, "-\t-");
+	} else { /* "-" ticks, empty seconds */
+		ccg_buf_adds(b, "-\t");
 	}
 	ccg_buf_addc(b, '\n');
 	ccg_sink_end(s);

@@ -40,8 +40,9 @@ typedef uint64_t ccg_id;
 /* Default bytes a build's graph may hold in memory (its tables, records
  * not yet spilled to a temporary file, that file's cache). */
 #define CCG_MEMORY_DEFAULT ((size_t)256 << 20)
-/* Default most events the root's or a group's trace.json may hold. */
-#define CCG_JSON_MAX_DEFAULT 2000000u
+/* Default most events a directory's trace.json holds; one of more holds
+ * its longest calls instead (doc/views.md, "trace.json"). */
+#define CCG_JSON_MAX_DEFAULT 1000000u
 /* Default calls per region longest.tsv lists, and the most it may. */
 #define CCG_LONGEST_DEFAULT 10u
 #define CCG_LONGEST_MAX 10000u
@@ -64,9 +65,10 @@ typedef struct ccg_options {
 	size_t memory;          /* building: bytes the graph may hold (0:
 				 * CCG_MEMORY_DEFAULT); past it, sharing of
 				 * structure is lost, not memory */
-	uint64_t json_max;      /* the root and each group have a trace.json
-				 * when they hold at most this many events
-				 * (0: CCG_JSON_MAX_DEFAULT) */
+	uint64_t json_max;      /* a directory's trace.json holds its events
+				 * when they are at most this many, else its
+				 * json_max / 2 longest calls (0:
+				 * CCG_JSON_MAX_DEFAULT) */
 	/* The library's one reporting channel (ccg_log_fn, ccg_error.h):
 	 * notes, and progress lines when `progress` is set. */
 	ccg_log_fn log;

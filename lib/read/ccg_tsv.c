@@ -379,7 +379,7 @@ void ccg_tsv_event_head(ccg_buf *b, ccg_kind kind, uint64_t time,
 	 * place. */
 	const char *name = ccg_schema[kind].name;
 	char sec[CCG_SECFMT_MAX];
-	size_t slen = secs ? ccg_secfmt_fmt(sec, secs, time) : 0;
+	size_t slen = secs ? ccg_secfmt_fmt_wide(sec, secs, time) : 0;
 	size_t nlen = strlen(name), llen = strlen(loc);
 	unsigned td = ccg_digits_u64(time), dd = ccg_digits_u64(depth);
 	size_t tw = td > time_width ? td : time_width;
@@ -489,7 +489,10 @@ void ccg_secfmt_init(ccg_secfmt *f, uint64_t zero, uint64_t res,
 	f->iw = ccg_digits_u64(res && last > zero ? (last - zero) / res : 0);
 }
 
-size_t ccg_secfmt_fmt(char *out, const ccg_secfmt *f, uint64_t time)
+/* Writes the seconds of `time` with no zero padding; when `wide`, as
+ * many more decimal zeros as the integer part has digits fewer than
+ * f->iw (a decimal point and one zero at least when f->dec is 0). */
+static size_t secfmt(char *out, const ccg_secfmt *f, uint64_t time, int wide)
 {
 	size_t n = 0;
 	if (!f->res) {
@@ -503,12 +506,27 @@ size_t ccg_secfmt_fmt(char *out, const ccg_secfmt *f, uint64_t time)
 	}
 	unsigned __int128 p = pow10_u128(f->dec);
 	unsigned __int128 v = (rel * p + f->res / 2) / f->res;
-	n += ccg_fmt_u64(out + n, (uint64_t)(v / p), f->iw);
-	if (f->dec) {
+	size_t k = ccg_fmt_u64(out + n, (uint64_t)(v / p), 0);
+	n += k;
+	if (f->dec || wide)
 		out[n++] = '.';
+	if (f->dec)
 		n += ccg_fmt_u64(out + n, (uint64_t)(v % p), f->dec);
-	}
+	for (size_t z = wide ? (f->dec ? 0 : 1) + (k < f->iw ? f->iw - k : 0)
+			     : 0;
+	     z; z--)
+		out[n++] = '0';
 	return n;
+}
+
+size_t ccg_secfmt_fmt(char *out, const ccg_secfmt *f, uint64_t time)
+{
+	return secfmt(out, f, time, 0);
+}
+
+size_t ccg_secfmt_fmt_wide(char *out, const ccg_secfmt *f, uint64_t time)
+{
+	return secfmt(out, f, time, 1);
 }
 
 void ccg_secfmt_put(ccg_buf *b, const ccg_secfmt *f, uint64_t time)
@@ -517,7 +535,13 @@ void ccg_secfmt_put(ccg_buf *b, const ccg_secfmt *f, uint64_t time)
 	ccg_buf_add(b, tmp, ccg_secfmt_fmt(tmp, f, time));
 }
 
+void ccg_secfmt_put_wide(ccg_buf *b, const ccg_secfmt *f, uint64_t time)
+{
+	char tmp[CCG_SECFMT_MAX];
+	ccg_buf_add(b, tmp, ccg_secfmt_fmt_wide(tmp, f, time));
+}
+
 size_t ccg_secfmt_width(const ccg_secfmt *f)
 {
-	return f->res ? f->iw + (f->dec ? 1 + f->dec : 0) : 1;
+	return f->res ? f->iw + 1 + (f->dec ? f->dec : 1) : 1;
 }

@@ -5,7 +5,7 @@
  * One event becomes one events.tsv line of seven columns:
  *   TIME \t SECONDS \t KIND \t LOCATION \t DEPTH \t NAME \t ATTRIBUTES \n
  * TIME and DEPTH are zero-padded to the given widths, SECONDS (since the
- * trace's zero) has one width per trace; NAME is the record's object
+ * trace's zero) has one width per trace (ccg_secfmt's wide form); NAME is the record's object
  * (region, communicator, ...) or "-"; ATTRIBUTES holds the record's fields
  * and then its OTF2 attribute list (as attr.NAME=value) as key=value pairs
  * separated by one space, or "-" when there are none.  A point-to-point
@@ -24,7 +24,7 @@
  * metric instance it names); each value becomes one row:
  *   TIME_TICKS \t TIME_SECONDS \t LOCATION \t METRIC \t VALUE \t UNIT \n
  * TIME_TICKS is zero-padded like events.tsv's, TIME_SECONDS has one width
- * per trace (ccg_secfmt), so a row's length minus its tail (METRIC on) is
+ * per trace (ccg_secfmt's wide form), so a row's length minus its tail (METRIC on) is
  * fixed per location, and the tails depend on the record alone: the
  * stores keep their count and bytes to size metrics.tsv without
  * rendering.
@@ -53,9 +53,12 @@
 
 /* Seconds since a zero, exact to the tick: `dec` decimals, the fewest
  * with 10^dec >= the clock's resolution, so that distinct ticks print
- * distinct values and round(seconds x resolution) is the tick again; the
- * integer part zero-padded to `iw` digits (those of the trace's last
- * time), so every time of the trace prints at one width.  A clock
+ * distinct values and round(seconds x resolution) is the tick again; no
+ * leading zeros.  The wide form (events.tsv, metrics.tsv) prints every
+ * time of the trace at one width: an integer part of fewer digits than
+ * `iw` (those of the trace's last time) takes as many more zeros after
+ * the decimals ("0.0000071850" beside "45.337252120"), so the value is
+ * the same and a line's length does not depend on its time.  A clock
  * without a resolution (0) prints "-". */
 typedef struct ccg_secfmt {
 	uint64_t zero, res;
@@ -66,16 +69,20 @@ typedef struct ccg_secfmt {
  * per second. */
 void ccg_secfmt_init(ccg_secfmt *f, uint64_t zero, uint64_t res,
 		     uint64_t last);
-/* Most bytes ccg_secfmt_fmt writes. */
+/* Most bytes ccg_secfmt_fmt and ccg_secfmt_fmt_wide write. */
 #define CCG_SECFMT_MAX 48
-/* Writes the seconds from f->zero to `time` into out (no terminator) and
- * returns their length. */
+/* Writes the seconds from f->zero to `time` (a time before the zero
+ * prints with a leading '-'), rounded to the nearest 10^-dec, into out
+ * (no terminator) and returns their length: the plain form, and the
+ * wide one. */
 size_t ccg_secfmt_fmt(char *out, const ccg_secfmt *f, uint64_t time);
-/* Appends the seconds from f->zero to `time` (a time before the zero
- * prints as 0 with a leading '-'), rounded to the nearest 10^-dec. */
+size_t ccg_secfmt_fmt_wide(char *out, const ccg_secfmt *f, uint64_t time);
+/* Appends what ccg_secfmt_fmt and ccg_secfmt_fmt_wide write. */
 void ccg_secfmt_put(ccg_buf *b, const ccg_secfmt *f, uint64_t time);
-/* Length of what ccg_secfmt_put appends for times up to the `last` the
- * format was made for. */
+void ccg_secfmt_put_wide(ccg_buf *b, const ccg_secfmt *f, uint64_t time);
+/* Length of what ccg_secfmt_put_wide appends for times from the zero up
+ * to the `last` the format was made for (a time before the zero has a
+ * sign more). */
 size_t ccg_secfmt_width(const ccg_secfmt *f);
 
 /* Durations, means and shares, from exact integers (doc/analysis.md,

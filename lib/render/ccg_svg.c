@@ -4,6 +4,7 @@
 #include "ccg_svg.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,8 +14,9 @@
 /* Layout, pixels. */
 #define RIGHT 20u
 #define WIDTH (CCG_SVG_LEFT + CCG_SVG_PLOT + RIGHT)
-#define AXIS_Y 44u              /* the axis line */
-#define ROWS_Y 52u              /* the first row or header */
+#define SUBTITLE_Y 29u          /* the line below the title */
+#define AXIS_Y 48u              /* the axis line */
+#define ROWS_Y 56u              /* the first row or header */
 #define HEADER_H 14u
 #define ROW_GAP 3u
 #define LEGEND_H 14u
@@ -22,7 +24,12 @@
 #define LABEL_MAX 36u
 #define GREY 0x999999u
 #define BAND_BG "#eeeeee"
-/* A counter row: its background and line. */
+/* Message lines: thin, and translucent so the rows they cross show. */
+#define MSG_WIDTH "0.6"
+#define MSG_OPACITY "0.45"
+/* A counter row: the strip of its text above the line, its background
+ * and line. */
+#define COUNTER_TEXT_H 10u
 #define COUNTER_BG "#f6f6f6"
 #define COUNTER_LINE "#333333"
 
@@ -84,6 +91,19 @@ uint32_t ccg_svg_colour(const char *name)
 	for (int i = 0; i < 3; i++)
 		rgb = rgb << 8 | (lo[v] + c[i] * (hi[v] - lo[v]) / 255);
 	return rgb;
+}
+
+size_t ccg_svg_name_len(const char *name, size_t n)
+{
+	size_t i = n;
+	if (i < 4 || name[i - 1] != ')')
+		return n;
+	i--;
+	while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+		i--;
+	if (i == n - 1 || i < 3 || name[i - 1] != '(' || name[i - 2] != ' ')
+		return n;
+	return i - 2;
 }
 
 /* Length of the valid UTF-8 character XML allows at p (n bytes left),
@@ -308,8 +328,8 @@ ccg_err ccg_svg_message(ccg_svg *s, uint32_t from, uint32_t xs, uint32_t to,
 	if (from >= s->nrows || to >= s->nrows || from == to ||
 	    xs >= CCG_SVG_PLOT || xr >= CCG_SVG_PLOT)
 		return CCG_EINVAL;
-	uint32_t ys = to > from ? s->rbot[from] : s->rtop[from];
-	uint32_t yr = to > from ? s->rtop[to] : s->rbot[to];
+	uint32_t ys = (s->rtop[from] + s->rbot[from]) / 2;
+	uint32_t yr = (s->rtop[to] + s->rbot[to]) / 2;
 	ccg_buf_addf(&s->msgs, "M%u.5 %uL%u.5 %u", CCG_SVG_LEFT + xs, ys,
 		     CCG_SVG_LEFT + xr, yr);
 	return ccg_buf_status(&s->msgs);
@@ -325,20 +345,6 @@ void ccg_svg_note(ccg_svg *s, const char *text)
 	s->y += HEADER_H;
 }
 
-void ccg_svg_hidden(ccg_svg *s, uint64_t n, uint64_t metric_only)
-{
-	s->y += 4;
-	ccg_buf_addf(&s->body,
-		     "<text x=\"4\" y=\"%u\" class=\"g\">%llu more location%s "
-		     "not shown", s->y + HEADER_H - 3, (unsigned long long)n,
-		     n == 1 ? "" : "s");
-	if (metric_only)
-		ccg_buf_addf(&s->body, " (%llu with metric values alone)",
-			     (unsigned long long)metric_only);
-	ccg_buf_adds(&s->body, "</text>\n");
-	s->y += HEADER_H;
-}
-
 /* The pixel row of value v in a counter row [top, top + h). */
 static uint32_t counter_y(const ccg_svg_series *v, uint32_t top, uint32_t h,
 			  double x)
@@ -350,10 +356,17 @@ static uint32_t counter_y(const ccg_svg_series *v, uint32_t top, uint32_t h,
 	return top + (uint32_t)(f * (double)(h - 1) + 0.5);
 }
 
-/* Appends a value as a short number (%.4g). */
-static void put_value(ccg_buf *b, double x)
+/* Appends "LO to HI" as short numbers: 4 significant digits, more when
+ * that prints two different values alike (1e+09 to 1e+09). */
+static void put_range(ccg_buf *b, double lo, double hi)
 {
-	ccg_buf_addf(b, "%.4g", x);
+	char x[40], y[40];
+	int p = 4;
+	do {
+		snprintf(x, sizeof x, "%.*g", p, lo);
+		snprintf(y, sizeof y, "%.*g", p, hi);
+	} while (lo != hi && !strcmp(x, y) && ++p <= 17);
+	ccg_buf_addf(b, "%s to %s", x, y);
 }
 
 ccg_err ccg_svg_counter(ccg_svg *s, const char *label, const char *path,
@@ -361,27 +374,40 @@ ccg_err ccg_svg_counter(ccg_svg *s, const char *label, const char *path,
 {
 	uint32_t bpx = s->f.band_px ? s->f.band_px : 1;
 	uint32_t h = s->f.lanes * CCG_SVG_LANE_H + s->f.band * bpx;
-	uint32_t top = s->y;
+	uint32_t top = s->y, plot = top + COUNTER_TEXT_H;
 	if (CCG_GROW(s->rtop, s->nrows + 1, s->caprtop) ||
 	    CCG_GROW(s->rbot, s->nrows + 1, s->caprbot))
 		return CCG_ENOMEM;
 	s->rtop[s->nrows] = top;
-	s->rbot[s->nrows++] = top + h;
+	s->rbot[s->nrows++] = plot + h;
 	ccg_buf *b = &s->body;
 	size_t cols = 0;
 	for (uint32_t x = 0; x < CCG_SVG_PLOT; x++)
 		cols += v->has[x] != 0;
 	ccg_buf_addf(b, "<text x=\"4\" y=\"%u\" class=\"l\">",
-		     top + (h + 8) / 2);
+		     top + (COUNTER_TEXT_H + h + 8) / 2);
 	put_text(b, label, LABEL_MAX);
-	ccg_buf_addf(b, "</text>\n<rect class=\"counter\" x=\"%u\" y=\"%u\" "
-		     "width=\"%u\" height=\"%u\" fill=\"" COUNTER_BG
-		     "\" data-path=\"", CCG_SVG_LEFT, top, CCG_SVG_PLOT, h);
+	/* What the line is, on a strip of its own above it. */
+	ccg_buf_addf(b, "</text>\n<text x=\"%u\" y=\"%u\" class=\"c\">",
+		     CCG_SVG_LEFT + 2, top + COUNTER_TEXT_H - 2);
+	put_text(b, v->what, 120);
+	if (cols) {
+		ccg_buf_adds(b, ": ");
+		put_range(b, v->vmin, v->vmax);
+	} else {
+		ccg_buf_adds(b, ": no values in the span");
+	}
+	ccg_buf_addf(b, "</text>\n<rect class=\"counter\" x=\"%u\" "
+		     "y=\"%u\" width=\"%u\" height=\"%u\" fill=\""
+		     COUNTER_BG "\" data-path=\"", CCG_SVG_LEFT, plot,
+		     CCG_SVG_PLOT, h);
 	put_text(b, path, SIZE_MAX);
 	ccg_buf_adds(b, "\"");
 	if (cols)
 		ccg_buf_addf(b, " data-min=\"%.17g\" data-max=\"%.17g\"",
 			     v->vmin, v->vmax);
+	if (v->rate)
+		ccg_buf_adds(b, " data-rate=\"1\"");
 	ccg_buf_adds(b, "/>\n");
 	if (cols) {
 		ccg_buf_adds(b, "<path class=\"cplot\" fill=\"none\" stroke=\""
@@ -390,8 +416,8 @@ ccg_err ccg_svg_counter(ccg_svg *s, const char *label, const char *path,
 		for (uint32_t x = 0; x < CCG_SVG_PLOT; x++) {
 			if (!v->has[x])
 				continue;
-			uint32_t yh = counter_y(v, top, h, v->hi[x]);
-			uint32_t yl = counter_y(v, top, h, v->lo[x]);
+			uint32_t yh = counter_y(v, plot, h, v->hi[x]);
+			uint32_t yl = counter_y(v, plot, h, v->lo[x]);
 			ccg_buf_addf(b, "%c%u.5 %u.5", started ? 'L' : 'M',
 				     CCG_SVG_LEFT + x, yh);
 			if (yl != yh)
@@ -402,19 +428,7 @@ ccg_err ccg_svg_counter(ccg_svg *s, const char *label, const char *path,
 		}
 		ccg_buf_adds(b, "\"/>\n");
 	}
-	ccg_buf_addf(b, "<text x=\"%u\" y=\"%u\" class=\"c\">",
-		     CCG_SVG_LEFT + 4, top + (h + 8) / 2);
-	put_text(b, v->what, 120);
-	if (cols) {
-		ccg_buf_adds(b, ": ");
-		put_value(b, v->vmin);
-		ccg_buf_adds(b, " to ");
-		put_value(b, v->vmax);
-	} else {
-		ccg_buf_adds(b, ": no values in the span");
-	}
-	ccg_buf_adds(b, "</text>\n");
-	s->y += h + ROW_GAP;
+	s->y = plot + h + ROW_GAP;
 	return ccg_buf_status(b);
 }
 
@@ -444,9 +458,10 @@ void ccg_svg_legend(ccg_svg *s, uint32_t key, const char *name,
 	if (!s->legend_started) {
 		s->legend_started = 1;
 		s->y += 8;
-		ccg_buf_addf(b, "<text x=\"4\" y=\"%u\" class=\"g\">regions "
-			     "by exclusive time in the span (all rows)"
-			     "</text>\n", s->y + LEGEND_H - 3);
+		ccg_buf_addf(b, "<text x=\"4\" y=\"%u\" class=\"g\">Where "
+			     "the time goes: the regions of most exclusive "
+			     "time in the span, over all rows.</text>\n",
+			     s->y + LEGEND_H - 3);
 		s->y += LEGEND_H;
 	}
 	ccg_buf_addf(b, "<rect x=\"8\" y=\"%u\" width=\"10\" height=\"10\" "
@@ -569,9 +584,8 @@ ccg_err ccg_svg_finish(ccg_svg *s, ccg_buf *out)
 		     "data-t1=\"%llu\" data-lanes=\"%u\" data-band=\"%u\">\n"
 		     "<style>text{font-family:sans-serif;font-size:10px;"
 		     "fill:#222}.g{font-weight:bold;font-size:11px}"
-		     ".a{text-anchor:middle}"
-		     ".c{font-size:9px;fill:#444;paint-order:stroke;"
-		     "stroke:#ffffff;stroke-width:3px}</style>\n"
+		     ".a{text-anchor:middle}.s{font-size:11px}"
+		     ".c{font-size:9px;fill:#444}</style>\n"
 		     "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n"
 		     "<text x=\"4\" y=\"16\" class=\"g\">",
 		     WIDTH, height, WIDTH, height,
@@ -579,10 +593,18 @@ ccg_err ccg_svg_finish(ccg_svg *s, ccg_buf *out)
 		     s->f.lanes, s->f.band, WIDTH, height);
 	put_text(out, s->f.title, 400);
 	ccg_buf_adds(out, "</text>\n");
+	if (s->f.subtitle) {
+		ccg_buf_addf(out, "<text x=\"4\" y=\"%u\" class=\"s\">",
+			     SUBTITLE_Y);
+		put_text(out, s->f.subtitle, 400);
+		ccg_buf_adds(out, "</text>\n");
+	}
 	axis(s, out);
 	ccg_buf_add(out, s->body.data ? s->body.data : "", s->body.len);
 	if (s->msgs.len)
 		ccg_buf_addf(out, "<path class=\"msg\" stroke=\"#000000\" "
+			     "stroke-width=\"" MSG_WIDTH "\" stroke-opacity=\""
+			     MSG_OPACITY "\" shape-rendering=\"auto\" "
 			     "fill=\"none\" d=\"%s\"/>\n", s->msgs.data);
 	ccg_buf_adds(out, "</svg>\n");
 	if (ccg_buf_status(&s->body) || ccg_buf_status(&s->msgs))

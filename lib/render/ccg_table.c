@@ -135,8 +135,8 @@ void ccg_table_stats(ccg_sink *s, const ccg_defs *d, const ccg_secfmt *secs,
 			put_dur(b, secs, r->max);
 			put_mean(b, secs, r->sum, r->calls);
 			ccg_buf_addc(b, '\n');
-		} else {
-			ccg_buf_adds(b, "\t-\t-\t-\t-\t-\t-\n");
+		} else { /* no value: "-" ticks, empty seconds (numbers to pandas) */
+			ccg_buf_adds(b, "\t-\t\t-\t\t-\t\n");
 		}
 		ccg_sink_end(s);
 	}

@@ -136,7 +136,7 @@ static ccg_err render_rows(mwalk *w, uint32_t id, uint64_t idx,
 		size_t end = nl ? (size_t)(nl - tl->data) + 1 : tl->len;
 		ccg_buf_addu(&w->line, at, t->w_time);
 		ccg_buf_addc(&w->line, '\t');
-		ccg_secfmt_put(&w->line, &t->secs, at);
+		ccg_secfmt_put_wide(&w->line, &t->secs, at);
 		ccg_buf_addc(&w->line, '\t');
 		ccg_buf_adds(&w->line, w->l->idstr);
 		ccg_buf_addc(&w->line, '\t');

@@ -57,6 +57,9 @@
 #define CCG_INST_CACHE (1u << 20)
 /* Bytes of timeline.svg texts kept. */
 #define CCG_SVG_CACHE (32u << 20)
+/* Bytes of zoomed trace.json files kept (their calls, about 40 bytes a
+ * call: ccg_jsonzoom.c). */
+#define CCG_ZOOM_CACHE (64u << 20)
 enum view {
 	V_DIR = 0,
 	V_INFO,
@@ -196,6 +199,8 @@ struct ccg_trace {
 	ccg_lru *insts;         /* resolved tree instances by inum (its own
 				 * lock) */
 	ccg_lru *svgs;          /* timeline.svg texts by directory inum */
+	ccg_lru *zooms;         /* zoomed trace.json files by directory inum
+				 * (ccg_jsonzoom.c; its own lock) */
 	ccg_lru *msgseqs;       /* message sequence numbers by location
 				 * (ccg_msgseq.c; its own lock) */
 	ccg_sumset *sums;       /* stored results of large instances */

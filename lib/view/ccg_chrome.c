@@ -13,28 +13,23 @@
  * whole: the file's size is the sum of theirs, each known from the graph
  * (a window's from a walk along its edges), and a read finds where it
  * starts by adding them up, never by rendering what lies before.
+ *
+ * One rule at every directory: one of more than opt.json_max events (what
+ * a viewer opens, doc/views.md) has the zoomed file instead, its
+ * json_max / 2 longest calls (ccg_jsonzoom.c).
  */
 #include "trace_i.h"
 #include "ccg_ids.h"
 #include "ccg_events.h"
 #include "ccg_chrome.h"
+#include "ccg_jsonzoom.h"
 
 #include <string.h>
 
 #include "ccg_json.h"
 
-int ccg_chrome_listed(const ccg_trace *t, const ccg_where *w)
-{
-	if (w->kind != W_ROOT && w->kind != W_GROUP)
-		return 1;
-	uint64_t max = t->opt.json_max ? t->opt.json_max : CCG_JSON_MAX_DEFAULT;
-	if (w->kind == W_ROOT)
-		return t->events <= max;
-	return t->groups[w->index].events <= max;
-}
 
-/* Appends location l's two metadata lines. */
-static void put_meta(const ccg_trace *t, const ccg_loc *l, ccg_buf *b)
+void ccg_chrome_meta(const ccg_trace *t, const ccg_loc *l, ccg_buf *b)
 {
 	const ccg_group *g = &t->groups[l->group];
 	static const char *const what[2] = {"process_name", "thread_name"};
@@ -93,7 +88,7 @@ static ccg_err put_loc(const ccg_trace *t, const ccg_loc *l, const ccg_inst *in,
 		       const ccg_win *wn, cursor *c)
 {
 	ccg_buf meta = CCG_BUF_INIT;
-	put_meta(t, l, &meta);
+	ccg_chrome_meta(t, l, &meta);
 	ccg_err err = ccg_buf_status(&meta);
 	if (!err)
 		err = put(c, meta.data, meta.len);
@@ -114,6 +109,15 @@ ccg_err ccg_chrome_file(const ccg_trace *t, const ccg_where *w,
 			const ccg_inst *in, uint64_t off, size_t len,
 			ccg_buf *out, uint64_t *size)
 {
+	uint64_t max = t->opt.json_max ? t->opt.json_max : CCG_JSON_MAX_DEFAULT;
+	uint64_t events;
+	ccg_err err = ccg_jsonzoom_events(t, w, w->kind == W_TREE ? in : NULL,
+					  &events);
+	if (err)
+		return err;
+	if (events > max)
+		return ccg_jsonzoom_file(t, w, w->kind == W_TREE ? in : NULL,
+					 events, max, off, len, out, size);
 	cursor c = {out, off, off + len, 0};
 	ccg_win span;
 	const ccg_win *wn = NULL;
@@ -124,7 +128,7 @@ ccg_err ccg_chrome_file(const ccg_trace *t, const ccg_where *w,
 	size_t first;
 	const uint32_t *members;
 	size_t n = ccg_ids_scope(t, w, &first, &members);
-	ccg_err err = put(&c, CCG_JSON_HEAD, sizeof CCG_JSON_HEAD - 1);
+	err = put(&c, CCG_JSON_HEAD, sizeof CCG_JSON_HEAD - 1);
 	for (size_t i = 0; !err && !done(&c) && i < n; i++) {
 		const ccg_loc *l = &t->locs[members ? members[i] : first + i];
 		err = put_loc(t, l, w->kind == W_TREE ? in : NULL, wn, &c);

@@ -7,11 +7,12 @@
 #include "trace_i.h"
 #include "ccg_ids.h"
 
-/* Whether directory w (the root or a group) has a trace.json: it holds
- * at most opt.json_max events.  Every other directory has one. */
-int ccg_chrome_listed(const ccg_trace *t, const ccg_where *w);
+/* Appends location l's two metadata lines (process_name: its group's
+ * name, pid the group's index; thread_name: its own, tid its index). */
+void ccg_chrome_meta(const ccg_trace *t, const ccg_loc *l, ccg_buf *b);
 /* Size (out NULL) or up to `len` bytes from `off` of the trace.json of
- * directory w (with `in` for a tree directory). */
+ * directory w (with `in` for a tree directory): its events, or when they
+ * are more than opt.json_max its longest calls (ccg_jsonzoom.h). */
 ccg_err ccg_chrome_file(const ccg_trace *t, const ccg_where *w,
 			const ccg_inst *in, uint64_t off, size_t len,
 			ccg_buf *out, uint64_t *size);

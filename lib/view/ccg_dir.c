@@ -320,13 +320,12 @@ static const struct {
 	[K_WIN_LOC] = {win_loc_files, NELEM(win_loc_files)},
 };
 
-/* Whether the directory of tg has file f: all its table's files, but
- * trace.json of the root and of groups only up to a size. */
+/* Whether the directory of tg has file f: all its table's files
+ * (longest.tsv when the mount keeps longest calls). */
 static int shown(const ccg_trace *t, const target *tg, const dir_file *f)
 {
-	if (f->v == V_LONGEST)
-		return t->longest > 0;
-	return f->v != V_JSON || ccg_chrome_listed(t, &tg->w);
+	(void)tg;
+	return f->v != V_LONGEST || t->longest > 0;
 }
 
 /* File v of the directory of tg, NULL when it has none. */

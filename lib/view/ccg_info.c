@@ -386,8 +386,8 @@ static void render_locations(const ccg_trace *t, ccg_buf *b)
 		ccg_buf_addc(b, '\t');
 		ccg_buf_addu(b, l->nevents, 0);
 		ccg_buf_addc(b, '\t');
-		if (!l->nevents) {
-			ccg_buf_adds(b, "-\t-\t-\t-");
+		if (!l->nevents) { /* "-" ticks, empty seconds */
+			ccg_buf_adds(b, "-\t\t-\t");
 		} else {
 			ccg_buf_addu(b, l->first, 0);
 			ccg_buf_addc(b, '\t');

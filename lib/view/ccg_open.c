@@ -16,6 +16,7 @@
 #include "ccg_indexio.h"
 #include "ccg_sumset.h"
 #include "ccg_svgview.h"
+#include "ccg_jsonzoom.h"
 #include "ccg_answers.h"
 #include "ccg_info.h"
 #include "ccg_waitset.h"
@@ -131,6 +132,7 @@ static void reset_content(ccg_trace *t)
 	DROP(ccg_statcache_free, t->stats);
 	DROP(ccg_lru_free, t->insts);
 	DROP(ccg_lru_free, t->svgs);
+	DROP(ccg_lru_free, t->zooms);
 	DROP(ccg_lru_free, t->msgseqs);
 	DROP(ccg_sumset_free, t->sums);
 	DROP(ccg_waitset_free, t->waits);
@@ -189,6 +191,8 @@ static ccg_err finish_setup(ccg_trace *t)
 				  &t->insts)) ||
 	    (err = ccg_lru_create(CCG_SVG_CACHE, ccg_svgview_forget, NULL,
 				  &t->svgs)) ||
+	    (err = ccg_lru_create(CCG_ZOOM_CACHE, ccg_jsonzoom_forget, NULL,
+				  &t->zooms)) ||
 	    (err = ccg_lru_create(CCG_MSGSEQ_CACHE, ccg_msgseq_forget, NULL,
 				  &t->msgseqs)))
 		return err;

@@ -1,11 +1,12 @@
 /*
  * ccg_svgmsgs.c - the MPI messages of a timeline.svg: point-to-point
  * messages sent and received inside the span between two drawn rows, as
- * lines from the send to the receive.
+ * thin translucent lines from the send to the receive (a message between
+ * two locations of one row is not drawn).
  *
  * Only when few: the sends inside the span (the cached message queries,
- * ccg_stats.h) are at most SVG_MSGS_MAX and the drawn rows' events inside
- * it at most SVG_MSG_EVENTS (a location whose times run backwards has no
+ * ccg_stats.h) are at most SVG_MSGS_MAX and the drawn locations' events
+ * inside it at most SVG_MSG_EVENTS (a location whose times run backwards has no
  * index range for a window: then none are drawn).  Those events are read
  * by one walk per row (ccg_walk.h); a send (MPI_SEND, MPI_ISEND) and a receive
  * (MPI_RECV, MPI_IRECV, recorded when it completes) are paired as
@@ -214,15 +215,15 @@ static ccg_err pair(mwalk *w, uint64_t t0, uint64_t t1, ccg_svg *pic)
 }
 
 ccg_err ccg_svgmsgs_draw(const ccg_trace *t, const uint32_t *locs,
-			 size_t nrows, uint64_t t0, uint64_t t1, int windowed,
-			 ccg_svg *pic)
+			 const uint32_t *rowof, size_t nlocs, uint64_t t0,
+			 uint64_t t1, int windowed, ccg_svg *pic)
 {
 	mwalk w = {.t = t};
 	uint64_t count = 0, events = 0;
-	uint64_t *ranges = calloc(2 * (nrows ? nrows : 1), sizeof *ranges);
+	uint64_t *ranges = calloc(2 * (nlocs ? nlocs : 1), sizeof *ranges);
 	ccg_err err = ranges ? CCG_OK : CCG_ENOMEM;
 	int fits = 1;
-	for (size_t i = 0; !err && i < nrows; i++) {
+	for (size_t i = 0; !err && i < nlocs; i++) {
 		const ccg_loc *l = &t->locs[locs[i]];
 		if (!l->nevents)
 			continue;
@@ -235,8 +236,9 @@ ccg_err ccg_svgmsgs_draw(const ccg_trace *t, const uint32_t *locs,
 		goto cleanup;
 	if (!fits || count > SVG_MSGS_MAX || events > SVG_MSG_EVENTS) {
 		ccg_buf note = CCG_BUF_INIT;
-		ccg_buf_addf(&note, "%llu messages sent in the span: not drawn "
-			     "(more than %u messages or %u events)",
+		ccg_buf_addf(&note, "%llu messages were sent in the span, too "
+			     "many to draw (more than %u messages or %u "
+			     "events).",
 			     (unsigned long long)count, SVG_MSGS_MAX,
 			     SVG_MSG_EVENTS);
 		if (!(err = ccg_buf_status(&note)))
@@ -253,9 +255,9 @@ ccg_err ccg_svgmsgs_draw(const ccg_trace *t, const uint32_t *locs,
 		err = CCG_ENOMEM;
 		goto cleanup;
 	}
-	for (size_t i = 0; !err && i < nrows; i++)
+	for (size_t i = 0; !err && i < nlocs; i++)
 		if (t->locs[locs[i]].nevents)
-			err = walk(&w, &t->locs[locs[i]], (uint32_t)i,
+			err = walk(&w, &t->locs[locs[i]], rowof[i],
 				   ranges[2 * i], ranges[2 * i + 1]);
 	if (!err)
 		err = pair(&w, t0, t1, pic);

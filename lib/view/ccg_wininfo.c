@@ -12,10 +12,8 @@
 
 #include <stdlib.h>
 
-/* The events of location l inside wn into *n, by two time searches;
- * *known 0 when its times run backwards (only a walk would tell). */
-static ccg_err window_events(const ccg_trace *t, const ccg_loc *l, ccg_win wn,
-			     uint64_t *n, int *known)
+ccg_err ccg_wininfo_events(const ccg_trace *t, const ccg_loc *l, ccg_win wn,
+			   uint64_t *n, int *known)
 {
 	*known = !l->rep.out_of_order;
 	*n = 0;
@@ -57,11 +55,7 @@ static void put_time(const ccg_trace *t, ccg_buf *b, uint64_t time)
 		ccg_buf_adds(b, " ticks");
 		return;
 	}
-	char sec[CCG_SECFMT_MAX];
-	size_t n = ccg_secfmt_fmt(sec, &t->secs, time), k = 0;
-	while (k < n && sec[k] == ' ') /* the format pads; a note does not */
-		k++;
-	ccg_buf_add(b, sec + k, n - k);
+	ccg_secfmt_put(b, &t->secs, time);
 	ccg_buf_adds(b, " s");
 }
 
@@ -119,7 +113,7 @@ ccg_err ccg_wininfo_text(const ccg_trace *t, const ccg_where *w, ccg_buf *b)
 	if (w->sub > t->ngroups) {
 		uint64_t n;
 		int known;
-		err = window_events(t, &t->locs[w->index], wn, &n, &known);
+		err = ccg_wininfo_events(t, &t->locs[w->index], wn, &n, &known);
 		if (!err && known)
 			ccg_info_ku(b, "window_events", n);
 	}

@@ -10,7 +10,10 @@
 # nodes), a generated trace with every quirk, multithreaded and with -s;
 # then the Chrome DevTools trace model (check_consumer.py) on whole calls
 # and on windows (the calls around a window at depth 0, 1, ... with
-# theirs below); then the root's and groups' trace.json past -o json_max.
+# theirs below); then the zoomed trace.json past -o json_max (the
+# longest calls, tests/tools/check_jsonzoom.py), and the roots of
+# lo2s-firestarter-rome-b and casita-jacobi-blame-gpu whole, opened by the
+# consumer.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -62,18 +65,45 @@ consume "$work/gen/traces.otf2" "" Rank_2/Thread_0 time/13%-47% \
 # (The fan-out its index was built with above.)
 fanout=4 consume "$work/quirks/traces.otf2" time/13%-47% time/50%-50.1% \
   --deep-node Rank_0/Thread_0
-# Past json_max the root and the groups have none; locations still do.
+# One rule at every directory: past json_max a directory's trace.json
+# keeps its json_max / 2 longest calls and says so
+# (tests/tools/check_jsonzoom.py: the calls kept against a replay of a
+# location's events.tsv), and the consumer opens it; at or below it, the
+# whole file.
 ccg_mount mt "$T/pipit-pingpong/traces.otf2" "$m" -o json_max=59
-"$CCG_PY" "$CCG_TOOLS/check_json.py" --mount "$m" --no-root
-for g in "$m"/MPI_Rank_*; do
-  [ ! -e "$g/trace.json" ] || { echo "$g: trace.json past json_max"; exit 1; }
-  ls "$g" | grep -qx trace.json && { echo "$g lists trace.json"; exit 1; }
-done
-[ -f "$m/time/$(ls "$m/time" | head -1)/trace.json" ]
+"$CCG_PY" "$CCG_TOOLS/check_jsonzoom.py" --mount "$m" --max 59 . MPI_Rank_0 \
+  MPI_Rank_0/Master_thread MPI_Rank_1/Master_thread
 ccg_unmount "$m"
 ccg_mount mt "$T/pipit-pingpong/traces.otf2" "$m" -o json_max=120
-for f in "$m/trace.json" "$m"/MPI_Rank_*/trace.json; do
-  [ -s "$f" ] || { echo "$f: missing at json_max=120"; exit 1; }
-done
+"$CCG_PY" "$CCG_TOOLS/check_json.py" --mount "$m" --nodes 2 --windows 1
 ccg_unmount "$m"
+tr=casita-jacobi-mpi-omp-cuda
+ccg_mount mt "$T/$tr/traces.otf2" "$m" -o json_max=20000
+w=time/$(ls "$m/time" | sed -n 3p)
+"$CCG_PY" "$CCG_TOOLS/check_jsonzoom.py" --mount "$m" --max 20000 . \
+  MPI_Rank_0 MPI_Rank_0/Master_thread "$w" "$w/MPI_Rank_1"
+# opened FILE...: the consumer opens every FILE (no consumer: skipped).
+opened() {
+  local rc=0
+  command -v node > /dev/null ||
+    { ccg_skip "no Node.js for the consumer"; return 0; }
+  node "$CCG_TOOLS/json_consumer.mjs" --by-thread "$@" > "$work/opened" ||
+    rc=$?
+  [ "$rc" != 2 ] || { ccg_skip "no consumer (scripts/deps-consumer)"; return 0; }
+  [ "$rc" = 0 ] || fail "the consumer rejects $*: $(grep -E 'error|mismatch' "$work/opened")"
+}
+opened "$m/trace.json" "$m/$w/trace.json"
+ccg_unmount "$m"
+# At the default bound (1,000,000 events) every directory of the shared
+# traces the consumer has not opened above holds all its events: the
+# root of lo2s-firestarter-rome-b (527,209) and of
+# casita-jacobi-blame-gpu, each opened by the consumer.
+for tr in lo2s-firestarter-rome-b casita-jacobi-blame-gpu; do
+  ccg_mount mt "$T/$tr/traces.otf2" "$m"
+  if head -c 200 "$m/trace.json" | grep -q otherData; then
+    fail "$tr: the root's trace.json is cut below the bound"
+  fi
+  opened "$m/trace.json"
+  ccg_unmount "$m"
+done
 echo "trace.json agrees"

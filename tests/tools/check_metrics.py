@@ -123,8 +123,8 @@ def seconds(t, zero, res, last):
         sign, rel = "-", -rel
     v = (rel * 10 ** dec + res // 2) // res
     ip, fp = divmod(v, 10 ** dec)
-    s = sign + str(ip).zfill(iw)
-    return s + ("." + str(fp).zfill(dec) if dec else "")
+    s = sign + str(ip) + "." + (str(fp).zfill(dec) if dec else "0")
+    return s + "0" * max(iw - len(str(ip)), 0)
 
 
 def shortest(v):

@@ -16,7 +16,8 @@ default options, and holds what it should:
   `*_seconds` twin right after it, and every `*_seconds` column follows its
   twin; each value is its twin's ticks in seconds, recomputed with exact
   integers (exact.py): a time (time, first, last, start, end) since the
-  zero at the trace's width, any other a duration; a mean, rounded in
+  zero (in events.tsv and metrics.tsv at the trace's width), any other a
+  duration; empty where the ticks are "-"; a mean, rounded in
   ticks, is left to ref_stats.py and check_compare.py (every row of the
   tables, a sample of events.tsv and metrics.tsv).
 
@@ -103,13 +104,14 @@ def check_twins(path, head, rows):
                                                        "metrics.tsv"):
         rows = rows[:500] + rows[-500:]
     zero, _, last, res = clock
+    wide = os.path.basename(path) in ("events.tsv", "metrics.tsv")
     for r in rows:
         if len(r) != len(head):
             continue
         for k, stem in pairs:
             v = r[k]
-            want = "-" if v == "-" else \
-                exact.time_seconds(int(v), zero, res, last) \
+            want = "" if v == "-" else \
+                exact.time_seconds(int(v), zero, res, last, wide) \
                 if stem in TIMES else exact.duration(int(v), res)
             if r[k + 1] != want:
                 fail(f"{path}: {head[k + 1]} {r[k + 1]} for {head[k]} "

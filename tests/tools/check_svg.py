@@ -4,32 +4,40 @@
 For each directory given: the file's stat size equals the bytes read, and
 reads at other offsets give the same bytes; the SVG is under --max-bytes;
 rsvg-convert renders it to a PNG of the size the SVG says, not blank; and
-per row, the colours of the row's band (its exclusive-time strip) match
-the row's stats.tsv: a region's share of the band's pixels is its
-exclusive ticks over the span's ticks, within a tolerance.  Colours are
-mapped back to regions as the documentation says: the legend lists the
-regions of most exclusive time over the rows (checked against the rows'
-stats.tsv), which take the fixed palette in order (written again here);
-every other region the colour function's colour (FNV-1a of the name as
-stats.tsv shows it, into a colour wheel, written again here).  Any two
-legend colours are at least 30 apart (CIE76 in L*a*b*).  The lanes'
-colours must all be colours of regions of the row's location.
+per row (rendered again without the message lines, which are
+translucent), the colours of the row's band (its exclusive-time strip)
+match the stats.tsv of the row's locations (data-path: one or several):
+a colour's share of the band's pixels is the exclusive ticks of its
+regions over the span's ticks times the row's locations, within a
+tolerance.  Colours are mapped back to regions as the documentation
+says: a region's name without a trailing " (DIGITS)" (lo2s's process
+id) is its colour's name; the legend lists the names of most exclusive
+time over the rows (checked against the rows' stats.tsv), which take the
+fixed palette in order (written again here); every other name the colour
+function's colour (FNV-1a of the name, into a colour wheel, written
+again here).  Any two legend colours are at least 30 apart (CIE76 in
+L*a*b*).  The lanes' colours must all be colours of regions of the
+row's locations.
 
 A counter row (a location with metric values alone) has a line whose
 points lie, column by column, within the values its metrics.tsv gives
-in that column (of the first metric in the span), scaled by the row's
-data-min and data-max, which lie within the values' range.  Labels in
-the left column do not overlap (their boxes' y ranges, font size x 0.8
-above the baseline and x 0.25 below, are disjoint); a row of a location
-without a name (root locations.tsv) is labelled by its path, others by
-their directory name.  With --no-empty-rows every row shows something:
-calls in its band or lanes, or a counter line.  Message lines must start at
+in that column (of the first metric in the span), or, when the row says
+data-rate="1" (an accumulated counter, ACCUMULATED in definitions.tsv),
+within the rates: each value's increase over the metric's value before
+it in the location's metrics.tsv, per second between them; scaled by the
+row's data-min and data-max, which lie within the values' range.  Labels
+in the left column do not overlap (their boxes' y ranges, font size x
+0.8 above the baseline and x 0.25 below, are disjoint); a row of a
+location without a name (root locations.tsv) is labelled by its path,
+others by their directory name or path, a row of several locations
+"FIRST .. LAST".  With --no-empty-rows every row shows something: calls
+in its band or lanes, or a counter line.  Message lines must start at
 the column of a send and end at the column of a receive of the rows'
-events.tsv (every send and receive drawn, for the
-directories given with --all-messages).
+events.tsv (every send and receive drawn, for the directories given
+with --all-messages).
 
 usage: check_svg.py --mount M [--max-bytes N] [--tol T] [--no-empty-rows]
-                    DIR...
+                    [--all-messages DIR] [--counter-stride K] DIR...
        (DIR relative to the mount, "." for the root)
 """
 import argparse
@@ -42,7 +50,13 @@ import tempfile
 import zlib
 
 BAND_BG = (0xEE, 0xEE, 0xEE)
-LINE = (0, 0, 0)  # message lines: they may hide that much of a band
+PID = re.compile(rb"(.+) \(\d+\)", re.S)
+
+
+def cut(name):
+    """The name the picture colours and lists: without lo2s's " (PID)"."""
+    m = PID.fullmatch(name)
+    return m.group(1) if m else name
 
 
 def fnv1a(data):
@@ -105,7 +119,20 @@ def paeth(a, b, c):
 
 
 def read_png(path):
-    """(width, height, rows of (r, g, b) tuples) of an 8-bit RGB(A) PNG."""
+    """(width, height, rows of (r, g, b) tuples) of an 8-bit RGB(A) PNG
+    (by Pillow when it is there: python3-matplotlib brings it)."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return read_png_slow(path)
+    with Image.open(path) as im:
+        w, h = im.size
+        flat = list(im.convert("RGB").getdata())
+    return w, h, [flat[y * w:(y + 1) * w] for y in range(h)]
+
+
+def read_png_slow(path):
+    """read_png in Python alone."""
     data = open(path, "rb").read()
     if data[:8] != b"\x89PNG\r\n\x1a\n":
         raise SystemExit(f"{path}: not a PNG")
@@ -165,13 +192,14 @@ def stats_rows(path):
     return out
 
 
-def stats_excl(path, colour_of):
-    """{colour: exclusive ticks} and the region names of a stats.tsv."""
+def stats_excl(paths, colour_of):
+    """{colour: exclusive ticks} and the region names of stats.tsv files."""
     by_colour, names = {}, []
-    for name, ex in stats_rows(path):
-        c = colour_of(name)
-        by_colour[c] = by_colour.get(c, 0) + ex
-        names.append(name)
+    for path in paths:
+        for name, ex in stats_rows(path):
+            c = colour_of(name)
+            by_colour[c] = by_colour.get(c, 0) + ex
+            names.append(name)
     return by_colour, names
 
 
@@ -262,28 +290,53 @@ def location_names(mount):
     return out
 
 
-def check_counter(mount, prefix, path, row, t0, t1):
-    """A counter row: its line within its metrics.tsv's values."""
+def number(text):
+    """A metrics.tsv value: an exact int, or a float."""
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def check_counter(mount, res, path, row, t0, t1):
+    """A counter row: its line within its metrics.tsv's values (or their
+    rates), read from the location's own metrics.tsv (a rate's value
+    before may lie before the span)."""
     loc, top, h, attrs, d = row
-    rows = []
-    with open(os.path.join(mount, prefix + loc, "metrics.tsv"), "rb") as f:
+    rate = 'data-rate="1"' in attrs
+    every = []
+    with open(os.path.join(mount, loc, "metrics.tsv"), "rb") as f:
         f.readline()
         for line in f:
             fields = line.rstrip(b"\n").split(b"\t")
-            at = int(fields[0])
-            if t0 <= at < t1:
-                rows.append((at, fields[3], float(fields[4])))
+            every.append((int(fields[0]), fields[3], number(fields[4])))
+    rows = [r for r in every if t0 <= r[0] < t1]
     if not rows:
         if d is not None:
             raise SystemExit(f"{path}: row {loc}: a line without values")
-        return
-    if d is None:
-        raise SystemExit(f"{path}: row {loc}: {len(rows)} values, no line")
+        return 0
     metric = rows[0][1]
-    cols = {}
-    for at, m, v in rows:
-        if m != metric:
+    series = [(at, v) for at, m, v in every if m == metric]
+    points = []
+    for k, (at, v) in enumerate(series):
+        if not t0 <= at < t1:
             continue
+        if not rate:
+            points.append((at, v))
+        elif k and at > series[k - 1][0]:
+            pa, pv = series[k - 1]
+            # As ccgfs computes it (the integers' difference exact):
+            # the increase over the seconds between, both as doubles.
+            points.append((at, float(v - pv) / ((at - pa) / (res or 1))))
+    if not points:
+        if d is not None:
+            raise SystemExit(f"{path}: row {loc}: a line without values")
+        return 0
+    if d is None:
+        raise SystemExit(f"{path}: row {loc}: {len(points)} values, "
+                         f"no line")
+    cols = {}
+    for at, v in points:
         c = min((at - t0) * 1000 // (t1 - t0), 999)
         lo, hi = cols.get(c, (v, v))
         cols[c] = (min(lo, v), max(hi, v))
@@ -291,7 +344,8 @@ def check_counter(mount, prefix, path, row, t0, t1):
     vmax = float(re.search(r'data-max="([^"]+)"', attrs).group(1))
     tmin = min(lo for lo, _ in cols.values())
     tmax = max(hi for _, hi in cols.values())
-    if vmin < tmin or vmax > tmax or vmin > vmax:
+    eps = 1e-9 * max(abs(tmin), abs(tmax))
+    if vmin < tmin - eps or vmax > tmax + eps or vmin > vmax:
         raise SystemExit(f"{path}: row {loc}: scale {vmin}..{vmax} outside "
                          f"the values {tmin}..{tmax}")
     def y_of(v):
@@ -319,6 +373,7 @@ def check_counter(mount, prefix, path, row, t0, t1):
     if len(drawn) < 0.9 * len(cols):
         raise SystemExit(f"{path}: row {loc}: {len(drawn)} columns drawn "
                          f"of {len(cols)} with values")
+    return rate
 
 
 def check_reads(path):
@@ -338,6 +393,41 @@ def check_reads(path):
     return whole
 
 
+def render(svg_path, text, tmp, name, drop_messages=False):
+    """(width, height, pixel rows) of the picture rendered by
+    rsvg-convert; without its message lines when drop_messages."""
+    src = svg_path
+    if drop_messages:
+        src = os.path.join(tmp, name + ".svg")
+        with open(src, "w") as f:
+            f.write(re.sub(r'<path class="msg" [^>]*/>\n', "", text))
+    png = os.path.join(tmp, name + ".png")
+    subprocess.run(["rsvg-convert", "-o", png, src], check=True)
+    return read_png(png)
+
+
+def check_labels(text, path, names):
+    """A row of one location is labelled by its directory name or its
+    path (its path when it has no name); of several, "FIRST .. LAST"."""
+    for label, p in re.findall(
+            r'<text x="4" y="\d+" class="l">([^<]*)</text>\n'
+            r'(?:<text x="202" [^>]*>[^<]*</text>\n)?'
+            r'<rect class="(?:band|counter)" [^>]*data-path="([^"]*)"',
+            text):
+        label, paths = unescape(label).encode(), unescape(p).split(" ")
+        if len(paths) > 1:
+            if b" .. " not in label:
+                raise SystemExit(f"{path}: row of {len(paths)} locations "
+                                 f"labelled {label!r}")
+            continue
+        p = paths[0]
+        want = [p.encode()] if names.get(p) == b"" else \
+            [p.rsplit("/", 1)[-1].encode(), p.encode()]
+        if not any(same_name(label, x) for x in want):
+            raise SystemExit(f"{path}: row {p} labelled {label!r}, not "
+                             f"one of {want!r}")
+
+
 def check_dir(mount, rel, args, tmp):
     d = os.path.normpath(os.path.join(mount, rel))
     path = os.path.join(d, "timeline.svg")
@@ -351,9 +441,7 @@ def check_dir(mount, rel, args, tmp):
     if not root:
         raise SystemExit(f"{path}: no svg element with the picture's data")
     sw, sh, t0, t1, lanes, band = (int(x) for x in root.groups())
-    png = os.path.join(tmp, "p.png")
-    subprocess.run(["rsvg-convert", "-o", png, path], check=True)
-    w, h, px = read_png(png)
+    w, h, px = render(path, text, tmp, "p")
     if (w, h) != (sw, sh):
         raise SystemExit(f"{path}: PNG is {w}x{h}, the SVG says {sw}x{sh}")
     counts = {}
@@ -364,6 +452,8 @@ def check_dir(mount, rel, args, tmp):
     if white > 0.97 * w * h or len(counts) < 4:
         raise SystemExit(f"{path}: blank ({len(counts)} colours, "
                          f"{white} of {w * h} pixels white)")
+    if '<path class="msg"' in text:
+        w, h, px = render(path, text, tmp, "q", drop_messages=True)
     rows = re.findall(r'<rect class="band" x="(\d+)" y="(\d+)" '
                       r'width="(\d+)" height="(\d+)" fill="#eeeeee" '
                       r'data-path="([^"]*)"/>', text)
@@ -379,66 +469,86 @@ def check_dir(mount, rel, args, tmp):
     parts = rel.split("/")
     if parts[0] == "time":
         prefix = "time/" + parts[1] + "/"
+    info = dict(l.split(": ", 1) for l in
+                open(os.path.join(mount, "info")).read().splitlines()
+                if ": " in l)
+    res = int(info.get("clock.resolution", "0"))
     # Labels: no two overlap; a location without a name is labelled by
     # its path.
     nlabels = label_boxes(text, path)
-    names = location_names(mount)
-    for label, p in re.findall(
-            r'<text x="4" y="\d+" class="l">([^<]*)</text>\n'
-            r'<rect class="(?:band|counter)" [^>]*data-path="([^"]*)"',
-            text):
-        label, p = unescape(label).encode(), unescape(p)
-        want = p.encode() if names.get(p) == b"" else \
-            p.rsplit("/", 1)[-1].encode()
-        if not same_name(label, want):
-            raise SystemExit(f"{path}: row {p} labelled {label!r}, not "
-                             f"{want!r}")
-    # The legend against the rows' exclusive times.
-    totals = {}
+    check_labels(text, path, location_names(mount))
+    # The legend against the rows' exclusive times, by name as shown.
+    stats_of = {}
     for r in rows:
-        for name, ex in stats_rows(os.path.join(
-                mount, prefix + unescape(r[4]), "stats.tsv")):
-            totals[name] = totals.get(name, 0) + ex
+        for loc in unescape(r[4]).split(" "):
+            stats_of[loc] = os.path.join(mount, prefix + loc, "stats.tsv")
+    totals = {}
+    for f in stats_of.values():
+        for name, ex in stats_rows(f):
+            totals[cut(name)] = totals.get(cut(name), 0) + ex
     in_legend = check_legend(text, path, totals)
+
     def colour_of(name):
-        return in_legend.get(name) or colour(name)
-    for c in counters:
-        check_counter(mount, prefix, path, c, t0, t1)
+        return in_legend.get(cut(name)) or colour(cut(name))
+    rates = sum(check_counter(mount, res, path, c, t0, t1)
+                for c in counters[::args.counter_stride])
     span = t1 - t0
     worst = 0.0
     empty = []
-    for x, y, bw, bh, loc in rows:
+    for x, y, bw, bh, locs in rows:
         x, y, bw, bh = int(x), int(y), int(bw), int(bh)
-        stats = os.path.join(mount, prefix + unescape(loc), "stats.tsv")
-        want, names = stats_excl(stats, colour_of)
+        locs = unescape(locs).split(" ")
+        want, names = stats_excl([stats_of[l] for l in locs], colour_of)
         region_colours = {colour_of(n) for n in names}
+        got = {}
+        for yy in range(y, y + bh):
+            for c in px[yy][x:x + bw]:
+                got[c] = got.get(c, 0) + 1
+        # Each colour's share of the band: its regions' exclusive ticks
+        # over the span's, of every location of the row.
+        for c in set(want) | set(got):
+            if c in (BAND_BG, (255, 255, 255)):
+                continue
+            diff = abs(got.get(c, 0) / (bw * bh) -
+                       want.get(c, 0) / (span * len(locs)))
+            worst = max(worst, diff)
+            if diff > args.tol:
+                raise SystemExit(f"{path}: row {locs[0]}: colour "
+                                 f"#{bytes(c).hex()} has "
+                                 f"{got.get(c, 0) / (bw * bh):.4f} of the "
+                                 f"band, its regions "
+                                 f"{want.get(c, 0) / (span * len(locs)):.4f}"
+                                 f" of the time")
         drawn = sum(1 for yy in range(y - lanes * 3, y + bh)
                     for c in px[yy][x:x + bw]
                     if c not in (BAND_BG, (255, 255, 255)))
         if not drawn:
-            empty.append(loc)
-        # The lanes above the band: region colours of this location only.
+            empty.append(locs[0])
+        # The lanes above the band: region colours of its locations only.
         bad = 0
         for yy in range(y - lanes * 3, y):
             for c in px[yy][x:x + bw]:
-                if c not in ((255, 255, 255), LINE) and \
-                        c not in region_colours:
+                if c != (255, 255, 255) and c not in region_colours:
                     bad += 1
         if bad > 0.01 * max(lanes * 3 * bw, 1):
-            raise SystemExit(f"{path}: row {loc}: {bad} lane pixels of "
-                             f"colours no region of it has")
+            raise SystemExit(f"{path}: row {locs[0]}: {bad} lane pixels "
+                             f"of colours no region of it has")
     if args.no_empty_rows:
         empty += [c[0] for c in counters if c[4] is None]
         if empty:
             raise SystemExit(f"{path}: {len(empty)} empty rows: "
                              f"{empty[:5]}")
-    files = [os.path.join(mount, prefix + unescape(r[4]), "events.tsv")
-             for r in rows]
+    rowof = {}
+    for k, r in enumerate(rows):
+        for loc in unescape(r[4]).split(" "):
+            rowof[loc] = k
+    files = {os.path.join(mount, prefix + loc, "events.tsv"): k
+             for loc, k in rowof.items()}
     nmsg = check_messages(files, rel, text, t0, t1, path, args)
     print(f"{rel}/timeline.svg: {len(svg)} bytes, {w}x{h}, {len(rows)} "
-          f"rows, {len(counters)} counter rows, {nmsg} messages, "
-          f"{nlabels} labels, {len(in_legend)} legend colours, largest "
-          f"share difference {worst:.4f}")
+          f"rows, {len(counters)} counter rows ({rates} of rates checked), "
+          f"{nmsg} messages, {nlabels} labels, {len(in_legend)} legend "
+          f"colours, largest share difference {worst:.4f}")
 
 
 def check_messages(files, rel, text, t0, t1, path, args):
@@ -493,6 +603,8 @@ def main():
                     metavar="DIR", help="every message of DIR is drawn")
     ap.add_argument("--no-empty-rows", action="store_true",
                     help="every row shows calls or a counter line")
+    ap.add_argument("--counter-stride", type=int, default=1, metavar="K",
+                    help="check every K-th counter row only")
     ap.add_argument("dirs", nargs="+")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

@@ -48,17 +48,22 @@ def percent(num, den):
     return fixed(Fraction(100 * num, den), 2) if den else "-"
 
 
-def time_seconds(t, zero, res, last):
+def time_seconds(t, zero, res, last, wide=False):
     """A time (time_seconds, start_seconds, ...): the seconds since the
-    zero, the whole part zero-padded to the digits of the trace's last
-    time's (last - zero) // res."""
+    zero, no zero padding.  `wide` (events.tsv, metrics.tsv): as many
+    more zeros after the decimals as the whole part has digits fewer
+    than the trace's last time's (last - zero) // res, and a point and
+    a zero at least when there are no decimals."""
     if not res:
         return "-"
     sign, rel = ("-", zero - t) if t < zero else ("", t - zero)
     s = fixed(Fraction(rel, res), decimals(res))
+    if not wide:
+        return sign + s
     width = len(str((last - zero) // res if last > zero else 0))
     whole, dot, part = s.partition(".")
-    return sign + whole.zfill(width) + dot + part
+    return (sign + whole + "." + part + "0" * (0 if part else 1) +
+            "0" * max(width - len(whole), 0))
 
 
 def trace_clock(info):

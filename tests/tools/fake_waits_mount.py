@@ -66,7 +66,7 @@ def main():
             if a.brk == "PATH" and k == 0:
                 r[2] = str(int(r[2]) + 1)
             if len(r) == 5:
-                r += ["-", "-"]
+                r += ["-", ""]
             f.write("\t".join(r) + "\n")
     groups = {}
     brk = {"LOCATION": a.brk == "LOCATION", "CALL": a.brk == "CALL"}

@@ -715,16 +715,10 @@ class Trace:
         return rows
 
     def time_seconds(self, t):
-        """A time since the zero in seconds, its integer part
-        zero-padded to the width of the trace's last time's (as every
-        time column of the tables)."""
+        """A time since the zero in seconds (no zero padding)."""
         if not self.res:
             return "-"
-        text = seconds(t - self.zero, self.res)
-        width = len(str((self.last - self.zero) // self.res)) \
-            if self.last is not None and self.last > self.zero else 1
-        whole, dot, frac = text.partition(".")
-        return whole.rjust(width, "0") + dot + frac
+        return seconds(t - self.zero, self.res)
 
     # -- counters.tsv: tools/ref_counters.py --
     def calls(self, lids, t0=None, t1=None):

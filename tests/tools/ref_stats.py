@@ -69,11 +69,12 @@ class Stats:
 
             def dur(v):
                 return (v, exact.duration(v, res)) if v is not None \
-                    else ("-", "-")
+                    else ("-", "")
             out.append((self.names[key], calls, *dur(incl), *dur(excl),
                         exact.percent(excl, loc_time), *dur(lo), *dur(hi),
                         exact.mean_ticks(total, calls),
-                        exact.mean_seconds(total, calls, res)))
+                        exact.mean_seconds(total, calls, res) if calls
+                        else ""))
         return sorted(out, key=lambda x: tuple(str(v) for v in x))
 
 

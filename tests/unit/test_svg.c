@@ -19,6 +19,22 @@ static void test_colours(void **state)
 	assert_int_equal(ccg_svg_colour(""), 0xdc2850);
 }
 
+/* Names coloured and listed without lo2s's process id. */
+static void test_name_len(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name;
+		size_t len;
+	} c[] = {{"LoadWorker (58373)", 10}, {"<idle> (0)", 6},
+		 {"main", 4}, {"f (x)", 5}, {" (12)", 5}, {"a ()", 4},
+		 {"a(12)", 5}, {"x (1) ", 6}, {"a (1)", 1}};
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++)
+		assert_int_equal(ccg_svg_name_len(c[i].name,
+						  strlen(c[i].name)),
+				 c[i].len);
+}
+
 /* Occurrences of `needle` in `hay`. */
 static size_t count(const char *hay, const char *needle)
 {
@@ -72,28 +88,30 @@ static void test_raster(void **state)
 			r[y * CCG_SVG_PLOT + x] = 1;
 	r[2 * CCG_SVG_PLOT + 500] = 0;
 	r[3 * CCG_SVG_PLOT + 999] = 7;
-	ccg_svg_frame f = {0, 1000, 0, 1000, 1, 3, "t", 1};
+	ccg_svg_frame f = {0, 1000, 0, 1000, 1, 3, "t", 1, NULL};
 	ccg_buf b = CCG_BUF_INIT;
 	draw(&f, r, "L", &b);
-	/* The lane starts at the row's top (after the group header at 52:
-	 * 66), the band 3 px below it. */
+	/* The lane starts at the row's top (after the group header at 56:
+	 * 70), the band 3 px below it. */
 	HOLDS(b.data,
 	      "<path fill=\"#112233\" "
-	      "d=\"M210 66h10v3h-10zM700 70h1v1h-1z\"/>",
+	      "d=\"M210 70h10v3h-10zM700 74h1v1h-1z\"/>",
 	      "<path fill=\"#445566\" "
-	      "d=\"M200 69h100v3h-100z\"/>",
+	      "d=\"M200 73h100v3h-100z\"/>",
 	      "<path fill=\"#999999\" "
-	      "d=\"M1199 71h1v1h-1z\"/>");
+	      "d=\"M1199 75h1v1h-1z\"/>");
 	assert_int_equal(count(b.data, "<path fill="), 3);
 	assert_non_null(strstr(b.data, "data-path=\"G/L\""));
 	ccg_buf_free(&b);
 }
 
 /* A counter row: one stroke per column with values, from the greatest
- * to the least, joined; the scale in its attributes; the row as high as
- * a raster row of 1 lane and 3 band lines of 3 pixels (12), its top at
- * 66 (52, then a 14-pixel group header); value v at 66 + round((20 - v)
- * / 20 x 11).  Without values, a text says so and no line is drawn. */
+ * to the least, joined; the scale in its attributes; its text on a strip
+ * of 10 pixels from the row's top at 70 (56, then a 14-pixel group
+ * header), its plot below as high as a raster row of 1 lane and 3 band
+ * lines of 3 pixels (12), at 80; value v at 80 + round((20 - v) / 20 x
+ * 11).  Without values, a text says so and no line is drawn; a series of
+ * rates says so in an attribute. */
 static void test_counter(void **state)
 {
 	(void)state;
@@ -104,31 +122,31 @@ static void test_counter(void **state)
 	hi[1] = 20;
 	lo[5] = hi[5] = 20;
 	has[0] = has[1] = has[5] = 1;
-	ccg_svg_frame f = {0, 1000, 0, 1000, 1, 3, "t", 3};
-	ccg_svg_series v = {"m (W)", lo, hi, has, 0, 20};
+	ccg_svg_frame f = {0, 1000, 0, 1000, 1, 3, "t", 3, NULL};
+	ccg_svg_series v = {"m (W)", lo, hi, has, 0, 20, 0};
 	ccg_svg *s;
 	ccg_buf b = CCG_BUF_INIT;
 	assert_int_equal(ccg_svg_begin(&f, NULL, 0, &s), CCG_OK);
 	ccg_svg_group(s, "G");
 	assert_int_equal(ccg_svg_counter(s, "G/L", "G/L", &v), CCG_OK);
 	static const uint8_t none[CCG_SVG_PLOT];
-	ccg_svg_series e = {"n", lo, hi, none, 0, 0};
+	ccg_svg_series e = {"n per second (J/s)", lo, hi, none, 0, 0, 1};
 	assert_int_equal(ccg_svg_counter(s, "G/M", "G/M", &e), CCG_OK);
 	assert_int_equal(ccg_svg_finish(s, &b), CCG_OK);
 	ccg_svg_free(s);
 	HOLDS(b.data,
 	      "<rect class=\"counter\" x=\"200\" "
-	      "y=\"66\" width=\"1000\" height=\"12\"",
+	      "y=\"80\" width=\"1000\" height=\"12\"",
 	      "data-path=\"G/L\" data-min=\"0\" "
 	      "data-max=\"20\"/>",
-	      " d=\"M200.5 72.5h0.01L201.5 66.5"
-	      "V77.5L205.5 66.5\"/>",
-	      ">m (W): 0 to 20<");
-	/* The second row: 3 pixels below the first. */
+	      " d=\"M200.5 86.5h0.01L201.5 80.5"
+	      "V91.5L205.5 80.5\"/>",
+	      "<text x=\"202\" y=\"78\" class=\"c\">m (W): 0 to 20<");
+	/* The second row: 3 pixels below the first, its plot at 105. */
 	HOLDS(b.data,
-	      "y=\"81\" width=\"1000\" height="
-	      "\"12\" fill=\"#f6f6f6\" data-path=\"G/M\"/>",
-	      ">n: no values in the span<");
+	      "y=\"105\" width=\"1000\" height="
+	      "\"12\" fill=\"#f6f6f6\" data-path=\"G/M\" data-rate=\"1\"/>",
+	      ">n per second (J/s): no values in the span<");
 	assert_int_equal(count(b.data, "class=\"cplot\""), 1);
 	ccg_buf_free(&b);
 }
@@ -154,13 +172,14 @@ static void test_text(void **state)
 	static uint32_t r[4 * CCG_SVG_PLOT];
 	for (size_t i = 0; i < 4 * CCG_SVG_PLOT; i++)
 		r[i] = CCG_SVG_EMPTY;
-	ccg_svg_frame f = {0, 1000, 0, 1000, 1, 3, "x<y>&\"z\"", 1};
+	ccg_svg_frame f = {0, 1000, 0, 1000, 1, 3, "x<y>&\"z\"", 1, "s<"};
 	ccg_buf b = CCG_BUF_INIT;
 	/* An invalid byte, a surrogate, a control byte, then a valid
 	 * two-byte character. */
 	draw(&f, r, "a\xff" "b\xed\xa0\x80" "c\x01\xc3\xa9", &b);
 	HOLDS(b.data,
 	      ">x&lt;y&gt;&amp;&quot;z&quot;<",
+	      "<text x=\"4\" y=\"29\" class=\"s\">s&lt;<",
 	      ">a?b???c?\xc3\xa9<");
 	ccg_buf_reset(&b);
 	draw(&f, r, "0123456789012345678901234567890123456789", &b);
@@ -177,18 +196,19 @@ static void test_axis(void **state)
 		r[i] = CCG_SVG_EMPTY;
 	ccg_buf b = CCG_BUF_INIT;
 	/* 2 s on a 1 GHz clock from the zero: steps of 200 ms, in s. */
-	ccg_svg_frame f = {5, 2000000005, 5, 1000000000, 1, 3, "t", 1};
+	ccg_svg_frame f = {5, 2000000005, 5, 1000000000, 1, 3, "t", 1, NULL};
 	draw(&f, r, "L", &b);
 	HOLDS(b.data,
 	      ">0s<",
 	      ">0.2s<",
-	      "<path stroke=\"#444\" d=\"M300 44v6\"/>"
-	      "<text x=\"300\" y=\"40\" class=\"a\">0.2s<",
+	      "<path stroke=\"#444\" d=\"M300 48v6\"/>"
+	      "<text x=\"300\" y=\"44\" class=\"a\">0.2s<",
 	      ">1.8s<");
 	assert_null(strstr(b.data, ">2s<"));
 	ccg_buf_reset(&b);
 	/* 30 us from 1 ms after the zero: steps of 5 us, in ms. */
-	f = (ccg_svg_frame){1000000, 1030000, 0, 1000000000, 1, 3, "t", 1};
+	f = (ccg_svg_frame){1000000, 1030000, 0, 1000000000, 1, 3, "t", 1,
+			    NULL};
 	draw(&f, r, "L", &b);
 	HOLDS(b.data,
 	      ">1ms<",
@@ -197,7 +217,7 @@ static void test_axis(void **state)
 	assert_int_equal(count(b.data, "class=\"a\""), 6);
 	ccg_buf_reset(&b);
 	/* No clock: ticks. */
-	f = (ccg_svg_frame){0, 100, 0, 0, 1, 3, "t", 1};
+	f = (ccg_svg_frame){0, 100, 0, 0, 1, 3, "t", 1, NULL};
 	draw(&f, r, "L", &b);
 	assert_non_null(strstr(b.data, ">90<"));
 	assert_int_equal(count(b.data, "class=\"a\""), 10);
@@ -208,6 +228,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_colours),
+		cmocka_unit_test(test_name_len),
 		cmocka_unit_test(test_raster),
 		cmocka_unit_test(test_counter),
 		cmocka_unit_test(test_palette),

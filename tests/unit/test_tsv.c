@@ -439,9 +439,34 @@ static void test_definition_lines(void **state)
 	ccg_buf_free(&out);
 }
 
-/* Seconds print at one width, distinct ticks print distinct values, and
- * the value times the resolution rounds back to the tick (checked with
- * integers: S = I.F is (I x 10^dec + F) / 10^dec). */
+/* The decimal number s[0..n) as v / p (digits only, at most one point),
+ * checked to have no leading zero: its integer part is "0" or starts
+ * with another digit. */
+static void parse_dec(const char *s, size_t n, unsigned __int128 *v,
+		      unsigned __int128 *p)
+{
+	size_t dot = n;
+	*v = 0;
+	*p = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '.') {
+			assert_int_equal(dot, n);
+			dot = i;
+			continue;
+		}
+		assert_true(s[i] >= '0' && s[i] <= '9');
+		*v = *v * 10 + (unsigned)(s[i] - '0');
+		if (dot < n)
+			*p *= 10;
+	}
+	assert_true(dot > 0);
+	assert_true(s[0] != '0' || dot == 1);
+}
+
+/* Seconds print without leading zeros; the wide form at one width, the
+ * plain one as the same number; distinct ticks print distinct values,
+ * and the value times the resolution rounds back to the tick (checked
+ * with integers: S = I.F is (I x 10^k + F) / 10^k for its k decimals). */
 static void test_seconds(void **state)
 {
 	(void)state;
@@ -456,21 +481,16 @@ static void test_seconds(void **state)
 		for (uint64_t k = 0; k < 2000; k++) {
 			uint64_t t = k < 1000 ? zero + k
 					      : zero + (last - zero) / 997 * (k - 1000);
-			ccg_buf b = CCG_BUF_INIT;
+			ccg_buf b = CCG_BUF_INIT, w = CCG_BUF_INIT;
 			ccg_secfmt_put(&b, &f, t);
-			assert_int_equal(b.len, ccg_secfmt_width(&f));
-			unsigned __int128 v = 0, p = 1;
-			size_t dot = b.len;
-			for (size_t i = 0; i < b.len; i++) {
-				if (b.data[i] == '.') {
-					dot = i;
-					continue;
-				}
-				assert_true(b.data[i] >= '0' && b.data[i] <= '9');
-				v = v * 10 + (unsigned)(b.data[i] - '0');
-			}
-			for (size_t i = dot + 1; i < b.len; i++)
-				p *= 10;
+			ccg_secfmt_put_wide(&w, &f, t);
+			assert_int_equal(w.len, ccg_secfmt_width(&f));
+			assert_true(b.len <= w.len);
+			unsigned __int128 v, p, wv, wp;
+			parse_dec(b.data, b.len, &v, &p);
+			parse_dec(w.data, w.len, &wv, &wp);
+			/* The same number: v / p == wv / wp, wp = p x 10^j. */
+			assert_true(wp % p == 0 && v * (wp / p) == wv);
 			/* round(v / p x res) == t - zero */
 			unsigned __int128 back = (v * res[r] + p / 2) / p;
 			if (res[r] != UINT64_MAX)
@@ -479,11 +499,33 @@ static void test_seconds(void **state)
 				assert_true((uint64_t)v > prev_v);
 			prev_v = (uint64_t)v;
 			ccg_buf_free(&b);
+			ccg_buf_free(&w);
 		}
 	}
+	/* By hand: 7.185 us and 45.3 s on a nanosecond clock whose last
+	 * time is 45 s. */
 	ccg_secfmt f;
-	ccg_secfmt_init(&f, 0, 0, 10);
+	ccg_secfmt_init(&f, 1000, 1000000000, 1000 + 45337252120ull);
 	ccg_buf b = CCG_BUF_INIT;
+	ccg_secfmt_put(&b, &f, 1000 + 7185);
+	ccg_buf_addc(&b, ' ');
+	ccg_secfmt_put_wide(&b, &f, 1000 + 7185);
+	ccg_buf_addc(&b, ' ');
+	ccg_secfmt_put_wide(&b, &f, 1000 + 45337252120ull);
+	ccg_buf_addc(&b, ' ');
+	ccg_secfmt_put_wide(&b, &f, 999);
+	ccg_buf_addc(&b, '\0');
+	assert_string_equal(b.data, "0.000007185 0.0000071850 45.337252120 "
+				    "-0.0000000010");
+	ccg_buf_free(&b);
+	ccg_secfmt_init(&f, 0, 1, 120);
+	ccg_secfmt_put_wide(&b, &f, 7);
+	ccg_buf_addc(&b, ' ');
+	ccg_secfmt_put(&b, &f, 7);
+	ccg_buf_addc(&b, '\0');
+	assert_string_equal(b.data, "7.000 7");
+	ccg_buf_free(&b);
+	ccg_secfmt_init(&f, 0, 0, 10);
 	ccg_secfmt_put(&b, &f, 5);
 	assert_int_equal(b.len, 1);
 	assert_int_equal(b.data[0], '-');
@@ -524,8 +566,8 @@ static void test_stats_table(void **state)
 		"8804323905.8450312879\t18446744073709551615\t"
 		"8804323905.8450312879\t18446744073709551615.000\t"
 		"8804323905.8450312879\n"
-		"?99\t0\t0\t0.0000000000\t0\t0.0000000000\t0.00\t-\t-\t-\t-\t"
-		"-\t-\n");
+		"?99\t0\t0\t0.0000000000\t0\t0.0000000000\t0.00\t-\t\t-\t\t"
+		"-\t\n");
 	ccg_sink measure;
 	ccg_sink_init(&measure, NULL, 0, 0);
 	ccg_table_stats(&measure, defs, &secs, 8, &st);
