@@ -162,7 +162,7 @@ enum wop_kind {
 	WOP_COLL,               /* MPI_COLLECTIVE_END */
 	WOP_BARRIER,            /* an OpenMP barrier call */
 	WOP_KERNEL,             /* a top-level call of an accelerator
-				 * stream */
+				 * stream or of a worker thread */
 	WOP_LAUNCH,             /* a host call that launches a kernel */
 	WOP_SYNC                /* a host call that waits for the device */
 };

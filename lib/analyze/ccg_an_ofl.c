@@ -12,7 +12,11 @@
  * blocking wait caused by the stream.  The critical path goes over to the
  * stream at its end; it leaves the stream again where a kernel had to be
  * launched first (the stream idle before it): for the host that launched
- * it, at the launch (a hop).
+ * it, at the launch (a hop).  A worker thread's top-level calls are
+ * kept as its "kernels" too, never launched: where it was idle before
+ * one, the path leaves for the first CPU thread of its group at its start
+ * (the fork of an OpenMP parallel region, the spawn of a task: CASITA's
+ * fork-join rule).
  *
  * Everything is kept until the end: per stream its kernels, and every
  * launch and every synchronisation; then matched in one pass.

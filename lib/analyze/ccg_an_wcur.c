@@ -188,7 +188,8 @@ static uint64_t entered_stream(ccg_anwcur *c, ccg_err *err)
 /* Node `it` met: entered when it holds events.  An OpenMP barrier call
  * or a host call that launches a kernel or waits for the device (not
  * inside another of its kind), or a top-level call of an accelerator
- * stream, gives an operation (1). */
+ * stream or of a worker thread (work handed to it, as a kernel is),
+ * gives an operation (1). */
 static int node(ccg_anwcur *c, const ccg_walk_item *it, ccg_anwop *op,
 		ccg_err *err)
 {
@@ -203,6 +204,7 @@ static int node(ccg_anwcur *c, const ccg_walk_item *it, ccg_anwop *op,
 	if (h.kind == CCG_NODE_CALL) {
 		int top = !f.has_call;
 		int stream = c->l->type == LT_ACCELERATOR_STREAM;
+		int handed = stream || c->l->worker;
 		ccg_sinst si;
 		if ((*err = ccg_sinst_place(&c->tc, c->l->sl.last, it->id, &h,
 					    it->first, &si)))
@@ -218,7 +220,7 @@ static int node(ccg_anwcur *c, const ccg_walk_item *it, ccg_anwop *op,
 		if (!f.in_barrier && reg && reg->omp_barrier) {
 			f.in_barrier = 1;
 			given = 1;
-		} else if (stream && top) {
+		} else if (handed && top) {
 			op->kind = WOP_KERNEL;
 			given = 1;
 		} else if (!stream && !f.in_ofl && reg && reg->offload) {

@@ -80,6 +80,8 @@ typedef struct ccg_wloc {
 	int calls;              /* it holds calls */
 	ccg_sloc sl;
 	ccg_sinst root;
+	int worker;             /* a worker thread (ccg_an_role 2): its
+				 * top-level calls are work handed to it */
 } ccg_wloc;
 
 /* A send no receive in the trace pairs with (its peer unknown, the
@@ -91,7 +93,9 @@ typedef struct ccg_lost {
 
 /* Where the critical path leaves a location although nothing waits
  * there: at time t, for location index `to` (an accelerator stream at the
- * launch of a kernel it was idle for: for the host that launched it). */
+ * launch of a kernel it was idle for: for the host that launched it; a
+ * worker thread at the start of work it was idle before: for the first
+ * CPU thread of its group, which forked or spawned it). */
 typedef struct ccg_hop {
 	uint64_t t;
 	uint32_t to;

@@ -198,7 +198,7 @@ ccg_err ccg_waitset_build(const ccg_trace *t, ccg_waitset **out,
 		const ccg_loc *l = &t->locs[i];
 		wl[i] = (ccg_wloc){l->def->id, l->def->group, l->def->type,
 				   l->max_depth > 0, ccg_loc_sloc(l, i),
-				   ccg_loc_sroot(l)};
+				   ccg_loc_sroot(l), ccg_an_role(t->an, i) == 2};
 		if (l->nevents && l->first <= l->last && l->first < first)
 			first = l->first;
 	}
@@ -560,7 +560,7 @@ static ccg_err crit_text(const ccg_trace *t, const ccg_where *w,
 			while (j < nkept && seg[j].loc == seg[i].loc)
 				share[seg[i].loc] += seg[j].t1 - seg[j].t0, j++;
 			ccg_wloc wl = {0, 0, 0, 1, t->locs[seg[i].loc].sl,
-				       ccg_loc_sroot(&t->locs[seg[i].loc])};
+				       ccg_loc_sroot(&t->locs[seg[i].loc]), 0};
 			err = ccg_waits_path_regions(t->store, &wl, seg + i,
 						     j - i, &rt, &n_rt);
 			i = j;

@@ -26,11 +26,17 @@ integers, independently of ccgfs.
   kernel ended before t = min(launch entry, start) (t = start without a
   launch), hands the path at t to its launcher (without one: the first
   CPU thread of the stream's group, when there is one).
+- A worker thread (a CPU thread but the first of its group, in a trace
+  with PARALLEL regions of a threading paradigm or task regions) counts
+  its top-level calls as kernels no launch names and no synchronisation
+  waits for: where it was idle before one, the path goes at its start to
+  the first CPU thread of its group (the fork, the spawn).
 """
 import bisect
 import re
 
 import calltree
+import ref_analyze
 
 LAUNCH = {"cuLaunch", "cuLaunchGrid", "cuLaunchGridAsync", "cuLaunchKernel",
           "cudaLaunch", "cudaLaunchKernel"}
@@ -91,13 +97,23 @@ def find(w, refs):
             masters.setdefault(l[3], l[0])
     barrier = {rid for rid, (_, par, role) in w.defs.regions.items()
                if par == "OPENMP" and role in ("BARRIER", "IMPLICIT_BARRIER")}
-    kernels = {s: [] for s in streams}  # [start, end, launch entry, by]
+    # Worker threads (ref_analyze's): the other CPU threads of a group,
+    # in a trace with PARALLEL regions of a threading paradigm or task
+    # regions; their top-level calls are work handed to them by the
+    # group's first CPU thread, never launched.
+    forks = any((par in ref_analyze.THREADING and role == "PARALLEL") or
+                role in ref_analyze.TASK_ROLES
+                for _, par, role in w.defs.regions.values())
+    workers = [l[0] for l in w.defs.locations if forks and
+               l[2] == "CPU_THREAD" and masters[l[3]] != l[0]]
+    kernels = {s: [] for s in streams + workers}  # [start, end, launch
+    # entry, by]
     launches, syncs = [], []
     for lid in w.order:
         ev, acts, _ = w.loc[lid]
         enter_idx = [i for i, e in enumerate(ev)
                      if e[0] in ("ENTER", "CALLING_CONTEXT_ENTER")]
-        if types.get(lid) == "ACCELERATOR_STREAM":
+        if types.get(lid) == "ACCELERATOR_STREAM" or lid in workers:
             for a in acts:
                 if a[4] is None and a[0] not in barrier:
                     kernels[lid].append([a[2], a[2] + a[3], None, None])
@@ -118,7 +134,7 @@ def find(w, refs):
             (launches if k == "LAUNCH" else syncs).append(c)
 
     def named(ref):
-        return ref if ref in kernels else None
+        return ref if ref in kernels and ref in streams else None
 
     for c in launches:
         c["stream"] = named(c["ref"])

@@ -20,11 +20,11 @@
 enum { CPU = 1, STREAM = 2 };
 
 /* Locations: 0 host, 1 its stream (group 7); 2 host, 3 and 4 streams of
- * group 8 (ids 40 and 30). */
-static const ccg_wloc locs[5] = {
-	{10, 7, CPU, 1, {0}, {0}},    {11, 7, STREAM, 1, {0}, {0}},
-	{20, 8, CPU, 1, {0}, {0}},    {40, 8, STREAM, 1, {0}, {0}},
-	{30, 8, STREAM, 1, {0}, {0}},
+ * group 8 (ids 40 and 30); 5 a worker thread of group 7. */
+static const ccg_wloc locs[6] = {
+	{10, 7, CPU, 1, {0}, {0}, 0},    {11, 7, STREAM, 1, {0}, {0}, 0},
+	{20, 8, CPU, 1, {0}, {0}, 0},    {40, 8, STREAM, 1, {0}, {0}, 0},
+	{30, 8, STREAM, 1, {0}, {0}, 0}, {12, 7, CPU, 1, {0}, {0}, 1},
 };
 
 typedef struct got {
@@ -89,6 +89,12 @@ static void group7(ccg_anofl *o)
 	add(o, WOP_SYNC, 0, 11, 210, 260, UINT64_MAX, AN_OFL_SYNC_ALL);
 	add(o, WOP_LAUNCH, 0, 13, 300, 305, 11, 0);
 	add(o, WOP_KERNEL, 1, 4, 310, 400, UINT64_MAX, 0);
+	/* The worker's work: [50, 90), [95, 120), [120, 130); no launch
+	 * names it, no sync waits for it.  Hops to the group's first CPU
+	 * thread (0) where it was idle before: at 50 and at 95. */
+	add(o, WOP_KERNEL, 5, 0, 50, 90, UINT64_MAX, 0);
+	add(o, WOP_KERNEL, 5, 2, 95, 120, UINT64_MAX, 0);
+	add(o, WOP_KERNEL, 5, 4, 120, 130, UINT64_MAX, 0);
 }
 
 /* Group 8: two streams, launches naming none (no kernel is paired: each
@@ -114,11 +120,11 @@ static void test_match(void **state)
 {
 	(void)state;
 	ccg_anofl *o;
-	assert_int_equal(an_ofl_create(locs, 5, &o), CCG_OK);
+	assert_int_equal(an_ofl_create(locs, 6, &o), CCG_OK);
 	group7(o);
 	group8(o);
 	ccg_waits w = {0};
-	w.nlocs = 5;
+	w.nlocs = 6;
 	got g = {0};
 	assert_int_equal(an_ofl_finish(o, &w, put, &g), CCG_OK);
 	assert_int_equal(g.n, 4);
@@ -136,6 +142,9 @@ static void test_match(void **state)
 	assert_int_equal(w.nhop[4], 2);
 	hop_is(&w, 4, 0, 60, 2);
 	hop_is(&w, 4, 1, 210, 2);
+	assert_int_equal(w.nhop[5], 2);
+	hop_is(&w, 5, 0, 50, 0);
+	hop_is(&w, 5, 1, 95, 0);
 	an_ofl_free(o);
 
 	/* The calls' kinds by name, of paradigm CUDA (5) only. */
