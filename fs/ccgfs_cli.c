@@ -363,7 +363,7 @@ void ccgfs_cli_usage(void)
 	       "                          repeats are shared less, the "
 	       "index grows)\n"
 	       "    -o json_max=N         a trace.json of more than N events "
-	       "keeps its N/2 longest\n"
+	       "keeps its N/10 longest\n"
 	       "                          calls instead (default %u)\n"
 	       "    -o longest=N          longest.tsv lists N calls per region "
 	       "(default %u; 0: no\n"

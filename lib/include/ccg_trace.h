@@ -67,7 +67,7 @@ typedef struct ccg_options {
 				 * structure is lost, not memory */
 	uint64_t json_max;      /* a directory's trace.json holds its events
 				 * when they are at most this many, else its
-				 * json_max / 2 longest calls (0:
+				 * json_max / 10 longest calls (0:
 				 * CCG_JSON_MAX_DEFAULT) */
 	/* The library's one reporting channel (ccg_log_fn, ccg_error.h):
 	 * notes, and progress lines when `progress` is set. */

@@ -59,7 +59,7 @@
 #define CCG_SVG_CACHE (32u << 20)
 /* Bytes of zoomed trace.json files kept (their calls, about 40 bytes a
  * call: ccg_jsonzoom.c). */
-#define CCG_ZOOM_CACHE (64u << 20)
+#define CCG_ZOOM_CACHE (16u << 20)
 enum view {
 	V_DIR = 0,
 	V_INFO,

@@ -16,7 +16,7 @@
  *
  * One rule at every directory: one of more than opt.json_max events (what
  * a viewer opens, doc/views.md) has the zoomed file instead, its
- * json_max / 2 longest calls (ccg_jsonzoom.c).
+ * json_max / 10 longest calls (ccg_jsonzoom.c).
  */
 #include "trace_i.h"
 #include "ccg_ids.h"

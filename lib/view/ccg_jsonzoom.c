@@ -3,7 +3,7 @@
  * than a viewer opens: what a viewer can show of the whole span, its
  * longest calls, and a note that says so.
  *
- * The calls kept are the max / 2 longest in the directory's span (clipped
+ * The calls kept are the max / 10 longest in the directory's span (clipped
  * to it), found by one walk per location (ccg_walk.h) with a min-heap of
  * the longest so far: the walk descends only into nodes (calls and group
  * nodes) at least as long as the heap's shortest once it is full, and at
@@ -249,7 +249,7 @@ static ccg_err zoom_make(const ccg_trace *t, const ccg_where *w,
 			 const ccg_inst *in, uint64_t events, uint64_t max,
 			 zoom **out)
 {
-	uint64_t keep = max / 2;
+	uint64_t keep = max / 10;
 	zsel s = {.t = t, .keep = keep};
 	zoom *z = calloc(1, sizeof *z);
 	ccg_buf line = CCG_BUF_INIT;

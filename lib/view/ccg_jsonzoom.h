@@ -15,7 +15,7 @@ ccg_err ccg_jsonzoom_events(const ccg_trace *t, const ccg_where *w,
 			    const ccg_inst *in, uint64_t *n);
 /* Size (out NULL) or up to `len` bytes from `off` of the zoomed
  * trace.json of directory w, which holds `events` events, more than
- * `max`: its max / 2 longest calls, made on first use and cached in
+ * `max`: its max / 10 longest calls, made on first use and cached in
  * t->zooms. */
 ccg_err ccg_jsonzoom_file(const ccg_trace *t, const ccg_where *w,
 			  const ccg_inst *in, uint64_t events, uint64_t max,

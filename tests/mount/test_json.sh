@@ -66,7 +66,7 @@ consume "$work/gen/traces.otf2" "" Rank_2/Thread_0 time/13%-47% \
 fanout=4 consume "$work/quirks/traces.otf2" time/13%-47% time/50%-50.1% \
   --deep-node Rank_0/Thread_0
 # One rule at every directory: past json_max a directory's trace.json
-# keeps its json_max / 2 longest calls and says so
+# keeps its json_max / 10 longest calls and says so
 # (tests/tools/check_jsonzoom.py: the calls kept against a replay of a
 # location's events.tsv), and the consumer opens it; at or below it, the
 # whole file.

@@ -5,10 +5,10 @@
 For each directory given: stat's size is the bytes read, reads at other
 offsets give the same bytes; Python's json parses it; otherData.ccgfs
 and a global instant say that it keeps only the longest calls; every
-other event is process or thread metadata or an "X" call, at most N / 2
-of them, so the file has at most N / 2 + 1 + 2 x threads events.  For a
+other event is process or thread metadata or an "X" call, at most N / 10
+of them, so the file has at most N / 10 + 1 + 2 x threads events.  For a
 location's directory (not under time/) the calls kept are exactly the
-N / 2 longest of the location (ties: the outer first), found by a replay
+N / 10 longest of the location (ties: the outer first), found by a replay
 of its events.tsv's Enter and Leave (CALLING_CONTEXT ones too): their
 starts and durations in microseconds, exact for a decimal clock.
 
@@ -75,7 +75,7 @@ def main():
                 if ": " in l)
     zero, res = int(info["zero"]), int(info["clock.resolution"])
     decimal_clock = str(res).rstrip("0") == "1"
-    keep = a.max // 2
+    keep = a.max // 10
     for rel in a.dirs:
         d = os.path.normpath(os.path.join(a.mount, rel))
         path = os.path.join(d, "trace.json")
