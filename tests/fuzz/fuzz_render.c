@@ -39,9 +39,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ccg_buf_reset(&b);
 	ccg_secfmt_put(&b, &f, time);
 	ccg_secfmt_put(&b, &f, other);
+	ccg_secfmt_put_wide(&b, &f, time);
 	char sec[CCG_SECFMT_MAX];
 	size_t n = ccg_secfmt_fmt(sec, &f, time);
-	if (n > CCG_SECFMT_MAX || (time >= zero && n != ccg_secfmt_width(&f)))
+	size_t nw = ccg_secfmt_fmt_wide(sec, &f, time);
+	/* The plain form is never longer than the wide one, which has the
+	 * format's width for every time from the zero to its last. */
+	if (nw > CCG_SECFMT_MAX || n > nw ||
+	    (time >= zero && nw != ccg_secfmt_width(&f)))
 		__builtin_trap();
 
 	double v;
