@@ -30,7 +30,6 @@
 typedef struct ccg_anreg {
 	uint64_t id;
 	uint8_t cat;            /* enum ccg_cat */
-	uint8_t parallel;       /* a PARALLEL or task region (workers) */
 	uint8_t omp_barrier;    /* an OpenMP (implicit) barrier (the wait
 				 * states') */
 	uint8_t offload;        /* enum an_ofl_kind: a host call that
@@ -57,6 +56,13 @@ typedef struct ccg_anmember {
 	uint8_t is_double;
 	uint8_t is_signed;
 } ccg_anmember;
+
+/* Whether a member of mode `mode` (enum an_mode) is absolute: its values
+ * are held over time, not increases. */
+static inline int an_mode_is_abs(uint8_t mode)
+{
+	return mode == AN_ABS_LAST || mode == AN_ABS_HOLD;
+}
 
 /* A metric (class or instance) the METRIC events name: its members, as
  * indices into the analysis's members (UINT32_MAX: not known). */

@@ -436,7 +436,6 @@ ccg_err ccg_an_create(const ccg_defs *d, uint32_t longest, ccg_an **out)
 		const ccg_def_region *r = ccg_defs_region(d, i);
 		a->regions[i] = (ccg_anreg){
 			r->id, (uint8_t)ccg_an_category(r),
-			(uint8_t)ccg_an_is_parallel(r->paradigm, r->role),
 			r->paradigm == P_OPENMP && (r->role == R_BARRIER ||
 						    r->role ==
 							    R_IMPLICIT_BARRIER),

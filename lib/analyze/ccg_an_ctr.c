@@ -59,7 +59,7 @@ static int vless(const ccg_anmember *m, ccg_cval a, ccg_cval b)
 
 static int is_abs(const ccg_anmember *m)
 {
-	return m->mode == AN_ABS_LAST || m->mode == AN_ABS_HOLD;
+	return an_mode_is_abs(m->mode);
 }
 
 static int row_cmp(const ccg_crow *r, uint64_t region, uint32_t m)

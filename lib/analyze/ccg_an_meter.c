@@ -495,7 +495,7 @@ static ccg_err totals(cwalk *x, size_t at, const ocall *c, int take)
 				sn[2 * q + 1] = s->cnt;
 				continue;
 			}
-			if (s->mode == AN_ABS_LAST || s->mode == AN_ABS_HOLD ||
+			if (an_mode_is_abs(s->mode) ||
 			    (__int128)s->cnt == sn[2 * q + 1])
 				continue;
 			ccg_mrow *r = ccg_an_mrow(x->out, c->region, s->member);

@@ -363,7 +363,7 @@ typedef struct trow {
 
 static int is_abs_member(const ccg_anmember *m)
 {
-	return m->mode == AN_ABS_LAST || m->mode == AN_ABS_HOLD;
+	return an_mode_is_abs(m->mode);
 }
 
 /* A double's value in units of 2^-64, within +-2^126 (sorting only). */
@@ -565,12 +565,6 @@ static void counters_row(ccg_sink *s, const trow *t, uint64_t calls,
 	ccg_sink_end(s);
 }
 
-static int u64_cmp(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-	return a < b ? -1 : a > b;
-}
-
 /* The calls of `region` the table counts. */
 static uint64_t region_calls(const ccg_an_calls *cl, uint64_t region)
 {
@@ -580,14 +574,10 @@ static uint64_t region_calls(const ccg_an_calls *cl, uint64_t region)
 			      offsetof(ccg_rstat, region), region);
 	if (k < st->n && st->r[k].region == region)
 		calls = st->r[k].calls;
-	const uint64_t *p = cl->nopen ? bsearch(&region, cl->open, cl->nopen,
-						sizeof region, u64_cmp)
-				      : NULL;
-	/* bsearch finds one of the equal ids: count the run around it. */
-	for (const uint64_t *q = p; q && q >= cl->open && *q == region; q--)
-		calls++;
-	for (const uint64_t *q = p ? p + 1 : NULL;
-	     q && q < cl->open + cl->nopen && *q == region; q++)
+	/* The calls open at the start: a run of equal ids (sorted). */
+	for (size_t j = ccg_search(cl->open, cl->nopen, sizeof *cl->open, 0,
+				   region);
+	     j < cl->nopen && cl->open[j] == region; j++)
 		calls++;
 	return calls;
 }

@@ -15,8 +15,9 @@
  * order (a merge of one cursor per location): what it holds at once is
  * what is in flight (message ends not yet matched, collectives not yet
  * complete), plus the waits found, each location's OpenMP barrier calls
- * and the kernels, launches and synchronisations of accelerators.  Messages are paired once, here: the k-th send of a channel
- * (sender, receiver, communicator, tag) with its k-th receive; a
+ * and the kernels, launches and synchronisations of accelerators.
+ * Messages are paired once, here: the k-th send of a channel (sender,
+ * receiver, communicator, tag) with its k-th receive; a
  * collective's members by the k-th collective of a communicator on each;
  * a stream's k-th kernel with the k-th launch that names the stream.
  *

@@ -45,6 +45,15 @@ static inline int ccg_cmp_u64(uint64_t a, uint64_t b)
 	return a < b ? -1 : a > b;
 }
 
+/* ccg_cmp_u64 of two uint64_t array items (a comparator for ccg_sort). */
+static inline int ccg_cmp_u64_items(const void *a, const void *b)
+{
+	uint64_t x, y;
+	memcpy(&x, a, sizeof x);
+	memcpy(&y, b, sizeof y);
+	return ccg_cmp_u64(x, y);
+}
+
 /* Compares two keys of n parts each, the first part first (to sort one
  * part descending, put b's part in a and a's in b). */
 static inline int ccg_cmp_keys(const uint64_t *a, const uint64_t *b,

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "ccg_par.h"
+#include "ccg_search.h"
 
 ccg_err ccg_answers_prepare(ccg_trace *t)
 {
@@ -276,12 +277,6 @@ done:
 	return err;
 }
 
-static int u64_cmp(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-	return a < b ? -1 : a > b;
-}
-
 static ccg_an_stream loc_stream(const ccg_trace *t, const ccg_loc *l)
 {
 	return (ccg_an_stream){ccg_loc_sloc(l, (size_t)(l - t->locs)),
@@ -408,8 +403,7 @@ next:
 		ccg_an_ctr_free(&before);
 		put_part(t, CCG_RES_COUNTERS, &own, shared);
 	}
-	if (open)
-		qsort(open, nopen, sizeof *open, u64_cmp);
+	ccg_sort(open, nopen, sizeof *open, ccg_cmp_u64_items);
 	ccg_an_calls calls = {&st, open, nopen};
 	if (!err)
 		err = ccg_an_counters_table(out, t->an, &all, &mall, &calls,
