@@ -295,12 +295,23 @@ static uint64_t excl_of(const ccg_stats *st, uint64_t region)
 
 ccg_err ccg_table_timeline(ccg_sink *s, const ccg_defs *d,
 			   const ccg_secfmt *secs, const ccg_stats *per,
-			   uint32_t bins, uint64_t t0, uint64_t t1)
+			   uint32_t bins, uint64_t t0, uint64_t t1,
+			   const ccg_stats *also)
 {
 	ccg_stats all = {0};
 	ccg_err err = CCG_OK;
 	for (uint32_t k = 0; !err && k < bins; k++)
 		err = ccg_stats_merge(&all, &per[k]);
+	if (!err && also && also->n) {
+		ccg_stats none = {0, also->n, malloc(also->n * sizeof *also->r)};
+		err = none.r ? CCG_OK : CCG_ENOMEM;
+		for (uint32_t i = 0; !err && i < also->n; i++)
+			none.r[i] = (ccg_rstat){also->r[i].region, 0, 0, 0, 0,
+						UINT64_MAX, 0};
+		if (!err)
+			err = ccg_stats_merge(&all, &none);
+		free(none.r);
+	}
 	tl_col *cols = err ? NULL : malloc((all.n ? all.n : 1) * sizeof *cols);
 	if (!err && !cols)
 		err = CCG_ENOMEM;

@@ -143,10 +143,12 @@ void ccg_table_messages(ccg_sink *s, ccg_msg_row *rows, size_t n,
 /* Appends timeline.tsv: `bins` equal bins of [t0, t1), per[k] the
  * statistics of bin k; each bin's edges, `start_ticks start_seconds
  * end_ticks end_seconds` (seconds on secs), then one column per region
- * (its exclusive ticks), most exclusive time first. */
+ * (its exclusive ticks), most exclusive time first: the regions of the
+ * bins' rows and of `also`'s (NULL: none; its times are not counted). */
 ccg_err ccg_table_timeline(ccg_sink *s, const ccg_defs *d,
 			   const ccg_secfmt *secs, const ccg_stats *per,
-			   uint32_t bins, uint64_t t0, uint64_t t1);
+			   uint32_t bins, uint64_t t0, uint64_t t1,
+			   const ccg_stats *also);
 
 /* Start of bin k of `bins` equal bins of [t0, t1) (k == bins: t1). */
 uint64_t ccg_table_bin_edge(uint64_t t0, uint64_t t1, uint32_t bins,

@@ -39,7 +39,7 @@
 #include "ccg_store.h"
 
 /* Format version; a file of another version is rebuilt. */
-#define CCG_INDEX_VERSION 10
+#define CCG_INDEX_VERSION 11
 /* Seed of the file's checksums and of the hash in a default path. */
 #define CCG_INDEX_SEED 0x63636769647831ULL
 
@@ -66,6 +66,8 @@ enum ccg_section {
 			     * format) */
 	CCG_SEC_WAITS,      /* wait states and the critical path (owner's
 			     * format) */
+	CCG_SEC_BINS,       /* preview bins, one record per location
+			     * (owner's format) */
 	CCG_SEC__COUNT
 };
 

@@ -27,6 +27,7 @@
 
 #include "ccg_trace.h"
 #include "ccg_analyze.h"
+#include "ccg_bins.h"
 #include "ccg_build.h"
 #include "ccg_defs.h"
 #include "ccg_index.h"
@@ -118,6 +119,8 @@ typedef struct ccg_loc {
 	ccg_err err;
 	char *errmsg;           /* NULL when the location read cleanly */
 	ccg_sloc sl;            /* the location as queries see it */
+	uint32_t bins_n;        /* its preview bins, 0: none */
+	ccg_bins *bins;         /* ... (ccg_binsio.h), NULL: none */
 } ccg_loc;
 
 /* Location l, the i-th, as queries see it. */

@@ -13,6 +13,7 @@
 #include "trace_i.h"
 #include "ccg_indexio.h"
 #include "ccg_waitset.h"
+#include "ccg_binsio.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -41,7 +42,7 @@ static const field loc_fields[] = {
 	REP(leave_below_top), REP(frames_closed), REP(leave_empty_stack),
 	REP(leave_not_open), REP(never_left), REP(end_before_start),
 	REP(unknown_context), LOC(span.lo, F_I64), LOC(span.hi, F_I64),
-	REP(out_of_order)};
+	REP(out_of_order), LOC(bins_n, F_U32)};
 #undef REP
 #undef LOC
 
@@ -150,6 +151,8 @@ ccg_err ccg_indexio_write(ccg_trace *t, const ccg_buf *identity,
 		err = ccg_sumset_write(t->sums, w);
 	if (!err)
 		err = ccg_waitset_write(t->waits, w);
+	if (!err)
+		err = ccg_binsio_write(t, w);
 	ccg_buf_free(&rec);
 	if (err) {
 		const char *why = ccg_index_write_error(w);
@@ -249,7 +252,8 @@ ccg_err ccg_indexio_load(ccg_trace *t, const ccg_buf *identity,
 	if ((err = ccg_index_each(t->index, CCG_SEC_LOCS, load_loc, &lc)) ||
 	    (err = ccg_index_each(t->index, CCG_SEC_META, load_meta, t)) ||
 	    (err = ccg_sumset_load(t->index, &t->sums)) ||
-	    (err = ccg_waitset_load(t, t->index, &t->waits)))
+	    (err = ccg_waitset_load(t, t->index, &t->waits)) ||
+	    (err = ccg_binsio_load(t)))
 		goto fail;
 	t->from_index = 1;
 	return CCG_OK;

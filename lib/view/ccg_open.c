@@ -7,6 +7,7 @@
 
 #include "trace_i.h"
 #include "ccg_mut.h"
+#include "ccg_binsio.h"
 #include "ccg_ids.h"
 #include "ccg_names.h"
 #include "ccg_msgseq.h"
@@ -126,6 +127,7 @@ static void reset_content(ccg_trace *t)
 	for (size_t i = 0; t->locs && i < t->nlocs; i++) {
 		free(t->locs[i].dirname);
 		free(t->locs[i].errmsg);
+		ccg_bins_close(t->locs[i].bins);
 	}
 	DROP(free, t->locs);
 	t->nlocs = 0;
@@ -295,6 +297,8 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 	ccg_err failed = CCG_OK;
 	if (!err && !(err = ccg_answers_prepare(t)))
 		err = ccg_waitset_build(t, &t->waits, &failed);
+	if (!err)
+		err = ccg_binsio_build(t);
 	if (err)
 		return err;
 	if (failed)

@@ -18,6 +18,7 @@
 #include "ccg_scope.h"
 #include "ccg_waitset.h"
 #include "ccg_answers.h"
+#include "ccg_binsio.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -240,28 +241,55 @@ static ccg_err scope_folded_locs(const ccg_trace *t, const ccg_scope *s,
 	return err ? err : ccg_sink_status(out);
 }
 
-/* timeline.tsv of scope s: `bins` equal bins of [t0, t1). */
+/* The preview bins of part p when it is its location's root (NULL: none). */
+static const ccg_bins *part_bins(const ccg_part *p)
+{
+	return p->in.node == p->l->root && !p->in.first ? ccg_loc_bins(p->l)
+							 : NULL;
+}
+
+/* timeline.tsv of scope s: `bins` equal bins of [t0, t1).  Parts with
+ * preview bins add them up (ccg_bins_window: the same figures); their
+ * regions without time in any bin are columns still, as their whole
+ * span's statistics say (whole). */
 static ccg_err scope_timeline(const ccg_trace *t, ccg_scope *s, uint64_t t0,
 			      uint64_t t1, uint32_t bins, ccg_sink *out)
 {
 	ccg_stats *per = calloc(bins, sizeof *per);
+	ccg_stats whole = {0};
 	ccg_err err = per ? CCG_OK : CCG_ENOMEM;
+	for (size_t i = 0; !err && i < s->n; i++) {
+		ccg_stats st = {0};
+		if (part_bins(&s->p[i]) && s->p[i].l->nevents &&
+		    !(err = ccg_stats_window(t->stats, &s->p[i].l->sl,
+					     &s->p[i].in, t0, t1, &st)))
+			err = ccg_stats_merge(&whole, &st);
+		ccg_stats_free(&st);
+	}
 	s->windowed = 1;
 	for (uint32_t k = 0; !err && k < bins; k++) {
 		s->t0 = ccg_table_bin_edge(t0, t1, bins, k);
 		s->t1 = ccg_table_bin_edge(t0, t1, bins, k + 1);
 		result r = {.v = V_STATS};
 		for (size_t i = 0; !err && i < s->n && s->t1 > s->t0; i++) {
-			if (!s->p[i].l->nevents)
+			const ccg_part *p = &s->p[i];
+			if (!p->l->nevents)
 				continue;
-			if (!(err = part_get(t, s, &s->p[i], &r)))
+			if (part_bins(p))
+				err = ccg_bins_window(t->stats, part_bins(p),
+						      &p->l->sl, &p->in, s->t0,
+						      s->t1, &r.st);
+			else
+				err = part_get(t, s, p, &r);
+			if (!err)
 				err = ccg_stats_merge(&per[k], &r.st);
 			part_put(t, &r);
 		}
 	}
 	if (!err)
 		err = ccg_table_timeline(out, t->defs, &t->secs, per, bins, t0,
-					 t1);
+					 t1, &whole);
+	ccg_stats_free(&whole);
 	for (uint32_t k = 0; per && k < bins; k++)
 		ccg_stats_free(&per[k]);
 	free(per);

@@ -34,6 +34,7 @@
 #include "trace_i.h"
 #include "ccg_store_times.h"
 #include "ccg_ids.h"
+#include "ccg_binsio.h"
 #include "ccg_names.h"
 #include "ccg_svgview.h"
 
@@ -269,8 +270,12 @@ static ccg_err band_cell(gather *g, const ccg_inst *roots, size_t n,
 			continue;
 		ccg_sinst si = inst_sinst(&roots[j]);
 		ccg_stats st = {0};
-		err = ccg_stats_window(g->t->stats, &roots[j].l->sl, &si, a, b,
-				       &st);
+		const ccg_bins *pb = ccg_loc_bins(roots[j].l);
+		if (pb && ccg_bins_width(pb) <= b - a)
+			err = ccg_bins_spread(pb, a, b, &st);
+		else
+			err = ccg_stats_window(g->t->stats, &roots[j].l->sl,
+					       &si, a, b, &st);
 		for (uint32_t r = 0; r < st.n && !err; r++) {
 			uint32_t key = key_of(g, st.r[r].region);
 			uint64_t ex = st.r[r].excl < b - a ? st.r[r].excl

@@ -23,8 +23,8 @@ P2 = 0xD6E8FEB86659FD93
 SEED = 0x63636769647831
 FOOTER_LEN = 40
 REF_EVENT = 0x80000000
-LOCS, META, NODES, EVENTS, TIMES, SUMS, WAITS = range(7)
-NSECTIONS = 7
+LOCS, META, NODES, EVENTS, TIMES, SUMS, WAITS, BINS = range(8)
+NSECTIONS = 8
 
 
 def mix64(z):
@@ -402,7 +402,7 @@ def variants(header, secs):
     def loc_set(idx, val):
         def f(r):
             rd = Reader(r)
-            vals = [rd.var() for _ in range(18)]
+            vals = [rd.var() for _ in range(19)]
             vals[idx] = val
             return b"".join(uvar(x) for x in vals) + rd.rest()
         return f
@@ -480,6 +480,29 @@ def variants(header, secs):
         out = [list(s) for s in secs]
         out[WAITS] = out[WAITS][:-1]
         v["waits-missing"] = out
+
+    # Preview bins: the first location says it has 2 (or 2^20, or 3) and
+    # its record is forged: empty, with ticks wider than a bin, with a
+    # byte too many, with regions not rising, or well formed (accepted:
+    # every read must still work).
+    if len(secs[BINS]) == nl:
+        one = uvar(1) + uvar(1) + uvar(1)
+        for name, n, rec in (
+                ("bins-empty", 2, b""),
+                ("bins-wide", 2, (uvar(1) + uvar(1) + uvar(M64)) * 2),
+                ("bins-extra", 2, one * 2 + uvar(0)),
+                ("bins-falling", 2, (uvar(2) + uvar(5) + uvar(1) +
+                                     uvar(0) + uvar(1)) * 2),
+                ("bins-huge-n", 1 << 20, one * 2),
+                ("bins-odd-n", 3, one * 3),
+                ("bins-forged", 2, one * 2)):
+            out = [list(s) for s in secs]
+            out[LOCS][0] = loc_set(18, n)(secs[LOCS][0])
+            out[BINS][0] = rec
+            v[name] = out
+        out = [list(s) for s in secs]
+        out[BINS] = out[BINS][:-1]
+        v["bins-missing"] = out
 
     files = {name: encode(header, s) for name, s in v.items()}
     files["count-huge"] = encode(header, secs, (NODES, M64))

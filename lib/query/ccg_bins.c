@@ -1,0 +1,477 @@
+/*
+ * ccg_bins.c - a location's preview bins (see ccg_bins.h): made by one
+ * walk over its events, read back, and added up for a window.
+ *
+ * The walk keeps the innermost open call and the time since which it has
+ * been innermost; each interval that ends when a call begins or ends goes
+ * to that call's region, split at the bins' edges.  Intervals come in
+ * time order (only locations whose times never fall get bins), so one
+ * bin is filled at a time and written when the next begins.
+ */
+#include "ccg_bins.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccg_codec.h"
+#include "ccg_grow.h"
+#include "ccg_search.h"
+#include "ccg_walk.h"
+
+/* No open call (a region id no definition has). */
+#define NO_CALL UINT64_MAX
+
+uint32_t ccg_bins_count(uint64_t nevents)
+{
+	uint64_t want = nevents / CCG_BINS_EVENTS;
+	if (want < 2)
+		return 0;
+	uint32_t n = 2;
+	while ((uint64_t)n * 2 <= want && n < CCG_BINS_MAX)
+		n *= 2;
+	return n;
+}
+
+/* ---- building ---- */
+
+typedef struct pair {
+	uint64_t region, ticks;
+} pair;
+
+/* A walk's frame: its node and the innermost call around it. */
+typedef struct bframe {
+	uint8_t kind, endmode;
+	uint64_t region;        /* calls: its region */
+	uint64_t outer;         /* the innermost call above it, NO_CALL */
+	uint64_t first, nevents;
+} bframe;
+
+typedef struct maker {
+	const ccg_sloc *l;
+	uint64_t t0, t1;
+	uint32_t n, k;          /* bins; the one being filled */
+	uint64_t hi;            /* right edge of bin k */
+	pair *acc;              /* bin k's regions so far */
+	size_t nacc, capacc;
+	uint64_t cur, at;       /* innermost open call, since when */
+	ccg_buf *out;
+	size_t limit;           /* most bytes on out */
+} maker;
+
+static int pair_cmp(const void *a, const void *b)
+{
+	return ccg_cmp_u64(((const pair *)a)->region,
+			   ((const pair *)b)->region);
+}
+
+/* Writes bin k and moves to the next. */
+static ccg_err flush(maker *m)
+{
+	ccg_sort(m->acc, m->nacc, sizeof *m->acc, pair_cmp);
+	ccg_put_u(m->out, m->nacc);
+	uint64_t prev = 0;
+	for (size_t i = 0; i < m->nacc; i++) {
+		ccg_put_u(m->out, m->acc[i].region - prev);
+		ccg_put_u(m->out, m->acc[i].ticks);
+		prev = m->acc[i].region;
+	}
+	m->nacc = 0;
+	m->k++;
+	m->hi = ccg_bins_edge(m->t0, m->t1, m->n, m->k + 1);
+	if (m->out->len > m->limit)
+		return CCG_ERANGE;
+	return ccg_buf_status(m->out);
+}
+
+/* [lo, hi) to `region`, split at the bins' edges. */
+static ccg_err give(maker *m, uint64_t region, uint64_t lo, uint64_t hi)
+{
+	lo = lo > m->t0 ? lo : m->t0;
+	hi = hi < m->t1 ? hi : m->t1;
+	ccg_err err = CCG_OK;
+	while (!err && lo < hi) {
+		if (lo >= m->hi) {
+			err = flush(m);
+			continue;
+		}
+		uint64_t e = hi < m->hi ? hi : m->hi;
+		size_t i = m->nacc;
+		while (i > 0 && m->acc[i - 1].region != region)
+			i--;
+		if (i) {
+			m->acc[i - 1].ticks += e - lo;
+		} else if (!(err = CCG_GROW(m->acc, m->nacc + 1, m->capacc))) {
+			m->acc[m->nacc++] = (pair){region, e - lo};
+		}
+		lo = e;
+	}
+	return err;
+}
+
+/* The interval since the innermost call became innermost, up to `now`,
+ * to that call. */
+static ccg_err until(maker *m, uint64_t now)
+{
+	ccg_err err = CCG_OK;
+	if (m->cur != NO_CALL && now > m->at)
+		err = give(m, m->cur, m->at, now);
+	if (now > m->at)
+		m->at = now;
+	return err;
+}
+
+static ccg_err enter(maker *m, ccg_walk *w, ccg_tcur *tc,
+		     const ccg_walk_item *it)
+{
+	const ccg_node h = *it->hdr;
+	if (!h.nevents)
+		return CCG_OK; /* nothing in it: gone past */
+	uint64_t start;
+	ccg_err err = ccg_tcur_get(tc, it->first, &start);
+	size_t pos = ccg_walk_level(w);
+	if (err || (err = ccg_walk_descend(w)))
+		return err;
+	const bframe *up = pos ? ccg_walk_data(w, pos - 1) : NULL;
+	bframe *f = ccg_walk_data(w, pos);
+	*f = (bframe){h.kind, h.endmode, h.region, NO_CALL, it->first,
+		      h.nevents};
+	if (up)
+		f->outer = up->kind == CCG_NODE_CALL ? up->region : up->outer;
+	if (h.kind != CCG_NODE_CALL)
+		return CCG_OK;
+	err = until(m, start);
+	m->cur = h.region;
+	return err;
+}
+
+static ccg_err leave(maker *m, ccg_walk *w, ccg_tcur *tc)
+{
+	const bframe *f = ccg_walk_data(w, ccg_walk_level(w) - 1);
+	if (f->kind != CCG_NODE_CALL)
+		return CCG_OK;
+	uint64_t end = m->l->last;
+	ccg_err err = CCG_OK;
+	if (f->endmode == CCG_END_LAST)
+		err = ccg_tcur_get(tc, f->first + f->nevents - 1, &end);
+	else if (f->endmode == CCG_END_NEXT)
+		err = ccg_tcur_get(tc, f->first + f->nevents, &end);
+	if (!err)
+		err = until(m, end);
+	m->cur = f->outer;
+	return err;
+}
+
+/* One walk making n bins onto m->out. */
+static ccg_err walk_bins(maker *m, const ccg_store *s, const ccg_sinst *root)
+{
+	ccg_walk *w = NULL;
+	ccg_tcur tc;
+	ccg_walk_opts o = {0, CCG_WALK_ENDS | CCG_WALK_READ_ITEMS,
+			   sizeof(bframe), NULL};
+	ccg_err err = ccg_walk_create_opts(s, &o, &w);
+	if (err)
+		return err;
+	ccg_sloc_tcur(&tc, s, m->l);
+	ccg_walk_start(w, root->node, root->first, 0);
+	/* Every turn gives an item; the walk gives each once. */
+	while (!err) {
+		ccg_walk_item it;
+		if ((err = ccg_walk_next(w, &it)) || it.kind == CCG_WALK_DONE)
+			break;
+		if (it.kind == CCG_WALK_NODE)
+			err = enter(m, w, &tc, &it);
+		else if (it.kind == CCG_WALK_END)
+			err = leave(m, w, &tc);
+	}
+	/* The bins after the last call, empty. */
+	while (!err && m->k < m->n)
+		err = flush(m);
+	ccg_walk_free(w);
+	return err;
+}
+
+ccg_err ccg_bins_make(const ccg_store *s, const ccg_sloc *l,
+		      const ccg_sinst *root, uint64_t t0, uint64_t t1,
+		      uint32_t *n, ccg_buf *out)
+{
+	if (!l->monotone || t1 <= t0)
+		*n = 0;
+	size_t len0 = out->len;
+	ccg_err err = CCG_OK;
+	maker m = {0};
+	/* Each turn halves n; at most 32 turns. */
+	while (*n) {
+		m = (maker){l, t0, t1, *n, 0, ccg_bins_edge(t0, t1, *n, 1),
+			    m.acc, 0, m.capacc, NO_CALL, t0, out,
+			    len0 + CCG_BINS_BYTES_MAX};
+		err = walk_bins(&m, s, root);
+		if (err != CCG_ERANGE)
+			break;
+		ccg_buf_setlen(out, len0);
+		err = CCG_OK;
+		*n /= 2;
+		*n = *n >= 2 ? *n : 0;
+	}
+	free(m.acc);
+	if (err)
+		ccg_buf_setlen(out, len0);
+	return err;
+}
+
+/* ---- reading ---- */
+
+struct ccg_bins {
+	uint64_t t0, t1;
+	uint32_t n;
+	uint32_t *off;          /* n + 1: bin k's bytes are [off[k],
+				 * off[k + 1]) of p */
+	unsigned char *p;
+	size_t len;
+};
+
+ccg_err ccg_bins_open(const unsigned char *p, size_t len, uint32_t n,
+		      uint64_t t0, uint64_t t1, ccg_bins **out)
+{
+	*out = NULL;
+	if (!n || n > CCG_BINS_MAX || (n & (n - 1)) || t1 <= t0 ||
+	    len > CCG_BINS_BYTES_MAX)
+		return CCG_EFORMAT;
+	ccg_bins *b = calloc(1, sizeof *b);
+	if (!b || !(b->off = malloc(((size_t)n + 1) * sizeof *b->off)) ||
+	    !(b->p = malloc(len ? len : 1))) {
+		ccg_bins_close(b);
+		return CCG_ENOMEM;
+	}
+	*b = (ccg_bins){t0, t1, n, b->off, b->p, len};
+	memcpy(b->p, p, len);
+	const unsigned char *q = b->p, *end = b->p + len;
+	ccg_err err = CCG_OK;
+	/* Each bin reads at least a byte: bounded by len. */
+	for (uint32_t k = 0; k < n && !err; k++) {
+		b->off[k] = (uint32_t)(q - b->p);
+		uint64_t cnt = 0, region = 0, width = ccg_bins_edge(t0, t1, n, k + 1) -
+						  ccg_bins_edge(t0, t1, n, k);
+		if (ccg_varint_get(&q, end, &cnt) || cnt > (uint64_t)(end - q))
+			err = CCG_EFORMAT;
+		for (uint64_t i = 0; i < cnt && !err; i++) {
+			uint64_t v[2] = {0, 0};
+			if (ccg_varints_get(&q, end, v, 2) || (i && !v[0]) ||
+			    v[0] > NO_CALL - 1 - region || !v[1] ||
+			    v[1] > width)
+				err = CCG_EFORMAT;
+			region += v[0];
+		}
+	}
+	b->off[n] = (uint32_t)(q - b->p);
+	if (!err && q != end)
+		err = CCG_EFORMAT;
+	if (err) {
+		ccg_bins_close(b);
+		return err;
+	}
+	*out = b;
+	return CCG_OK;
+}
+
+void ccg_bins_close(ccg_bins *b)
+{
+	if (!b)
+		return;
+	free(b->off);
+	free(b->p);
+	free(b);
+}
+
+uint32_t ccg_bins_n(const ccg_bins *b)
+{
+	return b->n;
+}
+
+const unsigned char *ccg_bins_data(const ccg_bins *b, size_t *len)
+{
+	*len = b->len;
+	return b->p;
+}
+
+size_t ccg_bins_bytes(const ccg_bins *b)
+{
+	return b->len + ((size_t)b->n + 1) * sizeof *b->off + sizeof *b;
+}
+
+/* The row of `region` in acc (sorted), added when missing, from *at on
+ * (regions of one bin come in rising order). */
+static ccg_err acc_row(pair **acc, size_t *nacc, size_t *cap, size_t *at,
+		       uint64_t region)
+{
+	size_t i = *at;
+	while (i < *nacc && (*acc)[i].region < region)
+		i++;
+	if (i == *nacc || (*acc)[i].region != region) {
+		if (CCG_GROW(*acc, *nacc + 1, *cap))
+			return CCG_ENOMEM;
+		memmove(*acc + i + 1, *acc + i, (*nacc - i) * sizeof **acc);
+		(*acc)[i] = (pair){region, 0};
+		(*nacc)++;
+	}
+	*at = i;
+	return CCG_OK;
+}
+
+ccg_err ccg_bins_add(const ccg_bins *b, uint32_t k0, uint32_t k1,
+		     ccg_stats *st)
+{
+	pair *acc = NULL;
+	size_t nacc = 0, cap = 0;
+	ccg_err err = CCG_OK;
+	k1 = k1 < b->n ? k1 : b->n;
+	/* Checked at open: every bin decodes within its bytes. */
+	const unsigned char *q = b->p + (k0 < k1 ? b->off[k0] : 0);
+	const unsigned char *end = b->p + (k0 < k1 ? b->off[k1] : 0);
+	while (!err && q < end) {
+		uint64_t cnt = 0, region = 0;
+		size_t at = 0;
+		(void)ccg_varint_get(&q, end, &cnt);
+		for (uint64_t i = 0; i < cnt && !err; i++) {
+			uint64_t v[2] = {0, 0};
+			(void)ccg_varints_get(&q, end, v, 2);
+			region += v[0];
+			if (!(err = acc_row(&acc, &nacc, &cap, &at, region)))
+				acc[at].ticks += v[1];
+		}
+	}
+	ccg_stats add = {0, 0, NULL};
+	if (!err && nacc && !(add.r = calloc(nacc, sizeof *add.r)))
+		err = CCG_ENOMEM;
+	for (size_t i = 0; !err && i < nacc; i++)
+		add.r[add.n++] = (ccg_rstat){acc[i].region, 0, 0, acc[i].ticks,
+					     0, UINT64_MAX, 0};
+	free(acc);
+	if (!err && add.n)
+		err = ccg_stats_merge(st, &add);
+	ccg_stats_free(&add);
+	return err;
+}
+
+uint64_t ccg_bins_width(const ccg_bins *b)
+{
+	return (b->t1 - b->t0 + b->n - 1) / b->n;
+}
+
+/* Bin k's exclusive ticks per region, each times `part` / `width`, added
+ * to st. */
+static ccg_err add_share(const ccg_bins *b, uint32_t k, uint64_t part,
+			 uint64_t width, ccg_stats *st)
+{
+	const unsigned char *q = b->p + b->off[k], *end = b->p + b->off[k + 1];
+	uint64_t cnt = 0, region = 0;
+	(void)ccg_varint_get(&q, end, &cnt);
+	ccg_stats add = {0, 0, cnt ? calloc(cnt, sizeof *add.r) : NULL};
+	if (cnt && !add.r)
+		return CCG_ENOMEM;
+	for (uint64_t i = 0; i < cnt; i++) {
+		uint64_t v[2] = {0, 0};
+		(void)ccg_varints_get(&q, end, v, 2);
+		region += v[0];
+		uint64_t x = (uint64_t)((unsigned __int128)v[1] * part / width);
+		if (x)
+			add.r[add.n++] = (ccg_rstat){region, 0, 0, x, 0,
+						     UINT64_MAX, 0};
+	}
+	ccg_err err = add.n ? ccg_stats_merge(st, &add) : CCG_OK;
+	ccg_stats_free(&add);
+	return err;
+}
+
+/* The bin holding time x, x in [t0, t1). */
+static uint32_t bin_of(const ccg_bins *b, uint64_t x)
+{
+	uint32_t k = (uint32_t)((unsigned __int128)(x - b->t0) * b->n /
+				(b->t1 - b->t0));
+	k = k < b->n ? k : b->n - 1;
+	while (k + 1 < b->n && ccg_bins_edge(b->t0, b->t1, b->n, k + 1) <= x)
+		k++;
+	while (k > 0 && ccg_bins_edge(b->t0, b->t1, b->n, k) > x)
+		k--;
+	return k;
+}
+
+/* Bin k's part in [a, b1): whole, or its share. */
+static ccg_err cut_bin(const ccg_bins *b, uint32_t k, uint64_t a, uint64_t b1,
+		       ccg_stats *st)
+{
+	uint64_t lo = ccg_bins_edge(b->t0, b->t1, b->n, k);
+	uint64_t hi = ccg_bins_edge(b->t0, b->t1, b->n, k + 1);
+	uint64_t from = a > lo ? a : lo, to = b1 < hi ? b1 : hi;
+	if (from == lo && to == hi)
+		return ccg_bins_add(b, k, k + 1, st);
+	return to > from ? add_share(b, k, to - from, hi - lo, st) : CCG_OK;
+}
+
+ccg_err ccg_bins_spread(const ccg_bins *b, uint64_t a, uint64_t b1,
+			ccg_stats *st)
+{
+	a = a > b->t0 ? a : b->t0;
+	b1 = b1 < b->t1 ? b1 : b->t1;
+	if (a >= b1)
+		return CCG_OK;
+	uint32_t ka = bin_of(b, a), kb = bin_of(b, b1 - 1);
+	ccg_err err = cut_bin(b, ka, a, b1, st);
+	if (!err && kb > ka + 1)
+		err = ccg_bins_add(b, ka + 1, kb, st);
+	if (!err && kb > ka)
+		err = cut_bin(b, kb, a, b1, st);
+	return err;
+}
+
+/* The first edge at or after x (n + 1: none). */
+static uint32_t edge_from(const ccg_bins *b, uint64_t x)
+{
+	if (x <= b->t0)
+		return 0;
+	if (x > b->t1)
+		return b->n + 1;
+	uint32_t k = (uint32_t)((unsigned __int128)(x - b->t0) * b->n /
+				(b->t1 - b->t0));
+	while (k < b->n && ccg_bins_edge(b->t0, b->t1, b->n, k) < x)
+		k++;
+	while (k > 0 && ccg_bins_edge(b->t0, b->t1, b->n, k - 1) >= x)
+		k--;
+	return k;
+}
+
+/* The window query of [a, b1) added to out. */
+static ccg_err piece(ccg_statcache *c, const ccg_sloc *l, const ccg_sinst *in,
+		     uint64_t a, uint64_t b1, ccg_stats *out)
+{
+	if (a >= b1)
+		return CCG_OK;
+	ccg_stats st = {0, 0, NULL};
+	ccg_err err = ccg_stats_window(c, l, in, a, b1, &st);
+	if (!err)
+		err = ccg_stats_merge(out, &st);
+	ccg_stats_free(&st);
+	return err;
+}
+
+ccg_err ccg_bins_window(ccg_statcache *c, const ccg_bins *b,
+			const ccg_sloc *l, const ccg_sinst *in, uint64_t a,
+			uint64_t b1, ccg_stats *out)
+{
+	uint32_t ka = b ? edge_from(b, a) : 0;
+	/* The last edge at or before b1. */
+	uint32_t kb = b ? edge_from(b, b1) : 0;
+	if (b && kb <= b->n && ccg_bins_edge(b->t0, b->t1, b->n, kb) > b1)
+		kb = kb ? kb - 1 : b->n + 1;
+	if (b && kb == b->n + 1 && b1 > b->t1)
+		kb = b->n;
+	if (!b || a >= b1 || ka >= kb || kb > b->n)
+		return ccg_stats_window(c, l, in, a, b1, out);
+	uint64_t ea = ccg_bins_edge(b->t0, b->t1, b->n, ka);
+	uint64_t eb = ccg_bins_edge(b->t0, b->t1, b->n, kb);
+	ccg_err err = piece(c, l, in, a, ea, out);
+	if (!err)
+		err = ccg_bins_add(b, ka, kb, out);
+	if (!err)
+		err = piece(c, l, in, eb, b1, out);
+	return err;
+}

@@ -1,0 +1,104 @@
+/*
+ * ccg_bins.h - a location's preview bins: its exclusive time per region in
+ * equal bins of the trace's span, made at build time and stored in the
+ * index, so that a timeline or a picture of a wide span adds bins instead
+ * of walking the calls inside them (the idea of SLOG2's preview levels).
+ *
+ * The bins of a location split the trace's span [t0, t1) into n equal
+ * bins (n a power of two; bin k is [ccg_bins_edge(t0, t1, n, k),
+ * ccg_bins_edge(t0, t1, n, k + 1))), so the bins of locations with
+ * different n nest: every edge of the coarser is an edge of the finer.
+ * Bin k holds, per region, the ticks of [edges) in which a call of that
+ * region is the location's innermost open call: the exclusive time that
+ * the statistics' window query (ccg_stats.h) gives for the bin.  Exclusive
+ * time adds up over adjacent windows, so a window [a, b) is the bins
+ * inside it plus two window queries of the pieces at its edges, each
+ * narrower than a bin: the same figures, exactly, at the cost of the
+ * edges (ccg_bins_window).
+ *
+ * Encoding (one index record per location): per bin a varint count, then
+ * per region in rising order the varint difference to the previous
+ * region's id (the first: the id) and the varint ticks (never 0).
+ *
+ * Simple API: ccg_bins_count, ccg_bins_make (building); ccg_bins_open,
+ * ccg_bins_window, ccg_bins_close (reading).  Advanced: ccg_bins_add
+ * (whole bins), ccg_bins_n, ccg_bins_edge.
+ */
+#ifndef CCG_BINS_H
+#define CCG_BINS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ccg_buf.h"
+#include "ccg_error.h"
+#include "ccg_stats.h"
+#include "ccg_store.h"
+
+/* A location gets a bin per CCG_BINS_EVENTS of its events (rounded down
+ * to a power of two), at most CCG_BINS_MAX; none below two bins. */
+#define CCG_BINS_EVENTS 256u
+#define CCG_BINS_MAX 65536u
+/* Most bytes of a location's bins: beyond, it gets half as many. */
+#define CCG_BINS_BYTES_MAX (4u << 20)
+
+/* Left edge of bin k of n equal bins of [t0, t1) (k == n: t1). */
+static inline uint64_t ccg_bins_edge(uint64_t t0, uint64_t t1, uint32_t n,
+				     uint32_t k)
+{
+	uint64_t span = t1 > t0 ? t1 - t0 : 0;
+	return t0 + (uint64_t)((unsigned __int128)span * k / n);
+}
+
+/* ---- building ---- */
+
+/* Bins of a location of `nevents` events: a power of two, or 0. */
+uint32_t ccg_bins_count(uint64_t nevents);
+
+/* The bins of location l (its root instance `root` in store s) over the
+ * trace's span [t0, t1), encoded onto `out`; *n (the wanted count on
+ * entry) is halved until they fit CCG_BINS_BYTES_MAX (0: none, out
+ * untouched).  One walk over the location's events. */
+ccg_err ccg_bins_make(const ccg_store *s, const ccg_sloc *l,
+		      const ccg_sinst *root, uint64_t t0, uint64_t t1,
+		      uint32_t *n, ccg_buf *out);
+
+/* ---- reading ---- */
+
+typedef struct ccg_bins ccg_bins;
+
+/* The n bins over [t0, t1) encoded in p[0 .. len) (copied), checked:
+ * CCG_EFORMAT when they do not decode to exactly n bins.  Ownership:
+ * ccg_bins_close. */
+ccg_err ccg_bins_open(const unsigned char *p, size_t len, uint32_t n,
+		      uint64_t t0, uint64_t t1, ccg_bins **out);
+void ccg_bins_close(ccg_bins *b);
+uint32_t ccg_bins_n(const ccg_bins *b);
+/* Their encoding (n bins), borrowed: *len bytes. */
+const unsigned char *ccg_bins_data(const ccg_bins *b, size_t *len);
+/* Bytes they take. */
+size_t ccg_bins_bytes(const ccg_bins *b);
+
+/* Adds the exclusive ticks per region of bins [k0, k1) to st's rows (a
+ * row made for a region not in st has only its exclusive time). */
+ccg_err ccg_bins_add(const ccg_bins *b, uint32_t k0, uint32_t k1,
+		     ccg_stats *st);
+
+/* A bin's width: the widest, in ticks. */
+uint64_t ccg_bins_width(const ccg_bins *b);
+
+/* An estimate of [a, b1)'s exclusive ticks per region for a picture: the
+ * bins inside it whole, and of each bin it cuts the share of its ticks
+ * that the cut part is of its width (rounded down), added to st. */
+ccg_err ccg_bins_spread(const ccg_bins *b, uint64_t a, uint64_t b1,
+			ccg_stats *st);
+
+/* The statistics of instance `in` (location l's root instance, whose bins
+ * b are) in [a, b1): ccg_stats_window's exclusive times - the only field
+ * that holds - from the bins inside it and window queries of c at its
+ * edges.  b NULL: the window query alone.  *out empty on entry. */
+ccg_err ccg_bins_window(ccg_statcache *c, const ccg_bins *b,
+			const ccg_sloc *l, const ccg_sinst *in, uint64_t a,
+			uint64_t b1, ccg_stats *out);
+
+#endif
