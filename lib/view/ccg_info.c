@@ -211,6 +211,7 @@ void ccg_info_node(const ccg_trace *t, const ccg_inst *in, int is_loc,
 		if (l->errmsg)
 			add_kv(b, "error", l->errmsg);
 		add_repairs(b, &l->rep);
+		ccg_info_ku(b, "preview_bins", l->bins_n);
 		ccg_info_ku(b, "max_depth", l->max_depth);
 		ccg_buf_adds(b, "path: ");
 		ccg_names_location_path(t, l, b);

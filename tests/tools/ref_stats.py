@@ -19,6 +19,7 @@ its start counts as zero.
 
   ref_stats.py --mount M --anchor TRACE.otf2 [--nodes N] [--seed S]
 """
+import bisect
 import collections
 import os
 import random
@@ -118,6 +119,35 @@ def window_stats(acts, a=None, b=None):
             r[1] += clip[i]
         r[2] += max(clip[i] - callees[i], 0)
     return st
+
+
+def binned_excl(acts, edges):
+    """Per bin [edges[k], edges[k + 1]): the exclusive ticks per region
+    name, as window_stats gives them for the bin, for all bins at once."""
+    own = [None] * len(acts)
+    below = [None] * len(acts)
+    for i, (key, name, start, d, parent, nested) in enumerate(acts):
+        if d == 0:
+            continue
+        end = start + d
+        k = max(bisect.bisect_right(edges, start) - 1, 0)
+        mine = own[i] = {}
+        while k < len(edges) - 1 and edges[k] < end:
+            c = min(end, edges[k + 1]) - max(start, edges[k])
+            if c > 0:
+                mine[k] = c
+                if parent is not None:
+                    if below[parent] is None:
+                        below[parent] = collections.Counter()
+                    below[parent][k] += c
+            k += 1
+    out = [collections.Counter() for _ in range(len(edges) - 1)]
+    for i, act in enumerate(acts):
+        for k, c in (own[i] or {}).items():
+            v = c - (below[i][k] if below[i] is not None else 0)
+            if v > 0:
+                out[k][act[1]] += v
+    return out
 
 
 def compute(events, end=None):
@@ -372,10 +402,11 @@ def main():
     # timeline.tsv of a few locations and of one window: every bin's
     # exclusive times are that bin's window statistics, its edges in
     # seconds those in ticks.
-    def check_timeline(path, scope, bins_expected=100):
+    def check_timeline(path, scope, bins_expected=100, binned=None):
         with open(path) as f:
             lines = [l.split("\t") for l in f.read().splitlines()
                      if not l.startswith("#")]
+        edges = [int(lines[1][0])] if len(lines) > 1 else []
         if lines[0][:4] != ["start_ticks", "start_seconds", "end_ticks",
                             "end_seconds"]:
             fails.append(f"{path}: header {lines[0][:4]}")
@@ -390,13 +421,17 @@ def main():
                 fails.append(f"{path}: bin {b0}-{b1}: seconds "
                              f"{[row[1], row[3]]}, not {want_s}")
                 return
-            st = Stats()
-            for rid in scope:
-                st.merge(window_stats(acts[rid], b0, b1))
-            want = collections.Counter()
-            for key, r in st.rows.items():
-                if r[2]:
-                    want[st.names[key]] += r[2]
+            if binned is not None:
+                want = binned[len(edges) - 1]
+                edges.append(b1)
+            else:
+                st = Stats()
+                for rid in scope:
+                    st.merge(window_stats(acts[rid], b0, b1))
+                want = collections.Counter()
+                for key, r in st.rows.items():
+                    if r[2]:
+                        want[st.names[key]] += r[2]
             got = collections.Counter()
             for n, v in zip(names, row[4:]):
                 if int(v):
@@ -410,6 +445,28 @@ def main():
         if row["id"] in acts:
             check_timeline(os.path.join(m, row["path"], "timeline.tsv"),
                            [row["id"]])
+    # The preview bins, alone (timeline-N.tsv of as many bins as the
+    # location keeps) and at every coarser level (N / 2, N / 4, ... 1),
+    # against the same reference, all bins at once.
+    for row in rows[:3]:
+        if row["id"] not in acts:
+            continue
+        linfo = dict(l.split(": ", 1) for l in open(
+            os.path.join(m, row["path"], "info")).read().splitlines()
+            if ": " in l)
+        n = int(linfo.get("preview_bins", "0"))
+        if "preview_bins" not in linfo:
+            fails.append(f"{row['path']}/info: no preview_bins")
+        while n >= 1:
+            if n <= 8192:
+                edges = [first + (last + 1 - first) * k // n
+                         for k in range(n + 1)]
+                check_timeline(os.path.join(m, row["path"],
+                                            f"timeline-{n}.tsv"),
+                               [row["id"]], n,
+                               binned_excl(acts[row["id"]], edges))
+            n //= 2
+
     if acts:
         width = last + 1 - first
         lo, hi = first + width // 3, first + width // 3 + max(width // 7, 1)
