@@ -38,6 +38,27 @@ typedef struct pair {
 	uint64_t region, ticks;
 } pair;
 
+/* Ticks per region, in no order. */
+typedef struct tally {
+	pair *p;
+	size_t n, cap;
+} tally;
+
+static ccg_err tally_add(tally *t, uint64_t region, uint64_t ticks)
+{
+	size_t i = t->n;
+	while (i > 0 && t->p[i - 1].region != region)
+		i--;
+	if (i) {
+		t->p[i - 1].ticks += ticks;
+		return CCG_OK;
+	}
+	if (CCG_GROW(t->p, t->n + 1, t->cap))
+		return CCG_ENOMEM;
+	t->p[t->n++] = (pair){region, ticks};
+	return CCG_OK;
+}
+
 /* A walk's frame: its node and the innermost call around it. */
 typedef struct bframe {
 	uint8_t kind, endmode;
@@ -51,8 +72,10 @@ typedef struct maker {
 	uint64_t t0, t1;
 	uint32_t n, k;          /* bins; the one being filled */
 	uint64_t hi;            /* right edge of bin k */
-	pair *acc;              /* bin k's regions so far */
-	size_t nacc, capacc;
+	tally excl;             /* bin k's exclusive ticks so far */
+	tally lane[CCG_BINS_LANES]; /* ... and inclusive ones per lane */
+	uint64_t open[CCG_BINS_LANES]; /* the open call of each lane */
+	uint32_t depth;         /* open calls */
 	uint64_t cur, at;       /* innermost open call, since when */
 	ccg_buf *out;
 	size_t limit;           /* most bytes on out */
@@ -67,15 +90,34 @@ static int pair_cmp(const void *a, const void *b)
 /* Writes bin k and moves to the next. */
 static ccg_err flush(maker *m)
 {
-	ccg_sort(m->acc, m->nacc, sizeof *m->acc, pair_cmp);
-	ccg_put_u(m->out, m->nacc);
+	tally *x = &m->excl;
+	ccg_sort(x->p, x->n, sizeof *x->p, pair_cmp);
+	ccg_put_u(m->out, x->n);
 	uint64_t prev = 0;
-	for (size_t i = 0; i < m->nacc; i++) {
-		ccg_put_u(m->out, m->acc[i].region - prev);
-		ccg_put_u(m->out, m->acc[i].ticks);
-		prev = m->acc[i].region;
+	for (size_t i = 0; i < x->n; i++) {
+		ccg_put_u(m->out, x->p[i].region - prev);
+		ccg_put_u(m->out, x->p[i].ticks);
+		prev = x->p[i].region;
 	}
-	m->nacc = 0;
+	x->n = 0;
+	/* Lanes with time are the first ones: a call's caller is open while
+	 * it is. */
+	uint32_t lanes = 0;
+	while (lanes < CCG_BINS_LANES && m->lane[lanes].n)
+		lanes++;
+	ccg_put_u(m->out, lanes);
+	for (uint32_t d = 0; d < lanes; d++) {
+		tally *t = &m->lane[d];
+		pair best = t->p[0];
+		for (size_t i = 1; i < t->n; i++)
+			if (t->p[i].ticks > best.ticks ||
+			    (t->p[i].ticks == best.ticks &&
+			     t->p[i].region < best.region))
+				best = t->p[i];
+		ccg_put_u(m->out, best.region);
+		ccg_put_u(m->out, best.ticks);
+		t->n = 0;
+	}
 	m->k++;
 	m->hi = ccg_bins_edge(m->t0, m->t1, m->n, m->k + 1);
 	if (m->out->len > m->limit)
@@ -83,11 +125,13 @@ static ccg_err flush(maker *m)
 	return ccg_buf_status(m->out);
 }
 
-/* [lo, hi) to `region`, split at the bins' edges. */
-static ccg_err give(maker *m, uint64_t region, uint64_t lo, uint64_t hi)
+/* [lo, hi) to the innermost open call and, per lane, to the open call of
+ * that lane, split at the bins' edges. */
+static ccg_err give(maker *m, uint64_t lo, uint64_t hi)
 {
 	lo = lo > m->t0 ? lo : m->t0;
 	hi = hi < m->t1 ? hi : m->t1;
+	uint32_t lanes = m->depth < CCG_BINS_LANES ? m->depth : CCG_BINS_LANES;
 	ccg_err err = CCG_OK;
 	while (!err && lo < hi) {
 		if (lo >= m->hi) {
@@ -95,26 +139,21 @@ static ccg_err give(maker *m, uint64_t region, uint64_t lo, uint64_t hi)
 			continue;
 		}
 		uint64_t e = hi < m->hi ? hi : m->hi;
-		size_t i = m->nacc;
-		while (i > 0 && m->acc[i - 1].region != region)
-			i--;
-		if (i) {
-			m->acc[i - 1].ticks += e - lo;
-		} else if (!(err = CCG_GROW(m->acc, m->nacc + 1, m->capacc))) {
-			m->acc[m->nacc++] = (pair){region, e - lo};
-		}
+		err = tally_add(&m->excl, m->cur, e - lo);
+		for (uint32_t d = 0; d < lanes && !err; d++)
+			err = tally_add(&m->lane[d], m->open[d], e - lo);
 		lo = e;
 	}
 	return err;
 }
 
 /* The interval since the innermost call became innermost, up to `now`,
- * to that call. */
+ * to the open calls. */
 static ccg_err until(maker *m, uint64_t now)
 {
 	ccg_err err = CCG_OK;
 	if (m->cur != NO_CALL && now > m->at)
-		err = give(m, m->cur, m->at, now);
+		err = give(m, m->at, now);
 	if (now > m->at)
 		m->at = now;
 	return err;
@@ -140,6 +179,9 @@ static ccg_err enter(maker *m, ccg_walk *w, ccg_tcur *tc,
 	if (h.kind != CCG_NODE_CALL)
 		return CCG_OK;
 	err = until(m, start);
+	if (m->depth < CCG_BINS_LANES)
+		m->open[m->depth] = h.region;
+	m->depth++;
 	m->cur = h.region;
 	return err;
 }
@@ -157,6 +199,7 @@ static ccg_err leave(maker *m, ccg_walk *w, ccg_tcur *tc)
 		err = ccg_tcur_get(tc, f->first + f->nevents, &end);
 	if (!err)
 		err = until(m, end);
+	m->depth--;
 	m->cur = f->outer;
 	return err;
 }
@@ -201,9 +244,20 @@ ccg_err ccg_bins_make(const ccg_store *s, const ccg_sloc *l,
 	maker m = {0};
 	/* Each turn halves n; at most 32 turns. */
 	while (*n) {
-		m = (maker){l, t0, t1, *n, 0, ccg_bins_edge(t0, t1, *n, 1),
-			    m.acc, 0, m.capacc, NO_CALL, t0, out,
-			    len0 + CCG_BINS_BYTES_MAX};
+		m.l = l;
+		m.t0 = t0;
+		m.t1 = t1;
+		m.n = *n;
+		m.k = 0;
+		m.hi = ccg_bins_edge(t0, t1, *n, 1);
+		m.excl.n = 0;
+		for (uint32_t d = 0; d < CCG_BINS_LANES; d++)
+			m.lane[d].n = 0;
+		m.depth = 0;
+		m.cur = NO_CALL;
+		m.at = t0;
+		m.out = out;
+		m.limit = len0 + CCG_BINS_BYTES_MAX;
 		err = walk_bins(&m, s, root);
 		if (err != CCG_ERANGE)
 			break;
@@ -212,7 +266,9 @@ ccg_err ccg_bins_make(const ccg_store *s, const ccg_sloc *l,
 		*n /= 2;
 		*n = *n >= 2 ? *n : 0;
 	}
-	free(m.acc);
+	free(m.excl.p);
+	for (uint32_t d = 0; d < CCG_BINS_LANES; d++)
+		free(m.lane[d].p);
 	if (err)
 		ccg_buf_setlen(out, len0);
 	return err;
@@ -261,6 +317,16 @@ ccg_err ccg_bins_open(const unsigned char *p, size_t len, uint32_t n,
 				err = CCG_EFORMAT;
 			region += v[0];
 		}
+		uint64_t lanes = 0;
+		if (!err && (ccg_varint_get(&q, end, &lanes) ||
+			     lanes > CCG_BINS_LANES))
+			err = CCG_EFORMAT;
+		for (uint64_t d = 0; d < lanes && !err; d++) {
+			uint64_t v[2] = {0, 0};
+			if (ccg_varints_get(&q, end, v, 2) || !v[1] ||
+			    v[1] > width)
+				err = CCG_EFORMAT;
+		}
 	}
 	b->off[n] = (uint32_t)(q - b->p);
 	if (!err && q != end)
@@ -296,6 +362,17 @@ const unsigned char *ccg_bins_data(const ccg_bins *b, size_t *len)
 size_t ccg_bins_bytes(const ccg_bins *b)
 {
 	return b->len + ((size_t)b->n + 1) * sizeof *b->off + sizeof *b;
+}
+
+/* Past a bin's lanes (checked at open). */
+static void skip_lanes(const unsigned char **q, const unsigned char *end)
+{
+	uint64_t lanes = 0;
+	(void)ccg_varint_get(q, end, &lanes);
+	for (uint64_t d = 0; d < lanes && d < CCG_BINS_LANES; d++) {
+		uint64_t v[2];
+		(void)ccg_varints_get(q, end, v, 2);
+	}
 }
 
 /* The row of `region` in acc (sorted), added when missing, from *at on
@@ -338,6 +415,7 @@ ccg_err ccg_bins_add(const ccg_bins *b, uint32_t k0, uint32_t k1,
 			if (!(err = acc_row(&acc, &nacc, &cap, &at, region)))
 				acc[at].ticks += v[1];
 		}
+		skip_lanes(&q, end);
 	}
 	ccg_stats add = {0, 0, NULL};
 	if (!err && nacc && !(add.r = calloc(nacc, sizeof *add.r)))
@@ -405,6 +483,44 @@ static ccg_err cut_bin(const ccg_bins *b, uint32_t k, uint64_t a, uint64_t b1,
 	if (from == lo && to == hi)
 		return ccg_bins_add(b, k, k + 1, st);
 	return to > from ? add_share(b, k, to - from, hi - lo, st) : CCG_OK;
+}
+
+/* Bin k's lanes, their ticks times part / width, to fn. */
+static void lanes_share(const ccg_bins *b, uint32_t k, uint64_t part,
+			uint64_t width, ccg_bins_lane_fn fn, void *ctx)
+{
+	const unsigned char *q = b->p + b->off[k], *end = b->p + b->off[k + 1];
+	uint64_t cnt = 0, lanes = 0;
+	(void)ccg_varint_get(&q, end, &cnt);
+	for (uint64_t i = 0; i < cnt; i++) {
+		uint64_t v[2];
+		(void)ccg_varints_get(&q, end, v, 2);
+	}
+	(void)ccg_varint_get(&q, end, &lanes);
+	for (uint32_t d = 0; d < lanes && d < CCG_BINS_LANES; d++) {
+		uint64_t v[2] = {0, 0};
+		(void)ccg_varints_get(&q, end, v, 2);
+		uint64_t x = (uint64_t)((unsigned __int128)v[1] * part / width);
+		if (x)
+			fn(ctx, d, v[0], x);
+	}
+}
+
+void ccg_bins_lanes(const ccg_bins *b, uint64_t a, uint64_t b1,
+		    ccg_bins_lane_fn fn, void *ctx)
+{
+	a = a > b->t0 ? a : b->t0;
+	b1 = b1 < b->t1 ? b1 : b->t1;
+	if (a >= b1)
+		return;
+	/* Bins of [a, b1), each once. */
+	for (uint32_t k = bin_of(b, a), kb = bin_of(b, b1 - 1); k <= kb; k++) {
+		uint64_t lo = ccg_bins_edge(b->t0, b->t1, b->n, k);
+		uint64_t hi = ccg_bins_edge(b->t0, b->t1, b->n, k + 1);
+		uint64_t from = a > lo ? a : lo, to = b1 < hi ? b1 : hi;
+		if (to > from)
+			lanes_share(b, k, to - from, hi - lo, fn, ctx);
+	}
 }
 
 ccg_err ccg_bins_spread(const ccg_bins *b, uint64_t a, uint64_t b1,

@@ -16,9 +16,17 @@
  * narrower than a bin: the same figures, exactly, at the cost of the
  * edges (ccg_bins_window).
  *
+ * A bin also keeps, per lane d < CCG_BINS_LANES (the calls with d calls
+ * open around them, as timeline.svg draws them), the region whose calls
+ * of that lane cover most of the bin (ties: the lower id) and those
+ * ticks: what a picture's lane shows there.
+ *
  * Encoding (one index record per location): per bin a varint count, then
  * per region in rising order the varint difference to the previous
- * region's id (the first: the id) and the varint ticks (never 0).
+ * region's id (the first: the id) and the varint ticks (never 0); then
+ * the varint number of lanes with calls (they are the first ones: a
+ * call's caller is open while it is) and per lane the varint region and
+ * ticks (never 0).
  *
  * Simple API: ccg_bins_count, ccg_bins_make (building); ccg_bins_open,
  * ccg_bins_window, ccg_bins_close (reading).  Advanced: ccg_bins_add
@@ -37,8 +45,10 @@
 
 /* A location gets a bin per CCG_BINS_EVENTS of its events (rounded down
  * to a power of two), at most CCG_BINS_MAX; none below two bins. */
-#define CCG_BINS_EVENTS 256u
+#define CCG_BINS_EVENTS 512u
 #define CCG_BINS_MAX 65536u
+/* Lanes of a bin: the depths of calls whose leading region it keeps. */
+#define CCG_BINS_LANES 8u
 /* Most bytes of a location's bins: beyond, it gets half as many. */
 #define CCG_BINS_BYTES_MAX (4u << 20)
 
@@ -92,6 +102,14 @@ uint64_t ccg_bins_width(const ccg_bins *b);
  * that the cut part is of its width (rounded down), added to st. */
 ccg_err ccg_bins_spread(const ccg_bins *b, uint64_t a, uint64_t b1,
 			ccg_stats *st);
+
+/* Hands fn, per bin that [a, b1) cuts and per lane, the lane's leading
+ * region and its ticks times the share of the bin inside [a, b1)
+ * (rounded down; 0 not handed). */
+typedef void (*ccg_bins_lane_fn)(void *ctx, uint32_t lane, uint64_t region,
+				 uint64_t ticks);
+void ccg_bins_lanes(const ccg_bins *b, uint64_t a, uint64_t b1,
+		    ccg_bins_lane_fn fn, void *ctx);
 
 /* The statistics of instance `in` (location l's root instance, whose bins
  * b are) in [a, b1): ccg_stats_window's exclusive times - the only field

@@ -62,6 +62,7 @@
  * CCG_SVG_PLOT / SVG_QUERIES) pixels, one query per location and cell. */
 #define SVG_QUERIES 131072u
 #define SVG_LANES_MAX 8u
+_Static_assert(SVG_LANES_MAX <= CCG_BINS_LANES, "the bins keep every lane");
 #define SVG_BAND_MAX 12u
 #define SVG_BAND_MIN 2u
 /* Legend entries. */
@@ -212,6 +213,40 @@ static ccg_err lanes_walk(gather *g, const ccg_inst *root, uint32_t w)
 	return err;
 }
 
+/* Whether location l's preview bins draw it: they are no wider than a
+ * pixel column. */
+static int binned(const gather *g, const ccg_loc *l)
+{
+	const ccg_bins *b = ccg_loc_bins(l);
+	return b && ccg_bins_width(b) <= (g->t1 - g->t0) / CCG_SVG_PLOT;
+}
+
+typedef struct lane_col {
+	gather *g;
+	uint32_t x;
+} lane_col;
+
+static void lane_vote(void *ctx, uint32_t lane, uint64_t region,
+		      uint64_t ticks)
+{
+	lane_col *c = ctx;
+	if (lane < c->g->lanes)
+		vote_add(&c->g->cells[(size_t)lane * CCG_SVG_PLOT + c->x],
+			 key_of(c->g, region), ticks);
+}
+
+/* The lanes of a location from its preview bins: per column, each bin's
+ * leading region of each lane votes with its ticks there. */
+static void lanes_binned(gather *g, const ccg_bins *b)
+{
+	for (uint32_t x = 0; x < CCG_SVG_PLOT; x++) {
+		lane_col c = {g, x};
+		if (g->edge[x + 1] > g->edge[x])
+			ccg_bins_lanes(b, g->edge[x], g->edge[x + 1],
+				       lane_vote, &c);
+	}
+}
+
 /* Pixels of the band per unit of height: 32.32 fixed point. */
 #define ONE ((int64_t)1 << 32)
 
@@ -270,9 +305,9 @@ static ccg_err band_cell(gather *g, const ccg_inst *roots, size_t n,
 			continue;
 		ccg_sinst si = inst_sinst(&roots[j]);
 		ccg_stats st = {0};
-		const ccg_bins *pb = ccg_loc_bins(roots[j].l);
-		if (pb && ccg_bins_width(pb) <= b - a)
-			err = ccg_bins_spread(pb, a, b, &st);
+		if (binned(g, roots[j].l))
+			err = ccg_bins_spread(ccg_loc_bins(roots[j].l), a, b,
+					      &st);
 		else
 			err = ccg_stats_window(g->t->stats, &roots[j].l->sl,
 					       &si, a, b, &st);
@@ -337,7 +372,9 @@ static ccg_err calls_row(gather *g, ccg_svg *pic, const ccg_svgplan *p,
 			err = band_cell(g, g->roots, r->n, x, x1);
 	}
 	for (uint32_t j = 0; j < r->n && !err && g->lanes; j++)
-		if (g->roots[j].l)
+		if (g->roots[j].l && binned(g, g->roots[j].l))
+			lanes_binned(g, ccg_loc_bins(g->roots[j].l));
+		else if (g->roots[j].l)
 			err = lanes_walk(g, &g->roots[j], w);
 	for (size_t i = 0; i < (size_t)g->lanes * CCG_SVG_PLOT; i++)
 		g->raster[i] = g->cells[i].key;

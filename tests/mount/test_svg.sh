@@ -15,8 +15,9 @@
 # first, no label over another, unnamed locations by their path, the
 # legend's colours apart), on lo2s-firestarter-rome-b (128 CPU rows,
 # rates of its accumulated counters) and casita-jacobi-blame-gpu, on
-# every quirk of the generator and on a deep chain; the same bytes on a
-# second mount.  The sanitizer build generates a fifth of the events.
+# every quirk of the generator and on a deep chain, drawn from the preview
+# bins (a trace large enough to keep them); the same bytes on a second
+# mount.  The sanitizer build generates a fifth of the events.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -68,6 +69,22 @@ if [ -e "$m/$g/$l/$c/timeline.svg" ]; then
   echo "a call directory has a timeline.svg"
   exit 1
 fi
+ccg_unmount "$m"
+
+# Drawn from the preview bins: two locations of 600,000 events each keep
+# 1,024 bins (ccgfs(5) preview_bins), no wider than a pixel column of the
+# root's, a location's and a third's picture, whose bands and lanes are
+# then made of bins (not of the calls), and must still show each region's
+# share of stats.tsv; a narrow window's is drawn from the calls.
+"$CCG_GEN" -q -l 2 -e 600000 --mpi --jitter 0.3 --regular 0.5 "$work/binned"
+ccg_mount mt "$work/binned/traces.otf2" "$m" -o index="$work/binned.ccg"
+g=$(first_dir "$m")
+l=$(first_dir "$m/$g")
+grep -qx 'preview_bins: 1024' "$m/$g/$l/info" || {
+  echo "binned: $g/$l does not keep 1024 preview bins"
+  exit 1
+}
+check "$m" . "$g/$l" "time/33%-66%" "time/40%-40.5%"
 ccg_unmount "$m"
 
 # Every quirk of the generator (odd names, times before the zero, huge

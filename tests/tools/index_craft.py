@@ -483,19 +483,26 @@ def variants(header, secs):
 
     # Preview bins: the first location says it has 2 (or 2^20, or 3) and
     # its record is forged: empty, with ticks wider than a bin, with a
-    # byte too many, with regions not rising, or well formed (accepted:
-    # every read must still work).
+    # byte too many, with regions not rising, with too many lanes, or well
+    # formed (accepted: every read must still work).
     if len(secs[BINS]) == nl:
-        one = uvar(1) + uvar(1) + uvar(1)
+        one = uvar(1) + uvar(1) + uvar(1) + uvar(0)
+        lanes = uvar(0) + uvar(2) + (uvar(1) + uvar(1)) * 2
         for name, n, rec in (
                 ("bins-empty", 2, b""),
-                ("bins-wide", 2, (uvar(1) + uvar(1) + uvar(M64)) * 2),
+                ("bins-wide", 2, (uvar(1) + uvar(1) + uvar(M64) +
+                                  uvar(0)) * 2),
                 ("bins-extra", 2, one * 2 + uvar(0)),
                 ("bins-falling", 2, (uvar(2) + uvar(5) + uvar(1) +
-                                     uvar(0) + uvar(1)) * 2),
+                                     uvar(0) + uvar(1) + uvar(0)) * 2),
+                ("bins-lanes-many", 2, (uvar(0) + uvar(9) +
+                                        (uvar(1) + uvar(1)) * 9) * 2),
+                ("bins-lanes-wide", 2, (uvar(0) + uvar(1) + uvar(1) +
+                                        uvar(M64)) * 2),
                 ("bins-huge-n", 1 << 20, one * 2),
                 ("bins-odd-n", 3, one * 3),
-                ("bins-forged", 2, one * 2)):
+                ("bins-forged", 2, one * 2),
+                ("bins-forged-lanes", 2, lanes * 2)):
             out = [list(s) for s in secs]
             out[LOCS][0] = loc_set(18, n)(secs[LOCS][0])
             out[BINS][0] = rec
