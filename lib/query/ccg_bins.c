@@ -62,6 +62,8 @@ static ccg_err tally_add(tally *t, uint64_t region, uint64_t ticks)
 /* A walk's frame: its node and the innermost call around it. */
 typedef struct bframe {
 	uint8_t kind, endmode;
+	uint32_t node;
+	uint64_t start;
 	uint64_t region;        /* calls: its region */
 	uint64_t outer;         /* the innermost call above it, NO_CALL */
 	uint64_t first, nevents;
@@ -79,6 +81,8 @@ typedef struct maker {
 	uint64_t cur, at;       /* innermost open call, since when */
 	ccg_buf *out;
 	size_t limit;           /* most bytes on out */
+	ccg_bins_call_fn call;
+	void *ctx;
 } maker;
 
 static int pair_cmp(const void *a, const void *b)
@@ -129,6 +133,8 @@ static ccg_err flush(maker *m)
  * that lane, split at the bins' edges. */
 static ccg_err give(maker *m, uint64_t lo, uint64_t hi)
 {
+	if (!m->n)
+		return CCG_OK;
 	lo = lo > m->t0 ? lo : m->t0;
 	hi = hi < m->t1 ? hi : m->t1;
 	uint32_t lanes = m->depth < CCG_BINS_LANES ? m->depth : CCG_BINS_LANES;
@@ -172,8 +178,8 @@ static ccg_err enter(maker *m, ccg_walk *w, ccg_tcur *tc,
 		return err;
 	const bframe *up = pos ? ccg_walk_data(w, pos - 1) : NULL;
 	bframe *f = ccg_walk_data(w, pos);
-	*f = (bframe){h.kind, h.endmode, h.region, NO_CALL, it->first,
-		      h.nevents};
+	*f = (bframe){h.kind, h.endmode, it->id, start, h.region, NO_CALL,
+		      it->first, h.nevents};
 	if (up)
 		f->outer = up->kind == CCG_NODE_CALL ? up->region : up->outer;
 	if (h.kind != CCG_NODE_CALL)
@@ -199,6 +205,8 @@ static ccg_err leave(maker *m, ccg_walk *w, ccg_tcur *tc)
 		err = ccg_tcur_get(tc, f->first + f->nevents, &end);
 	if (!err)
 		err = until(m, end);
+	if (!err && m->call)
+		m->call(m->ctx, f->node, ccg_shown_dur(f->start, end));
 	m->depth--;
 	m->cur = f->outer;
 	return err;
@@ -235,21 +243,25 @@ static ccg_err walk_bins(maker *m, const ccg_store *s, const ccg_sinst *root)
 
 ccg_err ccg_bins_make(const ccg_store *s, const ccg_sloc *l,
 		      const ccg_sinst *root, uint64_t t0, uint64_t t1,
-		      uint32_t *n, ccg_buf *out)
+		      uint32_t *n, ccg_buf *out, ccg_bins_call_fn call,
+		      void (*call_reset)(void *ctx), void *ctx)
 {
 	if (!l->monotone || t1 <= t0)
 		*n = 0;
 	size_t len0 = out->len;
 	ccg_err err = CCG_OK;
 	maker m = {0};
-	/* Each turn halves n; at most 32 turns. */
-	while (*n) {
+	/* Each turn after the first halves n (at most 17 turns), the last
+	 * with n 0 only to hand on the calls. */
+	for (int turn = 0; *n || (call && !err); turn++) {
+		if (turn && call_reset)
+			call_reset(ctx);
 		m.l = l;
 		m.t0 = t0;
 		m.t1 = t1;
 		m.n = *n;
 		m.k = 0;
-		m.hi = ccg_bins_edge(t0, t1, *n, 1);
+		m.hi = *n ? ccg_bins_edge(t0, t1, *n, 1) : UINT64_MAX;
 		m.excl.n = 0;
 		for (uint32_t d = 0; d < CCG_BINS_LANES; d++)
 			m.lane[d].n = 0;
@@ -258,6 +270,8 @@ ccg_err ccg_bins_make(const ccg_store *s, const ccg_sloc *l,
 		m.at = t0;
 		m.out = out;
 		m.limit = len0 + CCG_BINS_BYTES_MAX;
+		m.call = call;
+		m.ctx = ctx;
 		err = walk_bins(&m, s, root);
 		if (err != CCG_ERANGE)
 			break;

@@ -65,13 +65,21 @@ static inline uint64_t ccg_bins_edge(uint64_t t0, uint64_t t1, uint32_t n,
 /* Bins of a location of `nevents` events: a power of two, or 0. */
 uint32_t ccg_bins_count(uint64_t nevents);
 
+/* What the walk that makes the bins also hands on: each call instance's
+ * node and duration (ccg_shown_dur of its start and end). */
+typedef void (*ccg_bins_call_fn)(void *ctx, uint32_t node, uint64_t ticks);
+
 /* The bins of location l (its root instance `root` in store s) over the
  * trace's span [t0, t1), encoded onto `out`; *n (the wanted count on
  * entry) is halved until they fit CCG_BINS_BYTES_MAX (0: none, out
- * untouched).  One walk over the location's events. */
+ * untouched).  One walk over the location's events (made with *n 0 too
+ * when `call` is given), which hands every call to call(ctx, ...) (NULL:
+ * none; a walk made again with fewer bins hands them again: call_reset
+ * is called first, when given). */
 ccg_err ccg_bins_make(const ccg_store *s, const ccg_sloc *l,
 		      const ccg_sinst *root, uint64_t t0, uint64_t t1,
-		      uint32_t *n, ccg_buf *out);
+		      uint32_t *n, ccg_buf *out, ccg_bins_call_fn call,
+		      void (*call_reset)(void *ctx), void *ctx);
 
 /* ---- reading ---- */
 

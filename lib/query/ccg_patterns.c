@@ -301,6 +301,15 @@ ccg_err ccg_patterns_time(ccg_patterns *p, const ccg_store *s,
 	return err;
 }
 
+ccg_err ccg_patterns_set_ticks(ccg_patterns *p, uint32_t node,
+			       uint64_t ticks)
+{
+	if (node >= p->n)
+		return CCG_EFORMAT;
+	p->ticks[node] = ticks;
+	return CCG_OK;
+}
+
 /* ---- the table's rows ---- */
 
 static int cmp_rows(const void *a, const void *b)

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "ccg_error.h"
 #include "ccg_stats.h"
@@ -44,6 +45,31 @@ void ccg_patterns_free(ccg_patterns *p);
  * when the store does not hold what the stream needs. */
 ccg_err ccg_patterns_time(ccg_patterns *p, const ccg_store *s,
 			  const ccg_sloc *l, uint32_t root);
+
+/* Sets node's total to `ticks`, as ccg_patterns_time would have made it
+ * (a total kept from the build).  CCG_EFORMAT for a node past the
+ * store's. */
+ccg_err ccg_patterns_set_ticks(ccg_patterns *p, uint32_t node,
+			       uint64_t ticks);
+
+/* A scope's totals kept from the build: the nodes of its rows and their
+ * totals (have 0: none kept, time them). */
+typedef struct ccg_patkept {
+	int have;
+	uint32_t n;
+	uint32_t *node;
+	uint64_t *ticks;
+} ccg_patkept;
+
+static inline void ccg_patkept_free(ccg_patkept *k)
+{
+	free(k->node);
+	free(k->ticks);
+	*k = (ccg_patkept){0, 0, NULL, NULL};
+}
+
+/* Rows of a patterns.tsv. */
+#define CCG_PATTERNS_TOP 100
 
 /* The `top` call nodes occurring at least twice, most time first (then
  * most occurrences, most events, lowest id).  *rows is owned by p. */

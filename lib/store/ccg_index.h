@@ -68,6 +68,8 @@ enum ccg_section {
 			     * format) */
 	CCG_SEC_BINS,       /* preview bins, one record per location
 			     * (owner's format) */
+	CCG_SEC_PATS,       /* patterns.tsv's totals: the root's, then one
+			     * record per location (owner's format) */
 	CCG_SEC__COUNT
 };
 

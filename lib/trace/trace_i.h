@@ -28,6 +28,7 @@
 #include "ccg_trace.h"
 #include "ccg_analyze.h"
 #include "ccg_bins.h"
+#include "ccg_patterns.h"
 #include "ccg_build.h"
 #include "ccg_defs.h"
 #include "ccg_index.h"
@@ -121,6 +122,7 @@ typedef struct ccg_loc {
 	ccg_sloc sl;            /* the location as queries see it */
 	uint32_t bins_n;        /* its preview bins, 0: none */
 	ccg_bins *bins;         /* ... (ccg_binsio.h), NULL: none */
+	ccg_patkept pat;        /* its patterns.tsv's totals (ccg_binsio.h) */
 } ccg_loc;
 
 /* Location l, the i-th, as queries see it. */
@@ -212,6 +214,8 @@ struct ccg_trace {
 	int runtime_only;       /* no call is of a computation region
 				 * (ccg_answers_setup) */
 	ccg_waitset *waits;     /* wait states and the critical path */
+	ccg_patkept pat;        /* the root's patterns.tsv's totals
+				 * (ccg_binsio.h) */
 	uint32_t longest;       /* calls per region longest.tsv lists (0:
 				 * none) */
 	uint64_t longest_stored; /* ... that the index's results hold */

@@ -128,6 +128,7 @@ static void reset_content(ccg_trace *t)
 		free(t->locs[i].dirname);
 		free(t->locs[i].errmsg);
 		ccg_bins_close(t->locs[i].bins);
+		ccg_patkept_free(&t->locs[i].pat);
 	}
 	DROP(free, t->locs);
 	t->nlocs = 0;
@@ -138,6 +139,7 @@ static void reset_content(ccg_trace *t)
 	DROP(ccg_lru_free, t->msgseqs);
 	DROP(ccg_sumset_free, t->sums);
 	DROP(ccg_waitset_free, t->waits);
+	ccg_patkept_free(&t->pat);
 	DROP(ccg_an_free, t->an);
 	DROP(ccg_store_free, t->store);
 	DROP(ccg_index_close, t->index);

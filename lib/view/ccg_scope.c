@@ -319,8 +319,6 @@ ccg_err ccg_scope_text(const ccg_trace *t, const ccg_where *w,
 	return err;
 }
 
-/* Most rows of a patterns.tsv. */
-#define CCG_PATTERNS_TOP 100
 /* Appends the path (from the mount root) of one occurrence of `node`. */
 static ccg_err pattern_path(const ccg_trace *t, const ccg_patterns *p,
 			    uint32_t node, ccg_buf *out)
@@ -395,7 +393,7 @@ cleanup:
 
 /* patterns.tsv of the locations `ls` (their roots counted once each). */
 static ccg_err render_patterns(const ccg_trace *t, const ccg_loc *const *ls,
-			       size_t nls, ccg_buf *b)
+			       size_t nls, const ccg_patkept *kept, ccg_buf *b)
 {
 	ccg_patterns *p = NULL;
 	const ccg_pattern *rows;
@@ -407,7 +405,10 @@ static ccg_err render_patterns(const ccg_trace *t, const ccg_loc *const *ls,
 	if (!err)
 		err = ccg_patterns_compute(t->store, roots, nls, &p);
 	free(roots);
-	for (size_t i = 0; !err && i < nls; i++)
+	/* The totals of its rows kept from the build, or every call timed. */
+	for (uint32_t i = 0; !err && kept->have && i < kept->n; i++)
+		err = ccg_patterns_set_ticks(p, kept->node[i], kept->ticks[i]);
+	for (size_t i = 0; !err && !kept->have && i < nls; i++)
 		err = ccg_patterns_time(p, t->store, &ls[i]->sl, ls[i]->root);
 	if (!err && !(err = ccg_patterns_top(p, CCG_PATTERNS_TOP, &rows, &n))) {
 		ccg_buf_adds(b, "region\tevents\toccurrences\ttotal_events\t"
@@ -466,7 +467,8 @@ ccg_err ccg_scope_patterns(const ccg_trace *t, const ccg_loc *l,
 			else
 				for (size_t i = 0; i < t->nlocs; i++)
 					ls[nls++] = &t->locs[i];
-			err = render_patterns(t, ls, nls, b);
+			err = render_patterns(t, ls, nls,
+					      l ? &l->pat : &t->pat, b);
 		}
 		free(ls);
 		if (err) {

@@ -23,8 +23,8 @@ P2 = 0xD6E8FEB86659FD93
 SEED = 0x63636769647831
 FOOTER_LEN = 40
 REF_EVENT = 0x80000000
-LOCS, META, NODES, EVENTS, TIMES, SUMS, WAITS, BINS = range(8)
-NSECTIONS = 8
+LOCS, META, NODES, EVENTS, TIMES, SUMS, WAITS, BINS, PATS = range(9)
+NSECTIONS = 9
 
 
 def mix64(z):
@@ -510,6 +510,23 @@ def variants(header, secs):
         out = [list(s) for s in secs]
         out[BINS] = out[BINS][:-1]
         v["bins-missing"] = out
+
+    # patterns.tsv's totals: the root's record with a node past the
+    # store's, with too many rows, cut short, with a byte too many, and a
+    # well-formed one naming the first node (accepted).
+    if len(secs[PATS]) == nl + 1:
+        for name, rec in (
+                ("pats-node-range", uvar(1) + uvar(nn + 7) + uvar(5)),
+                ("pats-many", uvar(101) + (uvar(0) + uvar(1)) * 101),
+                ("pats-short", uvar(3) + uvar(0)),
+                ("pats-extra", uvar(1) + uvar(0) + uvar(1) + uvar(0)),
+                ("pats-forged", uvar(1) + uvar(0) + uvar(M64))):
+            out = [list(s) for s in secs]
+            out[PATS][0] = rec
+            v[name] = out
+        out = [list(s) for s in secs]
+        out[PATS] = out[PATS][:-1]
+        v["pats-missing"] = out
 
     files = {name: encode(header, s) for name, s in v.items()}
     files["count-huge"] = encode(header, secs, (NODES, M64))
