@@ -779,6 +779,14 @@ uint64_t ccg_index_count(const ccg_index *x, enum ccg_section sec)
 	return sec < CCG_SEC__COUNT ? x->secs[sec].nrecs : 0;
 }
 
+uint64_t ccg_index_section_bytes(const ccg_index *x, enum ccg_section sec)
+{
+	uint64_t sum = 0;
+	for (size_t b = 0; sec < CCG_SEC__COUNT && b < x->secs[sec].nblocks; b++)
+		sum += x->secs[sec].blocks[b].csize;
+	return sum;
+}
+
 ccg_err ccg_index_each(ccg_index *x, enum ccg_section sec,
 		       ccg_err (*fn)(void *ctx, const unsigned char *rec,
 				     size_t len),

@@ -150,6 +150,9 @@ uint64_t ccg_index_bytes(const ccg_index *x);
 /* Number of records of a section. */
 uint64_t ccg_index_count(const ccg_index *x, enum ccg_section sec);
 
+/* Bytes of a section's blocks in the file (compressed). */
+uint64_t ccg_index_section_bytes(const ccg_index *x, enum ccg_section sec);
+
 /* Calls fn for every record of a small section, in order. */
 ccg_err ccg_index_each(ccg_index *x, enum ccg_section sec,
 		       ccg_err (*fn)(void *ctx, const unsigned char *rec,

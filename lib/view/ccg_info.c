@@ -284,8 +284,15 @@ static void add_open(const ccg_trace *t, ccg_buf *b)
 	ccg_buf_addf(b, "index_to_otf2: %.4f\n",
 		     t->otf2_bytes ? (double)t->index_bytes / t->otf2_bytes
 				   : 0.0);
+	if (t->index)
+		ccg_info_ku(b, "index_preview_bytes",
+			    ccg_index_section_bytes(t->index, CCG_SEC_BINS) +
+				    ccg_index_section_bytes(t->index,
+							    CCG_SEC_PATS));
 	if (t->built) {
 		ccg_buf_addf(b, "build_seconds: %.3f\n", t->build_seconds);
+		ccg_buf_addf(b, "preview_seconds: %.3f\n",
+			     t->preview_seconds);
 		ccg_buf_addf(b, "build_events_per_second: %.0f\n",
 			     t->build_seconds > 0 ? t->events / t->build_seconds
 						  : 0);

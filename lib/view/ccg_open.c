@@ -299,8 +299,10 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 	ccg_err failed = CCG_OK;
 	if (!err && !(err = ccg_answers_prepare(t)))
 		err = ccg_waitset_build(t, &t->waits, &failed);
+	double tp = ccg_now();
 	if (!err)
 		err = ccg_binsio_build(t);
+	t->preview_seconds = ccg_now() - tp;
 	if (err)
 		return err;
 	if (failed)
@@ -310,7 +312,7 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 	t->built = 1;
 	ccg_buf wmsg = CCG_BUF_INIT, why = CCG_BUF_INIT;
 	if (!t->opt.no_index && !ccg_indexio_write(t, identity, &wmsg)) {
-		double secs = t->build_seconds;
+		double secs = t->build_seconds, psecs = t->preview_seconds;
 		uint64_t bytes = t->index_bytes;
 		reset_content(t);
 		if ((err = ccg_indexio_load(t, identity, &why)) && msg)
@@ -318,6 +320,7 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 				     "be read back: %s", t->index_path,
 				     why.data);
 		t->build_seconds = secs;
+		t->preview_seconds = psecs;
 		t->index_bytes = bytes;
 #ifdef __GLIBC__
 		malloc_trim(0); /* give the build's memory back */
