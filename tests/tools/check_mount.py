@@ -12,8 +12,9 @@ Oracles:
   * properties: a node's events.tsv is a contiguous run of its parent's, its
     children's runs lie inside it in order and do not overlap; the times in
     a directory name bound the node's events; no directory has more than B
-    subdirectories; stat sizes equal the bytes read; reads at random offsets
-    equal slices of a full read.
+    subdirectories; stat sizes equal the bytes read (every file of the
+    root, a group, a location and two windows named by their times); reads
+    at random offsets equal slices of a full read.
 """
 import argparse
 import os
@@ -51,6 +52,59 @@ def check_file(path, rnd, probes=4):
         finally:
             os.close(fd)
     return data
+
+
+# Files up to this many bytes are read whole by check_dir_files; larger
+# ones at their end only (a byte before it, nothing at it).
+WHOLE_MAX = 32 << 20
+
+
+def check_dir_files(path, rnd):
+    """Every file of directory `path`: its stat size is the bytes it reads
+    (check_file); a file over WHOLE_MAX bytes reads one byte at size - 1
+    and none at size.  Returns how many files."""
+    n = 0
+    for name in sorted(os.listdir(path)):
+        p = os.path.join(path, name)
+        st = os.lstat(p)
+        if not os.path.isfile(p) or os.path.islink(p):
+            continue
+        n += 1
+        if st.st_size <= WHOLE_MAX:
+            check_file(p, rnd, probes=2)
+            continue
+        fd = os.open(p, os.O_RDONLY)
+        try:
+            last, past = os.pread(fd, 2, st.st_size - 1), \
+                os.pread(fd, 1, st.st_size)
+        finally:
+            os.close(fd)
+        if len(last) != 1 or past:
+            fail(f"{p}: stat size {st.st_size}, but {len(last)} byte(s) "
+                 f"at {st.st_size - 1} and {len(past)} at the size")
+    return n
+
+
+def sizes_only(m, rnd):
+    """check_dir_files on the root, its first group and location (by
+    locations.tsv) and two windows named by their times: the same
+    directories as a full check."""
+    info = parse_info(read_file(os.path.join(m, "info")))
+    zero, first, last = (int(info[k]) for k in ("zero", "first", "last"))
+    locs = parse_tsv(read_file(os.path.join(m, "locations.tsv")))
+    head = locs[0].split("\t")
+    path = dict(zip(head, locs[1].split("\t")))["path"] if locs[1:] else ""
+    dirs = [m]
+    if path:
+        dirs += [os.path.join(m, os.path.dirname(path)), os.path.join(m, path)]
+    for k in range(2):
+        lo = rnd.randint(first, last)
+        hi = lo + rnd.randint(1, max(1, (last - first) // (20 if k else 3)))
+        dirs.append(os.path.join(m, "time", f"{lo - zero}-{hi - zero}"))
+    n = sum(check_dir_files(d, rnd) for d in dirs)
+    print(f"every file of {n} in {len(dirs)} directories: stat size = bytes "
+          f"read; {len(failures)} failures")
+    return 1 if failures else 0
 
 
 REGION_RE = re.compile(r'Region: "(.*)" <\d+>$')
@@ -242,9 +296,14 @@ def main():
     ap.add_argument("--manifest")
     ap.add_argument("--max-nodes", type=int, default=30000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--sizes-only", action="store_true",
+                    help="only stat size = bytes read, in the directories "
+                    "below")
     a = ap.parse_args()
     rnd = random.Random(a.seed)
     m = a.mount
+    if a.sizes_only:
+        sys.exit(sizes_only(m, rnd))
 
     for f in ("README", "info", "regions.tsv", "locations.tsv",
               "definitions.tsv"):
@@ -378,11 +437,21 @@ def main():
         lines = parse_tsv(read_file(os.path.join(m, row["path"],
                                                  "events.tsv")))
         full[row["id"]] = (lines[:1], lines[1:])
+    # Every file of the root, the first group, the first location and the
+    # first two windows below (named by their times, not listed): stat
+    # size = bytes read.
+    whole = [m]
+    if rows:
+        whole += [os.path.join(m, os.path.dirname(rows[0]["path"])),
+                  os.path.join(m, rows[0]["path"])]
+    nfiles = sum(check_dir_files(d, rnd) for d in whole if os.path.isdir(d))
     for k in range(6 if rows and last > first else 0):
         lo = rnd.randint(first, last)
         hi = rnd.randint(lo + 1, last + 1) if k % 2 else \
             lo + rnd.randint(1, max(1, (last - first) // 20))
         wdir = os.path.join(m, "time", f"{lo - zero}-{hi - zero}")
+        if k < 2:
+            nfiles += check_dir_files(wdir, rnd)
         merged = []
         for i, row in enumerate(rows):
             head, body = full[row["id"]]
@@ -409,7 +478,8 @@ def main():
     if total != int(root_info["events"]):
         fail(f"root info events {root_info['events']} != {total}")
     print(f"checked {len(rows)} locations, {total} events, "
-          f"{walker.nodes} call directories; {len(failures)} failures")
+          f"{walker.nodes} call directories, every file of {nfiles} in "
+          f"{len(whole) + 2} directories; {len(failures)} failures")
     sys.exit(1 if failures else 0)
 
 
