@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccg_bins.h"
 #include "ccg_cancel.h"
 #include "ccg_search.h"
 
@@ -269,8 +270,8 @@ void ccg_table_messages(ccg_sink *s, ccg_msg_row *rows, size_t n,
 uint64_t ccg_table_bin_edge(uint64_t t0, uint64_t t1, uint32_t bins,
 			    uint32_t k)
 {
-	uint64_t span = t1 > t0 ? t1 - t0 : 0;
-	return t0 + (uint64_t)((unsigned __int128)span * k / bins);
+	/* The preview bins' edges: a timeline of as many bins reads them. */
+	return ccg_bins_edge(t0, t1, bins, k);
 }
 
 typedef struct tl_col {
