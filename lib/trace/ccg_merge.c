@@ -4,18 +4,22 @@
  *
  * Each location's text (inside the window, or all of it) is a stream
  * sorted by its first column, the time; the merged file takes lines by
- * (time, location order).  Its size is the sum of the streams', known
- * without merging.  The first read of a file builds checkpoints - every
- * CCG_MERGE_STEP bytes, or more for a big file so that there are at most
- * CCG_MERGE_MAX_CP of them, where each stream stands - by one merge pass
- * (cost follows the file's lines); a read then merges forward from the
- * checkpoint below its offset.
+ * (time, location order), through a cursor over the streams
+ * (ccg_mcur.h: a heap, O(log n) per line for n locations).  Its size is
+ * the sum of the streams', known without merging.  A read merges forward
+ * from the nearest place below its offset where it knows each stream's
+ * position: a cursor an earlier read left parked there (the trace keeps
+ * CCG_MERGE_PARK of them, the least recently parked goes first), so a
+ * sequential reader merges each line once, or a checkpoint - one every
+ * CCG_MERGE_STEP merged bytes, or more for a big file so that there are
+ * at most CCG_MERGE_MAX_CP of them, recorded by the reads that pass them
+ * first (a read far into a file merges from the last checkpoint known).
+ * A small merged window is merged whole at its first read and kept.
  */
 #include "trace_i.h"
 #include "ccg_mut.h"
 #include "ccg_ids.h"
-#include "ccg_events.h"
-#include "ccg_metrics.h"
+#include "ccg_mcur.h"
 #include "ccg_merge.h"
 #include "ccg_cancel.h"
 
@@ -25,15 +29,13 @@
 #include "ccg_grow.h"
 #include "ccg_tsv.h"
 
-/* Merged bytes between two checkpoints, and bytes read from a stream at
- * once. */
+/* Merged bytes between two checkpoints. */
 #define CCG_MERGE_STEP (256u << 10)
-#define CCG_MERGE_CHUNK (64u << 10)
 /* Most checkpoints of one file: its memory is at most this many times 8
  * bytes per location, however long the file. */
 #define CCG_MERGE_MAX_CP 4096u
-/* A merged window of at most this many bytes keeps its text from the
- * checkpoint pass (while all kept texts stay under CCG_MERGE_KEEP_ALL), so
+/* A merged window of at most this many bytes keeps its text from its
+ * first read (while all kept texts stay under CCG_MERGE_KEEP_ALL), so
  * its reads are copies. */
 #define CCG_MERGE_KEEP (4u << 20)
 #define CCG_MERGE_KEEP_ALL (64u << 20)
@@ -44,17 +46,17 @@ typedef struct ccg_wmerge {
 				 * root, 1 + i group i */
 	enum view v;            /* V_EVENTS or V_METRICS */
 	size_t n;               /* locations */
-	struct mpart {
-		uint32_t loc;   /* location index */
-		uint64_t body;  /* its window text bytes */
-	} *part;
+	ccg_mpart *part;        /* their streams */
 	uint64_t total;
 	uint64_t step;          /* merged bytes between checkpoints */
-	size_t ncp;
-	uint64_t *cp_off;       /* merged offset of checkpoint k */
-	uint64_t *cp_pos;       /* ncp x n: each stream's offset there */
-	size_t cap_off, cap_pos;
-	ccg_buf text;           /* the whole merged text, when kept */
+	size_t ncp;             /* win_mu: checkpoints known, >= 1 */
+	uint64_t *cp_off;       /* win_mu: merged offset of checkpoint k,
+				 * increasing */
+	uint64_t *cp_pos;       /* win_mu: ncp x n: each stream's offset
+				 * there */
+	size_t cap_off, cap_pos; /* win_mu */
+	ccg_buf text;           /* the whole merged text, when kept (set
+				 * before the merge is shared) */
 } ccg_wmerge;
 
 void ccg_merge_free(ccg_wmerge *m)
@@ -68,15 +70,16 @@ void ccg_merge_free(ccg_wmerge *m)
 	free(m);
 }
 
-/* What is merged: view v of trace t, inside window wn (NULL: all). */
-typedef struct mctx {
-	const ccg_trace *t;
-	enum view v;
-	const ccg_win *wn;
-} mctx;
+void ccg_merge_park_free(ccg_trace_mut *mu)
+{
+	for (size_t i = 0; i < CCG_MERGE_PARK; i++) {
+		ccg_mcur_free(mu->parked[i].cur);
+		mu->parked[i] = (struct ccg_mpark){0};
+	}
+}
 
 /* The header of the merged file. */
-static const char *merged_header(const mctx *c, size_t *len)
+static const char *merged_header(const ccg_mctx *c, size_t *len)
 {
 	if (c->v == V_METRICS) {
 		*len = sizeof CCG_METRICS_HEADER - 1;
@@ -84,130 +87,6 @@ static const char *merged_header(const mctx *c, size_t *len)
 	}
 	*len = c->t->ev_header.len;
 	return c->t->ev_header.data;
-}
-
-/* The bytes of location l's stream (no header). */
-static ccg_err stream_size(const mctx *c, const ccg_loc *l, uint64_t *size)
-{
-	if (c->v == V_METRICS)
-		return ccg_metrics_window_body(c->t, l, c->wn, 0, 0, NULL,
-					       size);
-	ccg_err err = ccg_events_window(c->t, l, c->wn->t0, c->wn->t1, 0, 0,
-					NULL, size);
-	*size -= c->t->ev_header.len;
-	return err;
-}
-
-/* Appends up to `len` bytes of location l's stream from `off`. */
-static ccg_err stream_read(const mctx *c, const ccg_loc *l, uint64_t off,
-			   size_t len, ccg_buf *out)
-{
-	if (c->v == V_METRICS)
-		return ccg_metrics_window_body(c->t, l, c->wn, off, len, out,
-					       NULL);
-	return ccg_events_window_body(c->t, l, c->wn->t0, c->wn->t1, off, len,
-				      out);
-}
-
-typedef struct mstream {
-	const ccg_loc *l;
-	uint64_t pos, end;      /* next byte of the stream to fetch */
-	ccg_buf buf;
-	size_t at;              /* next line in buf */
-} mstream;
-
-/* Makes sure stream s holds a whole line at s->at; 0 when it has none. */
-static ccg_err mstream_fill(const mctx *c, mstream *s, int *have)
-{
-	for (;;) {
-		const char *nl = s->at < s->buf.len
-					 ? memchr(s->buf.data + s->at, '\n',
-						  s->buf.len - s->at)
-					 : NULL;
-		if (nl) {
-			*have = 1;
-			return CCG_OK;
-		}
-		if (s->pos >= s->end) {
-			*have = 0;
-			return CCG_OK;
-		}
-		/* Keep the partial line, fetch more. */
-		ccg_buf_drop(&s->buf, s->at);
-		s->at = 0;
-		size_t before = s->buf.len;
-		ccg_err err = stream_read(c, s->l, s->pos, CCG_MERGE_CHUNK,
-					  &s->buf);
-		if (err)
-			return err;
-		if (s->buf.len == before)
-			return CCG_EFORMAT; /* the stream ended early */
-		s->pos += s->buf.len - before;
-	}
-}
-
-static uint64_t line_time(const char *p)
-{
-	uint64_t v = 0;
-	for (; *p >= '0' && *p <= '9'; p++)
-		v = v * 10 + (uint64_t)(*p - '0');
-	return v;
-}
-
-/* The stream whose next line comes first; -1 when all are done. */
-static ccg_err mpick(const mctx *c, mstream *s, size_t n, long *pick)
-{
-	uint64_t best = 0;
-	*pick = -1;
-	for (size_t i = 0; i < n; i++) {
-		int have;
-		ccg_err err = mstream_fill(c, &s[i], &have);
-		if (err)
-			return err;
-		if (!have)
-			continue;
-		uint64_t tm = line_time(s[i].buf.data + s[i].at);
-		if (*pick < 0 || tm < best) {
-			best = tm;
-			*pick = (long)i;
-		}
-	}
-	return CCG_OK;
-}
-
-static size_t mline_len(const mstream *s)
-{
-	const char *nl = memchr(s->buf.data + s->at, '\n', s->buf.len - s->at);
-	return (size_t)(nl - (s->buf.data + s->at)) + 1;
-}
-
-/* Opens the streams at the given positions (NULL: at their starts). */
-static ccg_err mstreams_open(const ccg_trace *t, const ccg_wmerge *m,
-			     const uint64_t *pos, mstream **out)
-{
-	mstream *s = calloc(m->n ? m->n : 1, sizeof *s);
-	if (!s)
-		return CCG_ENOMEM;
-	for (size_t i = 0; i < m->n; i++) {
-		s[i].l = &t->locs[m->part[i].loc];
-		s[i].pos = pos ? pos[i] : 0;
-		s[i].end = m->part[i].body;
-	}
-	*out = s;
-	return CCG_OK;
-}
-
-static void mstreams_close(mstream *s, size_t n)
-{
-	for (size_t i = 0; s && i < n; i++)
-		ccg_buf_free(&s[i].buf);
-	free(s);
-}
-
-/* Where stream i stands: its fetched position minus what is buffered. */
-static uint64_t mstream_pos(const mstream *s)
-{
-	return s->pos - (s->buf.len - s->at);
 }
 
 /* The key of directory w among the merges: its window and sub, or for
@@ -221,8 +100,10 @@ static void merge_key(const ccg_where *w, size_t *win, uint64_t *sub)
 }
 
 /* The locations of directory w and the bytes of each one's stream (no
- * header), into m: no merging, only sizes. */
-static ccg_err scope_sizes(const mctx *c, const ccg_where *w, ccg_wmerge *m)
+ * header), into m, with checkpoint 0 (every stream at its start): no
+ * merging, only sizes. */
+static ccg_err scope_sizes(const ccg_mctx *c, const ccg_where *w,
+			   ccg_wmerge *m)
 {
 	size_t first;
 	const uint32_t *members;
@@ -233,29 +114,150 @@ static ccg_err scope_sizes(const mctx *c, const ccg_where *w, ccg_wmerge *m)
 	ccg_err err = m->part ? CCG_OK : CCG_ENOMEM;
 	for (size_t i = 0; !err && i < m->n; i++) {
 		m->part[i].loc = members ? members[i] : (uint32_t)(first + i);
-		err = stream_size(c, &c->t->locs[m->part[i].loc],
-				  &m->part[i].body);
+		err = ccg_mcur_stream_size(c, &c->t->locs[m->part[i].loc],
+					   &m->part[i].body);
 		m->total += m->part[i].body;
 	}
 	/* At most CCG_MERGE_MAX_CP checkpoints. */
 	m->step = CCG_MERGE_STEP;
 	if (m->total / CCG_MERGE_MAX_CP >= m->step)
 		m->step = m->total / CCG_MERGE_MAX_CP + 1;
+	if (!err && (CCG_GROW(m->cp_off, 1, m->cap_off) ||
+		     CCG_GROW(m->cp_pos, m->n ? m->n : 1, m->cap_pos)))
+		err = CCG_ENOMEM;
+	if (!err)
+		m->ncp = 1; /* zeroed by CCG_GROW */
 	return err;
 }
 
-/* Records where every stream stands at merged offset `merged`. */
-static ccg_err checkpoint(ccg_wmerge *m, const mstream *s, uint64_t merged)
+/* Where a cursor over m records the next checkpoint: the merged offset
+ * it must have reached.  Called with win_mu held. */
+static uint64_t next_checkpoint(const ccg_wmerge *m)
 {
+	return m->ncp < CCG_MERGE_MAX_CP + 1 ? (uint64_t)m->ncp * m->step
+					       : UINT64_MAX;
+}
+
+/* Records where every stream of cursor cur stands as checkpoint ncp of
+ * m, unless another read did first; *next: where the one after lies. */
+static ccg_err checkpoint(const ccg_trace *t, ccg_wmerge *m,
+			  const ccg_mcur *cur, uint64_t *next)
+{
+	ccg_err err = CCG_OK;
+	uint64_t at = ccg_mcur_at(cur);
 	size_t n = m->n ? m->n : 1;
-	if (CCG_GROW(m->cp_off, m->ncp + 1, m->cap_off) ||
-	    CCG_GROW(m->cp_pos, (m->ncp + 1) * n, m->cap_pos))
+	pthread_mutex_lock(&t->mut->win_mu);
+	if (at >= next_checkpoint(m) && at > m->cp_off[m->ncp - 1]) {
+		if (CCG_GROW(m->cp_off, m->ncp + 1, m->cap_off) ||
+		    CCG_GROW(m->cp_pos, (m->ncp + 1) * n, m->cap_pos)) {
+			err = CCG_ENOMEM;
+		} else {
+			m->cp_off[m->ncp] = at;
+			ccg_mcur_pos(cur, &m->cp_pos[m->ncp * m->n]);
+			m->ncp++;
+		}
+	}
+	*next = next_checkpoint(m);
+	pthread_mutex_unlock(&t->mut->win_mu);
+	return err;
+}
+
+/* A cursor over m standing at or below merged offset x: the parked one
+ * nearest below x when none of m's checkpoints is nearer (taken out of
+ * the park), else one opened at that checkpoint; *next: where the next
+ * checkpoint lies. */
+static ccg_err cursor_at(const ccg_mctx *c, ccg_wmerge *m, uint64_t x,
+			 ccg_mcur **out, uint64_t *next)
+{
+	ccg_trace_mut *mu = c->t->mut;
+	uint64_t *pos = malloc((m->n ? m->n : 1) * sizeof *pos);
+	if (!pos)
 		return CCG_ENOMEM;
-	m->cp_off[m->ncp] = merged;
-	for (size_t i = 0; i < m->n; i++)
-		m->cp_pos[m->ncp * m->n + i] = mstream_pos(&s[i]);
-	m->ncp++;
-	return CCG_OK;
+	pthread_mutex_lock(&mu->win_mu);
+	size_t k = (size_t)(x / m->step);
+	if (k >= m->ncp)
+		k = m->ncp - 1;
+	while (k > 0 && m->cp_off[k] > x)
+		k--;
+	uint64_t from = m->cp_off[k];
+	struct ccg_mpark *best = NULL;
+	for (size_t i = 0; i < CCG_MERGE_PARK; i++) {
+		struct ccg_mpark *p = &mu->parked[i];
+		uint64_t at = p->m == m ? ccg_mcur_at(p->cur) : 0;
+		if (p->m == m && at <= x && at >= from &&
+		    (!best || at > ccg_mcur_at(best->cur)))
+			best = p;
+	}
+	*out = NULL;
+	if (best) {
+		*out = best->cur;
+		*best = (struct ccg_mpark){0};
+	} else {
+		memcpy(pos, &m->cp_pos[k * m->n], m->n * sizeof *pos);
+	}
+	*next = next_checkpoint(m);
+	pthread_mutex_unlock(&mu->win_mu);
+	ccg_err err = CCG_OK;
+	if (!*out)
+		err = ccg_mcur_open(c, m->part, m->n, pos, from, out);
+	free(pos);
+	return err;
+}
+
+/* Parks cursor cur of m for the read that continues where it stands
+ * (unless it stands at the end), in a free place or in that of the
+ * least recently parked cursor. */
+static void cursor_park(const ccg_trace *t, ccg_wmerge *m, ccg_mcur *cur)
+{
+	ccg_trace_mut *mu = t->mut;
+	if (ccg_mcur_at(cur) >= m->total) {
+		ccg_mcur_free(cur);
+		return;
+	}
+	pthread_mutex_lock(&mu->win_mu);
+	struct ccg_mpark *p = &mu->parked[0];
+	for (size_t i = 1; p->cur && i < CCG_MERGE_PARK; i++)
+		if (!mu->parked[i].cur || mu->parked[i].used < p->used)
+			p = &mu->parked[i];
+	ccg_mcur *old = p->cur;
+	*p = (struct ccg_mpark){m, cur, ++mu->park_tick};
+	pthread_mutex_unlock(&mu->win_mu);
+	ccg_mcur_free(old);
+}
+
+/* Appends merged bytes [x, x + len) of m from cursor cur, which stands
+ * at or below x, recording the checkpoints it passes first (*next: where
+ * the next one lies).  The cursor stops at the line the read ends in. */
+static ccg_err cursor_copy(const ccg_mctx *c, ccg_wmerge *m, ccg_mcur *cur,
+			   uint64_t *next, uint64_t x, size_t len,
+			   ccg_buf *out)
+{
+	size_t want_end = out->len + len;
+	ccg_err err = CCG_OK;
+	while (!err && out->len < want_end && !(err = ccg_cancel_poll())) {
+		uint64_t at = ccg_mcur_at(cur);
+		if (at >= *next && (err = checkpoint(c->t, m, cur, next)))
+			break;
+		const char *line;
+		size_t n;
+		ccg_mcur_line(cur, &line, &n);
+		if (!n) {
+			if (at != m->total)
+				err = CCG_EFORMAT; /* a stream ended early */
+			break;
+		}
+		if (at + n > x) {
+			size_t skip = x > at ? (size_t)(x - at) : 0;
+			size_t take = n - skip;
+			if (take > want_end - out->len)
+				take = want_end - out->len;
+			if (ccg_buf_add(out, line + skip, take) ||
+			    skip + take < n)
+				break;
+		}
+		err = ccg_mcur_next(c, cur);
+	}
+	return err ? err : ccg_buf_status(out);
 }
 
 /* Whether a merged text of `total` bytes may be kept whole. */
@@ -273,35 +275,22 @@ static int may_keep(const ccg_trace *t, uint64_t total)
 	return keep;
 }
 
-/* Builds the merge state of directory w, checkpoints included. */
-static ccg_err wmerge_build(const mctx *c, const ccg_where *w, ccg_wmerge **out)
+/* Builds the merge state of directory w: its streams' sizes and, for a
+ * small file, its whole text. */
+static ccg_err wmerge_build(const ccg_mctx *c, const ccg_where *w,
+			    ccg_wmerge **out)
 {
 	ccg_wmerge *m = calloc(1, sizeof *m);
 	if (!m)
 		return CCG_ENOMEM;
-	mstream *s = NULL;
+	ccg_mcur *cur = NULL;
+	uint64_t next = UINT64_MAX;
 	ccg_err err = scope_sizes(c, w, m);
-	if (!err)
-		err = mstreams_open(c->t, m, NULL, &s);
-	int keep = !err && may_keep(c->t, m->total);
-	uint64_t merged = 0;
-	while (!err && !(err = ccg_cancel_poll())) {
-		if (merged >= (uint64_t)m->ncp * m->step &&
-		    (err = checkpoint(m, s, merged)))
-			break;
-		long pick;
-		if ((err = mpick(c, s, m->n, &pick)) || pick < 0)
-			break;
-		size_t k = mline_len(&s[pick]);
-		if (keep && ccg_buf_add(&m->text, s[pick].buf.data + s[pick].at,
-					k))
-			err = CCG_ENOMEM;
-		s[pick].at += k;
-		merged += k;
-	}
-	mstreams_close(s, m->n);
-	if (!err && merged != m->total)
-		err = CCG_EFORMAT;
+	if (!err && m->total && may_keep(c->t, m->total) &&
+	    !(err = ccg_mcur_open(c, m->part, m->n, NULL, 0, &cur)))
+		err = cursor_copy(c, m, cur, &next, 0, (size_t)m->total,
+				  &m->text);
+	ccg_mcur_free(cur);
 	if (err) {
 		ccg_merge_free(m);
 		return err;
@@ -312,8 +301,8 @@ static ccg_err wmerge_build(const mctx *c, const ccg_where *w, ccg_wmerge **out)
 
 /* The merge state of view v of directory w already built, or NULL.
  * Called with win_mu held. */
-static const ccg_wmerge *wmerge_find(const ccg_trace *t, const ccg_where *w,
-				 enum view v)
+static ccg_wmerge *wmerge_find(const ccg_trace *t, const ccg_where *w,
+			       enum view v)
 {
 	size_t win;
 	uint64_t sub;
@@ -326,7 +315,8 @@ static const ccg_wmerge *wmerge_find(const ccg_trace *t, const ccg_where *w,
 }
 
 /* The cached merge state of directory w (built on first use). */
-static ccg_err wmerge_get(const mctx *c, const ccg_where *w, const ccg_wmerge **out)
+static ccg_err wmerge_get(const ccg_mctx *c, const ccg_where *w,
+			  ccg_wmerge **out)
 {
 	ccg_trace_mut *mu = c->t->mut;
 	pthread_mutex_lock(&mu->win_mu);
@@ -352,7 +342,8 @@ static ccg_err wmerge_get(const mctx *c, const ccg_where *w, const ccg_wmerge **
 
 /* Size of a merged file without its header: the sum of its locations'
  * streams, known without merging them. */
-static ccg_err merged_size(const mctx *c, const ccg_where *w, uint64_t *size)
+static ccg_err merged_size(const ccg_mctx *c, const ccg_where *w,
+			   uint64_t *size)
 {
 	pthread_mutex_lock(&c->t->mut->win_mu);
 	const ccg_wmerge *have = wmerge_find(c->t, w, c->v);
@@ -365,54 +356,37 @@ static ccg_err merged_size(const mctx *c, const ccg_where *w, uint64_t *size)
 	ccg_err err = scope_sizes(c, w, &m);
 	*size = m.total;
 	free(m.part);
+	free(m.cp_off);
+	free(m.cp_pos);
 	return err;
 }
 
-/* Appends merged bytes [x, x + len) of m, merging from the checkpoint
- * below x. */
-static ccg_err merged_read(const mctx *c, const ccg_wmerge *m, uint64_t x,
+/* Appends merged bytes [x, x + len) of m: a copy of its kept text, or
+ * merged from a cursor at or below x, parked afterwards. */
+static ccg_err merged_read(const ccg_mctx *c, ccg_wmerge *m, uint64_t x,
 			   size_t len, ccg_buf *out)
 {
-	size_t want_end = out->len + len;
 	if (m->text.len == m->total) {
 		size_t take = m->total - x < len ? (size_t)(m->total - x) : len;
 		return ccg_buf_add(out, m->text.data + x, take);
 	}
-	size_t k = (size_t)(x / m->step);
-	if (k >= m->ncp)
-		k = m->ncp - 1;
-	while (k > 0 && m->cp_off[k] > x)
-		k--;
-	mstream *s;
-	ccg_err err = mstreams_open(c->t, m, &m->cp_pos[k * m->n], &s);
+	ccg_mcur *cur;
+	uint64_t next;
+	ccg_err err = cursor_at(c, m, x, &cur, &next);
 	if (err)
 		return err;
-	uint64_t merged = m->cp_off[k];
-	while (!err && out->len < want_end && !(err = ccg_cancel_poll())) {
-		long pick;
-		if ((err = mpick(c, s, m->n, &pick)) || pick < 0)
-			break;
-		size_t n = mline_len(&s[pick]);
-		const char *line = s[pick].buf.data + s[pick].at;
-		if (merged + n > x) {
-			size_t skip = x > merged ? (size_t)(x - merged) : 0;
-			size_t take = n - skip;
-			if (take > want_end - out->len)
-				take = want_end - out->len;
-			ccg_buf_add(out, line + skip, take);
-		}
-		s[pick].at += n;
-		merged += n;
-	}
-	mstreams_close(s, m->n);
-	return err ? err : ccg_buf_status(out);
+	if ((err = cursor_copy(c, m, cur, &next, x, len, out)))
+		ccg_mcur_free(cur);
+	else
+		cursor_park(c->t, m, cur);
+	return err;
 }
 
 ccg_err ccg_merge_view(const ccg_trace *t, const ccg_where *w, enum view v,
 		       const ccg_win *wn, uint64_t off, size_t len,
 		       ccg_buf *out, uint64_t *size)
 {
-	const mctx c = {t, v, wn};
+	const ccg_mctx c = {t, v, wn};
 	size_t hlen;
 	const char *header = merged_header(&c, &hlen);
 	if (!out) {
@@ -420,7 +394,7 @@ ccg_err ccg_merge_view(const ccg_trace *t, const ccg_where *w, enum view v,
 		*size += hlen;
 		return err;
 	}
-	const ccg_wmerge *m;
+	ccg_wmerge *m;
 	ccg_err err = wmerge_get(&c, w, &m);
 	if (err)
 		return err;
@@ -431,7 +405,7 @@ ccg_err ccg_merge_view(const ccg_trace *t, const ccg_where *w, enum view v,
 		off = hlen;
 	}
 	uint64_t x = off - hlen;
-	if (out->len >= want_end || x >= m->total || !m->ncp)
+	if (out->len >= want_end || x >= m->total)
 		return ccg_buf_status(out);
 	return merged_read(&c, m, x, want_end - out->len, out);
 }

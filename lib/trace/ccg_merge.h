@@ -17,5 +17,7 @@ ccg_err ccg_merge_view(const ccg_trace *t, const ccg_where *w, enum view v,
 		       ccg_buf *out, uint64_t *size);
 /* Frees a window's kept merge (ccg_mut.h's merges). */
 void ccg_merge_free(ccg_wmerge *m);
+/* Frees the cursors parked in mu (at close, with no read running). */
+void ccg_merge_park_free(ccg_trace_mut *mu);
 
 #endif

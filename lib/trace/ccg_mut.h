@@ -14,6 +14,10 @@
 
 /* A window's merged events.tsv or metrics.tsv, kept (ccg_merge.c). */
 typedef struct ccg_wmerge ccg_wmerge;
+/* A cursor over a merge's streams (ccg_mcur.h), and how many a trace
+ * keeps parked between reads. */
+typedef struct ccg_mcur ccg_mcur;
+#define CCG_MERGE_PARK 8
 
 /* Refused names refused.tsv shows, those kept for its earlier versions
  * (see ccg_windows_refused_text), and those also said on stderr. */
@@ -37,6 +41,13 @@ struct ccg_trace_mut {
 				 * window and scope */
 	size_t nmerges, capmerges; /* win_mu */
 	uint64_t merge_kept;    /* win_mu: bytes of kept merged texts */
+	struct ccg_mpark {
+		ccg_wmerge *m;  /* the merge it reads; NULL: a free place */
+		ccg_mcur *cur;  /* owned */
+		uint64_t used;  /* park_tick when parked */
+	} parked[CCG_MERGE_PARK]; /* win_mu: cursors the last reads of
+				 * merges left where they stopped */
+	uint64_t park_tick;     /* win_mu */
 	pthread_mutex_t pat_mu;
 	ccg_buf *pat_root;      /* pat_mu: patterns.tsv of the root */
 	ccg_buf **pat_loc;      /* pat_mu: per location, when made */

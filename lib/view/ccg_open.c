@@ -457,6 +457,7 @@ static void mut_free(ccg_trace_mut *m)
 	}
 	free(m->wins);
 	free(m->tlns);
+	ccg_merge_park_free(m);
 	for (size_t i = 0; i < m->nmerges; i++)
 		ccg_merge_free(m->merges[i]);
 	free(m->merges);
