@@ -25,10 +25,12 @@ size_t ccg_events_header(const ccg_trace *t, uint64_t *off, size_t len,
 	}
 	return want_end;
 }
-/* A windowed walk over location l from its root (*root).  Where times
- * never fall, the window is a range of events, found once. */
+/* A windowed walk over location l from its root (*root): inside e, or
+ * when it is NULL inside [t0, t1) (where times never fall, a range of
+ * events, found once). */
 static ccg_err walk_window(const ccg_trace *t, const ccg_loc *l, uint64_t t0,
-			   uint64_t t1, ccg_inst *root, ccg_evwalk *w)
+			   uint64_t t1, const ccg_evwin *e, ccg_inst *root,
+			   ccg_evwalk *w)
 {
 	ccg_err err = ccg_ids_root(t, l, root);
 	if (err)
@@ -37,18 +39,25 @@ static ccg_err walk_window(const ccg_trace *t, const ccg_loc *l, uint64_t t0,
 	if (!m)
 		return CCG_ENOMEM;
 	*w = ccg_evwalk_make(t, l, m);
+	if (e) {
+		w->win = *e;
+		return CCG_OK;
+	}
 	return ccg_events_evwin(t, l, w->tc, t0, t1, &w->win);
 }
 
 ccg_err ccg_events_window_body(const ccg_trace *t, const ccg_loc *l,
-			       uint64_t t0, uint64_t t1, uint64_t off,
-			       size_t len, ccg_buf *out)
+			       const ccg_evwin *e, uint64_t off, size_t len,
+			       ccg_buf *out, uint64_t *size)
 {
 	ccg_inst root;
 	ccg_evwalk w;
-	ccg_err err = walk_window(t, l, t0, t1, &root, &w);
+	ccg_err err = walk_window(t, l, 0, 0, e, &root, &w);
 	if (err)
 		return err;
+	if (!out)
+		return ccg_evwalk_size(&w, root.node, root.first,
+				       ccg_evwalk_tsv_fixed(t, l), size);
 	return ccg_evwalk_read(&w, &root, off, len, out);
 }
 
@@ -59,7 +68,7 @@ ccg_err ccg_events_window(const ccg_trace *t, const ccg_loc *l, uint64_t t0,
 {
 	ccg_inst in;
 	ccg_evwalk w;
-	ccg_err err = walk_window(t, l, t0, t1, &in, &w);
+	ccg_err err = walk_window(t, l, t0, t1, NULL, &in, &w);
 	if (err)
 		return err;
 	const size_t hlen = t->ev_header.len;

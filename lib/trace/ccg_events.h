@@ -70,11 +70,12 @@ ccg_err ccg_events_window(const ccg_trace *t, const ccg_loc *l, uint64_t t0,
  * which the read of `len` bytes ends. */
 size_t ccg_events_header(const ccg_trace *t, uint64_t *off, size_t len,
 			 ccg_buf *out);
-/* Appends up to `len` bytes of the body (no header) of a location's
- * events.tsv inside [t0, t1), from body offset `off`. */
+/* The body (no header) of a location's events.tsv inside window e
+ * (ccg_events_evwin): its size (out NULL), or up to `len` bytes of it
+ * from body offset `off`. */
 ccg_err ccg_events_window_body(const ccg_trace *t, const ccg_loc *l,
-			       uint64_t t0, uint64_t t1, uint64_t off,
-			       size_t len, ccg_buf *out);
+			       const ccg_evwin *e, uint64_t off, size_t len,
+			       ccg_buf *out, uint64_t *size);
 
 /* Size (out NULL) or up to `len` bytes from `off` of location l's
  * part of a trace.json after its metadata: its events (those of `in`, a

@@ -19,7 +19,7 @@
 #define CCG_MCUR_BUF (1u << 20)
 
 typedef struct mstream {
-	const ccg_loc *l;
+	const ccg_mpart *p;
 	uint64_t pos, end;      /* next byte of the stream to fetch */
 	size_t chunk;           /* bytes of its next fetch */
 	ccg_buf buf;
@@ -38,27 +38,31 @@ struct ccg_mcur {
 	size_t bufs;            /* bytes of all streams' chunks */
 };
 
-ccg_err ccg_mcur_stream_size(const ccg_mctx *c, const ccg_loc *l,
-			     uint64_t *size)
+/* The size of stream p (out NULL), or up to `len` bytes of it from
+ * `off` appended to out. */
+static ccg_err stream_text(const ccg_mctx *c, const ccg_mpart *p,
+			   uint64_t off, size_t len, ccg_buf *out,
+			   uint64_t *size)
 {
+	const ccg_loc *l = &c->t->locs[p->loc];
 	if (c->v == V_METRICS)
-		return ccg_metrics_window_body(c->t, l, c->wn, 0, 0, NULL,
+		return ccg_metrics_window_body(c->t, l, &p->win, off, len, out,
 					       size);
-	ccg_err err = ccg_events_window(c->t, l, c->wn->t0, c->wn->t1, 0, 0,
-					NULL, size);
-	*size -= c->t->ev_header.len;
-	return err;
+	return ccg_events_window_body(c->t, l, &p->win, off, len, out, size);
 }
 
-/* Appends up to `len` bytes of location l's stream from `off`. */
-static ccg_err stream_read(const ccg_mctx *c, const ccg_loc *l, uint64_t off,
-			   size_t len, ccg_buf *out)
+ccg_err ccg_mcur_part(const ccg_mctx *c, uint32_t loc, ccg_mpart *p)
 {
-	if (c->v == V_METRICS)
-		return ccg_metrics_window_body(c->t, l, c->wn, off, len, out,
-					       NULL);
-	return ccg_events_window_body(c->t, l, c->wn->t0, c->wn->t1, off, len,
-				      out);
+	const ccg_loc *l = &c->t->locs[loc];
+	ccg_err err = CCG_OK;
+	*p = (ccg_mpart){.loc = loc};
+	if (c->wn) {
+		ccg_tcur tc;
+		ccg_loc_tcur(&tc, c->t, l);
+		err = ccg_events_evwin(c->t, l, &tc, c->wn->t0, c->wn->t1,
+				       &p->win);
+	}
+	return err ? err : stream_text(c, p, 0, 0, NULL, &p->body);
 }
 
 static uint64_t line_time(const char *p, const char *end)
@@ -92,7 +96,7 @@ static ccg_err mstream_head(const ccg_mctx *c, ccg_mcur *cur, mstream *s)
 		size_t before = s->buf.len;
 		uint64_t rest = s->end - s->pos;
 		size_t want = rest < s->chunk ? (size_t)rest : s->chunk;
-		ccg_err err = stream_read(c, s->l, s->pos, want, &s->buf);
+		ccg_err err = stream_text(c, s->p, s->pos, want, &s->buf, NULL);
 		if (err)
 			return err;
 		if (s->buf.len == before)
@@ -153,17 +157,24 @@ ccg_err ccg_mcur_open(const ccg_mctx *c, const ccg_mpart *part, size_t n,
 	cur->s = calloc(n ? n : 1, sizeof *cur->s);
 	cur->heap = calloc(n ? n : 1, sizeof *cur->heap);
 	ccg_err err = cur->s && cur->heap ? CCG_OK : CCG_ENOMEM;
+	/* What is left fits in CCG_MCUR_BUF: each stream fetches its rest at
+	 * once. */
+	uint64_t rest = 0;
+	for (size_t i = 0; i < n; i++)
+		rest += part[i].body - (pos ? pos[i] : 0);
 	size_t chunk = n ? CCG_MCUR_BUF / n : CCG_MCUR_CHUNK;
 	chunk = chunk < CCG_MCUR_CHUNK_MIN ? CCG_MCUR_CHUNK_MIN
 		: chunk > CCG_MCUR_CHUNK   ? CCG_MCUR_CHUNK
 					     : chunk;
 	for (size_t i = 0; !err && i < n; i++) {
 		mstream *s = &cur->s[i];
-		s->l = &c->t->locs[part[i].loc];
+		s->p = &part[i];
 		s->pos = pos ? pos[i] : 0;
 		s->end = part[i].body;
 		s->chunk = chunk;
-		cur->bufs += chunk;
+		if (rest <= CCG_MCUR_BUF && s->end > s->pos)
+			s->chunk = (size_t)(s->end - s->pos);
+		cur->bufs += s->chunk;
 		if (!(err = mstream_head(c, cur, s)) && s->len)
 			cur->heap[cur->nh++] = (uint32_t)i;
 	}

@@ -10,8 +10,8 @@
  * comparisons for n streams, and each stream keeps the text it fetched
  * (a chunk, from CCG_MCUR_CHUNK_MIN up to CCG_MCUR_CHUNK bytes, doubling
  * at each fetch while all of the cursor's chunks stay under
- * CCG_MCUR_BUF), so a stream is asked for text once per chunk, not once
- * per line.
+ * CCG_MCUR_BUF; all that is left at once when that fits), so a stream is
+ * asked for text once per chunk, not once per line.
  *
  * A cursor is owned by one thread at a time; it holds no pointer into
  * its context (a window is a copy that may move), which every call that
@@ -21,6 +21,7 @@
 #define CCG_TRACE_MCUR_H
 
 #include "trace_i.h"
+#include "ccg_events.h"
 
 /* What is merged: view v (V_EVENTS or V_METRICS) of trace t, inside
  * window wn (NULL: all). */
@@ -30,17 +31,19 @@ typedef struct ccg_mctx {
 	const ccg_win *wn;
 } ccg_mctx;
 
-/* One stream: its location and its bytes (no header). */
+/* One stream: its location, the events it keeps (all without a window),
+ * and its bytes (no header). */
 typedef struct ccg_mpart {
 	uint32_t loc;
+	ccg_evwin win;
 	uint64_t body;
 } ccg_mpart;
 
 typedef struct ccg_mcur ccg_mcur;
 
-/* The bytes of location l's stream (no header). */
-ccg_err ccg_mcur_stream_size(const ccg_mctx *c, const ccg_loc *l,
-			     uint64_t *size);
+/* Location loc's stream: where the window lies in it (found once here,
+ * not at every fetch) and its bytes. */
+ccg_err ccg_mcur_part(const ccg_mctx *c, uint32_t loc, ccg_mpart *p);
 
 /* Opens a cursor over the n streams part[] (kept by the caller while
  * the cursor lives), standing at byte pos[i] of stream i (pos NULL: at

@@ -15,6 +15,8 @@
  * at most CCG_MERGE_MAX_CP of them, recorded by the reads that pass them
  * first (a read far into a file merges from the last checkpoint known).
  * A small merged window is merged whole at its first read and kept.
+ * What the file's size needs (each location's stream and its bytes) is
+ * found once, at the first stat or read, and kept until close.
  */
 #include "trace_i.h"
 #include "ccg_mut.h"
@@ -55,8 +57,10 @@ typedef struct ccg_wmerge {
 	uint64_t *cp_pos;       /* win_mu: ncp x n: each stream's offset
 				 * there */
 	size_t cap_off, cap_pos; /* win_mu */
-	ccg_buf text;           /* the whole merged text, when kept (set
-				 * before the merge is shared) */
+	int keep;               /* win_mu: its text is kept once made (1),
+				 * or not (0); -1 until its first read */
+	ccg_buf *text;          /* win_mu: the whole merged text once made
+				 * (when keep; read-only until close) */
 } ccg_wmerge;
 
 void ccg_merge_free(ccg_wmerge *m)
@@ -66,7 +70,9 @@ void ccg_merge_free(ccg_wmerge *m)
 	free(m->part);
 	free(m->cp_off);
 	free(m->cp_pos);
-	ccg_buf_free(&m->text);
+	if (m->text)
+		ccg_buf_free(m->text);
+	free(m->text);
 	free(m);
 }
 
@@ -113,9 +119,9 @@ static ccg_err scope_sizes(const ccg_mctx *c, const ccg_where *w,
 	m->part = calloc(m->n ? m->n : 1, sizeof *m->part);
 	ccg_err err = m->part ? CCG_OK : CCG_ENOMEM;
 	for (size_t i = 0; !err && i < m->n; i++) {
-		m->part[i].loc = members ? members[i] : (uint32_t)(first + i);
-		err = ccg_mcur_stream_size(c, &c->t->locs[m->part[i].loc],
-					   &m->part[i].body);
+		err = ccg_mcur_part(
+			c, members ? members[i] : (uint32_t)(first + i),
+			&m->part[i]);
 		m->total += m->part[i].body;
 	}
 	/* At most CCG_MERGE_MAX_CP checkpoints. */
@@ -260,37 +266,29 @@ static ccg_err cursor_copy(const ccg_mctx *c, ccg_wmerge *m, ccg_mcur *cur,
 	return err ? err : ccg_buf_status(out);
 }
 
-/* Whether a merged text of `total` bytes may be kept whole. */
-static int may_keep(const ccg_trace *t, uint64_t total)
+/* Whether m's text is kept whole, decided at its first read.  Called
+ * with win_mu held. */
+static int may_keep(ccg_trace_mut *mu, ccg_wmerge *m)
 {
-	int keep = 0;
-	if (total > CCG_MERGE_KEEP)
-		return 0;
-	pthread_mutex_lock(&t->mut->win_mu);
-	if (t->mut->merge_kept + total <= CCG_MERGE_KEEP_ALL) {
-		t->mut->merge_kept += total;
-		keep = 1;
+	if (m->keep < 0) {
+		m->keep = m->total && m->total <= CCG_MERGE_KEEP &&
+			  mu->merge_kept + m->total <= CCG_MERGE_KEEP_ALL;
+		if (m->keep)
+			mu->merge_kept += m->total;
 	}
-	pthread_mutex_unlock(&t->mut->win_mu);
-	return keep;
+	return m->keep;
 }
 
-/* Builds the merge state of directory w: its streams' sizes and, for a
- * small file, its whole text. */
+/* Builds the merge state of directory w: its streams' sizes, and
+ * whether its text is kept. */
 static ccg_err wmerge_build(const ccg_mctx *c, const ccg_where *w,
 			    ccg_wmerge **out)
 {
 	ccg_wmerge *m = calloc(1, sizeof *m);
 	if (!m)
 		return CCG_ENOMEM;
-	ccg_mcur *cur = NULL;
-	uint64_t next = UINT64_MAX;
+	m->keep = -1;
 	ccg_err err = scope_sizes(c, w, m);
-	if (!err && m->total && may_keep(c->t, m->total) &&
-	    !(err = ccg_mcur_open(c, m->part, m->n, NULL, 0, &cur)))
-		err = cursor_copy(c, m, cur, &next, 0, (size_t)m->total,
-				  &m->text);
-	ccg_mcur_free(cur);
 	if (err) {
 		ccg_merge_free(m);
 		return err;
@@ -345,19 +343,44 @@ static ccg_err wmerge_get(const ccg_mctx *c, const ccg_where *w,
 static ccg_err merged_size(const ccg_mctx *c, const ccg_where *w,
 			   uint64_t *size)
 {
-	pthread_mutex_lock(&c->t->mut->win_mu);
-	const ccg_wmerge *have = wmerge_find(c->t, w, c->v);
-	pthread_mutex_unlock(&c->t->mut->win_mu);
-	if (have) {
-		*size = have->total;
+	ccg_wmerge *m;
+	ccg_err err = wmerge_get(c, w, &m);
+	if (!err)
+		*size = m->total;
+	return err;
+}
+
+/* The whole text of m when it is kept (made at the first call), else
+ * *out NULL. */
+static ccg_err kept_text(const ccg_mctx *c, ccg_wmerge *m,
+			 const ccg_buf **out)
+{
+	ccg_trace_mut *mu = c->t->mut;
+	pthread_mutex_lock(&mu->win_mu);
+	int keep = may_keep(mu, m);
+	*out = m->text;
+	pthread_mutex_unlock(&mu->win_mu);
+	if (*out || !keep)
 		return CCG_OK;
+	ccg_buf *text = calloc(1, sizeof *text);
+	ccg_mcur *cur = NULL;
+	uint64_t next = UINT64_MAX;
+	ccg_err err = text ? CCG_OK : CCG_ENOMEM;
+	if (!err && !(err = ccg_mcur_open(c, m->part, m->n, NULL, 0, &cur)))
+		err = cursor_copy(c, m, cur, &next, 0, (size_t)m->total, text);
+	ccg_mcur_free(cur);
+	if (!err) {
+		pthread_mutex_lock(&mu->win_mu);
+		if (!m->text) {
+			m->text = text;
+			text = NULL;
+		}
+		*out = m->text;
+		pthread_mutex_unlock(&mu->win_mu);
 	}
-	ccg_wmerge m = {0};
-	ccg_err err = scope_sizes(c, w, &m);
-	*size = m.total;
-	free(m.part);
-	free(m.cp_off);
-	free(m.cp_pos);
+	if (text)
+		ccg_buf_free(text);
+	free(text);
 	return err;
 }
 
@@ -366,13 +389,17 @@ static ccg_err merged_size(const ccg_mctx *c, const ccg_where *w,
 static ccg_err merged_read(const ccg_mctx *c, ccg_wmerge *m, uint64_t x,
 			   size_t len, ccg_buf *out)
 {
-	if (m->text.len == m->total) {
+	const ccg_buf *text;
+	ccg_err err = kept_text(c, m, &text);
+	if (err)
+		return err;
+	if (text) {
 		size_t take = m->total - x < len ? (size_t)(m->total - x) : len;
-		return ccg_buf_add(out, m->text.data + x, take);
+		return ccg_buf_add(out, text->data + x, take);
 	}
 	ccg_mcur *cur;
 	uint64_t next;
-	ccg_err err = cursor_at(c, m, x, &cur, &next);
+	err = cursor_at(c, m, x, &cur, &next);
 	if (err)
 		return err;
 	if ((err = cursor_copy(c, m, cur, &next, x, len, out)))

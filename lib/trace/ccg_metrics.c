@@ -59,9 +59,9 @@ uint64_t ccg_metrics_size(const ccg_trace *t, const ccg_inst *in)
 	       in->hdr.mtext;
 }
 
-/* A walk over location l (windowed to wn unless it is NULL). */
+/* A walk over location l (inside window e unless it is NULL). */
 static ccg_err mwalk_open(const ccg_trace *t, const ccg_loc *l,
-			  const ccg_win *wn, mwalk **out)
+			  const ccg_evwin *e, mwalk **out)
 {
 	mwalk *w = calloc(1, sizeof *w);
 	*out = w;
@@ -75,10 +75,9 @@ static ccg_err mwalk_open(const ccg_trace *t, const ccg_loc *l,
 	ccg_mcache_init(&w->mc, t->defs);
 	/* Node headers alone while going past, whole when entered. */
 	ccg_walk_opts o = {t->opt.fanout + 1, 0, 0, NULL};
-	ccg_err err = ccg_walk_create_opts(t->store, &o, &w->c);
-	if (err || !wn)
-		return err;
-	return ccg_events_evwin(t, l, &w->tc, wn->t0, wn->t1, &w->win);
+	if (e)
+		w->win = *e;
+	return ccg_walk_create_opts(t->store, &o, &w->c);
 }
 
 static void mwalk_close(mwalk *w)
@@ -241,10 +240,10 @@ ccg_err ccg_metrics_read(const ccg_trace *t, const ccg_inst *in, uint64_t off,
 }
 
 ccg_err ccg_metrics_window_body(const ccg_trace *t, const ccg_loc *l,
-				const ccg_win *wn, uint64_t off, size_t len,
+				const ccg_evwin *e, uint64_t off, size_t len,
 				ccg_buf *out, uint64_t *size)
 {
-	if (!out && !wn) {
+	if (!out && (!e || !e->windowed)) {
 		ccg_inst in;
 		ccg_err err = ccg_ids_root(t, l, &in);
 		if (!err)
@@ -252,7 +251,7 @@ ccg_err ccg_metrics_window_body(const ccg_trace *t, const ccg_loc *l,
 		return err;
 	}
 	mwalk *w = NULL;
-	ccg_err err = mwalk_open(t, l, wn, &w);
+	ccg_err err = mwalk_open(t, l, e, &w);
 	if (!err)
 		err = mwalk_run(w, l->root, 0, off, len, out, size);
 	mwalk_close(w);
@@ -264,7 +263,15 @@ ccg_err ccg_metrics_window(const ccg_trace *t, const ccg_loc *l,
 			   ccg_buf *out, uint64_t *size)
 {
 	uint64_t body;
-	ccg_err err = ccg_metrics_window_body(t, l, wn, 0, 0, NULL, &body);
+	ccg_evwin e = {0};
+	ccg_err err = CCG_OK;
+	if (wn) {
+		ccg_tcur tc;
+		ccg_loc_tcur(&tc, t, l);
+		err = ccg_events_evwin(t, l, &tc, wn->t0, wn->t1, &e);
+	}
+	if (!err)
+		err = ccg_metrics_window_body(t, l, &e, 0, 0, NULL, &body);
 	if (err)
 		return err;
 	if (!out) {
@@ -274,6 +281,6 @@ ccg_err ccg_metrics_window(const ccg_trace *t, const ccg_loc *l,
 	size_t want_end = put_header(&off, len, out);
 	if (out->len >= want_end || off - header_len >= body)
 		return ccg_buf_status(out);
-	return ccg_metrics_window_body(t, l, wn, off - header_len,
+	return ccg_metrics_window_body(t, l, &e, off - header_len,
 				       want_end - out->len, out, NULL);
 }

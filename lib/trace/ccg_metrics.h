@@ -7,6 +7,7 @@
 
 #include "trace_i.h"
 #include "ccg_ids.h"
+#include "ccg_events.h"
 
 /* Size of the metrics.tsv of `in`. */
 uint64_t ccg_metrics_size(const ccg_trace *t, const ccg_inst *in);
@@ -18,10 +19,11 @@ ccg_err ccg_metrics_read(const ccg_trace *t, const ccg_inst *in, uint64_t off,
 ccg_err ccg_metrics_window(const ccg_trace *t, const ccg_loc *l,
 			   const ccg_win *wn, uint64_t off, size_t len,
 			   ccg_buf *out, uint64_t *size);
-/* The same without the header: its size (out NULL), or up to `len`
- * bytes from body offset `off`. */
+/* The same without the header, inside window e (ccg_events_evwin; NULL:
+ * all of it): its size (out NULL), or up to `len` bytes from body offset
+ * `off`. */
 ccg_err ccg_metrics_window_body(const ccg_trace *t, const ccg_loc *l,
-				const ccg_win *wn, uint64_t off, size_t len,
+				const ccg_evwin *e, uint64_t off, size_t len,
 				ccg_buf *out, uint64_t *size);
 
 #endif
