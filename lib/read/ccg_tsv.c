@@ -1,5 +1,6 @@
 #include "ccg_tsv.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,9 +28,23 @@ void ccg_tsv_escape(ccg_buf *b, const char *s)
 	ccg_buf_add(b, run, (size_t)(s - run));
 }
 
-/* v's text into tmp; its length. */
+/* v's text into tmp; its length: the shorter of %.15g and %.17g that
+ * reads back as v.  An integer under 10^15 in magnitude (not -0) prints
+ * as its digits under %.15g and reads back exactly: written directly,
+ * as a power meter's whole watts are, without printf and scanf. */
 static size_t format_double(char tmp[40], double v)
 {
+	if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v &&
+	    !(v == 0 && signbit(v))) {
+		int64_t i = (int64_t)v;
+		size_t k = 0;
+		if (i < 0)
+			tmp[k++] = '-';
+		k += ccg_fmt_u64(tmp + k, i < 0 ? 0 - (uint64_t)i : (uint64_t)i,
+				 0);
+		tmp[k] = '\0';
+		return k;
+	}
 	snprintf(tmp, 40, "%.15g", v);
 	double back;
 	if (sscanf(tmp, "%lf", &back) != 1 || back != v)

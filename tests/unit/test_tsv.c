@@ -10,7 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ccg_codec.h"
@@ -403,6 +405,54 @@ static void test_numbers(void **state)
 	}
 }
 
+/* A double's text against printf's: the shorter of %.15g and %.17g that
+ * reads back (integers near the 10^15 edge of the direct path, signed
+ * zeros, fractions, huge, tiny, infinities and NaN, random bit patterns). */
+static void test_doubles(void **state)
+{
+	(void)state;
+	double v[600];
+	size_t n = 0;
+	static const double fixed[] = {
+		0.0, -0.0, 1, -1, 40, 100, 184, 0.5, -0.5, 40.015625,
+		1e14, 1e15, -1e15, 1e15 - 1, -(1e15 - 1), 1e15 + 2,
+		999999999999999.5, 9007199254740992.0, 1e16, 1e300, -1e300,
+		1e-5, 5e-324, 0.1, 1.0 / 3, 123456789012345.0,
+		-123456789012345.0, 1e15 - 0.5, INFINITY, -INFINITY, NAN};
+	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+		v[n++] = fixed[i];
+	rng_state = 0x13198A2E03707344ull;
+	for (int64_t p = 1;; p *= 10) {
+		v[n++] = (double)p;
+		v[n++] = (double)(p - 1);
+		v[n++] = -(double)(p + 1);
+		if (p > INT64_MAX / 10)
+			break;
+	}
+	while (n < 400)
+		v[n++] = (double)(int64_t)(rnd64() >> (rnd64() % 64)) *
+			 (rnd64() % 2 ? 1 : -1);
+	while (n < 600) {
+		uint64_t bits = rnd64();
+		memcpy(&v[n++], &bits, sizeof bits);
+	}
+	for (size_t i = 0; i < n; i++) {
+		char want[40], *end;
+		snprintf(want, sizeof want, "%.15g", v[i]);
+		double back = strtod(want, &end);
+		if (!(back == v[i]) && v[i] == v[i])
+			snprintf(want, sizeof want, "%.17g", v[i]);
+		if (v[i] != v[i]) /* NaN never reads back equal */
+			snprintf(want, sizeof want, "%.17g", v[i]);
+		ccg_buf b = CCG_BUF_INIT;
+		ccg_tsv_double(&b, v[i]);
+		assert_int_equal(ccg_buf_status(&b), CCG_OK);
+		assert_string_equal(b.data, want);
+		assert_int_equal(ccg_tsv_double_width(v[i]), strlen(want));
+		ccg_buf_free(&b);
+	}
+}
+
 static void test_escape(void **state)
 {
 	(void)state;
@@ -756,6 +806,7 @@ int main(void)
 		cmocka_unit_test(test_width_independence),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_doubles),
 		cmocka_unit_test(test_definition_lines),
 		cmocka_unit_test(test_seconds),
 		cmocka_unit_test(test_seconds_column),
