@@ -18,6 +18,9 @@ typedef struct ccg_wmerge ccg_wmerge;
  * keeps parked between reads. */
 typedef struct ccg_mcur ccg_mcur;
 #define CCG_MERGE_PARK 8
+/* Where each location's part of a directory's trace.json ends
+ * (lib/view/ccg_chrome.c). */
+typedef struct ccg_jlayout ccg_jlayout;
 
 /* Refused names refused.tsv shows, those kept for its earlier versions
  * (see ccg_windows_refused_text), and those also said on stderr. */
@@ -48,6 +51,9 @@ struct ccg_trace_mut {
 	} parked[CCG_MERGE_PARK]; /* win_mu: cursors the last reads of
 				 * merges left where they stopped */
 	uint64_t park_tick;     /* win_mu */
+	ccg_jlayout **jlayouts; /* win_mu: trace.json layouts of
+				 * directories over several locations */
+	size_t njlayouts, capjlayouts; /* win_mu */
 	pthread_mutex_t pat_mu;
 	ccg_buf *pat_root;      /* pat_mu: patterns.tsv of the root */
 	ccg_buf **pat_loc;      /* pat_mu: per location, when made */

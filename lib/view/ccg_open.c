@@ -12,6 +12,7 @@
 #include "ccg_names.h"
 #include "ccg_msgseq.h"
 #include "ccg_merge.h"
+#include "ccg_chrome.h"
 #include "ccg_open.h"
 #include "ccg_options.h"
 #include "ccg_indexio.h"
@@ -458,6 +459,9 @@ static void mut_free(ccg_trace_mut *m)
 	free(m->wins);
 	free(m->tlns);
 	ccg_merge_park_free(m);
+	for (size_t i = 0; i < m->njlayouts; i++)
+		ccg_chrome_layout_free(m->jlayouts[i]);
+	free(m->jlayouts);
 	for (size_t i = 0; i < m->nmerges; i++)
 		ccg_merge_free(m->merges[i]);
 	free(m->merges);

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""The merged files of a mount against their locations' own files.
+"""The files over many locations of a mount against their locations'
+own files.
 
 The root's and every group's metrics.tsv, and the events.tsv and
 metrics.tsv of two windows (the whole span, and its middle third) with
@@ -7,7 +8,10 @@ their groups', are each their locations' files (LOCATION/metrics.tsv,
 time/W/LOCATION/events.tsv ...) merged: lines by time (an exact integer,
 the first column), ties in the order of locations.tsv (heapq.merge keeps
 the order of its inputs on equal keys), under the locations' common
-header.  A merged file is read three ways, each compared with that
+header.  trace.json of each of those directories is its locations'
+trace.json one after another (as ccg_chrome.c lays it out): the first
+line of theirs, then each one's lines but its first and its last two,
+then the last two lines of theirs.  A file is read three ways, each compared with that
 oracle (the pieces with O_DIRECT, so that each read reaches the daemon
 at its own offset and length rather than the kernel's pages):
 
@@ -65,6 +69,22 @@ def locations(m):
             p = ln.split("\t")[col]
             out.append((p, p.split("/")[0]))
     return out
+
+
+def joined(parts):
+    """The trace.json files parts (bytes each) one after another: their
+    common first line, each one's lines but the first and the last two,
+    their common last two lines; None when those differ."""
+    split = [p.split(b"\n") for p in parts]
+    heads = {tuple(x[:1]) for x in split}
+    tails = {tuple(x[-3:]) for x in split}
+    if len(heads) != 1 or len(tails) != 1 or any(len(x) < 4 for x in split):
+        return None
+    out = list(heads.pop())
+    for x in split:
+        out += x[1:-3]
+    out += list(tails.pop())
+    return b"\n".join(out)
 
 
 def merged(parts):
@@ -138,9 +158,11 @@ class Checker:
         self.files = 0
 
     def check(self, path, parts):
-        want = merged([read_file(p) for p in parts])
+        how = joined if path.endswith(".json") else merged
+        want = how([read_file(p) for p in parts])
         if want is None:
-            fail("%s: its locations' files have different headers" % path)
+            fail("%s: its locations' files have different heads or tails"
+                 % path)
             return
         self.biggest = max(self.biggest, len(want))
         self.files += 1
@@ -193,6 +215,7 @@ def main():
         fail("%d locations, expected at least %d"
              % (len(c.locs), a.min_locations))
     c.directory(a.mount, "metrics.tsv")
+    c.directory(a.mount, "trace.json")
     root = info(os.path.join(a.mount, "info"))
     zero, first, last = (int(root[k]) for k in ("zero", "first", "last"))
     span = last + 1 - first
@@ -202,6 +225,7 @@ def main():
         d = os.path.join(a.mount, "time", "%d-%d" % (lo, hi))
         c.directory(d, "events.tsv")
         c.directory(d, "metrics.tsv")
+        c.directory(d, "trace.json")
     if c.biggest < a.min_bytes:
         fail("the biggest merged file has %d bytes, expected at least %d"
              % (c.biggest, a.min_bytes))
