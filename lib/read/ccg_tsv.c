@@ -28,22 +28,53 @@ void ccg_tsv_escape(ccg_buf *b, const char *s)
 	ccg_buf_add(b, run, (size_t)(s - run));
 }
 
+/* The decimal m / 10^k (m < 10^15, 0 < k < 18) of sign `neg` into tmp,
+ * as %g prints it: no trailing zeros; its length. */
+static size_t put_decimal(char tmp[40], int neg, uint64_t m, unsigned k)
+{
+	char digits[24];
+	size_t n = ccg_fmt_u64(digits, m, k + 1), at = 0;
+	while (k > 0 && digits[n - 1] == '0') {
+		n--;
+		k--;
+	}
+	if (neg)
+		tmp[at++] = '-';
+	memcpy(tmp + at, digits, n - k);
+	at += n - k;
+	if (k) {
+		tmp[at++] = '.';
+		memcpy(tmp + at, digits + n - k, k);
+		at += k;
+	}
+	tmp[at] = '\0';
+	return at;
+}
+
 /* v's text into tmp; its length: the shorter of %.15g and %.17g that
- * reads back as v.  An integer under 10^15 in magnitude (not -0) prints
- * as its digits under %.15g and reads back exactly: written directly,
- * as a power meter's whole watts are, without printf and scanf. */
+ * reads back as v.  Written directly, without printf and scanf, when v
+ * (not -0) is a decimal d = m / 10^k of at most 15 significant digits
+ * (m < 10^15) with 10^-4 <= |d| < 10^15 - a meter's whole watts, a
+ * power of 40.015625 W: double(d) is m / 10^k rounded once (both exact
+ * doubles), so when it is v, v rounded to 15 digits is d (DBL_DIG is
+ * 15), which %.15g prints in fixed notation (its exponent is between -4
+ * and 14) without trailing zeros, and which reads back as v. */
 static size_t format_double(char tmp[40], double v)
 {
-	if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v &&
-	    !(v == 0 && signbit(v))) {
-		int64_t i = (int64_t)v;
-		size_t k = 0;
-		if (i < 0)
-			tmp[k++] = '-';
-		k += ccg_fmt_u64(tmp + k, i < 0 ? 0 - (uint64_t)i : (uint64_t)i,
-				 0);
-		tmp[k] = '\0';
-		return k;
+	static const double p10[18] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+		1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17};
+	double a = fabs(v);
+	if (a < 1e15 && a == (double)(uint64_t)a && !(a == 0 && signbit(v)))
+		return put_decimal(tmp, v < 0, (uint64_t)a, 0);
+	for (unsigned k = 1; a >= 1e-4 && k < 18; k++) {
+		double x = a * p10[k];
+		if (!(x < 1e15))
+			break;
+		uint64_t m = (uint64_t)(x + 0.5);
+		/* d >= 10^-4: m >= 10^(k-4) */
+		if ((double)m / p10[k] == a && (k <= 4 || m >= p10[k - 4]))
+			return put_decimal(tmp, v < 0, m, k);
 	}
 	snprintf(tmp, 40, "%.15g", v);
 	double back;

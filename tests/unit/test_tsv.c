@@ -407,18 +407,25 @@ static void test_numbers(void **state)
 
 /* A double's text against printf's: the shorter of %.15g and %.17g that
  * reads back (integers near the 10^15 edge of the direct path, signed
- * zeros, fractions, huge, tiny, infinities and NaN, random bit patterns). */
+ * zeros, decimals of up to 15 and more digits around its 10^-4 and 10^15
+ * edges, binary fractions, huge, tiny, infinities and NaN, random
+ * decimals m / 10^k, quotients m / 2^k and bit patterns). */
 static void test_doubles(void **state)
 {
 	(void)state;
-	double v[600];
+	double v[1400];
 	size_t n = 0;
 	static const double fixed[] = {
 		0.0, -0.0, 1, -1, 40, 100, 184, 0.5, -0.5, 40.015625,
 		1e14, 1e15, -1e15, 1e15 - 1, -(1e15 - 1), 1e15 + 2,
 		999999999999999.5, 9007199254740992.0, 1e16, 1e300, -1e300,
 		1e-5, 5e-324, 0.1, 1.0 / 3, 123456789012345.0,
-		-123456789012345.0, 1e15 - 0.5, INFINITY, -INFINITY, NAN};
+		-123456789012345.0, 1e15 - 0.5, INFINITY, -INFINITY, NAN,
+		1e-4, -1e-4, 9.9999e-5, 0.00010000000000000001, 0.0005,
+		0.1 + 0.2, 0.3, 123.456, -123.456, 12345678901234.5,
+		99999999999999.9, 999999999999999.9, 0.000123456789012345,
+		0.0001234567890123456, 15.034759521484375, 0.00067138671875,
+		9.1552734375e-05, 1e-7, 2.5e-5, 1.5, 0.25};
 	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
 		v[n++] = fixed[i];
 	rng_state = 0x13198A2E03707344ull;
@@ -432,7 +439,18 @@ static void test_doubles(void **state)
 	while (n < 400)
 		v[n++] = (double)(int64_t)(rnd64() >> (rnd64() % 64)) *
 			 (rnd64() % 2 ? 1 : -1);
-	while (n < 600) {
+	static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6,
+				     1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13,
+				     1e14, 1e15, 1e16, 1e17, 1e18, 1e19};
+	while (n < 800) {
+		uint64_t m = rnd64() % 10000000000000000ull >> rnd64() % 50;
+		v[n++] = (double)m / p10[rnd64() % 20] * (rnd64() % 2 ? 1 : -1);
+	}
+	while (n < 1000) {
+		uint64_t m = rnd64() >> (11 + rnd64() % 50);
+		v[n++] = ldexp((double)m, -(int)(rnd64() % 70));
+	}
+	while (n < 1400) {
 		uint64_t bits = rnd64();
 		memcpy(&v[n++], &bits, sizeof bits);
 	}
