@@ -592,6 +592,40 @@ ccg_err ccg_evwalk_read(ccg_evwalk *w, const ccg_inst *in, uint64_t off,
 	return err ? err : ccg_buf_status(out);
 }
 
+/* In location l's stream, whose times never fall: *i = its first event
+ * at time t or later, at or after event `from` (every event before
+ * `from` is before t), found by galloping from `from` - probes within a
+ * few events of it, which its time records already decoded hold, for a
+ * window's end close to its start - and a binary search of the last
+ * gallop. */
+static ccg_err lower_from(ccg_tcur *tc, uint64_t n, uint64_t from,
+			  uint64_t t, uint64_t *i)
+{
+	uint64_t lo = from, hi = n, at;
+	ccg_err err = CCG_OK;
+	for (uint64_t step = 1; !err && lo < n; step *= 2) {
+		uint64_t probe = step <= n - lo ? lo + step - 1 : n - 1;
+		if ((err = ccg_tcur_get(tc, probe, &at)))
+			break;
+		if (at >= t) {
+			hi = probe;
+			break;
+		}
+		lo = probe + 1;
+	}
+	while (!err && lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (!(err = ccg_tcur_get(tc, mid, &at))) {
+			if (at < t)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	*i = lo;
+	return err;
+}
+
 ccg_err ccg_events_evwin(const ccg_trace *t, const ccg_loc *l, ccg_tcur *tc,
 			 uint64_t t0, uint64_t t1, ccg_evwin *out)
 {
@@ -614,7 +648,7 @@ ccg_err ccg_events_evwin(const ccg_trace *t, const ccg_loc *l, ccg_tcur *tc,
 	r->l = NULL;
 	ccg_err err = ccg_tcur_lower(tc, t0, &out->i0);
 	if (!err)
-		err = ccg_tcur_lower(tc, t1, &out->i1);
+		err = lower_from(tc, l->nevents, out->i0, t1, &out->i1);
 	if (!err)
 		*r = (memo_range){l, t0, t1, out->i0, out->i1};
 	return err;
