@@ -293,6 +293,14 @@ ccg_err ccg_ids_child_inum(const ccg_trace *t, const ccg_inst *in, uint64_t id,
 /* The locations a directory covers: all (the root, a window), a group's
  * (a group, a group in a window), or one (a tree node, a location in a
  * window).  Location i is t->locs[members ? members[i] : first + i]. */
+void ccg_ids_dirkey(const ccg_where *w, size_t *win, uint64_t *sub)
+{
+	*win = w->kind == W_WIN ? w->win : SIZE_MAX;
+	*sub = w->kind == W_WIN     ? w->sub
+	       : w->kind == W_GROUP ? 1 + (uint64_t)w->index
+				    : 0;
+}
+
 size_t ccg_ids_scope(const ccg_trace *t, const ccg_where *w,
 			 size_t *first, const uint32_t **members)
 {

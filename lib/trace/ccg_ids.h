@@ -114,6 +114,11 @@ uint64_t ccg_ids_win_stride(const ccg_trace *t);
 ccg_win ccg_ids_window(const ccg_trace *t, size_t i);
 /* What inum is; -1 when it names nothing. */
 int ccg_ids_locate(const ccg_trace *t, uint64_t inum, ccg_where *w);
+/* The key of directory w (not a tree directory) among what is kept per
+ * directory over several locations: its window (SIZE_MAX for the root
+ * and a group) and `sub`: in a window w->sub, else 0 the root, 1 + i
+ * group i. */
+void ccg_ids_dirkey(const ccg_where *w, size_t *win, uint64_t *sub);
 /* The locations a directory covers: all (the root, a window), a group's
  * (a group, a group in a window), or one (a tree node, a location in a
  * window).  Location i is t->locs[members ? members[i] : first + i]. */

@@ -95,16 +95,6 @@ static const char *merged_header(const ccg_mctx *c, size_t *len)
 	return c->t->ev_header.data;
 }
 
-/* The key of directory w among the merges: its window and sub, or for
- * the root and a group no window. */
-static void merge_key(const ccg_where *w, size_t *win, uint64_t *sub)
-{
-	*win = w->kind == W_WIN ? w->win : SIZE_MAX;
-	*sub = w->kind == W_WIN     ? w->sub
-	       : w->kind == W_GROUP ? 1 + (uint64_t)w->index
-				    : 0;
-}
-
 /* The locations of directory w and the bytes of each one's stream (no
  * header), into m, with checkpoint 0 (every stream at its start): no
  * merging, only sizes. */
@@ -113,7 +103,7 @@ static ccg_err scope_sizes(const ccg_mctx *c, const ccg_where *w,
 {
 	size_t first;
 	const uint32_t *members;
-	merge_key(w, &m->win, &m->sub);
+	ccg_ids_dirkey(w, &m->win, &m->sub);
 	m->v = c->v;
 	m->n = ccg_ids_scope(c->t, w, &first, &members);
 	m->part = calloc(m->n ? m->n : 1, sizeof *m->part);
@@ -304,7 +294,7 @@ static ccg_wmerge *wmerge_find(const ccg_trace *t, const ccg_where *w,
 {
 	size_t win;
 	uint64_t sub;
-	merge_key(w, &win, &sub);
+	ccg_ids_dirkey(w, &win, &sub);
 	for (size_t i = 0; i < t->mut->nmerges; i++)
 		if (t->mut->merges[i]->win == win &&
 		    t->mut->merges[i]->sub == sub && t->mut->merges[i]->v == v)

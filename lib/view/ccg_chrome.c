@@ -131,21 +131,12 @@ void ccg_chrome_layout_free(ccg_jlayout *j)
 	free(j);
 }
 
-/* The key of directory w (not a tree directory) among the layouts. */
-static void layout_key(const ccg_where *w, size_t *win, uint64_t *sub)
-{
-	*win = w->kind == W_WIN ? w->win : SIZE_MAX;
-	*sub = w->kind == W_WIN     ? w->sub
-	       : w->kind == W_GROUP ? 1 + (uint64_t)w->index
-				    : 0;
-}
-
 /* The layout of directory w kept, or NULL.  Called with win_mu held. */
 static const ccg_jlayout *layout_find(const ccg_trace *t, const ccg_where *w)
 {
 	size_t win;
 	uint64_t sub;
-	layout_key(w, &win, &sub);
+	ccg_ids_dirkey(w, &win, &sub);
 	for (size_t i = 0; i < t->mut->njlayouts; i++)
 		if (t->mut->jlayouts[i]->win == win &&
 		    t->mut->jlayouts[i]->sub == sub)
@@ -162,7 +153,7 @@ static ccg_err layout_make(const ccg_trace *t, const ccg_where *w,
 	ccg_jlayout *j = calloc(1, sizeof *j);
 	if (!j)
 		return CCG_ENOMEM;
-	layout_key(w, &j->win, &j->sub);
+	ccg_ids_dirkey(w, &j->win, &j->sub);
 	ccg_err err = ccg_jsonzoom_events(t, w, NULL, &j->events);
 	if (!err && j->events <= max) {
 		j->n = n;
