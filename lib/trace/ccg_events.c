@@ -61,6 +61,20 @@ ccg_err ccg_events_window_body(const ccg_trace *t, const ccg_loc *l,
 	return ccg_evwalk_read(&w, &root, off, len, out);
 }
 
+ccg_err ccg_events_window_span(const ccg_trace *t, const ccg_loc *l,
+			       uint64_t t0, uint64_t t1, ccg_evwin *e,
+			       uint64_t *size)
+{
+	ccg_inst root;
+	ccg_evwalk w;
+	ccg_err err = walk_window(t, l, t0, t1, NULL, &root, &w);
+	if (err)
+		return err;
+	*e = w.win;
+	return ccg_evwalk_size(&w, root.node, root.first,
+			       ccg_evwalk_tsv_fixed(t, l), size);
+}
+
 /* Size and bytes of a location's events.tsv inside [t0, t1). */
 ccg_err ccg_events_window(const ccg_trace *t, const ccg_loc *l, uint64_t t0,
 			  uint64_t t1, uint64_t off, size_t len,

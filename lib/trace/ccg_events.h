@@ -70,6 +70,12 @@ ccg_err ccg_events_window(const ccg_trace *t, const ccg_loc *l, uint64_t t0,
  * which the read of `len` bytes ends. */
 size_t ccg_events_header(const ccg_trace *t, uint64_t *off, size_t len,
 			 ccg_buf *out);
+/* Location l's window [t0, t1) (ccg_events_evwin) into *e and the size
+ * of its events.tsv body there, through one walk (the time records the
+ * window's search decodes serve the size's walk too). */
+ccg_err ccg_events_window_span(const ccg_trace *t, const ccg_loc *l,
+			       uint64_t t0, uint64_t t1, ccg_evwin *e,
+			       uint64_t *size);
 /* The body (no header) of a location's events.tsv inside window e
  * (ccg_events_evwin): its size (out NULL), or up to `len` bytes of it
  * from body offset `off`. */

@@ -54,15 +54,14 @@ static ccg_err stream_text(const ccg_mctx *c, const ccg_mpart *p,
 ccg_err ccg_mcur_part(const ccg_mctx *c, uint32_t loc, ccg_mpart *p)
 {
 	const ccg_loc *l = &c->t->locs[loc];
-	ccg_err err = CCG_OK;
 	*p = (ccg_mpart){.loc = loc};
-	if (c->wn) {
-		ccg_tcur tc;
-		ccg_loc_tcur(&tc, c->t, l);
-		err = ccg_events_evwin(c->t, l, &tc, c->wn->t0, c->wn->t1,
-				       &p->win);
-	}
-	return err ? err : stream_text(c, p, 0, 0, NULL, &p->body);
+	if (!c->wn)
+		return stream_text(c, p, 0, 0, NULL, &p->body);
+	if (c->v == V_METRICS)
+		return ccg_metrics_window_span(c->t, l, c->wn, &p->win,
+					       &p->body);
+	return ccg_events_window_span(c->t, l, c->wn->t0, c->wn->t1, &p->win,
+				      &p->body);
 }
 
 static uint64_t line_time(const char *p, const char *end)

@@ -258,6 +258,22 @@ ccg_err ccg_metrics_window_body(const ccg_trace *t, const ccg_loc *l,
 	return err;
 }
 
+ccg_err ccg_metrics_window_span(const ccg_trace *t, const ccg_loc *l,
+				const ccg_win *wn, ccg_evwin *e,
+				uint64_t *size)
+{
+	mwalk *w = NULL;
+	ccg_err err = mwalk_open(t, l, NULL, &w);
+	if (!err)
+		err = ccg_events_evwin(t, l, &w->tc, wn->t0, wn->t1, &w->win);
+	if (!err) {
+		*e = w->win;
+		err = mwalk_run(w, l->root, 0, 0, 0, NULL, size);
+	}
+	mwalk_close(w);
+	return err;
+}
+
 ccg_err ccg_metrics_window(const ccg_trace *t, const ccg_loc *l,
 			   const ccg_win *wn, uint64_t off, size_t len,
 			   ccg_buf *out, uint64_t *size)

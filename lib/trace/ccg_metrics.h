@@ -19,6 +19,11 @@ ccg_err ccg_metrics_read(const ccg_trace *t, const ccg_inst *in, uint64_t off,
 ccg_err ccg_metrics_window(const ccg_trace *t, const ccg_loc *l,
 			   const ccg_win *wn, uint64_t off, size_t len,
 			   ccg_buf *out, uint64_t *size);
+/* Location l's window wn (ccg_events_evwin) into *e and the size of its
+ * metrics.tsv body there, through one walk. */
+ccg_err ccg_metrics_window_span(const ccg_trace *t, const ccg_loc *l,
+				const ccg_win *wn, ccg_evwin *e,
+				uint64_t *size);
 /* The same without the header, inside window e (ccg_events_evwin; NULL:
  * all of it): its size (out NULL), or up to `len` bytes from body offset
  * `off`. */
