@@ -592,6 +592,27 @@ ccg_err ccg_evwalk_read(ccg_evwalk *w, const ccg_inst *in, uint64_t off,
 	return err ? err : ccg_buf_status(out);
 }
 
+/* In a stream whose times never fall: *i = its first event at time t or
+ * later, which lies in [lo, hi] (every event before lo is before t; hi is
+ * the stream's end or at t or later): a binary search. */
+static ccg_err lower_between(ccg_tcur *tc, uint64_t lo, uint64_t hi,
+			     uint64_t t, uint64_t *i)
+{
+	uint64_t at;
+	ccg_err err = CCG_OK;
+	while (!err && lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (!(err = ccg_tcur_get(tc, mid, &at))) {
+			if (at < t)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	*i = lo;
+	return err;
+}
+
 /* In location l's stream, whose times never fall: *i = its first event
  * at time t or later, at or after event `from` (every event before
  * `from` is before t), found by galloping from `from` - probes within a
@@ -613,17 +634,46 @@ static ccg_err lower_from(ccg_tcur *tc, uint64_t n, uint64_t from,
 		}
 		lo = probe + 1;
 	}
-	while (!err && lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (!(err = ccg_tcur_get(tc, mid, &at))) {
-			if (at < t)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+	return err ? err : lower_between(tc, lo, hi, t, i);
+}
+
+/* In a stream of n events whose times never fall and lie in [tc->lo,
+ * tc->hi]: *i = its first event at time t or later, found from a guess
+ * (where t falls between lo and hi, as if the times were evenly spread:
+ * a sampler's nearly are) by galloping down from it when its time is t
+ * or later, else up (lower_from): probes near the guess, most in one or
+ * two time records, instead of a binary search's probes in log2 of
+ * them. */
+static ccg_err lower_guess(ccg_tcur *tc, uint64_t n, uint64_t t, uint64_t *i)
+{
+	if (!n || t <= tc->lo) {
+		*i = 0;
+		return CCG_OK;
 	}
-	*i = lo;
-	return err;
+	if (t > tc->hi) {
+		*i = n;
+		return CCG_OK;
+	}
+	uint64_t g = (uint64_t)((unsigned __int128)(t - tc->lo) * (n - 1) /
+				(tc->hi - tc->lo));
+	uint64_t at, lo = 0, hi = g;
+	ccg_err err = ccg_tcur_get(tc, g, &at);
+	if (err)
+		return err;
+	if (at < t)
+		return lower_from(tc, n, g + 1, t, i);
+	/* Down: hi's time is t or later; find one before t. */
+	for (uint64_t step = 1; !err && hi > 0; step *= 2) {
+		uint64_t probe = step <= hi ? hi - step : 0;
+		if ((err = ccg_tcur_get(tc, probe, &at)))
+			break;
+		if (at < t) {
+			lo = probe + 1;
+			break;
+		}
+		hi = probe;
+	}
+	return err ? err : lower_between(tc, lo, hi, t, i);
 }
 
 ccg_err ccg_events_evwin(const ccg_trace *t, const ccg_loc *l, ccg_tcur *tc,
@@ -646,7 +696,7 @@ ccg_err ccg_events_evwin(const ccg_trace *t, const ccg_loc *l, ccg_tcur *tc,
 		return CCG_OK;
 	}
 	r->l = NULL;
-	ccg_err err = ccg_tcur_lower(tc, t0, &out->i0);
+	ccg_err err = lower_guess(tc, l->nevents, t0, &out->i0);
 	if (!err)
 		err = lower_from(tc, l->nevents, out->i0, t1, &out->i1);
 	if (!err)
