@@ -378,15 +378,69 @@ size_t ccg_bins_bytes(const ccg_bins *b)
 	return b->len + ((size_t)b->n + 1) * sizeof *b->off + sizeof *b;
 }
 
-/* Past a bin's lanes (checked at open). */
-static void skip_lanes(const unsigned char **q, const unsigned char *end)
+/* Bin k read in order, its regions, then its lanes: the one reader of a
+ * bin's bytes after ccg_bins_open checked every count and byte of them. */
+typedef struct binrd {
+	const unsigned char *q, *end;
+	uint64_t regions;       /* regions left */
+	uint64_t region;        /* the last one given */
+	uint64_t lanes;         /* lanes (read after the last region) */
+	uint32_t lane;          /* the next lane */
+} binrd;
+
+static binrd bin_read(const ccg_bins *b, uint32_t k)
 {
-	uint64_t lanes = 0;
-	(void)ccg_varint_get(q, end, &lanes);
-	for (uint64_t d = 0; d < lanes && d < CCG_BINS_LANES; d++) {
-		uint64_t v[2];
-		(void)ccg_varints_get(q, end, v, 2);
-	}
+	binrd r = {b->p + b->off[k], b->p + b->off[k + 1], 0, 0, 0, 0};
+	(void)ccg_varint_get(&r.q, r.end, &r.regions);
+	if (!r.regions)
+		(void)ccg_varint_get(&r.q, r.end, &r.lanes);
+	return r;
+}
+
+/* The bin's next region and its exclusive ticks; 0 past the last. */
+static int bin_region(binrd *r, uint64_t *region, uint64_t *ticks)
+{
+	uint64_t v[2] = {0, 0};
+	if (!r->regions)
+		return 0;
+	(void)ccg_varints_get(&r->q, r->end, v, 2);
+	r->region += v[0];
+	*region = r->region;
+	*ticks = v[1];
+	if (!--r->regions)
+		(void)ccg_varint_get(&r->q, r->end, &r->lanes);
+	return 1;
+}
+
+/* The bin's next lane (past its regions), its leading region and ticks;
+ * 0 past the last. */
+static int bin_lane(binrd *r, uint32_t *lane, uint64_t *region,
+		    uint64_t *ticks)
+{
+	uint64_t v[2] = {0, 0};
+	while (bin_region(r, &v[0], &v[1]))
+		;
+	if (r->lane >= r->lanes || r->lane >= CCG_BINS_LANES)
+		return 0;
+	(void)ccg_varints_get(&r->q, r->end, v, 2);
+	*lane = r->lane++;
+	*region = v[0];
+	*ticks = v[1];
+	return 1;
+}
+
+/* Adds pairs p[0 .. n) (regions rising) to st as exclusive times. */
+static ccg_err add_pairs(ccg_stats *st, const pair *p, size_t n)
+{
+	ccg_stats add = {0, 0, n ? calloc(n, sizeof *add.r) : NULL};
+	if (n && !add.r)
+		return CCG_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		add.r[add.n++] = (ccg_rstat){p[i].region, 0, 0, p[i].ticks, 0,
+					     UINT64_MAX, 0};
+	ccg_err err = add.n ? ccg_stats_merge(st, &add) : CCG_OK;
+	ccg_stats_free(&add);
+	return err;
 }
 
 /* The row of `region` in acc (sorted), added when missing, from *at on
@@ -415,32 +469,17 @@ ccg_err ccg_bins_add(const ccg_bins *b, uint32_t k0, uint32_t k1,
 	size_t nacc = 0, cap = 0;
 	ccg_err err = CCG_OK;
 	k1 = k1 < b->n ? k1 : b->n;
-	/* Checked at open: every bin decodes within its bytes. */
-	const unsigned char *q = b->p + (k0 < k1 ? b->off[k0] : 0);
-	const unsigned char *end = b->p + (k0 < k1 ? b->off[k1] : 0);
-	while (!err && q < end) {
-		uint64_t cnt = 0, region = 0;
+	for (uint32_t k = k0; !err && k < k1; k++) {
+		binrd r = bin_read(b, k);
+		uint64_t region, ticks;
 		size_t at = 0;
-		(void)ccg_varint_get(&q, end, &cnt);
-		for (uint64_t i = 0; i < cnt && !err; i++) {
-			uint64_t v[2] = {0, 0};
-			(void)ccg_varints_get(&q, end, v, 2);
-			region += v[0];
+		while (!err && bin_region(&r, &region, &ticks))
 			if (!(err = acc_row(&acc, &nacc, &cap, &at, region)))
-				acc[at].ticks += v[1];
-		}
-		skip_lanes(&q, end);
+				acc[at].ticks += ticks;
 	}
-	ccg_stats add = {0, 0, NULL};
-	if (!err && nacc && !(add.r = calloc(nacc, sizeof *add.r)))
-		err = CCG_ENOMEM;
-	for (size_t i = 0; !err && i < nacc; i++)
-		add.r[add.n++] = (ccg_rstat){acc[i].region, 0, 0, acc[i].ticks,
-					     0, UINT64_MAX, 0};
+	if (!err)
+		err = add_pairs(st, acc, nacc);
 	free(acc);
-	if (!err && add.n)
-		err = ccg_stats_merge(st, &add);
-	ccg_stats_free(&add);
 	return err;
 }
 
@@ -454,23 +493,19 @@ uint64_t ccg_bins_width(const ccg_bins *b)
 static ccg_err add_share(const ccg_bins *b, uint32_t k, uint64_t part,
 			 uint64_t width, ccg_stats *st)
 {
-	const unsigned char *q = b->p + b->off[k], *end = b->p + b->off[k + 1];
-	uint64_t cnt = 0, region = 0;
-	(void)ccg_varint_get(&q, end, &cnt);
-	ccg_stats add = {0, 0, cnt ? calloc(cnt, sizeof *add.r) : NULL};
-	if (cnt && !add.r)
+	binrd r = bin_read(b, k);
+	pair *p = r.regions ? malloc(r.regions * sizeof *p) : NULL;
+	size_t n = 0;
+	uint64_t region, ticks;
+	if (r.regions && !p)
 		return CCG_ENOMEM;
-	for (uint64_t i = 0; i < cnt; i++) {
-		uint64_t v[2] = {0, 0};
-		(void)ccg_varints_get(&q, end, v, 2);
-		region += v[0];
-		uint64_t x = (uint64_t)((unsigned __int128)v[1] * part / width);
+	while (bin_region(&r, &region, &ticks)) {
+		uint64_t x = (uint64_t)((unsigned __int128)ticks * part / width);
 		if (x)
-			add.r[add.n++] = (ccg_rstat){region, 0, 0, x, 0,
-						     UINT64_MAX, 0};
+			p[n++] = (pair){region, x};
 	}
-	ccg_err err = add.n ? ccg_stats_merge(st, &add) : CCG_OK;
-	ccg_stats_free(&add);
+	ccg_err err = add_pairs(st, p, n);
+	free(p);
 	return err;
 }
 
@@ -503,20 +538,13 @@ static ccg_err cut_bin(const ccg_bins *b, uint32_t k, uint64_t a, uint64_t b1,
 static void lanes_share(const ccg_bins *b, uint32_t k, uint64_t part,
 			uint64_t width, ccg_bins_lane_fn fn, void *ctx)
 {
-	const unsigned char *q = b->p + b->off[k], *end = b->p + b->off[k + 1];
-	uint64_t cnt = 0, lanes = 0;
-	(void)ccg_varint_get(&q, end, &cnt);
-	for (uint64_t i = 0; i < cnt; i++) {
-		uint64_t v[2];
-		(void)ccg_varints_get(&q, end, v, 2);
-	}
-	(void)ccg_varint_get(&q, end, &lanes);
-	for (uint32_t d = 0; d < lanes && d < CCG_BINS_LANES; d++) {
-		uint64_t v[2] = {0, 0};
-		(void)ccg_varints_get(&q, end, v, 2);
-		uint64_t x = (uint64_t)((unsigned __int128)v[1] * part / width);
+	binrd r = bin_read(b, k);
+	uint32_t lane;
+	uint64_t region, ticks;
+	while (bin_lane(&r, &lane, &region, &ticks)) {
+		uint64_t x = (uint64_t)((unsigned __int128)ticks * part / width);
 		if (x)
-			fn(ctx, d, v[0], x);
+			fn(ctx, lane, region, x);
 	}
 }
 
@@ -569,6 +597,14 @@ static uint32_t edge_from(const ccg_bins *b, uint64_t x)
 	return k;
 }
 
+/* The last edge at or before x (n + 1: none). */
+static uint32_t edge_to(const ccg_bins *b, uint64_t x)
+{
+	if (x < b->t0)
+		return b->n + 1;
+	return x >= b->t1 ? b->n : bin_of(b, x);
+}
+
 /* The window query of [a, b1) added to out. */
 static ccg_err piece(ccg_statcache *c, const ccg_sloc *l, const ccg_sinst *in,
 		     uint64_t a, uint64_t b1, ccg_stats *out)
@@ -587,13 +623,7 @@ ccg_err ccg_bins_window(ccg_statcache *c, const ccg_bins *b,
 			const ccg_sloc *l, const ccg_sinst *in, uint64_t a,
 			uint64_t b1, ccg_stats *out)
 {
-	uint32_t ka = b ? edge_from(b, a) : 0;
-	/* The last edge at or before b1. */
-	uint32_t kb = b ? edge_from(b, b1) : 0;
-	if (b && kb <= b->n && ccg_bins_edge(b->t0, b->t1, b->n, kb) > b1)
-		kb = kb ? kb - 1 : b->n + 1;
-	if (b && kb == b->n + 1 && b1 > b->t1)
-		kb = b->n;
+	uint32_t ka = b ? edge_from(b, a) : 0, kb = b ? edge_to(b, b1) : 0;
 	if (!b || a >= b1 || ka >= kb || kb > b->n)
 		return ccg_stats_window(c, l, in, a, b1, out);
 	uint64_t ea = ccg_bins_edge(b->t0, b->t1, b->n, ka);
