@@ -131,9 +131,10 @@ void ccg_sumset_finish(ccg_sumset *s)
 
 ccg_err ccg_sumset_walk(ccg_sumset *s, const ccg_store *st, const ccg_an *an,
 			const ccg_sloc *sl, const ccg_sinst *root,
-			uint64_t min_events)
+			uint64_t min_events, const ccg_callobs *obs)
 {
-	ccg_err err = ccg_sums_walk(st, sl, root, min_events, put, s);
+	ccg_err err = ccg_sums_walk_obs(st, sl, root, min_events, put, s,
+					obs);
 	return err ? err : ccg_an_walk(an, st, sl, root, min_events, put, s);
 }
 

@@ -15,6 +15,7 @@
 #include "ccg_index.h"
 #include "ccg_stats.h"
 #include "ccg_store.h"
+#include "ccg_sums.h"
 
 typedef struct ccg_sumset ccg_sumset;
 
@@ -23,10 +24,11 @@ ccg_err ccg_sumset_create(ccg_sumset **out);
 void ccg_sumset_free(ccg_sumset *s);
 
 /* Adds the results of location sl (its root instance `root` in store st)
- * to s: every instance of min_events events or more. */
+ * to s: every instance of min_events events or more.  The walk hands
+ * every call to obs as well (NULL: none; ccg_sums_walk_obs). */
 ccg_err ccg_sumset_walk(ccg_sumset *s, const ccg_store *st, const ccg_an *an,
 			const ccg_sloc *sl, const ccg_sinst *root,
-			uint64_t min_events);
+			uint64_t min_events, const ccg_callobs *obs);
 /* Moves b's results to a (b is left empty). */
 ccg_err ccg_sumset_absorb(ccg_sumset *a, ccg_sumset *b);
 /* Sorts the results, each key once: after the last walk or part. */

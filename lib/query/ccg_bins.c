@@ -38,52 +38,55 @@ typedef struct pair {
 	uint64_t region, ticks;
 } pair;
 
-/* Ticks per region, in no order. */
+/* Ticks per region, in no order; hint[] maps a region's low bits to the
+ * slot that last held it (checked before use: a stale hint only costs a
+ * search). */
+#define TALLY_HINTS 64u
 typedef struct tally {
 	pair *p;
 	size_t n, cap;
+	uint32_t hint[TALLY_HINTS];
 } tally;
 
 static ccg_err tally_add(tally *t, uint64_t region, uint64_t ticks)
 {
+	uint32_t *h = &t->hint[region % TALLY_HINTS];
+	if (*h < t->n && t->p[*h].region == region) {
+		t->p[*h].ticks += ticks;
+		return CCG_OK;
+	}
 	size_t i = t->n;
 	while (i > 0 && t->p[i - 1].region != region)
 		i--;
 	if (i) {
 		t->p[i - 1].ticks += ticks;
+		*h = (uint32_t)(i - 1);
 		return CCG_OK;
 	}
-	if (CCG_GROW(t->p, t->n + 1, t->cap))
+	if (t->n >= UINT32_MAX || CCG_GROW(t->p, t->n + 1, t->cap))
 		return CCG_ENOMEM;
+	*h = (uint32_t)t->n;
 	t->p[t->n++] = (pair){region, ticks};
 	return CCG_OK;
 }
 
-/* A walk's frame: its node and the innermost call around it. */
-typedef struct bframe {
-	uint8_t kind, endmode;
-	uint32_t node;
-	uint64_t start;
-	uint64_t region;        /* calls: its region */
-	uint64_t outer;         /* the innermost call above it, NO_CALL */
-	uint64_t first, nevents;
-} bframe;
-
-typedef struct maker {
-	const ccg_sloc *l;
+struct ccg_binmaker {
 	uint64_t t0, t1;
 	uint32_t n, k;          /* bins; the one being filled */
 	uint64_t hi;            /* right edge of bin k */
 	tally excl;             /* bin k's exclusive ticks so far */
-	tally lane[CCG_BINS_LANES]; /* ... and inclusive ones per lane */
-	uint64_t open[CCG_BINS_LANES]; /* the open call of each lane */
-	uint32_t depth;         /* open calls */
-	uint64_t cur, at;       /* innermost open call, since when */
+	tally lane[CCG_BINS_LANES]; /* ... and per lane, up to since[] */
+	uint64_t since[CCG_BINS_LANES]; /* each open lane's ticks from there
+					 * on are not in lane[] yet */
+	uint64_t *open;         /* the open calls' regions, outermost
+				 * first */
+	size_t depth, cap;
+	uint64_t at;            /* the innermost call innermost since */
 	ccg_buf *out;
-	size_t limit;           /* most bytes on out */
-	ccg_bins_call_fn call;
-	void *ctx;
-} maker;
+	size_t len0, limit;     /* out's length at the start; most */
+	int over;               /* the bins outgrew limit: out is back at
+				 * len0, the rest ignored */
+};
 
 static int pair_cmp(const void *a, const void *b)
 {
@@ -91,9 +94,35 @@ static int pair_cmp(const void *a, const void *b)
 			   ((const pair *)b)->region);
 }
 
-/* Writes bin k and moves to the next. */
-static ccg_err flush(maker *m)
+static uint64_t clamp(const ccg_binmaker *m, uint64_t t)
 {
+	return t < m->t0 ? m->t0 : t > m->t1 ? m->t1 : t;
+}
+
+static size_t open_lanes(const ccg_binmaker *m)
+{
+	return m->depth < CCG_BINS_LANES ? m->depth : CCG_BINS_LANES;
+}
+
+/* Lane d's ticks from since[d] up to `to` (within bin k) into its tally. */
+static ccg_err lane_until(ccg_binmaker *m, size_t d, uint64_t to)
+{
+	ccg_err err = CCG_OK;
+	if (to > m->since[d])
+		err = tally_add(&m->lane[d], m->open[d], to - m->since[d]);
+	m->since[d] = to > m->since[d] ? to : m->since[d];
+	return err;
+}
+
+/* Writes bin k (its open lanes' ticks up to its edge first) and moves to
+ * the next. */
+static ccg_err flush(ccg_binmaker *m)
+{
+	ccg_err err = CCG_OK;
+	for (size_t d = 0; d < open_lanes(m) && !err; d++)
+		err = lane_until(m, d, m->hi);
+	if (err)
+		return err;
 	tally *x = &m->excl;
 	ccg_sort(x->p, x->n, sizeof *x->p, pair_cmp);
 	ccg_put_u(m->out, x->n);
@@ -129,43 +158,119 @@ static ccg_err flush(maker *m)
 	return ccg_buf_status(m->out);
 }
 
-/* [lo, hi) to the innermost open call and, per lane, to the open call of
- * that lane, split at the bins' edges. */
-static ccg_err give(maker *m, uint64_t lo, uint64_t hi)
+/* The interval since the innermost call became innermost, up to `now`,
+ * to its region, split at the bins' edges (the lanes follow at each
+ * edge). */
+static ccg_err until(ccg_binmaker *m, uint64_t now)
 {
-	if (!m->n)
-		return CCG_OK;
-	lo = lo > m->t0 ? lo : m->t0;
-	hi = hi < m->t1 ? hi : m->t1;
-	uint32_t lanes = m->depth < CCG_BINS_LANES ? m->depth : CCG_BINS_LANES;
+	now = clamp(m, now);
+	uint64_t lo = m->at;
 	ccg_err err = CCG_OK;
-	while (!err && lo < hi) {
+	while (m->depth && !err && lo < now) {
 		if (lo >= m->hi) {
 			err = flush(m);
 			continue;
 		}
-		uint64_t e = hi < m->hi ? hi : m->hi;
-		err = tally_add(&m->excl, m->cur, e - lo);
-		for (uint32_t d = 0; d < lanes && !err; d++)
-			err = tally_add(&m->lane[d], m->open[d], e - lo);
+		uint64_t e = now < m->hi ? now : m->hi;
+		err = tally_add(&m->excl, m->open[m->depth - 1], e - lo);
 		lo = e;
+	}
+	m->at = now > m->at ? now : m->at;
+	return err;
+}
+
+/* An error of a step: ERANGE drops what was made and ignores the rest. */
+static ccg_err step(ccg_binmaker *m, ccg_err err)
+{
+	if (err == CCG_ERANGE) {
+		m->over = 1;
+		ccg_buf_setlen(m->out, m->len0);
+		return CCG_OK;
 	}
 	return err;
 }
 
-/* The interval since the innermost call became innermost, up to `now`,
- * to the open calls. */
-static ccg_err until(maker *m, uint64_t now)
+ccg_err ccg_binmaker_create(uint64_t t0, uint64_t t1, uint32_t n,
+			    ccg_buf *out, ccg_binmaker **mp)
 {
-	ccg_err err = CCG_OK;
-	if (m->cur != NO_CALL && now > m->at)
-		err = give(m, m->at, now);
-	if (now > m->at)
-		m->at = now;
-	return err;
+	ccg_binmaker *m = calloc(1, sizeof *m);
+	*mp = m;
+	if (!m)
+		return CCG_ENOMEM;
+	m->t0 = t0;
+	m->t1 = t1 > t0 ? t1 : t0;
+	m->n = t1 > t0 ? n : 0;
+	m->hi = m->n ? ccg_bins_edge(t0, t1, m->n, 1) : UINT64_MAX;
+	m->at = t0;
+	m->out = out;
+	m->len0 = out->len;
+	m->limit = out->len + CCG_BINS_BYTES_MAX;
+	return CCG_OK;
 }
 
-static ccg_err enter(maker *m, ccg_walk *w, ccg_tcur *tc,
+ccg_err ccg_binmaker_enter(ccg_binmaker *m, uint64_t region, uint64_t start)
+{
+	if (m->over || !m->n)
+		return CCG_OK;
+	ccg_err err = until(m, start);
+	if (err || CCG_GROW(m->open, m->depth + 1, m->cap))
+		return step(m, err ? err : CCG_ENOMEM);
+	if (m->depth < CCG_BINS_LANES)
+		m->since[m->depth] = m->at;
+	m->open[m->depth++] = region;
+	return CCG_OK;
+}
+
+ccg_err ccg_binmaker_leave(ccg_binmaker *m, uint64_t end)
+{
+	if (m->over || !m->n || !m->depth)
+		return CCG_OK;
+	ccg_err err = until(m, end);
+	if (!err && m->depth <= CCG_BINS_LANES)
+		err = lane_until(m, m->depth - 1, m->at);
+	m->depth--;
+	return step(m, err);
+}
+
+ccg_err ccg_binmaker_finish(ccg_binmaker *m)
+{
+	ccg_err err = CCG_OK;
+	/* The bins after the last call, empty. */
+	while (!m->over && m->n && !err && m->k < m->n)
+		err = step(m, flush(m));
+	if (err)
+		ccg_buf_setlen(m->out, m->len0);
+	return err ? err : m->over ? CCG_ERANGE : CCG_OK;
+}
+
+void ccg_binmaker_free(ccg_binmaker *m)
+{
+	if (!m)
+		return;
+	free(m->excl.p);
+	for (uint32_t d = 0; d < CCG_BINS_LANES; d++)
+		free(m->lane[d].p);
+	free(m->open);
+	free(m);
+}
+
+/* ---- the walk that makes them ---- */
+
+/* A walk's frame. */
+typedef struct bframe {
+	uint8_t kind, endmode;
+	uint32_t node;
+	uint64_t start, first, nevents;
+} bframe;
+
+typedef struct bwalk {
+	const ccg_sloc *l;
+	ccg_binmaker *m;
+	ccg_bins_call_fn call;
+	void *ctx;
+} bwalk;
+
+static ccg_err enter(bwalk *b, ccg_walk *w, ccg_tcur *tc,
 		     const ccg_walk_item *it)
 {
 	const ccg_node h = *it->hdr;
@@ -176,44 +281,34 @@ static ccg_err enter(maker *m, ccg_walk *w, ccg_tcur *tc,
 	size_t pos = ccg_walk_level(w);
 	if (err || (err = ccg_walk_descend(w)))
 		return err;
-	const bframe *up = pos ? ccg_walk_data(w, pos - 1) : NULL;
 	bframe *f = ccg_walk_data(w, pos);
-	*f = (bframe){h.kind, h.endmode, it->id, start, h.region, NO_CALL,
-		      it->first, h.nevents};
-	if (up)
-		f->outer = up->kind == CCG_NODE_CALL ? up->region : up->outer;
-	if (h.kind != CCG_NODE_CALL)
-		return CCG_OK;
-	err = until(m, start);
-	if (m->depth < CCG_BINS_LANES)
-		m->open[m->depth] = h.region;
-	m->depth++;
-	m->cur = h.region;
-	return err;
+	*f = (bframe){h.kind, h.endmode, it->id, start, it->first, h.nevents};
+	return h.kind == CCG_NODE_CALL ? ccg_binmaker_enter(b->m, h.region,
+							     start)
+				       : CCG_OK;
 }
 
-static ccg_err leave(maker *m, ccg_walk *w, ccg_tcur *tc)
+static ccg_err leave(bwalk *b, ccg_walk *w, ccg_tcur *tc)
 {
 	const bframe *f = ccg_walk_data(w, ccg_walk_level(w) - 1);
 	if (f->kind != CCG_NODE_CALL)
 		return CCG_OK;
-	uint64_t end = m->l->last;
+	uint64_t end = b->l->last;
 	ccg_err err = CCG_OK;
 	if (f->endmode == CCG_END_LAST)
 		err = ccg_tcur_get(tc, f->first + f->nevents - 1, &end);
 	else if (f->endmode == CCG_END_NEXT)
 		err = ccg_tcur_get(tc, f->first + f->nevents, &end);
 	if (!err)
-		err = until(m, end);
-	if (!err && m->call)
-		m->call(m->ctx, f->node, ccg_shown_dur(f->start, end));
-	m->depth--;
-	m->cur = f->outer;
+		err = ccg_binmaker_leave(b->m, end);
+	if (!err && b->call)
+		b->call(b->ctx, f->node, f->nevents,
+			ccg_shown_dur(f->start, end));
 	return err;
 }
 
-/* One walk making n bins onto m->out. */
-static ccg_err walk_bins(maker *m, const ccg_store *s, const ccg_sinst *root)
+/* One walk handing every call to b->m and b->call. */
+static ccg_err walk_bins(bwalk *b, const ccg_store *s, const ccg_sinst *root)
 {
 	ccg_walk *w = NULL;
 	ccg_tcur tc;
@@ -222,7 +317,7 @@ static ccg_err walk_bins(maker *m, const ccg_store *s, const ccg_sinst *root)
 	ccg_err err = ccg_walk_create_opts(s, &o, &w);
 	if (err)
 		return err;
-	ccg_sloc_tcur(&tc, s, m->l);
+	ccg_sloc_tcur(&tc, s, b->l);
 	ccg_walk_start(w, root->node, root->first, 0);
 	/* Every turn gives an item; the walk gives each once. */
 	while (!err) {
@@ -230,13 +325,10 @@ static ccg_err walk_bins(maker *m, const ccg_store *s, const ccg_sinst *root)
 		if ((err = ccg_walk_next(w, &it)) || it.kind == CCG_WALK_DONE)
 			break;
 		if (it.kind == CCG_WALK_NODE)
-			err = enter(m, w, &tc, &it);
+			err = enter(b, w, &tc, &it);
 		else if (it.kind == CCG_WALK_END)
-			err = leave(m, w, &tc);
+			err = leave(b, w, &tc);
 	}
-	/* The bins after the last call, empty. */
-	while (!err && m->k < m->n)
-		err = flush(m);
 	ccg_walk_free(w);
 	return err;
 }
@@ -250,39 +342,22 @@ ccg_err ccg_bins_make(const ccg_store *s, const ccg_sloc *l,
 		*n = 0;
 	size_t len0 = out->len;
 	ccg_err err = CCG_OK;
-	maker m = {0};
 	/* Each turn after the first halves n (at most 17 turns), the last
 	 * with n 0 only to hand on the calls. */
 	for (int turn = 0; *n || (call && !err); turn++) {
 		if (turn && call_reset)
 			call_reset(ctx);
-		m.l = l;
-		m.t0 = t0;
-		m.t1 = t1;
-		m.n = *n;
-		m.k = 0;
-		m.hi = *n ? ccg_bins_edge(t0, t1, *n, 1) : UINT64_MAX;
-		m.excl.n = 0;
-		for (uint32_t d = 0; d < CCG_BINS_LANES; d++)
-			m.lane[d].n = 0;
-		m.depth = 0;
-		m.cur = NO_CALL;
-		m.at = t0;
-		m.out = out;
-		m.limit = len0 + CCG_BINS_BYTES_MAX;
-		m.call = call;
-		m.ctx = ctx;
-		err = walk_bins(&m, s, root);
+		bwalk b = {l, NULL, call, ctx};
+		if (!(err = ccg_binmaker_create(t0, t1, *n, out, &b.m)) &&
+		    !(err = walk_bins(&b, s, root)))
+			err = ccg_binmaker_finish(b.m);
+		ccg_binmaker_free(b.m);
 		if (err != CCG_ERANGE)
 			break;
-		ccg_buf_setlen(out, len0);
 		err = CCG_OK;
 		*n /= 2;
 		*n = *n >= 2 ? *n : 0;
 	}
-	free(m.excl.p);
-	for (uint32_t d = 0; d < CCG_BINS_LANES; d++)
-		free(m.lane[d].p);
 	if (err)
 		ccg_buf_setlen(out, len0);
 	return err;

@@ -29,8 +29,9 @@
  * ticks (never 0).
  *
  * Simple API: ccg_bins_count, ccg_bins_make (building); ccg_bins_open,
- * ccg_bins_window, ccg_bins_close (reading).  Advanced: ccg_bins_add
- * (whole bins), ccg_bins_n, ccg_bins_edge.
+ * ccg_bins_window, ccg_bins_close (reading).  Advanced: ccg_binmaker
+ * (bins from another's walk), ccg_bins_add (whole bins), ccg_bins_n,
+ * ccg_bins_edge.
  */
 #ifndef CCG_BINS_H
 #define CCG_BINS_H
@@ -66,8 +67,10 @@ static inline uint64_t ccg_bins_edge(uint64_t t0, uint64_t t1, uint32_t n,
 uint32_t ccg_bins_count(uint64_t nevents);
 
 /* What the walk that makes the bins also hands on: each call instance's
- * node and duration (ccg_shown_dur of its start and end). */
-typedef void (*ccg_bins_call_fn)(void *ctx, uint32_t node, uint64_t ticks);
+ * node, its events and its duration (ccg_shown_dur of its start and
+ * end). */
+typedef void (*ccg_bins_call_fn)(void *ctx, uint32_t node, uint64_t nevents,
+				 uint64_t ticks);
 
 /* The bins of location l (its root instance `root` in store s) over the
  * trace's span [t0, t1), encoded onto `out`; *n (the wanted count on
@@ -80,6 +83,24 @@ ccg_err ccg_bins_make(const ccg_store *s, const ccg_sloc *l,
 		      const ccg_sinst *root, uint64_t t0, uint64_t t1,
 		      uint32_t *n, ccg_buf *out, ccg_bins_call_fn call,
 		      void (*call_reset)(void *ctx), void *ctx);
+
+/* Bins made from calls handed in time order (advanced: what
+ * ccg_bins_make's walk does, for a walk of another's).  Each call of a
+ * location with events is entered at its start and left at its end,
+ * innermost first; a maker of n 0 ignores them. */
+typedef struct ccg_binmaker ccg_binmaker;
+
+/* A maker of n bins over [t0, t1), encoded onto `out` when finished.
+ * Ownership: ccg_binmaker_free. */
+ccg_err ccg_binmaker_create(uint64_t t0, uint64_t t1, uint32_t n,
+			    ccg_buf *out, ccg_binmaker **m);
+ccg_err ccg_binmaker_enter(ccg_binmaker *m, uint64_t region, uint64_t start);
+/* The innermost open call ends at `end`. */
+ccg_err ccg_binmaker_leave(ccg_binmaker *m, uint64_t end);
+/* Writes the bins still open onto out: CCG_ERANGE (out as it was) when
+ * they outgrew CCG_BINS_BYTES_MAX (make them again with fewer). */
+ccg_err ccg_binmaker_finish(ccg_binmaker *m);
+void ccg_binmaker_free(ccg_binmaker *m);
 
 /* ---- reading ---- */
 

@@ -320,6 +320,11 @@ static int cmp_rows(const void *a, const void *b)
 	return ccg_cmp_keys(p, q, 4);
 }
 
+void ccg_patterns_rank(ccg_pattern *rows, size_t n)
+{
+	ccg_sort(rows, n, sizeof *rows, cmp_rows);
+}
+
 ccg_err ccg_patterns_top(ccg_patterns *p, size_t top,
 			 const ccg_pattern **rows, size_t *n)
 {
@@ -336,7 +341,7 @@ ccg_err ccg_patterns_top(ccg_patterns *p, size_t top,
 		if (p->is_call[id] && p->occ[id] >= 2)
 			p->rows[p->nrows++] = (ccg_pattern){
 				id, p->occ[id], p->nevents[id], p->ticks[id]};
-	ccg_sort(p->rows, p->nrows, sizeof *p->rows, cmp_rows);
+	ccg_patterns_rank(p->rows, p->nrows);
 	*rows = p->rows;
 	*n = p->nrows < top ? p->nrows : top;
 	return CCG_OK;

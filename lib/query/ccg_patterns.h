@@ -75,6 +75,9 @@ static inline void ccg_patkept_free(ccg_patkept *k)
  * most occurrences, most events, lowest id).  *rows is owned by p. */
 ccg_err ccg_patterns_top(ccg_patterns *p, size_t top,
 			 const ccg_pattern **rows, size_t *n);
+/* Sorts rows in that order (of rows made elsewhere: from a walk that
+ * counted each node's occurrences and summed their durations). */
+void ccg_patterns_rank(ccg_pattern *rows, size_t n);
 
 /* One place where `node` occurs: its parent and the item index there, or
  * -1 for a root. */

@@ -53,6 +53,23 @@ ccg_err ccg_sums_walk(const ccg_store *s, const ccg_sloc *l,
 		      const ccg_sinst *root, uint64_t min_events,
 		      ccg_result_put_fn put, void *ctx);
 
+/* What a walk over every call hands on besides (advanced): each call of
+ * the location with events, entered at its start and left at its end
+ * (node, its events, end, ccg_shown_dur), innermost first, in the walk's
+ * order; a failure ends the walk. */
+typedef struct ccg_callobs {
+	ccg_err (*enter)(void *ctx, uint64_t region, uint64_t start);
+	ccg_err (*leave)(void *ctx, uint32_t node, uint64_t nevents,
+			 uint64_t end, uint64_t dur);
+	void *ctx;
+} ccg_callobs;
+
+/* ccg_sums_walk, handing every call to obs as well (NULL: none). */
+ccg_err ccg_sums_walk_obs(const ccg_store *s, const ccg_sloc *l,
+			  const ccg_sinst *root, uint64_t min_events,
+			  ccg_result_put_fn put, void *ctx,
+			  const ccg_callobs *obs);
+
 /* A result of kind CCG_RES_* as a record appended to out, and back (*out
  * empty on entry; freed again on failure). */
 ccg_err ccg_sums_encode(int kind, const void *res, ccg_buf *out);

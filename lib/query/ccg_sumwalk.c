@@ -171,6 +171,7 @@ typedef struct walk {
 	size_t ncovs, capcovs;
 	evmemo *ev;             /* CCG_SUMWALK_MEMO entries */
 	ccg_walk_memo *nodes;   /* both walks' */
+	const ccg_callobs *obs; /* handed every call, or NULL */
 } walk;
 
 static void acc_free(acc *a)
@@ -472,7 +473,10 @@ static ccg_err push(walk *w, const ccg_walk_item *it)
 	if ((f->path = acc_path(a, f->path, region)) == UINT32_MAX)
 		return CCG_ENOMEM;
 	f->saved_inner = inner_of(w, region);
-	return map_put(&w->inner, 0, region, pos + 1) ? CCG_ENOMEM : CCG_OK;
+	if (map_put(&w->inner, 0, region, pos + 1))
+		return CCG_ENOMEM;
+	return w->obs && nevents ? w->obs->enter(w->obs->ctx, region, start)
+				 : CCG_OK;
 }
 
 /* The end of the instance ending at it (ccg_node_end). */
@@ -520,6 +524,10 @@ static ccg_err pop(walk *w, const ccg_walk_item *it)
 		if (f->saved_inner <= a->pos)
 			r->incl += d;
 		a->paths[f->path].excl += own;
+		if (w->obs && h->nevents &&
+		    (err = w->obs->leave(w->obs->ctx, it->id, h->nevents, end,
+					 d)))
+			return err;
 	}
 	frame *up = pos ? ccg_walk_data(w->c, pos - 1) : NULL;
 	if (f->opens) {
@@ -564,13 +572,19 @@ static ccg_err event(walk *w, uint32_t id)
 
 ccg_err ccg_sums_walk(const ccg_store *s, const ccg_sloc *l,
 		      const ccg_sinst *root, uint64_t min_events,
-		      ccg_err (*put)(void *ctx, const ccg_sloc *l,
-				     const ccg_sinst *in, int kind,
-				     const ccg_buf *rec),
-		      void *ctx)
+		      ccg_result_put_fn put, void *ctx)
+{
+	return ccg_sums_walk_obs(s, l, root, min_events, put, ctx, NULL);
+}
+
+ccg_err ccg_sums_walk_obs(const ccg_store *s, const ccg_sloc *l,
+			  const ccg_sinst *root, uint64_t min_events,
+			  ccg_result_put_fn put, void *ctx,
+			  const ccg_callobs *obs)
 {
 	walk w;
 	memset(&w, 0, sizeof w);
+	w.obs = obs;
 	w.s = s;
 	w.l = l;
 	w.min_events = min_events ? min_events : 1;

@@ -15,6 +15,7 @@
 #include "ccg_names.h"
 #include "ccg_scope.h"
 #include "ccg_answers.h"
+#include "ccg_binsio.h"
 #include "ccg_mut.h"
 
 #include <pthread.h>
@@ -450,6 +451,8 @@ typedef struct walk_job {
 typedef struct walker {
 	walk_job *j;
 	ccg_sumset *set;
+	ccg_binsio *bins;       /* handed every call too (NULL: none) */
+	size_t k;               /* the thread's number in bins */
 } walker;
 
 static void *walker_main(void *arg)
@@ -466,8 +469,14 @@ static void *walker_main(void *arg)
 		const ccg_loc *l = &t->locs[i];
 		ccg_sloc sl = ccg_loc_sloc(l, i);
 		ccg_sinst root = ccg_loc_sroot(l);
-		ccg_err err = ccg_sumset_walk(w->set, t->store, t->an, &sl,
-					      &root, t->sums_min);
+		const ccg_callobs *obs = NULL;
+		ccg_err err = w->bins ? ccg_binsio_loc(w->bins, w->k, i, &obs)
+				      : CCG_OK;
+		if (!err)
+			err = ccg_sumset_walk(w->set, t->store, t->an, &sl,
+					      &root, t->sums_min, obs);
+		if (!err && w->bins)
+			err = ccg_binsio_loc_done(w->bins, w->k, i, 1);
 		if (err) {
 			pthread_mutex_lock(&j->mu);
 			if (!j->err)
@@ -480,13 +489,14 @@ static void *walker_main(void *arg)
 
 /* Walks every location with n threads (the calling one among them) into
  * s. */
-static ccg_err walk_all(const ccg_trace *t, size_t n, ccg_sumset *s)
+static ccg_err walk_all(const ccg_trace *t, size_t n, ccg_sumset *s,
+		       ccg_binsio *bins)
 {
 	walk_job j = {t, PTHREAD_MUTEX_INITIALIZER, 0, CCG_OK};
 	walker *ws = calloc(n, sizeof *ws);
 	ccg_err err = ws ? CCG_OK : CCG_ENOMEM;
 	for (size_t k = 0; !err && k < n; k++) {
-		ws[k].j = &j;
+		ws[k] = (walker){&j, NULL, bins, k};
 		err = ccg_sumset_create(&ws[k].set);
 	}
 	if (!err) {
@@ -503,7 +513,7 @@ static ccg_err walk_all(const ccg_trace *t, size_t n, ccg_sumset *s)
 	return err;
 }
 
-ccg_err ccg_sumset_build(ccg_trace *t, ccg_sumset **out)
+ccg_err ccg_sumset_build(ccg_trace *t, int preview, ccg_sumset **out)
 {
 	ccg_err err = ccg_answers_prepare(t);
 	ccg_sumset *s = NULL;
@@ -513,7 +523,13 @@ ccg_err ccg_sumset_build(ccg_trace *t, ccg_sumset **out)
 	for (size_t i = 0; i < t->nlocs; i++)
 		events += t->locs[i].nevents;
 	size_t n = ccg_par_threads(t->opt.threads, t->nlocs, events);
-	err = walk_all(t, n, s);
+	ccg_binsio *bins = NULL;
+	if (preview)
+		err = ccg_binsio_begin(t, n, &bins);
+	if (!err)
+		err = walk_all(t, n, s, bins);
+	if (preview)
+		err = ccg_binsio_end(bins, err);
 	if (err) {
 		ccg_sumset_free(s);
 		return err;

@@ -10,8 +10,9 @@
 #include "ccg_scope.h"
 
 /* Computes the stored results of every location of a freshly built t
- * (with as many threads as its options allow). */
-ccg_err ccg_sumset_build(ccg_trace *t, ccg_sumset **out);
+ * (with as many threads as its options allow) and, with `preview`, in the
+ * same walks its preview bins and patterns.tsv's totals (ccg_binsio.h). */
+ccg_err ccg_sumset_build(ccg_trace *t, int preview, ccg_sumset **out);
 /* The analysis of t's definitions (made once; again after a reset). */
 ccg_err ccg_answers_prepare(ccg_trace *t);
 /* Sets t->runtime_only from every location's statistics (their cache

@@ -4,13 +4,16 @@
  * patterns.tsv's rows.  The bins' span is the trace's, from its
  * locations' first and last times, the same at build and at open.
  *
- * The walk that makes a location's bins hands on every call's node and
- * duration; they add up per node (a thread's array, one slot per node of
- * the store: graphs of more than PAT_NODES_MAX nodes keep no totals), per
- * location and, over the locations a thread walked, for the root.  The
- * rows of a scope are then those ccg_patterns_top picks, and their totals
- * are what is kept: a read sets them (ccg_patterns_set_ticks) instead of
- * timing every call again, and picks the same rows.
+ * The walk that makes a location's bins hands on every call's node, its
+ * events and its duration: per node (a thread's arrays, one slot per node
+ * of the store: graphs of more than PAT_NODES_MAX nodes keep no totals)
+ * they add up to its occurrences and their total, per location and (the
+ * locations' added under the lock) for the root.  The rows of a scope are
+ * its call nodes occurring twice or more, in ccg_patterns_top's order
+ * (ccg_patterns_rank): the rows ccg_patterns_top picks, since a walk
+ * enters every instance of a node.  Their totals are what is kept: a read
+ * sets them (ccg_patterns_set_ticks) instead of timing every call again,
+ * and picks the same rows.
  */
 #include "ccg_binsio.h"
 
@@ -21,8 +24,8 @@
 #include "ccg_codec.h"
 #include "ccg_par.h"
 
-/* Most nodes of a graph whose patterns' totals are kept (8 bytes each
- * per thread, twice). */
+/* Most nodes of a graph whose patterns' totals are kept (24 bytes each
+ * per thread and 24 for the root). */
 #define PAT_NODES_MAX (1u << 22)
 
 /* The trace's span [t0, t1) over its locations with events. */
@@ -42,116 +45,196 @@ static void span(const ccg_trace *t, uint64_t *t0, uint64_t *t1)
 	}
 }
 
-typedef struct bins_job {
+/* A thread's totals per node of the location walked (touched: its
+ * nodes, those with occurrences). */
+typedef struct tally {
+	uint64_t *ticks;
+	uint32_t *occ;
+	uint64_t *nev;          /* the node's events (when touched) */
+	uint32_t *touched;
+	size_t ntouched, cap;   /* cap: the nodes */
+	int bad;                /* a node past cap, or too many occurrences */
+} tally;
+
+/* A thread's room: its tally, the bins of the location it walks. */
+typedef struct slot {
+	tally y;
+	ccg_buf b;
+	ccg_binmaker *m;        /* the location's, while it is walked */
+	ccg_callobs obs;        /* handing calls to m and y */
+	struct ccg_binsio *j;
+} slot;
+
+struct ccg_binsio {
 	ccg_trace *t;
 	uint64_t t0, t1;
 	uint32_t nodes;         /* the store's, 0: keep no totals */
+	slot *s;
+	size_t ns;
 	pthread_mutex_t mu;
-	size_t next;            /* next location: mu */
+	uint64_t *all_ticks, *all_occ, *all_nev; /* the root's: mu */
+	size_t next;            /* next location (ccg_binsio_build): mu */
 	ccg_err err;            /* first failure: mu */
 	int pat_all;            /* every location kept its totals: mu */
-} bins_job;
-
-/* A thread's totals per node: of the location walked (touched: its
- * nodes) and of all it walked. */
-typedef struct tally {
-	uint64_t *loc, *all;
-	uint32_t *touched;
-	size_t ntouched, cap;   /* cap: the nodes */
-	uint8_t *seen;
-	int bad;                /* a node past cap was handed */
-} tally;
-
-/* A thread's room: its tally and the job. */
-typedef struct slot {
-	tally y;
-	bins_job *j;
-} slot;
+};
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
 	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
 
-static void tally_call(void *ctx, uint32_t node, uint64_t ticks)
+static void tally_call(void *ctx, uint32_t node, uint64_t nevents,
+		       uint64_t ticks)
 {
 	tally *y = ctx;
-	if (node >= y->cap) {
+	if (!y->ticks)
+		return;
+	if (node >= y->cap || y->occ[node] == UINT32_MAX) {
 		y->bad = 1;
 		return;
 	}
-	if (!y->seen[node]) {
-		y->seen[node] = 1;
+	if (!y->occ[node]++) {
 		y->touched[y->ntouched++] = node;
+		y->nev[node] = nevents;
 	}
-	y->loc[node] = sat_add(y->loc[node], ticks);
+	y->ticks[node] = sat_add(y->ticks[node], ticks);
 }
 
 /* Forgets the location's totals. */
 static void tally_reset(void *ctx)
 {
 	tally *y = ctx;
-	for (size_t i = 0; y->loc && i < y->ntouched; i++) {
-		y->loc[y->touched[i]] = 0;
-		y->seen[y->touched[i]] = 0;
+	for (size_t i = 0; y->ticks && i < y->ntouched; i++) {
+		y->ticks[y->touched[i]] = 0;
+		y->occ[y->touched[i]] = 0;
 	}
 	y->ntouched = 0;
 	y->bad = 0;
 }
 
-/* The rows of patterns `p` (totals set) into k. */
-static ccg_err keep_top(ccg_patterns *p, ccg_patkept *k)
+/* The rows of nodes [0, n) of the arrays (those occurring twice or more),
+ * ranked, the first CCG_PATTERNS_TOP into k; list (n: NULL) names the
+ * nodes to look at, else all. */
+static ccg_err keep_top(const uint32_t *list, size_t n, const uint64_t *ticks,
+			const void *occ, int occ64, const uint64_t *nev,
+			ccg_patkept *k)
 {
-	const ccg_pattern *rows;
-	size_t n;
-	ccg_err err = ccg_patterns_top(p, CCG_PATTERNS_TOP, &rows, &n);
-	if (!err && (!(k->node = malloc((n ? n : 1) * sizeof *k->node)) ||
-		     !(k->ticks = malloc((n ? n : 1) * sizeof *k->ticks))))
-		err = CCG_ENOMEM;
-	for (size_t i = 0; !err && i < n; i++) {
+	ccg_pattern *rows = malloc((n ? n : 1) * sizeof *rows);
+	size_t nrows = 0;
+	if (!rows)
+		return CCG_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t node = list ? list[i] : (uint32_t)i;
+		uint64_t o = occ64 ? ((const uint64_t *)occ)[node]
+				   : ((const uint32_t *)occ)[node];
+		if (o >= 2)
+			rows[nrows++] = (ccg_pattern){node, o, nev[node],
+						      ticks[node]};
+	}
+	ccg_patterns_rank(rows, nrows);
+	nrows = nrows < CCG_PATTERNS_TOP ? nrows : CCG_PATTERNS_TOP;
+	k->node = malloc((nrows ? nrows : 1) * sizeof *k->node);
+	k->ticks = malloc((nrows ? nrows : 1) * sizeof *k->ticks);
+	ccg_err err = k->node && k->ticks ? CCG_OK : CCG_ENOMEM;
+	for (size_t i = 0; !err && i < nrows; i++) {
 		k->node[i] = rows[i].node;
 		k->ticks[i] = rows[i].ticks;
 	}
-	k->n = err ? 0 : (uint32_t)n;
-	k->have = !err;
-	return err;
-}
-
-/* Location l's patterns.tsv totals from the thread's tally. */
-static ccg_err keep_loc(const ccg_trace *t, ccg_loc *l, tally *y)
-{
-	ccg_patterns *p = NULL;
-	ccg_err err = ccg_patterns_compute(t->store, &l->root, 1, &p);
-	for (size_t i = 0; !err && i < y->ntouched; i++) {
-		uint32_t node = y->touched[i];
-		err = ccg_patterns_set_ticks(p, node, y->loc[node]);
-		y->all[node] = sat_add(y->all[node], y->loc[node]);
+	free(rows);
+	if (err) {
+		ccg_patkept_free(k);
+		return err;
 	}
-	if (!err)
-		err = keep_top(p, &l->pat);
-	ccg_patterns_free(p);
+	k->n = (uint32_t)nrows;
+	k->have = 1;
+	return CCG_OK;
+}
+
+/* Location l's patterns.tsv totals from the thread's tally, and the
+ * location's added to the root's. */
+static ccg_err keep_loc(ccg_binsio *j, ccg_loc *l, const tally *y)
+{
+	ccg_err err = keep_top(y->touched, y->ntouched, y->ticks, y->occ, 0,
+			       y->nev, &l->pat);
+	pthread_mutex_lock(&j->mu);
+	for (size_t i = 0; j->all_ticks && i < y->ntouched; i++) {
+		uint32_t node = y->touched[i];
+		j->all_ticks[node] = sat_add(j->all_ticks[node], y->ticks[node]);
+		j->all_occ[node] += y->occ[node]; /* < 2^32 per location */
+		j->all_nev[node] = y->nev[node];
+	}
+	pthread_mutex_unlock(&j->mu);
 	return err;
 }
 
-/* Location i's bins and patterns' totals.  A walk the store refuses
+/* The bins location l gets: a power of two, 0 for none. */
+static uint32_t bins_wanted(const ccg_loc *l)
+{
+	return l->max_depth && l->sl.monotone ? ccg_bins_count(l->nevents) : 0;
+}
+
+static ccg_err obs_enter(void *ctx, uint64_t region, uint64_t start)
+{
+	return ccg_binmaker_enter(((slot *)ctx)->m, region, start);
+}
+
+static ccg_err obs_leave(void *ctx, uint32_t node, uint64_t nevents,
+			 uint64_t end, uint64_t dur)
+{
+	slot *s = ctx;
+	tally_call(&s->y, node, nevents, dur);
+	return ccg_binmaker_leave(s->m, end);
+}
+
+ccg_err ccg_binsio_loc(ccg_binsio *j, size_t k, size_t i,
+		       const ccg_callobs **obs)
+{
+	slot *s = &j->s[k];
+	*obs = NULL;
+	ccg_buf_reset(&s->b);
+	tally_reset(&s->y);
+	ccg_binmaker_free(s->m);
+	s->m = NULL;
+	ccg_err err = ccg_binmaker_create(j->t0, j->t1,
+					  bins_wanted(&j->t->locs[i]), &s->b,
+					  &s->m);
+	if (!err)
+		*obs = &s->obs;
+	return err;
+}
+
+/* Location i's bins from the walk just made (or a walk of their own:
+ * `walked` 0) and its patterns' totals.  A walk the store refuses
  * leaves the location without them (its files then walk it, and say
  * why). */
-static ccg_err make_one(bins_job *j, size_t i, ccg_buf *b, tally *y)
+ccg_err ccg_binsio_loc_done(ccg_binsio *j, size_t k, size_t i, int walked)
 {
+	slot *s = &j->s[k];
 	ccg_loc *l = &j->t->locs[i];
-	uint32_t n = l->max_depth ? ccg_bins_count(l->nevents) : 0;
+	tally *y = &s->y;
+	uint32_t n = bins_wanted(l);
 	ccg_sinst root = ccg_loc_sroot(l);
-	ccg_buf_reset(b);
-	tally_reset(y);
-	ccg_err err = ccg_bins_make(j->t->store, &l->sl, &root, j->t0, j->t1,
-				    &n, b, y->loc ? tally_call : NULL,
-				    tally_reset, y);
+	ccg_err err = walked && s->m ? ccg_binmaker_finish(s->m) : CCG_ERANGE;
+	if (err == CCG_ERANGE) {
+		/* Again by a walk of their own: with fewer bins, or with
+		 * every call handed on when none walked. */
+		n = walked ? n / 2 : n;
+		n = n >= 2 ? n : 0;
+		if (!walked)
+			tally_reset(y);
+		ccg_buf_reset(&s->b);
+		err = ccg_bins_make(j->t->store, &l->sl, &root, j->t0, j->t1,
+				    &n, &s->b, walked ? NULL : tally_call,
+				    walked ? NULL : tally_reset, y);
+	}
+	ccg_binmaker_free(s->m);
+	s->m = NULL;
 	if (!err && n)
-		err = ccg_bins_open((const unsigned char *)b->data, b->len, n,
-				    j->t0, j->t1, &l->bins);
+		err = ccg_bins_open((const unsigned char *)s->b.data, s->b.len,
+				    n, j->t0, j->t1, &l->bins);
 	l->bins_n = l->bins ? n : 0;
-	if (!err && y->loc && !y->bad)
-		err = keep_loc(j->t, l, y);
+	if (!err && y->ticks && !y->bad)
+		err = keep_loc(j, l, y);
 	if (err && err != CCG_ENOMEM) {
 		ccg_bins_close(l->bins);
 		l->bins = NULL;
@@ -159,39 +242,37 @@ static ccg_err make_one(bins_job *j, size_t i, ccg_buf *b, tally *y)
 		ccg_patkept_free(&l->pat);
 		err = CCG_OK;
 	}
+	pthread_mutex_lock(&j->mu);
+	if (err && !j->err)
+		j->err = err;
+	if (!l->pat.have)
+		j->pat_all = 0;
+	pthread_mutex_unlock(&j->mu);
 	return err;
 }
 
 static void *bins_main(void *arg)
 {
 	slot *s = arg;
-	tally *y = &s->y;
-	bins_job *j = s->j;
-	ccg_buf b = CCG_BUF_INIT;
+	ccg_binsio *j = s->j;
+	size_t k = (size_t)(s - j->s);
 	for (;;) {
 		pthread_mutex_lock(&j->mu);
 		size_t i = j->err ? j->t->nlocs : j->next++;
 		pthread_mutex_unlock(&j->mu);
 		if (i >= j->t->nlocs)
 			break;
-		ccg_err err = make_one(j, i, &b, y);
-		pthread_mutex_lock(&j->mu);
-		if (err && !j->err)
-			j->err = err;
-		if (!j->t->locs[i].pat.have)
-			j->pat_all = 0;
-		pthread_mutex_unlock(&j->mu);
+		ccg_binsio_loc_done(j, k, i, 0);
 	}
-	ccg_buf_free(&b);
 	return NULL;
 }
 
 static void tally_free(tally *y)
 {
-	free(y->loc);
-	free(y->all);
+	free(y->ticks);
+	free(y->occ);
+	free(y->nev);
 	free(y->touched);
-	free(y->seen);
 }
 
 /* Room for totals per node (none when the graph is too large). */
@@ -200,71 +281,93 @@ static void tally_init(tally *y, uint32_t nodes)
 	memset(y, 0, sizeof *y);
 	if (!nodes)
 		return;
-	y->loc = calloc(nodes, sizeof *y->loc);
-	y->all = calloc(nodes, sizeof *y->all);
+	y->ticks = calloc(nodes, sizeof *y->ticks);
+	y->occ = calloc(nodes, sizeof *y->occ);
+	y->nev = malloc(nodes * sizeof *y->nev);
 	y->touched = malloc(nodes * sizeof *y->touched);
-	y->seen = calloc(nodes, 1);
 	y->cap = nodes;
-	if (!y->loc || !y->all || !y->touched || !y->seen) {
+	if (!y->ticks || !y->occ || !y->nev || !y->touched) {
 		tally_free(y);
 		memset(y, 0, sizeof *y);
 	}
 }
 
-/* The root's totals: every thread's summed, its rows picked. */
-static ccg_err keep_root(ccg_trace *t, slot *s, size_t n, uint32_t nodes)
+static void all_free(ccg_binsio *j)
 {
-	uint32_t *roots = calloc(t->nlocs ? t->nlocs : 1, sizeof *roots);
-	ccg_patterns *p = NULL;
-	ccg_err err = roots ? CCG_OK : CCG_ENOMEM;
-	for (size_t i = 0; !err && i < t->nlocs; i++)
-		roots[i] = t->locs[i].root;
-	if (!err)
-		err = ccg_patterns_compute(t->store, roots, t->nlocs, &p);
-	for (uint32_t node = 0; !err && node < nodes; node++) {
-		uint64_t sum = 0;
-		for (size_t k = 0; k < n; k++)
-			sum = sat_add(sum, s[k].y.all[node]);
-		if (sum)
-			err = ccg_patterns_set_ticks(p, node, sum);
+	free(j->all_ticks);
+	free(j->all_occ);
+	free(j->all_nev);
+	j->all_ticks = NULL;
+	j->all_occ = j->all_nev = NULL;
+}
+
+ccg_err ccg_binsio_begin(ccg_trace *t, size_t threads, ccg_binsio **out)
+{
+	uint64_t nodes = ccg_store_node_count(t->store);
+	ccg_binsio *j = calloc(1, sizeof *j);
+	*out = j;
+	if (!j || !(j->s = calloc(threads ? threads : 1, sizeof *j->s))) {
+		free(j);
+		*out = NULL;
+		return CCG_ENOMEM;
 	}
+	j->t = t;
+	j->nodes = nodes <= PAT_NODES_MAX ? (uint32_t)nodes : 0;
+	j->ns = threads ? threads : 1;
+	j->pat_all = 1;
+	pthread_mutex_init(&j->mu, NULL);
+	span(t, &j->t0, &j->t1);
+	for (size_t i = 0; i < t->nlocs; i++)
+		t->locs[i].sl = ccg_loc_sloc(&t->locs[i], i);
+	if (j->nodes && (!(j->all_ticks = calloc(j->nodes, 8)) ||
+			 !(j->all_occ = calloc(j->nodes, 8)) ||
+			 !(j->all_nev = calloc(j->nodes, 8))))
+		all_free(j);
+	if (!j->all_ticks)
+		j->pat_all = 0;
+	for (size_t k = 0; k < j->ns; k++) {
+		slot *s = &j->s[k];
+		tally_init(&s->y, j->nodes);
+		s->j = j;
+		s->obs = (ccg_callobs){obs_enter, obs_leave, s};
+		if (!s->y.ticks)
+			j->pat_all = 0;
+	}
+	return CCG_OK;
+}
+
+ccg_err ccg_binsio_end(ccg_binsio *j, ccg_err err)
+{
+	if (!j)
+		return err;
 	if (!err)
-		err = keep_top(p, &t->pat);
-	ccg_patterns_free(p);
-	free(roots);
-	return err == CCG_ENOMEM ? err : CCG_OK;
+		err = j->err;
+	if (!err && j->pat_all)
+		err = keep_top(NULL, j->nodes, j->all_ticks, j->all_occ, 1,
+			       j->all_nev, &j->t->pat);
+	all_free(j);
+	for (size_t k = 0; k < j->ns; k++) {
+		tally_free(&j->s[k].y);
+		ccg_buf_free(&j->s[k].b);
+		ccg_binmaker_free(j->s[k].m);
+	}
+	free(j->s);
+	pthread_mutex_destroy(&j->mu);
+	free(j);
+	return err;
 }
 
 ccg_err ccg_binsio_build(ccg_trace *t)
 {
-	uint64_t nodes = ccg_store_node_count(t->store);
-	bins_job j = {t, 0, 0, nodes <= PAT_NODES_MAX ? (uint32_t)nodes : 0,
-		      PTHREAD_MUTEX_INITIALIZER, 0, CCG_OK, 1};
-	span(t, &j.t0, &j.t1);
 	uint64_t events = 0;
-	for (size_t i = 0; i < t->nlocs; i++) {
-		t->locs[i].sl = ccg_loc_sloc(&t->locs[i], i);
+	for (size_t i = 0; i < t->nlocs; i++)
 		events += t->locs[i].nevents;
-	}
 	size_t n = ccg_par_threads(t->opt.threads, t->nlocs, events);
-	slot *s = calloc(n, sizeof *s);
-	if (!s)
-		return CCG_ENOMEM;
-	for (size_t k = 0; k < n; k++) {
-		tally_init(&s[k].y, j.nodes);
-		s[k].j = &j;
-		if (!s[k].y.loc)
-			j.pat_all = 0;
-	}
-	ccg_par_run(n, bins_main, s, sizeof *s);
-	ccg_err err = j.err;
-	if (!err && j.pat_all)
-		err = keep_root(t, s, n, j.nodes);
-	for (size_t k = 0; k < n; k++)
-		tally_free(&s[k].y);
-	free(s);
-	pthread_mutex_destroy(&j.mu);
-	return err;
+	ccg_binsio *j = NULL;
+	ccg_err err = ccg_binsio_begin(t, n, &j);
+	if (!err)
+		ccg_par_run(n, bins_main, j->s, sizeof *j->s);
+	return ccg_binsio_end(j, err);
 }
 
 /* ---- the index ---- */

@@ -291,8 +291,6 @@ static void add_open(const ccg_trace *t, ccg_buf *b)
 							    CCG_SEC_PATS));
 	if (t->built) {
 		ccg_buf_addf(b, "build_seconds: %.3f\n", t->build_seconds);
-		ccg_buf_addf(b, "preview_seconds: %.3f\n",
-			     t->preview_seconds);
 		ccg_buf_addf(b, "build_events_per_second: %.0f\n",
 			     t->build_seconds > 0 ? t->events / t->build_seconds
 						  : 0);

@@ -295,15 +295,18 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 	t->longest_stored = t->longest;
 	ccg_err err = build_from_otf2(t, msg);
 	double t0 = ccg_now();
-	if (!err && !t->sums) /* a shared build made them already */
-		err = ccg_sumset_build(t, &t->sums);
+	/* The preview is made in the walks of the stored results, or by
+	 * walks of its own when a shared build made those already;
+	 * CCGFS_PREVIEW=0 makes none (to measure what it costs). */
+	const char *pv = getenv("CCGFS_PREVIEW");
+	int preview = !pv || strcmp(pv, "0"), shared = t->sums != NULL;
+	if (!err && !shared)
+		err = ccg_sumset_build(t, preview, &t->sums);
 	ccg_err failed = CCG_OK;
 	if (!err && !(err = ccg_answers_prepare(t)))
 		err = ccg_waitset_build(t, &t->waits, &failed);
-	double tp = ccg_now();
-	if (!err)
+	if (!err && shared && preview)
 		err = ccg_binsio_build(t);
-	t->preview_seconds = ccg_now() - tp;
 	if (err)
 		return err;
 	if (failed)
@@ -313,7 +316,7 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 	t->built = 1;
 	ccg_buf wmsg = CCG_BUF_INIT, why = CCG_BUF_INIT;
 	if (!t->opt.no_index && !ccg_indexio_write(t, identity, &wmsg)) {
-		double secs = t->build_seconds, psecs = t->preview_seconds;
+		double secs = t->build_seconds;
 		uint64_t bytes = t->index_bytes;
 		reset_content(t);
 		if ((err = ccg_indexio_load(t, identity, &why)) && msg)
@@ -321,7 +324,6 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 				     "be read back: %s", t->index_path,
 				     why.data);
 		t->build_seconds = secs;
-		t->preview_seconds = psecs;
 		t->index_bytes = bytes;
 #ifdef __GLIBC__
 		malloc_trim(0); /* give the build's memory back */
