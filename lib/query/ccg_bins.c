@@ -38,34 +38,39 @@ typedef struct pair {
 	uint64_t region, ticks;
 } pair;
 
-/* Ticks per region, in no order; hint[] maps a region's low bits to the
- * slot that last held it (checked before use: a stale hint only costs a
- * search). */
-#define TALLY_HINTS 64u
+/* Ticks per region, in no order.  A region below TALLY_DIRECT is found
+ * through at[region], the slot that holds it when p[at[region]] is
+ * that region (slots only grow until the tally is emptied, so a slot
+ * that holds another region, or none, says it is not there); others by
+ * a search. */
+#define TALLY_DIRECT 4096u
 typedef struct tally {
 	pair *p;
 	size_t n, cap;
-	uint32_t hint[TALLY_HINTS];
+	uint32_t at[TALLY_DIRECT];
 } tally;
 
 static ccg_err tally_add(tally *t, uint64_t region, uint64_t ticks)
 {
-	uint32_t *h = &t->hint[region % TALLY_HINTS];
-	if (*h < t->n && t->p[*h].region == region) {
-		t->p[*h].ticks += ticks;
-		return CCG_OK;
-	}
 	size_t i = t->n;
-	while (i > 0 && t->p[i - 1].region != region)
-		i--;
-	if (i) {
-		t->p[i - 1].ticks += ticks;
-		*h = (uint32_t)(i - 1);
-		return CCG_OK;
+	if (region < TALLY_DIRECT) {
+		uint32_t k = t->at[region];
+		if (k < t->n && t->p[k].region == region) {
+			t->p[k].ticks += ticks;
+			return CCG_OK;
+		}
+	} else {
+		while (i > 0 && t->p[i - 1].region != region)
+			i--;
+		if (i) {
+			t->p[i - 1].ticks += ticks;
+			return CCG_OK;
+		}
 	}
 	if (t->n >= UINT32_MAX || CCG_GROW(t->p, t->n + 1, t->cap))
 		return CCG_ENOMEM;
-	*h = (uint32_t)t->n;
+	if (region < TALLY_DIRECT)
+		t->at[region] = (uint32_t)t->n;
 	t->p[t->n++] = (pair){region, ticks};
 	return CCG_OK;
 }
