@@ -112,25 +112,10 @@ static void tally_reset(void *ctx)
 	y->bad = 0;
 }
 
-/* The rows of nodes [0, n) of the arrays (those occurring twice or more),
- * ranked, the first CCG_PATTERNS_TOP into k; list (n: NULL) names the
- * nodes to look at, else all. */
-static ccg_err keep_top(const uint32_t *list, size_t n, const uint64_t *ticks,
-			const void *occ, int occ64, const uint64_t *nev,
-			ccg_patkept *k)
+/* Ranks rows (nrows of them, freed), the first CCG_PATTERNS_TOP into
+ * k. */
+static ccg_err keep_rows(ccg_pattern *rows, size_t nrows, ccg_patkept *k)
 {
-	ccg_pattern *rows = malloc((n ? n : 1) * sizeof *rows);
-	size_t nrows = 0;
-	if (!rows)
-		return CCG_ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t node = list ? list[i] : (uint32_t)i;
-		uint64_t o = occ64 ? ((const uint64_t *)occ)[node]
-				   : ((const uint32_t *)occ)[node];
-		if (o >= 2)
-			rows[nrows++] = (ccg_pattern){node, o, nev[node],
-						      ticks[node]};
-	}
 	ccg_patterns_rank(rows, nrows);
 	nrows = nrows < CCG_PATTERNS_TOP ? nrows : CCG_PATTERNS_TOP;
 	k->node = malloc((nrows ? nrows : 1) * sizeof *k->node);
@@ -150,12 +135,24 @@ static ccg_err keep_top(const uint32_t *list, size_t n, const uint64_t *ticks,
 	return CCG_OK;
 }
 
-/* Location l's patterns.tsv totals from the thread's tally, and the
- * location's added to the root's. */
+/* Location l's patterns.tsv totals from the thread's tally (its call
+ * nodes occurring twice or more), and the location's added to the
+ * root's. */
 static ccg_err keep_loc(ccg_binsio *j, ccg_loc *l, const tally *y)
 {
-	ccg_err err = keep_top(y->touched, y->ntouched, y->ticks, y->occ, 0,
-			       y->nev, &l->pat);
+	ccg_pattern *rows = malloc((y->ntouched ? y->ntouched : 1) *
+				   sizeof *rows);
+	size_t nrows = 0;
+	if (!rows)
+		return CCG_ENOMEM;
+	for (size_t i = 0; i < y->ntouched; i++) {
+		uint32_t node = y->touched[i];
+		if (y->occ[node] >= 2)
+			rows[nrows++] = (ccg_pattern){node, y->occ[node],
+						      y->nev[node],
+						      y->ticks[node]};
+	}
+	ccg_err err = keep_rows(rows, nrows, &l->pat);
 	pthread_mutex_lock(&j->mu);
 	for (size_t i = 0; j->all_ticks && i < y->ntouched; i++) {
 		uint32_t node = y->touched[i];
@@ -165,6 +162,24 @@ static ccg_err keep_loc(ccg_binsio *j, ccg_loc *l, const tally *y)
 	}
 	pthread_mutex_unlock(&j->mu);
 	return err;
+}
+
+/* The root's totals: its call nodes occurring twice or more in all. */
+static ccg_err keep_root(ccg_binsio *j)
+{
+	size_t nrows = 0;
+	for (uint32_t node = 0; node < j->nodes; node++)
+		nrows += j->all_occ[node] >= 2;
+	ccg_pattern *rows = malloc((nrows ? nrows : 1) * sizeof *rows);
+	if (!rows)
+		return CCG_ENOMEM;
+	nrows = 0;
+	for (uint32_t node = 0; node < j->nodes; node++)
+		if (j->all_occ[node] >= 2)
+			rows[nrows++] = (ccg_pattern){node, j->all_occ[node],
+						      j->all_nev[node],
+						      j->all_ticks[node]};
+	return keep_rows(rows, nrows, &j->t->pat);
 }
 
 /* The bins location l gets: a power of two, 0 for none. */
@@ -343,8 +358,7 @@ ccg_err ccg_binsio_end(ccg_binsio *j, ccg_err err)
 	if (!err)
 		err = j->err;
 	if (!err && j->pat_all)
-		err = keep_top(NULL, j->nodes, j->all_ticks, j->all_occ, 1,
-			       j->all_nev, &j->t->pat);
+		err = keep_root(j);
 	all_free(j);
 	for (size_t k = 0; k < j->ns; k++) {
 		tally_free(&j->s[k].y);

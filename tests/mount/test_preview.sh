@@ -44,9 +44,9 @@ for anchor in "${anchors[@]}"; do
   a="$work/with" b="$work/without"
   ccg_mount mt "$anchor" "$a" -o "index=$work/$name.with.ccg"
   CCGFS_PREVIEW=0 ccg_mount st "$anchor" "$b" -o "index=$work/$name.without.ccg"
-  bins=$(grep -h '^preview_bins:' "$a"/*/*/info 2>/dev/null |
+  bins=$({ grep -h '^preview_bins:' "$a"/*/*/info 2>/dev/null || true; } |
          awk '{ s += $2 } END { print s + 0 }')
-  nob=$(grep -h '^preview_bins:' "$b"/*/*/info 2>/dev/null |
+  nob=$({ grep -h '^preview_bins:' "$b"/*/*/info 2>/dev/null || true; } |
         awk '{ s += $2 } END { print s + 0 }')
   [ "$nob" = 0 ] || { echo "$name: $nob bins built with CCGFS_PREVIEW=0"; exit 1; }
   # Two windows named by their times: the second tenth and a third.
@@ -55,8 +55,12 @@ for anchor in "${anchors[@]}"; do
   wins=("time/$((first + span / 10))-$((first + span / 5))/"
         "time/$((first + span / 3))-$((first + 2 * span / 3))/")
   # timeline-N.tsv (looked up, not listed) of the first location with
-  # calls and of the same location in the windows.
-  loc=$(cd "$a" && ls -d */*/timeline.tsv 2>/dev/null | head -n 1 | xargs -r dirname)
+  # bins (else the first with a timeline) and of the same location in the
+  # windows.  (awk reads all its input: a reader that stops early would
+  # end the writer with SIGPIPE, a failure under pipefail.)
+  loc=$(cd "$a" && { grep -l '^preview_bins: [1-9]' */*/info 2>/dev/null || true
+                     ls -d */*/timeline.tsv 2>/dev/null || true; } |
+        awk 'NR == 1 { sub("/[^/]*$", ""); print }')
   more=("${wins[0]}timeline.tsv" "${wins[1]}timeline.tsv")
   for N in 3 64 1000; do
     [ -n "$loc" ] && more+=("$loc/timeline-$N.tsv" "${wins[0]}$loc/timeline-$N.tsv"
@@ -66,7 +70,7 @@ for anchor in "${anchors[@]}"; do
   for f in $(files "$a") "${more[@]}"; do
     if ! cmp -s "$a/$f" "$b/$f"; then
       echo "$name: $f differs with the preview and without:"
-      diff <(head -c 4000 "$a/$f") <(head -c 4000 "$b/$f") | head -20
+      diff <(head -c 4000 "$a/$f") <(head -c 4000 "$b/$f") | head -20 || true
       exit 1
     fi
     n=$((n + 1))
