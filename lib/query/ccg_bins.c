@@ -42,12 +42,13 @@ typedef struct pair {
  * through at[region], the slot that holds it when p[at[region]] is
  * that region (slots only grow until the tally is emptied, so a slot
  * that holds another region, or none, says it is not there); others by
- * a search. */
+ * a search.  at is the maker's (TALLY_DIRECT entries, made with its
+ * bins: a maker of none never adds). */
 #define TALLY_DIRECT 4096u
 typedef struct tally {
 	pair *p;
 	size_t n, cap;
-	uint32_t at[TALLY_DIRECT];
+	uint32_t *at;
 } tally;
 
 static ccg_err tally_add(tally *t, uint64_t region, uint64_t ticks)
@@ -91,6 +92,7 @@ struct ccg_binmaker {
 	size_t len0, limit;     /* out's length at the start; most */
 	int over;               /* the bins outgrew limit: out is back at
 				 * len0, the rest ignored */
+	uint32_t *direct;       /* the tallies' `at`, when n > 0 */
 };
 
 static int pair_cmp(const void *a, const void *b)
@@ -205,6 +207,15 @@ ccg_err ccg_binmaker_create(uint64_t t0, uint64_t t1, uint32_t n,
 	m->t0 = t0;
 	m->t1 = t1 > t0 ? t1 : t0;
 	m->n = t1 > t0 ? n : 0;
+	if (m->n && !(m->direct = calloc((CCG_BINS_LANES + 1) * TALLY_DIRECT,
+					 sizeof *m->direct))) {
+		free(m);
+		*mp = NULL;
+		return CCG_ENOMEM;
+	}
+	for (uint32_t d = 0; m->direct && d <= CCG_BINS_LANES; d++)
+		(d ? &m->lane[d - 1] : &m->excl)->at =
+			m->direct + (size_t)d * TALLY_DIRECT;
 	m->hi = m->n ? ccg_bins_edge(t0, t1, m->n, 1) : UINT64_MAX;
 	m->at = t0;
 	m->out = out;
@@ -256,6 +267,7 @@ void ccg_binmaker_free(ccg_binmaker *m)
 	for (uint32_t d = 0; d < CCG_BINS_LANES; d++)
 		free(m->lane[d].p);
 	free(m->open);
+	free(m->direct);
 	free(m);
 }
 
