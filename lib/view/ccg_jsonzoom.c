@@ -287,15 +287,31 @@ static ccg_err zoom_make(const ccg_trace *t, const ccg_where *w,
 	}
 	if (err)
 		goto cleanup;
-	/* The calls in the heap's order (the order they are sorted from, as
-	 * a sort need not keep equal ones in place). */
-	if (!(z->calls = malloc(sizeof *z->calls * (s.n ? s.n : 1)))) {
-		err = CCG_ENOMEM;
-		goto cleanup;
+	/* The calls put in the heap's order in place (the order they are
+	 * sorted from, as a sort need not keep equal ones in place): slot
+	 * i takes the call heap[i] names, cycle by cycle (the slots named
+	 * are each slot once), without a second array of them. */
+	for (size_t i = 0; i < s.n; i++) {
+		if (s.heap[i].at == UINT32_MAX)
+			continue;
+		zcall first = s.pool[i];
+		size_t j = i;
+		for (;;) {
+			size_t from = s.heap[j].at;
+			s.heap[j].at = UINT32_MAX;
+			if (from == i) {
+				s.pool[j] = first;
+				break;
+			}
+			s.pool[j] = s.pool[from];
+			j = from;
+		}
 	}
-	for (size_t i = 0; i < s.n; i++)
-		z->calls[i] = s.pool[s.heap[i].at];
+	free(s.heap);
+	s.heap = NULL;
+	z->calls = s.pool;
 	z->n = s.n;
+	s.pool = NULL;
 	ccg_sort(z->calls, z->n, sizeof *z->calls, zcall_order);
 	if (!(z->off = malloc(sizeof *z->off * (z->n + 1)))) {
 		err = CCG_ENOMEM;
