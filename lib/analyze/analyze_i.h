@@ -192,12 +192,20 @@ typedef struct ccg_anwop {
 
 typedef struct ccg_anwcur ccg_anwcur;
 
+/* The nodes of store s whose subtree may give an operation, one bit a
+ * node id: a call of an OpenMP barrier or offload region, an MPI record
+ * that ends or posts a message or ends a collective, or a node holding
+ * one.  Read once per build, every node once (a node's children have
+ * lower ids).  Ownership: *bits, freed by the caller. */
+ccg_err an_wcur_relevant(const ccg_store *s, const ccg_an *a,
+			 uint8_t **bits);
 /* A cursor over location `loc` (index) of store s, l as ccg_waits_find
  * was given it, a the analysis (its regions); walks share memo m (one
- * thread).  Ownership: an_wcur_free. */
+ * thread); `rel` (borrowed, from an_wcur_relevant) lets it pass by the
+ * subtrees that give nothing.  Ownership: an_wcur_free. */
 ccg_err an_wcur_create(const ccg_store *s, const ccg_an *a,
 		       const ccg_wloc *l, uint32_t loc, ccg_walk_memo *m,
-		       ccg_anwcur **out);
+		       const uint8_t *rel, ccg_anwcur **out);
 void an_wcur_free(ccg_anwcur *c);
 /* The next operation into *op; 1 when there is none left, 0 when one
  * was given, else -1 with *err set. */

@@ -563,15 +563,18 @@ static ccg_err merge(wctx *x, const ccg_store *s)
 	ccg_anwop *next = malloc((n ? n : 1) * sizeof *next);
 	hent *h = malloc((n ? n : 1) * sizeof *h);
 	ccg_walk_memo *m = NULL;
+	uint8_t *rel = NULL;
 	size_t nh = 0;
 	ccg_err err = c && next && h ? CCG_OK : CCG_ENOMEM;
 	if (!err)
 		err = ccg_walk_memo_create(4096, CCG_WALK_MEMO_KEEP, &m);
+	if (!err)
+		err = an_wcur_relevant(s, x->a, &rel);
 	for (size_t i = 0; !err && i < n; i++) {
 		if (!x->locs[i].sl.nevents || x->locs[i].type == LT_METRIC)
 			continue;
 		if ((err = an_wcur_create(s, x->a, &x->locs[i], (uint32_t)i, m,
-					  &c[i])))
+					  rel, &c[i])))
 			break;
 		int r = an_wcur_next(c[i], &next[i], &err);
 		if (r == 0)
@@ -597,6 +600,7 @@ static ccg_err merge(wctx *x, const ccg_store *s)
 	for (size_t i = 0; c && i < n; i++)
 		an_wcur_free(c[i]);
 	ccg_walk_memo_free(m);
+	free(rel);
 	free(c);
 	free(next);
 	free(h);

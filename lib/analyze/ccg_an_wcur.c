@@ -49,6 +49,7 @@ struct ccg_anwcur {
 	const ccg_wloc *l;
 	uint32_t loc;
 	ccg_walk *w;
+	const uint8_t *rel;     /* borrowed: an_wcur_relevant's bits */
 	ccg_tcur tc;
 	ccg_buf fields;
 	ccg_anwop ahead;        /* the operation after the one given */
@@ -58,7 +59,7 @@ struct ccg_anwcur {
 
 ccg_err an_wcur_create(const ccg_store *s, const ccg_an *a,
 		       const ccg_wloc *l, uint32_t loc, ccg_walk_memo *m,
-		       ccg_anwcur **out)
+		       const uint8_t *rel, ccg_anwcur **out)
 {
 	ccg_anwcur *c = calloc(1, sizeof *c);
 	if (!c)
@@ -67,6 +68,7 @@ ccg_err an_wcur_create(const ccg_store *s, const ccg_an *a,
 	c->a = a;
 	c->l = l;
 	c->loc = loc;
+	c->rel = rel;
 	c->fields = (ccg_buf)CCG_BUF_INIT;
 	ccg_walk_opts o = {0, CCG_WALK_READ_ITEMS, sizeof(wfr), m};
 	ccg_err err = ccg_walk_create_opts(s, &o, &c->w);
@@ -88,6 +90,64 @@ void an_wcur_free(ccg_anwcur *c)
 	ccg_walk_free(c->w);
 	ccg_buf_free(&c->fields);
 	free(c);
+}
+
+static int gives_op(ccg_kind k)
+{
+	return k == CCG_EV_MPI_SEND || k == CCG_EV_MPI_ISEND ||
+	       k == CCG_EV_MPI_RECV || k == CCG_EV_MPI_IRECV ||
+	       k == CCG_EV_MPI_IRECV_REQUEST || k == CCG_EV_MPI_COLLECTIVE_END;
+}
+
+#define REL_GET(b, i) (((b)[(i) >> 3] >> ((i)&7)) & 1u)
+#define REL_SET(b, i) ((b)[(i) >> 3] |= (uint8_t)(1u << ((i)&7)))
+
+ccg_err an_wcur_relevant(const ccg_store *s, const ccg_an *a,
+			 uint8_t **bits)
+{
+	uint32_t nev = ccg_store_event_count(s);
+	uint32_t nn = ccg_store_node_count(s);
+	uint8_t *ev = calloc((size_t)nev / 8 + 1, 1);
+	uint8_t *b = calloc((size_t)nn / 8 + 1, 1);
+	ccg_ref *refs = malloc((CCG_FANOUT_MAX + 1) * sizeof *refs);
+	ccg_err err = ev && b && refs ? CCG_OK : CCG_ENOMEM;
+	for (uint32_t i = 0; !err && i < nev; i++) {
+		ccg_evrec r;
+		if (!(err = ccg_store_get_event(s, i, &r, NULL)) &&
+		    gives_op(r.kind))
+			REL_SET(ev, i);
+	}
+	/* Every node once, in id order: its children's bits are known. */
+	for (uint32_t i = 0; !err && i < nn; i++) {
+		ccg_node h;
+		if ((err = ccg_store_get_node(s, i, &h, refs,
+					      CCG_FANOUT_MAX + 1)))
+			break;
+		const ccg_anreg *reg = h.kind == CCG_NODE_CALL
+					       ? ccg_an_region(a, h.region)
+					       : NULL;
+		int r = reg && (reg->omp_barrier || reg->offload);
+		uint32_t n = h.nitems < CCG_FANOUT_MAX + 1 ? h.nitems
+							   : CCG_FANOUT_MAX + 1;
+		for (uint32_t k = 0; !r && k < n; k++) {
+			uint32_t id = CCG_REF_ID(refs[k]);
+			if (CCG_REF_IS_EVENT(refs[k]))
+				r = id < nev && REL_GET(ev, id);
+			else
+				r = id >= i || REL_GET(b, id);
+		}
+		/* A node of more items than read is taken as giving. */
+		if (r || h.nitems > n)
+			REL_SET(b, i);
+	}
+	free(refs);
+	free(ev);
+	if (err) {
+		free(b);
+		return err;
+	}
+	*bits = b;
+	return CCG_OK;
 }
 
 /* The LOCATION value of attribute `attr` in the attribute list of an
@@ -231,6 +291,16 @@ static int node(ccg_anwcur *c, const ccg_walk_item *it, ccg_anwop *op,
 			given = 2; /* its stream: from its ENTER, below */
 		}
 	}
+	/* A subtree that gives nothing is gone past (an offload call, which
+	 * reads its ENTER below, is relevant by its region), except the
+	 * root and groups above the top-level calls a stream or a worker
+	 * is handed. */
+	int above_handed = (c->l->type == LT_ACCELERATOR_STREAM ||
+			    c->l->worker) &&
+			   h.kind != CCG_NODE_CALL && !f.has_call;
+	if (c->rel && !above_handed &&
+	    it->id < ccg_store_node_count(c->s) && !REL_GET(c->rel, it->id))
+		return given;
 	if ((*err = ccg_walk_descend(c->w)))
 		return -1;
 	*(wfr *)ccg_walk_data(c->w, ccg_walk_level(c->w) - 1) = f;

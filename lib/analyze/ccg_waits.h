@@ -12,7 +12,8 @@
  * charged to (the event index it is charged at, the region), its
  * interval, its pattern and the location that caused it.
  * ccg_waits_find reads every location once, all of them together in time
- * order (a merge of one cursor per location): what it holds at once is
+ * order (a merge of one cursor per location), passing by the subtrees
+ * that hold no operation (a bit per node, found once): what it holds at once is
  * what is in flight (message ends not yet matched, collectives not yet
  * complete), plus the waits found, each location's OpenMP barrier calls
  * and the kernels, launches and synchronisations of accelerators.

@@ -195,6 +195,7 @@ struct ccg_trace {
 	uint64_t first, last;   /* over all locations */
 	uint32_t max_depth;
 	double build_seconds;   /* reading OTF2 and building the graph */
+	double phase_seconds[4]; /* of a build: read, answers, waits, write */
 	double open_seconds;    /* this open, index or build included */
 	int built;              /* this open built the graph from OTF2 */
 	int from_index;         /* served from the index file */

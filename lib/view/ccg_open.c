@@ -114,6 +114,7 @@ static ccg_err build_from_otf2(ccg_trace *t, ccg_buf *msg)
 	}
 	free(il);
 	t->build_seconds = ccg_now() - t0;
+	t->phase_seconds[0] = t->build_seconds;
 	t->nodes_offered = ccg_store_nodes_offered(t->store);
 	t->bytes_offered = ccg_store_bytes_offered(t->store);
 	return CCG_OK;
@@ -302,13 +303,17 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 	int preview = !pv || strcmp(pv, "0"), shared = t->sums != NULL;
 	if (!err && !shared)
 		err = ccg_sumset_build(t, preview, &t->sums);
+	if (!err && shared && preview)
+		err = ccg_binsio_build(t);
+	double t1 = ccg_now();
 	ccg_err failed = CCG_OK;
 	if (!err && !(err = ccg_answers_prepare(t)))
 		err = ccg_waitset_build(t, &t->waits, &failed);
-	if (!err && shared && preview)
-		err = ccg_binsio_build(t);
 	if (err)
 		return err;
+	double t2 = ccg_now();
+	t->phase_seconds[1] = t1 - t0;
+	t->phase_seconds[2] = t2 - t1;
 	if (failed)
 		note(t, "wait states not found (%s): waits.tsv and "
 		     "critical-path.tsv are empty", ccg_err_text(failed));
@@ -316,7 +321,9 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 	t->built = 1;
 	ccg_buf wmsg = CCG_BUF_INIT, why = CCG_BUF_INIT;
 	if (!t->opt.no_index && !ccg_indexio_write(t, identity, &wmsg)) {
-		double secs = t->build_seconds;
+		double secs = t->build_seconds, ph[4];
+		t->phase_seconds[3] = ccg_now() - t2;
+		memcpy(ph, t->phase_seconds, sizeof ph);
 		uint64_t bytes = t->index_bytes;
 		reset_content(t);
 		if ((err = ccg_indexio_load(t, identity, &why)) && msg)
@@ -324,6 +331,7 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 				     "be read back: %s", t->index_path,
 				     why.data);
 		t->build_seconds = secs;
+		memcpy(t->phase_seconds, ph, sizeof ph);
 		t->index_bytes = bytes;
 #ifdef __GLIBC__
 		malloc_trim(0); /* give the build's memory back */
