@@ -25,3 +25,17 @@ ccg_err ccg_grow(void *arrp, size_t elem, size_t need, size_t *cap)
 	*cap = n;
 	return CCG_OK;
 }
+
+void *ccg_zalloc(size_t n, size_t elem)
+{
+	if (elem && n > SIZE_MAX / elem)
+		return NULL;
+	size_t len = n * elem;
+	unsigned char *p = calloc(len ? len : 1, 1);
+	volatile unsigned char *v = p;
+	/* One write a page: calloc may not write them; a volatile one is
+	 * not optimised away. */
+	for (size_t i = 0; p && i < len; i += 4096)
+		v[i] = 0;
+	return p;
+}

@@ -33,4 +33,12 @@ ccg_err ccg_grow(void *arrp, size_t elem, size_t need, size_t *cap);
 	((size_t)(need) <= (cap) ? CCG_OK \
 				 : ccg_grow(&(arr), sizeof *(arr), (need), &(cap)))
 
+/* n zeroed elements of `elem` bytes whose pages are written now, for a
+ * table probed before it is written (a hash table): calloc's fresh pages
+ * would each be read first as the shared zero page and fault again at
+ * the first write, where the kernel flushes the TLB of every core the
+ * process runs on.  NULL when it cannot (or n * elem overflows).
+ * Ownership: free. */
+void *ccg_zalloc(size_t n, size_t elem);
+
 #endif

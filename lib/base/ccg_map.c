@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccg_grow.h"
 #include "ccg_hash.h"
 
 static size_t home(const ccg_map *m, const ccg_mkey *k)
@@ -17,7 +18,7 @@ static ccg_err grow(ccg_map *m)
 {
 	size_t cap = m->cap ? 2 * m->cap : 64;
 	ccg_map g = {malloc(cap * sizeof *g.key), malloc(cap * sizeof *g.val),
-		     calloc(cap, 1), cap, m->n};
+		     ccg_zalloc(cap, 1), cap, m->n};
 	if (!g.key || !g.val || !g.used) {
 		ccg_map_free(&g);
 		return CCG_ENOMEM;

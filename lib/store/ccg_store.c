@@ -19,7 +19,7 @@ static void intern_free(ccg_store_intern *t)
 static int intern_grow(ccg_store_intern *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : CCG_INTERN_INITIAL;
-	ccg_store_slot *s = calloc(cap, sizeof *s);
+	ccg_store_slot *s = ccg_zalloc(cap, sizeof *s);
 	if (!s)
 		return -1;
 	for (size_t i = 0; i < t->cap; i++) {

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "ccg_codec.h"
+#include "ccg_grow.h"
 #include "ccg_par.h"
 
 /* Most nodes of a graph whose patterns' totals are kept (24 bytes each
@@ -296,8 +297,8 @@ static void tally_init(tally *y, uint32_t nodes)
 	memset(y, 0, sizeof *y);
 	if (!nodes)
 		return;
-	y->ticks = calloc(nodes, sizeof *y->ticks);
-	y->occ = calloc(nodes, sizeof *y->occ);
+	y->ticks = ccg_zalloc(nodes, sizeof *y->ticks);
+	y->occ = ccg_zalloc(nodes, sizeof *y->occ);
 	y->nev = malloc(nodes * sizeof *y->nev);
 	y->touched = malloc(nodes * sizeof *y->touched);
 	y->cap = nodes;
@@ -334,9 +335,9 @@ ccg_err ccg_binsio_begin(ccg_trace *t, size_t threads, ccg_binsio **out)
 	span(t, &j->t0, &j->t1);
 	for (size_t i = 0; i < t->nlocs; i++)
 		t->locs[i].sl = ccg_loc_sloc(&t->locs[i], i);
-	if (j->nodes && (!(j->all_ticks = calloc(j->nodes, 8)) ||
-			 !(j->all_occ = calloc(j->nodes, 8)) ||
-			 !(j->all_nev = calloc(j->nodes, 8))))
+	if (j->nodes && (!(j->all_ticks = ccg_zalloc(j->nodes, 8)) ||
+			 !(j->all_occ = ccg_zalloc(j->nodes, 8)) ||
+			 !(j->all_nev = ccg_zalloc(j->nodes, 8))))
 		all_free(j);
 	if (!j->all_ticks)
 		j->pat_all = 0;
