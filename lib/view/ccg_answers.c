@@ -443,8 +443,9 @@ ccg_err ccg_answers_text(const ccg_trace *t, const ccg_where *w,
  * and puts into a set of its own. */
 typedef struct walk_job {
 	const ccg_trace *t;
+	ccg_sidejob *side;      /* job 0 when not NULL */
 	pthread_mutex_t mu;
-	size_t next;            /* next location: mu */
+	size_t next;            /* next job: mu */
 	ccg_err err;            /* first failure: mu */
 } walk_job;
 
@@ -460,11 +461,17 @@ static void *walker_main(void *arg)
 	walker *w = arg;
 	walk_job *j = w->j;
 	const ccg_trace *t = j->t;
+	size_t nside = j->side != NULL;
 	for (;;) {
 		pthread_mutex_lock(&j->mu);
-		size_t i = j->err ? t->nlocs : j->next++;
+		size_t i = j->err ? t->nlocs + nside : j->next++;
 		pthread_mutex_unlock(&j->mu);
-		if (i >= t->nlocs)
+		if (i < nside) {
+			j->side->fn(j->side->ctx);
+			j->side->ran = 1;
+			continue;
+		}
+		if ((i -= nside) >= t->nlocs)
 			break;
 		const ccg_loc *l = &t->locs[i];
 		ccg_sloc sl = ccg_loc_sloc(l, i);
@@ -490,9 +497,9 @@ static void *walker_main(void *arg)
 /* Walks every location with n threads (the calling one among them) into
  * s. */
 static ccg_err walk_all(const ccg_trace *t, size_t n, ccg_sumset *s,
-		       ccg_binsio *bins)
+		       ccg_binsio *bins, ccg_sidejob *side)
 {
-	walk_job j = {t, PTHREAD_MUTEX_INITIALIZER, 0, CCG_OK};
+	walk_job j = {t, side, PTHREAD_MUTEX_INITIALIZER, 0, CCG_OK};
 	walker *ws = calloc(n, sizeof *ws);
 	ccg_err err = ws ? CCG_OK : CCG_ENOMEM;
 	for (size_t k = 0; !err && k < n; k++) {
@@ -513,7 +520,8 @@ static ccg_err walk_all(const ccg_trace *t, size_t n, ccg_sumset *s,
 	return err;
 }
 
-ccg_err ccg_sumset_build(ccg_trace *t, int preview, ccg_sumset **out)
+ccg_err ccg_sumset_build(ccg_trace *t, int preview, ccg_sidejob *side,
+			 ccg_sumset **out)
 {
 	ccg_err err = ccg_answers_prepare(t);
 	ccg_sumset *s = NULL;
@@ -522,12 +530,13 @@ ccg_err ccg_sumset_build(ccg_trace *t, int preview, ccg_sumset **out)
 	uint64_t events = 0; /* t->events is summed later, at setup */
 	for (size_t i = 0; i < t->nlocs; i++)
 		events += t->locs[i].nevents;
-	size_t n = ccg_par_threads(t->opt.threads, t->nlocs, events);
+	size_t n = ccg_par_threads(t->opt.threads, t->nlocs + (side != NULL),
+				   events);
 	ccg_binsio *bins = NULL;
 	if (preview)
 		err = ccg_binsio_begin(t, n, &bins);
 	if (!err)
-		err = walk_all(t, n, s, bins);
+		err = walk_all(t, n, s, bins, side);
 	if (preview)
 		err = ccg_binsio_end(bins, err);
 	if (err) {

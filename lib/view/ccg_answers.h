@@ -9,10 +9,24 @@
 #include "ccg_ids.h"
 #include "ccg_scope.h"
 
+/* Work of the build that can run beside the walks: fn(ctx) is the first
+ * job the walks' threads take (the longest one: the wait states, a
+ * single pass over every location), so both cores stay busy.  `ran` says
+ * whether it ran (not after a failure of the walks): the caller runs it
+ * otherwise. */
+typedef struct ccg_sidejob {
+	void (*fn)(void *ctx);
+	void *ctx;
+	int ran;
+} ccg_sidejob;
+
 /* Computes the stored results of every location of a freshly built t
  * (with as many threads as its options allow) and, with `preview`, in the
- * same walks its preview bins and patterns.tsv's totals (ccg_binsio.h). */
-ccg_err ccg_sumset_build(ccg_trace *t, int preview, ccg_sumset **out);
+ * same walks its preview bins and patterns.tsv's totals (ccg_binsio.h);
+ * runs `side` (NULL: none) among them.  t->an is made before anything
+ * runs. */
+ccg_err ccg_sumset_build(ccg_trace *t, int preview, ccg_sidejob *side,
+			 ccg_sumset **out);
 /* The analysis of t's definitions (made once; again after a reset). */
 ccg_err ccg_answers_prepare(ccg_trace *t);
 /* Sets t->runtime_only from every location's statistics (their cache
