@@ -8,17 +8,7 @@
 #include "trace_i.h"
 #include "ccg_ids.h"
 #include "ccg_scope.h"
-
-/* Work of the build that can run beside the walks: fn(ctx) is the first
- * job the walks' threads take (the longest one: the wait states, a
- * single pass over every location), so both cores stay busy.  `ran` says
- * whether it ran (not after a failure of the walks): the caller runs it
- * otherwise. */
-typedef struct ccg_sidejob {
-	void (*fn)(void *ctx);
-	void *ctx;
-	int ran;
-} ccg_sidejob;
+#include "ccg_binsio.h"
 
 /* Computes the stored results of every location of a freshly built t
  * (with as many threads as its options allow) and, with `preview`, in the

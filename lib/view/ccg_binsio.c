@@ -74,7 +74,8 @@ struct ccg_binsio {
 	size_t ns;
 	pthread_mutex_t mu;
 	uint64_t *all_ticks, *all_occ, *all_nev; /* the root's: mu */
-	size_t next;            /* next location (ccg_binsio_build): mu */
+	size_t next;            /* next job (ccg_binsio_build): mu */
+	ccg_sidejob *side;      /* job 0 of ccg_binsio_build, or NULL */
 	ccg_err err;            /* first failure: mu */
 	int pat_all;            /* every location kept its totals: mu */
 };
@@ -272,11 +273,17 @@ static void *bins_main(void *arg)
 	slot *s = arg;
 	ccg_binsio *j = s->j;
 	size_t k = (size_t)(s - j->s);
+	size_t nside = j->side != NULL;
 	for (;;) {
 		pthread_mutex_lock(&j->mu);
-		size_t i = j->err ? j->t->nlocs : j->next++;
+		size_t i = j->err ? j->t->nlocs + nside : j->next++;
 		pthread_mutex_unlock(&j->mu);
-		if (i >= j->t->nlocs)
+		if (i < nside) {
+			j->side->fn(j->side->ctx);
+			j->side->ran = 1;
+			continue;
+		}
+		if ((i -= nside) >= j->t->nlocs)
 			break;
 		ccg_binsio_loc_done(j, k, i, 0);
 	}
@@ -372,16 +379,19 @@ ccg_err ccg_binsio_end(ccg_binsio *j, ccg_err err)
 	return err;
 }
 
-ccg_err ccg_binsio_build(ccg_trace *t)
+ccg_err ccg_binsio_build(ccg_trace *t, long threads, ccg_sidejob *side)
 {
 	uint64_t events = 0;
 	for (size_t i = 0; i < t->nlocs; i++)
 		events += t->locs[i].nevents;
-	size_t n = ccg_par_threads(t->opt.threads, t->nlocs, events);
+	size_t n = ccg_par_threads(threads ? threads : t->opt.threads,
+				   t->nlocs + (side != NULL), events);
 	ccg_binsio *j = NULL;
 	ccg_err err = ccg_binsio_begin(t, n, &j);
-	if (!err)
+	if (!err) {
+		j->side = side;
 		ccg_par_run(n, bins_main, j->s, sizeof *j->s);
+	}
 	return ccg_binsio_end(j, err);
 }
 

@@ -320,8 +320,10 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 	ccg_sidejob side = {waits_main, &wj, 0};
 	if (!err && !shared)
 		err = ccg_sumset_build(t, preview, &side, &t->sums);
-	if (!err && shared && preview)
-		err = ccg_binsio_build(t);
+	/* A shared build's rank 0 does this alone, the others done: with
+	 * the threads it writes the index with. */
+	if (!err && shared && preview && !(err = ccg_answers_prepare(t)))
+		err = ccg_binsio_build(t, t->opt.write_threads, &side);
 	if (!err && !side.ran && !(err = ccg_answers_prepare(t)))
 		waits_main(&wj);
 	if (!err)
