@@ -124,7 +124,11 @@ ccg_err ccg_vals_add(ccg_vals *v, uint32_t off, uint64_t metric,
 		return CCG_EINVAL;
 	if (CCG_GROW(v->v, (size_t)v->vi[m] + n, v->capv))
 		return CCG_ENOMEM;
-	memcpy(v->v + v->vi[m], vals, n * sizeof *vals);
+	/* A few values: a loop (memcpy of a variable size became a rep
+	 * movs, whose start-up cost more than the copy). */
+	uint64_t *dst = v->v + v->vi[m];
+	for (uint32_t k = 0; k < n; k++)
+		dst[k] = vals[k];
 	v->off[m] = (uint16_t)off;
 	v->n[m] = (uint8_t)n;
 	v->metric[m] = metric;
