@@ -5,7 +5,9 @@
  * instance, at the cost of one walk over the events, not of a result made
  * and merged for every instance.
  *
- * The walk (ccg_walk.h) enters every node.  The root and every instance
+ * It rides on the built-in kinds' walk (ccg_sums_walk_co: one pass over
+ * the events for both), which enters every node, keeping its own data in
+ * each frame.  The root and every instance
  * of min_events events or more open an accumulator: what its subtree adds
  * up to so far, relative to it.  A call's own part goes to the innermost
  * accumulator when the call ends, a sample when it is met; an instance's
@@ -76,8 +78,8 @@ typedef struct anwalk {
 	uint64_t min_events;
 	ccg_result_put_fn put;
 	void *ctx;
-	ccg_walk *w;
-	ccg_tcur *tc;
+	ccg_cowalk co;          /* riding on the stored results' walk: its
+				 * walk, frames' data offset, time cursor */
 	ccg_vcur vc;            /* its values */
 	acc *acc;               /* open accumulators, innermost last */
 	size_t nacc, capacc;
@@ -92,7 +94,9 @@ typedef struct anwalk {
 
 static wframe *frame(anwalk *x, int64_t pos)
 {
-	return pos < 0 ? NULL : ccg_walk_data(x->w, (size_t)pos);
+	return pos < 0 ? NULL
+		       : (wframe *)((char *)ccg_walk_data(x->co.w, (size_t)pos) +
+				    x->co.off);
 }
 
 /* The region's index in the analysis (its `inner` slot), SIZE_MAX when
@@ -178,17 +182,18 @@ static ccg_err is_metric(anwalk *x, uint32_t id, int *yes)
 }
 
 /* A sample: to the innermost accumulator, as its innermost call's. */
-static ccg_err event(anwalk *x, const ccg_walk_item *it)
+static ccg_err event(void *ctx, const ccg_walk_item *it)
 {
+	anwalk *x = ctx;
 	int yes;
 	uint64_t t;
 	ccg_err err = is_metric(x, it->id, &yes);
 	if (err || !yes || !x->a->nmembers)
 		return err;
-	if ((err = ccg_tcur_get(x->tc, it->first, &t)))
+	if ((err = ccg_tcur_get(x->co.tc, it->first, &t)))
 		return err;
 	acc *c = &x->acc[x->nacc - 1];
-	const wframe *top = frame(x, (int64_t)ccg_walk_level(x->w) - 1);
+	const wframe *top = frame(x, (int64_t)ccg_walk_level(x->co.w) - 1);
 	const wframe *call = frame(x, top->call_pos);
 	uint64_t region = call && top->call_pos >= (int64_t)c->pos
 				  ? call->region
@@ -197,19 +202,13 @@ static ccg_err event(anwalk *x, const ccg_walk_item *it)
 			    it->first, t);
 }
 
-/* Enters the node just given. */
-static ccg_err enter(anwalk *x, const ccg_walk_item *it)
+/* Enters the node just given (its frame at pos, its header hp). */
+static ccg_err enter(void *ctx, const ccg_walk_item *it, const ccg_node *hp,
+		     size_t at, uint64_t start)
 {
-	/* The header, copied before anything may read another node. */
-	const ccg_node h = *it->hdr;
-	uint64_t start = 0;
-	ccg_err err = CCG_OK;
-	if (h.nevents && (err = ccg_tcur_get(x->tc, it->first, &start)))
-		return err;
-	int64_t pos = (int64_t)ccg_walk_level(x->w);
-	/* Descending may move the frames: their data is looked up after. */
-	if ((err = ccg_walk_descend(x->w)))
-		return err;
+	anwalk *x = ctx;
+	const ccg_node h = *hp;
+	int64_t pos = (int64_t)at;
 	const wframe *up = frame(x, pos - 1);
 	wframe *f = frame(x, pos);
 	*f = (wframe){h.kind, h.endmode, CCG_CAT_COMPUTATION,
@@ -250,20 +249,6 @@ static ccg_err enter(anwalk *x, const ccg_walk_item *it)
 	return CCG_OK;
 }
 
-/* The end of frame f (ccg_node_end). */
-static ccg_err frame_end(anwalk *x, const wframe *f, uint64_t *end)
-{
-	*end = 0;
-	if (!f->nevents)
-		return CCG_OK;
-	if (f->endmode == CCG_END_LAST)
-		return ccg_tcur_get(x->tc, f->first + f->nevents - 1, end);
-	if (f->endmode == CCG_END_NEXT)
-		return ccg_tcur_get(x->tc, f->first + f->nevents, end);
-	*end = x->l->last;
-	return CCG_OK;
-}
-
 /* A call's own part, added to the innermost accumulator c. */
 static ccg_err call_part(anwalk *x, const wframe *f, int64_t pos, acc *c,
 			 uint64_t d)
@@ -301,16 +286,14 @@ static ccg_err call_part(anwalk *x, const wframe *f, int64_t pos, acc *c,
 	return CCG_OK;
 }
 
-/* The end of the innermost frame. */
-static ccg_err leave(anwalk *x)
+/* The end of the innermost frame (at pos), at `end`. */
+static ccg_err leave(void *ctx, size_t at, uint64_t end)
 {
-	int64_t pos = (int64_t)ccg_walk_level(x->w) - 1;
+	anwalk *x = ctx;
+	int64_t pos = (int64_t)at;
 	wframe *f = frame(x, pos), *up = frame(x, pos - 1);
 	acc *c = &x->acc[x->nacc - 1];
-	uint64_t end;
-	ccg_err err = frame_end(x, f, &end);
-	if (err)
-		return err;
+	ccg_err err = CCG_OK;
 	uint64_t d = ccg_shown_dur(f->start, end);
 	uint64_t given = f->kind == CCG_NODE_CALL ? d : f->callees;
 	if (f->kind == CCG_NODE_CALL && (err = call_part(x, f, pos, c, d)))
@@ -338,52 +321,80 @@ static ccg_err leave(anwalk *x)
 	return err;
 }
 
+struct ccg_an_rider {
+	anwalk x;
+};
+
+ccg_err ccg_an_rider_create(const ccg_an *a, const ccg_store *s,
+			    const ccg_sloc *l, uint64_t min_events,
+			    ccg_result_put_fn put, void *ctx,
+			    ccg_an_rider **out)
+{
+	ccg_an_rider *r = calloc(1, sizeof *r);
+	if (!r)
+		return CCG_ENOMEM;
+	anwalk *x = &r->x;
+	x->a = a;
+	x->s = s;
+	x->l = l;
+	x->min_events = min_events ? min_events : 1;
+	x->put = put;
+	x->ctx = ctx;
+	x->co = (ccg_cowalk){sizeof(wframe), enter, event, leave, x, NULL, 0,
+			     NULL};
+	ccg_vcur_init(&x->vc, s, l->tbase, l->nevents);
+	if (!(x->ev = calloc(AN_WALK_MEMO, sizeof *x->ev)) ||
+	    !(x->inner = calloc(a->nregions ? a->nregions : 1,
+				sizeof *x->inner))) {
+		ccg_an_rider_free(r);
+		return CCG_ENOMEM;
+	}
+	*out = r;
+	return CCG_OK;
+}
+
+ccg_cowalk *ccg_an_rider_cowalk(ccg_an_rider *r)
+{
+	return &r->x.co;
+}
+
+void ccg_an_rider_free(ccg_an_rider *r)
+{
+	if (!r)
+		return;
+	anwalk *x = &r->x;
+	for (size_t i = 0; i < x->nacc; i++)
+		acc_free(&x->acc[i]);
+	free(x->acc);
+	free(x->inner);
+	free(x->snaps);
+	free(x->ev);
+	ccg_vcur_free(&x->vc);
+	ccg_buf_free(&x->rec);
+	free(r);
+}
+
+/* The stored results' walk's own records, not wanted here. */
+static ccg_err discard(void *ctx, const ccg_sloc *l, const ccg_sinst *in,
+		       int kind, const ccg_buf *rec)
+{
+	(void)ctx;
+	(void)l;
+	(void)in;
+	(void)kind;
+	(void)rec;
+	return CCG_OK;
+}
+
 ccg_err ccg_an_walk(const ccg_an *a, const ccg_store *s, const ccg_sloc *l,
 		    const ccg_sinst *root, uint64_t min_events,
 		    ccg_result_put_fn put, void *ctx)
 {
-	anwalk x;
-	memset(&x, 0, sizeof x);
-	x.a = a;
-	x.s = s;
-	x.l = l;
-	x.min_events = min_events ? min_events : 1;
-	x.put = put;
-	x.ctx = ctx;
-	ccg_walk_opts o = {0, CCG_WALK_ENDS | CCG_WALK_READ_ITEMS,
-			   sizeof(wframe), NULL};
-	ccg_err err = ccg_walk_create_opts(s, &o, &x.w);
-	if (!err && (!(x.tc = malloc(sizeof *x.tc)) ||
-		     !(x.ev = calloc(AN_WALK_MEMO, sizeof *x.ev)) ||
-		     !(x.inner = calloc(a->nregions ? a->nregions : 1,
-					sizeof *x.inner))))
-		err = CCG_ENOMEM;
-	ccg_vcur_init(&x.vc, s, l->tbase, l->nevents);
-	if (!err) {
-		ccg_sloc_tcur(x.tc, s, l);
-		ccg_walk_start(x.w, root->node, root->first, 0);
-	}
-	/* Every turn gives an item; the walk gives each once. */
-	while (!err) {
-		ccg_walk_item it;
-		if ((err = ccg_walk_next(x.w, &it)) || it.kind == CCG_WALK_DONE)
-			break;
-		if (it.kind == CCG_WALK_EVENT)
-			err = event(&x, &it);
-		else if (it.kind == CCG_WALK_NODE)
-			err = enter(&x, &it);
-		else
-			err = leave(&x);
-	}
-	for (size_t i = 0; i < x.nacc; i++)
-		acc_free(&x.acc[i]);
-	free(x.acc);
-	free(x.inner);
-	free(x.snaps);
-	free(x.ev);
-	free(x.tc);
-	ccg_vcur_free(&x.vc);
-	ccg_buf_free(&x.rec);
-	ccg_walk_free(x.w);
+	ccg_an_rider *r;
+	ccg_err err = ccg_an_rider_create(a, s, l, min_events, put, ctx, &r);
+	if (!err)
+		err = ccg_sums_walk_co(s, l, root, min_events, discard, NULL,
+				       NULL, ccg_an_rider_cowalk(r));
+	ccg_an_rider_free(r);
 	return err;
 }

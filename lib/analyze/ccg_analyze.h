@@ -27,6 +27,7 @@
 #include "ccg_error.h"
 #include "ccg_tsv.h"
 #include "ccg_stats.h"
+#include "ccg_sums.h"
 #include "ccg_table.h"
 
 /* The kinds' ids (stored in the index: never reuse one). */
@@ -59,6 +60,18 @@ int ccg_an_hybrid(const ccg_an *a);
 ccg_err ccg_an_walk(const ccg_an *a, const ccg_store *s, const ccg_sloc *l,
 		    const ccg_sinst *root, uint64_t min_events,
 		    ccg_result_put_fn put, void *ctx);
+
+/* The same riding on the stored results' walk (advanced): a rider whose
+ * ccg_cowalk is handed to ccg_sums_walk_co, so that one pass over the
+ * events makes both kinds' records.  Ownership: ccg_an_rider_free, after
+ * the walk. */
+typedef struct ccg_an_rider ccg_an_rider;
+ccg_err ccg_an_rider_create(const ccg_an *a, const ccg_store *s,
+			    const ccg_sloc *l, uint64_t min_events,
+			    ccg_result_put_fn put, void *ctx,
+			    ccg_an_rider **out);
+ccg_cowalk *ccg_an_rider_cowalk(ccg_an_rider *r);
+void ccg_an_rider_free(ccg_an_rider *r);
 
 /* ---- categories of time ---- */
 

@@ -133,9 +133,13 @@ ccg_err ccg_sumset_walk(ccg_sumset *s, const ccg_store *st, const ccg_an *an,
 			const ccg_sloc *sl, const ccg_sinst *root,
 			uint64_t min_events, const ccg_callobs *obs)
 {
-	ccg_err err = ccg_sums_walk_obs(st, sl, root, min_events, put, s,
-					obs);
-	return err ? err : ccg_an_walk(an, st, sl, root, min_events, put, s);
+	ccg_an_rider *r;
+	ccg_err err = ccg_an_rider_create(an, st, sl, min_events, put, s, &r);
+	if (!err)
+		err = ccg_sums_walk_co(st, sl, root, min_events, put, s, obs,
+				       ccg_an_rider_cowalk(r));
+	ccg_an_rider_free(r);
+	return err;
 }
 
 ccg_err ccg_sumset_absorb(ccg_sumset *a, ccg_sumset *b)
@@ -175,10 +179,14 @@ ccg_err ccg_sumset_walk_part(const ccg_store *part, const ccg_an *an,
 			     const ccg_sloc *sl, const ccg_sinst *root,
 			     uint64_t min_events, ccg_buf *out)
 {
-	ccg_err err = ccg_sums_walk(part, sl, root, min_events, put_packed,
-				    out);
-	return err ? err : ccg_an_walk(an, part, sl, root, min_events,
-				       put_packed, out);
+	ccg_an_rider *r;
+	ccg_err err = ccg_an_rider_create(an, part, sl, min_events, put_packed,
+					  out, &r);
+	if (!err)
+		err = ccg_sums_walk_co(part, sl, root, min_events, put_packed,
+				       out, NULL, ccg_an_rider_cowalk(r));
+	ccg_an_rider_free(r);
+	return err;
 }
 
 ccg_err ccg_sumset_add_part(ccg_sumset *s, const unsigned char *p, size_t len,

@@ -15,6 +15,8 @@
 
 #include "ccg_buf.h"
 #include "ccg_stats.h"
+#include "ccg_store_times.h"
+#include "ccg_walk.h"
 
 enum { CCG_RES_STATS = 0, CCG_RES_FOLDED = 1, CCG_RES_MSGS = 2,
        CCG_RES_BUILTIN = 3 };
@@ -69,6 +71,33 @@ ccg_err ccg_sums_walk_obs(const ccg_store *s, const ccg_sloc *l,
 			  const ccg_sinst *root, uint64_t min_events,
 			  ccg_result_put_fn put, void *ctx,
 			  const ccg_callobs *obs);
+
+/* A second walker riding on the same walk (advanced): it sees every item
+ * the walk gives, in order, and keeps data_size bytes of its own in every
+ * frame, so that one pass over the events serves both.  enter: a node
+ * entered, its frame at level `pos`, h a copy of its header, `start` its
+ * start (0 without events); event: an event; leave: the end of the frame
+ * at `pos`, `end` its end (ccg_node_end), before the frame closes.  The
+ * walk sets w, off and tc before the first call: its ccg_walk (frames'
+ * data at ccg_walk_data(w, pos) + off) and its time cursor, which the
+ * rider may read (one thread). */
+typedef struct ccg_cowalk {
+	size_t data_size;
+	ccg_err (*enter)(void *ctx, const ccg_walk_item *it, const ccg_node *h,
+			 size_t pos, uint64_t start);
+	ccg_err (*event)(void *ctx, const ccg_walk_item *it);
+	ccg_err (*leave)(void *ctx, size_t pos, uint64_t end);
+	void *ctx;
+	ccg_walk *w;
+	size_t off;
+	ccg_tcur *tc;
+} ccg_cowalk;
+
+/* ccg_sums_walk_obs with a rider (NULL: none). */
+ccg_err ccg_sums_walk_co(const ccg_store *s, const ccg_sloc *l,
+			 const ccg_sinst *root, uint64_t min_events,
+			 ccg_result_put_fn put, void *ctx,
+			 const ccg_callobs *obs, ccg_cowalk *co);
 
 /* A result of kind CCG_RES_* as a record appended to out, and back (*out
  * empty on entry; freed again on failure). */

@@ -172,7 +172,11 @@ typedef struct walk {
 	evmemo *ev;             /* CCG_SUMWALK_MEMO entries */
 	ccg_walk_memo *nodes;   /* both walks' */
 	const ccg_callobs *obs; /* handed every call, or NULL */
+	ccg_cowalk *co;         /* the rider, or NULL */
 } walk;
+
+/* Bytes of the walk's own frame data: the rider's follows. */
+#define FRAME_BYTES ((sizeof(frame) + 15) & ~(size_t)15)
 
 static void acc_free(acc *a)
 {
@@ -448,8 +452,9 @@ static ccg_err stored(walk *w, uint32_t node, uint64_t nevents, int *yes)
 static ccg_err push(walk *w, const ccg_walk_item *it)
 {
 	/* Copied: stored() reads other nodes through the same memo. */
-	const uint64_t nevents = it->hdr->nevents, region = it->hdr->region;
-	const int call = it->hdr->kind == CCG_NODE_CALL;
+	const ccg_node h = *it->hdr;
+	const uint64_t nevents = h.nevents, region = h.region;
+	const int call = h.kind == CCG_NODE_CALL;
 	uint64_t start = 0;
 	ccg_err err = CCG_OK;
 	if (nevents && (err = ccg_tcur_get(w->tc, it->first, &start)))
@@ -465,6 +470,8 @@ static ccg_err push(walk *w, const ccg_walk_item *it)
 	*f = (frame){start, 0, 0, 0, is || pos == 0};
 	if (f->opens &&
 	    (err = acc_open(w, &(ccg_sinst){it->id, it->first, start, 0}, pos)))
+		return err;
+	if (w->co && (err = w->co->enter(w->co->ctx, it, &h, pos, start)))
 		return err;
 	f->path = f->opens || !up ? 0 : up->path;
 	if (!call)
@@ -504,6 +511,8 @@ static ccg_err pop(walk *w, const ccg_walk_item *it)
 	acc *a = &w->a[w->na - 1];
 	uint64_t end;
 	ccg_err err = frame_end(w, it, &end);
+	if (!err && w->co)
+		err = w->co->leave(w->co->ctx, pos, end);
 	if (err)
 		return err;
 	uint64_t d = ccg_shown_dur(f->start, end);
@@ -582,9 +591,18 @@ ccg_err ccg_sums_walk_obs(const ccg_store *s, const ccg_sloc *l,
 			  ccg_result_put_fn put, void *ctx,
 			  const ccg_callobs *obs)
 {
+	return ccg_sums_walk_co(s, l, root, min_events, put, ctx, obs, NULL);
+}
+
+ccg_err ccg_sums_walk_co(const ccg_store *s, const ccg_sloc *l,
+			 const ccg_sinst *root, uint64_t min_events,
+			 ccg_result_put_fn put, void *ctx,
+			 const ccg_callobs *obs, ccg_cowalk *co)
+{
 	walk w;
 	memset(&w, 0, sizeof w);
 	w.obs = obs;
+	w.co = co;
 	w.s = s;
 	w.l = l;
 	w.min_events = min_events ? min_events : 1;
@@ -599,23 +617,31 @@ ccg_err ccg_sums_walk_obs(const ccg_store *s, const ccg_sloc *l,
 	/* Every node entered, whole; the cover walk reads headers alone
 	 * while going past. */
 	ccg_walk_opts o = {CCG_FANOUT_MAX + 1,
-			   CCG_WALK_ENDS | CCG_WALK_READ_ITEMS, sizeof(frame),
-			   w.nodes};
-	ccg_walk_opts co = {CCG_FANOUT_MAX + 1, CCG_WALK_ENDS, sizeof(uint64_t),
-			    w.nodes};
+			   CCG_WALK_ENDS | CCG_WALK_READ_ITEMS,
+			   FRAME_BYTES + (co ? co->data_size : 0), w.nodes};
+	ccg_walk_opts cov = {CCG_FANOUT_MAX + 1, CCG_WALK_ENDS,
+			     sizeof(uint64_t), w.nodes};
 	if (!err && !(err = ccg_walk_create_opts(s, &o, &w.c)))
-		err = ccg_walk_create_opts(s, &co, &w.cover);
+		err = ccg_walk_create_opts(s, &cov, &w.cover);
 	if (!err) {
 		ccg_sloc_tcur(w.tc, s, l);
 		ccg_walk_start(w.c, root->node, root->first, 0);
+		if (co) {
+			co->w = w.c;
+			co->off = FRAME_BYTES;
+			co->tc = w.tc;
+		}
 	}
 	/* Every step gives an item or ends a frame (ccg_walk.h). */
 	while (!err) {
 		ccg_walk_item it;
 		if ((err = ccg_walk_next(w.c, &it)) || it.kind == CCG_WALK_DONE)
 			break;
-		if (it.kind == CCG_WALK_EVENT)
+		if (it.kind == CCG_WALK_EVENT) {
 			err = event(&w, it.id);
+			if (!err && co)
+				err = co->event(co->ctx, &it);
+		}
 		else if (it.kind == CCG_WALK_NODE)
 			err = push(&w, &it);
 		else
