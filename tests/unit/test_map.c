@@ -1,7 +1,8 @@
 /* The hash map of small keys (ccg_map.h) against a plain array: keys put,
  * deleted at random (deletion moves others back) and put again, every
  * key found exactly while the map holds it, with its value; the table at
- * most half full.  Needs no trace. */
+ * most half full; and ccg_zalloc, the tables' memory: zeroed over many
+ * pages, NULL for a size that overflows.  Needs no trace. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccg_grow.h"
 #include "ccg_map.h"
 #include "test_rng.h"
 
@@ -48,6 +50,24 @@ static void check_all(ccg_map *m, const uint8_t *held, const uint64_t *val)
 	assert_true(2 * m->n <= m->cap);
 }
 
+static void test_zalloc(void **state)
+{
+	(void)state;
+	/* Big enough for fresh pages (mmap), with a size not a page's
+	 * multiple; every byte zero, all of it writable. */
+	size_t n = (3u << 20) + 17;
+	uint32_t *p = ccg_zalloc(n, sizeof *p);
+	assert_non_null(p);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(p[i], 0);
+	p[n - 1] = 7;
+	free(p);
+	unsigned char *q = ccg_zalloc(0, 8);
+	assert_non_null(q);
+	free(q);
+	assert_null(ccg_zalloc(SIZE_MAX / 8 + 1, 8));
+}
+
 static void test_map(void **state)
 {
 	(void)state;
@@ -84,6 +104,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_map),
+		cmocka_unit_test(test_zalloc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
