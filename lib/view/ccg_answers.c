@@ -443,7 +443,6 @@ ccg_err ccg_answers_text(const ccg_trace *t, const ccg_where *w,
  * and puts into a set of its own. */
 typedef struct walk_job {
 	const ccg_trace *t;
-	ccg_sidejob *side;      /* job 0 when not NULL */
 	pthread_mutex_t mu;
 	size_t next;            /* next job: mu */
 	ccg_err err;            /* first failure: mu */
@@ -461,17 +460,11 @@ static void *walker_main(void *arg)
 	walker *w = arg;
 	walk_job *j = w->j;
 	const ccg_trace *t = j->t;
-	size_t nside = j->side != NULL;
 	for (;;) {
 		pthread_mutex_lock(&j->mu);
-		size_t i = j->err ? t->nlocs + nside : j->next++;
+		size_t i = j->err ? t->nlocs : j->next++;
 		pthread_mutex_unlock(&j->mu);
-		if (i < nside) {
-			j->side->fn(j->side->ctx);
-			j->side->ran = 1;
-			continue;
-		}
-		if ((i -= nside) >= t->nlocs)
+		if (i >= t->nlocs)
 			break;
 		const ccg_loc *l = &t->locs[i];
 		ccg_sloc sl = ccg_loc_sloc(l, i);
@@ -497,9 +490,9 @@ static void *walker_main(void *arg)
 /* Walks every location with n threads (the calling one among them) into
  * s. */
 static ccg_err walk_all(const ccg_trace *t, size_t n, ccg_sumset *s,
-		       ccg_binsio *bins, ccg_sidejob *side)
+		       ccg_binsio *bins)
 {
-	walk_job j = {t, side, PTHREAD_MUTEX_INITIALIZER, 0, CCG_OK};
+	walk_job j = {t, PTHREAD_MUTEX_INITIALIZER, 0, CCG_OK};
 	walker *ws = calloc(n, sizeof *ws);
 	ccg_err err = ws ? CCG_OK : CCG_ENOMEM;
 	for (size_t k = 0; !err && k < n; k++) {
@@ -520,8 +513,7 @@ static ccg_err walk_all(const ccg_trace *t, size_t n, ccg_sumset *s,
 	return err;
 }
 
-ccg_err ccg_sumset_build(ccg_trace *t, int preview, ccg_sidejob *side,
-			 ccg_sumset **out)
+ccg_err ccg_sumset_build(ccg_trace *t, int preview, ccg_sumset **out)
 {
 	ccg_err err = ccg_answers_prepare(t);
 	ccg_sumset *s = NULL;
@@ -530,13 +522,12 @@ ccg_err ccg_sumset_build(ccg_trace *t, int preview, ccg_sidejob *side,
 	uint64_t events = 0; /* t->events is summed later, at setup */
 	for (size_t i = 0; i < t->nlocs; i++)
 		events += t->locs[i].nevents;
-	size_t n = ccg_par_threads(t->opt.threads, t->nlocs + (side != NULL),
-				   events);
+	size_t n = ccg_par_threads(t->opt.threads, t->nlocs, events);
 	ccg_binsio *bins = NULL;
 	if (preview)
 		err = ccg_binsio_begin(t, n, &bins);
 	if (!err)
-		err = walk_all(t, n, s, bins, side);
+		err = walk_all(t, n, s, bins);
 	if (preview)
 		err = ccg_binsio_end(bins, err);
 	if (err) {

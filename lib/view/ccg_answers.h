@@ -8,15 +8,11 @@
 #include "trace_i.h"
 #include "ccg_ids.h"
 #include "ccg_scope.h"
-#include "ccg_binsio.h"
 
 /* Computes the stored results of every location of a freshly built t
  * (with as many threads as its options allow) and, with `preview`, in the
- * same walks its preview bins and patterns.tsv's totals (ccg_binsio.h);
- * runs `side` (NULL: none) among them.  t->an is made before anything
- * runs. */
-ccg_err ccg_sumset_build(ccg_trace *t, int preview, ccg_sidejob *side,
-			 ccg_sumset **out);
+ * same walks its preview bins and patterns.tsv's totals (ccg_binsio.h). */
+ccg_err ccg_sumset_build(ccg_trace *t, int preview, ccg_sumset **out);
 /* The analysis of t's definitions (made once; again after a reset). */
 ccg_err ccg_answers_prepare(ccg_trace *t);
 /* Sets t->runtime_only from every location's statistics (their cache

@@ -74,8 +74,7 @@ struct ccg_binsio {
 	size_t ns;
 	pthread_mutex_t mu;
 	uint64_t *all_ticks, *all_occ, *all_nev; /* the root's: mu */
-	size_t next;            /* next job (ccg_binsio_build): mu */
-	ccg_sidejob *side;      /* job 0 of ccg_binsio_build, or NULL */
+	size_t next;            /* next location (ccg_binsio_build): mu */
 	ccg_err err;            /* first failure: mu */
 	int pat_all;            /* every location kept its totals: mu */
 };
@@ -273,17 +272,11 @@ static void *bins_main(void *arg)
 	slot *s = arg;
 	ccg_binsio *j = s->j;
 	size_t k = (size_t)(s - j->s);
-	size_t nside = j->side != NULL;
 	for (;;) {
 		pthread_mutex_lock(&j->mu);
-		size_t i = j->err ? j->t->nlocs + nside : j->next++;
+		size_t i = j->err ? j->t->nlocs : j->next++;
 		pthread_mutex_unlock(&j->mu);
-		if (i < nside) {
-			j->side->fn(j->side->ctx);
-			j->side->ran = 1;
-			continue;
-		}
-		if ((i -= nside) >= j->t->nlocs)
+		if (i >= j->t->nlocs)
 			break;
 		ccg_binsio_loc_done(j, k, i, 0);
 	}
@@ -304,8 +297,8 @@ static void tally_init(tally *y, uint32_t nodes)
 	memset(y, 0, sizeof *y);
 	if (!nodes)
 		return;
-	y->ticks = ccg_zalloc(nodes, sizeof *y->ticks);
-	y->occ = ccg_zalloc(nodes, sizeof *y->occ);
+	y->ticks = calloc(nodes, sizeof *y->ticks);
+	y->occ = calloc(nodes, sizeof *y->occ);
 	y->nev = malloc(nodes * sizeof *y->nev);
 	y->touched = malloc(nodes * sizeof *y->touched);
 	y->cap = nodes;
@@ -342,9 +335,9 @@ ccg_err ccg_binsio_begin(ccg_trace *t, size_t threads, ccg_binsio **out)
 	span(t, &j->t0, &j->t1);
 	for (size_t i = 0; i < t->nlocs; i++)
 		t->locs[i].sl = ccg_loc_sloc(&t->locs[i], i);
-	if (j->nodes && (!(j->all_ticks = ccg_zalloc(j->nodes, 8)) ||
-			 !(j->all_occ = ccg_zalloc(j->nodes, 8)) ||
-			 !(j->all_nev = ccg_zalloc(j->nodes, 8))))
+	if (j->nodes && (!(j->all_ticks = calloc(j->nodes, 8)) ||
+			 !(j->all_occ = calloc(j->nodes, 8)) ||
+			 !(j->all_nev = calloc(j->nodes, 8))))
 		all_free(j);
 	if (!j->all_ticks)
 		j->pat_all = 0;
@@ -379,19 +372,17 @@ ccg_err ccg_binsio_end(ccg_binsio *j, ccg_err err)
 	return err;
 }
 
-ccg_err ccg_binsio_build(ccg_trace *t, long threads, ccg_sidejob *side)
+ccg_err ccg_binsio_build(ccg_trace *t, long threads)
 {
 	uint64_t events = 0;
 	for (size_t i = 0; i < t->nlocs; i++)
 		events += t->locs[i].nevents;
 	size_t n = ccg_par_threads(threads ? threads : t->opt.threads,
-				   t->nlocs + (side != NULL), events);
+				   t->nlocs, events);
 	ccg_binsio *j = NULL;
 	ccg_err err = ccg_binsio_begin(t, n, &j);
-	if (!err) {
-		j->side = side;
+	if (!err)
 		ccg_par_run(n, bins_main, j->s, sizeof *j->s);
-	}
 	return ccg_binsio_end(j, err);
 }
 

@@ -9,22 +9,11 @@
 
 #include "trace_i.h"
 
-/* Work of the build that can run beside the walks: fn(ctx) is the first
- * job the walks' threads take (the longest one: the wait states, a
- * single pass over every location), so both cores stay busy.  `ran` says
- * whether it ran (not after a failure of the walks): the caller runs it
- * otherwise. */
-typedef struct ccg_sidejob {
-	void (*fn)(void *ctx);
-	void *ctx;
-	int ran;
-} ccg_sidejob;
-
 /* Makes the bins and patterns.tsv's totals of every location of built
  * trace t (its store and locations) into t->locs[i].bins, .bins_n and
  * .pat, and t->pat, each location by a walk of its own, on up to
- * `threads` threads (0: t's), running `side` (NULL: none) among them. */
-ccg_err ccg_binsio_build(ccg_trace *t, long threads, ccg_sidejob *side);
+ * `threads` threads (0: t's). */
+ccg_err ccg_binsio_build(ccg_trace *t, long threads);
 
 /* The same from another's walks of the locations, on `threads` threads
  * (advanced): begin; then, for each location i walked by thread k,

@@ -287,21 +287,6 @@ static uint64_t evt_bytes(const ccg_buf *identity)
 	return sum;
 }
 
-/* The wait states' search, run beside the stored results' walks. */
-typedef struct waits_job {
-	ccg_trace *t;
-	ccg_err err, failed;
-	double seconds;
-} waits_job;
-
-static void waits_main(void *arg)
-{
-	waits_job *w = arg;
-	double t0 = ccg_now();
-	w->err = ccg_waitset_build(w->t, &w->t->waits, &w->failed);
-	w->seconds = ccg_now() - t0;
-}
-
 /* Builds the graph from OTF2 and writes the index; then serves from the
  * file just written, as a remount would (or from memory when it cannot
  * be written). */
@@ -316,24 +301,21 @@ static ccg_err build_and_write(ccg_trace *t, const ccg_buf *identity,
 	 * CCGFS_PREVIEW=0 makes none (to measure what it costs). */
 	const char *pv = getenv("CCGFS_PREVIEW");
 	int preview = !pv || strcmp(pv, "0"), shared = t->sums != NULL;
-	waits_job wj = {t, CCG_OK, CCG_OK, 0};
-	ccg_sidejob side = {waits_main, &wj, 0};
 	if (!err && !shared)
-		err = ccg_sumset_build(t, preview, &side, &t->sums);
+		err = ccg_sumset_build(t, preview, &t->sums);
 	/* A shared build's rank 0 does this alone, the others done: with
 	 * the threads it writes the index with. */
-	if (!err && shared && preview && !(err = ccg_answers_prepare(t)))
-		err = ccg_binsio_build(t, t->opt.write_threads, &side);
-	if (!err && !side.ran && !(err = ccg_answers_prepare(t)))
-		waits_main(&wj);
-	if (!err)
-		err = wj.err;
-	ccg_err failed = wj.failed;
+	if (!err && shared && preview)
+		err = ccg_binsio_build(t, t->opt.write_threads);
+	double t1 = ccg_now();
+	ccg_err failed = CCG_OK;
+	if (!err && !(err = ccg_answers_prepare(t)))
+		err = ccg_waitset_build(t, &t->waits, &failed);
 	if (err)
 		return err;
 	double t2 = ccg_now();
-	t->phase_seconds[1] = t2 - t0;
-	t->phase_seconds[2] = wj.seconds;
+	t->phase_seconds[1] = t1 - t0;
+	t->phase_seconds[2] = t2 - t1;
 	if (failed)
 		note(t, "wait states not found (%s): waits.tsv and "
 		     "critical-path.tsv are empty", ccg_err_text(failed));

@@ -204,6 +204,12 @@ ccg_err ccg_waitset_build(const ccg_trace *t, ccg_waitset **out,
 	}
 	if (!err)
 		err = ccg_waits_find(t->store, t->an, wl, t->nlocs, &w);
+	/* The path first: then each location's waits go as soon as they
+	 * are records (a trace of many waits holds them once, not twice). */
+	if (!err)
+		err = ccg_waits_path(&w, wl, t->nlocs,
+				     first == UINT64_MAX ? 0 : first, &seg,
+				     &nseg);
 	for (size_t i = 0; !err && i < t->nlocs; i++) {
 		ccg_wrows r = {0};
 		err = ccg_waits_rows_add(&r, (uint32_t)i, ws->ids, w.w[i],
@@ -217,11 +223,12 @@ ccg_err ccg_waitset_build(const ccg_trace *t, ccg_waitset **out,
 			err = ccg_buf_status(&ws->rec[i]);
 		if (!err)
 			err = ccg_buf_status(&ws->rec[t->nlocs + i]);
+		free(w.w[i]);
+		free(w.lost[i]);
+		w.w[i] = NULL;
+		w.lost[i] = NULL;
+		w.n[i] = w.nlost[i] = 0;
 	}
-	if (!err)
-		err = ccg_waits_path(&w, wl, t->nlocs,
-				     first == UINT64_MAX ? 0 : first, &seg,
-				     &nseg);
 	if (!err)
 		err = put_path(t, wl, seg, nseg, &ws->rec[2 * t->nlocs]);
 	ccg_waits_free(&w);
