@@ -77,8 +77,10 @@ typedef struct ccg_options {
 				 * CCG_LONGEST_DEFAULT, 10; UINT32_MAX: no
 				 * longest.tsv); an index keeps the count
 				 * it was built with and serves no more */
-	int write_threads;      /* building: threads compressing the index
-				 * (0: as `threads`); the file is the same */
+	int write_threads;      /* building: threads compressing the index,
+				 * and a shared build's rank 0 making the
+				 * preview once the others are done (0: as
+				 * `threads`); the file is the same */
 	/* Advanced: building with other processes, as their rank 0 (see
 	 * lib/view/ccg_dist.h); NULL: alone.  Borrowed during
 	 * ccg_trace_open only. */

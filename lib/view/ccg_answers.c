@@ -444,7 +444,7 @@ ccg_err ccg_answers_text(const ccg_trace *t, const ccg_where *w,
 typedef struct walk_job {
 	const ccg_trace *t;
 	pthread_mutex_t mu;
-	size_t next;            /* next job: mu */
+	size_t next;            /* next location: mu */
 	ccg_err err;            /* first failure: mu */
 } walk_job;
 
