@@ -294,10 +294,11 @@ static void add_open(const ccg_trace *t, ccg_buf *b)
 		ccg_buf_addf(b, "build_events_per_second: %.0f\n",
 			     t->build_seconds > 0 ? t->events / t->build_seconds
 						  : 0);
-		const double *ph = t->phase_seconds;
-		ccg_buf_addf(b, "build_phase_seconds: read %.3f answers %.3f "
-			     "waits %.3f write %.3f\n", ph[0], ph[1], ph[2],
-			     ph[3]);
+		static const char *const phase[4] = {"read", "answers",
+						     "waits", "write"};
+		for (int i = 0; i < 4; i++)
+			ccg_buf_addf(b, "build_%s_seconds: %.3f\n", phase[i],
+				     t->phase_seconds[i]);
 	}
 	if (t->opt.tol_abs || t->opt.tol_rel) {
 		ccg_info_ku(b, "tolerance_ticks", t->opt.tol_abs);

@@ -49,7 +49,8 @@ from concurrent.futures import ThreadPoolExecutor
 VOLATILE = {
     "index", "index_bytes", "index_to_otf2", "build_seconds",
     "build_events_per_second", "this_open", "open_seconds",
-    "index_preview_bytes", "build_phase_seconds",
+    "index_preview_bytes", "build_read_seconds", "build_answers_seconds",
+    "build_waits_seconds", "build_write_seconds",
 }
 
 # How many directories (in walk order) are listed and read ahead.
