@@ -40,11 +40,10 @@ typedef struct evmemo {
 /* One node instance on the walk's path (the walk's frame data). */
 typedef struct wframe {
 	uint8_t kind;
-	uint8_t endmode;
 	uint8_t cat;            /* calls: the region's category */
 	uint32_t slot;          /* calls: the region's index, UINT32_MAX
 				 * when the definitions lack it */
-	uint64_t region, start, first, nevents;
+	uint64_t region, start, nevents;
 	uint64_t callees;       /* its direct callees' durations */
 	uint64_t covered;       /* events in stored instances below */
 	uint64_t num;           /* its directory in preorder (root 0) */
@@ -71,7 +70,7 @@ typedef struct snap {
 	uint64_t n;
 } snap;
 
-typedef struct anwalk {
+struct ccg_an_rider {
 	const ccg_an *a;
 	const ccg_store *s;
 	const ccg_sloc *l;
@@ -90,7 +89,8 @@ typedef struct anwalk {
 	uint64_t next_num;
 	evmemo *ev;
 	ccg_buf rec;
-} anwalk;
+};
+typedef struct ccg_an_rider anwalk;
 
 static wframe *frame(anwalk *x, int64_t pos)
 {
@@ -211,9 +211,8 @@ static ccg_err enter(void *ctx, const ccg_walk_item *it, const ccg_node *hp,
 	int64_t pos = (int64_t)at;
 	const wframe *up = frame(x, pos - 1);
 	wframe *f = frame(x, pos);
-	*f = (wframe){h.kind, h.endmode, CCG_CAT_COMPUTATION,
-		      UINT32_MAX, h.region, start, it->first,
-		      h.nevents, 0, 0, 0, up ? up->call_pos : -1, 0, 0};
+	*f = (wframe){h.kind, CCG_CAT_COMPUTATION, UINT32_MAX, h.region,
+		      start, h.nevents, 0, 0, 0, up ? up->call_pos : -1, 0, 0};
 	if (pos == 0 || h.visible)
 		f->num = x->next_num++;
 	f->opens = pos == 0 || h.nevents >= x->min_events;
@@ -321,19 +320,14 @@ static ccg_err leave(void *ctx, size_t at, uint64_t end)
 	return err;
 }
 
-struct ccg_an_rider {
-	anwalk x;
-};
-
 ccg_err ccg_an_rider_create(const ccg_an *a, const ccg_store *s,
 			    const ccg_sloc *l, uint64_t min_events,
 			    ccg_result_put_fn put, void *ctx,
 			    ccg_an_rider **out)
 {
-	ccg_an_rider *r = calloc(1, sizeof *r);
-	if (!r)
+	anwalk *x = calloc(1, sizeof *x);
+	if (!x)
 		return CCG_ENOMEM;
-	anwalk *x = &r->x;
 	x->a = a;
 	x->s = s;
 	x->l = l;
@@ -346,23 +340,22 @@ ccg_err ccg_an_rider_create(const ccg_an *a, const ccg_store *s,
 	if (!(x->ev = calloc(AN_WALK_MEMO, sizeof *x->ev)) ||
 	    !(x->inner = calloc(a->nregions ? a->nregions : 1,
 				sizeof *x->inner))) {
-		ccg_an_rider_free(r);
+		ccg_an_rider_free(x);
 		return CCG_ENOMEM;
 	}
-	*out = r;
+	*out = x;
 	return CCG_OK;
 }
 
 ccg_cowalk *ccg_an_rider_cowalk(ccg_an_rider *r)
 {
-	return &r->x.co;
+	return &r->co;
 }
 
-void ccg_an_rider_free(ccg_an_rider *r)
+void ccg_an_rider_free(ccg_an_rider *x)
 {
-	if (!r)
+	if (!x)
 		return;
-	anwalk *x = &r->x;
 	for (size_t i = 0; i < x->nacc; i++)
 		acc_free(&x->acc[i]);
 	free(x->acc);
@@ -371,7 +364,7 @@ void ccg_an_rider_free(ccg_an_rider *r)
 	free(x->ev);
 	ccg_vcur_free(&x->vc);
 	ccg_buf_free(&x->rec);
-	free(r);
+	free(x);
 }
 
 /* The stored results' walk's own records, not wanted here. */

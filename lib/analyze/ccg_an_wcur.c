@@ -50,6 +50,7 @@ struct ccg_anwcur {
 	uint32_t loc;
 	ccg_walk *w;
 	const uint8_t *rel;     /* borrowed: an_wcur_relevant's bits */
+	uint32_t nrel;          /* nodes they cover (the store's count) */
 	ccg_tcur tc;
 	ccg_buf fields;
 	ccg_anwop ahead;        /* the operation after the one given */
@@ -69,6 +70,7 @@ ccg_err an_wcur_create(const ccg_store *s, const ccg_an *a,
 	c->l = l;
 	c->loc = loc;
 	c->rel = rel;
+	c->nrel = ccg_store_node_count(s);
 	c->fields = (ccg_buf)CCG_BUF_INIT;
 	ccg_walk_opts o = {0, CCG_WALK_READ_ITEMS, sizeof(wfr), m};
 	ccg_err err = ccg_walk_create_opts(s, &o, &c->w);
@@ -298,8 +300,8 @@ static int node(ccg_anwcur *c, const ccg_walk_item *it, ccg_anwop *op,
 	int above_handed = (c->l->type == LT_ACCELERATOR_STREAM ||
 			    c->l->worker) &&
 			   h.kind != CCG_NODE_CALL && !f.has_call;
-	if (c->rel && !above_handed &&
-	    it->id < ccg_store_node_count(c->s) && !REL_GET(c->rel, it->id))
+	if (c->rel && !above_handed && it->id < c->nrel &&
+	    !REL_GET(c->rel, it->id))
 		return given;
 	if ((*err = ccg_walk_descend(c->w)))
 		return -1;

@@ -129,17 +129,28 @@ void ccg_sumset_finish(ccg_sumset *s)
 	s->n = k;
 }
 
+/* One walk of the location making both the built-in kinds' records and
+ * the analysis's (riding on it), each handed to put(ctx). */
+static ccg_err walk_both(const ccg_store *st, const ccg_an *an,
+			 const ccg_sloc *sl, const ccg_sinst *root,
+			 uint64_t min_events, ccg_result_put_fn put, void *ctx,
+			 const ccg_callobs *obs)
+{
+	ccg_an_rider *r;
+	ccg_err err = ccg_an_rider_create(an, st, sl, min_events, put, ctx,
+					  &r);
+	if (!err)
+		err = ccg_sums_walk_co(st, sl, root, min_events, put, ctx, obs,
+				       ccg_an_rider_cowalk(r));
+	ccg_an_rider_free(r);
+	return err;
+}
+
 ccg_err ccg_sumset_walk(ccg_sumset *s, const ccg_store *st, const ccg_an *an,
 			const ccg_sloc *sl, const ccg_sinst *root,
 			uint64_t min_events, const ccg_callobs *obs)
 {
-	ccg_an_rider *r;
-	ccg_err err = ccg_an_rider_create(an, st, sl, min_events, put, s, &r);
-	if (!err)
-		err = ccg_sums_walk_co(st, sl, root, min_events, put, s, obs,
-				       ccg_an_rider_cowalk(r));
-	ccg_an_rider_free(r);
-	return err;
+	return walk_both(st, an, sl, root, min_events, put, s, obs);
 }
 
 ccg_err ccg_sumset_absorb(ccg_sumset *a, ccg_sumset *b)
@@ -179,14 +190,8 @@ ccg_err ccg_sumset_walk_part(const ccg_store *part, const ccg_an *an,
 			     const ccg_sloc *sl, const ccg_sinst *root,
 			     uint64_t min_events, ccg_buf *out)
 {
-	ccg_an_rider *r;
-	ccg_err err = ccg_an_rider_create(an, part, sl, min_events, put_packed,
-					  out, &r);
-	if (!err)
-		err = ccg_sums_walk_co(part, sl, root, min_events, put_packed,
-				       out, NULL, ccg_an_rider_cowalk(r));
-	ccg_an_rider_free(r);
-	return err;
+	return walk_both(part, an, sl, root, min_events, put_packed, out,
+			 NULL);
 }
 
 ccg_err ccg_sumset_add_part(ccg_sumset *s, const unsigned char *p, size_t len,

@@ -641,8 +641,7 @@ ccg_err ccg_sums_walk_co(const ccg_store *s, const ccg_sloc *l,
 			err = event(&w, it.id);
 			if (!err && co)
 				err = co->event(co->ctx, &it);
-		}
-		else if (it.kind == CCG_WALK_NODE)
+		} else if (it.kind == CCG_WALK_NODE)
 			err = push(&w, &it);
 		else
 			err = pop(&w, &it);

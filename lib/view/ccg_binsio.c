@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "ccg_codec.h"
-#include "ccg_grow.h"
 #include "ccg_par.h"
 
 /* Most nodes of a graph whose patterns' totals are kept (24 bytes each
