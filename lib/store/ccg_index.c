@@ -372,8 +372,8 @@ void ccg_index_abort(ccg_index_writer *w)
 	if (w->fd >= 0)
 		close(w->fd);
 	if (w->tmp) {
-		ccg_index_tmp_done(w->tmp);
 		unlink(w->tmp);
+		ccg_index_tmp_done(w->tmp);
 		free(w->tmp);
 	}
 	for (int s = 0; s < CCG_SEC__COUNT; s++)
@@ -425,12 +425,14 @@ ccg_err ccg_index_commit(ccg_index_writer *w, uint64_t *bytes, ccg_buf *msg)
 		w->errnum = errno;
 		err = CCG_EIO;
 	}
-	/* Renamed while still locked, so no sweep takes it meanwhile. */
-	ccg_index_tmp_done(w->tmp);
+	/* Renamed while still locked, so no sweep takes it meanwhile;
+	 * listed until then, so a signal before removes it. */
 	if (!err && rename(w->tmp, w->path) != 0) {
 		w->errnum = errno;
 		err = CCG_EIO;
 	}
+	if (!err)
+		ccg_index_tmp_done(w->tmp);
 	if (close(w->fd) != 0 && !err) {
 		w->errnum = errno;
 		err = CCG_EIO;
@@ -441,8 +443,10 @@ ccg_err ccg_index_commit(ccg_index_writer *w, uint64_t *bytes, ccg_buf *msg)
 			     w->errnum ? strerror(w->errnum) : ccg_err_text(err));
 	if (!err && bytes)
 		*bytes = w->pos;
-	if (err)
+	if (err) {
 		unlink(w->tmp);
+		ccg_index_tmp_done(w->tmp);
+	}
 	free(w->tmp);
 	w->tmp = NULL;
 	ccg_index_abort(w);

@@ -35,7 +35,10 @@
 
 /* The temporaries being written, for ccg_index_tmp_abandon, which a
  * signal handler calls: a slot's path is written before its flag is set,
- * and the flag cleared before the file is renamed or removed. */
+ * the flag set before the file is created and cleared only after it is
+ * renamed or removed (a signal at any moment of a build finds the file
+ * listed; a listed name not yet created or already renamed is harmless:
+ * it holds this process's pid and a random part). */
 static char live_path[TMP_LIVE][PATH_MAX];
 static int live_set[TMP_LIVE];          /* atomic */
 static pthread_mutex_t live_mu = PTHREAD_MUTEX_INITIALIZER; /* who takes
@@ -111,11 +114,19 @@ ccg_err ccg_index_tmp_open(const char *path, unsigned mode, int *fd,
 			err = CCG_ENOMEM;
 			goto fail;
 		}
+		/* Listed before it exists: a signal right after the open
+		 * still finds it. */
+		live_add(name.data);
 		f = open(name.data, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 					    O_CLOEXEC,
 			 (mode_t)(mode & 0666));
-		if (f < 0 && errno != EEXIST)
-			break;
+		if (f < 0) {
+			int e = errno;
+			ccg_index_tmp_done(name.data);
+			errno = e;
+			if (e != EEXIST)
+				break;
+		}
 	}
 	if (f < 0) {
 		if (msg)
@@ -131,9 +142,9 @@ ccg_err ccg_index_tmp_open(const char *path, unsigned mode, int *fd,
 				     strerror(errno));
 		close(f);
 		unlink(name.data);
+		ccg_index_tmp_done(name.data);
 		goto fail;
 	}
-	live_add(name.data);
 	*fd = f;
 	*tmp = name.data;
 	return CCG_OK;

@@ -19,7 +19,7 @@
  * ccg_index_tmp_done.  Ownership: the caller closes *fd and frees *tmp. */
 ccg_err ccg_index_tmp_open(const char *path, unsigned mode, int *fd,
 			   char **tmp, ccg_buf *msg);
-/* Before temporary `tmp` is renamed into place or removed: no longer
+/* After temporary `tmp` is renamed into place or removed: no longer
  * listed. */
 void ccg_index_tmp_done(const char *tmp);
 /* Removes every temporary this process is writing (ccg_index_abandon). */
