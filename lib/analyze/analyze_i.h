@@ -115,6 +115,10 @@ typedef ccg_err (*an_value_fn)(void *ctx, uint32_t member, uint8_t type,
  * reads); a record that is not a METRIC gives none. */
 ccg_err an_ctr_values(const ccg_an *a, const ccg_store *st, uint32_t rec,
 		      ccg_vcur *vc, uint64_t idx, an_value_fn fn, void *ctx);
+/* The same for a METRIC record's fields f (len bytes, as
+ * ccg_store_get_event gives them), read already. */
+ccg_err an_ctr_fields(const ccg_an *a, const unsigned char *f, size_t len,
+		      ccg_vcur *vc, uint64_t idx, an_value_fn fn, void *ctx);
 
 /* The samples of METRIC record `rec` at `time` (event idx of the stream
  * vc reads), added to c, their
@@ -122,6 +126,10 @@ ccg_err an_ctr_values(const ccg_an *a, const ccg_store *st, uint32_t rec,
 ccg_err an_ctr_event(const ccg_an *a, const ccg_store *st, ccg_counters *c,
 		     uint64_t region, uint32_t rec, ccg_vcur *vc, uint64_t idx,
 		     uint64_t time);
+/* The same for a METRIC record's fields f (len bytes), read already. */
+ccg_err an_ctr_event_fields(const ccg_an *a, ccg_counters *c, uint64_t region,
+			    const unsigned char *f, size_t len, ccg_vcur *vc,
+			    uint64_t idx, uint64_t time);
 /* Adds child result c, which follows what p holds in the stream, into p:
  * c's first samples resolved by p's last, its own level's rows
  * (CCG_CTR_SELF) given to `self_region`, and its inclusive parts dropped

@@ -209,21 +209,15 @@ static ccg_cval value(const ccg_anmember *m, uint8_t type, uint64_t raw)
 	return v;
 }
 
-ccg_err an_ctr_values(const ccg_an *a, const ccg_store *st, uint32_t rec,
+ccg_err an_ctr_fields(const ccg_an *a, const unsigned char *p, size_t len,
 		      ccg_vcur *vc, uint64_t idx, an_value_fn fn, void *ctx)
 {
-	ccg_evrec ev;
-	ccg_buf *f = &vc->split;
-	ccg_buf_reset(f);
-	ccg_err err = ccg_store_get_event(st, rec, &ev, f);
-	if (err || ev.kind != CCG_EV_METRIC)
-		return err;
-	const unsigned char *p = (const unsigned char *)f->data;
-	const unsigned char *end = p + ev.len, *types = NULL;
+	const unsigned char *end = p + len, *types = NULL;
 	const uint64_t *vals = NULL;
 	uint64_t metric, n, vm;
 	uint32_t sn, vn;
-	if (ccg_msplit_is(p, ev.len, &metric, &sn, &types)) {
+	ccg_err err = CCG_OK;
+	if (ccg_msplit_is(p, len, &metric, &sn, &types)) {
 		/* Split: the types in the record, the values in the stream. */
 		if ((err = ccg_vcur_get(vc, idx, &vm, &vals, &vn)))
 			return err;
@@ -252,6 +246,19 @@ ccg_err an_ctr_values(const ccg_an *a, const ccg_store *st, uint32_t rec,
 	return err;
 }
 
+ccg_err an_ctr_values(const ccg_an *a, const ccg_store *st, uint32_t rec,
+		      ccg_vcur *vc, uint64_t idx, an_value_fn fn, void *ctx)
+{
+	ccg_evrec ev;
+	ccg_buf *f = &vc->split;
+	ccg_buf_reset(f);
+	ccg_err err = ccg_store_get_event(st, rec, &ev, f);
+	if (err || ev.kind != CCG_EV_METRIC)
+		return err;
+	return an_ctr_fields(a, (const unsigned char *)f->data, ev.len, vc, idx,
+			     fn, ctx);
+}
+
 /* A sample for an_ctr_event. */
 typedef struct ev_ctx {
 	const ccg_an *a;
@@ -272,6 +279,14 @@ ccg_err an_ctr_event(const ccg_an *a, const ccg_store *st, ccg_counters *c,
 {
 	ev_ctx e = {a, c, region, time};
 	return an_ctr_values(a, st, rec, vc, idx, ev_value, &e);
+}
+
+ccg_err an_ctr_event_fields(const ccg_an *a, ccg_counters *c, uint64_t region,
+			    const unsigned char *f, size_t len, ccg_vcur *vc,
+			    uint64_t idx, uint64_t time)
+{
+	ev_ctx e = {a, c, region, time};
+	return an_ctr_fields(a, f, len, vc, idx, ev_value, &e);
 }
 
 static ccg_err k_event(const void *ctx, const ccg_store *st, void *into,

@@ -29,12 +29,18 @@
 #include "ccg_grow.h"
 #include "ccg_walk.h"
 
-/* Event records seen, by id (direct-mapped): whether each is a METRIC. */
+/* Event records seen, by id (direct-mapped): whether each is a METRIC,
+ * and a METRIC's fields when they are short (a counter-bearing trace
+ * reads one at every Enter and Leave). */
 #define AN_WALK_MEMO 4096
+#define AN_WALK_MEMO_BYTES 46
 
 typedef struct evmemo {
 	uint32_t id1;           /* id + 1, 0 when empty */
 	uint8_t is_metric;
+	uint8_t len;            /* bytes of f; AN_WALK_MEMO_BYTES + 1: the
+				 * fields are longer, not kept */
+	unsigned char f[AN_WALK_MEMO_BYTES];
 } evmemo;
 
 /* One node instance on the walk's path (the walk's frame data). */
@@ -166,18 +172,25 @@ static ccg_err acc_merge(anwalk *x, acc *p, const acc *c, const wframe *up)
 	return an_ctr_merge(x->a, &p->ctr, &c->ctr, self, skip_incl, &k);
 }
 
-/* Whether event record `id` is a METRIC (memoised). */
-static ccg_err is_metric(anwalk *x, uint32_t id, int *yes)
+/* Event record `id`'s memo entry (read on a miss). */
+static ccg_err memo_get(anwalk *x, uint32_t id, const evmemo **out)
 {
 	evmemo *m = &x->ev[id % AN_WALK_MEMO];
 	if (m->id1 != id + 1) {
 		ccg_evrec ev;
-		ccg_err err = ccg_store_get_event(x->s, id, &ev, NULL);
+		ccg_buf_reset(&x->rec);
+		ccg_err err = ccg_store_get_event(x->s, id, &ev, &x->rec);
 		if (err)
 			return err;
-		*m = (evmemo){id + 1, ev.kind == CCG_EV_METRIC};
+		m->id1 = id + 1;
+		m->is_metric = ev.kind == CCG_EV_METRIC;
+		m->len = AN_WALK_MEMO_BYTES + 1;
+		if (ev.len <= AN_WALK_MEMO_BYTES) {
+			m->len = (uint8_t)ev.len;
+			memcpy(m->f, x->rec.data, ev.len);
+		}
 	}
-	*yes = m->is_metric;
+	*out = m;
 	return CCG_OK;
 }
 
@@ -185,10 +198,10 @@ static ccg_err is_metric(anwalk *x, uint32_t id, int *yes)
 static ccg_err event(void *ctx, const ccg_walk_item *it)
 {
 	anwalk *x = ctx;
-	int yes;
+	const evmemo *m;
 	uint64_t t;
-	ccg_err err = is_metric(x, it->id, &yes);
-	if (err || !yes || !x->a->nmembers)
+	ccg_err err = memo_get(x, it->id, &m);
+	if (err || !m->is_metric || !x->a->nmembers)
 		return err;
 	if ((err = ccg_tcur_get(x->co.tc, it->first, &t)))
 		return err;
@@ -198,6 +211,9 @@ static ccg_err event(void *ctx, const ccg_walk_item *it)
 	uint64_t region = call && top->call_pos >= (int64_t)c->pos
 				  ? call->region
 				  : CCG_CTR_SELF;
+	if (m->len <= AN_WALK_MEMO_BYTES)
+		return an_ctr_event_fields(x->a, &c->ctr, region, m->f, m->len,
+					   &x->vc, it->first, t);
 	return an_ctr_event(x->a, x->s, &c->ctr, region, it->id, &x->vc,
 			    it->first, t);
 }
