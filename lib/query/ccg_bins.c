@@ -329,7 +329,8 @@ static ccg_err walk_bins(bwalk *b, const ccg_store *s, const ccg_sinst *root)
 {
 	ccg_walk *w = NULL;
 	ccg_tcur tc;
-	ccg_walk_opts o = {0, CCG_WALK_ENDS | CCG_WALK_READ_ITEMS,
+	ccg_walk_opts o = {0,
+			   CCG_WALK_ENDS | CCG_WALK_READ_ITEMS | CCG_WALK_PIN,
 			   sizeof(bframe), NULL};
 	ccg_err err = ccg_walk_create_opts(s, &o, &w);
 	if (err)

@@ -617,9 +617,9 @@ ccg_err ccg_sums_walk_co(const ccg_store *s, const ccg_sloc *l,
 	/* Every node entered, whole; the cover walk reads headers alone
 	 * while going past. */
 	ccg_walk_opts o = {CCG_FANOUT_MAX + 1,
-			   CCG_WALK_ENDS | CCG_WALK_READ_ITEMS,
+			   CCG_WALK_ENDS | CCG_WALK_READ_ITEMS | CCG_WALK_PIN,
 			   FRAME_BYTES + (co ? co->data_size : 0), w.nodes};
-	ccg_walk_opts cov = {CCG_FANOUT_MAX + 1, CCG_WALK_ENDS,
+	ccg_walk_opts cov = {CCG_FANOUT_MAX + 1, CCG_WALK_ENDS | CCG_WALK_PIN,
 			     sizeof(uint64_t), w.nodes};
 	if (!err && !(err = ccg_walk_create_opts(s, &o, &w.c)))
 		err = ccg_walk_create_opts(s, &cov, &w.cover);

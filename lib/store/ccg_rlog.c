@@ -43,6 +43,8 @@ struct ccg_spill {
 typedef struct chunk {
 	size_t len;
 	unsigned shard;         /* the cache that handed it out */
+	int whole;              /* a whole chunk, cached; else bytes read
+				 * apart, held only by their reader */
 	unsigned char d[];
 } chunk;
 
@@ -221,6 +223,7 @@ static ccg_err spill_read(ccg_spill *sp, uint64_t off, size_t len,
 			return CCG_ENOMEM;
 		c->len = n;
 		c->shard = shard;
+		c->whole = whole;
 		ccg_err err = spill_pread(sp, c->d, n, from);
 		if (err) {
 			free(c);
@@ -337,6 +340,60 @@ ccg_err ccg_rlog_get(const ccg_rlog *l, uint32_t id, const unsigned char **p,
 	if (err || *p)
 		return err;
 	return spill_read(l->sp, foff, *len, p, hold);
+}
+
+static void pin_put(ccg_spill *sp, void *hold)
+{
+	if (hold)
+		ccg_lru_put(sp->cache[((const chunk *)hold)->shard], hold);
+}
+
+void ccg_rlog_pins_release(ccg_rlog_pins *pins)
+{
+	for (int i = 0; i < CCG_RLOG_PINS; i++) {
+		pin_put(pins->sp, pins->c[i]);
+		pins->c[i] = NULL;
+	}
+	pin_put(pins->sp, pins->odd);
+	pins->odd = NULL;
+	ccg_spill_unref(pins->sp);
+	pins->sp = NULL;
+}
+
+ccg_err ccg_rlog_get_pinned(const ccg_rlog *l, ccg_rlog_pins *pins,
+			    uint32_t id, const unsigned char **p, size_t *len)
+{
+	size_t s = 0;
+	uint64_t foff = 0;
+	ccg_err err = place(l, id, p, len, &s, &foff);
+	if (err || *p)
+		return err;
+	if (pins->sp != l->sp) {
+		ccg_rlog_pins_release(pins);
+		pins->sp = ccg_spill_ref(l->sp);
+	}
+	pin_put(pins->sp, pins->odd);
+	pins->odd = NULL;
+	uint64_t k = foff / CCG_SPILL_CHUNK, at = k * CCG_SPILL_CHUNK;
+	if ((foff + *len - 1) / CCG_SPILL_CHUNK == k)
+		for (int i = 0; i < CCG_RLOG_PINS; i++)
+			if (pins->c[i] && pins->k[i] == k) {
+				*p = ((const chunk *)pins->c[i])->d +
+				     (foff - at);
+				return CCG_OK;
+			}
+	void *hold;
+	if ((err = spill_read(l->sp, foff, *len, p, &hold)))
+		return err;
+	if (!((chunk *)hold)->whole) {
+		pins->odd = hold;
+		return CCG_OK;
+	}
+	unsigned i = pins->next++ % CCG_RLOG_PINS;
+	pin_put(pins->sp, pins->c[i]);
+	pins->c[i] = hold;
+	pins->k[i] = k;
+	return CCG_OK;
 }
 
 ccg_err ccg_rlog_next(ccg_rlog_iter *it, const unsigned char **p,

@@ -78,6 +78,29 @@ ccg_err ccg_rlog_get(const ccg_rlog *l, uint32_t id, const unsigned char **p,
 		     size_t *len, void **hold);
 void ccg_rlog_release(const ccg_rlog *l, void *hold);
 
+/* The chunks of a spill file one reader keeps pinned in its cache, so
+ * that records near the ones it read last take no lock (a walk's reads).
+ * Not shared between threads.  Holds a reference to the spill file until
+ * released.  Invariant: c[i] (when set) is chunk number k[i] of sp. */
+#define CCG_RLOG_PINS 4
+typedef struct ccg_rlog_pins {
+	ccg_spill *sp;          /* a reference, or NULL */
+	void *c[CCG_RLOG_PINS]; /* pinned whole chunks, or NULL */
+	uint64_t k[CCG_RLOG_PINS];
+	void *odd;              /* a record read apart, until the next read */
+	unsigned next;          /* the slot replaced next */
+} ccg_rlog_pins;
+
+#define CCG_RLOG_PINS_INIT {NULL, {NULL}, {0}, NULL, 0}
+
+/* ccg_rlog_get through pins: *p and *len valid until the next call with
+ * pins or ccg_rlog_pins_release (or the next add, for a record in
+ * memory). */
+ccg_err ccg_rlog_get_pinned(const ccg_rlog *l, ccg_rlog_pins *pins,
+			    uint32_t id, const unsigned char **p, size_t *len);
+/* Unpins every chunk; pins may be used again. */
+void ccg_rlog_pins_release(ccg_rlog_pins *pins);
+
 /* A reader of records in order, for a walk over all of them: it reads the
  * file a window at a time, bypassing the cache.  Not shared between
  * threads; the log must not change while it reads. */

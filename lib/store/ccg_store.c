@@ -675,16 +675,55 @@ ccg_err ccg_store_time_record(const ccg_store *s, uint32_t id, ccg_buf *out)
 	return own_copy(s, 2, id, out);
 }
 
+struct ccg_store_pins {
+	ccg_rlog_pins rp;
+};
+
+ccg_err ccg_store_pins_create(ccg_store_pins **out)
+{
+	static const ccg_rlog_pins none = CCG_RLOG_PINS_INIT;
+	if (!(*out = malloc(sizeof **out)))
+		return CCG_ENOMEM;
+	(*out)->rp = none;
+	return CCG_OK;
+}
+
+void ccg_store_pins_free(ccg_store_pins *pins)
+{
+	if (!pins)
+		return;
+	ccg_rlog_pins_release(&pins->rp);
+	free(pins);
+}
+
 ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *h,
 			   ccg_ref *refs, uint32_t max)
 {
+	return ccg_store_get_node_pin(s, NULL, id, h, refs, max);
+}
+
+ccg_err ccg_store_get_node_pin(const ccg_store *s, ccg_store_pins *pins,
+			       uint32_t id, ccg_node *h, ccg_ref *refs,
+			       uint32_t max)
+{
 	const unsigned char *p;
 	size_t len;
-	void *hold;
-	ccg_err err = ccg_store_rec_get(s, 0, id, &p, &len, &hold);
-	if (!err)
-		err = ccg_node_decode(p, len, h, refs, max);
-	ccg_store_rec_put(s, hold);
+	ccg_err err;
+	if (pins && !s->src) {
+		/* A store being built: its own log, through the pins. */
+		err = id < count_of(s, 0)
+			      ? ccg_rlog_get_pinned(&s->nodes, &pins->rp, id,
+						    &p, &len)
+			      : CCG_ENOENT;
+		if (!err)
+			err = ccg_node_decode(p, len, h, refs, max);
+	} else {
+		void *hold;
+		err = ccg_store_rec_get(s, 0, id, &p, &len, &hold);
+		if (!err)
+			err = ccg_node_decode(p, len, h, refs, max);
+		ccg_store_rec_put(s, hold);
+	}
 	/* Children are stored before parents: a node child at or after id
 	 * (a cycle, in a crafted index) would make walks endless.  An event
 	 * past the last is a damaged record too (not an entry that is not

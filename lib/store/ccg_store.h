@@ -217,6 +217,17 @@ ccg_err ccg_store_unpack(ccg_store *s, const unsigned char *p, size_t len);
 ccg_err ccg_store_get_node(const ccg_store *s, uint32_t id, ccg_node *h,
 			   ccg_ref *refs, uint32_t max);
 
+/* What one reader (a walk) keeps of a store's spill file between reads:
+ * its reads of nearby records then take no lock.  Never shared between
+ * threads.  Ownership: ccg_store_pins_free (before or after the store). */
+typedef struct ccg_store_pins ccg_store_pins;
+ccg_err ccg_store_pins_create(ccg_store_pins **out);
+void ccg_store_pins_free(ccg_store_pins *pins);
+/* ccg_store_get_node through pins (NULL: ccg_store_get_node). */
+ccg_err ccg_store_get_node_pin(const ccg_store *s, ccg_store_pins *pins,
+			       uint32_t id, ccg_node *h, ccg_ref *refs,
+			       uint32_t max);
+
 /* Reads time record `id` into t (CCG_TIME_BLOCK entries), *n its count. */
 ccg_err ccg_store_get_times(const ccg_store *s, uint32_t id, uint64_t *t,
 			    uint32_t *n);

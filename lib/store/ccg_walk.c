@@ -79,6 +79,10 @@ ccg_err ccg_walk_create_opts(const ccg_store *s, const ccg_walk_opts *o,
 	}
 	if (!w->memo)
 		w->memo = w->own;
+	if ((w->flags & CCG_WALK_PIN) && ccg_store_pins_create(&w->pins)) {
+		ccg_walk_free(w);
+		return CCG_ENOMEM;
+	}
 	*out = w;
 	return CCG_OK;
 }
@@ -93,6 +97,7 @@ void ccg_walk_free(ccg_walk *w)
 	if (!w)
 		return;
 	ccg_walk_memo_free(w->own);
+	ccg_store_pins_free(w->pins);
 	free(w->f);
 	free(w->data);
 	free(w->items);
@@ -109,7 +114,8 @@ static ccg_err node_read(ccg_walk *w, uint32_t id, int whole, slot *e,
 	e->id1 = 0;
 	e->held = 0;
 	if (!whole) {
-		if ((err = ccg_store_get_node(w->s, id, &e->h, NULL, 0)))
+		if ((err = ccg_store_get_node_pin(w->s, w->pins, id, &e->h,
+						  NULL, 0)))
 			return err;
 		e->id1 = id + 1;
 		return CCG_OK;
@@ -126,7 +132,8 @@ static ccg_err node_read(ccg_walk *w, uint32_t id, int whole, slot *e,
 			return CCG_ENOMEM;
 		to = w->scratch;
 	}
-	if ((err = ccg_store_get_node(w->s, id, &e->h, to, w->max_items)))
+	if ((err = ccg_store_get_node_pin(w->s, w->pins, id, &e->h, to,
+					  w->max_items)))
 		return err;
 	if (to != e->items && e->h.nitems <= m->keep) {
 		if (e->h.nitems)

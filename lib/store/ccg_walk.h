@@ -122,7 +122,11 @@ enum {
 	/* A node is read whole (with its items) when it is first met, not
 	 * its header alone: a record read once for a walk that enters most
 	 * nodes, where header-only reads suit one that enters few. */
-	CCG_WALK_READ_ITEMS = 4
+	CCG_WALK_READ_ITEMS = 4,
+	/* Keeps the spill file's chunks it read last pinned (ccg_store_pins,
+	 * a few of 64 KiB): for a walk over a whole location, not for one
+	 * of many cursors alive at once. */
+	CCG_WALK_PIN = 8
 };
 
 /* Memo slots, and items each keeps, of a walk's own memo. */

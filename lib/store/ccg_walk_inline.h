@@ -54,6 +54,7 @@ struct ccg_walk {
 	size_t dsize;           /* data_size rounded up to keep alignment */
 	ccg_walk_memo *memo;
 	ccg_walk_memo *own;     /* the walk's own memo, or NULL */
+	ccg_store_pins *pins;   /* its reads' pinned chunks */
 	ccg_walk_frame *f;
 	ccg_walk_frame *top;    /* f + n - 1; NULL when n is 0 */
 	size_t n, cap, room;

@@ -9,7 +9,9 @@
  * the walk's own memo or tiny shared ones that evict all the time, must
  * give exactly the tokens they reach, with every header equal to a plain
  * read of the store, the frame levels, the items of each frame entered,
- * and each frame's data kept until it ends.  Then: a node of more items
+ * and each frame's data kept until it ends; the same for a store whose
+ * nodes are in a spill file of many chunks, read by walks that pin the
+ * chunks they read last.  Then: a node of more items
  * than a walk allows (CCG_ERANGE), a node whose items do not add up to
  * its events (CCG_WALK_COUNTS refuses it, a walk without it reports the
  * event index it reached), descending after anything but a node
@@ -89,10 +91,23 @@ static void list_add(list *l, const ccg_item *it)
 /* A random tree of about `size` tokens, at most `maxdepth` nodes deep,
  * made of few distinct events and regions (so subtrees repeat and are
  * shared); nodes of up to `wide` items now and then. */
-static void make_tree(tree *tr, size_t size, uint32_t maxdepth, uint32_t wide)
+/* Cache of a spilled tree's store: two chunks per shard of the cache. */
+#define SPILL_CACHE (16u * 64 * 1024)
+
+/* A random tree of about `size` tokens; `spill`: its store keeps a few
+ * KiB of records in memory and the rest in a spill file in the working
+ * folder, read through a small cache. */
+static void make_tree_spill(tree *tr, size_t size, uint32_t maxdepth,
+			    uint32_t wide, int spill)
 {
 	memset(tr, 0, sizeof *tr);
 	assert_int_equal(ccg_store_create(&tr->s), CCG_OK);
+	if (spill) {
+		const ccg_store_limits lim = {0, 4096};
+		ccg_store_set_limits(tr->s, &lim);
+		assert_int_equal(ccg_store_spill(tr->s, ".", SPILL_CACHE, 0),
+				 CCG_OK);
+	}
 	list *open = calloc(maxdepth + 2, sizeof *open);
 	size_t *at = calloc(maxdepth + 2, sizeof *at);
 	assert_true(open && at);
@@ -157,6 +172,11 @@ static void make_tree(tree *tr, size_t size, uint32_t maxdepth, uint32_t wide)
 		free(open[i].it);
 	free(open);
 	free(at);
+}
+
+static void make_tree(tree *tr, size_t size, uint32_t maxdepth, uint32_t wide)
+{
+	make_tree_spill(tr, size, maxdepth, wide, 0);
 }
 
 static void tree_free(tree *tr)
@@ -334,6 +354,41 @@ static void test_random(void **state)
 		ccg_walk_memo_free(big);
 		tree_free(&tr);
 	}
+}
+
+/* Nodes in a spill file of many chunks, read by walks that keep the
+ * chunks they read last pinned (CCG_WALK_PIN), through a tiny memo that
+ * misses all the time: the tokens again, also for records across a chunk
+ * bound (read apart), while walks without pins share the cache. */
+static void test_pinned(void **state)
+{
+	(void)state;
+	rng_state = 0x91A5EDC0FFEEULL;
+	tree tr;
+	make_tree_spill(&tr, 200000, 40, 40, 1);
+	assert_true(ccg_store_spilled(tr.s) > 8 * 64 * 1024);
+	ccg_walk_memo *tiny;
+	assert_int_equal(ccg_walk_memo_create(5, 2, &tiny), CCG_OK);
+	const ccg_walk_opts opts[] = {
+		{0, CCG_WALK_ENDS | CCG_WALK_READ_ITEMS | CCG_WALK_PIN,
+		 sizeof(fdata), tiny},
+		{0, CCG_WALK_PIN, 0, tiny},
+		{0, CCG_WALK_ENDS | CCG_WALK_COUNTS | CCG_WALK_PIN,
+		 sizeof(fdata), NULL},
+		{0, CCG_WALK_ENDS | CCG_WALK_READ_ITEMS, sizeof(fdata), tiny},
+	};
+	for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
+		walk_check(&tr, 0, 0, &opts[k], 0);
+		walk_check(&tr, 0, 2, &opts[k], 2);
+		for (int j = 0; j < 3; j++) {
+			size_t at = rnd(tr.n);
+			while (tr.t[at].type != T_OPEN)
+				at = (at + 1) % tr.n;
+			walk_check(&tr, at, 0, &opts[k], (unsigned)rnd(4));
+		}
+	}
+	ccg_walk_memo_free(tiny);
+	tree_free(&tr);
 }
 
 /* A node of more items than the walk allows: refused when entered, and
@@ -540,6 +595,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_pinned),
 		cmocka_unit_test(test_max_items),
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_deep_chain),
