@@ -210,10 +210,12 @@ ccg_err an_wcur_relevant(const ccg_store *s, const ccg_an *a,
 /* A cursor over location `loc` (index) of store s, l as ccg_waits_find
  * was given it, a the analysis (its regions); walks share memo m (one
  * thread); `rel` (borrowed, from an_wcur_relevant) lets it pass by the
- * subtrees that give nothing.  Ownership: an_wcur_free. */
+ * subtrees that give nothing; `pin`: its walk keeps the spill file's
+ * chunks it read last pinned (CCG_WALK_PIN; for a few cursors at once).
+ * Ownership: an_wcur_free. */
 ccg_err an_wcur_create(const ccg_store *s, const ccg_an *a,
 		       const ccg_wloc *l, uint32_t loc, ccg_walk_memo *m,
-		       const uint8_t *rel, ccg_anwcur **out);
+		       const uint8_t *rel, int pin, ccg_anwcur **out);
 void an_wcur_free(ccg_anwcur *c);
 /* The next operation into *op; 1 when there is none left, 0 when one
  * was given, else -1 with *err set. */

@@ -196,7 +196,9 @@ ccg_err ccg_waits_path_regions(const ccg_store *s, const ccg_wloc *l,
 	pframe *st = NULL; /* the open calls, innermost last */
 	size_t nst = 0, capst = 0;
 	uint64_t now = 0; /* time accounted up to */
-	ccg_walk_opts o = {0, CCG_WALK_ENDS | CCG_WALK_READ_ITEMS, 0, NULL};
+	ccg_walk_opts o = {0,
+			   CCG_WALK_ENDS | CCG_WALK_READ_ITEMS | CCG_WALK_PIN,
+			   0, NULL};
 	ccg_err err = tc ? ccg_walk_create_opts(s, &o, &w) : CCG_ENOMEM;
 	if (!err) {
 		ccg_sloc_tcur(tc, s, &l->sl);

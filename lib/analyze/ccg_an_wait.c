@@ -19,6 +19,9 @@
 #include "ccg_search.h"
 
 #define NIL UINT32_MAX
+/* Most locations whose cursors pin the spill file's chunks they read
+ * last (CCG_WALK_PIN: a few 64 KiB chunks each, beyond the cache). */
+#define WAIT_PIN_LOCS 32
 /* OTF2_LocationType of a location of samples only. */
 enum { LT_METRIC = 3 };
 
@@ -574,7 +577,7 @@ static ccg_err merge(wctx *x, const ccg_store *s)
 		if (!x->locs[i].sl.nevents || x->locs[i].type == LT_METRIC)
 			continue;
 		if ((err = an_wcur_create(s, x->a, &x->locs[i], (uint32_t)i, m,
-					  rel, &c[i])))
+					  rel, n <= WAIT_PIN_LOCS, &c[i])))
 			break;
 		int r = an_wcur_next(c[i], &next[i], &err);
 		if (r == 0)

@@ -18,6 +18,7 @@
 #include "ccg_chan.h"
 #include "ccg_codec.h"
 #include "ccg_fields.h"
+#include "ccg_store_raw.h"
 
 /* Event records remembered (direct-mapped by id). */
 #define WCUR_EVMEMO 1024u
@@ -60,7 +61,7 @@ struct ccg_anwcur {
 
 ccg_err an_wcur_create(const ccg_store *s, const ccg_an *a,
 		       const ccg_wloc *l, uint32_t loc, ccg_walk_memo *m,
-		       const uint8_t *rel, ccg_anwcur **out)
+		       const uint8_t *rel, int pin, ccg_anwcur **out)
 {
 	ccg_anwcur *c = calloc(1, sizeof *c);
 	if (!c)
@@ -72,7 +73,8 @@ ccg_err an_wcur_create(const ccg_store *s, const ccg_an *a,
 	c->rel = rel;
 	c->nrel = ccg_store_node_count(s);
 	c->fields = (ccg_buf)CCG_BUF_INIT;
-	ccg_walk_opts o = {0, CCG_WALK_READ_ITEMS, sizeof(wfr), m};
+	ccg_walk_opts o = {0, CCG_WALK_READ_ITEMS | (pin ? CCG_WALK_PIN : 0),
+			   sizeof(wfr), m};
 	ccg_err err = ccg_walk_create_opts(s, &o, &c->w);
 	if (err) {
 		free(c);
@@ -104,51 +106,114 @@ static int gives_op(ccg_kind k)
 #define REL_GET(b, i) (((b)[(i) >> 3] >> ((i)&7)) & 1u)
 #define REL_SET(b, i) ((b)[(i) >> 3] |= (uint8_t)(1u << ((i)&7)))
 
+/* an_wcur_relevant's state: records are given in id order. */
+typedef struct relscan {
+	const ccg_an *a;
+	uint32_t nev, nn;
+	uint8_t *ev, *b;        /* events that give an operation; nodes */
+	uint32_t i;             /* the id of the record given next */
+	ccg_ref *refs;          /* CCG_FANOUT_MAX + 1 */
+} relscan;
+
+/* Event record x->i is of kind k. */
+static void rel_event_is(relscan *x, ccg_kind k)
+{
+	if (gives_op(k))
+		REL_SET(x->ev, x->i);
+	x->i++;
+}
+
+/* Node x->i is h, its first items in x->refs. */
+static void rel_node_is(relscan *x, const ccg_node *h)
+{
+	uint32_t i = x->i++;
+	const ccg_anreg *reg = h->kind == CCG_NODE_CALL
+				       ? ccg_an_region(x->a, h->region)
+				       : NULL;
+	int r = reg && (reg->omp_barrier || reg->offload);
+	uint32_t n = h->nitems < CCG_FANOUT_MAX + 1 ? h->nitems
+						    : CCG_FANOUT_MAX + 1;
+	for (uint32_t k = 0; !r && k < n; k++) {
+		uint32_t id = CCG_REF_ID(x->refs[k]);
+		if (CCG_REF_IS_EVENT(x->refs[k]))
+			r = id < x->nev && REL_GET(x->ev, id);
+		else
+			r = id >= i || REL_GET(x->b, id);
+	}
+	/* A node of more items than read is taken as giving. */
+	if (r || h->nitems > n)
+		REL_SET(x->b, i);
+}
+
+static ccg_err rel_event(void *ctx, const unsigned char *p, size_t len)
+{
+	relscan *x = ctx;
+	ccg_evrec r;
+	const unsigned char *f;
+	ccg_err err = x->i < x->nev ? ccg_evrec_decode(p, len, &r, &f)
+				    : CCG_EFORMAT;
+	if (!err)
+		rel_event_is(x, r.kind);
+	return err;
+}
+
+static ccg_err rel_node(void *ctx, const unsigned char *p, size_t len)
+{
+	relscan *x = ctx;
+	ccg_node h;
+	ccg_err err = x->i < x->nn ? ccg_node_decode(p, len, &h, x->refs,
+						     CCG_FANOUT_MAX + 1)
+				   : CCG_EFORMAT;
+	if (!err)
+		rel_node_is(x, &h);
+	return err;
+}
+
+/* Every event record (which 1) or node (0) of s to x in id order: in big
+ * windows from a store being built, else one by one. */
+static ccg_err rel_scan(const ccg_store *s, int which, relscan *x)
+{
+	x->i = 0;
+	ccg_err err = ccg_store_each_record(s, which,
+					    which ? rel_event : rel_node, x);
+	if (err != CCG_EINVAL)
+		return err;
+	err = CCG_OK;
+	x->i = 0;
+	for (uint32_t i = 0; !err && i < (which ? x->nev : x->nn); i++) {
+		ccg_evrec r;
+		ccg_node h;
+		if (which && !(err = ccg_store_get_event(s, i, &r, NULL)))
+			rel_event_is(x, r.kind);
+		else if (!which && !(err = ccg_store_get_node(
+					     s, i, &h, x->refs,
+					     CCG_FANOUT_MAX + 1)))
+			rel_node_is(x, &h);
+	}
+	return err;
+}
+
 ccg_err an_wcur_relevant(const ccg_store *s, const ccg_an *a,
 			 uint8_t **bits)
 {
-	uint32_t nev = ccg_store_event_count(s);
-	uint32_t nn = ccg_store_node_count(s);
-	uint8_t *ev = calloc((size_t)nev / 8 + 1, 1);
-	uint8_t *b = calloc((size_t)nn / 8 + 1, 1);
-	ccg_ref *refs = malloc((CCG_FANOUT_MAX + 1) * sizeof *refs);
-	ccg_err err = ev && b && refs ? CCG_OK : CCG_ENOMEM;
-	for (uint32_t i = 0; !err && i < nev; i++) {
-		ccg_evrec r;
-		if (!(err = ccg_store_get_event(s, i, &r, NULL)) &&
-		    gives_op(r.kind))
-			REL_SET(ev, i);
-	}
+	relscan x = {a, ccg_store_event_count(s), ccg_store_node_count(s),
+		     NULL, NULL, 0, NULL};
+	x.ev = calloc((size_t)x.nev / 8 + 1, 1);
+	x.b = calloc((size_t)x.nn / 8 + 1, 1);
+	x.refs = malloc((CCG_FANOUT_MAX + 1) * sizeof *x.refs);
+	ccg_err err = x.ev && x.b && x.refs ? CCG_OK : CCG_ENOMEM;
+	if (!err)
+		err = rel_scan(s, 1, &x);
 	/* Every node once, in id order: its children's bits are known. */
-	for (uint32_t i = 0; !err && i < nn; i++) {
-		ccg_node h;
-		if ((err = ccg_store_get_node(s, i, &h, refs,
-					      CCG_FANOUT_MAX + 1)))
-			break;
-		const ccg_anreg *reg = h.kind == CCG_NODE_CALL
-					       ? ccg_an_region(a, h.region)
-					       : NULL;
-		int r = reg && (reg->omp_barrier || reg->offload);
-		uint32_t n = h.nitems < CCG_FANOUT_MAX + 1 ? h.nitems
-							   : CCG_FANOUT_MAX + 1;
-		for (uint32_t k = 0; !r && k < n; k++) {
-			uint32_t id = CCG_REF_ID(refs[k]);
-			if (CCG_REF_IS_EVENT(refs[k]))
-				r = id < nev && REL_GET(ev, id);
-			else
-				r = id >= i || REL_GET(b, id);
-		}
-		/* A node of more items than read is taken as giving. */
-		if (r || h.nitems > n)
-			REL_SET(b, i);
-	}
-	free(refs);
-	free(ev);
+	if (!err)
+		err = rel_scan(s, 0, &x);
+	free(x.refs);
+	free(x.ev);
 	if (err) {
-		free(b);
+		free(x.b);
 		return err;
 	}
-	*bits = b;
+	*bits = x.b;
 	return CCG_OK;
 }
 
