@@ -27,6 +27,17 @@ static inline int64_t ccg_unzigzag(uint64_t v)
 	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
 }
 
+/* Bytes of v as a varint. */
+static inline unsigned ccg_varint_len(uint64_t v)
+{
+	unsigned n = 1;
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
 /* Writes v to p (room for CCG_VARINT_MAX bytes); returns bytes written. */
 static inline unsigned ccg_varint_put(unsigned char *p, uint64_t v)
 {

@@ -35,6 +35,7 @@ struct ccg_build {
 	uint64_t prev;      /* time of the previous event */
 	uint64_t nevents;
 	uint64_t tbuf[CCG_TIME_BLOCK]; /* times not yet in a record */
+	uint32_t kbuf[CCG_TIME_BLOCK]; /* their events' record ids */
 	uint32_t ntbuf;
 	ccg_vals vbuf;      /* values of the events in tbuf */
 	uint32_t tbase;     /* the location's first time record */
@@ -165,8 +166,8 @@ static ccg_err flush_times(ccg_build *b)
 	if (!b->ntbuf)
 		return CCG_OK;
 	uint32_t id;
-	ccg_err err = ccg_store_times_vals(b->s, b->tbuf, b->ntbuf, &b->vbuf,
-					   &id);
+	ccg_err err = ccg_store_times_vals(b->s, b->tbuf, b->kbuf, b->ntbuf,
+					   &b->vbuf, &id);
 	if (err)
 		return err;
 	ccg_vals_clear(&b->vbuf);
@@ -209,12 +210,13 @@ static uint64_t lossy_time(ccg_build *b, uint64_t time)
 	return stored;
 }
 
-/* Records the time of the next event of the stream. */
-static ccg_err record_time(ccg_build *b, uint64_t time)
+/* Records the time of the next event of the stream, event record `ev`. */
+static ccg_err record_time(ccg_build *b, uint64_t time, ccg_ref ev)
 {
 	if (b->tol_abs || b->tol_rel > 0)
 		time = lossy_time(b, time);
 	b->stored_prev = time;
+	b->kbuf[b->ntbuf] = CCG_REF_ID(ev);
 	b->tbuf[b->ntbuf++] = time;
 	b->nevents++;
 	return b->ntbuf == CCG_TIME_BLOCK ? flush_times(b) : CCG_OK;
@@ -318,7 +320,7 @@ static void seen(ccg_build *b, uint64_t time)
 static ccg_err add_event(ccg_build *b, uint64_t time, ccg_ref ev)
 {
 	ccg_item it;
-	ccg_err err = record_time(b, time);
+	ccg_err err = record_time(b, time, ev);
 	if (!err)
 		err = ccg_store_event_item(b->s, ev, &it);
 	return err ? err : add_item(b, &b->stack[b->depth], 0, &it);

@@ -68,6 +68,23 @@ enum ccg_node_end {
 
 /* Times per time record. */
 #define CCG_TIME_BLOCK 256
+/* A time record's head (its first varint): its times n (1..CCG_TIME_BLOCK)
+ * in the bits below CCG_TIME_LAG_SHIFT, its lag (0..CCG_TIME_BLOCK - 1)
+ * above: with a lag L, delta j (time j + 1 less time j) is stored less
+ * delta j - L from j = L on (a loop body's events repeat their gaps). */
+#define CCG_TIME_LAG_SHIFT 9
+
+/* n and lag from head h: 0, or -1 when h is no head. */
+static inline int ccg_times_head(uint64_t h, uint32_t *n, uint32_t *lag)
+{
+	uint64_t k = h & ((1u << CCG_TIME_LAG_SHIFT) - 1);
+	uint64_t l = h >> CCG_TIME_LAG_SHIFT;
+	if (k == 0 || k > CCG_TIME_BLOCK || l >= CCG_TIME_BLOCK)
+		return -1;
+	*n = (uint32_t)k;
+	*lag = (uint32_t)l;
+	return 0;
+}
 
 /* A node's header: what it is and what its subtree holds. */
 typedef struct ccg_node {

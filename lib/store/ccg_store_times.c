@@ -12,22 +12,27 @@
 ccg_err ccg_store_times(ccg_store *s, const uint64_t *t, uint32_t n,
 			uint32_t *id)
 {
-	return ccg_store_times_vals(s, t, n, NULL, id);
+	return ccg_store_times_vals(s, t, NULL, n, NULL, id);
 }
 
 ccg_err ccg_times_decode(const unsigned char *p, size_t len, uint64_t *t,
 			 uint32_t *n)
 {
 	const unsigned char *end = p + len;
-	uint64_t k, v;
-	if (ccg_varint_get(&p, end, &k) || k == 0 || k > CCG_TIME_BLOCK ||
+	uint64_t h, v;
+	uint32_t k, lag;
+	if (ccg_varint_get(&p, end, &h) || ccg_times_head(h, &k, &lag) ||
 	    ccg_varint_get(&p, end, &v))
 		return CCG_EFORMAT;
 	t[0] = v;
 	for (uint32_t i = 1; i < k; i++) {
 		if (ccg_varint_get(&p, end, &v))
 			return CCG_EFORMAT;
-		t[i] = t[i - 1] + (uint64_t)ccg_unzigzag(v);
+		uint64_t d = (uint64_t)ccg_unzigzag(v);
+		/* Delta i - 1 was predicted by delta i - 1 - lag. */
+		if (lag && i > lag)
+			d += t[i - lag] - t[i - lag - 1];
+		t[i] = t[i - 1] + d;
 	}
 	*n = (uint32_t)k;
 	/* What follows the times is a value section (ccg_store_vals.c),

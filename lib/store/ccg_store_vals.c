@@ -218,7 +218,45 @@ ccg_err ccg_vals_section(const unsigned char *p, const unsigned char *end,
 	return p == end ? CCG_OK : CCG_EFORMAT;
 }
 
-ccg_err ccg_store_times_vals(ccg_store *s, const uint64_t *t, uint32_t n,
+/* The lag of a time record of times t and event keys k (n of each):
+ * the distance most often found between an event and the last one before
+ * it of the same key (a loop body's events, when the record holds a
+ * loop), 0 when none repeats or the lag's residuals take more bytes than
+ * plain deltas. */
+static uint32_t times_lag(const uint64_t *t, const uint32_t *k, uint32_t n)
+{
+	enum { SLOTS = 2 * CCG_TIME_BLOCK };
+	uint32_t key[SLOTS], at1[SLOTS], votes[CCG_TIME_BLOCK] = {0};
+	memset(at1, 0, sizeof at1);
+	uint32_t lag = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t h = (k[i] * 2654435761u) >> 23; /* 9 bits: SLOTS */
+		while (at1[h] && key[h] != k[i])
+			h = (h + 1) % SLOTS;
+		if (at1[h]) {
+			uint32_t d = i + 1 - at1[h];
+			if (++votes[d] > votes[lag] ||
+			    (votes[d] == votes[lag] && d < lag))
+				lag = d;
+		}
+		key[h] = k[i];
+		at1[h] = i + 1;
+	}
+	if (!lag || lag + 1 >= n)
+		return 0;
+	/* Deltas d[j] = t[j + 1] - t[j]; a lag's residual d[j] - d[j - lag]. */
+	size_t plain = 0, lagged = 0;
+	for (uint32_t j = 0; j + 1 < n; j++) {
+		uint64_t d = t[j + 1] - t[j];
+		uint64_t r = j >= lag ? d - (t[j + 1 - lag] - t[j - lag]) : d;
+		plain += ccg_varint_len(ccg_zigzag((int64_t)d));
+		lagged += ccg_varint_len(ccg_zigzag((int64_t)r));
+	}
+	return lagged < plain ? lag : 0;
+}
+
+ccg_err ccg_store_times_vals(ccg_store *s, const uint64_t *t,
+			     const uint32_t *keys, uint32_t n,
 			     const ccg_vals *v, uint32_t *id)
 {
 	if (s->src || s->unpacked)
@@ -230,10 +268,15 @@ ccg_err ccg_store_times_vals(ccg_store *s, const uint64_t *t, uint32_t n,
 		return CCG_ERANGE;
 	ccg_buf *b = &s->scratch;
 	ccg_buf_reset(b);
-	ccg_put_u(b, n);
+	uint32_t lag = keys ? times_lag(t, keys, n) : 0;
+	ccg_put_u(b, (uint64_t)n | (uint64_t)lag << CCG_TIME_LAG_SHIFT);
 	ccg_put_u(b, t[0]);
-	for (uint32_t i = 1; i < n; i++)
-		ccg_put_i(b, (int64_t)(t[i] - t[i - 1]));
+	for (uint32_t j = 0; j + 1 < n; j++) {
+		uint64_t d = t[j + 1] - t[j];
+		if (lag && j >= lag)
+			d -= t[j + 1 - lag] - t[j - lag];
+		ccg_put_i(b, (int64_t)d);
+	}
 	if (v && v->m)
 		put_section(b, v);
 	if (ccg_buf_status(b))
@@ -273,8 +316,9 @@ ccg_err ccg_times_values(const unsigned char *p, size_t len, ccg_vals *v,
 			 uint32_t *nt)
 {
 	const unsigned char *end = p + len;
-	uint64_t k, x;
-	if (ccg_varint_get(&p, end, &k) || k == 0 || k > CCG_TIME_BLOCK)
+	uint64_t h, x;
+	uint32_t k, lag;
+	if (ccg_varint_get(&p, end, &h) || ccg_times_head(h, &k, &lag))
 		return CCG_EFORMAT;
 	*nt = (uint32_t)k;
 	for (uint64_t i = 0; i < k; i++)

@@ -46,8 +46,12 @@ void ccg_vals_free(ccg_vals *v);
 ccg_err ccg_vals_add(ccg_vals *v, uint32_t off, uint64_t metric,
 		     const uint64_t *vals, uint32_t n);
 
-/* ccg_store_times with the values of its events (v NULL or empty: none). */
-ccg_err ccg_store_times_vals(ccg_store *s, const uint64_t *t, uint32_t n,
+/* ccg_store_times with the values of its events (v NULL or empty: none)
+ * and a key per event (its event record, say; NULL: none): with keys the
+ * record takes the lag (CCG_TIME_LAG_SHIFT) at which keys repeat most,
+ * when that makes it smaller. */
+ccg_err ccg_store_times_vals(ccg_store *s, const uint64_t *t,
+			     const uint32_t *keys, uint32_t n,
 			     const ccg_vals *v, uint32_t *id);
 
 /* The values of the time record [p, p + len) into v, its time count into

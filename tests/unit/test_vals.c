@@ -4,7 +4,8 @@
  * record keeps what its text sizes depend on (two records whose values
  * print as wide are one record); every value fed to the builder comes back
  * exactly from the location's stream, at its event, however many metrics
- * and members a record interleaves; a damaged value section, a value of
+ * and members a record interleaves; times with a lag (a loop body's
+ * gaps) come back exactly; a damaged value section, a value of
  * another width or another metric than its record says, is refused
  * (CCG_EFORMAT), never read as another value. */
 #include <setjmp.h>
@@ -319,7 +320,8 @@ static void deltas_are_small(void **state)
 		assert_int_equal(ccg_vals_add(&v, i, 5, c, 2), CCG_OK);
 	}
 	uint32_t id;
-	assert_int_equal(ccg_store_times_vals(s, t, CCG_TIME_BLOCK, &v, &id),
+	assert_int_equal(ccg_store_times_vals(s, t, NULL, CCG_TIME_BLOCK, &v,
+					      &id),
 			 CCG_OK);
 	ccg_buf rec = CCG_BUF_INIT;
 	assert_int_equal(ccg_store_time_record(s, id, &rec), CCG_OK);
@@ -357,7 +359,8 @@ static void damaged_sections(void **state)
 				 CCG_OK);
 	}
 	uint32_t id;
-	assert_int_equal(ccg_store_times_vals(s, t, 16, &v, &id), CCG_OK);
+	assert_int_equal(ccg_store_times_vals(s, t, NULL, 16, &v, &id),
+			 CCG_OK);
 	ccg_buf rec = CCG_BUF_INIT;
 	assert_int_equal(ccg_store_time_record(s, id, &rec), CCG_OK);
 	uint64_t tt[CCG_TIME_BLOCK];
@@ -407,6 +410,137 @@ static void damaged_sections(void **state)
 	ccg_buf_free(&rec);
 	ccg_vals_free(&v);
 	ccg_store_free(s);
+}
+
+/* A time record's head: its times and lag (CCG_TIME_LAG_SHIFT). */
+static uint32_t head_lag(const ccg_buf *rec)
+{
+	const unsigned char *p = (const unsigned char *)rec->data;
+	uint64_t h = 0;
+	uint32_t n = 0, lag = 0;
+	assert_int_equal(ccg_varint_get(&p, p + rec->len, &h), 0);
+	assert_int_equal(ccg_times_head(h, &n, &lag), 0);
+	return lag;
+}
+
+/* Time records with a lag: a loop body of P events whose gaps repeat
+ * with a little jitter, keyed by event, takes lag P and fewer bytes than
+ * plain deltas; every record - any body, jitter both ways, times that run
+ * backwards or wrap past 2^64, short records, a value section after the
+ * times - decodes to exactly its times (the oracle: the times given) and
+ * values; without keys there is no lag.  A head with no times, more than
+ * CCG_TIME_BLOCK, or a lag of CCG_TIME_BLOCK or more is refused; a lag at
+ * or past the record's times predicts nothing. */
+static void lagged_times(void **state)
+{
+	(void)state;
+	rng_state = 0x1a99ed5eedULL;
+	int lagged = 0;
+	for (int round = 0; round < 300; round++) {
+		ccg_store *s;
+		assert_int_equal(ccg_store_create(&s), CCG_OK);
+		uint32_t n = round < 150 ? CCG_TIME_BLOCK
+					 : 1 + (uint32_t)rnd(CCG_TIME_BLOCK);
+		uint32_t P = 1 + (uint32_t)rnd(round % 3 ? 60 : 250);
+		int back = round % 11 == 0, wrap = round % 7 == 0;
+		uint64_t gap[CCG_TIME_BLOCK], t[CCG_TIME_BLOCK];
+		uint32_t key[CCG_TIME_BLOCK];
+		for (uint32_t k = 0; k < P; k++)
+			gap[k] = 1000 + rnd(round % 5 ? 100000 : 1ULL << 40);
+		t[0] = wrap ? UINT64_MAX - rnd(1000000) : rnd64() >> 4;
+		key[0] = 0;
+		ccg_vals v;
+		ccg_vals_init(&v);
+		for (uint32_t i = 1; i < n; i++) {
+			uint32_t k = i % P;
+			uint64_t j = rnd(50);
+			t[i] = back && rnd(3) == 0 ? t[i - 1] - rnd(1000)
+			       : rnd(2)	   ? t[i - 1] + gap[k] + j
+					   : t[i - 1] + gap[k] - j;
+			key[i] = k;
+			if (round % 2 && i % 5 == 0) {
+				uint64_t c[2] = {rnd64(), i};
+				assert_int_equal(ccg_vals_add(&v, i, 7, c, 2),
+						 CCG_OK);
+			}
+		}
+		uint32_t id, id0;
+		assert_int_equal(ccg_store_times_vals(s, t, key, n, &v, &id),
+				 CCG_OK);
+		assert_int_equal(ccg_store_times_vals(s, t, NULL, n, &v, &id0),
+				 CCG_OK);
+		ccg_buf rec = CCG_BUF_INIT, rec0 = CCG_BUF_INIT;
+		assert_int_equal(ccg_store_time_record(s, id, &rec), CCG_OK);
+		assert_int_equal(ccg_store_time_record(s, id0, &rec0), CCG_OK);
+		assert_int_equal(head_lag(&rec0), 0);
+		uint32_t lag = head_lag(&rec);
+		assert_true(rec.len <= rec0.len);
+		if (n == CCG_TIME_BLOCK && P <= 60 && !back) {
+			assert_int_equal(lag, P);
+			assert_true(rec.len < rec0.len);
+		}
+		lagged += lag != 0;
+		const ccg_buf *both[] = {&rec, &rec0};
+		for (int r = 0; r < 2; r++) {
+			const unsigned char *p =
+				(const unsigned char *)both[r]->data;
+			uint64_t tt[CCG_TIME_BLOCK];
+			uint32_t nt;
+			assert_int_equal(ccg_times_decode(p, both[r]->len, tt,
+							  &nt), CCG_OK);
+			assert_int_equal(nt, n);
+			for (uint32_t i = 0; i < n; i++)
+				assert_true(tt[i] == t[i]);
+			ccg_vals got;
+			ccg_vals_init(&got);
+			assert_int_equal(ccg_times_values(p, both[r]->len, &got,
+							  &nt), CCG_OK);
+			assert_int_equal(got.m, v.m);
+			for (uint32_t j = 0; j < v.m; j++)
+				assert_int_equal(got.off[j], v.off[j]);
+			ccg_vals_free(&got);
+			/* Cut short: refused. */
+			if (v.m == 0)
+				assert_int_equal(ccg_times_decode(
+					p, both[r]->len - 1, tt, &nt),
+					CCG_EFORMAT);
+		}
+		ccg_buf_free(&rec);
+		ccg_buf_free(&rec0);
+		ccg_vals_free(&v);
+		ccg_store_free(s);
+	}
+	assert_true(lagged > 100);
+	/* Heads: (times, lag, accepted). */
+	const struct {
+		uint64_t n, lag;
+		int ok;
+	} heads[] = {{3, 0, 1}, {3, 1, 1}, {3, 2, 1}, {3, 200, 1},
+		     {CCG_TIME_BLOCK, CCG_TIME_BLOCK - 1, 1}, {0, 0, 0},
+		     {0, 5, 0}, {CCG_TIME_BLOCK + 1, 0, 0},
+		     {3, CCG_TIME_BLOCK, 0}, {3, 1ULL << 40, 0}};
+	for (size_t k = 0; k < sizeof heads / sizeof *heads; k++) {
+		unsigned char rec[64];
+		size_t len = 0;
+		len += ccg_varint_put(rec + len, heads[k].n |
+						     heads[k].lag
+						     << CCG_TIME_LAG_SHIFT);
+		len += ccg_varint_put(rec + len, 1000);
+		for (uint64_t i = 1; i < heads[k].n && i < 8; i++)
+			len += ccg_varint_put(rec + len,
+					      ccg_zigzag((int64_t)(10 * i)));
+		uint64_t tt[CCG_TIME_BLOCK];
+		uint32_t nt;
+		ccg_err err = ccg_times_decode(rec, len, tt, &nt);
+		if (!heads[k].ok || heads[k].n > 8) {
+			assert_int_equal(err, CCG_EFORMAT);
+			continue;
+		}
+		assert_int_equal(err, CCG_OK);
+		/* Deltas 10, 20: with lag 1 the second is 10 + 20. */
+		assert_true(tt[1] == 1010);
+		assert_true(tt[2] == (heads[k].lag == 1 ? 1040 : 1030));
+	}
 }
 
 /* A split record joined with values at its event; one whose value has
@@ -493,6 +627,7 @@ int main(void)
 		cmocka_unit_test(values_come_back),
 		cmocka_unit_test(deltas_are_small),
 		cmocka_unit_test(damaged_sections),
+		cmocka_unit_test(lagged_times),
 		cmocka_unit_test(event_at_joins),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
