@@ -219,19 +219,22 @@ ccg_err ccg_vals_section(const unsigned char *p, const unsigned char *end,
 }
 
 /* The lag of a time record of times t and event keys k (n of each):
- * the distance most often found between an event and the last one before
- * it of the same key (a loop body's events, when the record holds a
- * loop), 0 when none repeats or the lag's residuals take more bytes than
- * plain deltas. */
+ * the distance most often found between a gap (two events' keys, the
+ * one before and its own) and the last gap before it between the same
+ * two keys (a loop body's gaps, when the record holds a loop), 0 when
+ * none repeats or the lag's residuals take more bytes than plain
+ * deltas. */
 static uint32_t times_lag(const uint64_t *t, const uint32_t *k, uint32_t n)
 {
 	enum { SLOTS = 2 * CCG_TIME_BLOCK };
-	uint32_t key[SLOTS], at1[SLOTS], votes[CCG_TIME_BLOCK] = {0};
+	uint64_t key[SLOTS];
+	uint32_t at1[SLOTS], votes[CCG_TIME_BLOCK] = {0};
 	memset(at1, 0, sizeof at1);
 	uint32_t lag = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t h = (k[i] * 2654435761u) >> 23; /* 9 bits: SLOTS */
-		while (at1[h] && key[h] != k[i])
+	for (uint32_t i = 1; i < n; i++) {
+		uint64_t pk = (uint64_t)k[i - 1] << 32 | k[i];
+		uint32_t h = (uint32_t)((pk * 0x9E3779B97F4A7C15ULL) >> 55);
+		while (at1[h] && key[h] != pk)
 			h = (h + 1) % SLOTS;
 		if (at1[h]) {
 			uint32_t d = i + 1 - at1[h];
@@ -239,7 +242,7 @@ static uint32_t times_lag(const uint64_t *t, const uint32_t *k, uint32_t n)
 			    (votes[d] == votes[lag] && d < lag))
 				lag = d;
 		}
-		key[h] = k[i];
+		key[h] = pk;
 		at1[h] = i + 1;
 	}
 	if (!lag || lag + 1 >= n)

@@ -48,8 +48,8 @@ ccg_err ccg_vals_add(ccg_vals *v, uint32_t off, uint64_t metric,
 
 /* ccg_store_times with the values of its events (v NULL or empty: none)
  * and a key per event (its event record, say; NULL: none): with keys the
- * record takes the lag (CCG_TIME_LAG_SHIFT) at which keys repeat most,
- * when that makes it smaller. */
+ * record takes the lag (CCG_TIME_LAG_SHIFT) at which gaps between the
+ * same two keys repeat most, when that makes it smaller. */
 ccg_err ccg_store_times_vals(ccg_store *s, const uint64_t *t,
 			     const uint32_t *keys, uint32_t n,
 			     const ccg_vals *v, uint32_t *id);
