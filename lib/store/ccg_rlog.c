@@ -330,6 +330,13 @@ static ccg_err place(const ccg_rlog *l, uint32_t id, const unsigned char **p,
 	return CCG_OK;
 }
 
+/* Gives back a chunk (or bytes read apart) spill_read handed out. */
+static void pin_put(ccg_spill *sp, void *hold)
+{
+	if (hold)
+		ccg_lru_put(sp->cache[((const chunk *)hold)->shard], hold);
+}
+
 ccg_err ccg_rlog_get(const ccg_rlog *l, uint32_t id, const unsigned char **p,
 		     size_t *len, void **hold)
 {
@@ -340,12 +347,6 @@ ccg_err ccg_rlog_get(const ccg_rlog *l, uint32_t id, const unsigned char **p,
 	if (err || *p)
 		return err;
 	return spill_read(l->sp, foff, *len, p, hold);
-}
-
-static void pin_put(ccg_spill *sp, void *hold)
-{
-	if (hold)
-		ccg_lru_put(sp->cache[((const chunk *)hold)->shard], hold);
 }
 
 void ccg_rlog_pins_release(ccg_rlog_pins *pins)
@@ -436,8 +437,7 @@ void ccg_rlog_iter_free(ccg_rlog_iter *it)
 
 void ccg_rlog_release(const ccg_rlog *l, void *hold)
 {
-	if (hold)
-		ccg_lru_put(l->sp->cache[((const chunk *)hold)->shard], hold);
+	pin_put(l->sp, hold);
 }
 
 ccg_err ccg_rlog_append(ccg_rlog *dst, const ccg_rlog *src)
