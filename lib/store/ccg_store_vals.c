@@ -11,11 +11,26 @@
  * metric and member (CCG_VSTATE_METRICS metrics and CCG_VSTATE_MEMBERS
  * members are followed in a record; the others start afresh at every
  * value) the last CCG_VSTATE_RECENT distinct values are kept, most recent
- * first, starting as zeros: a value among them is code 2j + 1 (j its
- * place), another is code 2d with d the zigzag of its difference to the
- * most recent (accumulated counters grow by amounts that repeat, absolute
- * ones return to a few values), or code 0 and the value as a varint when
- * 2d does not fit 64 bits.  A record without values has no section.
+ * first, starting as zeros, and the last increase (the value less the one
+ * before it, modulo 2^64, as a signed number) with the time it took (the
+ * events' times in the record, when later than the one before).  A value
+ * is:
+ *   code 2j + 1, j < CCG_VSTATE_RECENT: the recent value at place j
+ *     (absolute values return to a few);
+ *   code 2(CCG_VSTATE_RECENT + r) + 1: the most recent value plus the
+ *     last increase scaled to the time since the most recent value (q =
+ *     increase x elapsed / its time, in 128 bits, truncated towards zero,
+ *     modulo 2^64, its low s bits cleared) plus 2^s x the unzigzag of r,
+ *     s the fewer trailing zero bits of the last two increases: a counter
+ *     that grows with time (cycles, clocks, energy) costs what its rate
+ *     changes, and a double's bit pattern (an integral double's low
+ *     mantissa bits are zeros) loses those zeros; only where a last
+ *     increase is known and the time since is not negative;
+ *   code 2d, d > 0: the most recent value plus the unzigzag of d
+ *     (accumulated counters grow by amounts that repeat);
+ *   code 0 and the value as a varint, where 2d does not fit 64 bits.
+ * The encoder takes the shortest code.  A record without values has no
+ * section.
  */
 #include "store_i.h"
 #include "ccg_store_vals.h"
@@ -30,18 +45,29 @@
 #define CCG_VSTATE_MEMBERS 8
 #define CCG_VSTATE_RECENT 8
 
-/* The recent values per metric and member, as encoder and decoder follow
- * them. */
+/* What encoder and decoder follow of one metric member: its recent
+ * values, its last increase (inc over dt > 0 time, valid when dt), the
+ * trailing zero bits of the last two increases (tz1 the last's; shift the
+ * fewer of the two) and the time of its most recent value (valid when
+ * has_t). */
+typedef struct vmember {
+	uint64_t recent[CCG_VSTATE_RECENT];
+	uint64_t t, dt;
+	int64_t inc;
+	uint8_t tz1, shift;
+	int has_t;
+} vmember;
+
+/* The members per followed metric. */
 typedef struct vstate {
 	uint32_t nm;
 	uint64_t metric[CCG_VSTATE_METRICS];
-	uint64_t recent[CCG_VSTATE_METRICS][CCG_VSTATE_MEMBERS]
-		       [CCG_VSTATE_RECENT];
-	uint64_t fresh[CCG_VSTATE_RECENT]; /* for what is not followed */
+	vmember mem[CCG_VSTATE_METRICS][CCG_VSTATE_MEMBERS];
+	vmember fresh;                /* for what is not followed */
 } vstate;
 
-/* The recent values of `metric`'s members, found once per event (-1:
- * it is not followed). */
+/* The members of `metric`, found once per event (-1: it is not
+ * followed). */
 static int vstate_of(vstate *st, uint64_t metric)
 {
 	uint32_t j = 0;
@@ -49,26 +75,59 @@ static int vstate_of(vstate *st, uint64_t metric)
 		j++;
 	if (j == st->nm && st->nm < CCG_VSTATE_METRICS) {
 		st->metric[j] = metric;
-		memset(st->recent[j], 0, sizeof st->recent[j]);
+		memset(st->mem[j], 0, sizeof st->mem[j]);
 		st->nm++;
 	}
 	return j < st->nm ? (int)j : -1;
 }
 
-/* Member k's recent values of followed metric j (zeros afresh when it is
- * not followed). */
-static uint64_t *vstate_member(vstate *st, int j, uint32_t k)
+/* Member k of followed metric j (afresh when it is not followed). */
+static vmember *vstate_member(vstate *st, int j, uint32_t k)
 {
 	if (j >= 0 && k < CCG_VSTATE_MEMBERS)
-		return st->recent[j][k];
-	memset(st->fresh, 0, sizeof st->fresh);
-	return st->fresh;
+		return &st->mem[j][k];
+	memset(&st->fresh, 0, sizeof st->fresh);
+	return &st->fresh;
 }
 
-/* Makes x the most recent of r, whose place it had at j (or none: j ==
- * CCG_VSTATE_RECENT, the oldest goes). */
-static void vstate_use(uint64_t *r, uint32_t j, uint64_t x)
+/* The value m predicts at time t from its last increase, its low `shift`
+ * bits as the most recent value's: 0 with *pred when there is one. */
+static int vmember_predict(const vmember *m, uint64_t t, uint64_t *pred)
 {
+	int64_t el = (int64_t)(t - m->t);
+	if (!m->has_t || !m->dt || el < 0)
+		return -1;
+	int64_t q;
+	if (m->inc > -(INT64_C(1) << 31) && m->inc < (INT64_C(1) << 31) &&
+	    el < (INT64_C(1) << 31) && m->dt <= INT64_MAX) {
+		q = m->inc * el / (int64_t)m->dt;
+	} else {
+		__int128 w = (__int128)m->inc * el;
+		unsigned __int128 a = w < 0 ? -(unsigned __int128)w
+					    : (unsigned __int128)w;
+		a /= m->dt;
+		q = (int64_t)(uint64_t)(w < 0 ? -a : a);
+	}
+	*pred = m->recent[0] +
+		((uint64_t)q & ~(((uint64_t)1 << m->shift) - 1));
+	return 0;
+}
+
+/* Makes x, at time t, the most recent value of m, whose place it had at
+ * j (or none: j == CCG_VSTATE_RECENT, the oldest goes). */
+static void vmember_use(vmember *m, uint32_t j, uint64_t x, uint64_t t)
+{
+	if (m->has_t && (int64_t)(t - m->t) > 0) {
+		m->inc = (int64_t)(x - m->recent[0]);
+		m->dt = t - m->t;
+		uint8_t tz = m->inc ? (uint8_t)__builtin_ctzll((uint64_t)m->inc)
+				    : 0;
+		m->shift = tz < m->tz1 ? tz : m->tz1;
+		m->tz1 = tz;
+	}
+	m->t = t;
+	m->has_t = 1;
+	uint64_t *r = m->recent;
 	if (j == CCG_VSTATE_RECENT)
 		j--;
 	for (; j > 0; j--)
@@ -76,9 +135,18 @@ static void vstate_use(uint64_t *r, uint32_t j, uint64_t x)
 	r[0] = x;
 }
 
-/* The code of x against the recent values r (updated). */
-static uint64_t vcode(uint64_t *r, uint64_t x, uint64_t *raw)
+/* r, a multiple of 2^sh, divided by it as a signed number. */
+static int64_t shift_down(uint64_t r, unsigned sh)
 {
+	return (int64_t)r >= 0 ? (int64_t)(r >> sh)
+			       : -(int64_t)((-r) >> sh);
+}
+
+/* The code of x at time t against m (updated); *raw the value when the
+ * code is 0. */
+static uint64_t vcode(vmember *m, uint64_t x, uint64_t t, uint64_t *raw)
+{
+	uint64_t *r = m->recent, pred;
 	uint32_t j = 0;
 	while (j < CCG_VSTATE_RECENT && r[j] != x)
 		j++;
@@ -88,9 +156,18 @@ static uint64_t vcode(uint64_t *r, uint64_t x, uint64_t *raw)
 	} else {
 		uint64_t d = ccg_zigzag((int64_t)(x - r[0]));
 		code = d >> 63 ? 0 : 2 * d;
-		*raw = x;
+		uint64_t low = ((uint64_t)1 << m->shift) - 1;
+		if (!vmember_predict(m, t, &pred) && !((x - pred) & low)) {
+			uint64_t e = ccg_zigzag(shift_down(x - pred, m->shift));
+			if (e < (UINT64_MAX >> 1) - CCG_VSTATE_RECENT &&
+			    (!code || ccg_varint_len(2 * (e + CCG_VSTATE_RECENT) + 1) <
+					      ccg_varint_len(code)))
+				code = 2 * (e + CCG_VSTATE_RECENT) + 1;
+		}
+		if (!code)
+			*raw = x;
 	}
-	vstate_use(r, j, x);
+	vmember_use(m, j, x, t);
 	return code;
 }
 
@@ -138,8 +215,8 @@ ccg_err ccg_vals_add(ccg_vals *v, uint32_t off, uint64_t metric,
 	return CCG_OK;
 }
 
-/* Appends v's section to b. */
-static void put_section(ccg_buf *b, const ccg_vals *v)
+/* Appends v's section to b, the values of a record of times t. */
+static void put_section(ccg_buf *b, const ccg_vals *v, const uint64_t *t)
 {
 	vstate st;
 	st.nm = 0;
@@ -155,7 +232,8 @@ static void put_section(ccg_buf *b, const ccg_vals *v)
 		for (uint32_t k = 0; k < v->n[j]; k++) {
 			uint64_t raw = 0;
 			uint64_t code = vcode(vstate_member(&st, f, k),
-					      v->v[v->vi[j] + k], &raw);
+					      v->v[v->vi[j] + k],
+					      t[v->off[j]], &raw);
 			ccg_put_u(b, code);
 			if (!code)
 				ccg_put_u(b, raw);
@@ -164,7 +242,7 @@ static void put_section(ccg_buf *b, const ccg_vals *v)
 }
 
 ccg_err ccg_vals_section(const unsigned char *p, const unsigned char *end,
-			 uint32_t nt, ccg_vals *out)
+			 const uint64_t *t, uint32_t nt, ccg_vals *out)
 {
 	vstate st;
 	st.nm = 0;
@@ -194,21 +272,28 @@ ccg_err ccg_vals_section(const unsigned char *p, const unsigned char *end,
 		uint64_t vals[CCG_MSPLIT_MAX];
 		int f = vstate_of(&st, metric[j]);
 		for (uint32_t k = 0; k < n[j]; k++) {
-			uint64_t *r = vstate_member(&st, f, k), code;
+			vmember *mb = vstate_member(&st, f, k);
+			uint64_t code, tk = t[off[j]];
 			uint32_t at = CCG_VSTATE_RECENT;
 			if (ccg_varint_get(&p, end, &code))
 				return CCG_EFORMAT;
-			if (code & 1) {
-				if ((at = (uint32_t)(code >> 1)) >=
-				    CCG_VSTATE_RECENT)
+			if (code & 1 && code >> 1 < CCG_VSTATE_RECENT) {
+				at = (uint32_t)(code >> 1);
+				vals[k] = mb->recent[at];
+			} else if (code & 1) {
+				uint64_t pred;
+				if (vmember_predict(mb, tk, &pred))
 					return CCG_EFORMAT;
-				vals[k] = r[at];
+				vals[k] = pred + ((uint64_t)ccg_unzigzag(
+						  (code >> 1) - CCG_VSTATE_RECENT)
+						  << mb->shift);
 			} else if (code) {
-				vals[k] = r[0] + (uint64_t)ccg_unzigzag(code >> 1);
+				vals[k] = mb->recent[0] +
+					  (uint64_t)ccg_unzigzag(code >> 1);
 			} else if (ccg_varint_get(&p, end, &vals[k])) {
 				return CCG_EFORMAT;
 			}
-			vstate_use(r, at, vals[k]);
+			vmember_use(mb, at, vals[k], tk);
 		}
 		ccg_err err;
 		if (out && (err = ccg_vals_add(out, off[j], metric[j], vals,
@@ -281,7 +366,7 @@ ccg_err ccg_store_times_vals(ccg_store *s, const uint64_t *t,
 		ccg_put_i(b, (int64_t)d);
 	}
 	if (v && v->m)
-		put_section(b, v);
+		put_section(b, v, t);
 	if (ccg_buf_status(b))
 		return CCG_ENOMEM;
 	ccg_err err = ccg_rlog_add(&s->times, b->data, b->len);
@@ -319,16 +404,24 @@ ccg_err ccg_times_values(const unsigned char *p, size_t len, ccg_vals *v,
 			 uint32_t *nt)
 {
 	const unsigned char *end = p + len;
-	uint64_t h, x;
+	uint64_t h, d, t[CCG_TIME_BLOCK];
 	uint32_t k, lag;
-	if (ccg_varint_get(&p, end, &h) || ccg_times_head(h, &k, &lag))
+	if (ccg_varint_get(&p, end, &h) || ccg_times_head(h, &k, &lag) ||
+	    ccg_varint_get(&p, end, &t[0]))
 		return CCG_EFORMAT;
 	*nt = (uint32_t)k;
-	for (uint64_t i = 0; i < k; i++)
-		if (ccg_varint_get(&p, end, &x))
+	/* The times, as ccg_times_decode has them: values are predicted
+	 * from them. */
+	for (uint32_t i = 1; i < k; i++) {
+		if (ccg_varint_get(&p, end, &d))
 			return CCG_EFORMAT;
+		d = (uint64_t)ccg_unzigzag(d);
+		if (lag && i > lag)
+			d += t[i - lag] - t[i - lag - 1];
+		t[i] = t[i - 1] + d;
+	}
 	if (p != end)
-		return ccg_vals_section(p, end, (uint32_t)k, v);
+		return ccg_vals_section(p, end, t, (uint32_t)k, v);
 	ccg_vals_clear(v);
 	return CCG_OK;
 }

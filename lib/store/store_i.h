@@ -110,9 +110,9 @@ ccg_err ccg_store_rec_get(const ccg_store *s, int which, uint32_t id,
 void ccg_store_rec_put(const ccg_store *s, void *hold);
 
 /* Checks (out NULL) or decodes the value section of a time record of nt
- * times, the bytes [p, end) after its times (ccg_store_vals.c). */
+ * times t, the bytes [p, end) after its times (ccg_store_vals.c). */
 ccg_err ccg_vals_section(const unsigned char *p, const unsigned char *end,
-			 uint32_t nt, ccg_vals *out);
+			 const uint64_t *t, uint32_t nt, ccg_vals *out);
 
 /* Interns a node whose summary is known (a merged node's, the same in any
  * store): *sum names its kind, region, end mode and nitems; its offers are

@@ -5,6 +5,10 @@
 #     charged to its calls, `<idle> (0)` and `(outside)` add up exactly
 #     to the increase of its "metrics for cpu N" location between its
 #     first and last sample (read with the OTF2 Python reader);
+#   - on both traces below and lo2s-firestarter-rome-b, every METRIC
+#     value of every location in its metrics.tsv exactly as the OTF2
+#     Python reader reads it (doubles by their bits: values are stored
+#     predicted from time, doc/index-format.md);
 #   - skylake-power (watts on a METRIC location of a one-thread process)
 #     and ccgfs-gen --power-meter: the root's, the thread's and random
 #     windows' counters.tsv against tools/ref_counters.py field by field,
@@ -26,7 +30,7 @@ lo2s=$CCG_TRACES/lo2s-firestarter-rome-b/traces.otf2
 if [ -f "$lo2s" ]; then
   ccg_mount $mode "$lo2s" "$m" -o "index=$work/lo2s.ccg"
   $py "$CCG_TOOLS/check_counters.py" --mount "$m" --anchor "$lo2s" \
-    --sums instructions,cpu-cycles
+    --sums instructions,cpu-cycles --values
   ccg_unmount "$m"
   mode=st
 else
@@ -40,7 +44,7 @@ for anchor in "$power" "$work/meter/traces.otf2"; do
   fi
   ccg_mount $mode "$anchor" "$m" -o "index=$work/$(basename "$(dirname "$anchor")").ccg"
   $py "$CCG_TOOLS/check_counters.py" --mount "$m" --anchor "$anchor" \
-    --windows 4
+    --windows 4 --values
   if [ "$anchor" = "$work/meter/traces.otf2" ]; then
     $py "$CCG_TOOLS/check_answers_known.py" --mount "$m" \
       --manifest "$work/meter.man"

@@ -2,9 +2,11 @@
 # Crafted indexes: tests/tools/index_craft.py decodes the index of a small
 # generated trace, makes its records hostile (child references forming
 # cycles or out of range, varints near 2^64, counts larger than the block,
-# truncated records, times running backwards or past 2^63, counter values
-# cut short, of another metric or wider than their records) and encodes it
-# again with valid LZ4 blocks and checksums and the trace's own header.
+# truncated records, times running backwards or past 2^63, a time record's
+# lag out of range, counter values cut short, of another metric, wider
+# than their records or predicted from time where nothing predicts them)
+# and encodes it again with valid LZ4 blocks and checksums and the trace's
+# own header.
 # Each one is mounted multithreaded with -o index= and walked a few levels
 # deep (walk_check.py, every file read) under a timeout (3 minutes).
 # Passes when for every variant: no walk hangs, the daemon still answers afterwards, and no
@@ -52,9 +54,9 @@ ccg_at_exit stop_daemon
 # items', counter values that do not decode or are not their events'):
 # their files fail with EIO, and the daemon says so on one line and in a
 # line damaged_records of the root info.
-said=" event-fields-huge times-huge times-wrap node-textlen-more 
-  values-truncated values-offset values-metric values-wide longest-rel-range
-  event-ref-range "
+said=" event-fields-huge times-huge times-wrap times-lag-range node-textlen-more 
+  values-truncated values-offset values-metric values-wide values-predicted-first
+  longest-rel-range event-ref-range "
 # A walk of 600 entries takes 1 to 5 s (ASan, a busy machine); one that
 # has not ended after 3 minutes hangs.
 walk_limit=180

@@ -8,6 +8,10 @@ region") against two independent sources:
     among them) and `(outside)`, must be exactly the increase of each
     member between the metric location's first and last sample, read
     with the OTF2 Python reader (whole numbers, exact);
+  --values: every METRIC value of every location, in event order, exactly
+    (a double as its 64 bits, an integer as itself), read with the OTF2
+    Python reader, against the rows of the location's metrics.tsv (time,
+    member name, value; a double printed so that it reads back);
   --windows K: counters.tsv of the root, of every location with a meter
     and of K random windows time/T0-T1/ (root and those locations)
     against tools/ref_counters.py, field by field (means in watts and
@@ -17,10 +21,11 @@ Exits 1 on a difference, 0 when everything agrees, 77 without the OTF2
 Python reader or the file.
 
   check_counters.py --mount M --anchor TRACE.otf2 [--sums M1,M2]
-                    [--windows K] [--seed S]
+                    [--values] [--windows K] [--seed S]
 """
 import argparse
 import os
+import struct
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the sources
@@ -29,23 +34,68 @@ import check_analyze  # noqa: E402
 from ref_analyze import Trace  # noqa: E402
 
 
-def sums(mount, anchor, members, fail):
-    """The per-thread sums of the exclusive column against the meters'
-    increases."""
+def read_samples(anchor):
+    """Per location id, its METRIC values in event order: (time, member
+    name, value); and each location's group id and (name, type)."""
     import otf2
-    first, last, group_of, names = {}, {}, {}, {}
+    samples, group_of, names = {}, {}, {}
     with otf2.reader.open(anchor) as r:
-        locs = r.definitions.locations
-        for l in locs:
+        for l in r.definitions.locations:
             group_of[l._ref] = l.group._ref
             names[l._ref] = (l.name, str(l.type))
         for loc, ev in r.events:
             if not isinstance(ev, otf2.events.Metric):
                 continue
             cls = getattr(ev.metric, "metric_class", ev.metric)
+            out = samples.setdefault(loc._ref, [])
             for m, v in zip(cls.members, ev.values):
-                first.setdefault((loc._ref, m.name), v)
-                last[(loc._ref, m.name)] = v
+                out.append((ev.time, m.name, v))
+    return samples, group_of, names
+
+
+def same_value(text, want):
+    """The value column's text is exactly want (a double by its bits)."""
+    if isinstance(want, float):
+        try:
+            got = float(text)
+        except ValueError:
+            return False
+        return struct.pack("<d", got) == struct.pack("<d", want) or \
+            (got != got and want != want)
+    return text == str(int(want))
+
+
+def values(mount, samples, fail):
+    """Every location's metrics.tsv against its samples, row by row."""
+    rows = check_analyze.read_tsv(os.path.join(mount, "locations.tsv"))
+    path = {int(r[0]): r[9] for r in rows[1:]}
+    checked = 0
+    for lid, want in sorted(samples.items()):
+        table = check_analyze.read_tsv(os.path.join(
+            mount, check_analyze.unescape(path[lid]), "metrics.tsv"))[1:]
+        if len(table) != len(want):
+            fail("%s: metrics.tsv has %d rows, the trace %d values"
+                 % (path[lid], len(table), len(want)))
+            continue
+        for row, (t, name, v) in zip(table, want):
+            if int(row[0]) != t or row[3] != name or \
+                    not same_value(row[4], v):
+                fail("%s: metrics.tsv row %s, the trace has %d %s %r"
+                     % (path[lid], "\t".join(row), t, name, v))
+                break
+            checked += 1
+    return checked
+
+
+def sums(mount, loaded, members, fail):
+    """The per-thread sums of the exclusive column against the meters'
+    increases."""
+    samples, group_of, names = loaded
+    first, last = {}, {}
+    for lid, vals in samples.items():
+        for _t, name, v in vals:
+            first.setdefault((lid, name), v)
+            last[(lid, name)] = v
     rows = check_analyze.read_tsv(os.path.join(mount, "locations.tsv"))
     path = {int(r[0]): r[9] for r in rows[1:]}
     threads = {}
@@ -83,6 +133,7 @@ def main():
     ap.add_argument("--mount", required=True)
     ap.add_argument("--anchor", required=True)
     ap.add_argument("--sums", default="")
+    ap.add_argument("--values", action="store_true")
     ap.add_argument("--windows", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
@@ -103,8 +154,14 @@ def main():
 
     checked = 0
     members = [m for m in a.sums.split(",") if m]
+    loaded = read_samples(a.anchor) if members or a.values else None
     if members:
-        checked += sums(a.mount, a.anchor, members, fail)
+        checked += sums(a.mount, loaded, members, fail)
+    if a.values:
+        n = values(a.mount, loaded[0], fail)
+        print("%d values of %d locations exactly as in the trace"
+              % (n, len(loaded[0])))
+        checked += n
     if a.windows:
         rows = check_analyze.read_tsv(os.path.join(a.mount,
                                                    "locations.tsv"))

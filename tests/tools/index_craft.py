@@ -331,9 +331,11 @@ def variants(header, secs):
         out[TIMES] = [fn(r) for r in secs[TIMES]]
         return out
 
+    # A time record's head: n | lag << 9 (doc/index-format.md); the
+    # variants below write lag 0 (their deltas are the stored ones).
     def t_parse(r):
         rd = Reader(r)
-        n = rd.var()
+        n = rd.var() & 511
         t0 = rd.var()
         return n, t0, [unzz(rd.var()) for _ in range(n - 1)]
 
@@ -349,12 +351,15 @@ def variants(header, secs):
     v["times-n-huge"] = tm(lambda r: uvar(M64) + r[1:])
     v["times-n-zero"] = tm(lambda r: uvar(0) + r[1:])
     v["times-truncated"] = tm(lambda r: r[:max(1, len(r) // 2)])
+    # A lag past the largest (255).
+    v["times-lag-range"] = tm(lambda r: uvar(
+        (Reader(r).var() & 511) | 256 << 9) + r[len(uvar(Reader(r).var())):])
 
     # Value sections (a METRIC record's values, after the times): parsed
     # into their columns and codes, changed, written again.
     def v_parse(r):
         rd = Reader(r)
-        n = rd.var()
+        n = rd.var() & 511
         for _ in range(n):
             rd.var()
         if rd.p == len(r):
@@ -392,6 +397,10 @@ def variants(header, secs):
         h, g, [x + 1 for x in me], c, co))
     v["values-wide"] = vm(lambda r, h, g, me, c, co: v_build(
         h, g, me, c, [(0, (1 << 63) + 7)] + co[1:]))
+    # A record's first value predicted from time (code 2 x (8 + 0) + 1),
+    # where no increase of its member is known yet.
+    v["values-predicted-first"] = vm(lambda r, h, g, me, c, co: v_build(
+        h, g, me, c, [(17, None)] + co[1:]))
 
     # Location records (checked at open: a refusal is also fine).
     def lc(fn):
