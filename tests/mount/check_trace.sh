@@ -26,6 +26,7 @@ else
     counters)    opts=(-l 3 -e 20000 --regular 0.3 --jitter 0.3 --mpi --counters --metric-locations 20) ;;
     irregular)   opts=(-l 3 -e 30000 --regular 0.3 --jitter 0.5 -d 9) ;;
     sparse)      opts=(-l 4 -e 2000 --quirk sparse-ids --quirk same-time --quirk empty-location) ;;
+    delayed)     opts=(-l 2 -e 8000 --regular 1 --jitter 0.05 --mpi --delay 1:2000) ;;
     *) echo "unknown generated trace $name" >&2; exit 1 ;;
   esac
   "$CCG_GEN" -q "${opts[@]}" --manifest "$work/manifest.tsv" "$work/trace"
