@@ -5,11 +5,12 @@
  *
  * A METRIC event's values are not in its event record but in its time
  * record, after the times: the record's value section lists the events
- * of the record that carry values (offset, metric, values), each value a
- * delta against the previous value of the same metric and member in the
- * record (the first absolute), so accumulated counters cost what their
- * increments do and a value never depends on another record
- * (ccg_msplit.h splits a record's values from its fields).
+ * of the record that carry values (offset, metric, values), each value
+ * coded against the earlier values of the same metric and member in the
+ * record: one of its recent values, a delta, or its last increase scaled
+ * to the time since (ccg_store_vals.c), so accumulated counters cost what
+ * their increments or rates change and a value never depends on another
+ * record (ccg_msplit.h splits a record's values from its fields).
  */
 #ifndef CCG_STORE_VALS_H
 #define CCG_STORE_VALS_H
