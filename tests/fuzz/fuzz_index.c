@@ -21,7 +21,8 @@
  *
  * Either way, an index that opens is read: every small section's records,
  * nodes with their items, event records rendered as events.tsv tails
- * against the fixture's definitions, time records and a time cursor.
+ * against the fixture's definitions, time records, a time cursor and
+ * every time record's values (predicted from its times).
  */
 #define _XOPEN_SOURCE 700
 #include <stdint.h>
@@ -31,6 +32,7 @@
 
 #include "ccg_codec.h"
 #include "ccg_store_times.h"
+#include "ccg_store_vals.h"
 #include "ccg_hash.h"
 #include "ccg_index.h"
 #include "ccg_tsv.h"
@@ -189,6 +191,17 @@ static void walk_index(ccg_index *x)
 	for (int k = 0; k < 4; k++)
 		ccg_tcur_get(&c, at[k], &tm);
 	ccg_tcur_lower(&c, 1000, &i);
+	/* Every time record's value section, decoded with its times. */
+	ccg_vcur vc;
+	ccg_vcur_init(&vc, s, 0, n);
+	for (uint32_t id = 0; id < nt && id < MAX_TIMES; id++) {
+		uint64_t m;
+		const uint64_t *vals;
+		uint32_t nv;
+		ccg_vcur_get(&vc, (uint64_t)id * CCG_TIME_BLOCK, &m, &vals,
+			     &nv);
+	}
+	ccg_vcur_free(&vc);
 	ccg_buf_free(&fields);
 	ccg_buf_free(&line);
 	ccg_store_free(s);
