@@ -15,10 +15,10 @@ ccg_err ccg_store_times(ccg_store *s, const uint64_t *t, uint32_t n,
 	return ccg_store_times_vals(s, t, NULL, n, NULL, id);
 }
 
-ccg_err ccg_times_decode(const unsigned char *p, size_t len, uint64_t *t,
-			 uint32_t *n)
+ccg_err ccg_times_body(const unsigned char **pp, const unsigned char *end,
+		       uint64_t *t, uint32_t *n)
 {
-	const unsigned char *end = p + len;
+	const unsigned char *p = *pp;
 	uint64_t h, v;
 	uint32_t k, lag;
 	if (ccg_varint_get(&p, end, &h) || ccg_times_head(h, &k, &lag) ||
@@ -34,14 +34,26 @@ ccg_err ccg_times_decode(const unsigned char *p, size_t len, uint64_t *t,
 			d += t[i - lag] - t[i - lag - 1];
 		t[i] = t[i - 1] + d;
 	}
-	*n = (uint32_t)k;
+	*n = k;
+	*pp = p;
+	return CCG_OK;
+}
+
+ccg_err ccg_times_decode(const unsigned char *p, size_t len, uint64_t *t,
+			 uint32_t *n)
+{
+	const unsigned char *end = p + len;
+	uint64_t v;
+	ccg_err err = ccg_times_body(&p, end, t, n);
+	if (err)
+		return err;
 	/* What follows the times is a value section (ccg_store_vals.c),
 	 * checked whole where its values are read (ccg_vcur_get); here its
 	 * event count only, so reading times costs nothing more. */
 	if (p == end)
 		return CCG_OK;
-	return ccg_varint_get(&p, end, &v) || v == 0 || v > k ? CCG_EFORMAT
-							      : CCG_OK;
+	return ccg_varint_get(&p, end, &v) || v == 0 || v > *n ? CCG_EFORMAT
+							       : CCG_OK;
 }
 
 ccg_err ccg_tcur_get(ccg_tcur *c, uint64_t i, uint64_t *t)

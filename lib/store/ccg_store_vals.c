@@ -46,10 +46,10 @@
 #define CCG_VSTATE_RECENT 8
 
 /* What encoder and decoder follow of one metric member: its recent
- * values, its last increase (inc over dt > 0 time, valid when dt), the
- * trailing zero bits of the last two increases (tz1 the last's; shift the
- * fewer of the two) and the time of its most recent value (valid when
- * has_t). */
+ * values, its last increase (inc over dt time, 0 < dt <= INT64_MAX; dt
+ * 0: none yet), the trailing zero bits of the last two increases (tz1
+ * the last's; shift the fewer of the two) and the time of its most
+ * recent value (valid when has_t). */
 typedef struct vmember {
 	uint64_t recent[CCG_VSTATE_RECENT];
 	uint64_t t, dt;
@@ -99,7 +99,7 @@ static int vmember_predict(const vmember *m, uint64_t t, uint64_t *pred)
 		return -1;
 	int64_t q;
 	if (m->inc > -(INT64_C(1) << 31) && m->inc < (INT64_C(1) << 31) &&
-	    el < (INT64_C(1) << 31) && m->dt <= INT64_MAX) {
+	    el < (INT64_C(1) << 31)) {
 		q = m->inc * el / (int64_t)m->dt;
 	} else {
 		__int128 w = (__int128)m->inc * el;
@@ -159,10 +159,10 @@ static uint64_t vcode(vmember *m, uint64_t x, uint64_t t, uint64_t *raw)
 		uint64_t low = ((uint64_t)1 << m->shift) - 1;
 		if (!vmember_predict(m, t, &pred) && !((x - pred) & low)) {
 			uint64_t e = ccg_zigzag(shift_down(x - pred, m->shift));
+			uint64_t pc = 2 * (e + CCG_VSTATE_RECENT) + 1;
 			if (e < (UINT64_MAX >> 1) - CCG_VSTATE_RECENT &&
-			    (!code || ccg_varint_len(2 * (e + CCG_VSTATE_RECENT) + 1) <
-					      ccg_varint_len(code)))
-				code = 2 * (e + CCG_VSTATE_RECENT) + 1;
+			    (!code || ccg_varint_len(pc) < ccg_varint_len(code)))
+				code = pc;
 		}
 		if (!code)
 			*raw = x;
@@ -404,24 +404,13 @@ ccg_err ccg_times_values(const unsigned char *p, size_t len, ccg_vals *v,
 			 uint32_t *nt)
 {
 	const unsigned char *end = p + len;
-	uint64_t h, d, t[CCG_TIME_BLOCK];
-	uint32_t k, lag;
-	if (ccg_varint_get(&p, end, &h) || ccg_times_head(h, &k, &lag) ||
-	    ccg_varint_get(&p, end, &t[0]))
-		return CCG_EFORMAT;
-	*nt = (uint32_t)k;
-	/* The times, as ccg_times_decode has them: values are predicted
-	 * from them. */
-	for (uint32_t i = 1; i < k; i++) {
-		if (ccg_varint_get(&p, end, &d))
-			return CCG_EFORMAT;
-		d = (uint64_t)ccg_unzigzag(d);
-		if (lag && i > lag)
-			d += t[i - lag] - t[i - lag - 1];
-		t[i] = t[i - 1] + d;
-	}
+	uint64_t t[CCG_TIME_BLOCK];
+	/* The times first: values are predicted from them. */
+	ccg_err err = ccg_times_body(&p, end, t, nt);
+	if (err)
+		return err;
 	if (p != end)
-		return ccg_vals_section(p, end, t, (uint32_t)k, v);
+		return ccg_vals_section(p, end, t, *nt, v);
 	ccg_vals_clear(v);
 	return CCG_OK;
 }

@@ -109,6 +109,13 @@ ccg_err ccg_store_rec_get(const ccg_store *s, int which, uint32_t id,
 			  const unsigned char **p, size_t *len, void **hold);
 void ccg_store_rec_put(const ccg_store *s, void *hold);
 
+/* The times of the time record at *p (up to end) into t (CCG_TIME_BLOCK
+ * of room), their count into *n, *p past them (at the value section, if
+ * any): CCG_EFORMAT for a head or times that do not hold
+ * (ccg_store_times.c). */
+ccg_err ccg_times_body(const unsigned char **p, const unsigned char *end,
+		       uint64_t *t, uint32_t *n);
+
 /* Checks (out NULL) or decodes the value section of a time record of nt
  * times t, the bytes [p, end) after its times (ccg_store_vals.c). */
 ccg_err ccg_vals_section(const unsigned char *p, const unsigned char *end,
