@@ -34,6 +34,12 @@ import check_analyze  # noqa: E402
 from ref_analyze import Trace  # noqa: E402
 
 
+def location_paths(mount):
+    """Each location id's directory in the mount (locations.tsv)."""
+    rows = check_analyze.read_tsv(os.path.join(mount, "locations.tsv"))
+    return {int(r[0]): r[9] for r in rows[1:]}
+
+
 def read_samples(anchor):
     """Per location id, its METRIC values in event order: (time, member
     name, value); and each location's group id and (name, type)."""
@@ -67,8 +73,7 @@ def same_value(text, want):
 
 def values(mount, samples, fail):
     """Every location's metrics.tsv against its samples, row by row."""
-    rows = check_analyze.read_tsv(os.path.join(mount, "locations.tsv"))
-    path = {int(r[0]): r[9] for r in rows[1:]}
+    path = location_paths(mount)
     checked = 0
     for lid, want in sorted(samples.items()):
         table = check_analyze.read_tsv(os.path.join(
@@ -96,8 +101,7 @@ def sums(mount, loaded, members, fail):
         for _t, name, v in vals:
             first.setdefault((lid, name), v)
             last[(lid, name)] = v
-    rows = check_analyze.read_tsv(os.path.join(mount, "locations.tsv"))
-    path = {int(r[0]): r[9] for r in rows[1:]}
+    path = location_paths(mount)
     threads = {}
     for lid, (_, ltype) in names.items():
         if ltype.endswith("CPU_THREAD"):

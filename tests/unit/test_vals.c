@@ -337,6 +337,20 @@ static void deltas_are_small(void **state)
 	ccg_store_free(s);
 }
 
+/* got holds exactly want's events and values. */
+static void same_vals(const ccg_vals *got, const ccg_vals *want)
+{
+	assert_int_equal(got->m, want->m);
+	for (uint32_t j = 0; j < want->m; j++) {
+		assert_int_equal(got->off[j], want->off[j]);
+		assert_true(got->metric[j] == want->metric[j]);
+		assert_int_equal(got->n[j], want->n[j]);
+		for (uint32_t k = 0; k < want->n[j]; k++)
+			assert_true(got->v[got->vi[j] + k] ==
+				    want->v[want->vi[j] + k]);
+	}
+}
+
 /* The record of times t and values v, decoded again: every value as fed.
  * Returns the record's length. */
 static size_t round_trip(ccg_store *s, const uint64_t *t, uint32_t nt,
@@ -352,14 +366,7 @@ static size_t round_trip(ccg_store *s, const uint64_t *t, uint32_t nt,
 					  rec.len, &got, &n),
 			 CCG_OK);
 	assert_int_equal(n, nt);
-	assert_int_equal(got.m, v->m);
-	for (uint32_t j = 0; j < v->m; j++) {
-		assert_int_equal(got.off[j], v->off[j]);
-		assert_true(got.metric[j] == v->metric[j]);
-		assert_int_equal(got.n[j], v->n[j]);
-		for (uint32_t k = 0; k < v->n[j]; k++)
-			assert_true(got.v[got.vi[j] + k] == v->v[v->vi[j] + k]);
-	}
+	same_vals(&got, v);
 	size_t len = rec.len;
 	ccg_vals_free(&got);
 	ccg_buf_free(&rec);
@@ -469,13 +476,7 @@ static void damaged_sections(void **state)
 	ccg_vals_init(&got);
 	assert_int_equal(ccg_times_decode(p, rec.len, tt, &n), CCG_OK);
 	assert_int_equal(ccg_times_values(p, rec.len, &got, &n), CCG_OK);
-	assert_int_equal(got.m, v.m);
-	for (uint32_t j = 0; j < v.m; j++) {
-		assert_int_equal(got.off[j], v.off[j]);
-		assert_int_equal(got.n[j], v.n[j]);
-		for (uint32_t k = 0; k < v.n[j]; k++)
-			assert_true(got.v[got.vi[j] + k] == v.v[v.vi[j] + k]);
-	}
+	same_vals(&got, &v);
 	/* The times take 17 bytes: the count, the first, 15 deltas of 1. */
 	size_t times_len = 1 + 1 + 15;
 	assert_true(rec.len > times_len + 4);
@@ -594,9 +595,7 @@ static void lagged_times(void **state)
 			ccg_vals_init(&got);
 			assert_int_equal(ccg_times_values(p, both[r]->len, &got,
 							  &nt), CCG_OK);
-			assert_int_equal(got.m, v.m);
-			for (uint32_t j = 0; j < v.m; j++)
-				assert_int_equal(got.off[j], v.off[j]);
+			same_vals(&got, &v);
 			ccg_vals_free(&got);
 			/* Cut short: refused. */
 			if (v.m == 0)
