@@ -45,6 +45,7 @@ static const struct fuse_opt cli_opts[] = {
 	CLI_FLAG("rebuild", rebuild),
 	CLI_FLAG("nonempty", nonempty),
 	CLI_FLAG("async_read", async_read),
+	CLI_FLAG("weak", weak),
 	FUSE_OPT_KEY("-h", KEY_HELP),
 	FUSE_OPT_KEY("--help", KEY_HELP),
 	FUSE_OPT_KEY("-V", KEY_VERSION),
@@ -75,7 +76,7 @@ static const struct number_opt {
 static const char *const known_opts[] = {
 	"fanout", "cache", "memory", "summaries", "threads", "json_max",
 	"mpi_timeout", "longest", "tolerance", "index", "noindex", "rebuild",
-	"nonempty", "async_read", "allow_other", "allow_root", "auto_unmount",
+	"nonempty", "async_read", "weak", "allow_other", "allow_root", "auto_unmount",
 	"default_permissions", "fsname", "max_read", "max_threads",
 	"clone_fd", "--build-only", "--info", "--help", "--version"};
 
@@ -376,6 +377,10 @@ void ccgfs_cli_usage(void)
 	       "empty (hiding it)\n"
 	       "    -o async_read         faster sequential reads; a killed "
 	       "reader's read runs on\n"
+	       "    -o weak               several runs: compare/scaling.tsv for "
+	       "weak scaling (the\n"
+	       "                          work grows with the threads; "
+	       "default: strong)\n"
 	       "    -o OPT[,OPT...]       other FUSE mount options "
 	       "(allow_other, ...)\n"
 	       "    -V, --version         the version of ccgfs and FUSE\n"

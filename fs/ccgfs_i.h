@@ -76,7 +76,7 @@ typedef struct ccgfs_cli {
 	char *tol_arg;          /* the option just before was tolerance=,
 				 * as given: "1000" then "5%" is one
 				 * tolerance that -o cut at its comma */
-	int noindex, rebuild, nonempty, async_read;
+	int noindex, rebuild, nonempty, async_read, weak;
 	int show_help, show_version, build_only, info;
 } ccgfs_cli;
 

@@ -465,6 +465,7 @@ static int open_forest(const ccgfs_cli *c, const ccg_options *o,
 				ccg_err_text(err));
 		goto out;
 	}
+	ccg_forest_set_weak(f->forest, c->weak);
 	if (stat(anchors[0].data, &st) == 0)
 		f->mtime = st.st_mtim;
 	ret = 0;

@@ -20,23 +20,13 @@
 #define CMP_FILE_MAX ((uint64_t)256 << 20)
 /* Deepest path read, in components. */
 #define CMP_PATH_DEPTH 64
-/* Fixed point of the numbers: 10^-CMP_DECS. */
-#define CMP_DECS 12
+#define CMP_DECS CCG_CMP_DECS
 
 typedef __int128 i128;
 
-/* ---- a run's TSV file ---- */
+/* ---- a run's TSV file (forest_i.h) ---- */
 
-/* A TSV text split in place: cell[r * ncols + c], row 0 the header;
- * and the run's clock (ticks per second, 0 unknown). */
-typedef struct tab {
-	ccg_buf text;
-	char **cell;
-	size_t ncols, nrows;
-	uint64_t res;
-} tab;
-
-static void tab_free(tab *tb)
+void ccg_cmp_tab_free(ccg_cmptab *tb)
 {
 	ccg_buf_free(&tb->text);
 	free(tb->cell);
@@ -73,9 +63,7 @@ static ccg_err read_path(ccg_trace *t, const char *path, ccg_buf *out)
 	return ccg_trace_read(t, id, 0, (size_t)st.size, out);
 }
 
-/* Run t's clock resolution (its root info's clock.resolution) into
- * *res; 0 when it says none. */
-static ccg_err run_clock(ccg_trace *t, uint64_t *res)
+ccg_err ccg_cmp_run_clock(ccg_trace *t, uint64_t *res)
 {
 	static const char key[] = "\nclock.resolution: ";
 	ccg_buf info = CCG_BUF_INIT;
@@ -92,7 +80,7 @@ static ccg_err run_clock(ccg_trace *t, uint64_t *res)
 
 /* Splits tb->text into cells; -1 when a row has another number of fields
  * than the header (not one of ccgfs's tables). */
-static ccg_err tab_split(tab *tb)
+static ccg_err tab_split(ccg_cmptab *tb)
 {
 	size_t rows = 0, cols = 1;
 	char *s = tb->text.data;
@@ -126,9 +114,7 @@ static ccg_err tab_split(tab *tb)
 	return CCG_OK;
 }
 
-/* Reads and splits a run's TSV file; a file the run lacks is an empty
- * table. */
-static ccg_err tab_read(ccg_trace *t, const char *path, tab *tb)
+ccg_err ccg_cmp_tab_read(ccg_trace *t, const char *path, ccg_cmptab *tb)
 {
 	memset(tb, 0, sizeof *tb);
 	ccg_err err = read_path(t, path, &tb->text);
@@ -140,7 +126,7 @@ static ccg_err tab_read(ccg_trace *t, const char *path, tab *tb)
 }
 
 /* A profile.folded ("STACK COUNT" lines) as a table of two columns. */
-static ccg_err tab_read_folded(ccg_trace *t, const char *path, tab *tb)
+static ccg_err tab_read_folded(ccg_trace *t, const char *path, ccg_cmptab *tb)
 {
 	memset(tb, 0, sizeof *tb);
 	ccg_buf raw = CCG_BUF_INIT;
@@ -171,7 +157,7 @@ static ccg_err tab_read_folded(ccg_trace *t, const char *path, tab *tb)
 	return err ? err : tab_split(tb);
 }
 
-static int tab_col(const tab *tb, const char *name)
+int ccg_cmp_tab_col(const ccg_cmptab *tb, const char *name)
 {
 	for (size_t c = 0; tb->nrows && c < tb->ncols; c++)
 		if (!strcmp(tb->cell[c], name))
@@ -196,9 +182,7 @@ static void unescape(const char *s, ccg_buf *out)
 
 /* ---- exact decimals ---- */
 
-/* A decimal ("-12.50", "7") into v (units of 10^-CMP_DECS) and its
- * decimals into *decs; -1 when s is no such number. */
-static int dec_parse(const char *s, i128 *v, unsigned *decs)
+int ccg_cmp_dec_parse(const char *s, i128 *v, unsigned *decs)
 {
 	int neg = *s == '-';
 	s += neg;
@@ -404,7 +388,7 @@ static void put_val(ccg_buf *b, const jval *v)
 
 /* Joins the n runs' tables by sp into rows (*rows, *nrows; the caller
  * frees each vals and the array, and the keys through ents). */
-static ccg_err join(const tab *tabs, size_t n, const jspec *sp,
+static ccg_err join(const ccg_cmptab *tabs, size_t n, const jspec *sp,
 		    const ccg_cmpmatch *m, jent **entsp, size_t *nentsp,
 		    jrow **rowsp, size_t *nrowsp)
 {
@@ -421,18 +405,18 @@ static ccg_err join(const tab *tabs, size_t n, const jspec *sp,
 	for (size_t r = 0; !err && r < n; r++) {
 		for (size_t c = 0; c < sp->ncols; c++) {
 			const jcol *jc = &sp->cols[c];
-			cols[r * sp->ncols + c] = tab_col(&tabs[r], jc->name);
+			cols[r * sp->ncols + c] = ccg_cmp_tab_col(&tabs[r], jc->name);
 			tcols[r * sp->ncols + c] =
-				jc->ticks ? tab_col(&tabs[r], jc->ticks) : -1;
+				jc->ticks ? ccg_cmp_tab_col(&tabs[r], jc->ticks) : -1;
 		}
 	}
 	ccg_buf key = CCG_BUF_INIT;
 	for (size_t r = 0; !err && r < n; r++) {
-		const tab *tb = &tabs[r];
+		const ccg_cmptab *tb = &tabs[r];
 		int kc[8];
 		int ok = tb->nrows > 0 && sp->nkeys <= 8;
 		for (size_t k = 0; ok && k < sp->nkeys; k++)
-			ok = (kc[k] = tab_col(tb, sp->keys[k])) >= 0;
+			ok = (kc[k] = ccg_cmp_tab_col(tb, sp->keys[k])) >= 0;
 		for (size_t row = 1; ok && !err && row < tb->nrows; row++) {
 			ccg_buf_reset(&key);
 			for (size_t k = 0; k < sp->nkeys; k++) {
@@ -474,7 +458,7 @@ static ccg_err join(const tab *tabs, size_t n, const jspec *sp,
 		     j++) {
 			if (ents[j].order < o->order)
 				o->order = ents[j].order;
-			const tab *tb = &tabs[ents[j].run];
+			const ccg_cmptab *tb = &tabs[ents[j].run];
 			for (size_t c = 0; c < sp->ncols; c++) {
 				int col = cols[ents[j].run * sp->ncols + c];
 				jval *v = &o->vals[c * n + ents[j].run];
@@ -483,7 +467,7 @@ static ccg_err join(const tab *tabs, size_t n, const jspec *sp,
 				const char *f = tb->cell[ents[j].row * tb->ncols + (size_t)col];
 				i128 x;
 				unsigned d;
-				if (v->have != 2 && !dec_parse(f, &x, &d)) {
+				if (v->have != 2 && !ccg_cmp_dec_parse(f, &x, &d)) {
 					v->v += x;
 					if (!v->have || d > v->decs)
 						v->decs = d;
@@ -497,7 +481,7 @@ static ccg_err join(const tab *tabs, size_t n, const jspec *sp,
 					: tb->cell[ents[j].row * tb->ncols +
 						   (size_t)tc];
 				v->rows++;
-				if (tf && !dec_parse(tf, &x, &d) && !d) {
+				if (tf && !ccg_cmp_dec_parse(tf, &x, &d) && !d) {
 					v->ticks += x;
 					v->ticked++;
 				}
@@ -664,6 +648,7 @@ static const struct {
 			   {k_metric, 1, c_value, 1, -1, -1, 1}},
 	[CF_WAITS] = {"waits.tsv", {k_wait, 2, c_wait, 2, 1, -1, 0}},
 	[CF_FOLDED] = {"profile.folded", {k_stack, 1, c_count, 1, -1, -1, 0}},
+	[CF_SCALING] = {"scaling.tsv", {NULL, 0, NULL, 0, -1, -1, 0}},
 };
 
 const char *ccg_cmp_file_name(enum cmp_file f)
@@ -698,6 +683,11 @@ static void readme(ccg_buf *b, const char *const *names, size_t n)
 		"                   (with two runs, what flamegraph.pl draws as "
 		"a differential\n"
 		"                   flame graph)\n"
+		"  scaling.tsv      the runs as a scaling study: POP's global "
+		"efficiency and its\n"
+		"                   factors per run, scalabilities against the "
+		"first (strong\n"
+		"                   scaling; -o weak: weak)\n"
 		"  locations.tsv    how locations were matched: by path, else by "
 		"rank and thread\n"
 		"                   (the numbers in their paths), else by place "
@@ -738,7 +728,7 @@ ccg_err ccg_cmp_text(ccg_trace *const *runs, const char *const *names,
 		     size_t n, const ccg_cmpmatch *m, const ccg_cmploc *loc,
 		     enum cmp_file f, ccg_buf *out)
 {
-	if (f <= CF_DIR || f >= CF__COUNT)
+	if (f <= CF_DIR || f >= CF__COUNT || f == CF_SCALING)
 		return CCG_ENOENT;
 	if (f == CF_README) {
 		readme(out, names, n);
@@ -748,7 +738,7 @@ ccg_err ccg_cmp_text(ccg_trace *const *runs, const char *const *names,
 		locations(out, n, m);
 		return ccg_buf_status(out);
 	}
-	tab *tabs = calloc(n, sizeof *tabs);
+	ccg_cmptab *tabs = calloc(n, sizeof *tabs);
 	if (!tabs)
 		return CCG_ENOMEM;
 	ccg_err err = CCG_OK;
@@ -763,9 +753,9 @@ ccg_err ccg_cmp_text(ccg_trace *const *runs, const char *const *names,
 		if ((err = ccg_buf_status(&path)))
 			break;
 		err = f == CF_FOLDED ? tab_read_folded(runs[r], path.data, &tabs[r])
-				     : tab_read(runs[r], path.data, &tabs[r]);
+				     : ccg_cmp_tab_read(runs[r], path.data, &tabs[r]);
 		if (!err)
-			err = run_clock(runs[r], &tabs[r].res);
+			err = ccg_cmp_run_clock(runs[r], &tabs[r].res);
 	}
 	ccg_buf_free(&path);
 	jent *ents = NULL;
@@ -780,7 +770,7 @@ ccg_err ccg_cmp_text(ccg_trace *const *runs, const char *const *names,
 		print_tsv(out, &files[f].spec, n, rows, nrows);
 	join_free(ents, nents, rows, nrows);
 	for (size_t r = 0; r < n; r++)
-		tab_free(&tabs[r]);
+		ccg_cmp_tab_free(&tabs[r]);
 	free(tabs);
 	return err ? err : ccg_buf_status(out);
 }
@@ -828,9 +818,9 @@ static void numbers_of(const char *p, ccg_buf *out)
 /* Paths of run t's locations (unescaped), owned, into *paths. */
 static ccg_err run_paths(ccg_trace *t, char ***paths, size_t *np)
 {
-	tab tb;
-	ccg_err err = tab_read(t, "locations.tsv", &tb);
-	int pc = err ? -1 : tab_col(&tb, "path");
+	ccg_cmptab tb;
+	ccg_err err = ccg_cmp_tab_read(t, "locations.tsv", &tb);
+	int pc = err ? -1 : ccg_cmp_tab_col(&tb, "path");
 	*paths = NULL;
 	*np = 0;
 	if (!err && pc < 0)
@@ -848,7 +838,7 @@ static ccg_err run_paths(ccg_trace *t, char ***paths, size_t *np)
 		*np = i + 1;
 	}
 	ccg_buf_free(&b);
-	tab_free(&tb);
+	ccg_cmp_tab_free(&tb);
 	return err;
 }
 

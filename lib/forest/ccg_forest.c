@@ -44,6 +44,8 @@ struct ccg_forest {
 	size_t nnodes;
 	ccg_lru *texts;         /* compare/'s files made, by node and file
 				 * (ccg_buf values; its own lock) */
+	int weak;               /* scaling.tsv: weak scaling (set before
+				 * the forest is shared) */
 };
 
 /* Bytes of compare/ texts kept: a stat and the reads of a file after it
@@ -90,7 +92,7 @@ static int cmp_of(const ccg_forest *f, ccg_id id, size_t *node,
 static const enum cmp_file top_files[] = {CF_README,     CF_LOCATIONS,
 					  CF_STATS,      CF_SUMMARY,
 					  CF_EFFICIENCY, CF_WAITS,
-					  CF_FOLDED};
+					  CF_FOLDED,     CF_SCALING};
 static const enum cmp_file loc_files[] = {CF_STATS, CF_SUMMARY,
 					  CF_EFFICIENCY, CF_WAITS,
 					  CF_FOLDED};
@@ -378,6 +380,11 @@ size_t ccg_forest_count(const ccg_forest *f)
 	return f->n;
 }
 
+void ccg_forest_set_weak(ccg_forest *f, int weak)
+{
+	f->weak = weak != 0;
+}
+
 ccg_trace *ccg_forest_trace(const ccg_forest *f, size_t k)
 {
 	return k < f->n ? f->t[k] : NULL;
@@ -410,9 +417,11 @@ static ccg_err cmp_text(const ccg_forest *f, size_t j, enum cmp_file file,
 	ccg_buf *t = calloc(1, sizeof *t);
 	if (!t)
 		return CCG_ENOMEM;
-	ccg_err err = ccg_cmp_text(f->t, (const char *const *)f->names, f->n,
-				   &f->match, j ? f->nodes[j].loc : NULL, file,
-				   t);
+	const char *const *names = (const char *const *)f->names;
+	ccg_err err = file == CF_SCALING
+			      ? ccg_cmp_scaling(f->t, names, f->n, f->weak, t)
+			      : ccg_cmp_text(f->t, names, f->n, &f->match,
+					     j ? f->nodes[j].loc : NULL, file, t);
 	if (err) {
 		text_forget(NULL, t);
 		return err;

@@ -6,6 +6,7 @@
  *                  directories (one per location matched across runs)
  *   ccg_compare.c  the compare/ files: each run's TSV files read through
  *                  ccg_trace.h, joined row by row
+ *   ccg_scaling.c  compare/scaling.tsv: the POP scaling metrics of the runs
  */
 #ifndef CCG_FOREST_I_H
 #define CCG_FOREST_I_H
@@ -25,6 +26,7 @@ enum cmp_file {
 	CF_EFFICIENCY,
 	CF_WAITS,
 	CF_FOLDED,
+	CF_SCALING,
 	CF__COUNT
 };
 
@@ -60,5 +62,39 @@ ccg_err ccg_cmp_text(ccg_trace *const *runs, const char *const *names,
 
 /* The name of file f ("stats.tsv"). */
 const char *ccg_cmp_file_name(enum cmp_file f);
+
+/* ---- a run's TSV file (ccg_compare.c) ---- */
+
+/* A TSV text split in place: cell[r * ncols + c], row 0 the header;
+ * and the run's clock (ticks per second, 0 unknown). */
+typedef struct ccg_cmptab {
+	ccg_buf text;
+	char **cell;
+	size_t ncols, nrows;
+	uint64_t res;
+} ccg_cmptab;
+
+/* Reads and splits file `path` (from the root, '/' between components)
+ * of run t into *tb; a file the run lacks is an empty table.  Ownership:
+ * ccg_cmp_tab_free, also after a failure. */
+ccg_err ccg_cmp_tab_read(ccg_trace *t, const char *path, ccg_cmptab *tb);
+void ccg_cmp_tab_free(ccg_cmptab *tb);
+/* The column named `name`, -1 when there is none. */
+int ccg_cmp_tab_col(const ccg_cmptab *tb, const char *name);
+/* Run t's clock resolution (its root info's clock.resolution) into
+ * *res; 0 when it says none. */
+ccg_err ccg_cmp_run_clock(ccg_trace *t, uint64_t *res);
+
+/* Fixed point of the numbers read: 10^-CCG_CMP_DECS. */
+#define CCG_CMP_DECS 12
+/* A decimal ("-12.50", "7") into *v (units of 10^-CCG_CMP_DECS) and its
+ * decimals into *decs; -1 when s is no such number (or has more than
+ * CCG_CMP_DECS decimals or 24 digits). */
+int ccg_cmp_dec_parse(const char *s, __int128 *v, unsigned *decs);
+
+/* compare/scaling.tsv of the n runs (ccg_scaling.c), appended to out;
+ * `weak`: weak scaling, else strong. */
+ccg_err ccg_cmp_scaling(ccg_trace *const *runs, const char *const *names,
+			size_t n, int weak, ccg_buf *out);
 
 #endif

@@ -38,6 +38,11 @@ ccg_err ccg_forest_create(ccg_trace **t, const char *const *anchors,
 /* Closes every trace and releases the forest; NULL is allowed. */
 void ccg_forest_free(ccg_forest *f);
 
+/* compare/scaling.tsv for weak scaling (the problem grows with the
+ * threads) instead of strong (one problem): call before the forest is
+ * used. */
+void ccg_forest_set_weak(ccg_forest *f, int weak);
+
 /* Number of traces, and trace k (borrowed). */
 size_t ccg_forest_count(const ccg_forest *f);
 ccg_trace *ccg_forest_trace(const ccg_forest *f, size_t k);

@@ -155,6 +155,13 @@ grep -q '^tolerance_percent' "$work/words" || miss "no lossy info read"
 grep -q '^build_seconds' "$work/words" || miss "the mount built no index"
 grep -q '^error	' "$work/words" || miss "no location with an error seen"
 check_words "ccgfs(5)" "$work/ccgfs.5" "$work/words"
+# The files of compare/ (the same trace twice, side by side).
+mkdir -p "$work/several"
+CCG_MOUNTS+=("$work/several")
+CCGFS_INDEX_DIR="$work" "$CCGFS" "$work/trace/traces.otf2" "$work/trace" "$work/several"
+ccg_wait_mounted "$work/several"
+ls "$work/several/compare" >> "$work/files"
+ccg_unmount "$work/several"
 # Every file ccgfs(5) names exists.
 for n in $(grep -oE '\b[a-z][a-z-]*(-N)?\.(tsv|folded)\b' "$work/ccgfs.5" | sort -u); do
   case "$n" in
