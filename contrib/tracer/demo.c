@@ -1,10 +1,13 @@
 /* The program scripts/run traces for its demo: a small heat-diffusion
  * "simulation" with real timing.  The main thread sets up a grid, then
- * runs STEPS time steps; in each, 3 worker threads update their bands of
- * rows (a stencil per cell row, band sizes uneven on purpose), meet at a
- * barrier, and the main thread sums the grid with a recursive reduction
- * and every 10 steps writes a checkpoint (to memory).
- * Build: cc -O1 -g -finstrument-functions -pthread demo.c */
+ * runs STEPS time steps; in each, the worker threads (3, or the number
+ * given, 1 to MAX_WORKERS: the same grid split among more threads, a
+ * strong-scaling study) update their bands of rows (a stencil per cell
+ * row, band sizes uneven on purpose), meet at a barrier, and the main
+ * thread sums the grid with a recursive reduction and every 10 steps
+ * writes a checkpoint (to memory).
+ * Build: cc -O1 -g -finstrument-functions -pthread demo.c
+ * Run:   ./a.out [WORKERS] */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,11 +15,12 @@
 
 #define N 128
 #define STEPS 40
-#define WORKERS 3
+#define MAX_WORKERS 16
 
 static double grid[2][N][N];
 static char checkpoint[N * N * 8];
 static pthread_barrier_t step_start, step_done;
+static int workers = 3;
 
 void init_row(int r)
 {
@@ -50,12 +54,15 @@ void update_band(int s, int first, int last)
 		stencil_row(s, r);
 }
 
-/* uneven bands: worker 0 has half the rows, the others a quarter */
+/* uneven bands: worker 0 has half the rows (all when alone), the others
+ * share the rest evenly (with 3 workers: a quarter each) */
 void *worker(void *arg)
 {
-	int w = (int)(long)arg;
-	int first = w == 0 ? 0 : w == 1 ? N / 2 : 3 * N / 4;
-	int last = w == 0 ? N / 2 : w == 1 ? 3 * N / 4 : N;
+	int w = (int)(long)arg, rest = N / 2, others = workers - 1;
+	int first = w == 0 ? 0 : N / 2 + rest * (w - 1) / others;
+	int last = workers == 1 ? N
+		   : w == 0	 ? N / 2
+				 : N / 2 + rest * w / others;
 	for (int s = 0; s < STEPS; s++) {
 		pthread_barrier_wait(&step_start);
 		update_band(s % 2, first, last);
@@ -80,14 +87,21 @@ void write_checkpoint(int s)
 	memcpy(checkpoint, grid[s], sizeof checkpoint);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	pthread_t t[WORKERS];
+	pthread_t t[MAX_WORKERS];
 	double total = 0;
+	if (argc > 1)
+		workers = atoi(argv[1]);
+	if (workers < 1 || workers > MAX_WORKERS) {
+		fprintf(stderr, "usage: %s [WORKERS: 1 to %d]\n", argv[0],
+			MAX_WORKERS);
+		return 2;
+	}
 	setup();
-	pthread_barrier_init(&step_start, NULL, WORKERS + 1);
-	pthread_barrier_init(&step_done, NULL, WORKERS + 1);
-	for (long w = 0; w < WORKERS; w++)
+	pthread_barrier_init(&step_start, NULL, (unsigned)workers + 1);
+	pthread_barrier_init(&step_done, NULL, (unsigned)workers + 1);
+	for (long w = 0; w < workers; w++)
 		if (pthread_create(&t[w], NULL, worker, (void *)w))
 			return 1;
 	for (int s = 0; s < STEPS; s++) {
@@ -97,7 +111,7 @@ int main(void)
 		if (s % 10 == 9)
 			write_checkpoint((s + 1) % 2);
 	}
-	for (int w = 0; w < WORKERS; w++)
+	for (int w = 0; w < workers; w++)
 		pthread_join(t[w], NULL);
 	printf("heat after %d steps: %.3f\n", STEPS, total);
 	return 0;
