@@ -4,6 +4,8 @@
  * SIGTERM or SIGHUP, the buffers are written as an OTF2 archive
  * (ccgfs_trace_write.c). */
 #define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -244,6 +246,51 @@ CCGT_NOINST void __cyg_profile_func_exit(void *fn, void *site)
 {
 	(void)site;
 	ccgt_record(fn, CCGT_K_LEAVE);
+}
+
+/* ---- the thread library's waits ----
+ * A thread waiting at a barrier or for another thread to end is not
+ * doing the program's work: pthread_barrier_wait and pthread_join are
+ * recorded as calls of their own (at libc's address, which the writer
+ * names and defines as a region of the PTHREAD paradigm, role BARRIER or
+ * THREAD_WAIT: ccgfs_trace_defs.c). */
+
+/* libc's `name`, looked up once (*cache; a data race only repeats the
+ * same lookup). */
+CCGT_NOINST static void *ccgt_next(const char *name, void **cache)
+{
+	void *f = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+	if (!f) {
+		f = dlsym(RTLD_NEXT, name);
+		__atomic_store_n(cache, f, __ATOMIC_RELEASE);
+	}
+	return f;
+}
+
+CCGT_NOINST int pthread_barrier_wait(pthread_barrier_t *b)
+{
+	static void *cache;
+	int (*real)(pthread_barrier_t *);
+	*(void **)&real = ccgt_next("pthread_barrier_wait", &cache);
+	if (!real)
+		return EINVAL;
+	ccgt_record(*(void **)&real, CCGT_K_ENTER);
+	int rc = real(b);
+	ccgt_record(*(void **)&real, CCGT_K_LEAVE);
+	return rc;
+}
+
+CCGT_NOINST int pthread_join(pthread_t t, void **ret)
+{
+	static void *cache;
+	int (*real)(pthread_t, void **);
+	*(void **)&real = ccgt_next("pthread_join", &cache);
+	if (!real)
+		return EINVAL;
+	ccgt_record(*(void **)&real, CCGT_K_ENTER);
+	int rc = real(t, ret);
+	ccgt_record(*(void **)&real, CCGT_K_LEAVE);
+	return rc;
 }
 
 /* Stops all recording and writes the archive through w, once.  Threads

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <otf2/otf2.h>
@@ -111,20 +112,38 @@ CCGT_NOINST int ccgt_def_thread(ccgt_defs *d, const ccgt_config *cfg,
 	       ccgt_def_record(d, cfg, loc, rec) ? -1 : 0;
 }
 
+/* The thread library's functions the tracer records (ccgfs_trace.c):
+ * their paradigm and role, as Score-P's Pthread adapter defines them. */
+static const struct {
+	const char *name;
+	OTF2_RegionRole role;
+} ccgt_pthread_regions[] = {
+	{"pthread_barrier_wait", OTF2_REGION_ROLE_BARRIER},
+	{"pthread_join", OTF2_REGION_ROLE_THREAD_WAIT},
+};
+
 CCGT_NOINST int ccgt_def_function(ccgt_defs *d, uint32_t id,
 				  const char *name, const char *file,
 				  uint32_t line)
 {
 	OTF2_GlobalDefWriter *g = d->g;
 	uint32_t s = ccgt_str(d, name), f = d->empty;
+	OTF2_RegionRole role = OTF2_REGION_ROLE_FUNCTION;
+	OTF2_Paradigm paradigm = OTF2_PARADIGM_COMPILER;
 	if (s == OTF2_UNDEFINED_STRING)
 		return -1;
 	if (file && file[0] &&
 	    (f = ccgt_str(d, file)) == OTF2_UNDEFINED_STRING)
 		return -1;
-	return CCGT_DEF(Region, id, s, s, d->empty, OTF2_REGION_ROLE_FUNCTION,
-			OTF2_PARADIGM_COMPILER, OTF2_REGION_FLAG_NONE, f, line,
-			line) ? -1 : 0;
+	for (size_t k = 0; k < sizeof ccgt_pthread_regions /
+				       sizeof *ccgt_pthread_regions; k++) {
+		if (!strcmp(name, ccgt_pthread_regions[k].name)) {
+			role = ccgt_pthread_regions[k].role;
+			paradigm = OTF2_PARADIGM_PTHREAD;
+		}
+	}
+	return CCGT_DEF(Region, id, s, s, d->empty, role, paradigm,
+			OTF2_REGION_FLAG_NONE, f, line, line) ? -1 : 0;
 }
 
 CCGT_NOINST int ccgt_def_cpu_metric(ccgt_defs *d)
