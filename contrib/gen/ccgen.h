@@ -76,6 +76,7 @@ typedef struct {
 	double regular, jitter;
 	bool mpi, metrics, counters, quiet, collectives, sensors_first;
 	bool acc, tasks, mpi_only;	/* ccgen_shape.c */
+	uint64_t loops[3];	/* --loops A:B:C (ccgen_loops.c); 0: none */
 	bool meter;		/* --power-meter */
 	bool quirk[QK_N];
 	ccgen_delay *delays;	/* --delay, in the order given (owned) */
@@ -145,6 +146,7 @@ typedef struct {
 	uint32_t r_apex;	/* APEX task regions, then their other names */
 	uint32_t r_delay;	/* --delay: the delay region */
 	uint32_t r_acc, r_task;	/* --acc, --tasks: their regions */
+	uint32_t r_loop;	/* --loops: its regions */
 	uint32_t (*callees)[CCGEN_FANOUT];
 	uint32_t *ncallees;
 	ccgen_cc *cc;
@@ -222,6 +224,16 @@ int ccgen_metric_defs(ccgen_ctx *c, OTF2_GlobalDefWriter *g);
  * runs. */
 double ccgen_metric_power(uint32_t r);
 extern const char *const ccgen_metric_names[CCGEN_NCNT];
+
+/* ccgen_loops.c: --loops */
+int ccgen_loops_parse(ccgen_opts *o, const char *arg);
+int ccgen_loops_check(const ccgen_opts *o);
+/* Its regions, after all others. */
+void ccgen_loops_setup(ccgen_ctx *c);
+/* One iteration of main's loop. */
+void ccgen_loops_build(const ccgen_ctx *c, ccgen_ops *ops);
+/* Its manifest lines for location `id`. */
+void ccgen_loops_lines(const ccgen_ctx *c, FILE *f, uint64_t id);
 
 /* ccgen_shape.c: --acc, --tasks, --mpi-only */
 int ccgen_shape_check(const ccgen_opts *o);

@@ -51,6 +51,11 @@
  *                      inside an OpenACC data construct, worker threads
  *                      idle between tasks, a tracer of MPI calls only
  *                      (ccgen_shape.c)
+ *   --loops A:B:C      instead of the template tree, nested loops: main
+ *                      runs A iterations of (loop_step, loop_halo), each
+ *                      loop_step B of loop_sweep, each loop_sweep C of
+ *                      (loop_point, loop_halo); no other calls, -e does
+ *                      not cut it (ccgen_loops.c)
  *   --metric-locations N  N locations of type METRIC in a group "Node
  *                      sensors", with periodic samples (ccgen_metric.c)
  *   --gpu TICKS        (TICKS >= 1000) each location group gets a CUDA
@@ -168,6 +173,11 @@
  *                      clock's resolution (J)
  * The calls the all-kinds location writes as CallingContextEnter/Leave
  * records outside the stack model are not in these lines.
+ * With --loops, for each loop of each location (ccgen_loops.c):
+ *   loops:HOLDER:BODY  the loops whose holding calls have the regions
+ *                      HOLDER from main down (joined by '/') and whose
+ *                      body is BODY (regions joined by ';')
+ *   iterations:HOLDER:BODY  their iterations summed
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -386,7 +396,7 @@ static void ccgen_usage(FILE *f)
 	      "         [--regions R]"
 	      " [--regular X] [--jitter J] [--mpi] [--metrics]\n"
 	      "         [--delay G:TICKS]... [--collectives] [--counters]\n"
-	      "         [--acc] [--tasks] [--mpi-only]\n"
+	      "         [--acc] [--tasks] [--mpi-only] [--loops A:B:C]\n"
 	      "         [--metric-locations N] [--sensors-first]"
 	      " [--power-meter] [--gpu TICKS]\n"
 	      "         [--seed S] [--quirk NAME]... [--quirks LIST|all]\n"
@@ -477,6 +487,7 @@ static int ccgen_parse_opt(ccgen_opts *o, int opt, const char *arg)
 	case 'a': o->acc = true; return 0;
 	case 't': o->tasks = true; return 0;
 	case 'o': o->mpi_only = true; return 0;
+	case 'L': return ccgen_loops_parse(o, arg);
 	case 'P': o->meter = true; return 0;
 	case 'U': return ccgen_parse_u64(arg, 1000, 1000000000000ULL,
 					 &o->gpu);
@@ -503,7 +514,7 @@ static int ccgen_parse_args(ccgen_opts *o, int argc, char **argv)
 		{ "metric-locations", 1, NULL, 'G' },
 		{ "sensors-first", 0, NULL, 'y' },
 		{ "acc", 0, NULL, 'a' }, { "tasks", 0, NULL, 't' },
-		{ "mpi-only", 0, NULL, 'o' },
+		{ "mpi-only", 0, NULL, 'o' }, { "loops", 1, NULL, 'L' },
 		{ "power-meter", 0, NULL, 'P' }, { "gpu", 1, NULL, 'U' },
 		{ "seed", 1, NULL, 'S' }, { "quirk", 1, NULL, 'Q' },
 		{ "quirks", 1, NULL, 'Q' }, { "manifest", 1, NULL, 'F' },
@@ -530,7 +541,7 @@ static int ccgen_parse_args(ccgen_opts *o, int argc, char **argv)
 		return ccgen_fail("--delay needs --mpi");
 	if (o->collectives && !o->mpi)
 		return ccgen_fail("--collectives needs --mpi");
-	return ccgen_shape_check(o);
+	return ccgen_shape_check(o) ? -1 : ccgen_loops_check(o);
 }
 
 /* ---- setup ----------------------------------------------------------- */
@@ -1019,6 +1030,11 @@ static int ccgen_iteration(ccgen_ctx *c, ccgen_loc *l)
 	const ccgen_ops *tree = &c->tmpl;
 	int rc;
 	c->prefix.n = 0;
+	if (c->o.loops[0]) {	/* its loops instead of the tree */
+		ccgen_loops_build(c, &c->prefix);
+		l->done = l->iter >= c->o.loops[0];
+		return ccgen_replay(c, l, &c->prefix, true, i) < 0 ? -1 : 0;
+	}
 	if (c->o.mpi && l->thread == 0)
 		ccgen_mpi_build(c, l, i, &c->prefix);
 	if (c->o.gpu && l->thread == 0)	/* after the planned MPI steps */
@@ -1337,7 +1353,7 @@ static int ccgen_loc_begin(ccgen_ctx *c, ccgen_loc *l)
 		return ccgen_all_kinds(c, l);
 	if (l->quirk == QK_DEEP && ccgen_chain(c, l))
 		return -1;
-	l->done = l->nevents >= l->limit;
+	l->done = !c->o.loops[0] && l->nevents >= l->limit;
 	return 0;
 }
 
@@ -1855,6 +1871,8 @@ static int ccgen_write_manifest(ccgen_ctx *c)
 				fprintf(f, "%" PRIu64 "\t%s\t%" PRIu64 "\n",
 					l->id, ccgen_cnt_names[k], l->cnt[k]);
 		ccgen_book_lines(c, f, l);
+		if (c->o.loops[0] && i < c->o.nlocs)
+			ccgen_loops_lines(c, f, l->id);
 	}
 	if (ferror(f) | fclose(f))
 		return ccgen_fail("cannot write %s", c->o.manifest);
@@ -1884,6 +1902,7 @@ static int ccgen_setup(ccgen_ctx *c)
 	if (ccgen_mpi_setup(c) || ccgen_metric_setup(c))
 		return -1;
 	ccgen_shape_setup(c);
+	ccgen_loops_setup(c);
 	if (ccgen_gpu_setup(c) || ccgen_book_setup(c))
 		return -1;
 	return c->oom ? ccgen_fail("out of memory") : 0;
