@@ -64,6 +64,11 @@ struct ccg_trace_mut {
 				 * (kept until close: read without the
 				 * lock once set) */
 	size_t nlocs_meter;     /* meter_mu */
+	pthread_mutex_t loops_mu;
+	struct ccg_loopset **loops_loc; /* loops_mu: per location, its loops
+				 * once found (ccg_loops.h; kept until
+				 * close: read without the lock once set) */
+	size_t nlocs_loops;     /* loops_mu */
 	uint64_t reads;         /* atomic: file reads served (a size query
 				 * is not one) */
 	int refused_said;       /* atomic: a read refused a malformed record

@@ -95,6 +95,8 @@ enum view {
 	/* the root's info: once a read met a record that contradicts what
 	 * it was checked against, a version that says so (ccg_dir.c) */
 	V_ROOT_INFO,
+	/* the loops of the call graph (ccg_loops.h) */
+	V_LOOPS,
 	V__COUNT
 };
 _Static_assert(V__COUNT <= (1 << CCG_VIEW_BITS), "views fit their bits");

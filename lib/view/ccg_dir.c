@@ -19,6 +19,7 @@
 #include "ccg_info.h"
 #include "ccg_wininfo.h"
 #include "ccg_waitset.h"
+#include "ccg_loops.h"
 
 #include "ccg_cancel.h"
 
@@ -224,6 +225,21 @@ static ccg_err f_answer(const ccg_trace *t, const target *tg, enum view v,
 	return err;
 }
 
+/* loops.tsv of the root, a group or a location: made line by line from
+ * each location's loops, found once (ccg_loops.h). */
+static ccg_err f_loops(const ccg_trace *t, const target *tg, enum view v,
+		       uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
+{
+	(void)v;
+	ccg_sink s;
+	ccg_sink_init(&s, out, off, len);
+	ccg_err err = ccg_loops_text(t, &tg->w, &s);
+	if (!err && !out)
+		*size = s.size;
+	ccg_sink_free(&s);
+	return err;
+}
+
 /* timeline.svg: drawn once, kept in a bounded cache. */
 static ccg_err f_svg(const ccg_trace *t, const target *tg, enum view v,
 		     uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
@@ -266,13 +282,14 @@ static ccg_err f_json(const ccg_trace *t, const target *tg, enum view v,
 #define FILE_COUNTERS {V_COUNTERS, "counters.tsv", f_answer}
 #define FILE_WAITS {V_WAITS, "waits.tsv", f_answer}
 #define FILE_CRITPATH {V_CRITPATH, "critical-path.tsv", f_answer}
+#define FILE_LOOPS {V_LOOPS, "loops.tsv", f_loops}
 
 /* The files of each kind of directory, in listing order. */
 static const dir_file root_files[] = {
 	{V_README, "README", f_fixed},
 	{V_ROOT_INFO, "info", f_root_info},
 	FILE_SUMMARY, FILE_EFFICIENCY, FILE_LONGEST, FILE_COUNTERS,
-	FILE_WAITS, FILE_CRITPATH,
+	FILE_WAITS, FILE_CRITPATH, FILE_LOOPS,
 	{V_REGIONS, "regions.tsv", f_fixed},
 	{V_LOCATIONS, "locations.tsv", f_fixed},
 	{V_DEFINITIONS, "definitions.tsv", f_fixed},
@@ -281,13 +298,15 @@ static const dir_file root_files[] = {
 	FILE_IMBALANCE, FILE_FOLDED_LOC, FILE_METRICS, FILE_JSON, FILE_SVG};
 static const dir_file group_files[] = {FILE_INFO, FILE_SUMMARY,
 				       FILE_EFFICIENCY, FILE_LONGEST,
-				       FILE_COUNTERS, FILE_WAITS, FILE_STATS, FILE_FOLDED,
+				       FILE_COUNTERS, FILE_WAITS, FILE_LOOPS,
+				       FILE_STATS, FILE_FOLDED,
 				       FILE_MESSAGES, FILE_IMBALANCE,
 				       FILE_FOLDED_LOC, FILE_METRICS,
 				       FILE_JSON, FILE_SVG};
 static const dir_file loc_files[] = {FILE_INFO, FILE_SUMMARY,
 				     FILE_EFFICIENCY, FILE_LONGEST,
-				     FILE_COUNTERS, FILE_WAITS, FILE_EVENTS, FILE_PATTERNS,
+				     FILE_COUNTERS, FILE_WAITS, FILE_LOOPS,
+				     FILE_EVENTS, FILE_PATTERNS,
 				     FILE_STATS, FILE_TIMELINE, FILE_FOLDED,
 				     FILE_MESSAGES, FILE_METRICS, FILE_JSON,
 				     FILE_SVG};

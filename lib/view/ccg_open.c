@@ -7,6 +7,7 @@
 
 #include "trace_i.h"
 #include "ccg_mut.h"
+#include "ccg_loops.h"
 #include "ccg_binsio.h"
 #include "ccg_ids.h"
 #include "ccg_names.h"
@@ -363,6 +364,7 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 	}
 	pthread_mutex_init(&t->mut->pat_mu, NULL);
 	pthread_mutex_init(&t->mut->meter_mu, NULL);
+	pthread_mutex_init(&t->mut->loops_mu, NULL);
 	pthread_mutex_init(&t->mut->win_mu, NULL);
 	pthread_mutex_init(&t->mut->ref_mu, NULL);
 	static uint64_t serials; /* one per open, for the read memos */
@@ -462,6 +464,8 @@ static void mut_free(ccg_trace_mut *m)
 	}
 	free(m->meter_loc);
 	pthread_mutex_destroy(&m->meter_mu);
+	ccg_loops_free_all(m);
+	pthread_mutex_destroy(&m->loops_mu);
 	pthread_mutex_destroy(&m->win_mu);
 	pthread_mutex_destroy(&m->ref_mu);
 	for (size_t i = 0; i < CCG_REFUSED_HIST; i++) {

@@ -1,0 +1,373 @@
+/*
+ * ccg_loops.c - the loops of a location's call graph (ccg_loops.h): one
+ * walk over its calls finds them, its loops.tsv rows are made with them;
+ * both are kept until the trace closes.
+ */
+#include "ccg_loops.h"
+#include "ccg_mut.h"
+#include "ccg_names.h"
+#include "ccg_walk.h"
+#include "ccg_grow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A child call of a holder. */
+typedef struct kid {
+	uint64_t region, start, end;
+} kid;
+
+/* The children of an open holder (kept for reuse when it closes). */
+typedef struct kidv {
+	kid *v;
+	size_t n, cap;
+	uint64_t inum;
+} kidv;
+
+/* A walk's frame: a holder's (a call, the root) or a group's. */
+typedef struct lframe {
+	uint8_t holder;
+	size_t h;               /* its holder: holders[h] */
+	uint64_t next;          /* inum of its next visible child */
+} lframe;
+
+typedef struct lwalk {
+	const ccg_loc *l;
+	ccg_tcur tc;
+	kidv *hs;               /* open holders, outermost first */
+	size_t nh, caph;
+	ccg_loopset *set;
+	size_t capl, capr, capb;
+} lwalk;
+
+/* Adds the loop of `reps` repetitions of the p children of k from i. */
+static ccg_err add_loop(lwalk *x, const kidv *k, size_t i, size_t p,
+			uint64_t reps)
+{
+	ccg_loopset *s = x->set;
+	if (CCG_GROW(s->loop, s->n + 1, x->capl) ||
+	    CCG_GROW(s->regions, s->nregions + p, x->capr) ||
+	    CCG_GROW(s->bounds, s->nbounds + reps + 1, x->capb))
+		return CCG_ENOMEM;
+	s->loop[s->n++] = (ccg_loop){k->inum, s->nregions, (uint32_t)p,
+				     s->nbounds, reps};
+	for (size_t j = 0; j < p; j++)
+		s->regions[s->nregions++] = k->v[i + j].region;
+	for (uint64_t r = 0; r < reps; r++)
+		s->bounds[s->nbounds++] = k->v[i + r * p].start;
+	s->bounds[s->nbounds++] = k->v[i + reps * p - 1].end;
+	return CCG_OK;
+}
+
+/* The loops among the children of a holder (ccg_loops.h).  Each child
+ * starts at most one scan per body length; a scan that finds a loop is
+ * paid by the children it covers, which are skipped. */
+static ccg_err find_loops(lwalk *x, const kidv *k)
+{
+	size_t i = 0;
+	while (i + 1 < k->n) {
+		size_t best = 0, cover = 0;
+		for (size_t p = 1; p <= CCG_LOOP_BODY_MAX && i + 2 * p <= k->n;
+		     p++) {
+			size_t m = 0;
+			while (i + p + m < k->n &&
+			       k->v[i + m].region == k->v[i + p + m].region)
+				m++;
+			if (m < p)
+				continue;
+			size_t c = (1 + m / p) * p;
+			if (c > cover) {
+				cover = c;
+				best = p;
+			}
+		}
+		if (!best) {
+			i++;
+			continue;
+		}
+		ccg_err err = add_loop(x, k, i, best, cover / best);
+		if (err)
+			return err;
+		i += cover;
+	}
+	return CCG_OK;
+}
+
+/* The end of a call placed at `first` with header h. */
+static ccg_err call_end(lwalk *x, const ccg_node *h, uint64_t first,
+			uint64_t *end)
+{
+	*end = x->l->last;
+	if (h->endmode == CCG_END_LAST)
+		return ccg_tcur_get(&x->tc, first + h->nevents - 1, end);
+	if (h->endmode == CCG_END_NEXT)
+		return ccg_tcur_get(&x->tc, first + h->nevents, end);
+	return CCG_OK;
+}
+
+static ccg_err on_node(lwalk *x, ccg_walk *w, const ccg_walk_item *it)
+{
+	const ccg_node h = *it->hdr;
+	size_t pos = ccg_walk_level(w);
+	lframe *pf = pos ? ccg_walk_data(w, pos - 1) : NULL;
+	uint64_t inum = x->l->base;
+	ccg_err err;
+	if (!h.nevents || (pf && !h.visible))
+		return CCG_OK; /* no call in it: gone past */
+	if (pf) {
+		inum = pf->next;
+		pf->next += 1 + h.ndirs;
+	}
+	if (pf && h.kind == CCG_NODE_CALL) {
+		kidv *k = &x->hs[pf->h];
+		kid c = {h.region, 0, 0};
+		if ((err = ccg_tcur_get(&x->tc, it->first, &c.start)) ||
+		    (err = call_end(x, &h, it->first, &c.end)))
+			return err;
+		if (CCG_GROW(k->v, k->n + 1, k->cap))
+			return CCG_ENOMEM;
+		k->v[k->n++] = c;
+	}
+	int holder = h.kind != CCG_NODE_GROUP;
+	if (holder ? h.depth < (h.kind == CCG_NODE_CALL ? 2u : 1u)
+		   : h.depth < 1)
+		return CCG_OK; /* no child call: not entered */
+	if ((err = ccg_walk_descend(w)))
+		return err;
+	lframe *f = ccg_walk_data(w, pos);
+	*f = (lframe){(uint8_t)holder, pf ? pf->h : 0, inum + 1};
+	if (!holder)
+		return CCG_OK;
+	if (CCG_GROW(x->hs, x->nh + 1, x->caph)) /* new ones zeroed */
+		return CCG_ENOMEM;
+	x->hs[x->nh].n = 0;
+	x->hs[x->nh].inum = inum;
+	f->h = x->nh++;
+	return CCG_OK;
+}
+
+static ccg_err on_end(lwalk *x, ccg_walk *w)
+{
+	const lframe *f = ccg_walk_data(w, ccg_walk_level(w) - 1);
+	if (!f->holder)
+		return CCG_OK;
+	ccg_err err = find_loops(x, &x->hs[f->h]);
+	x->nh--;
+	return err;
+}
+
+static int loop_cmp(const void *a, const void *b)
+{
+	const ccg_loop *x = a, *y = b;
+	if (x->holder != y->holder)
+		return x->holder < y->holder ? -1 : 1;
+	return x->bound_at < y->bound_at ? -1 : x->bound_at > y->bound_at;
+}
+
+/* One walk over l's calls into s. */
+static ccg_err walk_loops(const ccg_trace *t, const ccg_loc *l,
+			  ccg_loopset *s)
+{
+	lwalk x = {.l = l, .set = s};
+	ccg_walk *w = NULL;
+	ccg_walk_opts o = {0,
+			   CCG_WALK_ENDS | CCG_WALK_READ_ITEMS | CCG_WALK_PIN,
+			   sizeof(lframe), NULL};
+	if (l->first > l->last)
+		return CCG_OK; /* no events */
+	ccg_err err = ccg_walk_create_opts(t->store, &o, &w);
+	if (err)
+		return err;
+	ccg_loc_tcur(&x.tc, t, l);
+	ccg_walk_start(w, l->root, 0, 0);
+	/* Every turn gives an item; the walk gives each once. */
+	for (;;) {
+		ccg_walk_item it;
+		if ((err = ccg_walk_next(w, &it)) || it.kind == CCG_WALK_DONE)
+			break;
+		if (it.kind == CCG_WALK_NODE)
+			err = on_node(&x, w, &it);
+		else if (it.kind == CCG_WALK_END)
+			err = on_end(&x, w);
+		if (err)
+			break;
+	}
+	ccg_walk_free(w);
+	for (size_t i = 0; i < x.caph; i++)
+		free(x.hs[i].v);
+	free(x.hs);
+	if (!err && s->n)
+		qsort(s->loop, s->n, sizeof *s->loop, loop_cmp);
+	return err;
+}
+
+static void set_free(ccg_loopset *s)
+{
+	if (!s)
+		return;
+	free(s->loop);
+	free(s->regions);
+	free(s->bounds);
+	free(s);
+}
+
+ccg_err ccg_loops_of(const ccg_trace *t, const ccg_loc *l,
+		     const ccg_loopset **out)
+{
+	ccg_trace_mut *m = t->mut;
+	size_t li = (size_t)(l - t->locs);
+	ccg_err err = CCG_OK;
+	pthread_mutex_lock(&m->loops_mu);
+	if (!m->loops_loc) {
+		m->loops_loc = calloc(t->nlocs ? t->nlocs : 1,
+				      sizeof *m->loops_loc);
+		m->nlocs_loops = m->loops_loc ? t->nlocs : 0;
+	}
+	if (!m->loops_loc) {
+		err = CCG_ENOMEM;
+	} else if (!m->loops_loc[li]) {
+		ccg_loopset *s = calloc(1, sizeof *s);
+		err = s ? walk_loops(t, l, s) : CCG_ENOMEM;
+		if (err)
+			set_free(s);
+		else
+			m->loops_loc[li] = s;
+	}
+	if (!err)
+		*out = m->loops_loc[li];
+	pthread_mutex_unlock(&m->loops_mu);
+	return err;
+}
+
+void ccg_loops_free_all(ccg_trace_mut *m)
+{
+	for (size_t i = 0; m->loops_loc && i < m->nlocs_loops; i++)
+		set_free(m->loops_loc[i]);
+	free(m->loops_loc);
+	m->loops_loc = NULL;
+}
+
+size_t ccg_loops_held(const ccg_loopset *s, uint64_t inum, size_t *first)
+{
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->loop[mid].holder < inum)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*first = lo;
+	size_t n = 0;
+	while (lo + n < s->n && s->loop[lo + n].holder == inum)
+		n++;
+	return n;
+}
+
+/* ---- loops.tsv ---- */
+
+static const char head[] =
+	"location\tpath\tbody\titerations\tmean_ticks\tmean_seconds\t"
+	"min_ticks\tmin_seconds\tmax_ticks\tmax_seconds\tslowest\n";
+
+/* The row of loop p (its holder's path `path`). */
+static void loop_row(const ccg_trace *t, const ccg_loopset *s,
+		     const ccg_loop *p, uint64_t before, const ccg_buf *lpath,
+		     const char *path, ccg_sink *out)
+{
+	const uint64_t *b = s->bounds + p->bound_at;
+	unsigned __int128 sum = 0;
+	uint64_t lo = UINT64_MAX, hi = 0, slow = 0;
+	for (uint64_t k = 0; k < p->iterations; k++) {
+		uint64_t d = ccg_shown_dur(b[k], b[k + 1]);
+		sum += d;
+		lo = d < lo ? d : lo;
+		if (d > hi || k == 0) {
+			hi = d;
+			slow = k;
+		}
+	}
+	ccg_buf *o = ccg_sink_begin(out);
+	ccg_buf_add(o, lpath->data, lpath->len);
+	ccg_buf_addf(o, "\t%s\t", path);
+	for (uint32_t j = 0; j < p->body_n; j++) {
+		if (j)
+			ccg_buf_addc(o, ';');
+		ccg_tsv_region(o, t->defs, s->regions[p->body_at + j]);
+	}
+	ccg_buf_addf(o, "\t%llu\t", (unsigned long long)p->iterations);
+	ccg_share_mean(o, sum, p->iterations);
+	ccg_buf_addc(o, '\t');
+	ccg_secfmt_put_mean(o, &t->secs, (uint64_t)sum, p->iterations);
+	ccg_buf_addf(o, "\t%llu\t", (unsigned long long)lo);
+	ccg_secfmt_put_dur(o, &t->secs, lo);
+	ccg_buf_addf(o, "\t%llu\t", (unsigned long long)hi);
+	ccg_secfmt_put_dur(o, &t->secs, hi);
+	ccg_buf_addf(o, "\t%s/iterations/%llu\n", path,
+		     (unsigned long long)(before + slow + 1));
+	ccg_sink_end(out);
+}
+
+/* The rows of location l. */
+static ccg_err loc_rows(const ccg_trace *t, const ccg_loc *l, ccg_sink *out)
+{
+	const ccg_loopset *s;
+	ccg_err err = ccg_loops_of(t, l, &s);
+	if (err || !s->n)
+		return err;
+	ccg_callref *ref = malloc(s->n * sizeof *ref);
+	size_t *at = malloc(s->n * sizeof *at), nref = 0;
+	ccg_buf text = CCG_BUF_INIT, lpath = CCG_BUF_INIT;
+	if (!ref || !at) {
+		err = CCG_ENOMEM;
+		goto done;
+	}
+	uint32_t li = (uint32_t)(l - t->locs);
+	for (size_t i = 0; i < s->n; i++)
+		if (s->loop[i].holder != l->base &&
+		    (!nref || ref[nref - 1].inum != s->loop[i].holder))
+			ref[nref++] = (ccg_callref){li, s->loop[i].holder};
+	if ((err = ccg_names_paths(t, ref, nref, &text, at)))
+		goto done;
+	ccg_names_location_path(t, l, &lpath);
+	if ((err = ccg_buf_status(&lpath)))
+		goto done;
+	uint64_t before = 0; /* iterations of the holder's loops before */
+	for (size_t i = 0, r = 0; i < s->n && !ccg_sink_done(out); i++) {
+		const ccg_loop *p = &s->loop[i];
+		const char *path = lpath.data;
+		if (i && s->loop[i - 1].holder != p->holder)
+			before = 0;
+		if (p->holder != l->base) {
+			while (r < nref && ref[r].inum < p->holder)
+				r++;
+			if (r == nref || ref[r].inum != p->holder) {
+				err = CCG_EFORMAT;
+				break;
+			}
+			path = text.data + at[r];
+		}
+		loop_row(t, s, p, before, &lpath, path, out);
+		before += p->iterations;
+	}
+done:
+	ccg_buf_free(&lpath);
+	ccg_buf_free(&text);
+	free(at);
+	free(ref);
+	return err ? err : ccg_sink_status(out);
+}
+
+ccg_err ccg_loops_text(const ccg_trace *t, const ccg_where *w,
+		       ccg_sink *out)
+{
+	size_t first;
+	const uint32_t *members;
+	size_t n = ccg_ids_scope(t, w, &first, &members);
+	ccg_sink_add(out, head, sizeof head - 1);
+	ccg_err err = ccg_sink_status(out);
+	for (size_t i = 0; !err && i < n && !ccg_sink_done(out); i++)
+		err = loc_rows(t, &t->locs[members ? members[i] : first + i],
+			       out);
+	return err;
+}

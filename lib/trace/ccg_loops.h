@@ -1,0 +1,65 @@
+/*
+ * ccg_loops.h - internal to lib/trace/ and lib/view/: the loops of a
+ * location's call graph (loops.tsv, iterations/; doc/analysis.md,
+ * "Loops", defines them).
+ *
+ * A holder is a call, or the location's top level; its children are its
+ * child calls in time order, whatever group nodes hold them.  At each
+ * child from the first on, the bodies of 1 .. CCG_LOOP_BODY_MAX
+ * children that repeat at least twice in a row from there (regions
+ * compared) are tried; the one whose repetitions cover the most children
+ * wins, the shortest of equals; its whole repetitions are the loop's
+ * iterations and the scan goes on after them, else at the next child.
+ * Iteration k starts where its body's first call starts and ends where
+ * iteration k + 1 starts; the last ends where its last call ends.
+ *
+ * A location's loops are found on first use by one walk over its calls
+ * (no recursion; each call's children held while it is open) and kept
+ * until the trace closes.
+ */
+#ifndef CCG_TRACE_LOOPS_H
+#define CCG_TRACE_LOOPS_H
+
+#include "trace_i.h"
+#include "ccg_ids.h"
+
+/* The longest body tried, in calls. */
+#define CCG_LOOP_BODY_MAX 32
+
+/* One loop. */
+typedef struct ccg_loop {
+	uint64_t holder;        /* the holding directory's inum */
+	size_t body_at;         /* its body: regions[body_at .. + body_n) */
+	uint32_t body_n;
+	size_t bound_at;        /* iteration k from bounds[bound_at + k] to
+				 * bounds[bound_at + k + 1] */
+	uint64_t iterations;    /* 2 or more */
+} ccg_loop;
+
+/* A location's loops, by holder inum, then start. */
+typedef struct ccg_loopset {
+	ccg_loop *loop;
+	size_t n;
+	uint64_t *regions;
+	size_t nregions;
+	uint64_t *bounds;
+	size_t nbounds;
+} ccg_loopset;
+
+/* The loops of location l, found once and kept (*out stays valid until
+ * the trace closes). */
+ccg_err ccg_loops_of(const ccg_trace *t, const ccg_loc *l,
+		     const ccg_loopset **out);
+/* Frees what ccg_loops_of kept (at close). */
+void ccg_loops_free_all(ccg_trace_mut *m);
+
+/* loops.tsv of the locations of directory w (the root, a group, a
+ * location). */
+ccg_err ccg_loops_text(const ccg_trace *t, const ccg_where *w,
+		       ccg_sink *out);
+
+/* The first loop of s held by directory `inum`, and how many it holds
+ * (0: none). */
+size_t ccg_loops_held(const ccg_loopset *s, uint64_t inum, size_t *first);
+
+#endif
