@@ -50,7 +50,7 @@ static ccg_err add_loop(lwalk *x, const kidv *k, size_t i, size_t p,
 	    CCG_GROW(s->bounds, s->nbounds + reps + 1, x->capb))
 		return CCG_ENOMEM;
 	s->loop[s->n++] = (ccg_loop){k->inum, s->nregions, (uint32_t)p,
-				     s->nbounds, reps};
+				     s->nbounds, reps, 0};
 	for (size_t j = 0; j < p; j++)
 		s->regions[s->nregions++] = k->v[i + j].region;
 	for (uint64_t r = 0; r < reps; r++)
@@ -196,9 +196,14 @@ static ccg_err walk_loops(const ccg_trace *t, const ccg_loc *l,
 	for (size_t i = 0; i < x.caph; i++)
 		free(x.hs[i].v);
 	free(x.hs);
-	if (!err && s->n)
-		qsort(s->loop, s->n, sizeof *s->loop, loop_cmp);
-	return err;
+	if (err || !s->n)
+		return err;
+	qsort(s->loop, s->n, sizeof *s->loop, loop_cmp);
+	for (size_t i = 1; i < s->n; i++)
+		if (s->loop[i - 1].holder == s->loop[i].holder)
+			s->loop[i].before = s->loop[i - 1].before +
+					    s->loop[i - 1].iterations;
+	return CCG_OK;
 }
 
 static void set_free(ccg_loopset *s)
@@ -208,8 +213,20 @@ static void set_free(ccg_loopset *s)
 	free(s->loop);
 	free(s->regions);
 	free(s->bounds);
+	free(s->row_end);
 	free(s);
 }
+
+/* What is done with each row made: its end kept (measuring), or the row
+ * a line of a sink. */
+typedef struct rowjob {
+	ccg_loopset *s;         /* measuring: its row_end set */
+	ccg_sink *out;          /* else: each row a line of it */
+} rowjob;
+
+static ccg_err rows_make(const ccg_trace *t, const ccg_loc *l,
+			 const ccg_loopset *s, size_t i, size_t j,
+			 rowjob *job);
 
 ccg_err ccg_loops_of(const ccg_trace *t, const ccg_loc *l,
 		     const ccg_loopset **out)
@@ -227,7 +244,13 @@ ccg_err ccg_loops_of(const ccg_trace *t, const ccg_loc *l,
 		err = CCG_ENOMEM;
 	} else if (!m->loops_loc[li]) {
 		ccg_loopset *s = calloc(1, sizeof *s);
+		rowjob job = {s, NULL};
 		err = s ? walk_loops(t, l, s) : CCG_ENOMEM;
+		if (!err && s->n &&
+		    !(s->row_end = malloc(s->n * sizeof *s->row_end)))
+			err = CCG_ENOMEM;
+		if (!err)
+			err = rows_make(t, l, s, 0, s->n, &job);
 		if (err)
 			set_free(s);
 		else
@@ -266,14 +289,17 @@ size_t ccg_loops_held(const ccg_loopset *s, uint64_t inum, size_t *first)
 
 /* ---- loops.tsv ---- */
 
+/* Holders whose paths are resolved at once: a batch of rows. */
+#define ROW_BATCH 1024
+
 static const char head[] =
 	"location\tpath\tbody\titerations\tmean_ticks\tmean_seconds\t"
 	"min_ticks\tmin_seconds\tmax_ticks\tmax_seconds\tslowest\n";
 
-/* The row of loop p (its holder's path `path`). */
+/* The row of loop p (its holder's path `path`) appended to o. */
 static void loop_row(const ccg_trace *t, const ccg_loopset *s,
-		     const ccg_loop *p, uint64_t before, const ccg_buf *lpath,
-		     const char *path, ccg_sink *out)
+		     const ccg_loop *p, const ccg_buf *lpath,
+		     const char *path, ccg_buf *o)
 {
 	const uint64_t *b = s->bounds + p->bound_at;
 	unsigned __int128 sum = 0;
@@ -287,7 +313,6 @@ static void loop_row(const ccg_trace *t, const ccg_loopset *s,
 			slow = k;
 		}
 	}
-	ccg_buf *o = ccg_sink_begin(out);
 	ccg_buf_add(o, lpath->data, lpath->len);
 	ccg_buf_addf(o, "\t%s\t", path);
 	for (uint32_t j = 0; j < p->body_n; j++) {
@@ -304,57 +329,97 @@ static void loop_row(const ccg_trace *t, const ccg_loopset *s,
 	ccg_buf_addf(o, "\t%llu\t", (unsigned long long)hi);
 	ccg_secfmt_put_dur(o, &t->secs, hi);
 	ccg_buf_addf(o, "\t%s/iterations/%llu\n", path,
-		     (unsigned long long)(before + slow + 1));
-	ccg_sink_end(out);
+		     (unsigned long long)(p->before + slow + 1));
 }
 
-/* The rows of location l. */
-static ccg_err loc_rows(const ccg_trace *t, const ccg_loc *l, ccg_sink *out)
+/* Rows [i, j) of location l's loops s, made in batches (their holders'
+ * paths resolved together) and handed to j. */
+static ccg_err rows_make(const ccg_trace *t, const ccg_loc *l,
+			 const ccg_loopset *s, size_t i, size_t j,
+			 rowjob *job)
 {
-	const ccg_loopset *s;
-	ccg_err err = ccg_loops_of(t, l, &s);
-	if (err || !s->n)
-		return err;
-	ccg_callref *ref = malloc(s->n * sizeof *ref);
-	size_t *at = malloc(s->n * sizeof *at), nref = 0;
-	ccg_buf text = CCG_BUF_INIT, lpath = CCG_BUF_INIT;
-	if (!ref || !at) {
-		err = CCG_ENOMEM;
-		goto done;
-	}
+	ccg_callref *ref = malloc(ROW_BATCH * sizeof *ref);
+	size_t *at = malloc(ROW_BATCH * sizeof *at);
+	ccg_buf text = CCG_BUF_INIT, lpath = CCG_BUF_INIT, row = CCG_BUF_INIT;
+	ccg_err err = ref && at ? CCG_OK : CCG_ENOMEM;
 	uint32_t li = (uint32_t)(l - t->locs);
-	for (size_t i = 0; i < s->n; i++)
-		if (s->loop[i].holder != l->base &&
-		    (!nref || ref[nref - 1].inum != s->loop[i].holder))
-			ref[nref++] = (ccg_callref){li, s->loop[i].holder};
-	if ((err = ccg_names_paths(t, ref, nref, &text, at)))
-		goto done;
-	ccg_names_location_path(t, l, &lpath);
-	if ((err = ccg_buf_status(&lpath)))
-		goto done;
-	uint64_t before = 0; /* iterations of the holder's loops before */
-	for (size_t i = 0, r = 0; i < s->n && !ccg_sink_done(out); i++) {
-		const ccg_loop *p = &s->loop[i];
-		const char *path = lpath.data;
-		if (i && s->loop[i - 1].holder != p->holder)
-			before = 0;
-		if (p->holder != l->base) {
-			while (r < nref && ref[r].inum < p->holder)
-				r++;
-			if (r == nref || ref[r].inum != p->holder) {
-				err = CCG_EFORMAT;
-				break;
-			}
-			path = text.data + at[r];
-		}
-		loop_row(t, s, p, before, &lpath, path, out);
-		before += p->iterations;
+	if (!err) {
+		ccg_names_location_path(t, l, &lpath);
+		err = ccg_buf_status(&lpath);
 	}
-done:
+	while (!err && i < j) {
+		size_t e = j - i < ROW_BATCH ? j : i + ROW_BATCH, nref = 0;
+		for (size_t k = i; k < e; k++)
+			if (s->loop[k].holder != l->base &&
+			    (!nref || ref[nref - 1].inum != s->loop[k].holder))
+				ref[nref++] = (ccg_callref){li, s->loop[k].holder};
+		ccg_buf_reset(&text);
+		if ((err = ccg_names_paths(t, ref, nref, &text, at)))
+			break;
+		for (size_t k = i, r = 0; k < e; k++) {
+			const ccg_loop *p = &s->loop[k];
+			const char *path = lpath.data;
+			if (p->holder != l->base) {
+				while (r < nref && ref[r].inum < p->holder)
+					r++;
+				path = text.data + at[r];
+			}
+			ccg_buf_reset(&row);
+			loop_row(t, s, p, &lpath, path, &row);
+			if ((err = ccg_buf_status(&row)))
+				break;
+			if (job->s) {
+				job->s->row_end[k] = row.len +
+					(k ? job->s->row_end[k - 1] : 0);
+			} else {
+				ccg_buf_add(ccg_sink_begin(job->out), row.data,
+					    row.len);
+				ccg_sink_end(job->out);
+			}
+		}
+		i = e;
+	}
+	ccg_buf_free(&row);
 	ccg_buf_free(&lpath);
 	ccg_buf_free(&text);
 	free(at);
 	free(ref);
+	return err;
+}
+
+/* The rows of location l: whole blocks of rows outside the range
+ * counted by their sizes, the rows in it made. */
+static ccg_err loc_rows(const ccg_trace *t, const ccg_loc *l, ccg_sink *out)
+{
+	const ccg_loopset *s;
+	ccg_err err = ccg_loops_of(t, l, &s);
+	if (err || !s->n || ccg_sink_skip(out, s->row_end[s->n - 1]))
+		return err;
+	uint64_t base = out->size;
+	/* The first row ending past the range's start, the first starting
+	 * at or past its end. */
+	size_t i = 0, j = s->n, lo, hi;
+	for (lo = 0, hi = s->n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (base + s->row_end[mid] <= out->from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	i = lo;
+	for (lo = i, hi = s->n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (base + (mid ? s->row_end[mid - 1] : 0) < out->to)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	j = lo;
+	if (i)
+		ccg_sink_skip(out, s->row_end[i - 1]);
+	rowjob job = {NULL, out};
+	if (!(err = rows_make(t, l, s, i, j, &job)) && j < s->n)
+		ccg_sink_skip(out, s->row_end[s->n - 1] - s->row_end[j - 1]);
 	return err ? err : ccg_sink_status(out);
 }
 

@@ -14,8 +14,10 @@
  * iteration k + 1 starts; the last ends where its last call ends.
  *
  * A location's loops are found on first use by one walk over its calls
- * (no recursion; each call's children held while it is open) and kept
- * until the trace closes.
+ * (no recursion; each call's children held while it is open), their
+ * loops.tsv rows made once to learn where each ends (so a read at any
+ * offset makes only the rows it returns), and kept until the trace
+ * closes.
  */
 #ifndef CCG_TRACE_LOOPS_H
 #define CCG_TRACE_LOOPS_H
@@ -34,6 +36,8 @@ typedef struct ccg_loop {
 	size_t bound_at;        /* iteration k from bounds[bound_at + k] to
 				 * bounds[bound_at + k + 1] */
 	uint64_t iterations;    /* 2 or more */
+	uint64_t before;        /* iterations of the holder's loops before
+				 * it (its first is numbered before + 1) */
 } ccg_loop;
 
 /* A location's loops, by holder inum, then start. */
@@ -44,6 +48,8 @@ typedef struct ccg_loopset {
 	size_t nregions;
 	uint64_t *bounds;
 	size_t nbounds;
+	uint64_t *row_end;      /* where loop i's loops.tsv row ends, from
+				 * the location's first row's start */
 } ccg_loopset;
 
 /* The loops of location l, found once and kept (*out stays valid until
