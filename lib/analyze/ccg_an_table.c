@@ -35,6 +35,8 @@ static uint64_t active(const ccg_an_loc *l)
  * first to its last event, idle on a worker thread or an accelerator
  * stream, computation when the trace's calls are all runtime calls, else
  * outside, as is its time before its first and after its last event. */
+_Static_assert(NCOL == CCG_SUMMARY_COLS, "summary.tsv's columns");
+
 static void columns(const ccg_an_scope *sc, const ccg_an_loc *l,
 		    uint64_t col[NCOL])
 {
@@ -83,12 +85,23 @@ static void summary_row(ccg_sink *s, const ccg_an_scope *sc,
 	ccg_sink_end(s);
 }
 
+const char *ccg_an_summary_col(int c)
+{
+	return c < CCG_NCAT ? ccg_an_cat_name(c) : "outside";
+}
+
+void ccg_an_summary_ticks(const ccg_an_scope *sc, const ccg_an_loc *l,
+			  uint64_t col[CCG_SUMMARY_COLS])
+{
+	columns(sc, l, col);
+}
+
 void ccg_an_summary(ccg_sink *s, const ccg_an_scope *sc)
 {
 	ccg_buf *b = ccg_sink_begin(s);
 	ccg_buf_adds(b, "location\tseconds");
 	for (int c = 0; c < NCOL; c++) {
-		const char *name = c < CCG_NCAT ? ccg_an_cat_name(c) : "outside";
+		const char *name = ccg_an_summary_col(c);
 		ccg_buf_addf(b, "\t%s_seconds\t%s_percent", name, name);
 	}
 	ccg_buf_addc(b, '\n');

@@ -312,6 +312,13 @@ typedef struct ccg_an_scope {
 
 /* summary.tsv and efficiency.tsv of scope sc. */
 void ccg_an_summary(ccg_sink *s, const ccg_an_scope *sc);
+/* summary.tsv's columns of a location: each category's ticks, then the
+ * time outside them; and the name of column c ("computation", ...,
+ * "outside"). */
+#define CCG_SUMMARY_COLS (CCG_NCAT + 1)
+void ccg_an_summary_ticks(const ccg_an_scope *sc, const ccg_an_loc *l,
+			  uint64_t col[CCG_SUMMARY_COLS]);
+const char *ccg_an_summary_col(int c);
 void ccg_an_efficiency(ccg_sink *s, const ccg_an_scope *sc);
 /* imbalance.tsv's category rows of scope sc (after its region rows, the
  * same columns): each category's ticks over the scope's threads. */

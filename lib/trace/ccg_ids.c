@@ -6,6 +6,8 @@
 #include "ccg_mut.h"
 #include "ccg_store_times.h"
 #include "ccg_ids.h"
+#include "ccg_loops.h"
+#include "ccg_windows.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -16,7 +18,7 @@
 
 int ccg_trace_is_dir(ccg_id id)
 {
-	return ccg_id_view(id) == V_DIR;
+	return ccg_id_view(id) == V_DIR || ccg_id_view(id) == V_ITERS;
 }
 
 int ccg_trace_changes(ccg_id id)
@@ -42,13 +44,23 @@ int ccg_ids_locate(const ccg_trace *t, uint64_t inum, ccg_where *w)
 {
 	w->bins = 0;
 	w->dir = inum;
+	if (inum >= CCG_ITER_BASE) { /* an iteration: a window's location */
+		ccg_win wn;
+		if (ccg_loops_iteration(t, inum, &w->index, &wn) ||
+		    ccg_windows_intern(t, wn, &w->win))
+			return -1;
+		w->kind = W_WIN;
+		w->sub = 1 + t->ngroups + w->index;
+		return 0;
+	}
 	if (inum >= CCG_TLN_BASE) {
 		pthread_mutex_lock(&t->mut->win_mu);
 		size_t i = (size_t)(inum - CCG_TLN_BASE);
 		int ok = i < t->mut->ntlns;
 		ccg_tln tl = ok ? t->mut->tlns[i] : (ccg_tln){0, 0};
 		pthread_mutex_unlock(&t->mut->win_mu);
-		if (!ok || tl.dir >= CCG_TLN_BASE || ccg_ids_locate(t, tl.dir, w))
+		if (!ok || (tl.dir >= CCG_TLN_BASE && tl.dir < CCG_ITER_BASE) ||
+		    ccg_ids_locate(t, tl.dir, w))
 			return -1;
 		w->bins = (uint32_t)tl.bins;
 		return 0;

@@ -50,7 +50,7 @@ static ccg_err add_loop(lwalk *x, const kidv *k, size_t i, size_t p,
 	    CCG_GROW(s->bounds, s->nbounds + reps + 1, x->capb))
 		return CCG_ENOMEM;
 	s->loop[s->n++] = (ccg_loop){k->inum, s->nregions, (uint32_t)p,
-				     s->nbounds, reps, 0};
+				     s->nbounds, reps, 0, 0};
 	for (size_t j = 0; j < p; j++)
 		s->regions[s->nregions++] = k->v[i + j].region;
 	for (uint64_t r = 0; r < reps; r++)
@@ -199,10 +199,13 @@ static ccg_err walk_loops(const ccg_trace *t, const ccg_loc *l,
 	if (err || !s->n)
 		return err;
 	qsort(s->loop, s->n, sizeof *s->loop, loop_cmp);
-	for (size_t i = 1; i < s->n; i++)
+	for (size_t i = 1; i < s->n; i++) {
+		s->loop[i].it_at = s->loop[i - 1].it_at +
+				   s->loop[i - 1].iterations;
 		if (s->loop[i - 1].holder == s->loop[i].holder)
 			s->loop[i].before = s->loop[i - 1].before +
 					    s->loop[i - 1].iterations;
+	}
 	return CCG_OK;
 }
 
@@ -244,13 +247,7 @@ ccg_err ccg_loops_of(const ccg_trace *t, const ccg_loc *l,
 		err = CCG_ENOMEM;
 	} else if (!m->loops_loc[li]) {
 		ccg_loopset *s = calloc(1, sizeof *s);
-		rowjob job = {s, NULL};
 		err = s ? walk_loops(t, l, s) : CCG_ENOMEM;
-		if (!err && s->n &&
-		    !(s->row_end = malloc(s->n * sizeof *s->row_end)))
-			err = CCG_ENOMEM;
-		if (!err)
-			err = rows_make(t, l, s, 0, s->n, &job);
 		if (err)
 			set_free(s);
 		else
@@ -258,6 +255,30 @@ ccg_err ccg_loops_of(const ccg_trace *t, const ccg_loc *l,
 	}
 	if (!err)
 		*out = m->loops_loc[li];
+	pthread_mutex_unlock(&m->loops_mu);
+	return err;
+}
+
+/* The loops of l with their rows' ends (made once, on first use). */
+static ccg_err loops_rows(const ccg_trace *t, const ccg_loc *l,
+			 const ccg_loopset **out)
+{
+	ccg_err err = ccg_loops_of(t, l, out);
+	if (err || !(*out)->n)
+		return err;
+	ccg_trace_mut *m = t->mut;
+	ccg_loopset *s = m->loops_loc[l - t->locs];
+	pthread_mutex_lock(&m->loops_mu);
+	if (!s->row_end) {
+		rowjob job = {s, NULL};
+		uint64_t *ends = malloc(s->n * sizeof *ends);
+		s->row_end = ends;
+		err = ends ? rows_make(t, l, s, 0, s->n, &job) : CCG_ENOMEM;
+		if (err) {
+			free(ends);
+			s->row_end = NULL;
+		}
+	}
 	pthread_mutex_unlock(&m->loops_mu);
 	return err;
 }
@@ -285,6 +306,62 @@ size_t ccg_loops_held(const ccg_loopset *s, uint64_t inum, size_t *first)
 	while (lo + n < s->n && s->loop[lo + n].holder == inum)
 		n++;
 	return n;
+}
+
+ccg_err ccg_loops_holder(const ccg_trace *t, const ccg_loc *l, uint64_t inum,
+			 uint64_t *n, uint64_t *at)
+{
+	const ccg_loopset *s;
+	size_t first, k;
+	*n = *at = 0;
+	ccg_err err = ccg_loops_of(t, l, &s);
+	if (err || !(k = ccg_loops_held(s, inum, &first)))
+		return err;
+	*at = s->loop[first].it_at;
+	*n = s->loop[first + k - 1].it_at + s->loop[first + k - 1].iterations -
+	     *at;
+	return CCG_OK;
+}
+
+static uint64_t iter_stride(const ccg_trace *t)
+{
+	return CCG_ITER_BASE / (t->nlocs ? t->nlocs : 1);
+}
+
+uint64_t ccg_loops_iter_inum(const ccg_trace *t, const ccg_loc *l,
+			     uint64_t j)
+{
+	return CCG_ITER_BASE + (uint64_t)(l - t->locs) * iter_stride(t) + j;
+}
+
+ccg_err ccg_loops_iteration(const ccg_trace *t, uint64_t inum, size_t *li,
+			    ccg_win *wn)
+{
+	if (inum < CCG_ITER_BASE || !t->nlocs)
+		return CCG_ENOENT;
+	uint64_t k = inum - CCG_ITER_BASE, j = k % iter_stride(t);
+	*li = (size_t)(k / iter_stride(t));
+	if (*li >= t->nlocs)
+		return CCG_ENOENT;
+	const ccg_loopset *s;
+	ccg_err err = ccg_loops_of(t, &t->locs[*li], &s);
+	if (err)
+		return err;
+	/* The last loop whose first iteration is at or before j. */
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->loop[mid].it_at <= j)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || j - s->loop[lo - 1].it_at >= s->loop[lo - 1].iterations)
+		return CCG_ENOENT;
+	const ccg_loop *p = &s->loop[lo - 1];
+	const uint64_t *b = s->bounds + p->bound_at + (j - p->it_at);
+	*wn = (ccg_win){b[0], b[0] + ccg_shown_dur(b[0], b[1])};
+	return CCG_OK;
 }
 
 /* ---- loops.tsv ---- */
@@ -392,7 +469,7 @@ static ccg_err rows_make(const ccg_trace *t, const ccg_loc *l,
 static ccg_err loc_rows(const ccg_trace *t, const ccg_loc *l, ccg_sink *out)
 {
 	const ccg_loopset *s;
-	ccg_err err = ccg_loops_of(t, l, &s);
+	ccg_err err = loops_rows(t, l, &s);
 	if (err || !s->n || ccg_sink_skip(out, s->row_end[s->n - 1]))
 		return err;
 	uint64_t base = out->size;

@@ -14,10 +14,10 @@
  * iteration k + 1 starts; the last ends where its last call ends.
  *
  * A location's loops are found on first use by one walk over its calls
- * (no recursion; each call's children held while it is open), their
- * loops.tsv rows made once to learn where each ends (so a read at any
- * offset makes only the rows it returns), and kept until the trace
- * closes.
+ * (no recursion; each call's children held while it is open) and kept
+ * until the trace closes; their loops.tsv rows are made once, when the
+ * file is first used, to learn where each ends (so a read at any offset
+ * makes only the rows it returns).
  */
 #ifndef CCG_TRACE_LOOPS_H
 #define CCG_TRACE_LOOPS_H
@@ -38,6 +38,9 @@ typedef struct ccg_loop {
 	uint64_t iterations;    /* 2 or more */
 	uint64_t before;        /* iterations of the holder's loops before
 				 * it (its first is numbered before + 1) */
+	uint64_t it_at;         /* iterations of the location's loops
+				 * before it (its iteration directories'
+				 * inums, ccg_loops_iter_inum) */
 } ccg_loop;
 
 /* A location's loops, by holder inum, then start. */
@@ -49,7 +52,8 @@ typedef struct ccg_loopset {
 	uint64_t *bounds;
 	size_t nbounds;
 	uint64_t *row_end;      /* where loop i's loops.tsv row ends, from
-				 * the location's first row's start */
+				 * the location's first row's start; made
+				 * on loops.tsv's first use (loops_mu) */
 } ccg_loopset;
 
 /* The loops of location l, found once and kept (*out stays valid until
@@ -67,5 +71,27 @@ ccg_err ccg_loops_text(const ccg_trace *t, const ccg_where *w,
 /* The first loop of s held by directory `inum`, and how many it holds
  * (0: none). */
 size_t ccg_loops_held(const ccg_loopset *s, uint64_t inum, size_t *first);
+/* The iterations of the loops directory `inum` of location l holds into
+ * *n (0: it holds none), the location-wide number of its first into
+ * *at (its loops found if not yet). */
+ccg_err ccg_loops_holder(const ccg_trace *t, const ccg_loc *l, uint64_t inum,
+			 uint64_t *n, uint64_t *at);
+
+/* Iteration directories.  Iteration j (from 0, over all of location
+ * i's loops in their order) has inum CCG_ITER_BASE + i * stride + j,
+ * stride = CCG_ITER_BASE / locations: a function of the trace alone.
+ * It is a window of its location: [its start, its end). */
+#define CCG_ITER_BASE ((uint64_t)1 << 50)
+_Static_assert(((2 * CCG_ITER_BASE) << CCG_VIEW_BITS) <=
+		       ((uint64_t)1 << CCG_ID_BITS),
+	       "iteration directories' ids fit");
+_Static_assert(CCG_ITER_BASE >= CCG_TLN_BASE + CCG_WIN_MAX,
+	       "iteration directories lie above the timeline-N files");
+uint64_t ccg_loops_iter_inum(const ccg_trace *t, const ccg_loc *l,
+			     uint64_t j);
+/* The location and window of iteration directory `inum`: CCG_ENOENT
+ * when it names none. */
+ccg_err ccg_loops_iteration(const ccg_trace *t, uint64_t inum, size_t *li,
+			    ccg_win *wn);
 
 #endif

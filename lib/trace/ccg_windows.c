@@ -76,6 +76,11 @@ ccg_err ccg_windows_timeline(const ccg_trace *t, uint64_t dir,
 	return err;
 }
 
+ccg_err ccg_windows_intern(const ccg_trace *t, ccg_win wn, size_t *idx)
+{
+	return intern(t, 0, &wn, idx);
+}
+
 /* The id of window wn, interned. */
 static ccg_err window_id(const ccg_trace *t, ccg_win wn, ccg_id *out)
 {

@@ -10,6 +10,9 @@
 
 /* What a window name is read against: the trace's clock. */
 ccg_wclock ccg_windows_clock(const ccg_trace *t);
+/* The index of window wn in the table of windows looked up, added if
+ * new (CCG_ERANGE past CCG_WIN_MAX). */
+ccg_err ccg_windows_intern(const ccg_trace *t, ccg_win wn, size_t *idx);
 /* The window directory named `name` under time/. */
 ccg_err ccg_windows_lookup(const ccg_trace *t, const char *name,
 			   ccg_id *out);

@@ -95,8 +95,12 @@ enum view {
 	/* the root's info: once a read met a record that contradicts what
 	 * it was checked against, a version that says so (ccg_dir.c) */
 	V_ROOT_INFO,
-	/* the loops of the call graph (ccg_loops.h) */
+	/* the loops of the call graph (ccg_loops.h): loops.tsv; a holder's
+	 * iterations/ directory (its id: the holder's inum and this view)
+	 * and its iterations.tsv */
 	V_LOOPS,
+	V_ITERS,
+	V_ITERTSV,
 	V__COUNT
 };
 _Static_assert(V__COUNT <= (1 << CCG_VIEW_BITS), "views fit their bits");
@@ -206,7 +210,8 @@ struct ccg_trace {
 	ccg_statcache *stats;   /* cached per-instance statistics */
 	ccg_lru *insts;         /* resolved tree instances by inum (its own
 				 * lock) */
-	ccg_lru *svgs;          /* timeline.svg texts by directory inum */
+	ccg_lru *svgs;          /* timeline.svg and iterations.tsv texts by
+				 * directory inum and view */
 	ccg_lru *zooms;         /* zoomed trace.json files by directory inum
 				 * (ccg_jsonzoom.c; its own lock) */
 	ccg_lru *msgseqs;       /* message sequence numbers by location

@@ -80,13 +80,13 @@ ccg_err ccg_answers_setup(ccg_trace *t)
 	return CCG_OK;
 }
 
-/* The analysis's view of scope s (directory w, `in` for a tree
- * directory): *locs (the caller frees) and *sc. */
-static ccg_err an_scope(const ccg_trace *t, const ccg_where *w,
-			const ccg_inst *in, const ccg_scope *s,
-			ccg_an_loc **locs, ccg_an_scope *sc)
+/* The analysis's view of scope s over span sp (`node`: the call or
+ * group node the scope is, else NULL): *locs (the caller frees) and
+ * *sc. */
+static ccg_err an_scope_span(const ccg_trace *t, ccg_tspan sp,
+			     const ccg_inst *node, const ccg_scope *s,
+			     ccg_an_loc **locs, ccg_an_scope *sc)
 {
-	ccg_tspan sp = ccg_scope_span(t, w, in);
 	*sc = (ccg_an_scope){sp.start, sp.end, NULL, s->n, &t->secs,
 			     ccg_names_id_path, t, ccg_an_hybrid(t->an),
 			     t->runtime_only};
@@ -111,9 +111,9 @@ static ccg_err an_scope(const ccg_trace *t, const ccg_where *w,
 		/* Its events' time, cut to the span (a tree node: the
 		 * node's). */
 		uint64_t f = p->l->first, l = p->l->last;
-		if (in && w->dir != in->l->base) {
-			f = in->start;
-			l = in->end;
+		if (node) {
+			f = node->start;
+			l = node->end;
 		}
 		a->first = f > sc->start ? f : sc->start;
 		a->last = l < sc->end ? l : sc->end;
@@ -123,6 +123,40 @@ static ccg_err an_scope(const ccg_trace *t, const ccg_where *w,
 	}
 	sc->locs = *locs;
 	return CCG_OK;
+}
+
+/* The analysis's view of scope s (directory w, `in` for a tree
+ * directory): *locs (the caller frees) and *sc. */
+static ccg_err an_scope(const ccg_trace *t, const ccg_where *w,
+			const ccg_inst *in, const ccg_scope *s,
+			ccg_an_loc **locs, ccg_an_scope *sc)
+{
+	return an_scope_span(t, ccg_scope_span(t, w, in),
+			     in && w->dir != in->l->base ? in : NULL, s, locs,
+			     sc);
+}
+
+ccg_err ccg_answers_summary_ticks(const ccg_trace *t, const ccg_loc *l,
+				  uint64_t t0, uint64_t t1,
+				  uint64_t col[CCG_SUMMARY_COLS])
+{
+	/* The scope and span of l's directory in window [t0, t1). */
+	ccg_scope s = {NULL, 1, 1, t0, t1, {l, ccg_loc_sroot(l), l->base}};
+	s.p = &s.one;
+	int have = t->first <= t->last;
+	ccg_tspan sp = {have ? t->first : 0, have ? t->last : 0, 1};
+	sp.start = t0 > sp.start ? t0 : sp.start;
+	sp.end = t1 < sp.end ? t1 : sp.end;
+	if (sp.end < sp.start)
+		sp.end = sp.start;
+	ccg_an_loc *locs = NULL;
+	ccg_an_scope sc;
+	memset(col, 0, CCG_SUMMARY_COLS * sizeof *col);
+	ccg_err err = an_scope_span(t, sp, NULL, &s, &locs, &sc);
+	if (!err)
+		ccg_an_summary_ticks(&sc, &locs[0], col);
+	free(locs);
+	return err;
 }
 
 /* summary.tsv or efficiency.tsv of scope s. */

@@ -22,6 +22,11 @@ ccg_err ccg_answers_setup(ccg_trace *t);
  * directory w (with `in` for a tree directory) into the sink. */
 ccg_err ccg_answers_text(const ccg_trace *t, const ccg_where *w,
 			 const ccg_inst *in, enum view v, ccg_sink *out);
+/* summary.tsv's columns (ccg_an_summary_ticks) of location l in window
+ * [t0, t1): what its row in that window's summary.tsv shows. */
+ccg_err ccg_answers_summary_ticks(const ccg_trace *t, const ccg_loc *l,
+				  uint64_t t0, uint64_t t1,
+				  uint64_t col[CCG_SUMMARY_COLS]);
 /* imbalance.tsv's category rows of scope s (directory w) into the sink. */
 ccg_err ccg_answers_imbalance(const ccg_trace *t, const ccg_where *w,
 			      const ccg_scope *s, ccg_sink *out);

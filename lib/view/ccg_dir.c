@@ -20,6 +20,7 @@
 #include "ccg_wininfo.h"
 #include "ccg_waitset.h"
 #include "ccg_loops.h"
+#include "ccg_iters.h"
 
 #include "ccg_cancel.h"
 
@@ -27,13 +28,18 @@
 #include <string.h>
 
 /* The kinds of directory. */
-enum dkind { K_ROOT, K_GROUP, K_LOC, K_NODE, K_TIME, K_WIN, K_WIN_LOC };
+enum dkind { K_ROOT, K_GROUP, K_LOC, K_NODE, K_TIME, K_WIN, K_WIN_LOC,
+	     K_ITERS };
 
 /* A directory or file's owner, resolved. */
 typedef struct target {
 	ccg_where w;
 	enum dkind kind;
-	ccg_inst in;            /* K_LOC, K_NODE: the instance */
+	ccg_inst in;            /* K_LOC, K_NODE, K_ITERS: the (holder's)
+				 * instance */
+	uint64_t iters, iter_at; /* K_ITERS: its holder's loops'
+				 * iterations, the first's number in its
+				 * location (ccg_loops_holder) */
 	uint64_t version;       /* refused.tsv: the version its id names */
 } target;
 
@@ -240,6 +246,21 @@ static ccg_err f_loops(const ccg_trace *t, const target *tg, enum view v,
 	return err;
 }
 
+/* iterations.tsv of a holder's iterations/: made once, kept in a
+ * bounded cache. */
+static ccg_err f_iters(const ccg_trace *t, const target *tg, enum view v,
+		       uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
+{
+	(void)v;
+	const ccg_buf *b;
+	ccg_err err = ccg_iters_get(t, tg->in.l, tg->w.dir, &b);
+	if (err)
+		return err;
+	err = copy_range(b, off, len, out, size);
+	ccg_iters_put(t, b);
+	return err;
+}
+
 /* timeline.svg: drawn once, kept in a bounded cache. */
 static ccg_err f_svg(const ccg_trace *t, const target *tg, enum view v,
 		     uint64_t off, size_t len, ccg_buf *out, uint64_t *size)
@@ -326,6 +347,9 @@ static const dir_file win_loc_files[] = {
 	FILE_WAITS, FILE_EVENTS, FILE_PATTERNS, FILE_STATS, FILE_TIMELINE,
 	FILE_FOLDED, FILE_MESSAGES, FILE_METRICS, FILE_JSON, FILE_SVG};
 
+static const dir_file iters_files[] = {
+	{V_ITERTSV, "iterations.tsv", f_iters}};
+
 static const struct {
 	const dir_file *files;
 	size_t n;
@@ -337,6 +361,7 @@ static const struct {
 	[K_TIME] = {NULL, 0},
 	[K_WIN] = {win_files, NELEM(win_files)},
 	[K_WIN_LOC] = {win_loc_files, NELEM(win_loc_files)},
+	[K_ITERS] = {iters_files, NELEM(iters_files)},
 };
 
 /* Whether the directory of tg has file f: all its table's files
@@ -399,7 +424,19 @@ static ccg_err find(const ccg_trace *t, ccg_id id, target *tg)
 	}
 	const ccg_loc *l = &t->locs[tg->w.index];
 	tg->kind = tg->w.dir == l->base ? K_LOC : K_NODE;
-	return ccg_ids_resolve(t, l, tg->w.dir, &tg->in);
+	ccg_err err = ccg_ids_resolve(t, l, tg->w.dir, &tg->in);
+	enum view v = ccg_id_view(id);
+	tg->iters = tg->iter_at = 0;
+	/* Its loops: only its iterations/ needs them. */
+	if (!err && (v == V_ITERS || v == V_ITERTSV))
+		err = ccg_loops_holder(t, l, tg->w.dir, &tg->iters,
+				       &tg->iter_at);
+	if (!err && (v == V_ITERS || v == V_ITERTSV)) {
+		if (!tg->iters)
+			return CCG_ENOENT; /* it holds no loop */
+		tg->kind = K_ITERS;
+	}
+	return err;
 }
 
 /* The id of file v of directory `dir`; refused.tsv's and the root
@@ -419,7 +456,7 @@ static ccg_id file_id(const ccg_trace *t, ccg_id dir, enum view v)
 static ccg_err find_dir(const ccg_trace *t, ccg_id dir, target *tg)
 {
 	ccg_err err = find(t, dir, tg);
-	if (!err && ccg_id_view(dir) != V_DIR)
+	if (!err && !ccg_trace_is_dir(dir))
 		err = CCG_ENOTDIR;
 	return err;
 }
@@ -433,8 +470,10 @@ static uint64_t dir_count(const ccg_trace *t, const target *tg)
 	case K_GROUP:
 		return t->groups[tg->w.index].nlocs;
 	case K_LOC:
-	case K_NODE:
+	case K_NODE: /* its calls (iterations/ is found by lookup) */
 		return tg->in.hdr.nvis;
+	case K_ITERS:
+		return tg->iters;
 	case K_WIN:
 		return tg->w.sub == 0 ? t->ngroups
 				      : t->groups[tg->w.index].nlocs;
@@ -454,7 +493,7 @@ static ccg_err trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st)
 	if (err)
 		return err;
 	memset(st, 0, sizeof *st);
-	if (v == V_DIR) {
+	if (ccg_trace_is_dir(id)) {
 		st->is_dir = 1;
 		st->nlink = 2 + dir_count(t, &tg);
 		return CCG_OK;
@@ -474,7 +513,7 @@ static ccg_err trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 	ccg_err err = find(t, id, &tg);
 	if (err)
 		return err;
-	if (v == V_DIR)
+	if (ccg_trace_is_dir(id))
 		return CCG_EISDIR;
 	const dir_file *f = file_of(t, &tg, v);
 	if (!f)
@@ -561,6 +600,25 @@ static ccg_err lookup_tree(const ccg_trace *t, ccg_id dir, const target *tg,
 	return found == UINT32_MAX ? CCG_ENOENT : CCG_OK;
 }
 
+/* Iteration `name` (1, 2, ...) of an iterations/ directory: a window
+ * of its location (ccg_loops.h). */
+static ccg_err lookup_iteration(const ccg_trace *t, const target *tg,
+				const char *name, ccg_id *out)
+{
+	uint64_t k = 0;
+	const char *p = name;
+	if (*p < '1' || *p > '9')
+		return CCG_ENOENT;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if ((k = k * 10 + (uint64_t)(*p - '0')) > tg->iters)
+			return CCG_ENOENT;
+	if (*p)
+		return CCG_ENOENT;
+	*out = ccg_id_make(ccg_loops_iter_inum(t, tg->in.l, tg->iter_at + k - 1),
+			   V_DIR);
+	return CCG_OK;
+}
+
 /* Root and window directories list groups; group directories (of the
  * tree or of a window) list locations. */
 static int lists_groups(const target *tg)
@@ -610,8 +668,18 @@ static ccg_err trace_lookup(const ccg_trace *t, ccg_id dir,
 	}
 	if (file_of(t, &tg, V_TIMELINE) && !strncmp(name, "timeline-", 9))
 		return ccg_windows_timeline(t, ccg_id_inum(dir), name + 9, out);
+	if ((tg.kind == K_LOC || tg.kind == K_NODE) &&
+	    !strcmp(name, "iterations")) { /* not listed: calls only are */
+		uint64_t n, at;
+		err = ccg_loops_holder(t, tg.in.l, ccg_id_inum(dir), &n, &at);
+		if (!err)
+			*out = ccg_id_make(ccg_id_inum(dir), V_ITERS);
+		return err ? err : n ? CCG_OK : CCG_ENOENT;
+	}
 	if (tg.kind == K_LOC || tg.kind == K_NODE)
 		return lookup_tree(t, dir, &tg, name, out);
+	if (tg.kind == K_ITERS)
+		return lookup_iteration(t, &tg, name, out);
 	if (tg.kind == K_TIME)
 		return ccg_windows_lookup(t, name, out);
 	ccg_buf b = CCG_BUF_INIT;
@@ -649,6 +717,13 @@ static ccg_err trace_readdir(const ccg_trace *t, ccg_id dir, uint64_t index,
 		return CCG_ENOENT;
 	if (tg.kind == K_LOC || tg.kind == K_NODE)
 		return tree_child(t, dir, &tg, index, out, name);
+	if (tg.kind == K_ITERS) {
+		*out = ccg_id_make(ccg_loops_iter_inum(t, tg.in.l,
+						       tg.iter_at + index),
+				   V_DIR);
+		ccg_buf_addf(name, "%llu", (unsigned long long)index + 1);
+		return ccg_buf_status(name);
+	}
 	if (tg.kind == K_TIME)
 		return ccg_windows_entry(t, index, out, name);
 	*out = ccg_id_make(flat_id(t, &tg, index), V_DIR);

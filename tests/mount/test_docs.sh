@@ -5,8 +5,9 @@
 # by the completion; every exit status of fs/ccgfs_i.h has an entry; every
 # file, every column of every table and every key of every info file a
 # mounted generated trace shows (root, group, location, call, group node,
-# window, and a window's group and location; a location that could not be
-# read; a lossy build) is named in ccgfs(5), and every file ccgfs(5) names
+# window, and a window's group and location; a holder's iterations/ and
+# an iteration; a location that could not be read; a lossy build) is
+# named in ccgfs(5), and every file ccgfs(5) names
 # exists; every option and quirk of `ccgfs-gen --help` is in ccgfs-gen(1).
 # README.md stays a front door (at most 300 lines, naming scripts/run and
 # scripts/test), and every file README.md, doc/*.md and tests/README.md
@@ -129,8 +130,11 @@ call=$(find "$m/$loc" -mindepth 1 -maxdepth 1 -type d -name '*.*' | head -n 1)
 gnode=$(find "$call" -mindepth 1 -maxdepth 1 -type d ! -name '*.*' | head -n 1)
 win=$(find "$m/time" -mindepth 1 -maxdepth 1 -type d | head -n 1)
 [ -n "$call" ] && [ -n "$gnode" ] && [ -n "$win" ] || { echo "no call, group node or window"; exit 1; }
+# A holder's iterations/ and its first iteration (loops.tsv's first row).
+iters=$(awk -F'\t' 'NR == 2 { print $2 "/iterations" }' "$m/loops.tsv")
+[ -n "$iters" ] || { echo "no loop in the trace"; exit 1; }
 dirs=("$m" "$m/${loc%%/*}" "$m/$loc" "$m/$errloc" "$call" "$gnode" "$win"
-      "$win/${loc%%/*}" "$win/$loc")
+      "$win/${loc%%/*}" "$win/$loc" "$m/$iters" "$m/$iters/1")
 : > "$work/files"
 : > "$work/words"
 for d in "${dirs[@]}"; do

@@ -5,7 +5,12 @@
 # trace of nested loops whose every loop the generator's manifest says
 # (ccgfs-gen --loops), jittered, with a fan-out of 8 so that children
 # sit under group directories; and two shared traces, the root's file and
-# a location's, multithreaded and single-threaded.
+# a location's, multithreaded and single-threaded.  iterations.tsv of the
+# first holders of each (their iterations' numbers, starts and durations)
+# against the same oracle; and an iteration directory of each trace (the
+# slowest of a loop) holds the files of the window of its location over
+# its interval, time/@START-END/GROUP/LOCATION, byte for byte, and its
+# iterations.tsv row the category seconds of that window's summary.tsv.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -20,15 +25,46 @@ check() { # ANCHOR [check_loops.py options...]
   "$CCG_PY" "$CCG_TOOLS/check_loops.py" --mount "$m" --anchor "$anchor" "$@"
 }
 
+# same_as_window ROW: the slowest iteration of loops.tsv's row ROW (2:
+# the first) against its window.
+same_as_window() {
+  local row slow dir k line start dur loc f n=0
+  row=$(sed -n "$1p" "$m/loops.tsv")
+  loc=$(cut -f1 <<<"$row")
+  slow=$(cut -f11 <<<"$row")
+  dir=${slow%/iterations/*}/iterations
+  k=${slow##*/}
+  line=$(awk -F'\t' -v k="$k" '$1 == k' "$m/$dir/iterations.tsv")
+  start=$(cut -f3 <<<"$line")
+  dur=$(cut -f5 <<<"$line")
+  [ -n "$start" ] || fail "$dir/iterations.tsv has no iteration $k"
+  local win="$m/time/@$start-$((start + dur))/$loc"
+  [ "$(ls "$m/$slow")" = "$(ls "$win")" ] ||
+    fail "$slow lists other files than $win"
+  for f in $(ls "$win"); do
+    [ -d "$win/$f" ] && continue
+    cmp -s "$m/$slow/$f" "$win/$f" || fail "$slow/$f differs from $win/$f"
+    n=$((n + 1))
+  done
+  # The category seconds: the window summary's location row's.
+  want=$(awk -F'\t' -v l="$loc" '$1 == l { for (i = 3; i <= NF; i += 2)
+           printf "%s%s", $i, (i + 2 <= NF ? "\t" : "\n") }' "$win/summary.tsv")
+  got=$(cut -f7- <<<"$line")
+  [ "$want" = "$got" ] || fail "$dir/iterations.tsv row $k: $got, not $want"
+  echo "$slow: its $n files are those of $win"
+}
+
 ccg_mount mt "$work/gen/traces.otf2" "$m" -o fanout=8
-check "$work/gen/traces.otf2" --manifest "$work/gen.tsv"
+check "$work/gen/traces.otf2" --manifest "$work/gen.tsv" --iterations 20
+same_as_window 3
 ccg_unmount "$m"
 
 mode=mt
 for tr in casita-jacobi-mpi-omp-cuda sstmacro-otf2-test; do
   anchor="$CCG_TRACES/$tr/traces.otf2"
   ccg_mount "$mode" "$anchor" "$m" -o fanout=16
-  check "$anchor"
+  check "$anchor" --iterations 20
+  same_as_window 2
   loc=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "path") c = i }
                     NR == 2 { print $c }' "$m/locations.tsv")
   check "$anchor" --location "$loc"
