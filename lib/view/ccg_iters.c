@@ -10,7 +10,6 @@
 #include "ccg_loops.h"
 #include "ccg_svgview.h"
 
-#include <stdlib.h>
 
 /* The text of iterations.tsv of holder `holder` of location l. */
 static ccg_err make(const ccg_trace *t, const ccg_loc *l, uint64_t holder,
@@ -54,29 +53,26 @@ static ccg_err make(const ccg_trace *t, const ccg_loc *l, uint64_t holder,
 	return err ? err : ccg_buf_status(b);
 }
 
+/* What make() is given. */
+typedef struct iters_of {
+	const ccg_loc *l;
+	uint64_t holder;
+} iters_of;
+
+static ccg_err make_of(const ccg_trace *t, const void *ctx, ccg_buf *b)
+{
+	const iters_of *x = ctx;
+	return make(t, x->l, x->holder, b);
+}
+
 ccg_err ccg_iters_get(const ccg_trace *t, const ccg_loc *l, uint64_t holder,
 		      const ccg_buf **out)
 {
-	void *v = ccg_lru_get(t->svgs, holder, V_ITERTSV);
-	if (v) {
-		*out = v;
-		return CCG_OK;
-	}
-	ccg_buf *b = calloc(1, sizeof *b);
-	if (!b)
-		return CCG_ENOMEM;
-	ccg_err err = make(t, l, holder, b);
-	if (err) {
-		ccg_svgview_forget(NULL, b);
-		return err;
-	}
-	if ((err = ccg_lru_add(t->svgs, holder, V_ITERTSV, b, b->cap, &v)))
-		return err;
-	*out = v;
-	return CCG_OK;
+	iters_of x = {l, holder};
+	return ccg_svgview_text(t, holder, V_ITERTSV, make_of, &x, out);
 }
 
 void ccg_iters_put(const ccg_trace *t, const ccg_buf *b)
 {
-	ccg_lru_put(t->svgs, b);
+	ccg_svgview_put(t, b);
 }

@@ -709,26 +709,38 @@ void ccg_svgview_forget(void *ctx, void *value)
 	free(value);
 }
 
-ccg_err ccg_svgview_get(const ccg_trace *t, const ccg_where *w,
-			const ccg_buf **out)
+ccg_err ccg_svgview_text(const ccg_trace *t, uint64_t dir, enum view v,
+			 ccg_svgview_make_fn make, const void *ctx,
+			 const ccg_buf **out)
 {
-	void *v = ccg_lru_get(t->svgs, w->dir, V_SVG);
-	if (v) {
-		*out = v;
+	void *got = ccg_lru_get(t->svgs, dir, v);
+	if (got) {
+		*out = got;
 		return CCG_OK;
 	}
 	ccg_buf *b = calloc(1, sizeof *b);
 	if (!b)
 		return CCG_ENOMEM;
-	ccg_err err = draw(t, w, b);
+	ccg_err err = make(t, ctx, b);
 	if (err) {
 		ccg_svgview_forget(NULL, b);
 		return err;
 	}
-	if ((err = ccg_lru_add(t->svgs, w->dir, V_SVG, b, b->cap, &v)))
+	if ((err = ccg_lru_add(t->svgs, dir, v, b, b->cap, &got)))
 		return err;
-	*out = v;
+	*out = got;
 	return CCG_OK;
+}
+
+static ccg_err draw_where(const ccg_trace *t, const void *ctx, ccg_buf *b)
+{
+	return draw(t, ctx, b);
+}
+
+ccg_err ccg_svgview_get(const ccg_trace *t, const ccg_where *w,
+			const ccg_buf **out)
+{
+	return ccg_svgview_text(t, w->dir, V_SVG, draw_where, w, out);
 }
 
 void ccg_svgview_put(const ccg_trace *t, const ccg_buf *b)
