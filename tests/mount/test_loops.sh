@@ -5,7 +5,8 @@
 # trace of nested loops whose every loop the generator's manifest says
 # (ccgfs-gen --loops), jittered, with a fan-out of 8 so that children
 # sit under group directories; and two shared traces, the root's file and
-# a location's, multithreaded and single-threaded.  iterations.tsv of the
+# a location's, multithreaded and single-threaded, read by four readers
+# at once first.  iterations.tsv of the
 # first holders of each (their iterations' numbers, starts and durations)
 # against the same oracle; and an iteration directory of each trace (the
 # slowest of a loop) holds the files of the window of its location over
@@ -63,6 +64,13 @@ mode=mt
 for tr in casita-jacobi-mpi-omp-cuda sstmacro-otf2-test; do
   anchor="$CCG_TRACES/$tr/traces.otf2"
   ccg_mount "$mode" "$anchor" "$m" -o fanout=16
+  # Four readers at once on the fresh mount (the loops found by one of
+  # them, the others waiting): the same bytes each.
+  for i in 1 2 3 4; do cat "$m/loops.tsv" > "$work/loops.$i" & done
+  wait
+  for i in 2 3 4; do
+    cmp -s "$work/loops.1" "$work/loops.$i" || fail "reader $i read other bytes"
+  done
   check "$anchor" --iterations 20
   same_as_window 2
   loc=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "path") c = i }
