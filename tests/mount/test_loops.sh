@@ -4,7 +4,8 @@
 # with exact integer ticks and finds the repeats itself): a generated
 # trace of nested loops whose every loop the generator's manifest says
 # (ccgfs-gen --loops), jittered, with a fan-out of 8 so that children
-# sit under group directories; and two shared traces, the root's file and
+# sit under group directories; a generated trace with quirks that bend
+# the stack; and two shared traces, the root's file and
 # a location's, multithreaded and single-threaded, read by four readers
 # at once first.  iterations.tsv of the
 # first holders of each (their iterations' numbers, starts and durations)
@@ -58,6 +59,15 @@ same_as_window() {
 ccg_mount mt "$work/gen/traces.otf2" "$m" -o fanout=8
 check "$work/gen/traces.otf2" --manifest "$work/gen.tsv" --iterations 20
 same_as_window 3
+ccg_unmount "$m"
+
+# Quirks that bend the stack (Leaves that close several calls, renamed
+# tasks, calling contexts, regions never left, equal timestamps, three
+# regions of one name): ccgfs and the oracle repair them alike.
+"$CCG_GEN" -q -l 8 -e 4000 --mpi --quirks unbalanced-leave,empty-leave,never-left,slash-names,dup-names,same-time,calling-context,apex,sparse-ids,all-kinds \
+  "$work/quirks"
+ccg_mount mt "$work/quirks/traces.otf2" "$m"
+check "$work/quirks/traces.otf2" --iterations 50
 ccg_unmount "$m"
 
 mode=mt
