@@ -12,7 +12,10 @@
  *                   counters.tsv of a scope
  *   ccg_an_wcur.c   a location's MPI records and OpenMP barriers in
  *                   stream order, with their calls (ccg_waits.h)
- *   ccg_an_wait.c   the wait states: matching across locations
+ *   ccg_an_wait.c   the wait states: matching across locations, and
+ *                   the clocks of useful computation (the critical
+ *                   computation)
+ *   ccg_an_ccur.c   a thread's useful computation up to each event
  *   ccg_an_ofl.c    accelerator streams: kernels matched with their
  *                   launches, the host's early blocking waits, the
  *                   path's hops from a stream to its host
@@ -196,6 +199,9 @@ typedef struct ccg_anwop {
 	uint32_t loc;
 	uint64_t at, t, e, l, region;
 	uint64_t rank, comm, tag, req;
+	uint64_t comp, clk;     /* set by the matching, on a thread: its
+				 * useful computation up to the record, and
+				 * its clock there (ccg_an_wait.c) */
 } ccg_anwop;
 
 typedef struct ccg_anwcur ccg_anwcur;
@@ -203,10 +209,12 @@ typedef struct ccg_anwcur ccg_anwcur;
 /* The nodes of store s whose subtree may give an operation, one bit a
  * node id: a call of an OpenMP barrier or offload region, an MPI record
  * that ends or posts a message or ends a collective, or a node holding
- * one.  Read once per build, every node once (a node's children have
- * lower ids).  Ownership: *bits, freed by the caller. */
+ * one; *comp: whether some node is a call of a computation region (else
+ * a thread's time in no call is its computation: doc/analysis.md,
+ * "Categories").  Read once per build, every node once (a node's
+ * children have lower ids).  Ownership: *bits, freed by the caller. */
 ccg_err an_wcur_relevant(const ccg_store *s, const ccg_an *a,
-			 uint8_t **bits);
+			 uint8_t **bits, int *comp);
 /* A cursor over location `loc` (index) of store s, l as ccg_waits_find
  * was given it, a the analysis (its regions); walks share memo m (one
  * thread); `rel` (borrowed, from an_wcur_relevant) lets it pass by the
@@ -220,6 +228,23 @@ void an_wcur_free(ccg_anwcur *c);
 /* The next operation into *op; 1 when there is none left, 0 when one
  * was given, else -1 with *err set. */
 int an_wcur_next(ccg_anwcur *c, ccg_anwop *op, ccg_err *err);
+
+/* ---- ccg_an_ccur.c: a thread's useful computation ---- */
+
+typedef struct ccg_anccur ccg_anccur;
+
+/* A cursor over the events of location l (as ccg_waits_find was given
+ * it) of store s, a the analysis (its regions' categories); `gap`: its
+ * time in no call is useful computation; walks share memo m (one
+ * thread); `pin` as an_wcur_create's.  Ownership: an_ccur_free. */
+ccg_err an_ccur_create(const ccg_store *s, const ccg_an *a,
+		       const ccg_wloc *l, int gap, ccg_walk_memo *m, int pin,
+		       ccg_anccur **out);
+void an_ccur_free(ccg_anccur *c);
+/* *comp: the useful ticks from the location's first event to event `at`
+ * of its stream (UINT64_MAX: to its last).  `at` never decreases from
+ * one call to the next. */
+ccg_err an_ccur_upto(ccg_anccur *c, uint64_t at, uint64_t *comp);
 
 /* ---- ccg_an_ofl.c: the host's waits for its streams ---- */
 

@@ -205,7 +205,7 @@ static void erow_put(ccg_sink *s, const ccg_an_scope *sc, const erow *r)
 void ccg_an_efficiency(ccg_sink *s, const ccg_an_scope *sc)
 {
 	figures u = {0}, m = {0};
-	uint64_t t0 = 0, t1 = 0;
+	uint64_t t0 = 0, t1 = 0, crit = 0;
 	for (size_t i = 0; i < sc->n; i++) {
 		const ccg_an_loc *l = &sc->locs[i];
 		if (!included(l))
@@ -218,10 +218,18 @@ void ccg_an_efficiency(ccg_sink *s, const ccg_an_scope *sc)
 		uint64_t col[NCOL];
 		columns(sc, l, col);
 		add_figure(&u, col[CCG_CAT_COMPUTATION], i);
+		/* Its clock at its end. */
+		uint64_t c = col[CCG_CAT_COMPUTATION] + l->off;
+		crit = c > crit ? c : crit;
 		if (sc->hybrid && l->master)
 			add_figure(&m, sat_sub(active(l), mpi_time(l)), i);
 	}
 	unsigned __int128 rt = u.n ? t1 - t0 : 0, n = u.n, mn = m.n;
+	/* The critical computation, between the most useful computation and
+	 * the runtime (doc/analysis.md, "Efficiency"). */
+	uint64_t cc = crit > u.max ? crit : u.max;
+	cc = cc < (uint64_t)rt ? cc : (uint64_t)rt;
+	int hc = sc->has_crit && u.n > 0;
 	/* doc/analysis.md, "Efficiency": every ratio one of integers (the
 	 * ratios of ratios too: PE / MPI PE = sum m / (n S), LB / MPI LB =
 	 * sum m M / (n max S); products exact in 256 bits, sum x m within
@@ -233,9 +241,12 @@ void ccg_an_efficiency(ccg_sink *s, const ccg_an_scope *sc)
 		{"parallel_efficiency", E_RATIO, 1, u.sum, 1, n, rt},
 		{"load_balance", E_RATIO, 1, u.sum, 1, n, u.max},
 		{"communication_efficiency", E_RATIO, 1, u.max, 1, rt, 1},
+		{"serialisation_efficiency", E_RATIO, hc, u.max, 1, cc, 1},
+		{"transfer_efficiency", E_RATIO, hc, cc, 1, rt, 1},
 		{"computation_seconds_max", E_SECONDS, u.n > 0, u.max, 0, 1, 0},
 		{"computation_seconds_mean", E_SECONDS, u.n > 0, u.sum, 0, n, 0},
 		{"computation_seconds_min", E_SECONDS, u.n > 0, u.min, 0, 1, 0},
+		{"critical_computation_seconds", E_SECONDS, hc, cc, 0, 1, 0},
 		{"slowest_location", E_PATH, u.n > 0, u.at_max, 0, 0, 0},
 		{"fastest_location", E_PATH, u.n > 0, u.at_min, 0, 0, 0},
 		{"mpi_parallel_efficiency", E_RATIO, 1, m.sum, 1, mn, rt},

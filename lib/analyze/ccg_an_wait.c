@@ -8,6 +8,17 @@
  * flight, so memory follows the messages in flight, not the trace; the
  * matching is the same in any order.  Kernels, launches and host
  * synchronisations go to ccg_an_ofl.c, matched at the end.
+ *
+ * The clocks of useful computation ride on the same replay: each thread's
+ * operation is given its useful computation up to its record
+ * (ccg_an_ccur.c, a cursor beside the operations') and its clock, the
+ * computation plus the thread's offset; a message's receiver and a
+ * collective's waiting members raise their offsets so that their clock
+ * at the record is at least what they waited for.  A raise that comes
+ * after the record (a collective completed by a later member's record, a
+ * send recorded after its receive) raises the clock from the record on,
+ * as if it had come in time; what the thread sent in between carried the
+ * lower clock.
  */
 #include "analyze_i.h"
 
@@ -23,7 +34,7 @@
  * last (CCG_WALK_PIN: a few 64 KiB chunks each, beyond the cache). */
 #define WAIT_PIN_LOCS 32
 /* OTF2_LocationType of a location of samples only. */
-enum { LT_METRIC = 3 };
+enum { LT_ACCELERATOR_STREAM = 2, LT_METRIC = 3 };
 
 const char *ccg_waits_pattern_name(unsigned p)
 {
@@ -43,6 +54,8 @@ typedef struct pitem {
 	uint8_t kind, has_call;
 	uint64_t at, t, e, l, region;
 	uint64_t p;             /* a receive: when it was posted */
+	uint64_t comp, clk;     /* its thread's computation and clock at
+				 * the record (ccg_anwop) */
 } pitem;
 
 typedef struct cinst {
@@ -82,6 +95,9 @@ typedef struct wctx {
 				 * was posted */
 	ccg_map roots;          /* (comm, rank) -> location index, NIL */
 	ccg_anofl *ofl;         /* kernels, launches, syncs (ccg_an_ofl.c) */
+	ccg_anccur **cc;        /* per location: its computation, NULL when
+				 * it is no thread */
+	uint64_t *off;          /* per location: its clock's offset */
 } wctx;
 
 static int id_cmp(const void *a, const void *b)
@@ -132,7 +148,8 @@ static ccg_err item_new(wctx *x, const ccg_anwop *op, uint64_t p, uint32_t *out)
 		i = (uint32_t)x->npool++;
 	}
 	x->pool[i] = (pitem){NIL, op->loc, op->kind, op->has_call, op->at,
-			     op->t, op->e, op->l, op->region, p};
+			     op->t, op->e, op->l, op->region, p, op->comp,
+			     op->clk};
 	*out = i;
 	return CCG_OK;
 }
@@ -161,10 +178,20 @@ static uint64_t min64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
+/* Member m of a synchronisation waited for clock c: its clock at its
+ * record is at least c. */
+static void raise_clock(wctx *x, const pitem *m, uint64_t c)
+{
+	if (x->cc[m->loc] && c > m->comp && c - m->comp > x->off[m->loc])
+		x->off[m->loc] = c - m->comp;
+}
+
 /* A message: send s matched with receive r. */
 static ccg_err pair(wctx *x, const pitem *s, const pitem *r)
 {
 	ccg_err err = CCG_OK;
+	if (x->cc[s->loc])
+		raise_clock(x, r, s->clk);
 	if (r->has_call && s->has_call && s->e > r->e)
 		err = emit(x, r->loc, r, min64(s->e, r->l) - r->e, s->loc,
 			   CCG_WP_LATE_SENDER);
@@ -255,7 +282,7 @@ static ccg_err p2p(wctx *x, const ccg_anwop *op)
 			x->ends.val[slot] = (uint64_t)a.next << 32 | tail;
 		item_free(x, head);
 		pitem b = {NIL, op->loc, op->kind, op->has_call, op->at, op->t,
-			   op->e, op->l, op->region, p};
+			   op->e, op->l, op->region, p, op->comp, op->clk};
 		return send ? pair(x, &b, &a) : pair(x, &a, &b);
 	}
 	uint32_t it;
@@ -298,6 +325,55 @@ static const uint8_t coll_patterns[] = {
 	[OP_REDUCE_SCATTER_BLOCK] = CCG_WP_NXN + 1,
 };
 
+/* Whom a collective's members wait for, as the clocks see it: all for
+ * all (the default), the others for the root (one to all), the root for
+ * all (all to one), or none (a prefix reduction). */
+enum { SYNC_ALL, SYNC_FROM_ROOT, SYNC_TO_ROOT, SYNC_NONE };
+enum { OP_SCAN = 14, OP_EXSCAN = 15 };
+
+static int coll_sync(uint64_t op)
+{
+	switch (op) {
+	case OP_BCAST:
+	case OP_SCATTER:
+	case OP_SCATTERV: return SYNC_FROM_ROOT;
+	case OP_GATHER:
+	case OP_GATHERV:
+	case OP_REDUCE: return SYNC_TO_ROOT;
+	case OP_SCAN:
+	case OP_EXSCAN: return SYNC_NONE;
+	default: return SYNC_ALL;
+	}
+}
+
+/* The clocks of collective c's members: each raised to the greatest
+ * clock of those it waits for. */
+static void coll_clocks(wctx *x, const cinst *c)
+{
+	int sync = coll_sync(c->op);
+	uint64_t all = 0, root = 0;
+	int have_root = 0;
+	for (uint32_t i = c->head; i != NIL; i = x->pool[i].next) {
+		const pitem *m = &x->pool[i];
+		if (!x->cc[m->loc])
+			continue;
+		all = m->clk > all ? m->clk : all;
+		if (m->loc == c->root) {
+			root = m->clk;
+			have_root = 1;
+		}
+	}
+	for (uint32_t i = c->head; i != NIL; i = x->pool[i].next) {
+		const pitem *m = &x->pool[i];
+		if (sync == SYNC_ALL || (sync == SYNC_TO_ROOT &&
+					 m->loc == c->root))
+			raise_clock(x, m, all);
+		else if (sync == SYNC_FROM_ROOT && have_root &&
+			 m->loc != c->root)
+			raise_clock(x, m, root);
+	}
+}
+
 /* Which pattern a collective operation's waits are (CCG_NWPAT: none). */
 static unsigned coll_pattern(uint64_t op)
 {
@@ -321,6 +397,7 @@ static ccg_err coll_done(wctx *x, cinst *c)
 	unsigned pat = coll_pattern(c->op);
 	const pitem *last = NULL, *first = NULL, *root = NULL;
 	ccg_err err = CCG_OK;
+	coll_clocks(x, c);
 	/* A member outside every call has no entry: it takes no part. */
 	for (uint32_t i = c->head; i != NIL; i = x->pool[i].next) {
 		const pitem *m = &x->pool[i];
@@ -454,7 +531,7 @@ static ccg_err omp_group(wctx *x, const uint32_t *ls, size_t n, size_t *pos)
 			pos[i]++;
 			if (h->e < last->e) {
 				pitem w = {NIL, h->loc, 0, 1, h->at, h->t,
-					   h->e, h->l, h->region, 0};
+					   h->e, h->l, h->region, 0, 0, 0};
 				err = emit(x, h->loc, &w,
 					   min64(last->e, h->l) - h->e,
 					   last->loc, CCG_WP_OMP_BARRIER);
@@ -535,8 +612,16 @@ static int lost_cmp(const void *a, const void *b)
 	return x->at < y->at ? -1 : x->at > y->at;
 }
 
-static ccg_err handle(wctx *x, const ccg_anwop *op)
+static ccg_err handle(wctx *x, ccg_anwop *op)
 {
+	ccg_anccur *cc = x->cc[op->loc];
+	op->comp = op->clk = 0;
+	if (cc && op->kind <= WOP_COLL) {
+		ccg_err err = an_ccur_upto(cc, op->at, &op->comp);
+		if (err)
+			return err;
+		op->clk = op->comp + x->off[op->loc];
+	}
 	switch (op->kind) {
 	case WOP_BARRIER: return barrier_add(x, op);
 	case WOP_COLL: return coll(x, op);
@@ -559,6 +644,13 @@ static ccg_err put_wait(void *ctx, uint32_t loc, const ccg_wait *w)
 	return CCG_OK;
 }
 
+/* A thread: a location with calls, not an accelerator stream. */
+static int is_thread(const ccg_wloc *l)
+{
+	return l->calls && l->type != LT_ACCELERATOR_STREAM &&
+	       l->type != LT_METRIC;
+}
+
 static ccg_err merge(wctx *x, const ccg_store *s)
 {
 	size_t n = x->nlocs;
@@ -568,16 +660,22 @@ static ccg_err merge(wctx *x, const ccg_store *s)
 	ccg_walk_memo *m = NULL;
 	uint8_t *rel = NULL;
 	size_t nh = 0;
+	int comp = 1;
 	ccg_err err = c && next && h ? CCG_OK : CCG_ENOMEM;
 	if (!err)
 		err = ccg_walk_memo_create(4096, CCG_WALK_MEMO_KEEP, &m);
 	if (!err)
-		err = an_wcur_relevant(s, x->a, &rel);
+		err = an_wcur_relevant(s, x->a, &rel, &comp);
 	for (size_t i = 0; !err && i < n; i++) {
 		if (!x->locs[i].sl.nevents || x->locs[i].type == LT_METRIC)
 			continue;
 		if ((err = an_wcur_create(s, x->a, &x->locs[i], (uint32_t)i, m,
 					  rel, n <= WAIT_PIN_LOCS, &c[i])))
+			break;
+		if (is_thread(&x->locs[i]) &&
+		    (err = an_ccur_create(s, x->a, &x->locs[i],
+					  !comp && !x->locs[i].worker, m,
+					  n <= WAIT_PIN_LOCS, &x->cc[i])))
 			break;
 		int r = an_wcur_next(c[i], &next[i], &err);
 		if (r == 0)
@@ -632,6 +730,9 @@ ccg_err ccg_waits_find(const ccg_store *s, const ccg_an *a,
 	    !(out->nlost = calloc(n1, sizeof *out->nlost)) ||
 	    !(x->ls = calloc(n1, sizeof *x->ls)) ||
 	    !(x->ids = malloc(2 * n1 * sizeof *x->ids)) ||
+	    !(out->off = calloc(n1, sizeof *out->off)) ||
+	    !(x->cc = calloc(n1, sizeof *x->cc)) ||
+	    !(x->off = calloc(n1, sizeof *x->off)) ||
 	    an_ofl_create(locs, n, &x->ofl))
 		goto done;
 	for (size_t i = 0; i < n; i++) {
@@ -658,6 +759,9 @@ ccg_err ccg_waits_find(const ccg_store *s, const ccg_an *a,
 				err = lost(x, it->loc, it->at, it->t, to);
 		}
 	}
+	/* The clocks' offsets at the ends. */
+	for (size_t i = 0; !err && i < n; i++)
+		out->off[i] = x->off[i];
 	if (!err)
 		err = omp_all(x);
 	if (!err)
@@ -674,6 +778,10 @@ done:
 	for (size_t i = 0; x->ls && i < n; i++)
 		free(x->ls[i].bar);
 	free(x->ls);
+	for (size_t i = 0; x->cc && i < n; i++)
+		an_ccur_free(x->cc[i]);
+	free(x->cc);
+	free(x->off);
 	ccg_map_free(&x->ends);
 	ccg_map_free(&x->counts);
 	ccg_map_free(&x->insts);
@@ -705,5 +813,6 @@ void ccg_waits_free(ccg_waits *w)
 	free(w->nlost);
 	free(w->hop);
 	free(w->nhop);
+	free(w->off);
 	memset(w, 0, sizeof *w);
 }

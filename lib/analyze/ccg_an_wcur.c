@@ -111,6 +111,7 @@ typedef struct relscan {
 	const ccg_an *a;
 	uint32_t nev, nn;
 	uint8_t *ev, *b;        /* events that give an operation; nodes */
+	int comp;               /* a call of a computation region met */
 	uint32_t i;             /* the id of the record given next */
 	ccg_ref *refs;          /* CCG_FANOUT_MAX + 1 */
 } relscan;
@@ -131,6 +132,8 @@ static void rel_node_is(relscan *x, const ccg_node *h)
 				       ? ccg_an_region(x->a, h->region)
 				       : NULL;
 	int r = reg && (reg->omp_barrier || reg->offload);
+	if (reg && reg->cat == CCG_CAT_COMPUTATION)
+		x->comp = 1;
 	uint32_t n = h->nitems < CCG_FANOUT_MAX + 1 ? h->nitems
 						    : CCG_FANOUT_MAX + 1;
 	for (uint32_t k = 0; !r && k < n; k++) {
@@ -194,10 +197,10 @@ static ccg_err rel_scan(const ccg_store *s, int which, relscan *x)
 }
 
 ccg_err an_wcur_relevant(const ccg_store *s, const ccg_an *a,
-			 uint8_t **bits)
+			 uint8_t **bits, int *comp)
 {
 	relscan x = {a, ccg_store_event_count(s), ccg_store_node_count(s),
-		     NULL, NULL, 0, NULL};
+		     NULL, NULL, 0, 0, NULL};
 	x.ev = calloc((size_t)x.nev / 8 + 1, 1);
 	x.b = calloc((size_t)x.nn / 8 + 1, 1);
 	x.refs = malloc((CCG_FANOUT_MAX + 1) * sizeof *x.refs);
@@ -214,6 +217,7 @@ ccg_err an_wcur_relevant(const ccg_store *s, const ccg_an *a,
 		return err;
 	}
 	*bits = x.b;
+	*comp = x.comp;
 	return CCG_OK;
 }
 
@@ -343,7 +347,7 @@ static int node(ccg_anwcur *c, const ccg_walk_item *it, ccg_anwop *op,
 		const ccg_anreg *reg = ccg_an_region(c->a, h.region);
 		*op = (ccg_anwop){WOP_BARRIER, 1, c->loc, it->first, si.start,
 				  si.start, si.end, h.region, UINT64_MAX, 0,
-				  0, 0};
+				  0, 0, 0, 0};
 		if (!f.in_barrier && reg && reg->omp_barrier) {
 			f.in_barrier = 1;
 			given = 1;
@@ -414,7 +418,7 @@ static int raw_next(ccg_anwcur *c, ccg_anwop *op, ccg_err *err)
 		*op = (ccg_anwop){e->kind, (uint8_t)call, c->loc, it.first, t,
 			    call ? f->e : t, call ? f->l : t,
 			    call ? f->region : 0, e->f[0], e->f[1], e->f[2],
-			    e->f[3]};
+			    e->f[3], 0, 0};
 		if (e->kind == WOP_COLL) {
 			/* op, comm, root -> tag, comm, rank */
 			op->tag = e->f[0];

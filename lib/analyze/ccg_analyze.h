@@ -292,6 +292,9 @@ typedef struct ccg_an_loc {
 	uint64_t first, last;   /* its events, cut to the span (first > last:
 				 * none in the scope) */
 	ccg_cats cats;          /* its calls' time in the scope */
+	uint64_t off;           /* what its clock of useful computation at
+				 * its end exceeds its useful computation by
+				 * (ccg_waits.h), when the scope has_crit */
 } ccg_an_loc;
 
 /* A scope: its span [start, end], its locations in locations.tsv order,
@@ -308,6 +311,8 @@ typedef struct ccg_an_scope {
 	const void *path_ctx;
 	int hybrid;
 	int runtime_only;
+	int has_crit;           /* the locations' offs are known (a scope of
+				 * whole locations) */
 } ccg_an_scope;
 
 /* summary.tsv and efficiency.tsv of scope sc. */

@@ -105,7 +105,13 @@ typedef struct ccg_hop {
 
 /* The waits of a trace: per location (index as given), sorted by `at`,
  * then start; its lost sends, sorted by `at`; its hops (hop and nhop
- * NULL when there are none), sorted by t. */
+ * NULL when there are none), sorted by t; its clock's offset at its end.
+ *
+ * The clocks (OTF-CPT's, doc/analysis.md "Efficiency"): each thread's
+ * clock is its own useful computation plus an offset, raised where it
+ * synchronises - a receive to the sender's clock at the send, a
+ * collective's member to what it waits for - so that a clock is the most
+ * useful computation on any path of messages and collectives to there. */
 typedef struct ccg_waits {
 	size_t nlocs;
 	ccg_wait **w;
@@ -114,6 +120,11 @@ typedef struct ccg_waits {
 	size_t *nlost;
 	ccg_hop **hop;
 	size_t *nhop;
+	uint64_t *off;          /* per location: its clock's offset at its
+				 * end, what its clock of useful computation
+				 * exceeds its own useful computation by (a
+				 * thread: a location with calls, not an
+				 * accelerator stream; others 0) */
 } ccg_waits;
 
 /* Finds the waits of the n locations `locs` of store s (a the analysis of

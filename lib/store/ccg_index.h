@@ -39,7 +39,7 @@
 #include "ccg_store.h"
 
 /* Format version; a file of another version is rebuilt. */
-#define CCG_INDEX_VERSION 13
+#define CCG_INDEX_VERSION 14
 /* Seed of the file's checksums and of the hash in a default path. */
 #define CCG_INDEX_SEED 0x63636769647831ULL
 

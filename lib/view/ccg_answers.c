@@ -17,6 +17,7 @@
 #include "ccg_answers.h"
 #include "ccg_binsio.h"
 #include "ccg_mut.h"
+#include "ccg_waitset.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -89,7 +90,7 @@ static ccg_err an_scope_span(const ccg_trace *t, ccg_tspan sp,
 {
 	*sc = (ccg_an_scope){sp.start, sp.end, NULL, s->n, &t->secs,
 			     ccg_names_id_path, t, ccg_an_hybrid(t->an),
-			     t->runtime_only};
+			     t->runtime_only, 0};
 	ccg_an_loc *a = *locs = calloc(s->n ? s->n : 1, sizeof *a);
 	if (!a)
 		return CCG_ENOMEM;
@@ -159,6 +160,26 @@ ccg_err ccg_answers_summary_ticks(const ccg_trace *t, const ccg_loc *l,
 	return err;
 }
 
+/* The clocks' offsets of scope s's locations (efficiency.tsv's critical
+ * computation), when s is whole locations (the root, a group, a
+ * location; not a call or a window). */
+static ccg_err add_offsets(const ccg_trace *t, const ccg_scope *s,
+			   ccg_an_scope *sc, ccg_an_loc *locs)
+{
+	sc->has_crit = t->waits && !s->windowed;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->p[i].in.node != s->p[i].l->root || s->p[i].in.first)
+			sc->has_crit = 0;
+	if (!sc->has_crit)
+		return CCG_OK;
+	uint64_t *off = malloc((t->nlocs ? t->nlocs : 1) * sizeof *off);
+	ccg_err err = off ? ccg_waitset_offsets(t, off) : CCG_ENOMEM;
+	for (size_t i = 0; !err && i < s->n; i++)
+		locs[i].off = off[s->p[i].l - t->locs];
+	free(off);
+	return err;
+}
+
 /* summary.tsv or efficiency.tsv of scope s. */
 static ccg_err time_table(const ccg_trace *t, const ccg_where *w,
 			  const ccg_inst *in, const ccg_scope *s, enum view v,
@@ -167,6 +188,8 @@ static ccg_err time_table(const ccg_trace *t, const ccg_where *w,
 	ccg_an_loc *locs = NULL;
 	ccg_an_scope sc;
 	ccg_err err = an_scope(t, w, in, s, &locs, &sc);
+	if (!err && v != V_SUMMARY)
+		err = add_offsets(t, s, &sc, locs);
 	if (!err) {
 		if (v == V_SUMMARY)
 			ccg_an_summary(out, &sc);

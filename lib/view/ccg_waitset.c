@@ -8,7 +8,8 @@
  * region and cause: instances and ticks) and record nlocs + i its waits
  * (sorted by event index: at as a delta, start, dur, region, cause,
  * pattern); last the path: its stretches (location, t0, t1), the time per
- * region on it, and each location's share.  The root, a group and a
+ * region on it, each location's share, and each location's clock's
+ * offset at its end (efficiency.tsv's critical computation).  The root, a group and a
  * location read rows; a call directory and a window read a location's
  * waits, decoded once and kept in a bounded cache.
  */
@@ -125,9 +126,10 @@ static void put_waits(ccg_buf *b, const ccg_wait *w, size_t n,
 	}
 }
 
-/* The path record: stretches, time per region, shares. */
+/* The path record: stretches, time per region, shares, clocks. */
 static ccg_err put_path(const ccg_trace *t, const ccg_wloc *wl,
-			const ccg_pseg *seg, size_t nseg, ccg_buf *b)
+			const ccg_pseg *seg, size_t nseg, const uint64_t *off,
+			ccg_buf *b)
 {
 	ccg_rtime *rt = NULL;
 	size_t nrt = 0;
@@ -155,6 +157,8 @@ static ccg_err put_path(const ccg_trace *t, const ccg_wloc *wl,
 		}
 		for (size_t i = 0; i < t->nlocs; i++)
 			ccg_put_u(b, share[i]);
+		for (size_t i = 0; i < t->nlocs; i++)
+			ccg_put_u(b, off[i]);
 		err = ccg_buf_status(b);
 	}
 	free(rt);
@@ -172,7 +176,9 @@ static ccg_err put_none(ccg_waitset *ws)
 		ccg_put_u(&ws->rec[i], 0);
 		if (i >= ws->nlocs)
 			ccg_put_u(&ws->rec[i], 0);
-		for (size_t k = 0; i == 2 * ws->nlocs && k < ws->nlocs; k++)
+		/* The path's shares and clocks. */
+		for (size_t k = 0; i == 2 * ws->nlocs && k < 2 * ws->nlocs;
+		     k++)
 			ccg_put_u(&ws->rec[i], 0);
 		if (!err)
 			err = ccg_buf_status(&ws->rec[i]);
@@ -230,7 +236,7 @@ ccg_err ccg_waitset_build(const ccg_trace *t, ccg_waitset **out,
 		w.n[i] = w.nlost[i] = 0;
 	}
 	if (!err)
-		err = put_path(t, wl, seg, nseg, &ws->rec[2 * t->nlocs]);
+		err = put_path(t, wl, seg, nseg, w.off, &ws->rec[2 * t->nlocs]);
 	ccg_waits_free(&w);
 	free(seg);
 	free(wl);
@@ -454,6 +460,35 @@ ccg_err ccg_waitset_lost(const ccg_trace *t, const ccg_scope *s,
 						1};
 	}
 	ccg_lru_put(ws->cache, l);
+	return err;
+}
+
+ccg_err ccg_waitset_offsets(const ccg_trace *t, uint64_t *off)
+{
+	const unsigned char *p, *end;
+	void *hold;
+	uint64_t n, v;
+	ccg_err err = rec_get(t->waits, 2 * t->nlocs, &p, &end, &hold);
+	if (err)
+		return err;
+	/* Past the stretches (3 varints each), the regions (2) and the
+	 * shares (1 a location), to the offsets. */
+	for (int part = 0; !err && part < 3; part++) {
+		int per = 3 - part;
+		if (part < 2 && ccg_varint_get(&p, end, &n))
+			err = CCG_EFORMAT;
+		if (part == 2)
+			n = t->nlocs;
+		if (!err && n > (uint64_t)(end - p))
+			err = CCG_EFORMAT;
+		for (uint64_t k = 0; !err && k < n * (uint64_t)per; k++)
+			if (ccg_varint_get(&p, end, &v))
+				err = CCG_EFORMAT;
+	}
+	for (size_t i = 0; !err && i < t->nlocs; i++)
+		if (ccg_varint_get(&p, end, &off[i]))
+			err = CCG_EFORMAT;
+	rec_put(t->waits, hold);
 	return err;
 }
 

@@ -27,6 +27,10 @@ void ccg_waitset_free(ccg_waitset *ws);
 ccg_err ccg_waitset_lost(const ccg_trace *t, const ccg_scope *s,
 			 const ccg_part *p, ccg_msg_row **rows, size_t *n,
 			 size_t *cap);
+/* off[i] (room for t->nlocs): location i's clock's offset at its end,
+ * what its clock of useful computation exceeds its useful computation by
+ * (efficiency.tsv's critical computation). */
+ccg_err ccg_waitset_offsets(const ccg_trace *t, uint64_t *off);
 /* waits.tsv or critical-path.tsv (view v) of directory w (in: its
  * instance, for a tree directory). */
 ccg_err ccg_waitset_text(const ccg_trace *t, const ccg_where *w,

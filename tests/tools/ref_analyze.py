@@ -231,6 +231,16 @@ MEMBER_DEF_RE = re.compile(
 CLASS_DEF_RE = re.compile(r'^METRIC_CLASS\s+(\d+)\s+.*?\d+ Members?: (.*)$')
 INSTANCE_DEF_RE = re.compile(r'^METRIC_INSTANCE\s+(\d+)\s+Class: (\d+),')
 MEMBER_REF_RE = re.compile(r'" <(\d+)>(?=, "|$)')
+COMM_DEF_RE = re.compile(r'^COMM\s+(\d+)\s+Name: .*, Group: (?:"[^"]*" <(\d+)>|'
+                         r'UNDEFINED)')
+GROUP_SIZE_RE = re.compile(r'^GROUP\s+(\d+)\s+Name: .*, Type: (\w+).*?'
+                           r', (\d+) Members?')
+# An MPI message record: its peer (the location otf2-print names), its
+# communicator and tag; a collective's end: operation, communicator, root.
+P2P_RE = re.compile(r'(Receiver|Sender): \d+ \(.*?<(\d+)>\), Communicator: '
+                    r'.*?<(\d+)>, Tag: (\d+)')
+COLL_RE = re.compile(r'Operation: (\w+), Communicator: .*?<(\d+)>, Root: '
+                     r'(?:\d+ \(.*?<(\d+)>\)|(\S+))')
 METRIC_EV_RE = re.compile(r'^Metric: (\d+), (\d+) Values?: ?(.*)$')
 VALUE_RE = re.compile(r'<(\d+)>; (\w+); ([^);]*)\)')
 METRIC_MODES = {  # OTF2_MetricMode by number
@@ -263,6 +273,9 @@ class Definitions:
         self.members = {}     # id -> dict; definition order
         self.classes = {}     # id -> [member ids]
         self.instances = {}   # id -> class id
+        self.comm_group = {}  # communicator id -> its group id
+        self.group_size = {}  # group id -> members (COMM_SELF: 0)
+        self.self_groups = set()  # groups of type COMM_SELF
         for line in self._records(text.splitlines()):
             if line.startswith("CLOCK_PROPERTIES"):
                 m = CLOCK_RE.search(line)
@@ -308,6 +321,17 @@ class Definitions:
                 if m:
                     self.classes[int(m.group(1))] = [
                         int(x) for x in MEMBER_REF_RE.findall(m.group(2))]
+            elif line.startswith("COMM "):
+                m = COMM_DEF_RE.match(line)
+                if m and m.group(2) is not None:
+                    self.comm_group[int(m.group(1))] = int(m.group(2))
+            elif line.startswith("GROUP "):
+                m = GROUP_SIZE_RE.match(line)
+                if m:
+                    self.group_size[int(m.group(1))] = \
+                        0 if m.group(2) == "COMM_SELF" else int(m.group(3))
+                    if m.group(2) == "COMM_SELF":
+                        self.self_groups.add(int(m.group(1)))
             elif line.startswith("METRIC_INSTANCE "):
                 m = INSTANCE_DEF_RE.match(line)
                 if m:
@@ -462,6 +486,10 @@ class Trace:
         mpi_regions = any(p == "MPI" for _, p, _ in
                           self.defs.regions.values())
         self.hybrid = mpi_regions and any(n > 1 for n in cpus.values())
+        self.comm_size = {c: self.defs.group_size.get(g, 0)
+                          for c, g in self.defs.comm_group.items()}
+        self.defs.self_comms = {c for c, g in self.defs.comm_group.items()
+                                if g in self.defs.self_groups}
 
     @classmethod
     def load(cls, anchor, order=None):
@@ -611,6 +639,149 @@ class Trace:
         return {"included": inc, "left_out": left, "useful": useful,
                 "nonmpi": nonmpi, "runtime": runtime}
 
+    # -- the critical computation (efficiency.tsv) --
+    def useful_prefix(self, lid):
+        """(times, sums, useful) of a location: its time from its first
+        to its last event cut into pieces at every call's start and end,
+        piece k from times[k] on, useful (its innermost call's category
+        is computation; between calls: summary.tsv's rule) or not, sums[k]
+        the useful ticks before it."""
+        l = self.loc[lid]
+        gap = self.runtime_only and not self.worker(lid) and not l.stream
+        pieces, stack = [], []
+        cur = [l.first]
+
+        def upto(t, useful):
+            if t > cur[0]:
+                pieces.append((cur[0], useful))
+                cur[0] = t
+
+        def end(i):
+            return self.loc[lid].acts[i][2] + self.loc[lid].acts[i][3]
+
+        def useful_of(i):
+            return l.eff[i] == "computation"
+
+        for i, a in enumerate(l.acts):
+            while stack and end(stack[-1]) <= a[2]:
+                top = stack.pop()
+                upto(end(top), useful_of(top))
+            upto(a[2], useful_of(stack[-1]) if stack else gap)
+            stack.append(i)
+        while stack:
+            top = stack.pop()
+            upto(end(top), useful_of(top))
+        upto(l.last, gap)
+        pieces.append((cur[0], False))
+        times = [p[0] for p in pieces]
+        sums, acc = [], 0
+        for k, (t, u) in enumerate(pieces):
+            sums.append(acc)
+            if u and k + 1 < len(pieces):
+                acc += pieces[k + 1][0] - t
+        return times, sums, [p[1] for p in pieces]
+
+    def useful_at(self, pre, t):
+        """The useful ticks of a location before time t (pre:
+        useful_prefix)."""
+        times, sums, useful = pre
+        k = bisect.bisect_right(times, t) - 1
+        if k < 0:
+            return 0
+        return sums[k] + (t - times[k] if useful[k] else 0)
+
+    def offsets(self):
+        """Each thread's clock's offset at its end, what its clock of
+        useful computation exceeds its useful computation by (analysis.md,
+        "Efficiency"): the MPI records of every location in
+        time order (ties: definition order, then stream order); a
+        thread's clock at a record is its useful computation before it
+        plus its offset; a receive raises the receiver's offset so that
+        its clock at the receive is at least the sender's at the send (the
+        k-th send of a channel with its k-th receive), a collective (the
+        k-th of a communicator on each member, complete when all the
+        communicator's members came, else at the end) each member's to
+        the greatest of those it waits for."""
+        if getattr(self, "_offsets", None) is not None:
+            return self._offsets
+        defidx = {lid: k for k, (lid, _, _, _) in
+                  enumerate(self.defs.locations)}
+        thread = {lid: l.works and not l.stream and l.type != "METRIC"
+                  for lid, l in self.loc.items()}
+        ops = []
+        pre = {}
+        for lid, l in self.loc.items():
+            if not thread[lid] or not l.events:
+                continue
+            pre[lid] = self.useful_prefix(lid)
+            for seq, e in enumerate(l.events):
+                if e[0] in ("MPI_SEND", "MPI_ISEND", "MPI_RECV",
+                            "MPI_IRECV", "MPI_COLLECTIVE_END"):
+                    ops.append((e[1], defidx[lid], seq, lid, e[0], e[4]))
+        ops.sort()
+        off = dict.fromkeys(self.loc, 0)
+        chans, colls, count = {}, {}, {}
+
+        def raise_to(lid, comp, c):
+            if c > comp and c - comp > off[lid]:
+                off[lid] = c - comp
+
+        def coll_done(members, op, root):
+            sync = ("from_root" if op in ("BCAST", "SCATTER", "SCATTERV")
+                    else "to_root" if op in ("GATHER", "GATHERV", "REDUCE")
+                    else None if op in ("SCAN", "EXSCAN") else "all")
+            allc = max(m[2] for m in members)
+            rootc = [m[2] for m in members if m[0] == root]
+            for m in members:
+                if sync == "all" or (sync == "to_root" and m[0] == root):
+                    raise_to(m[0], m[1], allc)
+                elif sync == "from_root" and rootc and m[0] != root:
+                    raise_to(m[0], m[1], rootc[0])
+
+        for t, _, _, lid, kind, rest in ops:
+            comp = self.useful_at(pre[lid], t)
+            clk = comp + off[lid]
+            if kind == "MPI_COLLECTIVE_END":
+                m = COLL_RE.search(rest)
+                if not m:
+                    continue
+                comm = int(m.group(2))
+                k = count.get((lid, comm), 0)
+                count[(lid, comm)] = k + 1
+                # The root of a communicator of COMM_SELF's group is
+                # whoever asks: none.
+                root = int(m.group(3)) if m.group(3) and \
+                    comm not in self.defs.self_comms else None
+                inst = colls.setdefault((comm, k), [m.group(1), root, []])
+                inst[2].append((lid, comp, clk))
+                size = self.comm_size.get(comm, 0)
+                if size and len(inst[2]) >= size:
+                    coll_done(inst[2], inst[0], inst[1])
+                    del colls[(comm, k)]
+                continue
+            m = P2P_RE.search(rest)
+            if not m or m.group(2) is None:
+                continue
+            peer, comm, tag = int(m.group(2)), int(m.group(3)), \
+                int(m.group(4))
+            send = kind in ("MPI_SEND", "MPI_ISEND")
+            if peer not in self.loc:
+                continue
+            key = (lid, peer, comm, tag) if send else (peer, lid, comm, tag)
+            q = chans.setdefault(key, [])
+            if q and q[0][0] != send:
+                other = q.pop(0)
+                s_, r_ = ((lid, comp, clk), other[1]) if send else \
+                    (other[1], (lid, comp, clk))
+                if thread[s_[0]]:
+                    raise_to(r_[0], r_[1], s_[2])
+            else:
+                q.append((send, (lid, comp, clk)))
+        for inst in colls.values():
+            coll_done(inst[2], inst[0], inst[1])
+        self._offsets = {lid: off[lid] for lid in pre}
+        return self._offsets
+
     # -- imbalance.tsv's category rows --
     def imbalance_categories(self, lids, t0=None, t1=None):
         """The rows category:NAME of imbalance.tsv, over the threads."""
@@ -648,14 +819,27 @@ class Trace:
         pe = fdiv(tot, n * rt)
         lb = fdiv(tot, n * mx) if n else None
         ce = fdiv(mx, rt) if n else None
+        # The critical computation: the scope's threads' greatest clock
+        # at the end (useful computation plus offset), at least the most
+        # useful computation, at most the runtime; a scope of whole
+        # locations only.
+        crit = None
+        if n and t0 is None:
+            off = self.offsets()
+            crit = min(max([mx] + [useful[lid] + off.get(lid, 0)
+                                   for lid in inc]), rt)
         rows += [["parallel_efficiency", ratio(pe)],
                  ["load_balance", ratio(lb)],
                  ["communication_efficiency", ratio(ce)],
+                 ["serialisation_efficiency", ratio(fdiv(mx, crit))],
+                 ["transfer_efficiency", ratio(fdiv(crit, rt))],
                  ["computation_seconds_max",
                   seconds(mx, res) if n else "-"],
                  ["computation_seconds_mean", mean_seconds(tot, n, res)],
                  ["computation_seconds_min",
-                  seconds(mn, res) if n else "-"]]
+                  seconds(mn, res) if n else "-"],
+                 ["critical_computation_seconds",
+                  seconds(crit, res) if crit is not None else "-"]]
         slow = fast = "-"
         for lid in inc:  # in order: the first wins a tie
             if slow == "-" or useful[lid] > useful[slow]:

@@ -268,6 +268,13 @@ def events_text(lid, lines, regions, members=()):
             kind = "ENTER" if f[0] == "E" else "LEAVE"
             out.append('%-30s %16d %20d  Region: "%s" <%d>'
                        % (kind, lid, t, f[2], rid[f[2]]))
+        elif f[0] in ("S", "R"):
+            # "S t peer tag": a message to location peer, "R": from it.
+            kind, who = (("MPI_SEND", "Receiver") if f[0] == "S" else
+                         ("MPI_RECV", "Sender"))
+            out.append('%-30s %16d %20d  %s: %s ("M" <%s>), Communicator: '
+                       '"W" <0>, Tag: %s, Length: 8'
+                       % (kind, lid, t, who, f[2], f[2], f[3]))
         elif f[0] == "M":
             cls, vals = int(f[2]), f[3:]
             mids = CLASSES[cls]
@@ -340,14 +347,18 @@ def test_runtime_calls():
     # Efficiency: useful computation is summary.tsv's: location 0 45,
     # location 1 195.  runtime 0-200; parallel 240/400, load balance
     # 240/390 = 0.61538, communication 195/200.  Not hybrid (one thread
-    # per group).
+    # per group).  No message: the critical computation is the max useful
+    # (serialisation 1, transfer = communication).
     want = [["metric", "value"], ["runtime_ticks", "200"],
             ["runtime_seconds", "0.200"], ["locations", "2"],
             ["parallel_efficiency", "0.6000"], ["load_balance", "0.6154"],
             ["communication_efficiency", "0.9750"],
+            ["serialisation_efficiency", "1.0000"],
+            ["transfer_efficiency", "0.9750"],
             ["computation_seconds_max", "0.195"],
             ["computation_seconds_mean", "0.120"],
             ["computation_seconds_min", "0.045"],
+            ["critical_computation_seconds", "0.195"],
             ["slowest_location", "1"], ["fastest_location", "0"]]
     eq(tr.efficiency(tr.root()), want, "case 1 efficiency")
     # imbalance.tsv's category rows: computation 45 and 195 (mean 120,
@@ -456,9 +467,12 @@ def test_worker_and_hybrid():
             ["runtime_seconds", "10.0"], ["locations", "2"],
             ["parallel_efficiency", "0.3750"], ["load_balance", "0.6250"],
             ["communication_efficiency", "0.6000"],
+            ["serialisation_efficiency", "1.0000"],
+            ["transfer_efficiency", "0.6000"],
             ["computation_seconds_max", "6.0"],
             ["computation_seconds_mean", "3.8"],
             ["computation_seconds_min", "1.5"],
+            ["critical_computation_seconds", "6.0"],
             ["slowest_location", "0"], ["fastest_location", "10"],
             ["mpi_parallel_efficiency", "0.7000"],
             ["mpi_load_balance", "1.0000"],
@@ -509,6 +523,50 @@ MEMBERS = [("CYC", "ACCUMULATED_START", "UINT64"),
            ("R", "RELATIVE_LAST", "INT64"),
            ("PWR", "ABSOLUTE_POINT", "UINT64"),
            ("PL", "ABSOLUTE_LAST", "UINT64")]
+
+
+def test_critical():
+    """Case 3: the critical computation of a chain of messages, res 1000.
+    Each location runs main 0-100 (computation); location 0 computes
+    0-40, sends to 1 at 42 in MPI_Send 40-45, then MPI_Finalize 45-100:
+    useful 40.  Location 1: computes 0-10, MPI_Recv 10-50 receives at 48
+    (its own 10, the sender's clock 40: offset 30), computes 50-80, sends
+    to 2 at 82 in MPI_Send 80-85 (clock 10 + 30 + 30 = 70), computes
+    85-100: useful 55, clock 85 at its end.  Location 2: computes 0-20,
+    MPI_Recv 20-90 receives at 88 (own 20, sender 70: offset 50),
+    computes 90-100: useful 30, clock 80.  Critical computation 85 (the
+    path 0-40 on 0, 50-80 on 1, 85-100 on 1), max useful 55, runtime
+    100: serialisation 55/85 = 0.64706, transfer 0.85, their product
+    0.55 = communication.  A location alone: its own clock (location 2:
+    80, serialisation 30/80 = 0.375); a window: none."""
+    regions = [("main", "COMPILER", "FUNCTION"),
+               ("MPI_Send", "MPI", "POINT2POINT"),
+               ("MPI_Recv", "MPI", "POINT2POINT"),
+               ("MPI_Finalize", "MPI", "FUNCTION")]
+    tr = make_trace(1000, 0, regions, ["R0", "R1", "R2"],
+                    [(0, "M", "CPU_THREAD", 0), (1, "M", "CPU_THREAD", 1),
+                     (2, "M", "CPU_THREAD", 2)],
+                    {0: ["E 0 main", "E 40 MPI_Send", "S 42 1 7",
+                         "L 45 MPI_Send", "E 45 MPI_Finalize",
+                         "L 100 MPI_Finalize", "L 100 main"],
+                     1: ["E 0 main", "E 10 MPI_Recv", "R 48 0 7",
+                         "L 50 MPI_Recv", "E 80 MPI_Send", "S 82 2 7",
+                         "L 85 MPI_Send", "L 100 main"],
+                     2: ["E 0 main", "E 20 MPI_Recv", "R 88 1 7",
+                         "L 90 MPI_Recv", "L 100 main"]})
+    e = dict(map(tuple, tr.efficiency(tr.root())))
+    eq([e[k] for k in ("communication_efficiency", "serialisation_efficiency",
+                       "transfer_efficiency", "computation_seconds_max",
+                       "critical_computation_seconds")],
+       ["0.5500", "0.6471", "0.8500", "0.055", "0.085"], "case 3 root")
+    e = dict(map(tuple, tr.efficiency([2])))
+    eq([e[k] for k in ("serialisation_efficiency",
+                       "critical_computation_seconds")],
+       ["0.3750", "0.080"], "case 3 location 2")
+    e = dict(map(tuple, tr.efficiency(tr.root(), 10, 60)))
+    eq([e[k] for k in ("serialisation_efficiency", "transfer_efficiency",
+                       "critical_computation_seconds")], ["-"] * 3,
+       "case 3 window")
 
 
 def counters_trace():
@@ -800,6 +858,7 @@ def main():
     test_runtime_calls()
     test_runtime_only()
     test_worker_and_hybrid()
+    test_critical()
     test_counters()
     test_repairs_and_zero()
     test_checker()

@@ -45,7 +45,7 @@ static ccg_err put(void *ctx, uint32_t loc, const ccg_wait *w)
 static void add(ccg_anofl *o, uint8_t kind, uint32_t loc, uint64_t at,
 		uint64_t e, uint64_t l, uint64_t stream, uint64_t sync)
 {
-	ccg_anwop op = {kind, 1, loc, at, e, e, l, 99, stream, 0, sync, 0};
+	ccg_anwop op = {kind, 1, loc, at, e, e, l, 99, stream, 0, sync, 0, 0, 0};
 	assert_int_equal(an_ofl_add(o, &op), CCG_OK);
 }
 
@@ -168,7 +168,7 @@ static void test_match(void **state)
 	ccg_wait *wv[2] = {&hw, NULL};
 	ccg_hop *hv[2] = {NULL, &hh};
 	size_t nw[2] = {1, 0}, nh[2] = {0, 1};
-	ccg_waits pw = {2, wv, nw, NULL, NULL, hv, nh};
+	ccg_waits pw = {2, wv, nw, NULL, NULL, hv, nh, NULL};
 	ccg_pseg *s;
 	size_t ns;
 	assert_int_equal(ccg_waits_path(&pw, pl, 2, 0, &s, &ns), CCG_OK);

@@ -1,0 +1,179 @@
+#!/usr/bin/python3
+"""Traces whose critical computation is known by construction, written
+with the OTF2 Python writer, and the check of a mount's efficiency.tsv
+against what was worked out by hand (doc/analysis.md, "Efficiency").
+
+  crit_trace.py write DIR        writes the trace (DIR/traces.otf2)
+  crit_trace.py check MOUNT      checks MOUNT's efficiency.tsv files
+
+The program: three ranks (one thread each, main a computation region
+around everything), times in units of U ticks, resolution 10^9:
+
+  rank 0: computes 0-40, MPI_Send 40-45 (to 1, record at 42), computes
+          45-60, MPI_Allreduce 60-130 (end record 128), computes 130-150,
+          MPI_Bcast from rank 2 150-200 (end 198), computes 200-210;
+  rank 1: computes 0-10, MPI_Recv 10-50 (from 0, record 48), computes
+          50-120, MPI_Allreduce 120-130 (end 129), computes 130-135,
+          MPI_Bcast 135-200 (end 199), computes 200-205, MPI_Finalize
+          205-210;
+  rank 2: computes 0-100, MPI_Allreduce 100-130 (end 127), computes
+          130-190, MPI_Bcast (root) 190-195 (end 192), computes 195-210.
+
+Clocks (useful computation + offset): rank 0 sends with 40; rank 1
+receives with 10: offset 30.  At the allreduce rank 0 has 55, rank 1 80
++ 30 = 110, rank 2 100: all take 110 (offsets 55, 30, 10).  At the
+broadcast the root has 160 + 10 = 170: rank 0 (75 + 55 = 130) and rank 1
+(85 + 30 = 115) take it (offsets 95, 85).  At the end: rank 0 85 + 95 =
+180, rank 1 90 + 85 = 175, rank 2 175 + 10 = 185.  So the critical
+computation is 185 (rank 0 0-40, rank 1 50-120, rank 2 130-190 and
+195-210), the max useful 175 (rank 2), the runtime 210: serialisation
+175/185, transfer 185/210, communication 175/210.  A rank's own directory:
+its clock (rank 1: 175, its useful 90: serialisation 90/175).
+"""
+import os
+import sys
+
+U = 1000000          # ticks per unit
+RES = 10 ** 9
+
+# Per rank: (start, end, region) of each MPI call, and its record:
+# ("send", t, peer) / ("recv", t, peer) / ("coll", t, op, root rank).
+RANKS = [
+    [(40, 45, "MPI_Send", ("send", 42, 1)),
+     (60, 130, "MPI_Allreduce", ("coll", 128, "ALLREDUCE", None)),
+     (150, 200, "MPI_Bcast", ("coll", 198, "BCAST", 2))],
+    [(10, 50, "MPI_Recv", ("recv", 48, 0)),
+     (120, 130, "MPI_Allreduce", ("coll", 129, "ALLREDUCE", None)),
+     (135, 200, "MPI_Bcast", ("coll", 199, "BCAST", 2)),
+     (205, 210, "MPI_Finalize", None)],
+    [(100, 130, "MPI_Allreduce", ("coll", 127, "ALLREDUCE", None)),
+     (190, 195, "MPI_Bcast", ("coll", 192, "BCAST", 2))],
+]
+END = 210
+# Worked out above, in units.
+USEFUL = [85, 90, 175]
+CLOCK_END = [180, 175, 185]
+
+
+def write(path):
+    import otf2
+    from otf2.enums import (CollectiveOp, GroupType, LocationGroupType,
+                            LocationType, Paradigm, RegionRole)
+    with otf2.writer.open(path, timer_resolution=RES) as tr:
+        d = tr.definitions
+        node = d.system_tree_node("node")
+        regions = {
+            "main": d.region("main", paradigm=Paradigm.USER,
+                             region_role=RegionRole.FUNCTION),
+            "MPI_Send": d.region("MPI_Send", paradigm=Paradigm.MPI,
+                                 region_role=RegionRole.POINT2POINT),
+            "MPI_Recv": d.region("MPI_Recv", paradigm=Paradigm.MPI,
+                                 region_role=RegionRole.POINT2POINT),
+            "MPI_Allreduce": d.region("MPI_Allreduce", paradigm=Paradigm.MPI,
+                                      region_role=RegionRole.COLL_ALL2ALL),
+            "MPI_Bcast": d.region("MPI_Bcast", paradigm=Paradigm.MPI,
+                                  region_role=RegionRole.COLL_ONE2ALL),
+            "MPI_Finalize": d.region("MPI_Finalize", paradigm=Paradigm.MPI,
+                                     region_role=RegionRole.FUNCTION),
+        }
+        locs = []
+        for r in range(len(RANKS)):
+            g = d.location_group("Rank %d" % r, system_tree_parent=node,
+                                 location_group_type=LocationGroupType.PROCESS)
+            locs.append(d.location("Thread 0", type=LocationType.CPU_THREAD,
+                                   group=g))
+        everyone = d.group("world", group_type=GroupType.COMM_LOCATIONS,
+                           paradigm=Paradigm.MPI, members=locs)
+        ranks = d.group("world ranks", group_type=GroupType.COMM_GROUP,
+                        paradigm=Paradigm.MPI,
+                        members=list(range(len(RANKS))))
+        assert everyone
+        comm = d.comm("MPI_COMM_WORLD", ranks, None)
+        ops = {"ALLREDUCE": CollectiveOp.ALLREDUCE,
+               "BCAST": CollectiveOp.BCAST}
+        for r, calls in enumerate(RANKS):
+            w = tr.event_writer_from_location(locs[r])
+            w.enter(0, regions["main"])
+            for start, end, name, rec in calls:
+                w.enter(start * U, regions[name])
+                if rec and rec[0] == "send":
+                    w.mpi_send(rec[1] * U, rec[2], comm, 7, 8)
+                elif rec and rec[0] == "recv":
+                    w.mpi_recv(rec[1] * U, rec[2], comm, 7, 8)
+                elif rec:
+                    root = rec[3] if rec[3] is not None else 0xffffffff
+                    w.mpi_collective_begin(start * U)
+                    w.mpi_collective_end(rec[1] * U, ops[rec[2]], comm,
+                                         root, 8, 8)
+                w.leave(end * U, regions[name])
+            w.leave(END * U, regions["main"])
+
+
+def ratio(num, den):
+    """num / den as efficiency.tsv prints a ratio (4 decimals, half up)."""
+    q = (num * 10 ** 4 + den // 2) // den
+    return "%d.%04d" % divmod(q, 10 ** 4)
+
+
+def secs(units):
+    """units as efficiency.tsv prints seconds (9 decimals at 10^9)."""
+    return "%d.%09d" % divmod(units * U, RES)
+
+
+def table(path):
+    with open(path) as f:
+        rows = [ln.rstrip("\n").split("\t") for ln in f][1:]
+    return dict(r[:2] for r in rows)
+
+
+def check(mount):
+    bad = []
+
+    def want(path, key, value):
+        got = table(os.path.join(mount, path)).get(key)
+        if got != value:
+            bad.append("%s: %s is %r, want %r" % (path, key, got, value))
+
+    crit, mx = max(CLOCK_END), max(USEFUL)
+    root = "efficiency.tsv"
+    want(root, "critical_computation_seconds", secs(crit))
+    want(root, "serialisation_efficiency", ratio(mx, crit))
+    want(root, "transfer_efficiency", ratio(crit, END))
+    want(root, "communication_efficiency", ratio(mx, END))
+    # The product is the communication efficiency, to the printed digits.
+    t = table(os.path.join(mount, root))
+    prod = float(t["serialisation_efficiency"]) * \
+        float(t["transfer_efficiency"])
+    if abs(prod - float(t["communication_efficiency"])) > 1.5e-4:
+        bad.append("serialisation x transfer %.6f is not communication %s"
+                   % (prod, t["communication_efficiency"]))
+    for r in range(len(RANKS)):
+        for d in ("Rank_%d" % r, "Rank_%d/Thread_0" % r):
+            p = os.path.join(d, "efficiency.tsv")
+            want(p, "critical_computation_seconds", secs(CLOCK_END[r]))
+            want(p, "serialisation_efficiency",
+                 ratio(USEFUL[r], CLOCK_END[r]))
+    # A window (ticks since the zero; a call directory has no
+    # efficiency.tsv): no replay of its own.
+    for k in ("serialisation_efficiency", "transfer_efficiency",
+              "critical_computation_seconds"):
+        want("time/%d-%d/efficiency.tsv" % (10 * U, 60 * U), k, "-")
+    for b in bad:
+        print("FAIL: " + b)
+    print("critical computation: %d ranks and a window checked, "
+          "%d differences" % (len(RANKS), len(bad)))
+    return 1 if bad else 0
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in ("write", "check"):
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    if sys.argv[1] == "write":
+        write(sys.argv[2])
+        return 0
+    return check(sys.argv[2])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
