@@ -225,6 +225,11 @@ ccg_err an_wcur_create(const ccg_store *s, const ccg_an *a,
 		       const ccg_wloc *l, uint32_t loc, ccg_walk_memo *m,
 		       const uint8_t *rel, int pin, ccg_anwcur **out);
 void an_wcur_free(ccg_anwcur *c);
+/* A walk over location l's stream (its root; frames of data_size bytes,
+ * memo m, `pin` as an_wcur_create's) into *w (ccg_walk_free), and *tc
+ * reading its times. */
+ccg_err an_loc_walk(const ccg_store *s, const ccg_wloc *l, ccg_walk_memo *m,
+		    int pin, size_t data_size, ccg_walk **w, ccg_tcur *tc);
 /* The next operation into *op; 1 when there is none left, 0 when one
  * was given, else -1 with *err set. */
 int an_wcur_next(ccg_anwcur *c, ccg_anwop *op, ccg_err *err);

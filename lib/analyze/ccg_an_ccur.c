@@ -46,18 +46,12 @@ ccg_err an_ccur_create(const ccg_store *s, const ccg_an *a,
 		return CCG_ENOMEM;
 	c->a = a;
 	c->gap = (uint8_t)(gap != 0);
-	ccg_walk_opts o = {0, CCG_WALK_READ_ITEMS | (pin ? CCG_WALK_PIN : 0),
-			   sizeof(cfr), m};
-	ccg_err err = ccg_walk_create_opts(s, &o, &c->w);
+	c->over = !l->sl.nevents;
+	ccg_err err = an_loc_walk(s, l, m, pin, sizeof(cfr), &c->w, &c->tc);
 	if (err) {
 		free(c);
 		return err;
 	}
-	ccg_sloc_tcur(&c->tc, s, &l->sl);
-	if (l->sl.nevents)
-		ccg_walk_start(c->w, l->root.node, l->root.first, 0);
-	else
-		c->over = 1;
 	*out = c;
 	return CCG_OK;
 }

@@ -259,16 +259,103 @@ void ccg_an_efficiency(ccg_sink *s, const ccg_an_scope *sc)
 		{"openmp_communication_efficiency", E_RATIO, 1, u.max, 1, m.max,
 		 1},
 	};
+	/* The counters of useful computation: counts, then ratios of them
+	 * (negative sums, from counters that wrapped, count as none). */
+	const ccg_an_useful *uc = sc->useful;
+	unsigned __int128 ins = 0, cyc = 0;
+	int hi = 0, hy = 0;
+	if (uc) {
+		hi = uc->have[0] && uc->v[0] >= 0;
+		hy = uc->have[1] && uc->v[1] >= 0;
+		ins = hi ? (unsigned __int128)uc->v[0] : 0;
+		cyc = hy ? (unsigned __int128)uc->v[1] : 0;
+	}
+	const erow crows[] = {
+		{"useful_instructions", E_COUNT, hi, ins, 0, 0, 0},
+		{"useful_cycles", E_COUNT, hy, cyc, 0, 0, 0},
+		{"ipc", E_RATIO, hi && hy, ins, 1, cyc, 1},
+		{"frequency_ghz", E_RATIO, hy && sc->secs->res, cyc,
+		 sc->secs->res, u.sum,
+		 1000000000},
+	};
 	/* The hybrid split is the last six rows. */
 	size_t nrows = sizeof rows / sizeof *rows - (sc->hybrid ? 0 : 6);
 	ccg_sink_add(s, "metric\tvalue\n", 13);
-	for (size_t i = 0; i < nrows; i++)
+	/* Then the counters' rows, then the hybrid split. */
+	for (size_t i = 0; i < nrows; i++) {
 		erow_put(s, sc, &rows[i]);
+		int last = !strcmp(rows[i].name, "fastest_location");
+		for (size_t k = 0; last && k < 4; k++)
+			erow_put(s, sc, &crows[k]);
+	}
 	for (size_t i = 0; i < sc->n && !ccg_sink_done(s); i++) {
 		if (included(&sc->locs[i]))
 			continue;
 		erow r = {"left_out", E_PATH, 1, i, 0, 0, 0};
 		erow_put(s, sc, &r);
+	}
+}
+
+/* ---- the counters of useful computation ---- */
+
+/* Which of useful_instructions (0) and useful_cycles (1) member m is
+ * (-1: neither): Score-P's PAPI counters, lo2s's perf counters. */
+static int useful_kind(const ccg_anmember *m)
+{
+	static const char *const names[2][2] = {
+		{"PAPI_TOT_INS", "instructions"}, {"PAPI_TOT_CYC", "cpu-cycles"}};
+	if (an_mode_is_abs(m->mode))
+		return -1;
+	for (int k = 0; k < 2; k++)
+		for (int j = 0; j < 2; j++)
+			if (!strcmp(m->def.name, names[k][j]))
+				return k;
+	return -1;
+}
+
+int ccg_an_has_useful_members(const ccg_an *a)
+{
+	for (size_t i = 0; i < a->nmembers; i++)
+		if (useful_kind(&a->members[i]) >= 0)
+			return 1;
+	return 0;
+}
+
+static int useful_region(const ccg_an *a, uint64_t region, int gap)
+{
+	/* Samples written with the calls count inside calls only (as
+	 * counters.tsv's rows); a meter's time in no call where that time is
+	 * computation. */
+	if (region == CCG_MROW_OUTSIDE)
+		return gap;
+	if (region == CCG_CTR_SELF || region == CCG_MROW_SPAN)
+		return 0;
+	return ccg_an_region_category(a, region) == CCG_CAT_COMPUTATION;
+}
+
+void ccg_an_useful_counters(const ccg_an *a, const ccg_counters *c,
+			    const ccg_mrows *mr, int gap, ccg_an_useful *out)
+{
+	for (uint32_t i = 0; i < c->n; i++) {
+		const ccg_crow *r = &c->r[i];
+		const ccg_anmember *m = &a->members[r->member];
+		int k = useful_kind(m);
+		if (k < 0 || !r->counted || !useful_region(a, r->region, gap))
+			continue;
+		out->have[k] = 1;
+		out->v[k] += m->is_double ? (__int128)r->excl.d
+					  : (__int128)(int64_t)r->excl.u;
+	}
+	for (uint32_t i = 0; mr && i < mr->n; i++) {
+		const ccg_mrow *r = &mr->r[i];
+		const ccg_anmember *m = &a->members[r->member];
+		int k = useful_kind(m);
+		if (k < 0 || !r->counted || !useful_region(a, r->region, gap))
+			continue;
+		out->have[k] = 1;
+		/* A double member counts in 2^-64: rounded to whole. */
+		out->v[k] += m->is_double ? (r->excl + ((__int128)1 << 63)) >> 64
+					  : r->excl;
 	}
 }
 

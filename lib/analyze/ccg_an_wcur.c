@@ -73,17 +73,26 @@ ccg_err an_wcur_create(const ccg_store *s, const ccg_an *a,
 	c->rel = rel;
 	c->nrel = ccg_store_node_count(s);
 	c->fields = (ccg_buf)CCG_BUF_INIT;
-	ccg_walk_opts o = {0, CCG_WALK_READ_ITEMS | (pin ? CCG_WALK_PIN : 0),
-			   sizeof(wfr), m};
-	ccg_err err = ccg_walk_create_opts(s, &o, &c->w);
+	ccg_err err = an_loc_walk(s, l, m, pin, sizeof(wfr), &c->w, &c->tc);
 	if (err) {
 		free(c);
 		return err;
 	}
-	ccg_sloc_tcur(&c->tc, s, &l->sl);
-	if (l->sl.nevents)
-		ccg_walk_start(c->w, l->root.node, l->root.first, 0);
 	*out = c;
+	return CCG_OK;
+}
+
+ccg_err an_loc_walk(const ccg_store *s, const ccg_wloc *l, ccg_walk_memo *m,
+		    int pin, size_t data_size, ccg_walk **w, ccg_tcur *tc)
+{
+	ccg_walk_opts o = {0, CCG_WALK_READ_ITEMS | (pin ? CCG_WALK_PIN : 0),
+			   data_size, m};
+	ccg_err err = ccg_walk_create_opts(s, &o, w);
+	if (err)
+		return err;
+	ccg_sloc_tcur(tc, s, &l->sl);
+	if (l->sl.nevents)
+		ccg_walk_start(*w, l->root.node, l->root.first, 0);
 	return CCG_OK;
 }
 

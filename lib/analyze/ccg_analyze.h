@@ -280,6 +280,14 @@ void ccg_an_mrows_free(ccg_mrows *r);
 
 /* ---- the tables of a scope (ccg_an_table.c) ---- */
 
+/* The counters of useful computation (doc/analysis.md, "Efficiency"):
+ * instructions [0] and cycles [1], summed, in whole counts; have[k]: a
+ * row of such a member counted. */
+typedef struct ccg_an_useful {
+	int have[2];
+	__int128 v[2];
+} ccg_an_useful;
+
 /* One location of a scope. */
 typedef struct ccg_an_loc {
 	uint64_t id;            /* its definition id (paths: the scope's
@@ -313,7 +321,20 @@ typedef struct ccg_an_scope {
 	int runtime_only;
 	int has_crit;           /* the locations' offs are known (a scope of
 				 * whole locations) */
+	const ccg_an_useful *useful; /* its counters of useful computation,
+				 * NULL: the trace has none */
 } ccg_an_scope;
+
+/* Whether a's trace defines a member useful_instructions or useful_cycles
+ * reads (Score-P's PAPI_TOT_INS, PAPI_TOT_CYC; lo2s's instructions,
+ * cpu-cycles). */
+int ccg_an_has_useful_members(const ccg_an *a);
+/* Sums into *out the exclusive increases of those members in calls of
+ * computation regions among a scope's counters c (resolved) and meter
+ * rows mr (NULL: none); with `gap` (time in no call is computation) also
+ * those of no call. */
+void ccg_an_useful_counters(const ccg_an *a, const ccg_counters *c,
+			    const ccg_mrows *mr, int gap, ccg_an_useful *out);
 
 /* summary.tsv and efficiency.tsv of scope sc. */
 void ccg_an_summary(ccg_sink *s, const ccg_an_scope *sc);

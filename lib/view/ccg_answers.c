@@ -90,7 +90,7 @@ static ccg_err an_scope_span(const ccg_trace *t, ccg_tspan sp,
 {
 	*sc = (ccg_an_scope){sp.start, sp.end, NULL, s->n, &t->secs,
 			     ccg_names_id_path, t, ccg_an_hybrid(t->an),
-			     t->runtime_only, 0};
+			     t->runtime_only, 0, NULL};
 	ccg_an_loc *a = *locs = calloc(s->n ? s->n : 1, sizeof *a);
 	if (!a)
 		return CCG_ENOMEM;
@@ -180,6 +180,10 @@ static ccg_err add_offsets(const ccg_trace *t, const ccg_scope *s,
 	return err;
 }
 
+static ccg_err useful_counters(const ccg_trace *t, const ccg_where *w,
+			       const ccg_inst *in, const ccg_scope *s,
+			       ccg_an_useful *u);
+
 /* summary.tsv or efficiency.tsv of scope s. */
 static ccg_err time_table(const ccg_trace *t, const ccg_where *w,
 			  const ccg_inst *in, const ccg_scope *s, enum view v,
@@ -188,8 +192,14 @@ static ccg_err time_table(const ccg_trace *t, const ccg_where *w,
 	ccg_an_loc *locs = NULL;
 	ccg_an_scope sc;
 	ccg_err err = an_scope(t, w, in, s, &locs, &sc);
+	ccg_an_useful u = {{0, 0}, {0, 0}};
 	if (!err && v != V_SUMMARY)
 		err = add_offsets(t, s, &sc, locs);
+	/* The counters of useful computation, where the trace has them. */
+	if (!err && v != V_SUMMARY && ccg_an_has_useful_members(t->an)) {
+		err = useful_counters(t, w, in, s, &u);
+		sc.useful = &u;
+	}
 	if (!err) {
 		if (v == V_SUMMARY)
 			ccg_an_summary(out, &sc);
@@ -422,15 +432,31 @@ static ccg_err meters_add(const ccg_trace *t, const ccg_scope *s,
 	return err ? err : ccg_an_mrows_add(out, whole);
 }
 
-static ccg_err counters_table(const ccg_trace *t, const ccg_where *w,
-			      const ccg_inst *in, const ccg_scope *s,
-			      ccg_sink *out)
+/* A scope's counters: the rows of its samples written with the calls
+ * (resolved, summed), its meters' rows, and for counters.tsv the calls
+ * (its statistics, a window's calls open at its start). */
+typedef struct scope_ctr {
+	ccg_counters all;
+	ccg_mrows mall;
+	ccg_stats st;
+	uint64_t *open;
+	size_t nopen, capopen;
+} scope_ctr;
+
+static void scope_ctr_free(scope_ctr *c)
 {
-	ccg_counters all = {0};
-	ccg_mrows mall = {0};
-	ccg_stats st = {0};
-	uint64_t *open = NULL;
-	size_t nopen = 0, capopen = 0;
+	ccg_an_ctr_free(&c->all);
+	ccg_an_mrows_free(&c->mall);
+	free(c->open);
+	ccg_stats_free(&c->st);
+}
+
+/* The counters of scope s into c (zeroed; the caller frees it), with
+ * the calls when `calls`. */
+static ccg_err scope_counters(const ccg_trace *t, const ccg_where *w,
+			      const ccg_inst *in, const ccg_scope *s,
+			      int calls, scope_ctr *c)
+{
 	ccg_err err = CCG_OK;
 	int is_root = !in || w->dir == in->l->base;
 	ccg_tspan sp = ccg_scope_span(t, w, in);
@@ -439,37 +465,57 @@ static ccg_err counters_table(const ccg_trace *t, const ccg_where *w,
 		ccg_counters own = {0}, before = {0};
 		ccg_stats sown = {0};
 		const void *shared, *res, *sshared, *sres;
-		if ((err = meters_add(t, s, p, sp, &mall)))
+		if ((err = meters_add(t, s, p, sp, &c->mall)))
 			break;
 		/* A window's calls: those open at its start too. */
 		ccg_an_stream ls = loc_stream(t, p->l);
-		if (s->windowed &&
-		    (err = ccg_an_open_at(t->store, &ls, sp.start, &open,
-					  &nopen, &capopen)))
+		if (calls && s->windowed &&
+		    (err = ccg_an_open_at(t->store, &ls, sp.start, &c->open,
+					  &c->nopen, &c->capopen)))
 			break;
 		if ((err = part_result(t, s, p, CCG_RES_COUNTERS, &own, &shared,
 				       &res)))
 			goto next;
 		if ((err = before_part(t, s, p, is_root, &before)) ||
-		    (err = ccg_an_ctr_resolve(t->an, res, &before, &all)))
+		    (err = ccg_an_ctr_resolve(t->an, res, &before, &c->all)))
 			goto next;
-		if (!(err = part_result(t, s, p, CCG_RES_STATS, &sown, &sshared,
-					&sres)))
-			err = ccg_stats_merge(&st, sres);
-		put_part(t, CCG_RES_STATS, &sown, sshared);
+		if (calls && !(err = part_result(t, s, p, CCG_RES_STATS, &sown,
+						 &sshared, &sres)))
+			err = ccg_stats_merge(&c->st, sres);
+		if (calls)
+			put_part(t, CCG_RES_STATS, &sown, sshared);
 next:
 		ccg_an_ctr_free(&before);
 		put_part(t, CCG_RES_COUNTERS, &own, shared);
 	}
-	ccg_sort(open, nopen, sizeof *open, ccg_cmp_u64_items);
-	ccg_an_calls calls = {&st, open, nopen};
+	return err;
+}
+
+static ccg_err counters_table(const ccg_trace *t, const ccg_where *w,
+			      const ccg_inst *in, const ccg_scope *s,
+			      ccg_sink *out)
+{
+	scope_ctr c = {0};
+	ccg_err err = scope_counters(t, w, in, s, 1, &c);
+	ccg_sort(c.open, c.nopen, sizeof *c.open, ccg_cmp_u64_items);
+	ccg_an_calls calls = {&c.st, c.open, c.nopen};
 	if (!err)
-		err = ccg_an_counters_table(out, t->an, &all, &mall, &calls,
+		err = ccg_an_counters_table(out, t->an, &c.all, &c.mall, &calls,
 					    t->secs.res);
-	ccg_an_ctr_free(&all);
-	ccg_an_mrows_free(&mall);
-	free(open);
-	ccg_stats_free(&st);
+	scope_ctr_free(&c);
+	return err;
+}
+
+static ccg_err useful_counters(const ccg_trace *t, const ccg_where *w,
+			       const ccg_inst *in, const ccg_scope *s,
+			       ccg_an_useful *u)
+{
+	scope_ctr c = {0};
+	ccg_err err = scope_counters(t, w, in, s, 0, &c);
+	if (!err)
+		ccg_an_useful_counters(t->an, &c.all, &c.mall, t->runtime_only,
+				       u);
+	scope_ctr_free(&c);
 	return err;
 }
 

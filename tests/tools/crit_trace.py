@@ -29,6 +29,14 @@ computation is 185 (rank 0 0-40, rank 1 50-120, rank 2 130-190 and
 195-210), the max useful 175 (rank 2), the runtime 210: serialisation
 175/185, transfer 185/210, communication 175/210.  A rank's own directory:
 its clock (rank 1: 175, its useful 90: serialisation 90/175).
+
+Counters, as Score-P writes PAPI counters: before every ENTER and LEAVE
+a METRIC record of PAPI_TOT_INS and PAPI_TOT_CYC (accumulated from 0),
+grown since the previous one at the rate of the innermost call open in
+between: main (computation) INS_C instructions and CYC_C cycles per
+tick, an MPI call INS_M and CYC_M.  So the useful instructions are INS_C
+x the useful ticks (350 U over the ranks), the cycles CYC_C x them: IPC
+INS_C / CYC_C, frequency CYC_C x 10^9 / 10^9 GHz, in every scope.
 """
 import os
 import sys
@@ -50,6 +58,7 @@ RANKS = [
      (190, 195, "MPI_Bcast", ("coll", 192, "BCAST", 2))],
 ]
 END = 210
+INS_C, CYC_C, INS_M, CYC_M = 3, 2, 1, 5
 # Worked out above, in units.
 USEFUL = [85, 90, 175]
 CLOCK_END = [180, 175, 185]
@@ -58,7 +67,9 @@ CLOCK_END = [180, 175, 185]
 def write(path):
     import otf2
     from otf2.enums import (CollectiveOp, GroupType, LocationGroupType,
-                            LocationType, Paradigm, RegionRole)
+                            LocationType, MetricMode, MetricOccurrence,
+                            MetricType, Paradigm, RecorderKind, RegionRole,
+                            Type)
     with otf2.writer.open(path, timer_resolution=RES) as tr:
         d = tr.definitions
         node = d.system_tree_node("node")
@@ -91,10 +102,29 @@ def write(path):
         comm = d.comm("MPI_COMM_WORLD", ranks, None)
         ops = {"ALLREDUCE": CollectiveOp.ALLREDUCE,
                "BCAST": CollectiveOp.BCAST}
+        members = [d.metric_member(n, "", metric_type=MetricType.PAPI,
+                                   metric_mode=MetricMode.ACCUMULATED_START,
+                                   value_type=Type.UINT64, unit="#")
+                   for n in ("PAPI_TOT_INS", "PAPI_TOT_CYC")]
+        papi = d.metric_class(members, MetricOccurrence.SYNCHRONOUS_STRICT,
+                              RecorderKind.CPU)
         for r, calls in enumerate(RANKS):
             w = tr.event_writer_from_location(locs[r])
+            ctr = {"t": 0, "in_mpi": False, "ins": 0, "cyc": 0}
+
+            def sample(t, in_mpi):
+                """The counters at t, grown at the rate of the call
+                open since the last sample; in_mpi: open from t on."""
+                dt = t - ctr["t"]
+                ctr["ins"] += dt * (INS_M if ctr["in_mpi"] else INS_C)
+                ctr["cyc"] += dt * (CYC_M if ctr["in_mpi"] else CYC_C)
+                ctr["t"], ctr["in_mpi"] = t, in_mpi
+                w.metric(t, papi, [ctr["ins"], ctr["cyc"]])
+
+            sample(0, False)
             w.enter(0, regions["main"])
             for start, end, name, rec in calls:
+                sample(start * U, True)
                 w.enter(start * U, regions[name])
                 if rec and rec[0] == "send":
                     w.mpi_send(rec[1] * U, rec[2], comm, 7, 8)
@@ -105,7 +135,9 @@ def write(path):
                     w.mpi_collective_begin(start * U)
                     w.mpi_collective_end(rec[1] * U, ops[rec[2]], comm,
                                          root, 8, 8)
+                sample(end * U, False)
                 w.leave(end * U, regions[name])
+            sample(END * U, False)
             w.leave(END * U, regions["main"])
 
 
@@ -153,6 +185,15 @@ def check(mount):
             want(p, "critical_computation_seconds", secs(CLOCK_END[r]))
             want(p, "serialisation_efficiency",
                  ratio(USEFUL[r], CLOCK_END[r]))
+    # The counters: instructions and cycles of the useful ticks.
+    for r in range(len(RANKS)):
+        p = os.path.join("Rank_%d" % r, "efficiency.tsv")
+        want(p, "useful_instructions", str(INS_C * USEFUL[r] * U))
+        want(p, "useful_cycles", str(CYC_C * USEFUL[r] * U))
+    want(root, "useful_instructions", str(INS_C * sum(USEFUL) * U))
+    want(root, "useful_cycles", str(CYC_C * sum(USEFUL) * U))
+    want(root, "ipc", ratio(INS_C, CYC_C))
+    want(root, "frequency_ghz", ratio(CYC_C * RES, 10 ** 9))
     # A window (ticks since the zero; a call directory has no
     # efficiency.tsv): no replay of its own.
     for k in ("serialisation_efficiency", "transfer_efficiency",

@@ -782,6 +782,45 @@ class Trace:
         self._offsets = {lid: off[lid] for lid in pre}
         return self._offsets
 
+    USEFUL_MEMBERS = {"PAPI_TOT_INS": 0, "instructions": 0,
+                      "PAPI_TOT_CYC": 1, "cpu-cycles": 1}
+
+    def useful_counters(self, lids, t0=None, t1=None):
+        """([have instructions, have cycles], [sums]) of efficiency.tsv's
+        counter rows, from tools/ref_counters.py's increases per region."""
+        import ref_counters as rc
+        kinds = {mid: self.USEFUL_MEMBERS[d["name"]]
+                 for mid, d in self.defs.members.items()
+                 if d["name"] in self.USEFUL_MEMBERS and
+                 not d["mode"].startswith("ABSOLUTE")}
+        have, v = [False, False], [0, 0]
+        if not kinds:
+            return have, v
+
+        def useful(rid):
+            if rid == rc.OUTSIDE:
+                return self.runtime_only
+            if rid == rc.SPAN:
+                return False
+            return category(*self.defs.regions.get(
+                rid, ("", "UNKNOWN", "UNKNOWN"))) == "computation"
+
+        cr = self.counters_ref()
+        for (m, rid), s in cr.same_location(lids, t0, t1).items():
+            if m in kinds and useful(rid):
+                dbl = rc.is_double(self.defs.members[m])
+                have[kinds[m]] = True
+                v[kinds[m]] += int(s["excl"]) if dbl else signed64(s["excl"])
+        if self.first is not None:
+            s0, s1 = self.span(t0, t1)
+            for (m, rid), s in cr.meter_rows(lids, s0, s1).items():
+                if m in kinds and useful(rid):
+                    dbl = rc.is_double(self.defs.members[m])
+                    have[kinds[m]] = True
+                    v[kinds[m]] += (s["excl"] + rc.UNIT // 2) // rc.UNIT \
+                        if dbl else s["excl"]
+        return have, v
+
     # -- imbalance.tsv's category rows --
     def imbalance_categories(self, lids, t0=None, t1=None):
         """The rows category:NAME of imbalance.tsv, over the threads."""
@@ -848,6 +887,18 @@ class Trace:
                 fast = lid
         rows += [["slowest_location", str(slow)],
                  ["fastest_location", str(fast)]]
+        # The counters of useful computation: instructions and cycles in
+        # calls of computation regions (a meter's time in no call too
+        # where that is computation); a negative sum counts as none.
+        uh, uv = self.useful_counters(lids, t0, t1)
+        ins = uv[0] if uh[0] and uv[0] >= 0 else None
+        cyc = uv[1] if uh[1] and uv[1] >= 0 else None
+        rows += [["useful_instructions", str(ins) if ins is not None
+                  else "-"],
+                 ["useful_cycles", str(cyc) if cyc is not None else "-"],
+                 ["ipc", ratio(fdiv(ins, cyc))],
+                 ["frequency_ghz", ratio(fdiv(cyc * res, tot * 10 ** 9))
+                  if cyc is not None and res else "-"]]
         if self.hybrid:
             nm = v["nonmpi"]
             m = len(nm)

@@ -348,7 +348,8 @@ def test_runtime_calls():
     # location 1 195.  runtime 0-200; parallel 240/400, load balance
     # 240/390 = 0.61538, communication 195/200.  Not hybrid (one thread
     # per group).  No message: the critical computation is the max useful
-    # (serialisation 1, transfer = communication).
+    # (serialisation 1, transfer = communication).  No counters of
+    # instructions or cycles: their rows are "-".
     want = [["metric", "value"], ["runtime_ticks", "200"],
             ["runtime_seconds", "0.200"], ["locations", "2"],
             ["parallel_efficiency", "0.6000"], ["load_balance", "0.6154"],
@@ -359,7 +360,9 @@ def test_runtime_calls():
             ["computation_seconds_mean", "0.120"],
             ["computation_seconds_min", "0.045"],
             ["critical_computation_seconds", "0.195"],
-            ["slowest_location", "1"], ["fastest_location", "0"]]
+            ["slowest_location", "1"], ["fastest_location", "0"],
+            ["useful_instructions", "-"], ["useful_cycles", "-"],
+            ["ipc", "-"], ["frequency_ghz", "-"]]
     eq(tr.efficiency(tr.root()), want, "case 1 efficiency")
     # imbalance.tsv's category rows: computation 45 and 195 (mean 120,
     # max/mean 1.625), then each category with time.
@@ -474,6 +477,8 @@ def test_worker_and_hybrid():
             ["computation_seconds_min", "1.5"],
             ["critical_computation_seconds", "6.0"],
             ["slowest_location", "0"], ["fastest_location", "10"],
+            ["useful_instructions", "-"], ["useful_cycles", "-"],
+            ["ipc", "-"], ["frequency_ghz", "-"],
             ["mpi_parallel_efficiency", "0.7000"],
             ["mpi_load_balance", "1.0000"],
             ["mpi_communication_efficiency", "0.7000"],
