@@ -174,11 +174,15 @@ def check(mount):
     want(root, "communication_efficiency", ratio(mx, END))
     # The product is the communication efficiency, to the printed digits.
     t = table(os.path.join(mount, root))
-    prod = float(t["serialisation_efficiency"]) * \
-        float(t["transfer_efficiency"])
-    if abs(prod - float(t["communication_efficiency"])) > 1.5e-4:
-        bad.append("serialisation x transfer %.6f is not communication %s"
-                   % (prod, t["communication_efficiency"]))
+    try:
+        prod = float(t["serialisation_efficiency"]) * \
+            float(t["transfer_efficiency"])
+        if abs(prod - float(t["communication_efficiency"])) > 1.5e-4:
+            bad.append("serialisation x transfer %.6f is not communication "
+                       "%s" % (prod, t["communication_efficiency"]))
+    except (KeyError, ValueError) as e:
+        bad.append("%s: no product of serialisation and transfer (%s)"
+                   % (root, e))
     for r in range(len(RANKS)):
         for d in ("Rank_%d" % r, "Rank_%d/Thread_0" % r):
             p = os.path.join(d, "efficiency.tsv")
