@@ -250,6 +250,11 @@ void an_ccur_free(ccg_anccur *c);
  * of its stream (UINT64_MAX: to its last).  `at` never decreases from
  * one call to the next. */
 ccg_err an_ccur_upto(ccg_anccur *c, uint64_t at, uint64_t *comp);
+/* *comp: the useful ticks from the location's first event to time t
+ * (the events up to t counted, and the stretch since the last of them
+ * when it is useful); t never decreases, nor does the last event counted
+ * (an an_ccur_upto after it counts from there). */
+ccg_err an_ccur_at_time(ccg_anccur *c, uint64_t t, uint64_t *comp);
 
 /* ---- ccg_an_ofl.c: the host's waits for its streams ---- */
 

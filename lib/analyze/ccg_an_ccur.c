@@ -118,10 +118,12 @@ static void count(ccg_anccur *c, uint64_t t, uint8_t u)
 	c->have_prev = 1;
 }
 
-ccg_err an_ccur_upto(ccg_anccur *c, uint64_t at, uint64_t *comp)
+/* Counts the events up to event `at` and time `until`; the first past
+ * either is kept for the next call. */
+static ccg_err advance(ccg_anccur *c, uint64_t at, uint64_t until)
 {
 	ccg_err err = CCG_OK;
-	if (c->stashed && c->s_at <= at) {
+	if (c->stashed && c->s_at <= at && c->s_t <= until) {
 		count(c, c->s_t, c->s_u);
 		c->stashed = 0;
 	}
@@ -134,7 +136,7 @@ ccg_err an_ccur_upto(ccg_anccur *c, uint64_t at, uint64_t *comp)
 			return err;
 		if (r > 0)
 			break;
-		if (i > at) {
+		if (i > at || t > until) {
 			c->stashed = 1;
 			c->s_at = i;
 			c->s_t = t;
@@ -143,6 +145,23 @@ ccg_err an_ccur_upto(ccg_anccur *c, uint64_t at, uint64_t *comp)
 		}
 		count(c, t, u);
 	}
-	*comp = c->comp;
 	return CCG_OK;
+}
+
+ccg_err an_ccur_upto(ccg_anccur *c, uint64_t at, uint64_t *comp)
+{
+	ccg_err err = advance(c, at, UINT64_MAX);
+	*comp = c->comp;
+	return err;
+}
+
+ccg_err an_ccur_at_time(ccg_anccur *c, uint64_t t, uint64_t *comp)
+{
+	ccg_err err = advance(c, UINT64_MAX, t);
+	*comp = c->comp;
+	/* The stretch from the last event counted to t, when it is useful
+	 * (the event after it says so). */
+	if (!err && c->stashed && c->s_u && c->have_prev && t > c->prev)
+		*comp += t - c->prev;
+	return err;
 }

@@ -18,7 +18,10 @@
  * after the record (a collective completed by a later member's record, a
  * send recorded after its receive) raises the clock from the record on,
  * as if it had come in time; what the thread sent in between carried the
- * lower clock.
+ * lower clock.  OpenMP: a worker's top-level call takes its forking
+ * thread's clock at its start; a barrier episode (omp_group's) is taken
+ * when the merge passes its first end - a pseudo entry of the heap per
+ * barrier call, after the operations of its time.
  */
 #include "analyze_i.h"
 
@@ -34,7 +37,7 @@
  * last (CCG_WALK_PIN: a few 64 KiB chunks each, beyond the cache). */
 #define WAIT_PIN_LOCS 32
 /* OTF2_LocationType of a location of samples only. */
-enum { LT_ACCELERATOR_STREAM = 2, LT_METRIC = 3 };
+enum { LT_CPU = 1, LT_ACCELERATOR_STREAM = 2, LT_METRIC = 3 };
 
 const char *ccg_waits_pattern_name(unsigned p)
 {
@@ -69,6 +72,8 @@ typedef struct lstate {
 	size_t cap, caplost;    /* of out->w[i], out->lost[i] */
 	ccg_anwop *bar;         /* its OpenMP barrier calls */
 	size_t nbar, capbar;
+	size_t cpos;            /* its first barrier call the clocks have
+				 * not yet synchronised */
 } lstate;
 
 typedef struct wctx {
@@ -98,6 +103,10 @@ typedef struct wctx {
 	ccg_anccur **cc;        /* per location: its computation, NULL when
 				 * it is no thread */
 	uint64_t *off;          /* per location: its clock's offset */
+	uint32_t *memb;         /* location indices by (group, index) */
+	size_t *gfirst, *gn;    /* per location: its group's run in memb */
+	uint32_t *master;       /* per location: its group's first CPU
+				 * thread, NIL none */
 } wctx;
 
 static int id_cmp(const void *a, const void *b)
@@ -178,12 +187,18 @@ static uint64_t min64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-/* Member m of a synchronisation waited for clock c: its clock at its
- * record is at least c. */
+/* Location loc, with `comp` useful ticks at a synchronisation, waited
+ * there for clock c: its clock from there on is at least c. */
+static void raise_to(wctx *x, uint32_t loc, uint64_t comp, uint64_t c)
+{
+	if (x->cc[loc] && c > comp && c - comp > x->off[loc])
+		x->off[loc] = c - comp;
+}
+
+/* Member m of a synchronisation waited for clock c. */
 static void raise_clock(wctx *x, const pitem *m, uint64_t c)
 {
-	if (x->cc[m->loc] && c > m->comp && c - m->comp > x->off[m->loc])
-		x->off[m->loc] = c - m->comp;
+	raise_to(x, m->loc, m->comp, c);
 }
 
 /* A message: send s matched with receive r. */
@@ -542,6 +557,96 @@ static ccg_err omp_group(wctx *x, const uint32_t *ls, size_t n, size_t *pos)
 	}
 }
 
+/* The clocks at the OpenMP barriers of location loc's group whose
+ * episode is complete by time `now`: omp_group's episodes, taken as soon
+ * as the merge passes their first end (every member has entered by
+ * then), each member raised to the greatest clock at the members'
+ * entries. */
+static void omp_clocks(wctx *x, uint32_t loc, uint64_t now)
+{
+	const uint32_t *g = x->memb + x->gfirst[loc];
+	size_t n = x->gn[loc];
+	/* Every turn takes at least the head that ends first. */
+	for (;;) {
+		uint64_t m = UINT64_MAX, top = 0;
+		const ccg_anwop *h;
+		for (size_t k = 0; k < n; k++)
+			if ((h = bar_head(x, g[k], x->ls[g[k]].cpos)))
+				m = min64(m, h->l);
+		if (m == UINT64_MAX || m > now)
+			return;
+		for (size_t k = 0; k < n; k++)
+			if ((h = bar_head(x, g[k], x->ls[g[k]].cpos)) &&
+			    h->e <= m && x->cc[g[k]] && h->clk > top)
+				top = h->clk;
+		for (size_t k = 0; k < n; k++) {
+			if (!(h = bar_head(x, g[k], x->ls[g[k]].cpos)) ||
+			    h->e > m)
+				continue;
+			raise_to(x, g[k], h->comp, top);
+			x->ls[g[k]].cpos++;
+		}
+	}
+}
+
+/* A worker's work handed to it (WOP_KERNEL op): forked by its group's
+ * first thread, whose clock at the fork it takes. */
+static ccg_err fork_clock(wctx *x, const ccg_anwop *op)
+{
+	uint32_t mi = x->master[op->loc];
+	uint64_t mc;
+	if (mi == NIL || mi == op->loc || !x->cc[mi])
+		return CCG_OK;
+	ccg_err err = an_ccur_at_time(x->cc[mi], op->t, &mc);
+	if (!err)
+		raise_to(x, op->loc, op->comp, mc + x->off[mi]);
+	return err;
+}
+
+static int memb_cmp(const void *a, const void *b)
+{
+	const uint64_t *p = a, *q = b;
+	if (p[0] != q[0])
+		return p[0] < q[0] ? -1 : 1;
+	return p[1] < q[1] ? -1 : p[1] > q[1];
+}
+
+/* The groups' members and first CPU threads (x->memb, gfirst, gn,
+ * master). */
+static ccg_err groups_make(wctx *x)
+{
+	size_t n = x->nlocs, n1 = n ? n : 1;
+	uint64_t *gi = malloc(2 * n1 * sizeof *gi);
+	x->memb = malloc(n1 * sizeof *x->memb);
+	x->gfirst = malloc(n1 * sizeof *x->gfirst);
+	x->gn = malloc(n1 * sizeof *x->gn);
+	x->master = malloc(n1 * sizeof *x->master);
+	if (!gi || !x->memb || !x->gfirst || !x->gn || !x->master) {
+		free(gi);
+		return CCG_ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		gi[2 * i] = x->locs[i].group;
+		gi[2 * i + 1] = i;
+	}
+	qsort(gi, n, 2 * sizeof *gi, memb_cmp);
+	for (size_t i = 0; i < n; i++)
+		x->memb[i] = (uint32_t)gi[2 * i + 1];
+	for (size_t a = 0, b; a < n; a = b) {
+		uint32_t first = NIL;
+		for (b = a; b < n && gi[2 * b] == gi[2 * a]; b++)
+			if (first == NIL && x->locs[x->memb[b]].type == LT_CPU)
+				first = x->memb[b];
+		for (size_t k = a; k < b; k++) {
+			x->gfirst[x->memb[k]] = a;
+			x->gn[x->memb[k]] = b - a;
+			x->master[x->memb[k]] = first;
+		}
+	}
+	free(gi);
+	return CCG_OK;
+}
+
 static ccg_err omp_all(wctx *x)
 {
 	uint32_t *ls = malloc((x->nlocs ? x->nlocs : 1) * sizeof *ls);
@@ -569,14 +674,31 @@ static ccg_err omp_all(wctx *x)
 
 /* ---- the merge ---- */
 
+/* A location's next operation at t, or (pseudo) the end of one of its
+ * OpenMP barrier calls at t: after every operation of that time. */
 typedef struct hent {
 	uint64_t t;
 	uint32_t loc;
+	uint8_t pseudo;
 } hent;
 
 static int hent_less(const hent *a, const hent *b)
 {
-	return a->t != b->t ? a->t < b->t : a->loc < b->loc;
+	if (a->t != b->t)
+		return a->t < b->t;
+	if (a->pseudo != b->pseudo)
+		return a->pseudo < b->pseudo;
+	return a->loc < b->loc;
+}
+
+static void heap_up(hent *h, size_t i)
+{
+	while (i && hent_less(&h[i], &h[(i - 1) / 2])) {
+		hent t = h[i];
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
 }
 
 static void heap_down(hent *h, size_t n, size_t i)
@@ -615,9 +737,12 @@ static int lost_cmp(const void *a, const void *b)
 static ccg_err handle(wctx *x, ccg_anwop *op)
 {
 	ccg_anccur *cc = x->cc[op->loc];
+	int fork = op->kind == WOP_KERNEL && x->locs[op->loc].worker;
 	op->comp = op->clk = 0;
-	if (cc && op->kind <= WOP_COLL) {
+	if (cc && (op->kind <= WOP_COLL || op->kind == WOP_BARRIER || fork)) {
 		ccg_err err = an_ccur_upto(cc, op->at, &op->comp);
+		if (!err && fork)
+			err = fork_clock(x, op);
 		if (err)
 			return err;
 		op->clk = op->comp + x->off[op->loc];
@@ -656,7 +781,8 @@ static ccg_err merge(wctx *x, const ccg_store *s)
 	size_t n = x->nlocs;
 	ccg_anwcur **c = calloc(n ? n : 1, sizeof *c);
 	ccg_anwop *next = malloc((n ? n : 1) * sizeof *next);
-	hent *h = malloc((n ? n : 1) * sizeof *h);
+	size_t caph = n ? n : 1;
+	hent *h = malloc(caph * sizeof *h);
 	ccg_walk_memo *m = NULL;
 	uint8_t *rel = NULL;
 	size_t nh = 0;
@@ -679,24 +805,42 @@ static ccg_err merge(wctx *x, const ccg_store *s)
 			break;
 		int r = an_wcur_next(c[i], &next[i], &err);
 		if (r == 0)
-			h[nh++] = (hent){next[i].t, (uint32_t)i};
+			h[nh++] = (hent){next[i].t, (uint32_t)i, 0};
 	}
 	for (size_t i = nh / 2; !err && i-- > 0;)
 		heap_down(h, nh, i);
-	/* Every turn handles one operation of the location first in time;
-	 * each cursor gives each of its operations once. */
+	/* Every turn handles one operation of the location first in time
+	 * (each cursor gives each of its operations once), or the end of an
+	 * OpenMP barrier call (one per call). */
 	while (!err && nh) {
 		uint32_t i = h[0].loc;
+		if (h[0].pseudo) {
+			uint64_t now = h[0].t;
+			h[0] = h[--nh];
+			heap_down(h, nh, 0);
+			omp_clocks(x, i, now);
+			continue;
+		}
 		if ((err = handle(x, &next[i])))
 			break;
+		uint64_t bar_end = next[i].kind == WOP_BARRIER ? next[i].l
+							       : UINT64_MAX;
 		int r = an_wcur_next(c[i], &next[i], &err);
 		if (r < 0)
 			break;
 		if (r == 0)
-			h[0] = (hent){next[i].t, i};
+			h[0] = (hent){next[i].t, i, 0};
 		else
 			h[0] = h[--nh];
 		heap_down(h, nh, 0);
+		if (bar_end == UINT64_MAX)
+			continue;
+		if (CCG_GROW(h, nh + 1, caph)) {
+			err = CCG_ENOMEM;
+			break;
+		}
+		h[nh] = (hent){bar_end, i, 1};
+		heap_up(h, nh++);
 	}
 	for (size_t i = 0; c && i < n; i++)
 		an_wcur_free(c[i]);
@@ -740,7 +884,7 @@ ccg_err ccg_waits_find(const ccg_store *s, const ccg_an *a,
 		x->ids[2 * i + 1] = i;
 	}
 	qsort(x->ids, n, 2 * sizeof *x->ids, id_cmp);
-	if ((err = merge(x, s)))
+	if ((err = groups_make(x)) || (err = merge(x, s)))
 		goto done;
 	/* Collectives some member never completed: the members there are. */
 	for (size_t i = 0; !err && i < x->insts.cap; i++)
@@ -782,6 +926,10 @@ done:
 		an_ccur_free(x->cc[i]);
 	free(x->cc);
 	free(x->off);
+	free(x->memb);
+	free(x->gfirst);
+	free(x->gn);
+	free(x->master);
 	ccg_map_free(&x->ends);
 	ccg_map_free(&x->counts);
 	ccg_map_free(&x->insts);

@@ -110,8 +110,10 @@ typedef struct ccg_hop {
  * The clocks (OTF-CPT's, doc/analysis.md "Efficiency"): each thread's
  * clock is its own useful computation plus an offset, raised where it
  * synchronises - a receive to the sender's clock at the send, a
- * collective's member to what it waits for - so that a clock is the most
- * useful computation on any path of messages and collectives to there. */
+ * collective's member and an OpenMP barrier's to what they wait for, a
+ * worker at a fork to its forking thread's - so that a clock is the most
+ * useful computation on any path of messages, collectives, forks and
+ * barriers to there. */
 typedef struct ccg_waits {
 	size_t nlocs;
 	ccg_wait **w;

@@ -5,6 +5,8 @@ against what was worked out by hand (doc/analysis.md, "Efficiency").
 
   crit_trace.py write DIR        writes the trace (DIR/traces.otf2)
   crit_trace.py check MOUNT      checks MOUNT's efficiency.tsv files
+  crit_trace.py write-omp DIR    the OpenMP trace (below)
+  crit_trace.py check-omp MOUNT
 
 The program: three ranks (one thread each, main a computation region
 around everything), times in units of U ticks, resolution 10^9:
@@ -141,6 +143,79 @@ def write(path):
             w.leave(END * U, regions["main"])
 
 
+# The OpenMP trace: one process, a master and a worker thread, U ticks a
+# unit.  Master: main 0-100 holds two parallel regions, 20-60 (its
+# implicit barrier 30-60) and 70-90 (barrier 75-90); useful 0-30, 60-75,
+# 90-100 = 55.  Worker: the parallel regions' work, 20-60 (barrier 50-60)
+# and 70-90 (barrier 85-90); useful 20-50, 70-85 = 45.  Clocks: the fork
+# at 20 gives the worker the master's 20 (offset 20); at the first
+# barrier the master (30) takes the worker's 30 + 20 = 50 (offset 20); the
+# fork at 70 gives the worker the master's 40 + 20 = 60 (offset 30); at
+# the second barrier the master (45 + 20) takes the worker's 45 + 30 = 75
+# (offset 30).  Ends: master 55 + 30 = 85, worker 45 + 30 = 75: the path
+# master 0-20, worker 20-50, master 60-70, worker 70-85, master 90-100.
+OMP = {"master": [(20, 60, 30), (70, 90, 75)],
+       "worker": [(20, 60, 50), (70, 90, 85)]}
+OMP_USEFUL, OMP_CLOCK, OMP_END = [55, 45], [85, 75], 100
+# A thread's own directory: its clock, at most its runtime (the worker's
+# first to last event, 20-90: 70; its clock counts the master's 0-20).
+OMP_SPAN = [100, 70]
+
+
+def write_omp(path):
+    import otf2
+    from otf2.enums import LocationGroupType, LocationType, Paradigm, \
+        RegionRole
+    with otf2.writer.open(path, timer_resolution=RES) as tr:
+        d = tr.definitions
+        node = d.system_tree_node("node")
+        main = d.region("main", paradigm=Paradigm.USER,
+                        region_role=RegionRole.FUNCTION)
+        par = d.region("!$omp parallel", paradigm=Paradigm.OPENMP,
+                       region_role=RegionRole.PARALLEL)
+        bar = d.region("!$omp implicit barrier", paradigm=Paradigm.OPENMP,
+                       region_role=RegionRole.IMPLICIT_BARRIER)
+        g = d.location_group("Process", system_tree_parent=node,
+                             location_group_type=LocationGroupType.PROCESS)
+        for k, who in enumerate(("master", "worker")):
+            loc = d.location("Thread %d" % k, type=LocationType.CPU_THREAD,
+                             group=g)
+            w = tr.event_writer_from_location(loc)
+            if who == "master":
+                w.enter(0, main)
+            for start, end, b in OMP[who]:
+                w.enter(start * U, par)
+                w.enter(b * U, bar)
+                w.leave(end * U, bar)
+                w.leave(end * U, par)
+            if who == "master":
+                w.leave(OMP_END * U, main)
+
+
+def check_omp(mount):
+    bad = []
+    t = table(os.path.join(mount, "efficiency.tsv"))
+    crit, mx = max(OMP_CLOCK), max(OMP_USEFUL)
+    for k, v in (("critical_computation_seconds", secs(crit)),
+                 ("serialisation_efficiency", ratio(mx, crit)),
+                 ("transfer_efficiency", ratio(crit, OMP_END)),
+                 ("computation_seconds_max", secs(mx))):
+        if t.get(k) != v:
+            bad.append("efficiency.tsv: %s is %r, want %r" % (k, t.get(k), v))
+    for k, who in enumerate(("master", "worker")):
+        p = os.path.join("Process", "Thread_%d" % k, "efficiency.tsv")
+        got = table(os.path.join(mount, p)).get(
+            "critical_computation_seconds")
+        want = secs(min(OMP_CLOCK[k], OMP_SPAN[k]))
+        if got != want:
+            bad.append("%s: critical_computation_seconds is %r, want %r"
+                       % (p, got, want))
+    for b in bad:
+        print("FAIL: " + b)
+    print("critical computation through OpenMP: %d differences" % len(bad))
+    return 1 if bad else 0
+
+
 def ratio(num, den):
     """num / den as efficiency.tsv prints a ratio (4 decimals, half up)."""
     q = (num * 10 ** 4 + den // 2) // den
@@ -211,13 +286,12 @@ def check(mount):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("write", "check"):
+    cmds = {"write": write, "check": check, "write-omp": write_omp,
+            "check-omp": check_omp}
+    if len(sys.argv) != 3 or sys.argv[1] not in cmds:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
-    if sys.argv[1] == "write":
-        write(sys.argv[2])
-        return 0
-    return check(sys.argv[2])
+    return cmds[sys.argv[1]](sys.argv[2]) or 0
 
 
 if __name__ == "__main__":

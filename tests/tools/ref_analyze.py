@@ -701,7 +701,14 @@ class Trace:
         k-th send of a channel with its k-th receive), a collective (the
         k-th of a communicator on each member, complete when all the
         communicator's members came, else at the end) each member's to
-        the greatest of those it waits for."""
+        the greatest of those it waits for.  OpenMP: a worker thread's
+        top-level call (work forked to it) raises it to its group's first
+        CPU thread's clock at the call's start; the outermost OpenMP
+        barrier calls of a location group form episodes (each location's
+        next barrier call, those entered by the time the first of them
+        ends), taken when that end passes (after the records of that
+        time), every member raised to the greatest clock at the members'
+        entries."""
         if getattr(self, "_offsets", None) is not None:
             return self._offsets
         defidx = {lid: k for k, (lid, _, _, _) in
@@ -710,15 +717,43 @@ class Trace:
                   for lid, l in self.loc.items()}
         ops = []
         pre = {}
+        barrier = {rid for rid, (_, par, role) in self.defs.regions.items()
+                   if par == "OPENMP" and role in ("BARRIER",
+                                                   "IMPLICIT_BARRIER")}
+        first_cpu = {}
+        for lid, _, ltype, g in self.defs.locations:
+            if ltype == "CPU_THREAD" and g not in first_cpu:
+                first_cpu[g] = lid
         for lid, l in self.loc.items():
-            if not thread[lid] or not l.events:
+            if not l.events or l.type == "METRIC":
+                continue
+            d = defidx[lid]
+            enter = [k for k, e in enumerate(l.events)
+                     if e[0] in calltree.ENTERS]
+            inside = {}
+            for i, a in enumerate(l.acts):
+                up = a[4] is not None and inside[a[4]]
+                inside[i] = up or a[0] in barrier
+                if a[0] in barrier and not up:
+                    ops.append((a[2], 0, d, enter[i], lid, "BARRIER",
+                                (a[2], a[2] + a[3])))
+                    ops.append((a[2] + a[3], 1, d, enter[i], lid,
+                                "DECIDE", None))
+            if not thread[lid]:
                 continue
             pre[lid] = self.useful_prefix(lid)
+            if self.worker(lid):
+                for i, a in enumerate(l.acts):
+                    if a[4] is None:
+                        ops.append((a[2], 0, d, enter[i], lid, "FORK",
+                                    None))
             for seq, e in enumerate(l.events):
                 if e[0] in ("MPI_SEND", "MPI_ISEND", "MPI_RECV",
                             "MPI_IRECV", "MPI_COLLECTIVE_END"):
-                    ops.append((e[1], defidx[lid], seq, lid, e[0], e[4]))
-        ops.sort()
+                    ops.append((e[1], 0, d, seq, lid, e[0], e[4]))
+        ops.sort(key=lambda o: o[:4])
+        queues = {}  # location group -> {location: [barrier calls]}
+        qpos = {}
         off = dict.fromkeys(self.loc, 0)
         chans, colls, count = {}, {}, {}
 
@@ -738,9 +773,39 @@ class Trace:
                 elif sync == "from_root" and rootc and m[0] != root:
                     raise_to(m[0], m[1], rootc[0])
 
-        for t, _, _, lid, kind, rest in ops:
-            comp = self.useful_at(pre[lid], t)
+        def episodes(g, now):
+            qs = queues.get(g, {})
+            while True:
+                heads = {x: qs[x][qpos[x]] for x in qs
+                         if qpos[x] < len(qs[x])}
+                if not heads:
+                    return
+                m = min(h[1] for h in heads.values())
+                if m > now:
+                    return
+                ep = {x: h for x, h in heads.items() if h[0] <= m}
+                top = max([h[3] for x, h in ep.items() if x in pre] + [0])
+                for x, h in ep.items():
+                    if x in pre:
+                        raise_to(x, h[2], top)
+                    qpos[x] += 1
+
+        for t, _, _, _, lid, kind, rest in ops:
+            if kind == "DECIDE":
+                episodes(self.loc[lid].group, t)
+                continue
+            comp = self.useful_at(pre[lid], t) if lid in pre else 0
             clk = comp + off[lid]
+            if kind == "BARRIER":
+                queues.setdefault(self.loc[lid].group, {}).setdefault(
+                    lid, []).append((rest[0], rest[1], comp, clk))
+                qpos.setdefault(lid, 0)
+                continue
+            if kind == "FORK":
+                mi = first_cpu.get(self.loc[lid].group)
+                if mi is not None and mi != lid and mi in pre:
+                    raise_to(lid, comp, self.useful_at(pre[mi], t) + off[mi])
+                continue
             if kind == "MPI_COLLECTIVE_END":
                 m = COLL_RE.search(rest)
                 if not m:
