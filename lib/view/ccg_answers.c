@@ -173,7 +173,8 @@ static ccg_err add_offsets(const ccg_trace *t, const ccg_scope *s,
 	if (!sc->has_crit)
 		return CCG_OK;
 	uint64_t *off = malloc((t->nlocs ? t->nlocs : 1) * sizeof *off);
-	ccg_err err = off ? ccg_waitset_offsets(t, off) : CCG_ENOMEM;
+	ccg_err err = off ? ccg_waitset_offsets(t, off, &sc->has_crit)
+			  : CCG_ENOMEM;
 	for (size_t i = 0; !err && i < s->n; i++)
 		locs[i].off = off[s->p[i].l - t->locs];
 	free(off);

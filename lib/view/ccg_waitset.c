@@ -8,8 +8,10 @@
  * region and cause: instances and ticks) and record nlocs + i its waits
  * (sorted by event index: at as a delta, start, dur, region, cause,
  * pattern); last the path: its stretches (location, t0, t1), the time per
- * region on it, each location's share, and each location's clock's
- * offset at its end (efficiency.tsv's critical computation).  The root, a group and a
+ * region on it, each location's share, and whether the clocks were
+ * replayed (1: then each location's clock's offset at its end,
+ * efficiency.tsv's critical computation; 0: the wait states were not
+ * found).  The root, a group and a
  * location read rows; a call directory and a window read a location's
  * waits, decoded once and kept in a bounded cache.
  */
@@ -157,6 +159,7 @@ static ccg_err put_path(const ccg_trace *t, const ccg_wloc *wl,
 		}
 		for (size_t i = 0; i < t->nlocs; i++)
 			ccg_put_u(b, share[i]);
+		ccg_put_u(b, 1); /* the clocks were replayed */
 		for (size_t i = 0; i < t->nlocs; i++)
 			ccg_put_u(b, off[i]);
 		err = ccg_buf_status(b);
@@ -176,9 +179,8 @@ static ccg_err put_none(ccg_waitset *ws)
 		ccg_put_u(&ws->rec[i], 0);
 		if (i >= ws->nlocs)
 			ccg_put_u(&ws->rec[i], 0);
-		/* The path's shares and clocks. */
-		for (size_t k = 0; i == 2 * ws->nlocs && k < 2 * ws->nlocs;
-		     k++)
+		/* The path's shares; no clocks (0). */
+		for (size_t k = 0; i == 2 * ws->nlocs && k <= ws->nlocs; k++)
 			ccg_put_u(&ws->rec[i], 0);
 		if (!err)
 			err = ccg_buf_status(&ws->rec[i]);
@@ -463,11 +465,11 @@ ccg_err ccg_waitset_lost(const ccg_trace *t, const ccg_scope *s,
 	return err;
 }
 
-ccg_err ccg_waitset_offsets(const ccg_trace *t, uint64_t *off)
+ccg_err ccg_waitset_offsets(const ccg_trace *t, uint64_t *off, int *have)
 {
 	const unsigned char *p, *end;
 	void *hold;
-	uint64_t n, v;
+	uint64_t n, v, replayed = 0;
 	ccg_err err = rec_get(t->waits, 2 * t->nlocs, &p, &end, &hold);
 	if (err)
 		return err;
@@ -485,10 +487,13 @@ ccg_err ccg_waitset_offsets(const ccg_trace *t, uint64_t *off)
 			if (ccg_varint_get(&p, end, &v))
 				err = CCG_EFORMAT;
 	}
-	for (size_t i = 0; !err && i < t->nlocs; i++)
+	if (!err && ccg_varint_get(&p, end, &replayed))
+		err = CCG_EFORMAT;
+	for (size_t i = 0; !err && replayed && i < t->nlocs; i++)
 		if (ccg_varint_get(&p, end, &off[i]))
 			err = CCG_EFORMAT;
 	rec_put(t->waits, hold);
+	*have = !err && replayed == 1;
 	return err;
 }
 

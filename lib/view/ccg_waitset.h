@@ -29,8 +29,9 @@ ccg_err ccg_waitset_lost(const ccg_trace *t, const ccg_scope *s,
 			 size_t *cap);
 /* off[i] (room for t->nlocs): location i's clock's offset at its end,
  * what its clock of useful computation exceeds its useful computation by
- * (efficiency.tsv's critical computation). */
-ccg_err ccg_waitset_offsets(const ccg_trace *t, uint64_t *off);
+ * (efficiency.tsv's critical computation); *have 0 when the wait states,
+ * and so the clocks, were not found. */
+ccg_err ccg_waitset_offsets(const ccg_trace *t, uint64_t *off, int *have);
 /* waits.tsv or critical-path.tsv (view v) of directory w (in: its
  * instance, for a tree directory). */
 ccg_err ccg_waitset_text(const ccg_trace *t, const ccg_where *w,
