@@ -33,6 +33,7 @@ enum {
 static const struct fuse_opt cli_opts[] = {
 	FUSE_OPT_KEY("fanout=", KEY_NUMBER),
 	FUSE_OPT_KEY("cache=", KEY_NUMBER),
+	FUSE_OPT_KEY("slicecache=", KEY_NUMBER),
 	FUSE_OPT_KEY("memory=", KEY_NUMBER),
 	FUSE_OPT_KEY("summaries=", KEY_NUMBER),
 	FUSE_OPT_KEY("threads=", KEY_NUMBER),
@@ -63,6 +64,7 @@ static const struct number_opt {
 } number_opts[] = {
 	{"fanout", offsetof(ccgfs_cli, fanout), UINT32_MAX},
 	{"cache", offsetof(ccgfs_cli, cache_mib), SIZE_MAX >> 20},
+	{"slicecache", offsetof(ccgfs_cli, slice_mib), SIZE_MAX >> 20},
 	{"memory", offsetof(ccgfs_cli, memory_mib), SIZE_MAX >> 20},
 	{"summaries", offsetof(ccgfs_cli, summaries), UINT64_MAX},
 	{"threads", offsetof(ccgfs_cli, threads), UINT32_MAX},
@@ -74,7 +76,7 @@ static const struct number_opt {
 /* Names a mistyped option is compared with: ccgfs's own, and the FUSE
  * mount options users give most. */
 static const char *const known_opts[] = {
-	"fanout", "cache", "memory", "summaries", "threads", "json_max",
+	"fanout", "cache", "slicecache", "memory", "summaries", "threads", "json_max",
 	"mpi_timeout", "longest", "tolerance", "index", "noindex", "rebuild",
 	"nonempty", "async_read", "weak", "allow_other", "allow_root", "auto_unmount",
 	"default_permissions", "fsname", "max_read", "max_threads",
@@ -354,6 +356,8 @@ void ccgfs_cli_usage(void)
 	       "    -o tolerance=T        lossy times: T ticks and/or P%% "
 	       "(1000, 5%%, 1000,5%%)\n"
 	       "    -o cache=MIB          index block cache (default %u MiB)\n"
+	       "    -o slicecache=MIB     otf2/ slices kept on disk (default "
+	       "1024 MiB)\n"
 	       "    -o summaries=N        building: store the statistics of "
 	       "every call or group\n"
 	       "                          of N events or more (default %u)\n"

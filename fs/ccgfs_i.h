@@ -66,7 +66,7 @@ typedef struct ccgfs_cli {
 				 * "-o allow_other") */
 	char *fanout_arg;       /* "fanout=B" as given, for messages */
 	char *index;
-	uint64_t fanout, cache_mib, memory_mib, summaries, threads, json_max;
+	uint64_t fanout, cache_mib, slice_mib, memory_mib, summaries, threads, json_max;
 	uint64_t mpi_timeout;   /* seconds (CCGFS_MPI_TIMEOUT unless given) */
 	uint64_t longest;       /* calls per region in longest.tsv
 				 * (CCG_LONGEST_DEFAULT unless given; 0:

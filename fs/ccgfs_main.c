@@ -148,6 +148,8 @@ static int lib_options(const ccgfs_cli *c, ccg_options *o)
 	o->tol_rel = c->tol_rel;
 	if (c->cache_mib)
 		o->cache_bytes = (size_t)c->cache_mib << 20;
+	if (c->slice_mib)
+		o->slice_bytes = (size_t)c->slice_mib << 20;
 	if (c->memory_mib)
 		o->memory = (size_t)c->memory_mib << 20;
 	o->json_max = c->json_max;

@@ -15,6 +15,10 @@
 #include "ccg_safename.h"
 
 #define ID_MASK (((ccg_id)1 << CCG_ID_BITS) - 1)
+/* Slot k + 1 of the last trace above the trace's bits, and the inode
+ * (id + 1) of its last id, fit 64 bits. */
+_Static_assert((uint64_t)CCG_FOREST_MAX < ((uint64_t)1 << (64 - CCG_ID_BITS)),
+	       "every trace's slot fits above its ids");
 /* The forest's own ids: 0 its root; compare/ directory j (0 compare/
  * itself) and its files: (j + 1) << FILE_BITS | file (CF_DIR: the
  * directory). */

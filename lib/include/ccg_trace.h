@@ -33,7 +33,7 @@ typedef uint64_t ccg_id;
 #define CCG_ID_ROOT ((ccg_id)0)
 /* Every id the library hands out is below 2^CCG_ID_BITS (the bits above
  * are free for a caller that serves several traces). */
-#define CCG_ID_BITS 56
+#define CCG_ID_BITS 57
 
 /* Default bytes of decompressed index blocks kept in memory. */
 #define CCG_CACHE_DEFAULT (64u << 20)
@@ -58,6 +58,8 @@ typedef struct ccg_options {
 	uint64_t tol_abs;       /* lossy: tolerance in ticks (0: none) */
 	double tol_rel;         /* lossy: relative tolerance (0: none) */
 	size_t cache_bytes;     /* index block cache */
+	size_t slice_bytes;     /* bytes of otf2/ slices kept on disk (0:
+				 * 1 GiB); a larger slice is refused */
 	uint64_t sums_min;      /* building: store the results of instances
 				 * of this many events or more (0: the
 				 * default); an index keeps its own */

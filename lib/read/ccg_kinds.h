@@ -82,6 +82,23 @@
 #define CCG_PUT_A_END
 #define CCG_PUT_B_END
 
+/* One declaration per argument, its value the next field at p_ (before
+ * end_) as `get_` (a function of the caller's: the pointer, the end, the
+ * field type, a flag it sets on malformed input) decodes it: the writer's
+ * side of CCG_ARGS_PUT. */
+#define CCG_ARGS_GET(args) CCG_SEQ_END(CCG_GET_A args)
+#define CCG_GET_A(t, n, f) t n = (t)get_(&p_, end_, CCG_FT_##f, &bad_); CCG_GET_B
+#define CCG_GET_B(t, n, f) t n = (t)get_(&p_, end_, CCG_FT_##f, &bad_); CCG_GET_A
+#define CCG_GET_A_END
+#define CCG_GET_B_END
+
+/* ", NAME" per argument: the arguments of a call. */
+#define CCG_ARGS_NAMES(args) CCG_SEQ_END(CCG_NAME_A args)
+#define CCG_NAME_A(t, n, f) , n CCG_NAME_B
+#define CCG_NAME_B(t, n, f) , n CCG_NAME_A
+#define CCG_NAME_A_END
+#define CCG_NAME_B_END
+
 /* One (C TYPE, NAME, FIELD TYPE) argument: its parameter, its name, its
  * field. */
 #define CCG_TUPLE_PARAM(t, n, f) t n

@@ -18,7 +18,8 @@
 
 int ccg_trace_is_dir(ccg_id id)
 {
-	return ccg_id_view(id) == V_DIR || ccg_id_view(id) == V_ITERS;
+	enum view v = ccg_id_view(id);
+	return v == V_DIR || v == V_ITERS || v == V_SL_DIR || v == V_SL_TRACES;
 }
 
 int ccg_trace_changes(ccg_id id)

@@ -44,7 +44,7 @@
 #include "ccg_winname.h"
 
 /* Bits of an id that select the view. */
-#define CCG_VIEW_BITS 5
+#define CCG_VIEW_BITS 6
 /* Bins of timeline.tsv, and the most a timeline-N.tsv may have. */
 #define CCG_TIMELINE_BINS 100
 #define CCG_TIMELINE_MAX 100000
@@ -101,6 +101,23 @@ enum view {
 	V_LOOPS,
 	V_ITERS,
 	V_ITERTSV,
+	/* otf2/, the directory's slice as an OTF2 archive (ccg_slice.h):
+	 * the folder, its anchor and global definitions, traces/ ... */
+	V_SL_DIR,
+	V_SL_ANCHOR,
+	V_SL_GDEF,
+	V_SL_TRACES,
+	/* ... and a location's event and local definition files: of the
+	 * directory's own slice (a tree directory, a location in a window;
+	 * the id its directory's), and of the slice of the root or window
+	 * (_ALL) or group (_GRP) around the location whose directory's
+	 * inum the id carries */
+	V_SL_EVT,
+	V_SL_LDEF,
+	V_SL_EVT_ALL,
+	V_SL_LDEF_ALL,
+	V_SL_EVT_GRP,
+	V_SL_LDEF_GRP,
 	V__COUNT
 };
 _Static_assert(V__COUNT <= (1 << CCG_VIEW_BITS), "views fit their bits");
@@ -216,6 +233,9 @@ struct ccg_trace {
 				 * (ccg_jsonzoom.c; its own lock) */
 	ccg_lru *msgseqs;       /* message sequence numbers by location
 				 * (ccg_msgseq.c; its own lock) */
+	struct ccg_slices *slices; /* the otf2/ archives written
+				    * (lib/view/ccg_slices.h; its own
+				    * locks) */
 	ccg_sumset *sums;       /* stored results of large instances */
 	uint64_t sums_min;      /* ... of this many events or more */
 	ccg_an *an;             /* the answers' analysis (its kinds) */

@@ -21,9 +21,12 @@
 #include "ccg_waitset.h"
 #include "ccg_loops.h"
 #include "ccg_iters.h"
+#include "ccg_slices.h"
+#include "ccg_names.h"
 
 #include "ccg_cancel.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -485,6 +488,199 @@ static uint64_t dir_count(const ccg_trace *t, const target *tg)
 	return 0;
 }
 
+/* ---- otf2/: the directory's slice as an OTF2 archive (ccg_slice.h) ---- */
+
+static int slice_view(enum view v)
+{
+	return v >= V_SL_DIR && v <= V_SL_LDEF_GRP;
+}
+
+/* Every directory over a span of locations has one: all but time/ and
+ * iterations/ (an iteration, a window's location, has its own). */
+static int has_slice(const target *tg)
+{
+	return tg->kind != K_TIME && tg->kind != K_ITERS;
+}
+
+/* The directory whose slice file v of directory tg belongs to, into *sc;
+ * for a location's file, its location's index into *j (else SIZE_MAX). */
+static ccg_err slice_scope(const ccg_trace *t, const target *tg, enum view v,
+			   target *sc, size_t *j)
+{
+	*j = SIZE_MAX;
+	if (!has_slice(tg))
+		return CCG_ENOENT;
+	if (v <= V_SL_TRACES) {
+		*sc = *tg;
+		return CCG_OK;
+	}
+	if (tg->kind != K_LOC && tg->kind != K_NODE && tg->kind != K_WIN_LOC)
+		return CCG_ENOENT;
+	*j = tg->w.index;
+	if (v == V_SL_EVT || v == V_SL_LDEF) {
+		*sc = *tg;
+		return CCG_OK;
+	}
+	/* _ALL and _GRP carry a location directory's inum. */
+	if (tg->kind == K_NODE)
+		return CCG_ENOENT;
+	int all = v == V_SL_EVT_ALL || v == V_SL_LDEF_ALL;
+	uint64_t g = t->locs[*j].group, inum = all ? 0 : 1 + g;
+	if (tg->kind == K_WIN_LOC) {
+		uint64_t base = CCG_WIN_BASE + tg->w.win * ccg_ids_win_stride(t);
+		inum = all ? base : base + 1 + g;
+	}
+	return find(t, ccg_id_make(inum, V_DIR), sc);
+}
+
+/* The slice of directory sc, and its key in the cache. */
+static void slice_of(const ccg_trace *t, const target *sc, ccg_win *wn,
+		     ccg_slice *sl, uint64_t *k1, uint64_t *k2)
+{
+	*sl = (ccg_slice){&sc->w, NULL, NULL, NULL, NULL};
+	*k1 = 1;
+	*k2 = sc->w.dir;
+	if (sc->kind == K_LOC || sc->kind == K_NODE)
+		sl->in = &sc->in;
+	if (sc->kind == K_WIN || sc->kind == K_WIN_LOC) {
+		*wn = ccg_ids_window(t, sc->w.win);
+		sl->wn = wn;
+		*k1 = 2 + sc->w.win;
+		*k2 = sc->w.sub;
+	}
+}
+
+/* A file of an otf2/ folder: its size, or bytes of it. */
+static ccg_err slice_file(const ccg_trace *t, const target *tg, enum view v,
+			  uint64_t off, size_t len, ccg_buf *out,
+			  uint64_t *size)
+{
+	target sc;
+	size_t j;
+	ccg_err err = slice_scope(t, tg, v, &sc, &j);
+	if (err)
+		return err;
+	char name[64];
+	if (v == V_SL_ANCHOR || v == V_SL_GDEF)
+		snprintf(name, sizeof name, CCG_SLICE_NAME ".%s",
+			 v == V_SL_ANCHOR ? "otf2" : "def");
+	else
+		snprintf(name, sizeof name, CCG_SLICE_NAME "/%llu.%s",
+			 (unsigned long long)t->locs[j].def->id,
+			 v == V_SL_EVT || v == V_SL_EVT_ALL || v == V_SL_EVT_GRP
+				 ? "evt"
+				 : "def");
+	ccg_slice sl;
+	ccg_win wn;
+	uint64_t k1, k2;
+	slice_of(t, &sc, &wn, &sl, &k1, &k2);
+	return ccg_slices_file(t, k1, k2, &sl, name, off, len, out, size);
+}
+
+/* The id of location j's event (def 0) or definition file in the traces/
+ * of directory sc, whose inum is `inum`. */
+static ccg_id slice_loc_id(const ccg_trace *t, const target *sc,
+			   uint64_t inum, size_t j, int def)
+{
+	switch (sc->kind) {
+	case K_ROOT:
+		return ccg_id_make(t->locs[j].base,
+				   def ? V_SL_LDEF_ALL : V_SL_EVT_ALL);
+	case K_GROUP:
+		return ccg_id_make(t->locs[j].base,
+				   def ? V_SL_LDEF_GRP : V_SL_EVT_GRP);
+	case K_WIN: {
+		uint64_t base = CCG_WIN_BASE + sc->w.win * ccg_ids_win_stride(t);
+		int all = sc->w.sub == 0;
+		return ccg_id_make(base + 1 + t->ngroups + j,
+				   all ? (def ? V_SL_LDEF_ALL : V_SL_EVT_ALL)
+				       : (def ? V_SL_LDEF_GRP : V_SL_EVT_GRP));
+	}
+	default:
+		return ccg_id_make(inum, def ? V_SL_LDEF : V_SL_EVT);
+	}
+}
+
+/* Location k of directory sc's scope: its index. */
+static size_t scope_loc(const ccg_trace *t, const target *sc, size_t k,
+			size_t *n)
+{
+	size_t first;
+	const uint32_t *members;
+	*n = ccg_ids_scope(t, &sc->w, &first, &members);
+	return k < *n ? (members ? members[k] : first + k) : SIZE_MAX;
+}
+
+static const char *const slice_names[] = {CCG_SLICE_NAME ".otf2",
+					  CCG_SLICE_NAME ".def",
+					  CCG_SLICE_NAME};
+static const enum view slice_views[] = {V_SL_ANCHOR, V_SL_GDEF,
+					V_SL_TRACES};
+
+/* Entry k of otf2/ (v V_SL_DIR) or of its traces/ (V_SL_TRACES) of
+ * directory tg, whose inum is `inum`. */
+static ccg_err slice_readdir(const ccg_trace *t, const target *tg,
+			     enum view v, uint64_t inum, uint64_t k,
+			     ccg_id *out, ccg_buf *name)
+{
+	if (!has_slice(tg))
+		return CCG_ENOENT;
+	if (v == V_SL_DIR) {
+		if (k >= NELEM(slice_names))
+			return CCG_ENOENT;
+		*out = ccg_id_make(inum, slice_views[k]);
+		ccg_buf_adds(name, slice_names[k]);
+		return ccg_buf_status(name);
+	}
+	size_t n, j = scope_loc(t, tg, (size_t)(k / 2), &n);
+	if (j == SIZE_MAX)
+		return CCG_ENOENT;
+	*out = slice_loc_id(t, tg, inum, j, (int)(k % 2));
+	ccg_buf_addf(name, "%llu.%s", (unsigned long long)t->locs[j].def->id,
+		     k % 2 ? "def" : "evt");
+	return ccg_buf_status(name);
+}
+
+/* `name` in otf2/ or its traces/ of directory tg. */
+static ccg_err slice_lookup(const ccg_trace *t, const target *tg,
+			    enum view v, uint64_t inum, const char *name,
+			    ccg_id *out)
+{
+	if (!has_slice(tg))
+		return CCG_ENOENT;
+	if (v == V_SL_DIR) {
+		for (size_t k = 0; k < NELEM(slice_names); k++)
+			if (!strcmp(name, slice_names[k])) {
+				*out = ccg_id_make(inum, slice_views[k]);
+				return CCG_OK;
+			}
+		return CCG_ENOENT;
+	}
+	/* ID.evt or ID.def, ID a location of the scope in decimal. */
+	uint64_t id = 0;
+	const char *p = name;
+	for (; *p >= '0' && *p <= '9' && p - name < 20; p++)
+		id = id * 10 + (uint64_t)(*p - '0');
+	int def = !strcmp(p, ".def");
+	if (p == name || (name[0] == '0' && p - name > 1) ||
+	    (!def && strcmp(p, ".evt")))
+		return CCG_ENOENT;
+	const ccg_loc *l = ccg_names_location_of(t, id);
+	size_t n, j;
+	for (size_t k = 0; l && (j = scope_loc(t, tg, k, &n)) != SIZE_MAX; k++)
+		if (j == (size_t)(l - t->locs)) {
+			char again[32];
+			snprintf(again, sizeof again, "%llu",
+				 (unsigned long long)id);
+			if (strncmp(again, name, (size_t)(p - name)) ||
+			    strlen(again) != (size_t)(p - name))
+				return CCG_ENOENT;
+			*out = slice_loc_id(t, tg, inum, j, def);
+			return CCG_OK;
+		}
+	return CCG_ENOENT;
+}
+
 static ccg_err trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st)
 {
 	target tg;
@@ -493,9 +689,19 @@ static ccg_err trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st)
 	if (err)
 		return err;
 	memset(st, 0, sizeof *st);
+	if (slice_view(v)) {
+		target sc;
+		size_t j;
+		if ((err = slice_scope(t, &tg, v, &sc, &j)))
+			return err;
+		st->is_dir = v == V_SL_DIR || v == V_SL_TRACES;
+		st->nlink = v == V_SL_DIR ? 3 : st->is_dir ? 2 : 1;
+		return st->is_dir ? CCG_OK
+				  : slice_file(t, &tg, v, 0, 0, NULL, &st->size);
+	}
 	if (ccg_trace_is_dir(id)) {
 		st->is_dir = 1;
-		st->nlink = 2 + dir_count(t, &tg);
+		st->nlink = 2 + dir_count(t, &tg) + (uint64_t)has_slice(&tg);
 		return CCG_OK;
 	}
 	const dir_file *f = file_of(t, &tg, v);
@@ -515,6 +721,10 @@ static ccg_err trace_read(const ccg_trace *t, ccg_id id, uint64_t off,
 		return err;
 	if (ccg_trace_is_dir(id))
 		return CCG_EISDIR;
+	if (slice_view(v)) {
+		__atomic_add_fetch(&t->mut->reads, 1, __ATOMIC_RELAXED);
+		return slice_file(t, &tg, v, off, len, out, NULL);
+	}
 	const dir_file *f = file_of(t, &tg, v);
 	if (!f)
 		return CCG_ENOENT;
@@ -656,9 +866,20 @@ static ccg_err trace_lookup(const ccg_trace *t, ccg_id dir,
 			    const char *name, ccg_id *out)
 {
 	target tg;
+	enum view dv = ccg_id_view(dir);
+	if (dv == V_SL_DIR || dv == V_SL_TRACES) {
+		ccg_err err = find(t, dir, &tg);
+		return err ? err
+			   : slice_lookup(t, &tg, dv, ccg_id_inum(dir), name,
+					  out);
+	}
 	ccg_err err = find_dir(t, dir, &tg);
 	if (err)
 		return err;
+	if (has_slice(&tg) && !strcmp(name, "otf2")) {
+		*out = ccg_id_make(ccg_id_inum(dir), V_SL_DIR);
+		return CCG_OK;
+	}
 	for (size_t i = 0; i < dir_table[tg.kind].n; i++) {
 		const dir_file *f = &dir_table[tg.kind].files[i];
 		if (!strcmp(name, f->name) && shown(t, &tg, f)) {
@@ -702,6 +923,13 @@ static ccg_err trace_readdir(const ccg_trace *t, ccg_id dir, uint64_t index,
 			     ccg_id *out, ccg_buf *name)
 {
 	target tg;
+	enum view dv = ccg_id_view(dir);
+	if (dv == V_SL_DIR || dv == V_SL_TRACES) {
+		ccg_err err = find(t, dir, &tg);
+		return err ? err
+			   : slice_readdir(t, &tg, dv, ccg_id_inum(dir), index,
+					   out, name);
+	}
 	ccg_err err = find_dir(t, dir, &tg);
 	if (err)
 		return err;
@@ -713,7 +941,14 @@ static ccg_err trace_readdir(const ccg_trace *t, ccg_id dir, uint64_t index,
 		return ccg_buf_status(name);
 	}
 	index -= nfiles;
-	if (index >= dir_count(t, &tg))
+	/* otf2/ after the subdirectories: their places stay as they were. */
+	uint64_t nsub = dir_count(t, &tg);
+	if (index == nsub && has_slice(&tg)) {
+		*out = ccg_id_make(ccg_id_inum(dir), V_SL_DIR);
+		ccg_buf_adds(name, "otf2");
+		return ccg_buf_status(name);
+	}
+	if (index >= nsub)
 		return CCG_ENOENT;
 	if (tg.kind == K_LOC || tg.kind == K_NODE)
 		return tree_child(t, dir, &tg, index, out, name);

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "trace_i.h"
+#include "ccg_slices.h"
 #include "ccg_mut.h"
 #include "ccg_loops.h"
 #include "ccg_binsio.h"
@@ -140,6 +141,7 @@ static void reset_content(ccg_trace *t)
 	DROP(ccg_lru_free, t->svgs);
 	DROP(ccg_lru_free, t->zooms);
 	DROP(ccg_lru_free, t->msgseqs);
+	DROP(ccg_slices_free, t->slices);
 	DROP(ccg_sumset_free, t->sums);
 	DROP(ccg_waitset_free, t->waits);
 	ccg_patkept_free(&t->pat);
@@ -201,7 +203,8 @@ static ccg_err finish_setup(ccg_trace *t)
 	    (err = ccg_lru_create(CCG_ZOOM_CACHE, ccg_jsonzoom_forget, NULL,
 				  &t->zooms)) ||
 	    (err = ccg_lru_create(CCG_MSGSEQ_CACHE, ccg_msgseq_forget, NULL,
-				  &t->msgseqs)))
+				  &t->msgseqs)) ||
+	    (err = ccg_slices_create(t->opt.slice_bytes, &t->slices)))
 		return err;
 	if ((err = ccg_answers_prepare(t)))
 		return err;

@@ -195,7 +195,10 @@ if command -v strace > /dev/null && strace -f -qq -o /dev/null true 2> /dev/null
   ccg_unmount "$m"
   wait "$spid" || fail "the traced foreground mount exited $?"
   same_dump ref strace
-  if grep '\.evt"' "$work/strace-mount.log" >&2; then
+  # (The otf2/ slices the dump reads write event files of their own, in
+  # the daemon's private ccgfs-slices-* folder: those are not the trace's.)
+  if grep '\.evt"' "$work/strace-mount.log" | grep -v '/ccgfs-slices-' >&2
+  then
     fail "a mount from a valid index opened event files"
   fi
 else

@@ -655,7 +655,8 @@ def main():
             cur = queue.pop(0)
             for k in sorted(os.listdir(os.path.join(m, cur))):
                 sub = os.path.join(cur, k)
-                if os.path.isdir(os.path.join(m, sub)) and n < args.nodes:
+                if os.path.isdir(os.path.join(m, sub)) and \
+                        n < args.nodes and k != "otf2":
                     # A group node (a run of calls, no region in its
                     # name) holds its parent's Enter or Leave when it is
                     # the first or last run: its ends may stand alone.

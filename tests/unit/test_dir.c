@@ -76,7 +76,10 @@ static void check_kinds(const ccg_trace *t, ccg_id dir)
 			assert_int_equal(ccg_trace_stat(t, id, &st), CCG_OK);
 			assert_int_equal(ccg_trace_is_dir(id), st.is_dir);
 			assert_true(lookup(t, d, name.data) == id);
-			if (st.is_dir && tail < max)
+			/* The otf2/ slices of dir itself, not of every
+			 * call: each stat there writes an archive. */
+			if (st.is_dir && tail < max &&
+			    (strcmp(name.data, "otf2") || d == dir))
 				q[tail++] = id;
 		}
 	}
