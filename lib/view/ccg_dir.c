@@ -701,7 +701,7 @@ static ccg_err trace_stat(const ccg_trace *t, ccg_id id, ccg_stat *st)
 	}
 	if (ccg_trace_is_dir(id)) {
 		st->is_dir = 1;
-		st->nlink = 2 + dir_count(t, &tg) + (uint64_t)has_slice(&tg);
+		st->nlink = 2 + dir_count(t, &tg);
 		return CCG_OK;
 	}
 	const dir_file *f = file_of(t, &tg, v);
@@ -941,13 +941,10 @@ static ccg_err trace_readdir(const ccg_trace *t, ccg_id dir, uint64_t index,
 		return ccg_buf_status(name);
 	}
 	index -= nfiles;
-	/* otf2/ after the subdirectories: their places stay as they were. */
+	/* otf2/ is found by name, not listed (as time/'s windows): a walk
+	 * that stats what it lists (du, find -size) would write every
+	 * directory's slice. */
 	uint64_t nsub = dir_count(t, &tg);
-	if (index == nsub && has_slice(&tg)) {
-		*out = ccg_id_make(ccg_id_inum(dir), V_SL_DIR);
-		ccg_buf_adds(name, "otf2");
-		return ccg_buf_status(name);
-	}
 	if (index >= nsub)
 		return CCG_ENOENT;
 	if (tg.kind == K_LOC || tg.kind == K_NODE)
