@@ -1,16 +1,23 @@
 /*
  * ccg_loops.c - the loops of a location's call graph (ccg_loops.h): one
- * walk over its calls finds them, its loops.tsv rows are made with them;
- * both are kept until the trace closes.
+ * walk over its calls finds them, kept in a bounded cache (found again
+ * when evicted); its loops.tsv rows are made once into a spill file.
  */
+#define _GNU_SOURCE /* mkostemp */
 #include "ccg_loops.h"
 #include "ccg_mut.h"
 #include "ccg_names.h"
 #include "ccg_walk.h"
 #include "ccg_grow.h"
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* Bytes of loops kept in memory (the spill file holds the rows). */
+#define LOOPS_CACHE ((size_t)32 << 20)
 
 /* A child call of a holder. */
 typedef struct kid {
@@ -216,68 +223,135 @@ static void set_free(ccg_loopset *s)
 	free(s->loop);
 	free(s->regions);
 	free(s->bounds);
-	free(s->row_end);
 	free(s);
 }
 
-/* What is done with each row made: its end kept (measuring), or the row
- * a line of a sink. */
+static void set_forget(void *ctx, void *v)
+{
+	(void)ctx;
+	set_free(v);
+}
+
+static size_t set_bytes(const ccg_loopset *s)
+{
+	return sizeof *s + s->n * sizeof *s->loop +
+	       s->nregions * sizeof *s->regions +
+	       s->nbounds * sizeof *s->bounds;
+}
+
+/* Where each row made goes: appended to the spill file at `at`, through
+ * `buf`. */
 typedef struct rowjob {
-	ccg_loopset *s;         /* measuring: its row_end set */
-	ccg_sink *out;          /* else: each row a line of it */
+	int fd;
+	uint64_t at;
+	ccg_buf buf;
 } rowjob;
 
 static ccg_err rows_make(const ccg_trace *t, const ccg_loc *l,
-			 const ccg_loopset *s, size_t i, size_t j,
-			 rowjob *job);
+			 const ccg_loopset *s, rowjob *job);
+/* The loops of location li, found by a walk (loops_mu held). */
+static ccg_err loops_find(const ccg_trace *t, size_t li, ccg_loopset **out)
+{
+	ccg_loopset *s = calloc(1, sizeof *s);
+	ccg_err err = s ? walk_loops(t, &t->locs[li], s) : CCG_ENOMEM;
+	if (err) {
+		set_free(s);
+		return err;
+	}
+	*out = s;
+	return CCG_OK;
+}
+
+/* The cache of loops, made on first use (loops_mu held). */
+static ccg_err loops_cache(ccg_trace_mut *m)
+{
+	ccg_lru *c;
+	if (m->loops_cache)
+		return CCG_OK;
+	ccg_err err = ccg_lru_create(LOOPS_CACHE, set_forget, NULL, &c);
+	if (!err)
+		__atomic_store_n(&m->loops_cache, c, __ATOMIC_RELEASE);
+	return err;
+}
 
 ccg_err ccg_loops_of(const ccg_trace *t, const ccg_loc *l,
 		     const ccg_loopset **out)
 {
 	ccg_trace_mut *m = t->mut;
 	size_t li = (size_t)(l - t->locs);
-	ccg_err err = CCG_OK;
+	ccg_lru *c = __atomic_load_n(&m->loops_cache, __ATOMIC_ACQUIRE);
+	void *v = c ? ccg_lru_get(c, li, 0) : NULL;
+	if (v) {
+		*out = v;
+		return CCG_OK;
+	}
+	/* One walk at a time: what it holds is one location's loops. */
 	pthread_mutex_lock(&m->loops_mu);
-	if (!m->loops_loc) {
-		m->loops_loc = calloc(t->nlocs ? t->nlocs : 1,
-				      sizeof *m->loops_loc);
-		m->nlocs_loops = m->loops_loc ? t->nlocs : 0;
+	ccg_err err = loops_cache(m);
+	if (!err && !(v = ccg_lru_get(m->loops_cache, li, 0))) {
+		ccg_loopset *s;
+		if (!(err = loops_find(t, li, &s)))
+			err = ccg_lru_add(m->loops_cache, li, 0, s,
+					  set_bytes(s), &v);
 	}
-	if (!m->loops_loc) {
-		err = CCG_ENOMEM;
-	} else if (!m->loops_loc[li]) {
-		ccg_loopset *s = calloc(1, sizeof *s);
-		err = s ? walk_loops(t, l, s) : CCG_ENOMEM;
-		if (err)
-			set_free(s);
-		else
-			m->loops_loc[li] = s;
-	}
-	if (!err)
-		*out = m->loops_loc[li];
 	pthread_mutex_unlock(&m->loops_mu);
+	if (!err)
+		*out = v;
 	return err;
 }
 
-/* The loops of l with their rows' ends (made once, on first use). */
-static ccg_err loops_rows(const ccg_trace *t, const ccg_loc *l,
-			 const ccg_loopset **out)
+void ccg_loops_put(const ccg_trace *t, const ccg_loopset *s)
 {
-	ccg_err err = ccg_loops_of(t, l, out);
-	if (err || !(*out)->n)
-		return err;
+	ccg_lru_put(t->mut->loops_cache, s);
+}
+
+/* An unlinked file under $TMPDIR (or /tmp) for the rows, into *fd. */
+static ccg_err spill_open(int *fd)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int n = snprintf(path, sizeof path, "%s/ccgfs-loops-XXXXXX",
+			 dir && *dir ? dir : "/tmp");
+	if (n < 0 || (size_t)n >= sizeof path)
+		return CCG_EINVAL;
+	*fd = mkostemp(path, O_CLOEXEC);
+	if (*fd < 0)
+		return CCG_EIO;
+	unlink(path);
+	return CCG_OK;
+}
+
+/* Location li's rows in the spill file, made once (*off, *len). */
+static ccg_err loops_spilled(const ccg_trace *t, size_t li, uint64_t *off,
+			     uint64_t *len)
+{
 	ccg_trace_mut *m = t->mut;
-	ccg_loopset *s = m->loops_loc[l - t->locs];
+	ccg_err err = CCG_OK;
 	pthread_mutex_lock(&m->loops_mu);
-	if (!s->row_end) {
-		rowjob job = {s, NULL};
-		uint64_t *ends = malloc(s->n * sizeof *ends);
-		s->row_end = ends;
-		err = ends ? rows_make(t, l, s, 0, s->n, &job) : CCG_ENOMEM;
-		if (err) {
-			free(ends);
-			s->row_end = NULL;
+	if (!m->loops_rows)
+		m->loops_rows = calloc(t->nlocs ? t->nlocs : 1,
+				       sizeof *m->loops_rows);
+	if (!m->loops_rows)
+		err = CCG_ENOMEM;
+	if (!err && m->loops_fd < 0)
+		err = spill_open(&m->loops_fd);
+	ccg_looprows *r = err ? NULL : &m->loops_rows[li];
+	if (r && !r->made) {
+		ccg_loopset *s = NULL;
+		rowjob job = {m->loops_fd, m->loops_end, CCG_BUF_INIT};
+		if (!(err = loops_find(t, li, &s)))
+			err = rows_make(t, &t->locs[li], s, &job);
+		set_free(s);
+		ccg_buf_free(&job.buf);
+		if (!err) {
+			*r = (ccg_looprows){1, m->loops_end,
+					    job.at - m->loops_end};
+			m->loops_end = job.at;
 		}
+	}
+	if (r && !err) {
+		*off = r->off;
+		*len = r->len;
 	}
 	pthread_mutex_unlock(&m->loops_mu);
 	return err;
@@ -285,10 +359,13 @@ static ccg_err loops_rows(const ccg_trace *t, const ccg_loc *l,
 
 void ccg_loops_free_all(ccg_trace_mut *m)
 {
-	for (size_t i = 0; m->loops_loc && i < m->nlocs_loops; i++)
-		set_free(m->loops_loc[i]);
-	free(m->loops_loc);
-	m->loops_loc = NULL;
+	ccg_lru_free(m->loops_cache);
+	m->loops_cache = NULL;
+	free(m->loops_rows);
+	m->loops_rows = NULL;
+	if (m->loops_fd >= 0)
+		close(m->loops_fd);
+	m->loops_fd = -1;
 }
 
 size_t ccg_loops_held(const ccg_loopset *s, uint64_t inum, size_t *first)
@@ -315,11 +392,14 @@ ccg_err ccg_loops_holder(const ccg_trace *t, const ccg_loc *l, uint64_t inum,
 	size_t first, k;
 	*n = *at = 0;
 	ccg_err err = ccg_loops_of(t, l, &s);
-	if (err || !(k = ccg_loops_held(s, inum, &first)))
+	if (err)
 		return err;
-	*at = s->loop[first].it_at;
-	*n = s->loop[first + k - 1].it_at + s->loop[first + k - 1].iterations -
-	     *at;
+	if ((k = ccg_loops_held(s, inum, &first))) {
+		*at = s->loop[first].it_at;
+		*n = s->loop[first + k - 1].it_at +
+		     s->loop[first + k - 1].iterations - *at;
+	}
+	ccg_loops_put(t, s);
 	return CCG_OK;
 }
 
@@ -356,11 +436,14 @@ ccg_err ccg_loops_iteration(const ccg_trace *t, uint64_t inum, size_t *li,
 		else
 			hi = mid;
 	}
-	if (!lo || j - s->loop[lo - 1].it_at >= s->loop[lo - 1].iterations)
+	if (!lo || j - s->loop[lo - 1].it_at >= s->loop[lo - 1].iterations) {
+		ccg_loops_put(t, s);
 		return CCG_ENOENT;
+	}
 	const ccg_loop *p = &s->loop[lo - 1];
 	const uint64_t *b = s->bounds + p->bound_at + (j - p->it_at);
 	*wn = (ccg_win){b[0], b[0] + ccg_shown_dur(b[0], b[1])};
+	ccg_loops_put(t, s);
 	return CCG_OK;
 }
 
@@ -409,23 +492,42 @@ static void loop_row(const ccg_trace *t, const ccg_loopset *s,
 		     (unsigned long long)(p->before + slow + 1));
 }
 
-/* Rows [i, j) of location l's loops s, made in batches (their holders'
- * paths resolved together) and handed to j. */
+/* Bytes of rows gathered before they are written. */
+#define ROW_FLUSH ((size_t)1 << 20)
+
+/* Writes job's gathered rows at job->at. */
+static ccg_err rows_flush(rowjob *job)
+{
+	size_t done = 0;
+	while (done < job->buf.len) {
+		ssize_t w = pwrite(job->fd, job->buf.data + done,
+				   job->buf.len - done,
+				   (off_t)(job->at + done));
+		if (w <= 0)
+			return CCG_EIO;
+		done += (size_t)w;
+	}
+	job->at += done;
+	ccg_buf_reset(&job->buf);
+	return CCG_OK;
+}
+
+/* Location l's rows (its loops s), made in batches whose holders' paths
+ * are resolved together, appended to the spill file. */
 static ccg_err rows_make(const ccg_trace *t, const ccg_loc *l,
-			 const ccg_loopset *s, size_t i, size_t j,
-			 rowjob *job)
+			 const ccg_loopset *s, rowjob *job)
 {
 	ccg_callref *ref = malloc(ROW_BATCH * sizeof *ref);
 	size_t *at = malloc(ROW_BATCH * sizeof *at);
-	ccg_buf text = CCG_BUF_INIT, lpath = CCG_BUF_INIT, row = CCG_BUF_INIT;
+	ccg_buf text = CCG_BUF_INIT, lpath = CCG_BUF_INIT;
 	ccg_err err = ref && at ? CCG_OK : CCG_ENOMEM;
 	uint32_t li = (uint32_t)(l - t->locs);
 	if (!err) {
 		ccg_names_location_path(t, l, &lpath);
 		err = ccg_buf_status(&lpath);
 	}
-	while (!err && i < j) {
-		size_t e = j - i < ROW_BATCH ? j : i + ROW_BATCH, nref = 0;
+	for (size_t i = 0; !err && i < s->n;) {
+		size_t e = s->n - i < ROW_BATCH ? s->n : i + ROW_BATCH, nref = 0;
 		for (size_t k = i; k < e; k++)
 			if (s->loop[k].holder != l->base &&
 			    (!nref || ref[nref - 1].inum != s->loop[k].holder))
@@ -441,22 +543,15 @@ static ccg_err rows_make(const ccg_trace *t, const ccg_loc *l,
 					r++;
 				path = text.data + at[r];
 			}
-			ccg_buf_reset(&row);
-			loop_row(t, s, p, &lpath, path, &row);
-			if ((err = ccg_buf_status(&row)))
-				break;
-			if (job->s) {
-				job->s->row_end[k] = row.len +
-					(k ? job->s->row_end[k - 1] : 0);
-			} else {
-				ccg_buf_add(ccg_sink_begin(job->out), row.data,
-					    row.len);
-				ccg_sink_end(job->out);
-			}
+			loop_row(t, s, p, &lpath, path, &job->buf);
 		}
+		if (!(err = ccg_buf_status(&job->buf)) &&
+		    (job->buf.len >= ROW_FLUSH || e == s->n))
+			err = rows_flush(job);
 		i = e;
 	}
-	ccg_buf_free(&row);
+	if (!err && job->buf.len)
+		err = rows_flush(job);
 	ccg_buf_free(&lpath);
 	ccg_buf_free(&text);
 	free(at);
@@ -464,40 +559,33 @@ static ccg_err rows_make(const ccg_trace *t, const ccg_loc *l,
 	return err;
 }
 
-/* The rows of location l: whole blocks of rows outside the range
- * counted by their sizes, the rows in it made. */
+/* The rows of location l: its bytes of the spill file in the range
+ * read, the rest counted. */
 static ccg_err loc_rows(const ccg_trace *t, const ccg_loc *l, ccg_sink *out)
 {
-	const ccg_loopset *s;
-	ccg_err err = loops_rows(t, l, &s);
-	if (err || !s->n || ccg_sink_skip(out, s->row_end[s->n - 1]))
+	uint64_t off = 0, len = 0;
+	ccg_err err = loops_spilled(t, (size_t)(l - t->locs), &off, &len);
+	if (err || !len || ccg_sink_skip(out, len))
 		return err;
-	uint64_t base = out->size;
-	/* The first row ending past the range's start, the first starting
-	 * at or past its end. */
-	size_t i = 0, j = s->n, lo, hi;
-	for (lo = 0, hi = s->n; lo < hi;) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (base + s->row_end[mid] <= out->from)
-			lo = mid + 1;
-		else
-			hi = mid;
+	/* [lo, hi) of the rows lie in the range. */
+	uint64_t lo = out->from > out->size ? out->from - out->size : 0;
+	uint64_t hi = out->to - out->size < len ? out->to - out->size : len;
+	ccg_sink_skip(out, lo);
+	ccg_buf *b = ccg_sink_begin(out);
+	if (ccg_buf_reserve(b, (size_t)(hi - lo)))
+		return CCG_ENOMEM;
+	for (uint64_t done = 0; done < hi - lo;) {
+		ssize_t r = pread(t->mut->loops_fd, b->data + done,
+				  (size_t)(hi - lo - done),
+				  (off_t)(off + lo + done));
+		if (r <= 0)
+			return CCG_EIO;
+		done += (uint64_t)r;
 	}
-	i = lo;
-	for (lo = i, hi = s->n; lo < hi;) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (base + (mid ? s->row_end[mid - 1] : 0) < out->to)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	j = lo;
-	if (i)
-		ccg_sink_skip(out, s->row_end[i - 1]);
-	rowjob job = {NULL, out};
-	if (!(err = rows_make(t, l, s, i, j, &job)) && j < s->n)
-		ccg_sink_skip(out, s->row_end[s->n - 1] - s->row_end[j - 1]);
-	return err ? err : ccg_sink_status(out);
+	ccg_buf_setlen(b, (size_t)(hi - lo));
+	ccg_sink_end(out);
+	ccg_sink_skip(out, len - hi);
+	return ccg_sink_status(out);
 }
 
 ccg_err ccg_loops_text(const ccg_trace *t, const ccg_where *w,

@@ -13,11 +13,13 @@
  * Iteration k starts where its body's first call starts and ends where
  * iteration k + 1 starts; the last ends where its last call ends.
  *
- * A location's loops are found on first use by one walk over its calls
- * (no recursion; each call's children held while it is open) and kept
- * until the trace closes; their loops.tsv rows are made once, when the
- * file is first used, to learn where each ends (so a read at any offset
- * makes only the rows it returns).
+ * A location's loops are found by one walk over its calls (no recursion;
+ * each call's children held while it is open), one walk at a time, and
+ * kept in a cache of 32 MiB (found again when evicted).  Their loops.tsv
+ * rows are made once, when the file is first used, into an unlinked
+ * spill file under $TMPDIR; reads at any offset are read from there.  So
+ * memory holds the cache, one walk's loops and a read's bytes, whatever
+ * the trace.
  */
 #ifndef CCG_TRACE_LOOPS_H
 #define CCG_TRACE_LOOPS_H
@@ -51,16 +53,19 @@ typedef struct ccg_loopset {
 	size_t nregions;
 	uint64_t *bounds;
 	size_t nbounds;
-	uint64_t *row_end;      /* where loop i's loops.tsv row ends, from
-				 * the location's first row's start; made
-				 * on loops.tsv's first use (loops_mu) */
 } ccg_loopset;
 
-/* The loops of location l, found once and kept (*out stays valid until
- * the trace closes). */
+/* Where a location's loops.tsv rows lie in the spill file. */
+typedef struct ccg_looprows {
+	int made;
+	uint64_t off, len;
+} ccg_looprows;
+
+/* The loops of location l, pinned in the cache until ccg_loops_put. */
 ccg_err ccg_loops_of(const ccg_trace *t, const ccg_loc *l,
 		     const ccg_loopset **out);
-/* Frees what ccg_loops_of kept (at close). */
+void ccg_loops_put(const ccg_trace *t, const ccg_loopset *s);
+/* Frees what the loops keep: the cache and the spill file (at close). */
 void ccg_loops_free_all(ccg_trace_mut *m);
 
 /* loops.tsv of the locations of directory w (the root, a group, a

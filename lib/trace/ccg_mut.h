@@ -65,10 +65,14 @@ struct ccg_trace_mut {
 				 * lock once set) */
 	size_t nlocs_meter;     /* meter_mu */
 	pthread_mutex_t loops_mu;
-	struct ccg_loopset **loops_loc; /* loops_mu: per location, its loops
-				 * once found (ccg_loops.h; kept until
-				 * close: read without the lock once set) */
-	size_t nlocs_loops;     /* loops_mu */
+	ccg_lru *loops_cache;   /* loops_mu to make; then its own lock: the
+				 * locations' loops (ccg_loops.h) by index,
+				 * bounded */
+	struct ccg_looprows *loops_rows; /* loops_mu: per location, where
+				 * its loops.tsv rows lie in loops_fd */
+	int loops_fd;           /* loops_mu to make and write (-1 none);
+				 * read without it: the spill file */
+	uint64_t loops_end;     /* loops_mu: bytes written to loops_fd */
 	uint64_t reads;         /* atomic: file reads served (a size query
 				 * is not one) */
 	int refused_said;       /* atomic: a read refused a malformed record

@@ -21,8 +21,10 @@ static ccg_err make(const ccg_trace *t, const ccg_loc *l, uint64_t holder,
 	if (err)
 		return err;
 	size_t n = ccg_loops_held(s, holder, &first);
-	if (!n)
+	if (!n) {
+		ccg_loops_put(t, s);
 		return CCG_ENOENT;
+	}
 	ccg_buf_adds(b, "iteration\tloop\tstart_ticks\tstart_seconds\t"
 			"duration_ticks\tduration_seconds");
 	for (int c = 0; c < CCG_SUMMARY_COLS; c++)
@@ -50,6 +52,7 @@ static ccg_err make(const ccg_trace *t, const ccg_loc *l, uint64_t holder,
 			ccg_buf_addc(b, '\n');
 		}
 	}
+	ccg_loops_put(t, s);
 	return err ? err : ccg_buf_status(b);
 }
 

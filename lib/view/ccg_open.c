@@ -368,6 +368,7 @@ ccg_err ccg_trace_open(const char *anchor, const ccg_options *opt,
 	pthread_mutex_init(&t->mut->pat_mu, NULL);
 	pthread_mutex_init(&t->mut->meter_mu, NULL);
 	pthread_mutex_init(&t->mut->loops_mu, NULL);
+	t->mut->loops_fd = -1;
 	pthread_mutex_init(&t->mut->win_mu, NULL);
 	pthread_mutex_init(&t->mut->ref_mu, NULL);
 	static uint64_t serials; /* one per open, for the read memos */
