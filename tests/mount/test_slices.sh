@@ -3,11 +3,12 @@
 # span, a small window inside a call) read back by otf2-print and checked
 # against otf2-print of the original by tests/tools/check_slices.py (the
 # events in the window with exact integer times, plus the bound Enters and
-# Leaves, the definitions, the CCGFS::SLICE property); a call two levels
-# down, a window's group and location, read the same way; one slice read by the OTF2 Python
-# reader; a call's slice copied with `cp -r`, mounted by ccgfs, its
-# events.tsv the call's; the same bytes on a second mount; and the
-# cache's bound (-o slicecache) on a generated trace.  Traces
+# Leaves, the definitions, the CCGFS::SLICE property), and read by the
+# OTF2 Python reader (the same events, times and bound marks as
+# otf2-print's); a call two levels down, a window's group and location,
+# read the same way; a call's slice copied with `cp -r`, mounted by
+# ccgfs, its events.tsv the call's; the same bytes on a second mount; and
+# the cache's bound (-o slicecache) on a generated trace.  Traces
 # alternate between a multithreaded mount and -s.  lo2s-firestarter-rome-b
 # (527,210 events) checks its small window only; a sanitizer build leaves
 # out the three largest traces.
@@ -73,6 +74,9 @@ for tr in "${traces[@]}"; do
       "$first" $((last + 1)) --span "$first" "$last"
     "$CCG_PY" "$check" check "$anchor" "$m/time/@$a0-$a1/otf2/traces.otf2" \
       "$a0" "$a1"
+    # The OTF2 Python reader reads what otf2-print reads.
+    "$CCG_PY" "$check" python "$m/otf2/traces.otf2"
+    "$CCG_PY" "$check" python "$m/time/@$a0-$a1/otf2/traces.otf2"
     call=$(deep_call "$m")
     if [ -n "$call" ]; then
       check_call "$m" "$anchor" "$call"
@@ -82,6 +86,7 @@ for tr in "${traces[@]}"; do
   fi
   "$CCG_PY" "$check" check "$anchor" "$m/time/@$b0-$b1/otf2/traces.otf2" \
     "$b0" "$b1"
+  "$CCG_PY" "$check" python "$m/time/@$b0-$b1/otf2/traces.otf2"
   if [ "$tr" = casita-cuda-simple ]; then
     # A window's group and location: their locations only.
     loc=$(awk -F'\t' 'NR == 2 { print $1 }' "$m/locations.tsv")
@@ -95,8 +100,6 @@ for tr in "${traces[@]}"; do
       "$m/time/@$a0-$a1/$path/otf2/traces.otf2" "$a0" "$a1" "$loc"
     [ "$(ls "$m/time/@$a0-$a1/$path/otf2/traces")" = "$loc.def
 $loc.evt" ] || fail "$tr: a location's traces/ lists $(ls "$m/time/@$a0-$a1/$path/otf2/traces")"
-    # The OTF2 Python reader reads what otf2-print reads.
-    "$CCG_PY" "$check" python "$m/time/@$a0-$a1/otf2/traces.otf2"
     # A call two levels down: copied, mounted, its events.tsv the
     # call's (the bound lines aside).
     call=$(find "$m/$path" -mindepth 2 -maxdepth 2 -type d -name '[0-9]*' |
