@@ -35,7 +35,16 @@ typedef struct ccgfs_state {
 	 * session loop starts, only read after (no lock). */
 	struct fuse_session *se;
 	int async_read;         /* -o async_read; set before the session */
+	/* The snapshots of the files open now (ccgfs_ops.c), so that those
+	 * the kernel never releases (a daemon ending with files open) are
+	 * freed at exit: ccgfs_snaps_free. */
+	struct ccgfs_snaps *snaps;
 } ccgfs_state;
+
+/* The open files' snapshots of a mount: ccgfs_snaps_create before the
+ * session, ccgfs_snaps_free after it (frees those never released). */
+int ccgfs_snaps_create(struct ccgfs_snaps **out);
+void ccgfs_snaps_free(struct ccgfs_snaps *s);
 
 /* The lowlevel operations: the mounted, read-only tree. */
 extern const struct fuse_lowlevel_ops fs_ops;

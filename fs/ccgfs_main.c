@@ -500,6 +500,10 @@ static int run_mount(const ccgfs_cli *c, struct fuse_args *args)
 #endif
 	if (lib_options(c, &o))
 		goto out;
+	if (ccgfs_snaps_create(&f.snaps)) {
+		ccgfs_cli_error(NULL, "out of memory");
+		goto out;
+	}
 	if (fuse_parse_cmdline(args, &opts) != 0 ||
 	    fuse_opt_add_arg(args, "-oro") ||
 	    fuse_opt_add_arg(args, "-osubtype=ccgfs") ||
@@ -524,6 +528,7 @@ static int run_mount(const ccgfs_cli *c, struct fuse_args *args)
 out:
 	if (se)
 		fuse_session_destroy(se);
+	ccgfs_snaps_free(f.snaps);
 	ccg_forest_free(f.forest);
 	for (size_t k = 0; k < CCG_FOREST_MAX; k++)
 		free(f.anchors[k]);

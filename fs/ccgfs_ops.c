@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,32 +194,87 @@ static void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	free(buf);
 }
 
-/* The whole of file `id` into a new buffer *out: CCG_OK, or an error and
- * nothing. */
-static ccg_err snapshot(const ccgfs_state *f, ccg_id id, ccg_buf **out)
+/* A snapshot: an open file's bytes, in its mount's list while open. */
+typedef struct snap {
+	struct snap *prev, *next;
+	ccg_buf b;
+} snap;
+
+struct ccgfs_snaps {
+	pthread_mutex_t mu;
+	snap head;              /* mu: the open snapshots, a ring */
+};
+
+int ccgfs_snaps_create(struct ccgfs_snaps **out)
+{
+	struct ccgfs_snaps *s = calloc(1, sizeof *s);
+	if (!s)
+		return -1;
+	pthread_mutex_init(&s->mu, NULL);
+	s->head.prev = s->head.next = &s->head;
+	*out = s;
+	return 0;
+}
+
+static void snap_free(snap *p)
+{
+	ccg_buf_free(&p->b);
+	free(p);
+}
+
+void ccgfs_snaps_free(struct ccgfs_snaps *s)
+{
+	if (!s)
+		return;
+	while (s->head.next != &s->head) {
+		snap *p = s->head.next;
+		s->head.next = p->next;
+		snap_free(p);
+	}
+	pthread_mutex_destroy(&s->mu);
+	free(s);
+}
+
+/* The whole of file `id`, a new snapshot in the mount's list, into
+ * *out: CCG_OK, or an error and nothing. */
+static ccg_err snapshot(const ccgfs_state *f, ccg_id id, snap **out)
 {
 	ccg_stat st;
-	ccg_buf *b = calloc(1, sizeof *b);
-	ccg_err err = b ? ccg_forest_stat(f->forest, id, &st) : CCG_ENOMEM;
+	snap *p = calloc(1, sizeof *p);
+	ccg_err err = p ? ccg_forest_stat(f->forest, id, &st) : CCG_ENOMEM;
 	if (!err && st.size > SIZE_MAX)
 		err = CCG_ERANGE;
 	if (!err)
 		err = ccg_forest_read_cancel(f->forest, id, 0, (size_t)st.size,
-					    b, NULL, NULL);
-	if (err && b) {
-		ccg_buf_free(b);
-		free(b);
-		b = NULL;
+					    &p->b, NULL, NULL);
+	if (err) {
+		if (p)
+			snap_free(p);
+		*out = NULL;
+		return err;
 	}
-	*out = b;
-	return err;
+	struct ccgfs_snaps *s = f->snaps;
+	pthread_mutex_lock(&s->mu);
+	p->prev = &s->head;
+	p->next = s->head.next;
+	s->head.next->prev = p;
+	s->head.next = p;
+	pthread_mutex_unlock(&s->mu);
+	*out = p;
+	return CCG_OK;
 }
 
-static void free_snapshot(ccg_buf *b)
+/* Takes snapshot p out of the mount's list and frees it; NULL is
+ * allowed. */
+static void free_snapshot(const ccgfs_state *f, snap *p)
 {
-	if (b)
-		ccg_buf_free(b);
-	free(b);
+	if (!p)
+		return;
+	pthread_mutex_lock(&f->snaps->mu);
+	p->prev->next = p->next;
+	p->next->prev = p->prev;
+	pthread_mutex_unlock(&f->snaps->mu);
+	snap_free(p);
 }
 
 static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
@@ -237,24 +293,24 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	 * its versions a while only: its bytes are taken whole now, and the
 	 * reads of this open come from them (fs_release frees them). */
 	ccg_id id = ino_to_id(ino);
-	ccg_buf *snap = NULL;
+	snap *sn = NULL;
 	ccg_err err = CCG_OK;
 	if (ccg_forest_changes(f->forest, id))
-		err = snapshot(f, id, &snap);
+		err = snapshot(f, id, &sn);
 	if (err) {
 		fuse_reply_err(req, fs_errno(err));
 		return;
 	}
-	fi->fh = (uint64_t)(uintptr_t)snap;
+	fi->fh = (uint64_t)(uintptr_t)sn;
 	if (fuse_reply_open(req, fi) != 0)
-		free_snapshot(snap); /* the open was interrupted */
+		free_snapshot(f, sn); /* the open was interrupted */
 }
 
 static void fs_release(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)
 {
 	(void)ino;
-	free_snapshot((ccg_buf *)(uintptr_t)fi->fh);
+	free_snapshot(fs_of(req), (snap *)(uintptr_t)fi->fh);
 	fuse_reply_err(req, 0);
 }
 
@@ -282,7 +338,8 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	const ccgfs_state *f = fs_of(req);
-	const ccg_buf *snap = (const ccg_buf *)(uintptr_t)fi->fh;
+	const snap *sn = (const snap *)(uintptr_t)fi->fh;
+	const ccg_buf *snap = sn ? &sn->b : NULL;
 	ccg_buf out = CCG_BUF_INIT;
 	ccg_err err = ccg_buf_reserve(&out, size);
 	if (!err && snap) {

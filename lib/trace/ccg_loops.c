@@ -139,10 +139,12 @@ static ccg_err on_node(lwalk *x, ccg_walk *w, const ccg_walk_item *it)
 	if (holder ? h.depth < (h.kind == CCG_NODE_CALL ? 2u : 1u)
 		   : h.depth < 1)
 		return CCG_OK; /* no child call: not entered */
+	/* The parent's holder, read before the descent moves the frames. */
+	size_t ph = pf ? pf->h : 0;
 	if ((err = ccg_walk_descend(w)))
 		return err;
 	lframe *f = ccg_walk_data(w, pos);
-	*f = (lframe){(uint8_t)holder, pf ? pf->h : 0, inum + 1};
+	*f = (lframe){(uint8_t)holder, ph, inum + 1};
 	if (!holder)
 		return CCG_OK;
 	if (CCG_GROW(x->hs, x->nh + 1, x->caph)) /* new ones zeroed */
