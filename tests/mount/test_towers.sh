@@ -54,14 +54,12 @@ check() {
     { echo "apex: only $strays task stops"; exit 1; }
   # Every directory: as many under the location as its info counts.
   below=$(awk '/^directories_below:/ { print $2 }' "$info")
-  # (otf2/ left out: a stat there writes the slice, ccgfs(5).)
-  dirs=$(find "$m/$loc" -name otf2 -prune -o -type d -print | wc -l)
+  dirs=$(find "$m/$loc" -type d | wc -l)
   [ "$dirs" = $((below + 1)) ] ||
     { echo "$name $mode: find saw $dirs directories, info says" \
         "$((below + 1))"; exit 1; }
   # Every file's size (find stats each; a failed stat fails find).
-  files=$(find "$m" -path "$m/time" -prune -o -name otf2 -prune -o \
-          -type f -printf '%s\n' |
+  files=$(find "$m" -path "$m/time" -prune -o -type f -printf '%s\n' |
           wc -l)
   [ "$files" -gt "$dirs" ] || { echo "$name $mode: $files files"; exit 1; }
   # The location's profile.folded: read whole, its deepest line as deep

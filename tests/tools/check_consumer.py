@@ -174,8 +174,7 @@ def main():
         cur = loc
         for _ in range(6):
             subs = sorted(k for k in os.listdir(os.path.join(m, cur))
-                          if os.path.isdir(os.path.join(m, cur, k)) and
-                          k != "otf2")
+                          if os.path.isdir(os.path.join(m, cur, k)))
             if not subs:
                 break
             cur = os.path.join(cur, subs[len(subs) // 2])

@@ -655,8 +655,7 @@ def main():
             cur = queue.pop(0)
             for k in sorted(os.listdir(os.path.join(m, cur))):
                 sub = os.path.join(cur, k)
-                if os.path.isdir(os.path.join(m, sub)) and \
-                        n < args.nodes and k != "otf2":
+                if os.path.isdir(os.path.join(m, sub)) and n < args.nodes:
                     # A group node (a run of calls, no region in its
                     # name) holds its parent's Enter or Leave when it is
                     # the first or last run: its ends may stand alone.

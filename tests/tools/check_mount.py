@@ -221,9 +221,7 @@ class Walker:
         """Checks the subtree at `path` whose events.tsv lines are `lines`
         (header removed)."""
         entries = sorted(os.listdir(path))
-        # otf2/ is the directory's slice (check_slices.py), not a call.
-        dirs = [e for e in entries if os.path.isdir(os.path.join(path, e))
-                and e != "otf2"]
+        dirs = [e for e in entries if os.path.isdir(os.path.join(path, e))]
         if len(dirs) > self.fanout:
             fail(f"{path}: {len(dirs)} subdirectories > fan-out {self.fanout}")
         for e in entries:

@@ -229,7 +229,7 @@ def main():
                         fail(f"{p}: {len(r)} rows, its info says {n}")
     for g in sorted(os.listdir(m)):
         gd = os.path.join(m, g)
-        if os.path.isdir(gd) and g not in ("time", "otf2"):
+        if os.path.isdir(gd) and g != "time":
             for p in tsv_files(gd):
                 check_tsv(p)
                 nfiles += 1

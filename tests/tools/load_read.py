@@ -38,8 +38,7 @@ def pick_files(mount, max_bytes, ncalls, rng):
             nxt = []
             for x in frontier:
                 nxt += [os.path.join(x, e) for e in sorted(os.listdir(x))
-                        if os.path.isdir(os.path.join(x, e)) and
-                        e != "otf2"]
+                        if os.path.isdir(os.path.join(x, e))]
             if not nxt:
                 break
             frontier = rng.sample(nxt, min(len(nxt), ncalls))

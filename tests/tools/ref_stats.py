@@ -479,8 +479,7 @@ def main():
     calls = []
     for row in rows:
         for dirpath, dirnames, _ in os.walk(os.path.join(m, row["path"])):
-            # Calls only: otf2/ is the directory's slice.
-            dirnames[:] = sorted(d for d in dirnames if d != "otf2")
+            dirnames.sort()
             if dirpath != os.path.join(m, row["path"]):
                 calls.append(dirpath)
             if len(calls) > 20 * a.nodes:
